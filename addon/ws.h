@@ -132,4 +132,39 @@ int ws_log_next(ws_log *log, ws_record *rec);
 /* Closes log and frees it; NULL is allowed. */
 void ws_log_close(ws_log *log);
 
+/* ---- Decoded run (docs/architecture.md, "Decoded run data") ---- */
+
+typedef struct {
+  uint16_t id;
+  size_t n, cap;
+  double *iter, *t_ms, *value; /* owned by the run */
+} ws_metric_series;
+
+typedef struct {
+  /* Per-call arrays provided by the caller, each with room for cap_calls. */
+  float *elapsed;
+  uint16_t *op;
+  uint8_t *flags;
+  size_t cap_calls;
+  size_t calls; /* call records decoded */
+  /* Total tracked memory as a step series: iteration 0 and every change. */
+  double *mem_iter, *mem_bytes;
+  size_t n_mem, cap_mem;
+  ws_metric_series *metrics; /* one per metric id seen, in order of first sight */
+  size_t n_metrics;
+  uint64_t backpressure_waits, backpressure_ns;
+  uint64_t last_t_ns; /* largest timestamp seen */
+  int complete;       /* the end mark was seen */
+} ws_run;
+
+/* Decodes every remaining record of log into run, whose per-call arrays the
+ * caller set up (cap_calls >= ws_log_record_count). Metric and memory arrays
+ * are allocated here and owned by run until ws_run_free. Returns WS_EFORMAT
+ * when call records are out of order, WS_ENOMEM, or WS_EIO. */
+int ws_run_decode(ws_log *log, ws_run *run);
+
+/* Frees the arrays ws_run_decode allocated (not the caller's per-call ones)
+ * and clears their pointers. */
+void ws_run_free(ws_run *run);
+
 #endif
