@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Builds the soak fixture modules and the test-only modules.
+//
+//   node soak/build.js          soak/fixtures/<name>.c -> soak/modules/<name>.wasm
+//                               test/fixtures/<name>.wat -> test/fixtures/<name>.wasm
+//   node soak/build.js --check  builds into a temporary folder and compares every
+//                               output byte for byte with the committed file;
+//                               exits 1 naming each file that differs.
+//
+// Outputs must be byte-identical across rebuilds and machines: the compiler
+// runs from the repository root on relative paths, with no debug info
+// (wasi-libc's own DWARF is stripped at link time), so no path is embedded.
+// Needs Debian's clang, lld, wasi-libc and wabt (wat2wasm).
+
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const FIXTURES = 'soak/fixtures';
+const MODULES = 'soak/modules';
+const TEST_FIXTURES = 'test/fixtures';
+
+// Flags for every fixture. -O2 keeps the workloads realistic; --strip-debug
+// drops the DWARF that wasi-libc's libc.a carries (it holds build paths).
+const COMMON = [
+  '--target=wasm32-wasi',
+  '-mexec-model=reactor',
+  '-O2',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
+  '-Wl,--strip-debug',
+];
+
+// Extra flags per fixture (a fixture not listed needs none).
+const EXTRA = {
+  // The host allocates parse()'s input buffer in the module.
+  parse: ['-Wl,--export=malloc', '-Wl,--export=free'],
+  // Exporting the mutable __stack_pointer global needs the mutable-globals
+  // feature; a 4 MiB stack placed first holds 200 000 calls of 16 B drift and
+  // makes an overflow trap instead of overwriting static data.
+  drift: [
+    '-mmutable-globals',
+    '-Wl,--export=__stack_pointer',
+    '-Wl,--stack-first',
+    '-Wl,-z,stack-size=4194304',
+  ],
+};
+
+// Test-only files that are committed as they are, not built.
+const STATIC_TEST_FILES = new Set(['not-wasm.wasm']);
+
+function run(cmd, args) {
+  try {
+    execFileSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  } catch (err) {
+    if (err.code === 'ENOENT') {
+      fail(`${cmd} not found: install Debian's clang, lld, wasi-libc and wabt`);
+    }
+    fail(`${cmd} ${args.join(' ')} failed (exit ${err.status})`);
+  }
+}
+
+function fail(message) {
+  console.error(`build-fixtures: ${message}`);
+  process.exit(1);
+}
+
+function names(dir, ext) {
+  if (!existsSync(join(ROOT, dir))) return [];
+  return readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith(ext))
+    .map((f) => f.slice(0, -ext.length))
+    .sort();
+}
+
+// Builds everything into outDir (relative to ROOT or absolute) and returns
+// the list of { built, committed } paths, both relative to ROOT when inside it.
+function buildAll(soakOut, testOut) {
+  const outputs = [];
+  for (const name of names(FIXTURES, '.c')) {
+    const src = `${FIXTURES}/${name}.c`;
+    const out = join(soakOut, `${name}.wasm`);
+    run('clang', [...COMMON, ...(EXTRA[name] || []), src, '-o', out]);
+    outputs.push({ built: out, committed: `${MODULES}/${name}.wasm` });
+  }
+  for (const name of names(TEST_FIXTURES, '.wat')) {
+    const src = `${TEST_FIXTURES}/${name}.wat`;
+    const out = join(testOut, `${name}.wasm`);
+    run('wat2wasm', [src, '-o', out]);
+    outputs.push({ built: out, committed: `${TEST_FIXTURES}/${name}.wasm` });
+  }
+  return outputs;
+}
+
+function check() {
+  const tmp = mkdtempSync(join(tmpdir(), 'soak-fixtures-'));
+  const soakOut = join(tmp, 'modules');
+  const testOut = join(tmp, 'test');
+  mkdirSync(soakOut);
+  mkdirSync(testOut);
+  const problems = [];
+  try {
+    const outputs = buildAll(soakOut, testOut);
+    for (const { built, committed } of outputs) {
+      const path = join(ROOT, committed);
+      if (!existsSync(path)) {
+        problems.push(`${committed} is missing (not built and committed)`);
+      } else if (!readFileSync(built).equals(readFileSync(path))) {
+        problems.push(`${committed} differs from a fresh build of its source`);
+      }
+    }
+    const expected = new Set(outputs.map((o) => o.committed));
+    for (const name of names(MODULES, '.wasm')) {
+      const committed = `${MODULES}/${name}.wasm`;
+      if (!expected.has(committed)) problems.push(`${committed} has no source in ${FIXTURES}/`);
+    }
+    for (const name of names(TEST_FIXTURES, '.wasm')) {
+      const committed = `${TEST_FIXTURES}/${name}.wasm`;
+      if (!expected.has(committed) && !STATIC_TEST_FILES.has(`${name}.wasm`)) {
+        problems.push(`${committed} has no source (.wat) in ${TEST_FIXTURES}/`);
+      }
+    }
+    if (problems.length > 0) {
+      for (const p of problems) console.error(`build-fixtures --check: ${p}`);
+      console.error('build-fixtures --check: run `npm run build:fixtures` and commit the modules');
+      process.exitCode = 1;
+    } else {
+      console.log(`build-fixtures --check: ${outputs.length} modules match their sources`);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const args = process.argv.slice(2);
+if (args.includes('--check')) {
+  check();
+} else if (args.length > 0) {
+  fail(`unknown argument ${args[0]} (usage: node soak/build.js [--check])`);
+} else {
+  mkdirSync(join(ROOT, MODULES), { recursive: true });
+  const outputs = buildAll(MODULES, TEST_FIXTURES);
+  // The linker marks its output executable; modules are data.
+  for (const { committed } of outputs) chmodSync(join(ROOT, committed), 0o644);
+  for (const { committed } of outputs) console.log(`built ${relative('.', join(ROOT, committed))}`);
+}
