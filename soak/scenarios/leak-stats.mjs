@@ -1,0 +1,5 @@
+// The `leak` fixture (soak/fixtures/leak.c) with its live and heap bytes
+// exposed through stats(). See soak/README.md for what it models.
+import { fixtureStatsScenario } from './_fixture-stats.mjs';
+
+export default fixtureStatsScenario('leak');
