@@ -1,0 +1,360 @@
+// Figures of a run. Decimates the decoded run in C (addon/ws_decimate.c),
+// writes gnuplot data files into a temporary folder, runs plots/<figure>.gp
+// once per figure and format, and reports what it made or why it could not.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { figureTitle, formatBytes, formatCount, formatNs } from './report-format.js';
+
+const PLOTS = fileURLToPath(new URL('../plots', import.meta.url));
+const TERMS = { png: 'pngcairo', svg: 'svg' };
+const BUCKETS = 1000; // about one per pixel of the plot area
+const OP_WINDOWS = 60;
+const MAX_POINTS = 3000; // per slow-cadence series and for growth markers
+const GNUPLOT_TIMEOUT_MS = 60_000;
+export const INSTALL_HINT = 'apt-get install gnuplot-nox';
+
+// ---- units and scales ----
+
+function timeUnit(ns) {
+  if (ns < 1e4) return { div: 1, label: 'ns' };
+  if (ns < 1e7) return { div: 1e3, label: 'µs' };
+  return { div: 1e6, label: 'ms' };
+}
+
+function byteUnit(max) {
+  const units = [['bytes', 1], ['KiB', 2 ** 10], ['MiB', 2 ** 20], ['GiB', 2 ** 30]];
+  let pick = units[0];
+  for (const u of units) if (max >= 4 * u[1]) pick = u;
+  return { label: pick[0], div: pick[1] };
+}
+
+function iterScale(n) {
+  if (n >= 2e6) return { div: 1e6, label: 'iteration (millions)' };
+  if (n >= 2e4) return { div: 1e3, label: 'iteration (thousands)' };
+  return { div: 1, label: 'iteration' };
+}
+
+function warmupEnd(summary, signal, n) {
+  const w = summary.warmup?.[signal] ?? summary.warmup?.iterations ?? 0;
+  return Math.max(0, Math.min(n, Math.round(w)));
+}
+
+// ---- data files ----
+
+const num = (v) => (Number.isInteger(v) ? String(v) : v.toPrecision(7));
+const rows = (list) => list.map((r) => r.map(num).join(' ')).join('\n') + '\n';
+const quoted = (s) => `"${String(s).replace(/["\r\n]/g, "'")}"`;
+// gnuplot data blocks with a quoted header line each, read with `index i`
+// and `title columnheader(1)`.
+const blocks = (list) => list.map((b) => `${quoted(b.title)}\n${rows(b.rows)}`).join('\n\n');
+
+// Keeps the min and max of each of `max / 2` buckets, in order, so a slow
+// series of any length plots fast without losing its extremes.
+function envelope(iter, value, max) {
+  const n = iter.length;
+  if (n <= max) return Array.from(iter, (x, i) => [x, value[i]]);
+  const out = [], buckets = Math.floor(max / 2);
+  for (let b = 0; b < buckets; b++) {
+    const lo = Math.floor((b * n) / buckets), hi = Math.floor(((b + 1) * n) / buckets);
+    let imin = lo, imax = lo;
+    for (let i = lo; i < hi; i++) {
+      if (value[i] < value[imin]) imin = i;
+      if (value[i] > value[imax]) imax = i;
+    }
+    for (const i of imin <= imax ? [imin, imax] : [imax, imin]) out.push([iter[i], value[i]]);
+  }
+  return out;
+}
+
+// ---- figures: each returns { name, vars, files } or null when not applicable ----
+
+function timeTrend(summary) {
+  const isTime = (name) => typeof name === 'string' && name.startsWith('time');
+  const found = summary.findings?.find((f) => isTime(f.series) && f.slope) ??
+    summary.series?.find((s) => isTime(s.name ?? s.series) && s.slope);
+  const unit = found?.slope.unit;
+  return found && (unit === undefined || unit === 'ns') ? found : null;
+}
+
+function timeFigure(addon, data, summary, ctx) {
+  const n = data.calls;
+  if (n < 2) return null;
+  const buckets = Math.min(BUCKETS, n);
+  const width = Math.ceil(n / buckets);
+  const window = Math.max(width, Math.min(Math.max(25, Math.ceil(n / 100)), 5000));
+  const b = addon.decimateBands(data.elapsed, 0, n, buckets, window);
+  const warm = warmupEnd(summary, 'time', n);
+  const [p1, p50, p99] = addon.decimateQuantiles(data.elapsed, warm < n - 1 ? warm : 0, n,
+    new Float64Array([0.01, 0.5, 0.99]));
+  const unit = timeUnit(p50), xs = ctx.x;
+  const logy = p1 > 0 && p99 / p1 > 50;
+  const bucketRows = [];
+  let topP90 = 0, topMedian = 0;
+  for (let i = 0; i < buckets; i++) {
+    const o = b.subarray(i * 8, i * 8 + 8); // WS_BAND_* fields
+    const centre = (o[0] + o[1]) / 2;
+    if (!o.every(Number.isFinite)) continue;
+    if (o[0] >= warm) topP90 = Math.max(topP90, o[7]);
+    topMedian = Math.max(topMedian, o[6]);
+    bucketRows.push([centre / xs.div, ...[o[2], o[3], o[5], o[6], o[7]].map((v) => v / unit.div)]);
+  }
+  // A linear axis fits the steady state; a slow warm-up shows up to twice that.
+  const steady = Math.max(topP90, p99);
+  const ymax = (1.15 * Math.max(steady, Math.min(topMedian, 2 * steady))) / unit.div;
+  const files = { 'time.dat': rows(bucketRows) };
+  const vars = { title: `Time per call — ${ctx.title}`, xlabel: xs.label, yunit: unit.label,
+    warmup: warm / xs.div, logy: logy ? 1 : 0, ymax: ymax > 0 ? ymax : 1,
+    trendtitle: '', spiketitle: '' };
+  if (!logy) {
+    const spikes = [];
+    let highest = 0;
+    for (let i = 0; i < buckets; i++) {
+      const max = b[i * 8 + 3];
+      if (b[i * 8] >= warm && max / unit.div > ymax) {
+        spikes.push([b[i * 8 + 4] / xs.div, ymax]);
+        highest = Math.max(highest, max);
+      }
+    }
+    if (spikes.length) {
+      files['time-spikes.dat'] = rows(spikes);
+      vars.spiketitle = `spikes above the axis after warm-up (highest ${formatNs(highest)})`;
+    }
+  }
+  const trend = timeTrend(summary);
+  if (trend) {
+    const k = trend.slope.perKiloIterations / 1000; // ns per iteration
+    const from = trend.window?.from ?? warm, to = trend.window?.to ?? n;
+    const offsets = [];
+    for (let i = 0; i < buckets; i++) {
+      const x = (b[i * 8] + b[i * 8 + 1]) / 2;
+      if (x >= from && x < to) offsets.push(b[i * 8 + 6] - k * x);
+    }
+    if (offsets.length) {
+      offsets.sort((u, v) => u - v);
+      const a = offsets[offsets.length >> 1];
+      files['time-trend.dat'] = rows([from, to].map((x) => [x / xs.div, (a + k * x) / unit.div]));
+      const { perKiloIterations: s, low, high } = trend.slope;
+      const ci = Number.isFinite(low) && Number.isFinite(high)
+        ? ` (95 %: ${formatNs(low)} to ${formatNs(high)})` : '';
+      vars.trendtitle = `trend ${s > 0 ? '+' : ''}${formatNs(s)} per 1,000 calls${ci}`;
+    }
+  }
+  return { name: 'time', vars, files, fileVars: { datafile: 'time.dat',
+    trendfile: 'time-trend.dat', spikefile: 'time-spikes.dat' } };
+}
+
+function growthEvents(data, ops) {
+  const { iter, bytes } = data.memory;
+  const perOp = new Map();
+  let total = 0, j = 0;
+  for (let i = 0; i < data.calls; i++) {
+    if (!(data.flags[i] & 1)) continue;
+    while (j + 1 < iter.length && iter[j + 1] <= i) j++;
+    const name = ops[data.op[i]]?.name ?? `op ${data.op[i]}`;
+    if (!perOp.has(name)) perOp.set(name, []);
+    perOp.get(name).push([i, bytes[j]]);
+    total++;
+  }
+  // Too many markers hide the steps: keep the first event per pixel bucket.
+  const stride = total > MAX_POINTS ? data.calls / BUCKETS : 0;
+  return [...perOp].map(([name, events]) => {
+    let last = -1;
+    const kept = stride ? events.filter(([i]) => {
+      const bucket = Math.floor(i / stride);
+      return bucket !== last && (last = bucket, true);
+    }) : events;
+    return { title: `grew during ${name}`, rows: kept };
+  });
+}
+
+function memoryFigure(data, summary, ctx) {
+  const n = data.calls, mem = data.memory;
+  if (n < 1 || !mem || mem.iter.length === 0) return null;
+  const xs = ctx.x, m = data.metrics ?? {};
+  const steps = Array.from(mem.iter, (x, i) => [x, mem.bytes[i]]);
+  steps.push([Math.max(n - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
+  const series = (s) => (s && s.iter.length ? envelope(s.iter, s.value, MAX_POINTS) : null);
+  const left = { memfile: steps, heapfile: series(m.heapBytes), livefile: series(m.liveBytes) };
+  const right = { jsheapfile: series(m.jsHeap), rssfile: series(m.rss) };
+  const maxOf = (group) => Math.max(0, ...Object.values(group).flatMap((r) => (r ? r.map((p) => p[1]) : [])));
+  const yu = byteUnit(maxOf(left)), y2u = byteUnit(maxOf(right));
+  const files = {}, fileVars = {};
+  const add = (key, list, unit) => {
+    if (!list) return;
+    files[`${key}.dat`] = rows(list.map(([x, v]) => [x / xs.div, v / unit.div]));
+    fileVars[key] = `${key}.dat`;
+  };
+  for (const [key, list] of Object.entries(left)) add(key, list, yu);
+  for (const [key, list] of Object.entries(right)) add(key, list, y2u);
+  const grows = growthEvents(data, data.header?.ops ?? []);
+  if (grows.length) {
+    files['grow.dat'] = blocks(grows.map((g) => ({ title: g.title,
+      rows: g.rows.map(([x, v]) => [x / xs.div, v / yu.div]) })));
+    fileVars.growfile = 'grow.dat';
+  }
+  const vars = { title: `Memory — ${ctx.title}`, xlabel: xs.label, yunit: yu.label,
+    y2unit: y2u.label, warmup: warmupEnd(summary, 'memory', n) / xs.div, nops: grows.length };
+  return { name: 'memory', vars, files, fileVars: { memfile: '', heapfile: '', livefile: '',
+    jsheapfile: '', rssfile: '', growfile: '', ...fileVars } };
+}
+
+const ECDF_P = (() => {
+  const p = Array.from({ length: 401 }, (_, i) => i / 400);
+  return new Float64Array([...p, 0.995, 0.999, 0.9999].sort((a, b) => a - b));
+})();
+
+function distributionWindows(summary, n) {
+  const { early, late } = summary.time ?? {};
+  if (early?.to > early?.from && late?.to > late?.from && late.to <= n) return { early, late };
+  const warm = warmupEnd(summary, 'time', n), rest = n - warm;
+  if (rest < 20) return null;
+  const w = Math.floor(rest / 10);
+  return { early: { from: warm, to: warm + w }, late: { from: n - w, to: n } };
+}
+
+function distributionFigure(addon, data, summary, ctx) {
+  const win = distributionWindows(summary, data.calls);
+  if (!win) return null;
+  const q = {};
+  for (const key of ['early', 'late']) q[key] = addon.decimateQuantiles(data.elapsed, win[key].from, win[key].to, ECDF_P);
+  const median = (arr) => arr[ECDF_P.indexOf(0.5)];
+  const unit = timeUnit(median(q.late));
+  const files = {}, vars = { title: `Time per call, early vs late after warm-up — ${ctx.title}`,
+    xunit: unit.label };
+  for (const key of ['early', 'late']) {
+    const pts = Array.from(ECDF_P, (p, i) => [q[key][i] / unit.div, p]).filter(([x]) => x > 0 && Number.isFinite(x));
+    files[`${key}.dat`] = rows(pts);
+    const { from, to } = win[key];
+    vars[`${key}title`] = `${key}: iterations ${formatCount(from)}–${formatCount(to)}` +
+      ` (n = ${formatCount(to - from)}, median ${formatNs(median(q[key]))})`;
+  }
+  return { name: 'distribution', vars, files, fileVars: { earlyfile: 'early.dat', latefile: 'late.dat' } };
+}
+
+function opsFigure(addon, data, summary, ctx) {
+  const ops = data.header?.ops ?? [];
+  const n = data.calls;
+  if (ops.length < 2 || n < 2) return null;
+  const windows = Math.min(OP_WINDOWS, n);
+  const out = addon.decimateOps(data.elapsed, data.op, 0, n, ops.length, windows);
+  const medians = [];
+  const perOp = ops.map((op, k) => ({ title: op.name, rows: [] }));
+  for (let w = 0; w < windows; w++) {
+    const centre = (Math.floor((w * n) / windows) + Math.floor(((w + 1) * n) / windows) - 1) / 2;
+    for (let k = 0; k < ops.length; k++) {
+      const med = out[(w * ops.length + k) * 3];
+      if (Number.isFinite(med)) {
+        perOp[k].rows.push([centre, med]);
+        medians.push(med);
+      }
+    }
+  }
+  const used = perOp.filter((b) => b.rows.length);
+  if (used.length < 2) return null;
+  medians.sort((a, b) => a - b);
+  const unit = timeUnit(medians[medians.length >> 1]);
+  const xs = ctx.x;
+  const logy = medians[0] > 0 && medians.at(-1) / medians[0] > 50;
+  const files = { 'ops.dat': blocks(used.map((b) => ({ title: b.title,
+    rows: b.rows.map(([x, v]) => [x / xs.div, v / unit.div]) }))) };
+  const vars = { title: `Median time per op (${windows} windows) — ${ctx.title}`, xlabel: xs.label,
+    yunit: unit.label, logy: logy ? 1 : 0, warmup: warmupEnd(summary, 'time', n) / xs.div,
+    nops: used.length };
+  return { name: 'ops', vars, files, fileVars: { datafile: 'ops.dat' } };
+}
+
+// ---- gnuplot ----
+
+function assignments(vars) {
+  return Object.entries(vars).map(([k, v]) => {
+    if (typeof v === 'number') return `${k}=${Number.isFinite(v) ? num(v) : 0}`;
+    return `${k}='${String(v).replace(/[\r\n]+/g, ' ').replace(/'/g, "''")}'`;
+  }).join('; ');
+}
+
+// Runs one gnuplot script; resolves { ok, reason, stderr } and never rejects.
+function runGnuplot(bin, script, vars) {
+  return new Promise((resolve) => {
+    let stderr = '', settled = false;
+    const done = (result) => { if (!settled) { settled = true; resolve({ stderr, ...result }); } };
+    const child = spawn(bin, ['-e', assignments(vars), script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), GNUPLOT_TIMEOUT_MS);
+    child.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk; });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      done({ ok: false, missing: err.code === 'ENOENT', reason: `cannot run ${bin}: ${err.message}` });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      done(code === 0 ? { ok: true } : { ok: false,
+        reason: `${bin} exited with ${signal ?? `status ${code}`}: ${stderr.trim().split('\n').at(-1) ?? ''}` });
+    });
+  });
+}
+
+async function pool(jobs, limit, fn) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => { while (next < jobs.length) { const i = next++; results[i] = await fn(jobs[i]); } };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return results;
+}
+
+async function nonEmpty(path) {
+  try { return (await stat(path)).size > 0; } catch { return false; }
+}
+
+// Prepares every applicable figure's data files in tmp.
+async function prepare(data, summary, tmp) {
+  const { addon } = await import('./addon.js');
+  const ctx = { title: figureTitle(summary), x: iterScale(data.calls) };
+  const specs = [timeFigure(addon, data, summary, ctx), memoryFigure(data, summary, ctx),
+    distributionFigure(addon, data, summary, ctx), opsFigure(addon, data, summary, ctx)].filter(Boolean);
+  for (const spec of specs) {
+    for (const [file, text] of Object.entries(spec.files)) await writeFile(join(tmp, file), text);
+    for (const [key, file] of Object.entries(spec.fileVars)) {
+      spec.vars[key] = file && spec.files[file] !== undefined ? join(tmp, file) : '';
+    }
+  }
+  return specs;
+}
+
+// Renders the figures of a run into dir as <figure>.<ext> for each ext of
+// formats ('png', 'svg'). Resolves { figures, skipped, stderr }: the file
+// names made, null or the reason some or all were not made, and gnuplot's
+// stderr (one section per run).
+export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gnuplot' }) {
+  const exts = formats.filter((f) => TERMS[f]);
+  if (!exts.length) return { figures: [], skipped: null, stderr: '' };
+  if (!(data?.calls > 0)) return { figures: [], skipped: 'the run recorded no calls', stderr: '' };
+  const tmp = await mkdtemp(join(tmpdir(), 'wasm-soak-plot-'));
+  try {
+    let specs;
+    try {
+      specs = await prepare(data, summary, tmp);
+    } catch (err) {
+      return { figures: [], skipped: `preparing plot data failed: ${err.message}`, stderr: '' };
+    }
+    const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: `${spec.name}.${ext}`, ext })));
+    const results = await pool(jobs, availableParallelism(), async (job) => {
+      const out = join(dir, job.file);
+      const r = await runGnuplot(gnuplot, join(PLOTS, `${job.spec.name}.gp`),
+        { ...job.spec.vars, out, term: TERMS[job.ext] });
+      if (r.ok && !(await nonEmpty(out))) Object.assign(r, { ok: false, reason: `${gnuplot} wrote no ${job.file}` });
+      if (!r.ok) await rm(out, { force: true });
+      return { ...job, ...r };
+    });
+    const failed = results.filter((r) => !r.ok);
+    const missing = failed.some((r) => r.missing);
+    let skipped = null;
+    if (missing) skipped = `gnuplot was not found (${gnuplot}); install it with \`${INSTALL_HINT}\``;
+    else if (failed.length) skipped = `gnuplot failed for ${failed.map((r) => r.file).join(', ')}: ${failed[0].reason}`;
+    const stderr = results.map((r) => `# ${r.file}: ${r.ok ? 'ok' : r.reason}\n${r.stderr}`).join('\n');
+    return { figures: results.filter((r) => r.ok).map((r) => r.file), skipped, stderr };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
