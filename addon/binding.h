@@ -38,6 +38,7 @@ napi_status ws_binding_export(napi_env env, napi_value exports, const char *name
 
 napi_status ws_binding_runner_init(napi_env env, napi_value exports);
 napi_status ws_binding_log_init(napi_env env, napi_value exports);
+napi_status ws_binding_summary_init(napi_env env, napi_value exports);
 napi_status ws_binding_verdict_init(napi_env env, napi_value exports);
 napi_status ws_binding_plot_init(napi_env env, napi_value exports);
 

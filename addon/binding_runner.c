@@ -363,15 +363,17 @@ static int prepare_args(napi_env env, runner *r, const op_entry *op, napi_value 
   return argc;
 }
 
-/* Frees the buffers prepare_args allocated. Returns -1 with an exception
- * pending on failure. */
+/* Frees the buffers prepare_args allocated, calling free(ptr, len) (C's free
+ * ignores the length; sized deallocators use it). Returns -1 with an
+ * exception pending on failure. */
 static int free_buffers(napi_env env, runner *r, const buffer_arg *bufs, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
-    napi_value free_fn, undefined, ptr_v, ignored;
+    napi_value free_fn, undefined, args[2], ignored;
     if (napi_get_reference_value(env, r->free_fn, &free_fn) != napi_ok ||
         napi_get_undefined(env, &undefined) != napi_ok ||
-        napi_create_uint32(env, bufs[i].ptr, &ptr_v) != napi_ok ||
-        napi_call_function(env, undefined, free_fn, 1, &ptr_v, &ignored) != napi_ok)
+        napi_create_uint32(env, bufs[i].ptr, &args[0]) != napi_ok ||
+        napi_create_uint32(env, bufs[i].len, &args[1]) != napi_ok ||
+        napi_call_function(env, undefined, free_fn, 2, args, &ignored) != napi_ok)
       return -1;
   }
   return 0;

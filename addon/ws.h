@@ -167,4 +167,12 @@ int ws_run_decode(ws_log *log, ws_run *run);
  * and clears their pointers. */
 void ws_run_free(ws_run *run);
 
+/* ---- Summary statistics ---- */
+
+/* Computes [n, median, p90, p99] of elapsed[from..to) for all calls (row 0)
+ * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]. Returns 0,
+ * WS_EINVAL for a bad window, WS_ENOMEM. */
+int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
+                    uint32_t n_ops, double *out);
+
 #endif

@@ -1,0 +1,139 @@
+// Orchestrates one soak run on the main thread: spawns the worker, writes the
+// log header, drains the ring into the log, shows progress, handles signals,
+// then analyses the log and writes the result folder.
+import { Worker } from 'node:worker_threads';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRing, createDrain, requestStop } from './drain.js';
+import { createLogWriter } from './log-writer.js';
+import { createProgress } from './progress.js';
+import { describeTarget } from './target.js';
+import { describeEnvironment } from './env.js';
+import { analyzeResult } from './analyze.js';
+import { EXIT, SoakError } from './errors.js';
+
+const DRAIN_MS = 50;
+const TICK_EVERY = 5; // progress every 5 drains (250 ms)
+const VERSION = '0.1.0';
+
+/** The argv that reproduces a run: the original one with its seed pinned. */
+export function reproduceCommand(argv, seed) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--seed') i++;
+    else if (!argv[i].startsWith('--seed=')) out.push(argv[i]);
+  }
+  return [...out, '--seed', String(seed)];
+}
+
+const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+
+function buildHeader({ target, cfg, argv, ready }) {
+  const command = ['wasm-soak', ...reproduceCommand(argv, cfg.seed)];
+  return {
+    format: 'wasm-soak-log',
+    version: 1,
+    tool: { name: 'wasm-soak', version: VERSION },
+    createdAt: new Date().toISOString(),
+    command,
+    reproduce: command.map(quote).join(' '),
+    target: { ...target, name: ready.name ?? target.name },
+    seed: cfg.seed,
+    config: {
+      iterations: cfg.iterations, durationMs: cfg.durationMs, warmup: cfg.warmup, slowEvery: cfg.slowEvery,
+      slowMs: cfg.slowMs, yieldEvery: cfg.yieldEvery, yieldMs: cfg.yieldMs, ringRecords: cfg.ringRecords,
+      calls: cfg.calls, args: cfg.args, alloc: cfg.alloc, timeThreshold: cfg.timeThreshold, failOn: cfg.failOn,
+    },
+    ops: ready.ops,
+    memories: ready.memories,
+    env: describeEnvironment(),
+  };
+}
+
+function progressMode(cfg) {
+  if (cfg.quiet) return 'none';
+  return process.stderr.isTTY ? 'tty' : 'lines';
+}
+
+/**
+ * Runs targetPath with cfg. argv is the command line after `wasm-soak` (kept
+ * in the header to reproduce the run). Returns { exitCode, summary, outDir }.
+ * Throws SoakError (exit 2) for input problems found before any sample.
+ */
+export async function runTarget(targetPath, cfg, argv) {
+  const target = describeTarget(targetPath);
+  const outDir = cfg.out ?? join('soak-results', target.name);
+  mkdirSync(outDir, { recursive: true });
+  const paths = {
+    log: join(outDir, 'samples.wslog'),
+    summary: join(outDir, 'summary.json'),
+    stdout: join(outDir, 'module-stdout.txt'),
+    stderr: join(outDir, 'module-stderr.txt'),
+  };
+  const sab = createRing(cfg.ringRecords);
+  const worker = new Worker(new URL('./worker.js', import.meta.url), {
+    workerData: { ring: sab, config: cfg, target: { kind: target.kind, path: target.path }, outputs: { stdout: paths.stdout, stderr: paths.stderr } },
+    stdout: false,
+    stderr: false,
+  });
+
+  let writer = null;
+  let progress = null;
+  let drainTimer = null;
+  let ticks = 0;
+  const drain = createDrain(sab, (chunk) => {
+    writer.append(chunk);
+    progress.consume(chunk);
+  });
+  const drainAll = () => {
+    if (writer) while (drain() > 0);
+  };
+
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) requestStop(sab);
+    else worker.terminate();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const outcome = await new Promise((resolve) => {
+    worker.on('message', (msg) => {
+      if (msg.type === 'ready') {
+        const header = buildHeader({ target, cfg, argv, ready: msg });
+        writer = createLogWriter(paths.log, header);
+        progress = createProgress({ name: header.target.name, total: cfg.iterations, durationMs: cfg.durationMs, mode: progressMode(cfg) });
+        drainTimer = setInterval(() => {
+          drain();
+          if (++ticks % TICK_EVERY === 0) progress.tick();
+        }, DRAIN_MS);
+      } else if (msg.type === 'done' || msg.type === 'fatal') {
+        resolve(msg);
+      }
+    });
+    worker.on('error', (err) => resolve({ type: 'done', status: 'failed', phase: 'worker', error: { name: err.name, message: `the worker died: ${err.message}`, stack: err.stack } }));
+    worker.on('exit', (code) => resolve({ type: 'done', status: signals > 1 ? 'interrupted' : 'failed', phase: 'worker', error: signals > 1 ? null : { name: 'Error', message: `the worker exited unexpectedly (code ${code})` } }));
+  });
+  clearInterval(drainTimer);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  drainAll();
+  await worker.terminate();
+
+  if (outcome.type === 'fatal' && !writer) {
+    const e = outcome.error;
+    if (e.exitCode === EXIT.USAGE) throw new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
+    const message = `${target.name}: setup failed: ${e.message}`;
+    const summary = { schema: 'wasm-soak-summary', version: 1, name: target.name, status: 'failed', exitCode: EXIT.FAILED,
+      seed: cfg.seed, error: { message: e.message, name: e.name, phase: outcome.phase, iteration: null, op: null, stack: e.stack } };
+    writeFileSync(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
+    throw new SoakError('WS_ESETUP', message, { fix: 'Fix the scenario\'s setup; the stack is in summary.json.', exitCode: EXIT.FAILED });
+  }
+  writer.close();
+  progress.finish();
+  const status = outcome.type === 'fatal' ? 'failed' : outcome.status;
+  const run = { status, reason: outcome.reason, phase: outcome.phase, error: outcome.error };
+  const summary = await analyzeResult(outDir, { cfg, run });
+  return { exitCode: summary.exitCode, summary, outDir };
+}

@@ -1,0 +1,174 @@
+// Worker bootstrap: captures memories, prepares the target, then lets the C
+// addon own the iteration loop. Between batches it yields to this worker's
+// event loop (outside the timed region) so promise jobs, timers and
+// FinalizationRegistry callbacks run as they would in production, and takes
+// the slow-cadence samples.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSync, closeSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
+import { addon } from './addon.js';
+import { installCapture } from './capture.js';
+import { prepareRawTarget } from './raw-target.js';
+import { loadScenario, createContext } from './scenario.js';
+
+const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5 };
+const METRIC = { RSS: 1, JS_HEAP: 2, LIVE: 3, HEAP: 4 };
+
+const { ring, config, target, outputs } = workerData;
+const control = new Int32Array(ring);
+
+const tracked = []; // { memory, label, maximumBytes, shared }
+const lateMemories = [];
+let runner = null;
+
+const capture = installCapture({
+  onMemory(memory, label) {
+    const entry = { memory, label, shared: memory.buffer instanceof SharedArrayBuffer };
+    tracked.push(entry);
+    if (runner) lateMemories.push(entry);
+  },
+  onLabel(memory, label) {
+    const index = tracked.findIndex((t) => t.memory === memory);
+    tracked[index].label = label;
+    if (runner) parentPort.postMessage({ type: 'label', index, label });
+  },
+});
+
+function serializeError(err) {
+  if (err instanceof Error) {
+    return { name: err.name, message: err.message, stack: err.stack, code: err.code, fix: err.fix, exitCode: err.exitCode };
+  }
+  return { name: 'Error', message: String(err), stack: null };
+}
+
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+async function prepare(stdio) {
+  if (target.kind === 'module') {
+    const raw = await prepareRawTarget(target.path, config, stdio);
+    const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * 65536));
+    raw.memoryNames.forEach((name, i) => {
+      const t = tracked.find((x) => x.memory === raw.instance.exports[name]);
+      if (t) t.maximumBytes = pages[i] ?? null;
+    });
+    const bufferMemory = raw.memoryNames.length
+      ? tracked.findIndex((t) => t.memory === raw.instance.exports[raw.memoryNames[raw.bufferMemory]])
+      : 0;
+    return { scenario: null, state: undefined, ctx: undefined, ops: raw.ops, malloc: raw.malloc, free: raw.free, bufferMemory };
+  }
+  const { scenario, ops } = await loadScenario(target.path);
+  const ctx = createContext({ seed: config.seed, control, track: capture.track });
+  const state = await scenario.setup(ctx);
+  return { scenario, state, ctx, ops, bufferMemory: 0 };
+}
+
+async function slowSample(prepared) {
+  addon.metric(runner, METRIC.RSS, process.memoryUsage.rss());
+  addon.metric(runner, METRIC.JS_HEAP, getHeapStatistics().used_heap_size);
+  addon.sampleMemories(runner);
+  const stats = prepared.scenario?.stats;
+  if (stats) {
+    const s = await stats.call(prepared.scenario, prepared.state);
+    if (s && Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.LIVE, s.liveBytes);
+    if (s && Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.HEAP, s.heapBytes);
+  }
+}
+
+function trackLateMemories() {
+  while (lateMemories.length > 0) {
+    const entry = lateMemories.shift();
+    const index = addon.addMemory(runner, entry.memory, entry.shared);
+    parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.memory.buffer.byteLength });
+  }
+}
+
+/** Runs the loop to its end; returns { status, reason, error }. */
+async function loop(prepared) {
+  const yieldNs = config.yieldMs * 1e6;
+  let nextSlowIteration = config.slowEvery;
+  let lastSlow = performance.now();
+  for (;;) {
+    const done = addon.completed(runner);
+    const budget = Math.min(config.yieldEvery, Math.max(1, nextSlowIteration - done));
+    const st = addon.runBatch(runner, budget, yieldNs);
+    if (st === ST.ASYNC) {
+      try {
+        await addon.pending(runner);
+        addon.settle(runner, false, undefined);
+      } catch (err) {
+        addon.settle(runner, true, err);
+        return { status: 'failed', error: err };
+      }
+    }
+    trackLateMemories();
+    const now = performance.now();
+    const completed = addon.completed(runner);
+    if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || st !== ST.YIELD) {
+      await slowSample(prepared);
+      nextSlowIteration = completed + config.slowEvery;
+      lastSlow = now;
+    }
+    if (st === ST.THREW) return { status: 'failed', error: addon.error(runner) };
+    if (st === ST.DONE) return { status: 'completed', reason: 'iterations' };
+    if (st === ST.DEADLINE) return { status: 'completed', reason: 'duration' };
+    if (st === ST.STOPPED) return { status: 'interrupted', reason: 'signal' };
+    await yieldToEventLoop();
+  }
+}
+
+async function main() {
+  const stdio = { stdout: openSync(outputs.stdout, 'a'), stderr: openSync(outputs.stderr, 'a') };
+  let prepared;
+  try {
+    prepared = await prepare(stdio);
+  } catch (err) {
+    parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
+    return;
+  }
+  runner = addon.createRunner({
+    ring: control,
+    seed: config.seed,
+    iterations: config.iterations,
+    durationNs: (config.durationMs ?? 0) * 1e6,
+    scenario: prepared.scenario ? 1 : 0,
+    state: prepared.state,
+    ctx: prepared.ctx,
+    ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
+    malloc: prepared.malloc,
+    free: prepared.free,
+    bufferMemory: prepared.bufferMemory,
+    memories: tracked.map((t) => ({ memory: t.memory, shared: t.shared ? 1 : 0 })),
+  });
+  parentPort.postMessage({
+    type: 'ready',
+    name: prepared.scenario?.name ?? null,
+    ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
+    memories: tracked.map((t) => ({ label: t.label, initialBytes: t.memory.buffer.byteLength, maximumBytes: t.maximumBytes ?? null, shared: t.shared })),
+  });
+  let outcome;
+  try {
+    outcome = await loop(prepared);
+  } catch (err) {
+    outcome = { status: 'failed', error: err };
+  }
+  if (prepared.scenario?.teardown) {
+    try {
+      await prepared.scenario.teardown(prepared.state, prepared.ctx);
+    } catch (err) {
+      outcome = outcome.status === 'failed' ? outcome : { status: 'failed', error: err, phase: 'teardown' };
+    }
+  }
+  if (outcome.status !== 'failed') addon.end(runner);
+  closeSync(stdio.stdout);
+  closeSync(stdio.stderr);
+  parentPort.postMessage({
+    type: 'done',
+    status: outcome.status,
+    reason: outcome.reason ?? null,
+    phase: outcome.phase ?? 'iteration',
+    completed: addon.completed(runner),
+    error: outcome.error === undefined ? null : serializeError(outcome.error),
+  });
+}
+
+main().catch((err) => parentPort.postMessage({ type: 'fatal', phase: 'worker', error: serializeError(err) }));
