@@ -1,0 +1,45 @@
+// Writes every report of a run into its result folder: figures (PNG, SVG),
+// report.html, summary.md and junit.xml.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeJunit } from './junit.js';
+import { renderFigures } from './plots.js';
+import { renderHtml } from './report-html.js';
+import { renderMarkdown } from './report-md.js';
+
+const ALL = ['png', 'svg', 'html', 'md', 'junit'];
+
+// Writes the requested formats into dir from the decoded run (src/log.js
+// readRun) and its summary. Resolves { figures, skipped, gnuplotStderr }:
+// figure file names, null or why plots are missing, and the path of the
+// kept gnuplot stderr (null when gnuplot was not needed). Plots failing never
+// stop the other reports; with requirePlots the promise then rejects with an
+// Error whose code is 'WS_PLOTS_FAILED', after everything else is written.
+// env.WASM_SOAK_GNUPLOT overrides the gnuplot executable.
+export async function writeReports(dir, data, summary, { formats = ALL, requirePlots = false } = {}) {
+  const unknown = formats.filter((f) => !ALL.includes(f));
+  if (unknown.length) throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${ALL.join(', ')}`), { code: 'WS_EINVAL' });
+  const want = new Set(formats);
+  // The HTML report inlines SVG figures, so it needs them drawn.
+  const plotFormats = ['png', 'svg'].filter((f) => want.has(f) || (f === 'svg' && want.has('html')));
+  let plots = { figures: [], skipped: null, stderr: '' };
+  let gnuplotStderr = null;
+  if (plotFormats.length) {
+    plots = await renderFigures(dir, data, summary, { formats: plotFormats,
+      gnuplot: process.env.WASM_SOAK_GNUPLOT || 'gnuplot' });
+    gnuplotStderr = join(dir, 'gnuplot-stderr.txt');
+    await writeFile(gnuplotStderr, plots.stderr);
+  }
+  const { figures, skipped } = plots;
+  if (want.has('html')) {
+    const svgs = await Promise.all(figures.filter((f) => f.endsWith('.svg')).map(async (f) =>
+      ({ name: f.replace(/\.svg$/, ''), svg: await readFile(join(dir, f), 'utf8') })));
+    await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped }));
+  }
+  if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped }));
+  if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), [summary]);
+  if (skipped && requirePlots) {
+    throw Object.assign(new Error(`plots were required but ${skipped}`), { code: 'WS_PLOTS_FAILED' });
+  }
+  return { figures, skipped, gnuplotStderr };
+}
