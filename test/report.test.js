@@ -1,0 +1,237 @@
+// Reports: figures through gnuplot, report.html in a real browser, summary.md,
+// junit.xml, and what happens when gnuplot is missing or failing.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { inflateSync } from 'node:zlib';
+import { renderJunit, writeJunit } from '../src/junit.js';
+import { writeReports } from '../src/report.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const dirs = [];
+async function tmp() {
+  const d = await mkdtemp(join(tmpdir(), 'wasm-soak-report-'));
+  dirs.push(d);
+  return d;
+}
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+// A decoded run (docs/architecture.md) with a warm-up, optional leak and mix.
+function makeRun({ n = 6000, ops = ['step'], leak = false, live = true } = {}) {
+  let s = 99;
+  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const elapsed = new Float32Array(n), op = new Uint16Array(n), flags = new Uint8Array(n);
+  const iter = [0], bytes = [131072];
+  const slow = { rss: [], jsHeap: [], liveBytes: [], heapBytes: [] }, at = [];
+  let mem = 131072, liveBytes = 40000;
+  for (let i = 0; i < n; i++) {
+    op[i] = i % ops.length;
+    elapsed[i] = (800 + 600 * op[i]) * (1 + Math.max(0, 600 - i) / 200) * (0.9 + 0.2 * rnd());
+    if (i === 3000) elapsed[i] = 2e6; // one spike decimation must keep
+    if (leak) liveBytes += 48;
+    if (liveBytes + 30000 > mem) { mem += 65536; iter.push(i); bytes.push(mem); flags[i] = 1; }
+    if (i % 50 === 0) {
+      at.push(i);
+      slow.rss.push(5e7 + i * 8); slow.jsHeap.push(4e6); slow.liveBytes.push(liveBytes); slow.heapBytes.push(liveBytes + 30000);
+    }
+  }
+  const series = (v) => ({ iter: Float64Array.from(at), tMs: Float64Array.from(at, (x) => x / 10), value: Float64Array.from(v) });
+  const metrics = { rss: series(slow.rss), jsHeap: series(slow.jsHeap) };
+  if (live) Object.assign(metrics, { liveBytes: series(slow.liveBytes), heapBytes: series(slow.heapBytes) });
+  return { header: { ops: ops.map((name) => ({ name, weight: 1 })) }, calls: n, elapsed, op, flags,
+    memory: { iter: Float64Array.from(iter), bytes: Float64Array.from(bytes) }, metrics,
+    durationMs: n / 10, backPressureWaits: 0, tornBytes: 0, complete: true };
+}
+
+const window = (from, to, median) => ({ from, to, n: to - from, median, p90: median * 1.1, p99: median * 1.3 });
+
+function makeSummary({ n = 6000, ops = ['step'], findings = [], status = 'completed', error = null } = {}) {
+  const time = { early: window(600, 1140, 810), late: window(n - 540, n, 812) };
+  return {
+    schema: 'wasm-soak-summary', version: 1, name: 'fixture <&>', status, exitCode: status === 'failed' ? 2 : findings.length ? 1 : 0, seed: 42,
+    command: ['wasm-soak', 'run', 'soak/modules/leak.wasm', '--seed', '42'],
+    reproduce: 'wasm-soak run soak/modules/leak.wasm --call step --seed 42',
+    target: { kind: 'module', path: 'soak/modules/leak.wasm', module: { path: 'soak/modules/leak.wasm', sha256: 'c0ffee'.repeat(10) + 'abcd', size: 2345 } },
+    env: { node: 'v20.20.2', v8: '11.3.244.8-node.33', cpu: 'Test CPU @ 2GHz', cpus: 2, platform: 'linux', arch: 'x64' },
+    iterations: { requested: n, completed: status === 'failed' ? 0 : n }, durationMs: n / 10,
+    samples: { calls: n, metrics: 480, tornBytes: 0, backPressureWaits: 0 }, error,
+    warmup: { method: 'auto', iterations: 600, time: 600, memory: 600, startupGrowthBytes: 65536 },
+    time: status === 'failed' ? null : time,
+    ops: ops.map((name) => ({ name, weight: 1, count: n / ops.length, threw: 0, time })),
+    memory: { start: 131072, afterWarmup: 196608, end: 458752, max: 458752, growthEvents: 5, declaredMaximum: null, memories: [] },
+    verdict: status === 'failed' ? null : findings[0]?.kind ?? 'stable', findings, series: [],
+    outputs: { log: 'samples.wslog', figures: [], report: 'report.html' },
+  };
+}
+
+const LEAK = { kind: 'leak', series: 'live-bytes', window: { from: 600, to: 6000 },
+  slope: { perKiloIterations: 49152, low: 47000, high: 51000, unit: 'bytes' }, pValue: 1e-12,
+  effect: { relative: 0.8, low: 0.7, high: 0.9 }, projection: { limitBytes: 4294967296, iterations: 87381000, wallMs: 8738100 },
+  sentence: 'Live bytes grow by 48 KiB every 1,000 calls after warm-up and never come back: a leak.' };
+const SLOW = { kind: 'slowdown', series: 'time', window: { from: 600, to: 6000 },
+  slope: { perKiloIterations: 4, low: 3, high: 5, unit: 'ns' }, pValue: 2e-6, effect: { relative: 0.03, low: 0.02, high: 0.04 },
+  projection: null, sentence: 'Calls get 4 ns slower every 1,000 calls: a slowdown.' };
+
+// Decodes an 8-bit RGB or RGBA PNG and counts its distinct colours.
+function pngColours(buf) {
+  assert.equal(buf.subarray(1, 4).toString(), 'PNG');
+  let pos = 8, width = 0, height = 0, type = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos), kind = buf.subarray(pos + 4, pos + 8).toString();
+    const body = buf.subarray(pos + 8, pos + 8 + len);
+    if (kind === 'IHDR') {
+      width = body.readUInt32BE(0); height = body.readUInt32BE(4); type = body[9];
+      assert.equal(body[8], 8, 'bit depth 8');
+      assert.equal(body[12], 0, 'not interlaced');
+    }
+    if (kind === 'IDAT') idat.push(body);
+    pos += 12 + len;
+  }
+  const bpp = { 2: 3, 6: 4 }[type];
+  assert.ok(bpp, `colour type ${type} is RGB or RGBA`);
+  const raw = inflateSync(Buffer.concat(idat)), stride = width * bpp;
+  const prev = Buffer.alloc(stride), cur = Buffer.alloc(stride), colours = new Set();
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)], line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? cur[x - bpp] : 0, b = prev[x], c = x >= bpp ? prev[x - bpp] : 0;
+      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter];
+      cur[x] = (line[x] + pred) & 255;
+    }
+    for (let x = 0; x < stride; x += bpp) colours.add(cur.readUIntBE(x, 3));
+    cur.copy(prev);
+  }
+  return colours.size;
+}
+
+test('a leaking op mix gets four figures and every report', async () => {
+  const dir = await tmp();
+  const ops = ['step', 'alloc_free'];
+  const r = await writeReports(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
+  assert.equal(r.skipped, null);
+  assert.deepEqual(r.figures.sort(), ['distribution', 'memory', 'ops', 'time'].flatMap((f) => [`${f}.png`, `${f}.svg`]).sort());
+  assert.equal(r.gnuplotStderr, join(dir, 'gnuplot-stderr.txt'));
+  for (const f of ['time', 'memory', 'distribution', 'ops']) {
+    assert.ok(pngColours(await readFile(join(dir, `${f}.png`))) > 20, `${f}.png is not blank`);
+  }
+  const timeSvg = await readFile(join(dir, 'time.svg'), 'utf8');
+  assert.match(timeSvg, /Time per call — fixture &lt;&amp;(&gt;|>) \(seed 42\)/);
+  assert.match(timeSvg, /trend \+4 ns per 1,000 calls/);
+  assert.match(timeSvg, /spikes above the axis after warm-up \(highest 2(\.00)? ms\)/);
+  assert.match(await readFile(join(dir, 'memory.svg'), 'utf8'), /grew during step/);
+  const html = await readFile(join(dir, 'report.html'), 'utf8');
+  assert.match(html, /class="banner bad"/);
+  assert.match(html, /never come back: a leak\./);
+  assert.match(html, /95 % interval 45\.9 KiB to 49\.8 KiB/);
+  assert.match(html, /wasm-soak run soak\/modules\/leak\.wasm --call step --seed 42/);
+  assert.match(html, /c0ffeec0ffee/);
+  assert.match(html, /fixture &#60;&#38;&#62;/, 'the target name is escaped');
+  assert.doesNotMatch(html, /<script|https?:\/\/(?!www\.w3\.org)/, 'no scripts, nothing fetched');
+  const md = await readFile(join(dir, 'summary.md'), 'utf8');
+  assert.match(md, /^## ❌ Leak: fixture/);
+  assert.match(md, /\| alloc_free \| 3,000 \|/);
+  assert.match(md, /\[time\]\(time\.png\)/);
+  const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+  assert.match(junit, /tests="1" failures="1" errors="0"/);
+  assert.equal(junit.match(/<failure /g).length, 2);
+  assert.match(junit, /<failure message="Live bytes grow by 48 KiB/);
+});
+
+test('a stable single op without stats: green, no ops figure, formats honoured', async () => {
+  const dir = await tmp();
+  const r = await writeReports(dir, makeRun({ live: false }), makeSummary(), { formats: ['png', 'md'] });
+  assert.deepEqual(r.figures, ['time.png', 'memory.png', 'distribution.png']);
+  assert.ok(!existsSync(join(dir, 'report.html')) && !existsSync(join(dir, 'junit.xml')));
+  assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), /^## ✅ Stable/);
+  const dir2 = await tmp();
+  await writeReports(dir2, makeRun({ live: false }), makeSummary(), { formats: ['html'] });
+  const html = await readFile(join(dir2, 'report.html'), 'utf8');
+  assert.match(html, /class="banner ok"/);
+  assert.match(html, /id="fig-memory"/);
+});
+
+test('a failed run is an error, and plots are skipped with a reason', async () => {
+  const dir = await tmp();
+  const error = { message: 'RuntimeError: unreachable', iteration: 0, op: 'step', stack: 'RuntimeError: unreachable\n    at step' };
+  const data = { ...makeRun(), calls: 0, elapsed: new Float32Array(0), op: new Uint16Array(0), flags: new Uint8Array(0) };
+  const r = await writeReports(dir, data, makeSummary({ status: 'failed', error }));
+  assert.deepEqual(r.figures, []);
+  assert.match(r.skipped, /no calls/);
+  const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+  assert.match(junit, /errors="1"/);
+  assert.match(junit, /<error message="RuntimeError: unreachable" type="run-failed">/);
+  const html = await readFile(join(dir, 'report.html'), 'utf8');
+  assert.match(html, /Run failed/);
+  assert.match(html, /Plots were skipped/);
+});
+
+test('gnuplot missing or failing: reports complete, stderr kept, requirePlots throws', async () => {
+  const saved = process.env.WASM_SOAK_GNUPLOT;
+  try {
+    const dir = await tmp();
+    process.env.WASM_SOAK_GNUPLOT = join(dir, 'no-such-gnuplot');
+    const r = await writeReports(dir, makeRun(), makeSummary());
+    assert.match(r.skipped, /gnuplot was not found/);
+    assert.deepEqual(r.figures, []);
+    const html = await readFile(join(dir, 'report.html'), 'utf8');
+    assert.match(html, /Plots were skipped/);
+    assert.match(html, /apt-get install gnuplot-nox/);
+    assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), /apt-get install gnuplot-nox/);
+
+    const dir2 = await tmp();
+    const fake = join(dir2, 'bad-gnuplot');
+    await writeFile(fake, '#!/bin/sh\necho "line 7: unknown terminal" >&2\nexit 1\n');
+    await chmod(fake, 0o755);
+    process.env.WASM_SOAK_GNUPLOT = fake;
+    await assert.rejects(writeReports(dir2, makeRun(), makeSummary(), { requirePlots: true }),
+      (err) => err.code === 'WS_PLOTS_FAILED' && /unknown terminal/.test(err.message));
+    assert.match(await readFile(join(dir2, 'gnuplot-stderr.txt'), 'utf8'), /line 7: unknown terminal/);
+    assert.ok(existsSync(join(dir2, 'report.html')) && existsSync(join(dir2, 'junit.xml')));
+    assert.ok(!existsSync(join(dir2, 'time.png')));
+  } finally {
+    if (saved === undefined) delete process.env.WASM_SOAK_GNUPLOT;
+    else process.env.WASM_SOAK_GNUPLOT = saved;
+  }
+});
+
+test('writeJunit: one testcase per target', async () => {
+  const dir = await tmp();
+  const summaries = [makeSummary(), makeSummary({ findings: [LEAK] }),
+    makeSummary({ status: 'failed', error: { message: 'boom & "bust"' } })];
+  summaries[1].name = 'leaky';
+  await writeJunit(join(dir, 'all.xml'), summaries);
+  const xml = await readFile(join(dir, 'all.xml'), 'utf8');
+  assert.equal(xml, renderJunit(summaries));
+  assert.match(xml, /<testsuites name="wasm-soak" tests="3" failures="1" errors="1"/);
+  assert.equal(xml.match(/<testcase /g).length, 3);
+  assert.match(xml, /name="leaky"/);
+  assert.match(xml, /message="boom &#38; &#34;bust&#34;"/);
+});
+
+const chromium = (dir, args) => spawnSync(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu',
+  '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', `--user-data-dir=${dir}`, '--enable-logging=stderr', '--v=0', ...args],
+{ encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+
+test('report.html renders in headless Chromium', { skip: !existsSync(CHROMIUM) && `${CHROMIUM} is not installed` }, async () => {
+  const dir = await tmp();
+  const ops = ['step', 'grow'];
+  await writeReports(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK] }), { formats: ['html'] });
+  const url = `file://${join(dir, 'report.html')}`;
+  const shot = join(dir, 'shot.png');
+  const s = chromium(await tmp(), ['--window-size=1200,1600', `--screenshot=${shot}`, url]);
+  assert.equal(s.status, 0, s.stderr);
+  assert.doesNotMatch(s.stderr, /CONSOLE|Uncaught|Refused to/);
+  assert.ok(pngColours(await readFile(shot)) > 50, 'the screenshot is not blank');
+  const d = chromium(await tmp(), ['--dump-dom', url]);
+  assert.equal(d.status, 0, d.stderr);
+  assert.doesNotMatch(d.stderr, /CONSOLE|Uncaught|Refused to/);
+  for (const f of ['time', 'memory', 'distribution', 'ops']) assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><svg`));
+  assert.match(d.stdout, /<header class="banner bad" id="verdict">/);
+});
