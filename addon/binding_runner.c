@@ -15,7 +15,19 @@
 #define MAX_PARAMS 16
 #define SCOPE_EVERY 256
 
-enum { ST_YIELD = 0, ST_DONE = 1, ST_STOPPED = 2, ST_DEADLINE = 3, ST_THREW = 4, ST_ASYNC = 5 };
+enum {
+  ST_YIELD = 0,
+  ST_DONE = 1,
+  ST_STOPPED = 2,
+  ST_DEADLINE = 3,
+  ST_THREW = 4,
+  ST_ASYNC = 5,
+  ST_FULL = 6
+};
+
+/* Free slots the loop wants before a call: the call record and a
+ * back-pressure mark. */
+#define SLOTS_PER_CALL 2
 enum { ARG_ITERATION = 0, ARG_RANDOM = 1, ARG_BUF = 2, ARG_ZERO = 3 };
 enum { VAL_I32 = 0, VAL_I64 = 1, VAL_F32 = 2, VAL_F64 = 3 };
 
@@ -59,6 +71,7 @@ typedef struct {
   uint64_t pending_start, pending_before;
   uint32_t pending_op;
   napi_ref error;
+  uint64_t stall_start; /* when the loop last stopped on a full ring, or 0 */
 } runner;
 
 /* ---- small helpers ---- */
@@ -180,10 +193,10 @@ static napi_status read_op(napi_env env, napi_value desc, op_entry *op, uint64_t
   op->recv = optional_ref(env, desc, "recv");
   NAPI_CHECK(get_number(env, desc, "weight", &w));
   *weight = w >= 1 ? (uint64_t)w : 1;
-  bool has_args = false;
-  NAPI_CHECK(napi_has_named_property(env, desc, "args", &has_args));
-  if (!has_args) return napi_ok;
+  bool is_array = false;
   NAPI_CHECK(napi_get_named_property(env, desc, "args", &args));
+  NAPI_CHECK(napi_is_array(env, args, &is_array));
+  if (!is_array) return napi_ok;
   uint32_t n;
   NAPI_CHECK(napi_get_array_length(env, args, &n));
   if (n > MAX_PARAMS) return napi_invalid_arg;
@@ -430,6 +443,10 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
     if (r->iteration >= r->iterations) return ST_DONE;
     if (ws_ring_stop_requested(&r->ring)) return ST_STOPPED;
     if (done >= max_iterations) return ST_YIELD;
+    if (ws_ring_free_slots(&r->ring) < SLOTS_PER_CALL) {
+      r->stall_start = ws_now_ns();
+      return ST_FULL;
+    }
     if (done % SCOPE_EVERY == 0) {
       if (*scope != NULL) napi_close_handle_scope(env, *scope);
       *scope = NULL;
@@ -486,7 +503,9 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
  * (ST_DONE), a stop request (ST_STOPPED), the run's deadline (ST_DEADLINE), a
  * call that threw (ST_THREW: the record is written, error() returns the
  * exception), or a call that returned a promise (ST_ASYNC: await pending(),
- * then settle()). */
+ * then settle()), or a ring too full for the next call (ST_FULL: ask the
+ * main thread to drain, wait for it, call runBatch again; the wait is logged
+ * as a back-pressure mark). */
 static napi_value run_batch(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
@@ -499,6 +518,12 @@ static napi_value run_batch(napi_env env, napi_callback_info info) {
   if (r->pending != NULL) {
     napi_throw_error(env, "WS_EINVAL", "runBatch called while an async call is pending");
     return NULL;
+  }
+  if (r->stall_start != 0) {
+    ws_record mark = {WS_REC_MARK,        0, WS_MARK_BACKPRESSURE, r->iteration,
+                      ws_now_ns() - r->stall_start, 0, r->stall_start - r->t0};
+    r->stall_start = 0;
+    ws_ring_push(&r->ring, &mark);
   }
   uint64_t batch_end = ws_now_ns() + (uint64_t)(max_ns > 0 ? max_ns : 0);
   napi_handle_scope scope = NULL;

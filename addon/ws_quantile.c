@@ -86,3 +86,10 @@ int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k,
   }
   return 0;
 }
+
+double ws__median_f32(float *a, size_t n) {
+  size_t r = (n - 1) / 2;
+  ws__select_f32(a, n, r);
+  if (n % 2 == 1) return a[r];
+  return 0.5 * ((double)a[r] + (double)f32_min(a + r + 1, n - r - 1));
+}

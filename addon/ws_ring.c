@@ -75,6 +75,11 @@ size_t ws_ring_pop(ws_ring *ring, ws_record *out, size_t max) {
   return n;
 }
 
+uint32_t ws_ring_free_slots(const ws_ring *ring) {
+  uint32_t used = (uint32_t)ring->ctl[WS_CTL_WRITE] - load_acquire(&ring->ctl[WS_CTL_READ]);
+  return ring->capacity - used;
+}
+
 int ws_ring_stop_requested(const ws_ring *ring) {
   return __atomic_load_n(&ring->ctl[WS_CTL_STOP], __ATOMIC_RELAXED) != 0;
 }

@@ -32,4 +32,281 @@ int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k,
  * rank k, nothing larger before it and nothing smaller after it. */
 void ws__select_f32(float *a, size_t n, size_t k);
 
+/* Internal: returns the median (type 7) of a[0..n), n > 0, reordering a. */
+double ws__median_f32(float *a, size_t n);
+
+/* ---- Trend test on a short sequence (ws_trend.c) ---- */
+
+/* Result of a trend test on points (x[i], y[i]), x strictly increasing. */
+typedef struct {
+  double slope;     /* Theil-Sen slope: median of pairwise slopes (y per unit x) */
+  double intercept; /* median of y[i] - slope * x[i] */
+  double low, high; /* 95 % moving-block residual bootstrap interval of slope */
+  double low98, high98; /* 98 % interval: 1 % in each tail */
+  double z;         /* Mann-Kendall z, variance corrected for autocorrelation */
+  double p_up;      /* one-sided p-value of the z for an increasing trend */
+  double var_ratio; /* Hamed-Rao variance inflation n/n* applied (>= 1) */
+} ws_trend;
+
+/* Largest sequence ws_trend_fit accepts (its work is O(n^2)). */
+#define WS_TREND_MAX 256
+/* Bootstrap replicates drawn by ws_trend_fit. */
+#define WS_TREND_BOOT 400
+
+/* Fits a Theil-Sen line through (x[i], y[i]) for i in [0, n), tests it with
+ * the Mann-Kendall test (tie-corrected variance, Hamed-Rao correction for
+ * autocorrelation of the detrended ranks) and brackets the slope with a
+ * moving-block bootstrap of the residuals, seeded by seed (deterministic).
+ * Allocates its own O(n^2) floats and frees them. Returns 0, WS_EINVAL when
+ * n < 4 or n > WS_TREND_MAX, WS_ENOMEM. */
+int ws_trend_fit(const double *x, const double *y, size_t n, uint64_t seed,
+                 ws_trend *out);
+
+/* Returns the upper-tail probability of the standard normal at z. */
+double ws_normal_sf(double z);
+
+/* ---- Warm-up (ws_warmup.c) ---- */
+
+/* Finds the end of warm-up of per-call times x[0..n) with MSER on batch means
+ * of ln(time) (batches of max(5, n / 2000) calls, truncation searched over
+ * the first half). Stores the first post-warm-up iteration in *end (0 when n
+ * is too short to tell). Allocates O(n / batch) doubles. Returns 0 or
+ * WS_ENOMEM. */
+int ws_warmup_time(const float *x, size_t n, size_t *end);
+
+/* Finds the end of memory warm-up from a step series of m points: bytes[i]
+ * holds from iteration iter[i] (iter[0] is 0, iter increasing) in a run of
+ * calls iterations. Warm-up ends after the first growth event at iteration e
+ * (e < calls / 2) that is followed by a quiet gap of at least max(e, calls /
+ * 20) iterations: from there on, growth is no longer the normal state. Stores
+ * that event's iteration + 1 in *end, or 0 when there is none. Returns 0. */
+int ws_warmup_memory(const double *iter, const double *bytes, size_t m, size_t calls,
+                     size_t *end);
+
+/* ---- Time drift (ws_drift.c) ---- */
+
+typedef struct {
+  double threshold; /* relative change across the run that matters (0.10) */
+  double alpha;     /* one-sided significance level (0.01) */
+  uint64_t seed;    /* bootstrap seed */
+} ws_drift_opts;
+
+typedef struct {
+  int tested;           /* 0 when there were too few post-warm-up calls */
+  size_t from, to;      /* analysed iterations [from, to) */
+  size_t batches;       /* number of batch medians tested */
+  size_t batch_size;    /* calls per batch (the last one takes the rest) */
+  ws_trend trend;       /* on ln(batch median ns) per iteration */
+  double effect;        /* exp(slope * calls) - 1: change across the run */
+  double effect_low, effect_high; /* the same from the slope interval */
+  double early_ns, late_ns; /* median of the first and last fifth of batch medians */
+  double windows_change;    /* late_ns / early_ns - 1 */
+  int flagged;          /* p_up < alpha, effect_low > 0 and the 98 % upper
+                         * bound of the effect >= threshold */
+} ws_drift_result;
+
+/* Tests per-call times x[from..calls) for an upward drift: ln of batch
+ * medians (at most 60 batches of at least 10 calls), Theil-Sen slope,
+ * Mann-Kendall with Hamed-Rao correction and a block bootstrap interval; the
+ * effect is the relative change the trend implies across the whole run.
+ * Allocates O(calls / batches) floats. Returns 0 (r->tested says whether a
+ * test was possible), WS_EINVAL for bad options, WS_ENOMEM. */
+int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
+                     ws_drift_result *r);
+
+/* ---- Memory trend (ws_memtrend.c) ---- */
+
+enum {
+  WS_PATTERN_UNTESTED = 0, /* too few points after warm-up */
+  WS_PATTERN_FLAT = 1,     /* no significant upward trend */
+  WS_PATTERN_STEP = 2,     /* grew, but in one or two steps, then plateaued */
+  WS_PATTERN_SUSTAINED = 3 /* grows throughout the window */
+};
+
+/* Segments a memory window is cut into. */
+#define WS_MEM_SEGMENTS 16
+
+typedef struct {
+  int pattern;        /* WS_PATTERN_* */
+  size_t from, to;    /* analysed iterations [from, to) */
+  size_t segments;    /* non-empty segments tested */
+  ws_trend trend;     /* segment levels, bytes per iteration */
+  double start, end;  /* first and last segment level */
+  double last;        /* last value of the series */
+  double max;         /* largest value in the window */
+  size_t rises;       /* segment-to-segment increases */
+  int peak_grows;     /* per-segment peaks have a significant upward trend */
+  ws_trend peak;      /* trend of per-segment peaks */
+} ws_memtrend_result;
+
+/* Tests one memory series for sustained growth over iterations [from, to).
+ * Points are (iter[i], value[i]), iter increasing; step != 0 means value[i]
+ * holds until the next point (a step series such as linear memory), else
+ * they are samples. The window is cut into WS_MEM_SEGMENTS segments whose
+ * level is the median sample (step series: the value at the segment's middle)
+ * and whose peak is the largest value. Growth is sustained when the level
+ * trend is significant (p_up < alpha, interval above 0), increases recur in
+ * at least 40 % of segment transitions (3 at least) including the second
+ * half, and one step change does not fit the levels better than a line.
+ * Allocates O(m) floats. Returns 0, WS_ENOMEM. */
+int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int step,
+                        size_t from, size_t to, double alpha, uint64_t seed,
+                        ws_memtrend_result *r);
+
+/* Internal: classifies levels y[0..n) at x[0..n) that already have a
+ * significant upward trend: returns WS_PATTERN_SUSTAINED or WS_PATTERN_STEP
+ * and stores the number of increases in *rises. */
+int ws__growth_pattern(const double *x, const double *y, size_t n, size_t *rises);
+
+/* ---- Classification (ws_classify.c) ---- */
+
+enum {
+  WS_ROLE_LINEAR = 1,     /* total linear memory (sum of tracked memories) */
+  WS_ROLE_LINEAR_ONE = 2, /* one tracked memory */
+  WS_ROLE_HEAP = 3,       /* allocator heap size or heap top */
+  WS_ROLE_LIVE = 4,       /* live (allocated, not freed) bytes */
+  WS_ROLE_JS_HEAP = 5     /* the worker's V8 heap */
+};
+
+/* Finding kinds, in severity order (most severe first). */
+enum {
+  WS_KIND_STABLE = 0,
+  WS_KIND_LEAK = 1,
+  WS_KIND_FRAGMENTATION = 2,
+  WS_KIND_GROWTH = 3,
+  WS_KIND_JS_HEAP_GROWTH = 4,
+  WS_KIND_SLOWDOWN = 5
+};
+
+/* What classification needs to know about one memory series. */
+typedef struct {
+  int role;       /* WS_ROLE_* */
+  int pattern;    /* WS_PATTERN_* */
+  int peak_grows; /* its per-segment peaks grow */
+} ws_signal;
+
+typedef struct {
+  int kind;   /* WS_KIND_* (never STABLE) */
+  int series; /* index of the signal it is about, -1 for time */
+} ws_finding;
+
+#define WS_MAX_FINDINGS 4
+
+/* Turns series patterns and the time drift flag into findings, most severe
+ * first: leak (live bytes sustained), fragmentation (heap or linear memory
+ * sustained while live bytes and their peaks are flat), growth (the same
+ * without live bytes, or with only their peaks rising), js-heap-growth,
+ * slowdown. One memory finding at most, on the finest growing series (heap,
+ * then total linear memory, then one memory). Stores up to WS_MAX_FINDINGS in
+ * out, their count in *n, and returns the verdict (the most severe kind, or
+ * WS_KIND_STABLE). */
+int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
+                size_t *n);
+
+/* Returns the kind's name: "stable", "leak", "fragmentation", "growth",
+ * "js-heap-growth" or "slowdown" ("unknown" otherwise). */
+const char *ws_kind_name(int kind);
+
+/* ---- Whole-run analysis (ws_verdict.c) ---- */
+
+/* One memory series of a run (docs/architecture.md, "Decoded run data"). */
+typedef struct {
+  int role;                  /* WS_ROLE_* */
+  int step;                  /* 1 for a step series, 0 for samples */
+  const double *iter, *value;
+  size_t n;
+} ws_series_in;
+
+typedef struct {
+  long warmup;           /* first post-warm-up iteration, or < 0 for auto */
+  double time_threshold; /* 0.10 */
+  double alpha;          /* 0.01 */
+  uint64_t seed;         /* bootstrap seed */
+} ws_verdict_opts;
+
+/* Fills o with the defaults: auto warm-up, 10 % threshold, alpha 0.01, seed 1. */
+void ws_verdict_opts_default(ws_verdict_opts *o);
+
+typedef struct {
+  int warmup_auto;
+  size_t warmup;          /* the chosen point, used by every test */
+  size_t warmup_time;     /* MSER's end of time warm-up (auto) */
+  size_t warmup_memory;   /* end of memory warm-up (auto) */
+  double startup_growth;  /* linear memory grown before the chosen point */
+  ws_drift_result time;
+  ws_memtrend_result *series; /* k results, in the caller's storage */
+  ws_finding findings[WS_MAX_FINDINGS];
+  size_t nfindings;
+  int verdict;            /* WS_KIND_* */
+} ws_verdict;
+
+/* Most memory series ws_analyze_run takes. */
+#define WS_MAX_SERIES 16
+
+/* Analyses a run: warm-up (auto: the later of the time and the memory
+ * warm-up, at most half the run), time drift, every series' trend, then
+ * classification. elapsed[0..calls) are per-call ns; series[0..k) the memory
+ * series (the first WS_ROLE_LINEAR one drives memory warm-up); v->series must
+ * point at k results. Returns 0, WS_EINVAL (bad options, k > WS_MAX_SERIES),
+ * WS_ENOMEM. */
+int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
+                   size_t k, const ws_verdict_opts *o, ws_verdict *v);
+
+/* ---- Synthetic series for the accuracy tests (ws_synth.c) ---- */
+
+/* Per-call time model: a lognormal body with AR(1) log noise, heavy-tailed
+ * (Pareto) spikes, periodic GC pauses, a tier-up step down early in the run
+ * and an optional linear drift. */
+typedef struct {
+  size_t calls;
+  uint64_t seed;
+  double base_ns;       /* median time per call after tier-up */
+  double sigma;         /* standard deviation of ln(time) */
+  double ar;            /* AR(1) coefficient of the log noise */
+  double spike_rate;    /* probability of a spike per call */
+  size_t gc_every;      /* a GC pause every this many calls (0: none) */
+  double gc_factor;     /* a GC pause multiplies the call's time by this */
+  size_t tierup_at;     /* calls before tier-up (0: none) */
+  double tierup_factor; /* calls before tier-up are this much slower */
+  double drift;         /* relative change across the run, as a linear ramp */
+} ws_synth_time;
+
+/* Fills o with a realistic default model for calls calls and seed. */
+void ws_synth_time_defaults(ws_synth_time *o, size_t calls, uint64_t seed);
+/* Writes o->calls per-call times (ns) into out. */
+void ws_synth_time_fill(const ws_synth_time *o, float *out);
+
+/* Memory model: live bytes follow a start-up ramp, then a slowly wandering
+ * working set (AR(1)) plus leak bytes per call; the allocator's heap top is
+ * the high-water mark of live bytes plus overhead and frag bytes per call;
+ * linear memory is the heap top rounded up to 64 KiB pages. */
+typedef struct {
+  size_t calls;
+  uint64_t seed;
+  size_t sample_every;  /* slow-cadence sampling period in calls */
+  double initial;       /* linear memory before the heap */
+  double live_base;     /* working set after start-up */
+  double live_sd;       /* standard deviation of the working set's wander */
+  double leak;          /* live bytes added per call */
+  double frag;          /* heap bytes added per call without live growth */
+  int plateau;          /* 1: one extra page step at 70 % of the run */
+  double js_base;       /* worker JS heap floor */
+  double js_leak;       /* JS heap bytes added per call */
+} ws_synth_mem;
+
+/* Output arrays of ws_synth_mem_fill, each sized by the caller: linear
+ * memory as a step series (up to calls + 1 points), the other series as
+ * samples (up to calls / sample_every + 1 points). */
+typedef struct {
+  double *lin_iter, *lin_bytes;
+  size_t lin_n;
+  double *s_iter, *live, *heap, *js;
+  size_t s_n;
+} ws_synth_mem_out;
+
+/* Fills o with a stationary default model for calls calls and seed. */
+void ws_synth_mem_defaults(ws_synth_mem *o, size_t calls, uint64_t seed);
+/* Generates the series of model o into out's arrays and sets the counts. */
+void ws_synth_mem_fill(const ws_synth_mem *o, ws_synth_mem_out *out);
+
 #endif

@@ -31,6 +31,7 @@ export function createDrain(sab, sink) {
     sink(slots.subarray(start * RECORD_BYTES, (start + first) * RECORD_BYTES));
     if (n > first) sink(slots.subarray(0, (n - first) * RECORD_BYTES));
     Atomics.store(ctl, CTL.READ, (read + n) | 0);
+    Atomics.notify(ctl, CTL.READ);
     return n;
   };
 }

@@ -108,6 +108,8 @@ export async function runTarget(targetPath, cfg, argv) {
           drain();
           if (++ticks % TICK_EVERY === 0) progress.tick();
         }, DRAIN_MS);
+      } else if (msg.type === 'drain') {
+        drain();
       } else if (msg.type === 'done' || msg.type === 'fatal') {
         resolve(msg);
       }

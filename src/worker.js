@@ -11,7 +11,8 @@ import { installCapture } from './capture.js';
 import { prepareRawTarget } from './raw-target.js';
 import { loadScenario, createContext } from './scenario.js';
 
-const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5 };
+const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5, FULL: 6 };
+const CTL_READ = 1;
 const METRIC = { RSS: 1, JS_HEAP: 2, LIVE: 3, HEAP: 4 };
 
 const { ring, config, target, outputs } = workerData;
@@ -91,6 +92,13 @@ async function loop(prepared) {
     const done = addon.completed(runner);
     const budget = Math.min(config.yieldEvery, Math.max(1, nextSlowIteration - done));
     const st = addon.runBatch(runner, budget, yieldNs);
+    if (st === ST.FULL) {
+      // Back-pressure: ask for a drain and sleep until the main thread frees slots.
+      const read = Atomics.load(control, CTL_READ);
+      parentPort.postMessage({ type: 'drain' });
+      Atomics.wait(control, CTL_READ, read, 200);
+      continue;
+    }
     if (st === ST.ASYNC) {
       try {
         await addon.pending(runner);

@@ -1,0 +1,2 @@
+// Test scenario: malformed (neither iteration nor ops).
+export default { setup() {} };

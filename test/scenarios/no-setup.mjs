@@ -1,0 +1,2 @@
+// Test scenario: malformed (no setup).
+export default { iteration() {} };

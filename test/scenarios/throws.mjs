@@ -1,0 +1,9 @@
+// Test scenario: the iteration throws at iteration 300.
+export default {
+  setup() {
+    return {};
+  },
+  iteration(state, ctx) {
+    if (ctx.iteration === 300) throw new Error('planted failure at 300');
+  },
+};
