@@ -30,7 +30,8 @@ napi_status ws_binding_export(napi_env env, napi_value exports, const char *name
 NAPI_MODULE_INIT() {
   if (ws_binding_runner_init(env, exports) != napi_ok ||
       ws_binding_log_init(env, exports) != napi_ok ||
-      ws_binding_summary_init(env, exports) != napi_ok) {
+      ws_binding_summary_init(env, exports) != napi_ok ||
+      ws_binding_plot_init(env, exports) != napi_ok) {
     ws_binding_throw_last(env);
     return NULL;
   }

@@ -3,12 +3,12 @@
 // event loop (outside the timed region) so promise jobs, timers and
 // FinalizationRegistry callbacks run as they would in production, and takes
 // the slow-cadence samples.
+import './quiet-wasi.js'; // first: before node:wasi loads
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSync, closeSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { addon } from './addon.js';
 import { installCapture } from './capture.js';
-import { prepareRawTarget } from './raw-target.js';
 import { loadScenario, createContext } from './scenario.js';
 
 const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5, FULL: 6 };
@@ -46,6 +46,7 @@ const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 async function prepare(stdio) {
   if (target.kind === 'module') {
+    const { prepareRawTarget } = await import('./raw-target.js'); // after quiet-wasi.js
     const raw = await prepareRawTarget(target.path, config, stdio);
     const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * 65536));
     raw.memoryNames.forEach((name, i) => {

@@ -1,0 +1,27 @@
+// Fidelity: the loop yields to the worker's event loop, so glue that frees
+// through a FinalizationRegistry gets its callbacks as in production.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { runCli, tempDir, fixture } from './helpers.js';
+import { readRun } from '../src/log.js';
+
+async function pendingSeries(extra) {
+  const out = tempDir();
+  const r = await runCli(['run', fixture('test', 'scenarios', 'finalizers.mjs'), '-n', '60000', '--slow-every', '2000', '-o', out, '-q', ...extra]);
+  assert.equal(r.code, 0, r.stderr);
+  return Array.from(readRun(join(out, 'samples.wslog')).metrics.liveBytes.value);
+}
+
+const drops = (series) => series.filter((v, i) => i > 0 && v < series[i - 1]).length;
+
+test('FinalizationRegistry callbacks run during the loop with the default yields', async () => {
+  const pending = await pendingSeries([]);
+  assert.ok(drops(pending) > 0, `finalizers never ran: wrappers pending ${pending.join(' ')}`);
+  assert.ok(pending[pending.length - 1] < 60000);
+});
+
+test('a loop that never yields starves the finalizers (what the yields prevent)', async () => {
+  const pending = await pendingSeries(['--yield-every', '100000000', '--yield-ms', '100000', '--slow-every', '100000']);
+  assert.equal(pending[pending.length - 1], 60000, 'no finalizer ran while the loop never yielded');
+});
