@@ -54,26 +54,44 @@ static int recurring(size_t up, size_t t, size_t floor) {
   return up >= (need > floor ? need : floor);
 }
 
-int ws__growth_pattern(const double *x, const double *y, size_t n, size_t *rises) {
+/* Returns the Theil-Sen slope of (x, y)[0..n), 2 <= n <= WS_MEM_SEGMENTS. */
+static double small_theil_sen(const double *x, const double *y, size_t n) {
+  float pairs[WS_MEM_SEGMENTS * (WS_MEM_SEGMENTS - 1) / 2];
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++) pairs[m++] = (float)((y[j] - y[i]) / (x[j] - x[i]));
+  return ws__median_f32(pairs, m);
+}
+
+int ws__growth_pattern(const double *x, const double *y, size_t n, double alpha,
+                       uint64_t seed, size_t *rises) {
   /* Rises are counted between every other level (ending at the last), so a
    * slow but steady staircase of coarse pages still rises at most
    * transitions. */
   size_t stride = n >= 12 ? 2 : 1;
   size_t first = (n - 1) % stride, coarse = (n - 1) / stride + 1;
-  size_t half = coarse / 2, early = 0, late = 0;
+  size_t chalf = coarse / 2, up = 0, up_late = 0;
   for (size_t c = 1; c < coarse; c++) {
     size_t i = first + c * stride;
     if (y[i] > y[i - stride]) {
-      if (c < half) early++;
-      else late++;
+      up++;
+      up_late += c >= chalf;
     }
   }
-  *rises = early + late;
-  /* Increases must recur over the whole window and in its second half on
-   * their own: a high-water mark that is only being approached rises ever
-   * more rarely, a leak keeps the same pace. */
-  if (!recurring(early + late, coarse - 1, 3) || !recurring(late, coarse - half, 2))
+  *rises = up;
+  if (!recurring(up, coarse - 1, 3) || !recurring(up_late, coarse - chalf, 2))
     return WS_PATTERN_STEP;
+  /* A high-water mark (a series that never falls) that is only being
+   * approached rises ever more rarely; a leak keeps its pace, so the second
+   * half must show a significant rise of its own. Every series must keep at
+   * least half the whole slope in its second half. */
+  size_t half = n / 2;
+  int monotone = 1;
+  for (size_t i = 1; i < n; i++) monotone &= y[i] >= y[i - 1];
+  ws_trend late;
+  if (ws_trend_fit(x + half, y + half, n - half, seed, &late) != 0) return WS_PATTERN_STEP;
+  if (!(late.slope > 0 && late.slope >= 0.5 * small_theil_sen(x, y, n))) return WS_PATTERN_STEP;
+  if (monotone && !(late.p_up < alpha)) return WS_PATTERN_STEP;
   if (step_sse(y, n) < line_sse(x, y, n)) return WS_PATTERN_STEP;
   return WS_PATTERN_SUSTAINED;
 }
@@ -128,14 +146,14 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
   free(scratch);
   r->segments = ns;
   r->last = value[m - 1];
-  if (ns < 6) return 0;
+  if (ns < 8) return 0;
   r->start = level[0];
   r->end = level[ns - 1];
   int rc = ws_trend_fit(x, level, ns, seed, &r->trend);
   if (rc == 0) rc = ws_trend_fit(x, peak, ns, seed ^ 0x5eed, &r->peak);
   if (rc != 0) return rc;
   r->peak_grows = r->peak.p_up < alpha && r->peak.low > 0;
-  r->pattern = ws__growth_pattern(x, level, ns, &r->rises);
+  r->pattern = ws__growth_pattern(x, level, ns, alpha, seed + 2, &r->rises);
   if (!(r->trend.p_up < alpha && r->trend.low > 0)) r->pattern = WS_PATTERN_FLAT;
   return 0;
 }

@@ -153,10 +153,15 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
                         size_t from, size_t to, double alpha, uint64_t seed,
                         ws_memtrend_result *r);
 
-/* Internal: classifies levels y[0..n) at x[0..n) that already have a
- * significant upward trend: returns WS_PATTERN_SUSTAINED or WS_PATTERN_STEP
- * and stores the number of increases in *rises. */
-int ws__growth_pattern(const double *x, const double *y, size_t n, size_t *rises);
+/* Internal: classifies levels y[0..n) at x[0..n) (8 <= n <= WS_MEM_SEGMENTS)
+ * that already have a significant upward trend: returns WS_PATTERN_SUSTAINED
+ * when increases recur (40 % of transitions between every other level,
+ * including the second half), the second half alone rises significantly at
+ * level alpha at no less than half the whole slope, and one step does not fit
+ * better than a line; else WS_PATTERN_STEP. Stores the increases in *rises.
+ * Returns WS_PATTERN_STEP on allocation failure. */
+int ws__growth_pattern(const double *x, const double *y, size_t n, double alpha,
+                       uint64_t seed, size_t *rises);
 
 /* ---- Classification (ws_classify.c) ---- */
 
