@@ -46,7 +46,8 @@ typedef struct {
 
 typedef struct {
   napi_ref memory;
-  napi_ref buffer; /* the last ArrayBuffer read from memory.buffer */
+  napi_ref buffer;     /* the last ArrayBuffer read from memory.buffer */
+  napi_value current;  /* buffer's handle in the current handle scope, or NULL */
   uint64_t bytes;
   int shared;
 } tracked_memory;
@@ -55,10 +56,12 @@ typedef struct {
   napi_ref ring_ref; /* keeps the SharedArrayBuffer alive */
   ws_ring ring;
   ws_rng rng;
+  ws_clock clock;
   int scenario;
   napi_ref state, ctx;
   op_entry *ops;
   uint64_t *cumulative;
+  napi_value *fn_handles, *recv_handles; /* per op, valid during one runBatch */
   uint32_t n_ops;
   napi_ref malloc_fn, free_fn;
   uint32_t buffer_memory;
@@ -66,7 +69,7 @@ typedef struct {
   uint32_t n_memories;
   uint64_t total_bytes;
   uint32_t iteration, iterations;
-  uint64_t t0, deadline;
+  uint64_t t0, deadline; /* clock ticks: run start, run deadline (0: none) */
   napi_ref pending; /* the promise of an async call in flight */
   uint64_t pending_start, pending_before;
   uint32_t pending_op;
@@ -92,42 +95,61 @@ static napi_status get_number(napi_env env, napi_value obj, const char *key, dou
   return napi_get_value_double(env, v, out);
 }
 
+/* Nanoseconds from the run's start to now. */
+static uint64_t since_start(const runner *r) {
+  return ws_clock_ns(&r->clock, ws_clock_ticks(&r->clock) - r->t0);
+}
+
+/* Ticks covering ns nanoseconds. */
+static uint64_t ticks_for(const runner *r, double ns) {
+  return (uint64_t)(ns / r->clock.ns_per_tick);
+}
+
 /* Pushes rec and, when the push had to wait, a back-pressure mark. */
 static void push(runner *r, const ws_record *rec) {
   uint64_t waited = ws_ring_push(&r->ring, rec);
   if (waited > 0) {
     ws_record mark = {WS_REC_MARK, 0, WS_MARK_BACKPRESSURE, rec->iteration, waited, 0,
-                      ws_now_ns() - r->t0};
+                      since_start(r)};
     ws_ring_push(&r->ring, &mark);
   }
 }
 
 /* Re-reads m's size when its held buffer was detached by growth (or always,
- * for a shared memory, whose buffer never detaches). */
+ * for a shared memory, whose buffer never detaches). The buffer's handle is
+ * kept in m->current until forget_handles() is called, so the common case
+ * costs one napi call. */
 static napi_status refresh_memory(napi_env env, tracked_memory *m) {
   napi_value memory, buffer;
-  NAPI_CHECK(napi_get_reference_value(env, m->memory, &memory));
   if (m->shared) {
     double len;
+    NAPI_CHECK(napi_get_reference_value(env, m->memory, &memory));
     NAPI_CHECK(napi_get_named_property(env, memory, "buffer", &buffer));
     NAPI_CHECK(get_number(env, buffer, "byteLength", &len));
     m->bytes = (uint64_t)len;
     return napi_ok;
   }
   bool detached = true;
-  if (m->buffer != NULL) {
-    NAPI_CHECK(napi_get_reference_value(env, m->buffer, &buffer));
-    NAPI_CHECK(napi_is_detached_arraybuffer(env, buffer, &detached));
-  }
+  if (m->current == NULL && m->buffer != NULL)
+    NAPI_CHECK(napi_get_reference_value(env, m->buffer, &m->current));
+  if (m->current != NULL) NAPI_CHECK(napi_is_detached_arraybuffer(env, m->current, &detached));
   if (!detached) return napi_ok;
   size_t len;
   void *data;
+  NAPI_CHECK(napi_get_reference_value(env, m->memory, &memory));
   NAPI_CHECK(napi_get_named_property(env, memory, "buffer", &buffer));
   NAPI_CHECK(napi_get_arraybuffer_info(env, buffer, &data, &len));
   if (m->buffer != NULL) napi_delete_reference(env, m->buffer);
   NAPI_CHECK(napi_create_reference(env, buffer, 1, &m->buffer));
+  m->current = buffer;
   m->bytes = len;
   return napi_ok;
+}
+
+/* Drops the cached buffer handles; called whenever the handle scope they
+ * live in ends (every callback's end, every recycled loop scope). */
+static void forget_handles(runner *r) {
+  for (uint32_t i = 0; i < r->n_memories; i++) r->memories[i].current = NULL;
 }
 
 static napi_status total_memory(napi_env env, runner *r, uint64_t *out) {
@@ -170,6 +192,8 @@ static void finalize_runner(napi_env env, void *data, void *hint) {
   drop_ref(env, &r->error);
   free(r->ops);
   free(r->cumulative);
+  free(r->fn_handles);
+  free(r->recv_handles);
   free(r->memories);
   free(r);
 }
@@ -273,7 +297,10 @@ static napi_value create_runner(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_get_array_length(env, v, &r->n_ops));
   r->ops = calloc(r->n_ops, sizeof *r->ops);
   r->cumulative = calloc(r->n_ops, sizeof *r->cumulative);
-  if (r->n_ops == 0 || r->ops == NULL || r->cumulative == NULL) {
+  r->fn_handles = calloc(r->n_ops, sizeof *r->fn_handles);
+  r->recv_handles = calloc(r->n_ops, sizeof *r->recv_handles);
+  if (r->n_ops == 0 || r->ops == NULL || r->cumulative == NULL || r->fn_handles == NULL ||
+      r->recv_handles == NULL) {
     ws_binding_throw_code(env, WS_EINVAL, "createRunner needs at least one op");
     return NULL;
   }
@@ -299,8 +326,10 @@ static napi_value create_runner(napi_env env, napi_callback_info info) {
     NAPI_CALL(env, track_memory(env, r, memory, shared != 0));
   }
   NAPI_CALL(env, total_memory(env, r, &r->total_bytes));
-  r->t0 = ws_now_ns();
-  r->deadline = duration_ns > 0 ? r->t0 + (uint64_t)duration_ns : 0;
+  forget_handles(r);
+  ws_clock_init(&r->clock);
+  r->t0 = ws_clock_ticks(&r->clock);
+  r->deadline = duration_ns > 0 ? r->t0 + ticks_for(r, duration_ns) : 0;
   return result;
 }
 
@@ -317,6 +346,7 @@ static runner *unwrap(napi_env env, napi_callback_info info, size_t *argc, napi_
   }
   for (size_t i = 0; i < want && i + 1 < 8; i++) argv[i] = all[i + 1];
   *argc = n - 1;
+  forget_handles(data); /* handles cached by an earlier callback are dead */
   return data;
 }
 
@@ -397,8 +427,13 @@ static napi_status finish_call(napi_env env, runner *r, uint32_t op, uint64_t st
                                uint64_t end, uint64_t before, uint8_t flags) {
   NAPI_CHECK(total_memory(env, r, &r->total_bytes));
   if (r->total_bytes > before) flags |= WS_FLAG_GREW;
-  ws_record rec = {WS_REC_CALL, flags,         (uint16_t)op,    r->iteration,
-                   end - start, r->total_bytes, start - r->t0};
+  ws_record rec = {WS_REC_CALL,
+                   flags,
+                   (uint16_t)op,
+                   r->iteration,
+                   ws_clock_ns(&r->clock, end - start),
+                   r->total_bytes,
+                   ws_clock_ns(&r->clock, start - r->t0)};
   push(r, &rec);
   r->iteration++;
   return napi_ok;
@@ -439,27 +474,30 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
     LOOP_CALL(env, ref_value(env, r->state, &scenario_args[0]));
     LOOP_CALL(env, ref_value(env, r->ctx, &scenario_args[1]));
   }
+  for (uint32_t i = 0; i < r->n_ops; i++) {
+    LOOP_CALL(env, napi_get_reference_value(env, r->ops[i].fn, &r->fn_handles[i]));
+    LOOP_CALL(env, ref_value(env, r->ops[i].recv, &r->recv_handles[i]));
+  }
   for (uint32_t done = 0;; done++) {
     if (r->iteration >= r->iterations) return ST_DONE;
     if (ws_ring_stop_requested(&r->ring)) return ST_STOPPED;
     if (done >= max_iterations) return ST_YIELD;
     if (ws_ring_free_slots(&r->ring) < SLOTS_PER_CALL) {
-      r->stall_start = ws_now_ns();
+      r->stall_start = ws_clock_ticks(&r->clock);
       return ST_FULL;
     }
     if (done % SCOPE_EVERY == 0) {
+      forget_handles(r);
       if (*scope != NULL) napi_close_handle_scope(env, *scope);
       *scope = NULL;
       LOOP_CALL(env, napi_open_handle_scope(env, scope));
     }
     uint32_t op = ws_rng_pick(&r->rng, r->cumulative, r->n_ops);
     const op_entry *entry = &r->ops[op];
-    napi_value fn, recv, result, args[MAX_PARAMS * 2];
+    napi_value result, args[MAX_PARAMS * 2];
     buffer_arg bufs[MAX_PARAMS];
     uint32_t n_bufs = 0;
     int n_args = 2;
-    LOOP_CALL(env, napi_get_reference_value(env, entry->fn, &fn));
-    LOOP_CALL(env, ref_value(env, entry->recv, &recv));
     napi_value *call_args = scenario_args;
     if (!r->scenario) {
       n_args = prepare_args(env, r, entry, args, bufs, &n_bufs);
@@ -469,9 +507,10 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
     r->ring.ctl[WS_CTL_ITERATION] = (int32_t)r->iteration;
     uint64_t before = r->total_bytes;
 
-    uint64_t start = ws_now_ns();
-    napi_status call = napi_call_function(env, recv, fn, (size_t)n_args, call_args, &result);
-    uint64_t end = ws_now_ns();
+    uint64_t start = ws_clock_ticks(&r->clock);
+    napi_status call = napi_call_function(env, r->recv_handles[op], r->fn_handles[op],
+                                          (size_t)n_args, call_args, &result);
+    uint64_t end = ws_clock_ticks(&r->clock);
 
     if (call == napi_pending_exception) {
       take_exception(env, r);
@@ -520,14 +559,21 @@ static napi_value run_batch(napi_env env, napi_callback_info info) {
     return NULL;
   }
   if (r->stall_start != 0) {
-    ws_record mark = {WS_REC_MARK,        0, WS_MARK_BACKPRESSURE, r->iteration,
-                      ws_now_ns() - r->stall_start, 0, r->stall_start - r->t0};
+    uint64_t now = ws_clock_ticks(&r->clock);
+    ws_record mark = {WS_REC_MARK,
+                      0,
+                      WS_MARK_BACKPRESSURE,
+                      r->iteration,
+                      ws_clock_ns(&r->clock, now - r->stall_start),
+                      0,
+                      ws_clock_ns(&r->clock, r->stall_start - r->t0)};
     r->stall_start = 0;
     ws_ring_push(&r->ring, &mark);
   }
-  uint64_t batch_end = ws_now_ns() + (uint64_t)(max_ns > 0 ? max_ns : 0);
+  uint64_t batch_end = ws_clock_ticks(&r->clock) + ticks_for(r, max_ns > 0 ? max_ns : 0);
   napi_handle_scope scope = NULL;
   int status = run_loop(env, r, max_iterations, batch_end, &scope);
+  forget_handles(r);
   if (scope != NULL) napi_close_handle_scope(env, scope);
   return status < 0 ? NULL : status_value(env, status);
 }
@@ -555,7 +601,7 @@ static napi_value settle(napi_env env, napi_callback_info info) {
     napi_throw_error(env, "WS_EINVAL", "settle called with no async call pending");
     return NULL;
   }
-  uint64_t end = ws_now_ns();
+  uint64_t end = ws_clock_ticks(&r->clock);
   bool threw = false;
   NAPI_CALL(env, napi_get_value_bool(env, argv[0], &threw));
   drop_ref(env, &r->pending);
@@ -604,7 +650,7 @@ static napi_value metric(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_get_value_double(env, argv[1], &value));
   if (!isnan(value) && value >= 0) {
     ws_record rec = {WS_REC_METRIC, 0, (uint16_t)id, r->iteration > 0 ? r->iteration - 1 : 0,
-                     (uint64_t)llround(value), 0, ws_now_ns() - r->t0};
+                     (uint64_t)llround(value), 0, since_start(r)};
     push(r, &rec);
   }
   napi_value undefined;
@@ -618,7 +664,7 @@ static napi_value sample_memories(napi_env env, napi_callback_info info) {
   size_t argc = 0;
   runner *r = unwrap(env, info, &argc, NULL);
   if (r == NULL) return NULL;
-  uint64_t now = ws_now_ns() - r->t0;
+  uint64_t now = since_start(r);
   for (uint32_t i = 0; i < r->n_memories; i++) {
     NAPI_CALL(env, refresh_memory(env, &r->memories[i]));
     ws_record rec = {WS_REC_METRIC,           0, (uint16_t)(WS_METRIC_MEMORY_BASE + i),
@@ -643,7 +689,7 @@ static napi_value add_memory(napi_env env, napi_callback_info info) {
   uint32_t index = r->n_memories - 1;
   r->total_bytes += r->memories[index].bytes;
   ws_record rec = {WS_REC_MARK, 0, WS_MARK_MEMORY_TRACKED,     r->iteration, index,
-                   r->memories[index].bytes, ws_now_ns() - r->t0};
+                   r->memories[index].bytes, since_start(r)};
   push(r, &rec);
   napi_value v;
   NAPI_CALL(env, napi_create_uint32(env, index, &v));
@@ -656,7 +702,7 @@ static napi_value end_run(napi_env env, napi_callback_info info) {
   runner *r = unwrap(env, info, &argc, NULL);
   if (r == NULL) return NULL;
   ws_record rec = {WS_REC_MARK, 0, WS_MARK_END, r->iteration, r->iteration, 0,
-                   ws_now_ns() - r->t0};
+                   since_start(r)};
   push(r, &rec);
   napi_value undefined;
   napi_get_undefined(env, &undefined);

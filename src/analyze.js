@@ -1,9 +1,11 @@
-// Turns a result folder's log into summary.json: the base summary, then the
-// trend verdicts, then the exit code.
+// Turns a result folder's log into summary.json and the reports: the base
+// summary, then the trend verdicts, then the exit code, then figures,
+// report.html, summary.md and junit.xml.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRun } from './log.js';
 import { buildSummary } from './summary.js';
+import { writeReports } from './report.js';
 import { EXIT } from './errors.js';
 
 /** Exit code for a run's status and findings (README, "Exit codes"). */
@@ -13,9 +15,14 @@ export function exitCodeFor(status, findings, failOn) {
   return findings.some((f) => failOn.includes(f.kind)) ? EXIT.FINDING : EXIT.OK;
 }
 
+const writeSummary = (dir, summary) => writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+
 /**
- * Reads dir/samples.wslog, analyses it and writes dir/summary.json. run: the
- * runner's outcome { status, reason, phase, error }. Returns the summary.
+ * Reads dir/samples.wslog, analyses it and writes dir/summary.json and the
+ * reports. cfg: { warmup, failOn, timeThreshold, formats, requirePlots };
+ * run: the runner's outcome { status, reason, phase, error }. summary.json is
+ * written before the reports, so a failing plot never loses the analysis.
+ * Returns the summary (exitCode included).
  */
 export async function analyzeResult(dir, { cfg, run }) {
   const data = readRun(join(dir, 'samples.wslog'));
@@ -24,6 +31,17 @@ export async function analyzeResult(dir, { cfg, run }) {
   summary.verdict = 'stable';
   summary.findings = [];
   summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn);
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  summary.outputs = { log: 'samples.wslog', summary: 'summary.json' };
+  writeSummary(dir, summary);
+  try {
+    const reports = await writeReports(dir, data, summary, { formats: cfg.formats ?? undefined, requirePlots: cfg.requirePlots });
+    summary.outputs.figures = reports.figures;
+    summary.outputs.plotsSkipped = reports.skipped;
+  } catch (err) {
+    if (err.code !== 'WS_PLOTS_FAILED') throw err;
+    summary.outputs.plotsSkipped = err.message;
+    summary.exitCode = EXIT.FAILED;
+  }
+  writeSummary(dir, summary);
   return summary;
 }

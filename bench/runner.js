@@ -1,0 +1,71 @@
+// Harness overhead per iteration on an empty export, measured side by side in
+// one run: the bare call, a hand-written JS loop (performance.now() around
+// each call, stored into a Float64Array), and wasm-soak's C loop (the real
+// runner: worker, ring, drain to the log, yields and slow samples). Also
+// prints bytes per sample and the main thread's drain throughput.
+import { Worker } from 'node:worker_threads';
+import { statSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runTarget } from '../src/run.js';
+import { runConfig } from '../src/options.js';
+import { createRing, createDrain } from '../src/drain.js';
+import { createLogWriter } from '../src/log-writer.js';
+
+const N = Number(process.argv[2] ?? 2_000_000);
+const REPEATS = 3;
+const modulePath = new URL('../soak/modules/empty.wasm', import.meta.url).pathname;
+
+function loops() {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('./loops.js', import.meta.url), { workerData: { modulePath, n: N, repeats: REPEATS } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
+
+async function harness() {
+  let best = Infinity;
+  let bytesPerSample = 0;
+  for (let r = 0; r < REPEATS; r++) {
+    const out = mkdtempSync(join(tmpdir(), 'wasm-soak-bench-'));
+    const cfg = runConfig({ iterations: String(N), seed: '1', call: 'noop', warmup: '0' });
+    Object.assign(cfg, { out, quiet: true, formats: [] });
+    const { summary } = await runTarget(modulePath, cfg, ['run', modulePath]);
+    best = Math.min(best, (summary.durationMs * 1e6) / summary.iterations.completed);
+    bytesPerSample = (statSync(join(out, 'samples.wslog')).size) / summary.samples.calls;
+    rmSync(out, { recursive: true });
+  }
+  return { perIteration: best, bytesPerSample };
+}
+
+function drainThroughput() {
+  const records = 1 << 20;
+  const sab = createRing(records);
+  const ctl = new Int32Array(sab, 0, 16);
+  const dir = mkdtempSync(join(tmpdir(), 'wasm-soak-drain-'));
+  const writer = createLogWriter(join(dir, 'x.wslog'), { bench: true });
+  const drain = createDrain(sab, (chunk) => writer.append(chunk));
+  let total = 0;
+  const t0 = performance.now();
+  for (let k = 0; k < 8; k++) {
+    Atomics.store(ctl, 0, Atomics.load(ctl, 0) + records);
+    total += drain();
+  }
+  const ms = performance.now() - t0;
+  writer.close();
+  rmSync(dir, { recursive: true });
+  return (total / ms) * 1000;
+}
+
+const ref = await loops();
+const h = await harness();
+const overhead = h.perIteration - ref.bare;
+console.log(`runner: ${N} calls of an empty export, best of ${REPEATS}`);
+console.log(`  bare call              ${ref.bare.toFixed(1)} ns/iteration`);
+console.log(`  hand-written JS loop   ${ref.hand.toFixed(1)} ns/iteration`);
+console.log(`  wasm-soak C loop       ${h.perIteration.toFixed(1)} ns/iteration (whole run: ring, drain, yields, slow samples)`);
+console.log(`  harness overhead       ${overhead.toFixed(1)} ns/iteration (target <= 100)  ${overhead <= 100 ? 'ok' : 'MISSED'}`);
+console.log(`  ratio to hand-written  ${(h.perIteration / ref.hand).toFixed(2)}x (target <= 1.0)  ${h.perIteration <= ref.hand ? 'ok' : 'MISSED'}`);
+console.log(`  bytes per sample       ${h.bytesPerSample.toFixed(1)} (log incl. header and slow samples; target <= 32)`);
+console.log(`  drain throughput       ${(drainThroughput() / 1e6).toFixed(1)} M records/s to the log file`);
