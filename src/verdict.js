@@ -120,7 +120,7 @@ function sentence(kind, name, r, p, timeResult) {
     case 'js-heap-growth':
       return `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
     case 'slowdown':
-      return `Calls get ${formatPercent(timeResult.effect).replace('+', '+').trim()} slower across the run (median ${formatCount(timeResult.earlyNs)} ns early, ${formatCount(timeResult.lateNs)} ns late) while memory is flat.`;
+      return `Calls get ${formatPercent(timeResult.effect)} slower across the run (median ${formatCount(timeResult.earlyNs)} ns early, ${formatCount(timeResult.lateNs)} ns late) while memory is flat.`;
     default:
       return '';
   }
