@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { readRun } from './log.js';
 import { buildSummary } from './summary.js';
 import { writeReports } from './report.js';
+import { analyzeRun } from './verdict.js';
 import { EXIT } from './errors.js';
 
 /** Exit code for a run's status and findings (README, "Exit codes"). */
@@ -26,10 +27,22 @@ const writeSummary = (dir, summary) => writeFileSync(join(dir, 'summary.json'), 
  */
 export async function analyzeResult(dir, { cfg, run }) {
   const data = readRun(join(dir, 'samples.wslog'));
-  const warmup = cfg.warmup === 'auto' ? Math.floor(data.calls / 10) : cfg.warmup;
-  const summary = buildSummary(data, warmup, { ...run, exitCode: null });
-  summary.verdict = 'stable';
-  summary.findings = [];
+  const declared = (data.header.memories ?? []).map((m) => m.maximumBytes);
+  // The trend tests judge the JS heap by what survives GCs (the sampled heap
+  // also holds garbage not yet collected); no GC during the run: untested.
+  const empty = { iter: new Float64Array(0), tMs: new Float64Array(0), value: new Float64Array(0) };
+  const retained = { ...data, metrics: { ...data.metrics, jsHeap: data.metrics.jsHeapAfterGC ?? empty } };
+  const verdict = analyzeRun(retained, {
+    warmup: cfg.warmup,
+    timeThreshold: cfg.timeThreshold,
+    memoryMaximumBytes: declared.length > 0 && declared.every((d) => d > 0) ? declared.reduce((a, b) => a + b, 0) : null,
+  });
+  const summary = buildSummary(data, verdict.warmup.iterations, { ...run, exitCode: null });
+  summary.warmup = verdict.warmup;
+  summary.verdict = verdict.verdict;
+  summary.findings = verdict.findings;
+  summary.series = verdict.series;
+  summary.severityOrder = verdict.severityOrder;
   summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn);
   summary.outputs = { log: 'samples.wslog', summary: 'summary.json' };
   writeSummary(dir, summary);

@@ -8,9 +8,10 @@ const RECORD = 32;
 
 /**
  * mode: 'tty' | 'lines' | 'none'. total: iterations requested; durationMs:
- * optional limit. describeTrend(): optional live verdict text.
+ * optional limit. trend: optional live verdict ({ consume, describe }, see
+ * src/verdict.js createLiveTrend), fed every drained chunk.
  */
-export function createProgress({ name, total, durationMs, mode, stream = process.stderr, describeTrend }) {
+export function createProgress({ name, total, durationMs, mode, stream = process.stderr, trend }) {
   const started = performance.now();
   const window = new Float64Array(WINDOW);
   let filled = 0;
@@ -20,6 +21,7 @@ export function createProgress({ name, total, durationMs, mode, stream = process
   let lastLine = 0;
 
   function consume(chunk) {
+    trend?.consume(chunk);
     const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const n = chunk.byteLength / RECORD;
     for (let i = Math.max(0, n - WINDOW); i < n; i++) {
@@ -41,8 +43,8 @@ export function createProgress({ name, total, durationMs, mode, stream = process
     const median = filled ? sorted[filled >> 1] : NaN;
     const fraction = Math.min(1, Math.max(done / total, durationMs ? elapsed / durationMs : 0));
     const bar = '#'.repeat(Math.round(fraction * 20)).padEnd(20, '-');
-    const trend = describeTrend ? ` · ${describeTrend()}` : '';
-    return `${name} [${bar}] ${formatCount(done)}/${formatCount(total)} ${formatRate(rate)} it/s ETA ${formatDuration(Math.min(byCount, byTime))} mem ${formatBytes(memory)} median ${formatNs(median)}${trend}`;
+    const live = trend ? ` · ${trend.describe()}` : '';
+    return `${name} [${bar}] ${formatCount(done)}/${formatCount(total)} ${formatRate(rate)} it/s ETA ${formatDuration(Math.min(byCount, byTime))} mem ${formatBytes(memory)} median ${formatNs(median)}${live}`;
   }
 
   function tick() {

@@ -2,6 +2,7 @@
 // log header, drains the ring into the log, shows progress, handles signals,
 // then analyses the log and writes the result folder.
 import { Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRing, createDrain, requestStop } from './drain.js';
@@ -10,6 +11,7 @@ import { createProgress } from './progress.js';
 import { describeTarget } from './target.js';
 import { describeEnvironment } from './env.js';
 import { analyzeResult } from './analyze.js';
+import { createLiveTrend } from './verdict.js';
 import { EXIT, SoakError } from './errors.js';
 
 const DRAIN_MS = 50;
@@ -70,6 +72,9 @@ export async function runTarget(targetPath, cfg, argv) {
     stdout: join(outDir, 'module-stdout.txt'),
     stderr: join(outDir, 'module-stderr.txt'),
   };
+  // The worker measures the JS heap that survives full GCs (src/worker.js);
+  // isolates created after this get gc(), which the worker hides again.
+  setFlagsFromString('--expose-gc');
   const sab = createRing(cfg.ringRecords);
   const worker = new Worker(new URL('./worker.js', import.meta.url), {
     workerData: { ring: sab, config: cfg, target: { kind: target.kind, path: target.path }, outputs: { stdout: paths.stdout, stderr: paths.stderr } },
@@ -103,7 +108,9 @@ export async function runTarget(targetPath, cfg, argv) {
       if (msg.type === 'ready') {
         const header = buildHeader({ target, cfg, argv, ready: msg });
         writer = createLogWriter(paths.log, header);
-        progress = createProgress({ name: header.target.name, total: cfg.iterations, durationMs: cfg.durationMs, mode: progressMode(cfg) });
+        const mode = progressMode(cfg);
+        const trend = mode === 'none' ? null : createLiveTrend(header);
+        progress = createProgress({ name: header.target.name, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
         drainTimer = setInterval(() => {
           drain();
           if (++ticks % TICK_EVERY === 0) progress.tick();
@@ -123,14 +130,15 @@ export async function runTarget(targetPath, cfg, argv) {
   drainAll();
   await worker.terminate();
 
-  if (outcome.type === 'fatal' && !writer) {
-    const e = outcome.error;
+  if (!writer) {
+    const e = outcome.error ?? { name: 'Error', message: 'the worker ended before the run started' };
     if (e.exitCode === EXIT.USAGE) throw new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
-    const message = `${target.name}: setup failed: ${e.message}`;
+    const message = outcome.phase === 'setup' ? `${target.name}: setup failed: ${e.message}` : `${target.name}: the run could not start: ${e.message}`;
+    const fix = outcome.phase === 'setup' ? 'Fix the scenario\'s setup; the stack is in summary.json.' : 'The stack is in summary.json; please report it with the command line.';
     const summary = { schema: 'wasm-soak-summary', version: 1, name: target.name, status: 'failed', exitCode: EXIT.FAILED,
       seed: cfg.seed, error: { message: e.message, name: e.name, phase: outcome.phase, iteration: null, op: null, stack: e.stack } };
     writeFileSync(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
-    throw new SoakError('WS_ESETUP', message, { fix: 'Fix the scenario\'s setup; the stack is in summary.json.', exitCode: EXIT.FAILED });
+    throw new SoakError('WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
   }
   writer.close();
   progress.finish();

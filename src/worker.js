@@ -6,14 +6,14 @@
 import './quiet-wasi.js'; // first: before node:wasi loads
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSync, closeSync } from 'node:fs';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, GCProfiler } from 'node:v8';
 import { addon } from './addon.js';
 import { installCapture } from './capture.js';
 import { loadScenario, createContext } from './scenario.js';
 
 const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5, FULL: 6 };
 const CTL_READ = 1;
-const METRIC = { RSS: 1, JS_HEAP: 2, LIVE: 3, HEAP: 4 };
+const METRIC = { RSS: 1, JS_HEAP: 2, LIVE: 3, HEAP: 4, JS_HEAP_AFTER_GC: 5 };
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
@@ -64,9 +64,37 @@ async function prepare(stdio) {
   return { scenario, state, ctx, ops, bufferMemory: 0 };
 }
 
-async function slowSample(prepared) {
+// The JS heap sampled at an arbitrary moment includes garbage not yet
+// collected; what a leak in the glue grows is the heap that survives a full
+// GC. The main thread exposes gc() to this isolate (V8 makes it a
+// non-configurable global, so the target can see it too); it runs at
+// RETAINED_CHECKPOINTS evenly spaced points of the run, outside the timed
+// region. Full GCs that happen on their own are recorded too.
+const collectGarbage = globalThis.gc;
+const RETAINED_CHECKPOINTS = 16;
+let gcProfiler = null;
+let nextCheckpoint = 0;
+
+function retainedHeap(completed, elapsedMs) {
+  const events = gcProfiler.stop().statistics;
+  gcProfiler.start();
+  const byIterations = completed >= nextCheckpoint;
+  const byTime = config.durationMs && elapsedMs >= (nextCheckpoint / config.iterations) * config.durationMs;
+  if ((byIterations || byTime) && collectGarbage) {
+    nextCheckpoint = completed + config.iterations / RETAINED_CHECKPOINTS;
+    collectGarbage();
+    gcProfiler.stop(); // the forced GC is reported here, not again next time
+    gcProfiler.start();
+    return getHeapStatistics().used_heap_size;
+  }
+  const full = events.filter((e) => e.gcType === 'MarkSweepCompact');
+  return full.length ? full[full.length - 1].afterGC.heapStatistics.usedHeapSize : NaN;
+}
+
+async function slowSample(prepared, elapsedMs) {
   addon.metric(runner, METRIC.RSS, process.memoryUsage.rss());
   addon.metric(runner, METRIC.JS_HEAP, getHeapStatistics().used_heap_size);
+  addon.metric(runner, METRIC.JS_HEAP_AFTER_GC, retainedHeap(addon.completed(runner), elapsedMs));
   addon.sampleMemories(runner);
   const stats = prepared.scenario?.stats;
   if (stats) {
@@ -87,6 +115,7 @@ function trackLateMemories() {
 /** Runs the loop to its end; returns { status, reason, error }. */
 async function loop(prepared) {
   const yieldNs = config.yieldMs * 1e6;
+  const started = performance.now();
   let nextSlowIteration = config.slowEvery;
   let lastSlow = performance.now();
   for (;;) {
@@ -113,7 +142,7 @@ async function loop(prepared) {
     const now = performance.now();
     const completed = addon.completed(runner);
     if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || st !== ST.YIELD) {
-      await slowSample(prepared);
+      await slowSample(prepared, now - started);
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
     }
@@ -154,6 +183,8 @@ async function main() {
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({ label: t.label, initialBytes: t.memory.buffer.byteLength, maximumBytes: t.maximumBytes ?? null, shared: t.shared })),
   });
+  gcProfiler = new GCProfiler();
+  gcProfiler.start();
   let outcome;
   try {
     outcome = await loop(prepared);

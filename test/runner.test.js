@@ -62,7 +62,9 @@ test('buffer arguments reach the export through its allocator without leaking', 
 
 test('scenario: ops, async ops, seeded ctx, stats() recorded as live bytes', async () => {
   const out = tempDir();
-  const r = await runCli(['run', fixture('test', 'scenarios', 'mix.mjs'), '-n', '2000', '--seed', '5', '-o', out, '-q', '--slow-every', '100']);
+  // The scenario keeps every value it draws, so its live bytes grow: a leak
+  // by design; this test is about the mechanics, not the verdict.
+  const r = await runCli(['run', fixture('test', 'scenarios', 'mix.mjs'), '-n', '2000', '--seed', '5', '-o', out, '-q', '--slow-every', '100', '--fail-on', 'none']);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.name, 'mix');
@@ -122,7 +124,7 @@ test('export --csv writes one row per call and the slow samples', async () => {
 
 test('--json prints the summary on stdout', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '300', '-o', out, '--json']);
+  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '300', '-o', out, '--json', '--fail-on', 'none']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).iterations.completed, 300);
 });
