@@ -7,9 +7,13 @@
 /**
  * Installs the hooks on globalThis.WebAssembly. onMemory(memory, label) is
  * called once per new memory; a later, better label (an export or import
- * name) is reported through onLabel(memory, label).
+ * name) is reported through onLabel(memory, label). onInstance(instance,
+ * imports) is called for every instance, with the import object it got (the
+ * allocator sources look at both). transform(bytes) may return rewritten
+ * module bytes and extra imports ({ bytes, imports }) before anything is
+ * compiled; it is used by the counting pass.
  */
-export function installCapture({ onMemory, onLabel }) {
+export function installCapture({ onMemory, onLabel, onInstance = () => {}, transform = null }) {
   const W = globalThis.WebAssembly;
   const OriginalMemory = W.Memory;
   const labels = new WeakMap();
@@ -32,8 +36,21 @@ export function installCapture({ onMemory, onLabel }) {
       for (const [name, value] of Object.entries(fields)) see(value, `${module}.${name}`, true);
     }
   };
-  const scanInstance = (instance) => {
+  const scanInstance = (instance, imports) => {
     for (const [name, value] of Object.entries(instance.exports)) see(value, name, true);
+    onInstance(instance, imports);
+  };
+  // Rewritten modules import their hooks; merge those into the import object.
+  const extraImports = new WeakMap(); // WebAssembly.Module -> imports
+  const withExtra = (module, imports) => {
+    const extra = extraImports.get(module);
+    return extra ? { ...imports, ...extra } : imports;
+  };
+  const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
+  const rewrite = (source) => {
+    if (!transform || !isBytes(source)) return { bytes: source, imports: null };
+    const view = source instanceof ArrayBuffer ? new Uint8Array(source) : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    return transform(view) ?? { bytes: source, imports: null };
   };
 
   W.Memory = new Proxy(OriginalMemory, {
@@ -43,22 +60,50 @@ export function installCapture({ onMemory, onLabel }) {
       return memory;
     },
   });
+  const OriginalModule = W.Module;
+  W.Module = new Proxy(OriginalModule, {
+    construct(target, args, newTarget) {
+      const { bytes, imports } = rewrite(args[0]);
+      const module = Reflect.construct(target, [bytes, ...args.slice(1)], newTarget);
+      if (imports) extraImports.set(module, imports);
+      return module;
+    },
+  });
+  const compile = W.compile;
+  W.compile = async function (source, ...rest) {
+    const { bytes, imports } = rewrite(source);
+    const module = await compile.call(this, bytes, ...rest);
+    if (imports) extraImports.set(module, imports);
+    return module;
+  };
   W.Instance = new Proxy(W.Instance, {
     construct(target, args, newTarget) {
-      scanImports(args[1]);
-      const instance = Reflect.construct(target, args, newTarget);
-      scanInstance(instance);
+      const imports = withExtra(args[0], args[1]);
+      scanImports(imports);
+      const instance = Reflect.construct(target, [args[0], imports], newTarget);
+      scanInstance(instance, imports);
       return instance;
     },
   });
-  for (const name of ['instantiate', 'instantiateStreaming']) {
-    const original = W[name];
-    if (typeof original !== 'function') continue;
-    W[name] = async function (source, imports) {
-      scanImports(imports);
-      const result = await original.call(this, source, imports);
-      scanInstance(result.instance ?? result);
-      return result;
+  const instantiate = W.instantiate;
+  W.instantiate = async function (source, imports) {
+    let module = source;
+    if (!(source instanceof OriginalModule)) module = await W.compile(source);
+    const all = withExtra(module, imports);
+    scanImports(all);
+    const instance = await instantiate.call(this, module, all);
+    scanInstance(instance, all);
+    return source instanceof OriginalModule ? instance : { module, instance };
+  };
+  if (typeof W.instantiateStreaming === 'function') {
+    W.instantiateStreaming = async function (response, imports) {
+      const bytes = new Uint8Array(await (await response).arrayBuffer());
+      return W.instantiate(bytes, imports);
+    };
+  }
+  if (typeof W.compileStreaming === 'function') {
+    W.compileStreaming = async function (response) {
+      return W.compile(new Uint8Array(await (await response).arrayBuffer()));
     };
   }
   return { track: (memory, label) => see(memory, label ?? `tracked #${++constructed}`, true) };

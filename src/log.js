@@ -3,7 +3,10 @@
 import { addon } from './addon.js';
 import { SoakError, EXIT } from './errors.js';
 
-const METRIC_NAMES = { 1: 'rss', 2: 'jsHeap', 3: 'liveBytes', 4: 'heapBytes', 5: 'jsHeapAfterGC' };
+const METRIC_NAMES = {
+  1: 'rss', 2: 'jsHeap', 3: 'liveBytes', 4: 'heapBytes', 5: 'jsHeapAfterGC',
+  6: 'heapTop', 7: 'stackPointer', 8: 'allocatorLive', 9: 'allocatorHeap', 10: 'allocatorFree',
+};
 export const MEMORY_METRIC_BASE = 256;
 
 /** Reads the log at path; throws SoakError (exit 2) when it is missing or not a log. */

@@ -48,6 +48,7 @@ function buildHeader({ target, cfg, argv, ready }) {
     },
     ops: ready.ops,
     memories: ready.memories,
+    sources: ready.sources,
     env: describeEnvironment(),
   };
 }

@@ -10,6 +10,7 @@ import { getHeapStatistics, GCProfiler } from 'node:v8';
 import { addon } from './addon.js';
 import { installCapture } from './capture.js';
 import { loadScenario, createContext } from './scenario.js';
+import { createSources } from './sources.js';
 
 const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5, FULL: 6 };
 const CTL_READ = 1;
@@ -19,6 +20,9 @@ const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
 
 const tracked = []; // { memory, label, maximumBytes, shared }
+const instances = []; // { instance, imports }: where allocator sources are looked for
+let sources = null;
+let sourcesSeen = 0;
 const lateMemories = [];
 let runner = null;
 
@@ -27,6 +31,9 @@ const capture = installCapture({
     const entry = { memory, label, shared: memory.buffer instanceof SharedArrayBuffer };
     tracked.push(entry);
     if (runner) lateMemories.push(entry);
+  },
+  onInstance(instance, imports) {
+    instances.push({ instance, imports });
   },
   onLabel(memory, label) {
     const index = tracked.findIndex((t) => t.memory === memory);
@@ -96,6 +103,11 @@ async function slowSample(prepared, elapsedMs) {
   addon.metric(runner, METRIC.JS_HEAP, getHeapStatistics().used_heap_size);
   addon.metric(runner, METRIC.JS_HEAP_AFTER_GC, retainedHeap(addon.completed(runner), elapsedMs));
   addon.sampleMemories(runner);
+  if (instances.length !== sourcesSeen) {
+    sources = createSources(instances);
+    sourcesSeen = instances.length;
+  }
+  sources.sample((id, value) => addon.metric(runner, id, value));
   const stats = prepared.scenario?.stats;
   if (stats) {
     const s = await stats.call(prepared.scenario, prepared.state);
@@ -177,9 +189,12 @@ async function main() {
     bufferMemory: prepared.bufferMemory,
     memories: tracked.map((t) => ({ memory: t.memory, shared: t.shared ? 1 : 0 })),
   });
+  sources = createSources(instances);
+  sourcesSeen = instances.length;
   parentPort.postMessage({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
+    sources: sources.describe(),
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({ label: t.label, initialBytes: t.memory.buffer.byteLength, maximumBytes: t.maximumBytes ?? null, shared: t.shared })),
   });
