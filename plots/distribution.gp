@@ -4,10 +4,12 @@
 #   earlyfile, latefile  rows time, fraction: quantiles of each window
 #   earlytitle, latetitle  key entries (window, n, median)
 #   title, out, term ('pngcairo' or 'svg'), xunit ('ns', 'µs', 'ms')
+#   xticlist   tic list for the log x axis ('("2" 2, "5" 5, ...)'), or ''
+#              for gnuplot's own (a short range gets too few of those)
 if (term eq 'svg') {
-  set terminal svg size 1000,520 font 'sans,12' noenhanced background rgb 'white'
+  set terminal svg size 1000,560 font 'sans,12' noenhanced background rgb 'white'
 } else {
-  set terminal pngcairo size 1000,520 font 'sans,10' noenhanced background rgb 'white'
+  set terminal pngcairo size 1000,560 font 'sans,10' noenhanced background rgb 'white'
 }
 set output out
 set encoding utf8
@@ -18,6 +20,9 @@ set logscale x
 set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set mxtics 10
+if (xticlist ne '') {
+  eval 'set xtics ' . xticlist
+}
 set yrange [0:1]
 set ytics ('0' 0, '0.25' 0.25, '0.5' 0.5, '0.75' 0.75, '0.9' 0.9, '1' 1)
 set grid xtics ytics lc rgb '#dddddd'

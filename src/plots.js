@@ -12,12 +12,14 @@ const PLOTS = fileURLToPath(new URL('../plots', import.meta.url));
 const TERMS = { png: 'pngcairo', svg: 'svg' };
 const BUCKETS = 1000; // about one per pixel of the plot area
 const OP_WINDOWS = 60;
-const MAX_POINTS = 3000; // per slow-cadence series and for growth markers
+const MAX_POINTS = 3000;
+const SPIKE_GROUP = 5; // buckets per spike marker at most // per slow-cadence series and for growth markers
 const GNUPLOT_TIMEOUT_MS = 60_000;
 export const INSTALL_HINT = 'apt-get install gnuplot-nox';
 
 // ---- units and scales ----
 
+// The unit for an axis whose largest value is ns.
 function timeUnit(ns) {
   if (ns < 1e4) return { div: 1, label: 'ns' };
   if (ns < 1e7) return { div: 1e3, label: 'µs' };
@@ -37,10 +39,19 @@ function iterScale(n) {
   return { div: 1, label: 'iteration' };
 }
 
+// Where the iterations excluded from the trend tests of a signal ('time',
+// 'memory') end: the tested window's start, else the warm-up of the summary.
 function warmupEnd(summary, signal, n) {
-  const w = summary.warmup?.[signal] ?? summary.warmup?.iterations ?? 0;
+  const tested = summary.series?.find((s) => s.name === signal && s.window);
+  const w = tested?.window.from ?? summary.warmup?.iterations ?? summary.warmup?.[signal] ?? 0;
   return Math.max(0, Math.min(n, Math.round(w)));
 }
+
+const trim = (x) => Number(x.toPrecision(3)).toLocaleString('en-US', { maximumFractionDigits: 3 });
+const percent = (r) => {
+  const t = trim(Math.abs(r) * 100);
+  return t === '0' ? '0 %' : `${r > 0 ? '+' : '−'}${t} %`;
+};
 
 // ---- data files ----
 
@@ -71,76 +82,110 @@ function envelope(iter, value, max) {
 
 // ---- figures: each returns { name, vars, files } or null when not applicable ----
 
+// The fitted trend of time per call: the slowdown finding, else the tested
+// 'time' series. Its slope is in ln(ns) per 1,000 calls (a relative drift),
+// or in ns for a linear fit.
 function timeTrend(summary) {
   const isTime = (name) => typeof name === 'string' && name.startsWith('time');
-  const found = summary.findings?.find((f) => isTime(f.series) && f.slope) ??
-    summary.series?.find((s) => isTime(s.name ?? s.series) && s.slope);
+  const finding = summary.findings?.find((f) => isTime(f.series) && f.slope);
+  const found = finding ?? summary.series?.find((s) => isTime(s.name ?? s.series) && s.tested !== false && s.slope);
   const unit = found?.slope.unit;
-  return found && (unit === undefined || unit === 'ns') ? found : null;
+  if (!found || !Number.isFinite(found.slope.perKiloIterations) || !['ns', 'ln(ns)', undefined].includes(unit)) return null;
+  return { ...found, log: unit === 'ln(ns)', finding: Boolean(finding) };
+}
+
+// The trend line's rows (x, time in unit) over its window and its key entry.
+// The intercept is the median offset of the rolling medians from the slope.
+function trendLine(trend, b, buckets, warm, n, unit, xs) {
+  const k = trend.slope.perKiloIterations / 1000; // per iteration
+  const from = Math.max(0, trend.window?.from ?? warm), to = Math.min(n, trend.window?.to ?? n);
+  const f = trend.log ? Math.log : (v) => v;
+  const offsets = [];
+  for (let i = 0; i < buckets; i++) {
+    const x = (b[i * 8] + b[i * 8 + 1]) / 2, med = b[i * 8 + 6];
+    if (x >= from && x < to && med > 0 && Number.isFinite(med)) offsets.push(f(med) - k * x);
+  }
+  if (offsets.length < 2) return null;
+  offsets.sort((u, v) => u - v);
+  const a = offsets[offsets.length >> 1];
+  const steps = trend.log ? 48 : 1;
+  const line = Array.from({ length: steps + 1 }, (_, j) => {
+    const x = from + ((to - from) * j) / steps, y = a + k * x;
+    return [x / xs.div, (trend.log ? Math.exp(y) : y) / unit.div];
+  });
+  const { perKiloIterations: s, low, high } = trend.slope;
+  const both = Number.isFinite(low) && Number.isFinite(high);
+  let text;
+  if (trend.log) {
+    const rel = (v) => percent(Math.expm1(v));
+    text = `${rel(s)} per 1,000 calls${both ? ` (95 %: ${rel(low)} to ${rel(high)})` : ''}`;
+  } else {
+    const abs = (v) => `${v >= 0 ? '+' : '−'}${formatNs(Math.abs(v))}`;
+    text = `${abs(s)} per 1,000 calls${both ? ` (95 %: ${abs(low)} to ${abs(high)})` : ''}`;
+  }
+  return { line, title: `${trend.finding ? 'trend' : 'fitted trend (no finding)'} ${text}` };
 }
 
 function timeFigure(addon, data, summary, ctx) {
   const n = data.calls;
   if (n < 2) return null;
   const buckets = Math.min(BUCKETS, n);
-  const width = Math.ceil(n / buckets);
-  const window = Math.max(width, Math.min(Math.max(25, Math.ceil(n / 100)), 5000));
+  const window = Math.max(Math.ceil(n / buckets), Math.min(Math.max(25, Math.ceil(n / 100)), 5000));
   const b = addon.decimateBands(data.elapsed, 0, n, buckets, window);
   const warm = warmupEnd(summary, 'time', n);
   const [p1, p50, p99] = addon.decimateQuantiles(data.elapsed, warm < n - 1 ? warm : 0, n,
     new Float64Array([0.01, 0.5, 0.99]));
-  const unit = timeUnit(p50), xs = ctx.x;
-  const logy = p1 > 0 && p99 / p1 > 50;
-  const bucketRows = [];
+  const xs = ctx.x;
   let topP90 = 0, topMedian = 0;
   for (let i = 0; i < buckets; i++) {
     const o = b.subarray(i * 8, i * 8 + 8); // WS_BAND_* fields
-    const centre = (o[0] + o[1]) / 2;
     if (!o.every(Number.isFinite)) continue;
     if (o[0] >= warm) topP90 = Math.max(topP90, o[7]);
     topMedian = Math.max(topMedian, o[6]);
-    bucketRows.push([centre / xs.div, ...[o[2], o[3], o[5], o[6], o[7]].map((v) => v / unit.div)]);
   }
   // A linear axis fits the steady state; a slow warm-up shows up to twice that.
   const steady = Math.max(topP90, p99);
-  const ymax = (1.15 * Math.max(steady, Math.min(topMedian, 2 * steady))) / unit.div;
+  const top = 1.15 * Math.max(steady, Math.min(topMedian, 2 * steady));
+  // Spikes above that axis after warm-up, at most one marker per SPIKE_GROUP
+  // buckets (the highest), so a noisy run does not draw a wall of markers.
+  const spikes = [];
+  let clipped = 0, after = 0, highest = 0;
+  for (let i = 0; i < buckets; i++) {
+    if (b[i * 8] < warm) continue;
+    after++;
+    const max = b[i * 8 + 3];
+    if (!(max > top)) continue;
+    clipped++;
+    highest = Math.max(highest, max);
+    const group = Math.floor(i / SPIKE_GROUP), last = spikes.at(-1);
+    if (last && last.group === group) {
+      if (max > last.max) Object.assign(last, { max, at: b[i * 8 + 4] });
+    } else spikes.push({ group, max, at: b[i * 8 + 4] });
+  }
+  // Log y when the spread calls for it: a wide body, or a linear axis that
+  // would clip the slowest call of more than a tenth of the buckets.
+  const logy = p1 > 0 && (p99 / p1 > 50 || clipped > 0.1 * after);
+  const unit = timeUnit(logy ? p99 : top);
+  const bucketRows = [];
+  for (let i = 0; i < buckets; i++) {
+    const o = b.subarray(i * 8, i * 8 + 8);
+    if (!o.every(Number.isFinite)) continue;
+    bucketRows.push([(o[0] + o[1]) / 2 / xs.div, ...[o[2], o[3], o[5], o[6], o[7]].map((v) => v / unit.div)]);
+  }
   const files = { 'time.dat': rows(bucketRows) };
   const vars = { title: `Time per call — ${ctx.title}`, xlabel: xs.label, yunit: unit.label,
-    warmup: warm / xs.div, logy: logy ? 1 : 0, ymax: ymax > 0 ? ymax : 1,
-    trendtitle: '', spiketitle: '' };
-  if (!logy) {
-    const spikes = [];
-    let highest = 0;
-    for (let i = 0; i < buckets; i++) {
-      const max = b[i * 8 + 3];
-      if (b[i * 8] >= warm && max / unit.div > ymax) {
-        spikes.push([b[i * 8 + 4] / xs.div, ymax]);
-        highest = Math.max(highest, max);
-      }
-    }
-    if (spikes.length) {
-      files['time-spikes.dat'] = rows(spikes);
-      vars.spiketitle = `spikes above the axis after warm-up (highest ${formatNs(highest)})`;
-    }
+    warmup: warm / xs.div, xmax: n / xs.div, logy: logy ? 1 : 0, ymax: top > 0 ? top / unit.div : 1,
+    trendtitle: '', trendcolor: '#d62728', spiketitle: '' };
+  if (!logy && spikes.length) {
+    files['time-spikes.dat'] = rows(spikes.map((s) => [s.at / xs.div, vars.ymax]));
+    vars.spiketitle = `spikes above the axis after warm-up (highest ${formatNs(highest)})`;
   }
   const trend = timeTrend(summary);
-  if (trend) {
-    const k = trend.slope.perKiloIterations / 1000; // ns per iteration
-    const from = trend.window?.from ?? warm, to = trend.window?.to ?? n;
-    const offsets = [];
-    for (let i = 0; i < buckets; i++) {
-      const x = (b[i * 8] + b[i * 8 + 1]) / 2;
-      if (x >= from && x < to) offsets.push(b[i * 8 + 6] - k * x);
-    }
-    if (offsets.length) {
-      offsets.sort((u, v) => u - v);
-      const a = offsets[offsets.length >> 1];
-      files['time-trend.dat'] = rows([from, to].map((x) => [x / xs.div, (a + k * x) / unit.div]));
-      const { perKiloIterations: s, low, high } = trend.slope;
-      const ci = Number.isFinite(low) && Number.isFinite(high)
-        ? ` (95 %: ${formatNs(low)} to ${formatNs(high)})` : '';
-      vars.trendtitle = `trend ${s > 0 ? '+' : ''}${formatNs(s)} per 1,000 calls${ci}`;
-    }
+  const fit = trend && trendLine(trend, b, buckets, warm, n, unit, xs);
+  if (fit) {
+    files['time-trend.dat'] = rows(fit.line);
+    vars.trendtitle = fit.title;
+    if (!trend.finding) vars.trendcolor = '#555555';
   }
   return { name: 'time', vars, files, fileVars: { datafile: 'time.dat',
     trendfile: 'time-trend.dat', spikefile: 'time-spikes.dat' } };
@@ -166,8 +211,20 @@ function growthEvents(data, ops) {
       const bucket = Math.floor(i / stride);
       return bucket !== last && (last = bucket, true);
     }) : events;
-    return { title: `grew during ${name}`, rows: kept };
+    // A scenario's single `iteration` is not an op name worth showing.
+    return { title: name === 'iteration' && ops.length < 2 ? 'memory grew during a call' : `grew during ${name}`, rows: kept };
   });
+}
+
+// Heap top and live bytes sampled at the same iterations: rows x, live,
+// heap for the shaded gap between them (free memory the heap holds: the
+// fragmentation signal), thinned to MAX_POINTS rows.
+function heapGap(heap, live) {
+  if (!heap?.iter.length || heap.iter.length !== live?.iter.length) return null;
+  if (heap.iter.some((x, i) => x !== live.iter[i])) return null;
+  const stride = Math.max(1, Math.ceil(heap.iter.length / MAX_POINTS)), out = [];
+  for (let i = 0; i < heap.iter.length; i += stride) out.push([heap.iter[i], live.value[i], heap.value[i]]);
+  return out;
 }
 
 function memoryFigure(data, summary, ctx) {
@@ -178,17 +235,21 @@ function memoryFigure(data, summary, ctx) {
   steps.push([Math.max(n - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
   const series = (s) => (s && s.iter.length ? envelope(s.iter, s.value, MAX_POINTS) : null);
   const left = { memfile: steps, heapfile: series(m.heapBytes), livefile: series(m.liveBytes) };
-  const right = { jsheapfile: series(m.jsHeap), rssfile: series(m.rss) };
+  // The JS heap retained after full GCs is what the js-heap trend tests;
+  // the raw heap (with its GC sawtooth) only when that is missing.
+  const retained = m.jsHeapAfterGC?.iter.length > 0;
+  const right = { jsheapfile: series(retained ? m.jsHeapAfterGC : m.jsHeap), rssfile: series(m.rss) };
   const maxOf = (group) => Math.max(0, ...Object.values(group).flatMap((r) => (r ? r.map((p) => p[1]) : [])));
   const yu = byteUnit(maxOf(left)), y2u = byteUnit(maxOf(right));
   const files = {}, fileVars = {};
   const add = (key, list, unit) => {
     if (!list) return;
-    files[`${key}.dat`] = rows(list.map(([x, v]) => [x / xs.div, v / unit.div]));
+    files[`${key}.dat`] = rows(list.map(([x, ...v]) => [x / xs.div, ...v.map((y) => y / unit.div)]));
     fileVars[key] = `${key}.dat`;
   };
   for (const [key, list] of Object.entries(left)) add(key, list, yu);
   for (const [key, list] of Object.entries(right)) add(key, list, y2u);
+  add('gapfile', heapGap(m.heapBytes, m.liveBytes), yu);
   const grows = growthEvents(data, data.header?.ops ?? []);
   if (grows.length) {
     files['grow.dat'] = blocks(grows.map((g) => ({ title: g.title,
@@ -196,15 +257,37 @@ function memoryFigure(data, summary, ctx) {
     fileVars.growfile = 'grow.dat';
   }
   const vars = { title: `Memory — ${ctx.title}`, xlabel: xs.label, yunit: yu.label,
-    y2unit: y2u.label, warmup: warmupEnd(summary, 'memory', n) / xs.div, nops: grows.length };
+    y2unit: y2u.label, warmup: warmupEnd(summary, 'memory', n) / xs.div, xmax: n / xs.div,
+    nops: grows.length, jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap' };
   return { name: 'memory', vars, files, fileVars: { memfile: '', heapfile: '', livefile: '',
-    jsheapfile: '', rssfile: '', growfile: '', ...fileVars } };
+    gapfile: '', jsheapfile: '', rssfile: '', growfile: '', ...fileVars } };
 }
 
 const ECDF_P = (() => {
   const p = Array.from({ length: 401 }, (_, i) => i / 400);
   return new Float64Array([...p, 0.995, 0.999, 0.9999].sort((a, b) => a - b));
 })();
+
+// Explicit tics for a log axis from lo to hi: powers of ten, with 2 and 5
+// (or more steps) between them when the range spans less than two decades,
+// as a gnuplot tic list ('("2" 2, "5" 5, ...)'), or '' for gnuplot's own.
+function logTics(lo, hi) {
+  if (!(lo > 0) || !(hi > lo)) return '';
+  const steps = [[1], [1, 2, 5], [1, 1.5, 2, 3, 5, 7]];
+  for (const mant of hi / lo >= 100 ? steps : steps.slice(1)) {
+    const tics = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      for (const m of mant) {
+        const v = m * 10 ** e;
+        if (v >= lo && v <= hi) tics.push(Number(v.toPrecision(3)));
+      }
+    }
+    if (tics.length >= 4 && tics.length <= 14) {
+      return `(${tics.map((v) => `"${v.toLocaleString('en-US', { maximumFractionDigits: 6 })}" ${v}`).join(', ')})`;
+    }
+  }
+  return '';
+}
 
 function distributionWindows(summary, n) {
   const { early, late } = summary.time ?? {};
@@ -221,9 +304,11 @@ function distributionFigure(addon, data, summary, ctx) {
   const q = {};
   for (const key of ['early', 'late']) q[key] = addon.decimateQuantiles(data.elapsed, win[key].from, win[key].to, ECDF_P);
   const median = (arr) => arr[ECDF_P.indexOf(0.5)];
-  const unit = timeUnit(median(q.late));
+  const at = (arr, p) => arr[ECDF_P.indexOf(p)];
+  const unit = timeUnit(Math.max(at(q.early, 0.99), at(q.late, 0.99)));
+  const lo = Math.min(q.early[0], q.late[0]) / unit.div, hi = Math.max(q.early.at(-1), q.late.at(-1)) / unit.div;
   const files = {}, vars = { title: `Time per call, early vs late after warm-up — ${ctx.title}`,
-    xunit: unit.label };
+    xunit: unit.label, xticlist: logTics(lo, hi) };
   for (const key of ['early', 'late']) {
     const pts = Array.from(ECDF_P, (p, i) => [q[key][i] / unit.div, p]).filter(([x]) => x > 0 && Number.isFinite(x));
     files[`${key}.dat`] = rows(pts);
@@ -255,14 +340,14 @@ function opsFigure(addon, data, summary, ctx) {
   const used = perOp.filter((b) => b.rows.length);
   if (used.length < 2) return null;
   medians.sort((a, b) => a - b);
-  const unit = timeUnit(medians[medians.length >> 1]);
+  const unit = timeUnit(medians.at(-1));
   const xs = ctx.x;
   const logy = medians[0] > 0 && medians.at(-1) / medians[0] > 50;
   const files = { 'ops.dat': blocks(used.map((b) => ({ title: b.title,
     rows: b.rows.map(([x, v]) => [x / xs.div, v / unit.div]) }))) };
   const vars = { title: `Median time per op (${windows} windows) — ${ctx.title}`, xlabel: xs.label,
     yunit: unit.label, logy: logy ? 1 : 0, warmup: warmupEnd(summary, 'time', n) / xs.div,
-    nops: used.length };
+    xmax: n / xs.div, nops: used.length };
   return { name: 'ops', vars, files, fileVars: { datafile: 'ops.dat' } };
 }
 

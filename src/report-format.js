@@ -24,19 +24,24 @@ export function formatMs(ms) {
 }
 
 // A value with the unit a finding or series states ('bytes', 'ns', ...).
+// A slope in ln(ns) is a relative change: shown as a signed percentage.
 export function formatQuantity(v, unit) {
   if (unit === 'bytes') return formatBytes(v);
   if (unit === 'ns') return formatNs(v);
+  if (unit === 'ln(ns)') return Number.isFinite(v) ? formatPercent(Math.expm1(v)) : '–';
   return Number.isFinite(v) ? `${trim(v)}${unit ? ` ${unit}` : ''}` : '–';
 }
 
 export function formatP(p) {
   if (!Number.isFinite(p)) return '–';
+  if (p <= 0) return '< 1e-300'; // below what a double carries
   return p < 1e-4 ? p.toExponential(1) : trim(p, 2);
 }
 
 export function formatPercent(r) {
-  return Number.isFinite(r) ? `${r > 0 ? '+' : ''}${trim(r * 100, 3)} %` : '–';
+  if (!Number.isFinite(r)) return '–';
+  const t = trim(r * 100, 3);
+  return t === '0' || t === '-0' ? '0 %' : `${r > 0 ? '+' : ''}${t} %`;
 }
 
 const VERDICT_WORDS = {

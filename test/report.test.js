@@ -73,8 +73,8 @@ const LEAK = { kind: 'leak', series: 'live-bytes', window: { from: 600, to: 6000
   effect: { relative: 0.8, low: 0.7, high: 0.9 }, projection: { limitBytes: 4294967296, iterations: 87381000, wallMs: 8738100 },
   sentence: 'Live bytes grow by 48 KiB every 1,000 calls after warm-up and never come back: a leak.' };
 const SLOW = { kind: 'slowdown', series: 'time', window: { from: 600, to: 6000 },
-  slope: { perKiloIterations: 4, low: 3, high: 5, unit: 'ns' }, pValue: 2e-6, effect: { relative: 0.03, low: 0.02, high: 0.04 },
-  projection: null, sentence: 'Calls get 4 ns slower every 1,000 calls: a slowdown.' };
+  slope: { perKiloIterations: 0.004, low: 0.003, high: 0.005, unit: 'ln(ns)' }, pValue: 2e-6, effect: { relative: 0.03, low: 0.02, high: 0.04 },
+  projection: null, sentence: 'Calls get +3 % slower across the run (median 810 ns early, 835 ns late) while memory is flat.' };
 
 // Decodes an 8-bit RGB or RGBA PNG and counts its distinct colours.
 function pngColours(buf) {
@@ -122,13 +122,18 @@ test('a leaking op mix gets four figures and every report', async () => {
   }
   const timeSvg = await readFile(join(dir, 'time.svg'), 'utf8');
   assert.match(timeSvg, /Time per call — fixture &lt;&amp;(&gt;|>) \(seed 42\)/);
-  assert.match(timeSvg, /trend \+4 ns per 1,000 calls/);
+  // The slowdown's slope is in ln(ns): a relative drift, drawn as a curve.
+  assert.match(timeSvg, /trend \+0\.401 % per 1,000 calls \(95 %: \+0\.3 % to \+0\.501 %\)/);
   assert.match(timeSvg, /spikes above the axis after warm-up \(highest 2(\.00)? ms\)/);
-  assert.match(await readFile(join(dir, 'memory.svg'), 'utf8'), /grew during step/);
+  const memorySvg = await readFile(join(dir, 'memory.svg'), 'utf8');
+  assert.match(memorySvg, /grew during step/);
+  assert.match(memorySvg, /grew during alloc_free/);
+  assert.match(memorySvg, /heap top − live bytes/, 'the fragmentation gap is shaded');
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   assert.match(html, /class="banner bad"/);
   assert.match(html, /never come back: a leak\./);
   assert.match(html, /95 % interval 45\.9 KiB to 49\.8 KiB/);
+  assert.match(html, /\+0\.4 % per 1,000 calls \(95 % interval \+0\.3 % to \+0\.5 %\)/);
   assert.match(html, /wasm-soak run soak\/modules\/leak\.wasm --call step --seed 42/);
   assert.match(html, /c0ffeec0ffee/);
   assert.match(html, /fixture &#60;&#38;&#62;/, 'the target name is escaped');
