@@ -435,7 +435,7 @@ export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gn
     const failed = results.filter((r) => !r.ok);
     const missing = failed.some((r) => r.missing);
     let skipped = null;
-    if (missing) skipped = `gnuplot was not found (${gnuplot}); install it with \`${INSTALL_HINT}\``;
+    if (missing) skipped = `gnuplot was not found (${gnuplot})`;
     else if (failed.length) skipped = `gnuplot failed for ${failed.map((r) => r.file).join(', ')}: ${failed[0].reason}`;
     const stderr = results.map((r) => `# ${r.file}: ${r.ok ? 'ok' : r.reason}\n${r.stderr}`).join('\n');
     return { figures: results.filter((r) => r.ok).map((r) => r.file), skipped, stderr };

@@ -55,11 +55,14 @@ const VERDICT_WORDS = {
 
 // The banner: ok (green) only for a completed or interrupted run judged stable.
 export function verdictLine(s) {
+  const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
   if (s.status === 'failed') {
     const where = s.error?.iteration != null ? ` at iteration ${formatCount(s.error.iteration)}` : '';
-    return { ok: false, title: 'Run failed', text: `${s.error?.message ?? 'The run failed.'}${where}` };
+    // A crash still leaves the calls recorded up to the last flush, judged.
+    const judged = s.verdict && s.samples?.calls > 0
+      ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${VERDICT_WORDS[s.verdict] ?? s.verdict}` : '';
+    return { ok: false, title: 'Run failed', text: `${s.error?.message ?? 'The run failed.'}${where}${judged}.`.replace(/\.\.$/, '.') };
   }
-  const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
   const partial = s.status === 'interrupted' ? ' (interrupted: judged on the calls completed)' : '';
   if (!s.verdict) return { ok: false, title: 'No verdict', text: `${calls} calls; no trend analysis in this summary${partial}.` };
   const word = VERDICT_WORDS[s.verdict] ?? s.verdict;

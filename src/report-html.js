@@ -7,13 +7,16 @@ import {
 import { INSTALL_HINT } from './plots.js';
 
 const CAPTIONS = {
-  time: 'Time per call. Grey: warm-up. Dark line: rolling median; band: middle 80 % of calls; ' +
-    'light band: fastest and slowest call per bucket (spikes are kept).',
-  memory: 'Memory. Steps: linear memory; markers: calls during which it grew, by op. ' +
-    'JS heap and RSS use the right axis.',
-  distribution: 'Time per call early vs late after warm-up. A shift right or a longer tail ' +
-    'shows a change a median can hide.',
-  ops: 'Median time per op over the run.',
+  time: 'Time per call. Washed out: warm-up (excluded from the trend tests). Dark line: rolling ' +
+    'median; band: middle 80 % of calls; light band: fastest and slowest call per bucket (every ' +
+    'spike is kept; red triangles mark spikes above a linear axis). Dashed: the fitted trend, ' +
+    'red when it is a finding.',
+  memory: 'Memory. Steps: linear memory; markers: calls during which it grew, by op. Heap top and ' +
+    'live bytes when the scenario reports them: the shaded gap between them is memory the heap ' +
+    'holds free, and it widens when the allocator fragments. JS heap and RSS use the right axis.',
+  distribution: 'Time per call early vs late after warm-up (fraction of calls at or below each ' +
+    'time). A shift right or a longer tail shows a change a median can hide.',
+  ops: 'Median time of each op in 60 windows over the run.',
 };
 
 const CSS = `
@@ -126,7 +129,7 @@ function runSection(s) {
     ['target', `${s.target?.kind ?? ''} ${s.target?.path ?? ''}`.trim()],
     ['module', mod ? `${mod.path} — ${formatBytes(mod.size)} (${formatCount(mod.size)} bytes), SHA-256 ${mod.sha256}` : '–'],
     ['Node', env.node], ['V8', env.v8], ['CPU', `${env.cpu ?? '–'} (${env.cpus ?? '?'} cores)`],
-    ['platform', `${env.platform ?? ''} ${env.arch ?? ''}`.trim()],
+    ['platform', [env.platform, env.arch, env.os ? `(${env.os})` : null].filter(Boolean).join(' ')],
   ])}</section>`;
 }
 

@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJunit } from './junit.js';
-import { renderFigures } from './plots.js';
+import { INSTALL_HINT, renderFigures } from './plots.js';
 import { renderHtml } from './report-html.js';
 import { renderMarkdown } from './report-md.js';
 
@@ -39,7 +39,7 @@ export async function writeReports(dir, data, summary, { formats = ALL, requireP
   if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped }));
   if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), [summary]);
   if (skipped && requirePlots) {
-    throw Object.assign(new Error(`plots were required but ${skipped}`), { code: 'WS_PLOTS_FAILED' });
+    throw Object.assign(new Error(`plots were required but ${skipped}; install gnuplot with ${INSTALL_HINT}`), { code: 'WS_PLOTS_FAILED' });
   }
   return { figures, skipped, gnuplotStderr };
 }
