@@ -27,7 +27,8 @@ function syntheticRun() {
   return {
     header: { ops }, calls: n, elapsed, op, flags,
     memory: { iter: Float64Array.from(iter), bytes: Float64Array.from(bytes) },
-    metrics: { rss: slow((x) => 6e7 + x), jsHeap: slow(() => 5e6), liveBytes: slow(() => 3e5) },
+    metrics: { rss: slow((x) => 6e7 + x), jsHeap: slow(() => 5e6), liveBytes: slow(() => 3e5),
+      heapBytes: slow((x) => 3e5 + x / 8) },
     durationMs: n / 1e4, backPressureWaits: 0, tornBytes: 0, complete: true,
   };
 }
