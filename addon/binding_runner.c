@@ -25,9 +25,9 @@ enum {
   ST_FULL = 6
 };
 
-/* Free slots the loop wants before a call: the call record and a
- * back-pressure mark. */
-#define SLOTS_PER_CALL 2
+/* Free slots the loop wants before a call: the call record, an allocation
+ * record and a back-pressure mark. */
+#define SLOTS_PER_CALL 3
 enum { ARG_ITERATION = 0, ARG_RANDOM = 1, ARG_BUF = 2, ARG_ZERO = 3 };
 enum { VAL_I32 = 0, VAL_I64 = 1, VAL_F32 = 2, VAL_F64 = 3 };
 
@@ -74,6 +74,8 @@ typedef struct {
   uint64_t pending_start, pending_before;
   uint32_t pending_op;
   napi_ref error;
+  napi_ref counters_ref; /* counting pass: keeps the counters' array alive */
+  double *counters;      /* WS_COUNT_* of the current call, or NULL */
   uint64_t stall_start; /* when the loop last stopped on a full ring, or 0 */
 } runner;
 
@@ -190,6 +192,7 @@ static void finalize_runner(napi_env env, void *data, void *hint) {
   drop_ref(env, &r->free_fn);
   drop_ref(env, &r->pending);
   drop_ref(env, &r->error);
+  drop_ref(env, &r->counters_ref);
   free(r->ops);
   free(r->cumulative);
   free(r->fn_handles);
@@ -251,7 +254,10 @@ static napi_status track_memory(napi_env env, runner *r, napi_value memory, int 
 }
 
 /* createRunner({ ring, seed, iterations, durationNs, scenario, state, ctx,
- *   ops: [...], malloc, free, bufferMemory, memories: [{ memory, shared }] })
+ *   ops: [...], malloc, free, bufferMemory, memories: [{ memory, shared }],
+ *   counters? }): counters (counting pass) is a Float64Array of WS_COUNT_*
+ *   fields that the allocator hooks update; after each call an allocation
+ *   record follows its call record.
  * Returns an external owning the runner; freed when it is collected. Throws
  * WS_EINVAL when the ring is not a valid SharedArrayBuffer region. */
 static napi_value create_runner(napi_env env, napi_callback_info info) {
@@ -290,6 +296,19 @@ static napi_value create_runner(napi_env env, napi_callback_info info) {
   r->buffer_memory = (uint32_t)buffer_memory;
   r->state = optional_ref(env, opts, "state");
   r->ctx = optional_ref(env, opts, "ctx");
+  r->counters_ref = optional_ref(env, opts, "counters");
+  if (r->counters_ref != NULL) {
+    napi_value counters;
+    size_t count;
+    void *data;
+    NAPI_CALL(env, napi_get_reference_value(env, r->counters_ref, &counters));
+    NAPI_CALL(env, napi_get_typedarray_info(env, counters, &ta_type, &count, &data, NULL, NULL));
+    if (ta_type != napi_float64_array || count < WS_COUNT_FIELDS) {
+      ws_binding_throw_code(env, WS_EINVAL, "counters must be a Float64Array of 5 counters");
+      return NULL;
+    }
+    r->counters = data;
+  }
   r->malloc_fn = optional_ref(env, opts, "malloc");
   r->free_fn = optional_ref(env, opts, "free");
 
@@ -435,8 +454,22 @@ static napi_status finish_call(napi_env env, runner *r, uint32_t op, uint64_t st
                    r->total_bytes,
                    ws_clock_ns(&r->clock, start - r->t0)};
   push(r, &rec);
+  if (r->counters != NULL) {
+    ws_record alloc;
+    ws_alloc_record(&alloc, r->iteration, (uint16_t)op, r->counters);
+    push(r, &alloc);
+  }
   r->iteration++;
   return napi_ok;
+}
+
+/* Counting pass: starts a call's counters (the live bytes carry over). */
+static void reset_counters(runner *r) {
+  if (r->counters == NULL) return;
+  r->counters[WS_COUNT_ALLOCS] = 0;
+  r->counters[WS_COUNT_FREES] = 0;
+  r->counters[WS_COUNT_BYTES] = 0;
+  r->counters[WS_COUNT_PEAK] = r->counters[WS_COUNT_LIVE];
 }
 
 static napi_value status_value(napi_env env, int status) {
@@ -506,6 +539,7 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
     }
     r->ring.ctl[WS_CTL_ITERATION] = (int32_t)r->iteration;
     uint64_t before = r->total_bytes;
+    reset_counters(r);
 
     uint64_t start = ws_clock_ticks(&r->clock);
     napi_status call = napi_call_function(env, r->recv_handles[op], r->fn_handles[op],

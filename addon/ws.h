@@ -20,7 +20,17 @@ const char *ws_errname(int code);
 
 /* ---- Records (docs/log-format.md) ---- */
 
-enum { WS_REC_CALL = 1, WS_REC_METRIC = 2, WS_REC_MARK = 3 };
+enum { WS_REC_CALL = 1, WS_REC_METRIC = 2, WS_REC_MARK = 3, WS_REC_ALLOC = 4 };
+
+/* Allocation counters of one call (counting pass), as the host keeps them. */
+enum {
+  WS_COUNT_ALLOCS = 0,
+  WS_COUNT_FREES = 1,
+  WS_COUNT_BYTES = 2,
+  WS_COUNT_LIVE = 3,
+  WS_COUNT_PEAK = 4,
+  WS_COUNT_FIELDS = 5
+};
 enum { WS_FLAG_GREW = 1, WS_FLAG_THREW = 2, WS_FLAG_ASYNC = 4 };
 enum {
   WS_METRIC_RSS = 1,
@@ -188,13 +198,23 @@ typedef struct {
   size_t n_mem, cap_mem;
   ws_metric_series *metrics; /* one per metric id seen, in order of first sight */
   size_t n_metrics;
+  /* Allocation records (counting pass), per call; NULL when not wanted. */
+  uint32_t *allocs, *frees;
+  double *alloc_bytes, *live, *peak;
+  size_t alloc_records;
   uint64_t backpressure_waits, backpressure_ns;
   uint64_t last_t_ns; /* largest timestamp seen */
   int complete;       /* the end mark was seen */
 } ws_run;
 
+/* Packs a call's allocation counters (WS_COUNT_* order) into an allocation
+ * record: a = allocs | frees << 32, b = bytes requested, t = live bytes after
+ * the call | peak live bytes within it << 32 (wasm32 sizes fit 32 bits). */
+void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op, const double *counters);
+
 /* Decodes every remaining record of log into run, whose per-call arrays the
- * caller set up (cap_calls >= ws_log_record_count). Metric and memory arrays
+ * caller set up (cap_calls >= ws_log_record_count; the allocation arrays may
+ * be NULL to skip allocation records). Metric and memory arrays
  * are allocated here and owned by run until ws_run_free. Returns WS_EFORMAT
  * when call records are out of order, WS_ENOMEM, or WS_EIO. */
 int ws_run_decode(ws_log *log, ws_run *run);

@@ -72,6 +72,37 @@ static int decode_call(ws_run *run, const ws_record *rec) {
   return 0;
 }
 
+static uint32_t clamp_u32(double x) {
+  return x <= 0 ? 0 : x >= 4294967295.0 ? UINT32_MAX : (uint32_t)x;
+}
+
+void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op, const double *counters) {
+  rec->type = WS_REC_ALLOC;
+  rec->flags = 0;
+  rec->op = op;
+  rec->iteration = iteration;
+  rec->a = clamp_u32(counters[WS_COUNT_ALLOCS]) |
+           (uint64_t)clamp_u32(counters[WS_COUNT_FREES]) << 32;
+  rec->b = (uint64_t)(counters[WS_COUNT_BYTES] > 0 ? counters[WS_COUNT_BYTES] : 0);
+  rec->t = clamp_u32(counters[WS_COUNT_LIVE]) |
+           (uint64_t)clamp_u32(counters[WS_COUNT_PEAK]) << 32;
+}
+
+/* Stores an allocation record at its iteration; out-of-range ones are a
+ * format error. */
+static int decode_alloc(ws_run *run, const ws_record *rec) {
+  if (run->allocs == NULL) return 0;
+  if (rec->iteration >= run->cap_calls) return WS_EFORMAT;
+  size_t i = rec->iteration;
+  run->allocs[i] = (uint32_t)rec->a;
+  run->frees[i] = (uint32_t)(rec->a >> 32);
+  run->alloc_bytes[i] = (double)rec->b;
+  run->live[i] = (double)(uint32_t)rec->t;
+  run->peak[i] = (double)(uint32_t)(rec->t >> 32);
+  run->alloc_records++;
+  return 0;
+}
+
 int ws_run_decode(ws_log *log, ws_run *run) {
   ws_record rec;
   int got;
@@ -80,6 +111,8 @@ int ws_run_decode(ws_log *log, ws_run *run) {
     if (rec.t > run->last_t_ns) run->last_t_ns = rec.t;
     if (rec.type == WS_REC_CALL) {
       err = decode_call(run, &rec);
+    } else if (rec.type == WS_REC_ALLOC) {
+      err = decode_alloc(run, &rec);
     } else if (rec.type == WS_REC_METRIC) {
       err = push_metric(run, &rec);
     } else if (rec.type == WS_REC_MARK) {

@@ -47,6 +47,9 @@ const COMMON = [
 const EXTRA = {
   // The host allocates parse()'s input buffer in the module.
   parse: ['-Wl,--export=malloc', '-Wl,--export=free'],
+  // Its own allocator, exported like a host-facing malloc (mallinfo is
+  // exported from the source).
+  fragment: ['-Wl,--export=malloc', '-Wl,--export=free'],
   // Exporting the mutable __stack_pointer global needs the mutable-globals
   // feature; a 4 MiB stack placed first holds 200 000 calls of 16 B drift and
   // makes an overflow trap instead of overwriting static data.

@@ -101,7 +101,6 @@ function wrapperBody(m, { entry, info, params }, origName) {
 export function instrumentAllocator(bytes) {
   const m = binaryen.readBinary(bytes);
   try {
-    m.setFeatures(binaryen.Features.All);
     const found = findEntryPoints(m);
     if (found.length === 0) return null;
     m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));

@@ -9,11 +9,15 @@ const METRIC_NAMES = {
 };
 export const MEMORY_METRIC_BASE = 256;
 
-/** Reads the log at path; throws SoakError (exit 2) when it is missing or not a log. */
-export function readRun(path) {
+/**
+ * Reads the log at path; with { allocs: true } also the counting pass's
+ * per-call allocs, frees, allocBytes, live and peak. Throws SoakError (exit 2)
+ * when it is missing or not a log.
+ */
+export function readRun(path, { allocs = false } = {}) {
   let raw;
   try {
-    raw = addon.readLog(path);
+    raw = addon.readLog(path, allocs);
   } catch (err) {
     const what = err.code === 'WS_EIO' ? 'cannot be read' : 'is not a wasm-soak sample log';
     throw new SoakError(err.code ?? 'WS_EFORMAT', `${path} ${what} (${err.message}).`,
@@ -40,5 +44,6 @@ export function readRun(path) {
     backPressureWaits: raw.backPressureWaits,
     tornBytes: raw.tornBytes,
     complete: raw.complete,
+    ...(allocs ? { allocs: raw.allocs, frees: raw.frees, allocBytes: raw.allocBytes, live: raw.live, peak: raw.peak, allocRecords: raw.allocRecords } : {}),
   };
 }

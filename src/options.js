@@ -37,6 +37,9 @@ const RUN_OPTIONS = {
   'time-threshold': { type: 'string' },
   'fail-on': { type: 'string' },
   'require-plots': { type: 'boolean' },
+  'count-allocs': { type: 'boolean' },
+  'max-allocs-per-call': { type: 'string' },
+  'max-bytes-per-call': { type: 'string' },
   format: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -113,6 +116,24 @@ export function parseArgSpec(text) {
   return { op, sources };
 }
 
+/**
+ * Parses a per-call budget: "N" (every op), "op=N,…" (those ops) or both,
+ * "N,op=M". Returns { all: N | null, ops: { name: N } }.
+ */
+export function parseBudget(name, text) {
+  const budget = { all: null, ops: {} };
+  for (const part of text.split(',')) {
+    const m = /^(?:([^=\s]+)=)?(\d+)$/.exec(part.trim());
+    if (!m) {
+      throw usageError('WS_EOPTION', `--${name} has a malformed entry "${part}".`,
+        `Give a whole number for every op, per-op limits, or both, e.g. --${name} 8 or --${name} 8,parse=2`);
+    }
+    if (m[1]) budget.ops[m[1]] = Number(m[2]);
+    else budget.all = Number(m[2]);
+  }
+  return budget;
+}
+
 /** Builds the run configuration from parsed values; throws SoakError (exit 2). */
 export function runConfig(values) {
   const cfg = { ...DEFAULTS };
@@ -162,6 +183,12 @@ export function runConfig(values) {
   } else {
     cfg.alloc = null;
   }
+  cfg.budgets = {
+    allocs: values['max-allocs-per-call'] === undefined ? null : parseBudget('max-allocs-per-call', values['max-allocs-per-call']),
+    bytes: values['max-bytes-per-call'] === undefined ? null : parseBudget('max-bytes-per-call', values['max-bytes-per-call']),
+  };
+  // Budgets are checked on the counting pass's exact counts.
+  cfg.countAllocs = Boolean(values['count-allocs']) || cfg.budgets.allocs !== null || cfg.budgets.bytes !== null;
   cfg.json = Boolean(values.json);
   cfg.quiet = Boolean(values.quiet);
   cfg.requirePlots = Boolean(values['require-plots']);

@@ -3,7 +3,7 @@
 // then analyses the log and writes the result folder.
 import { Worker } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRing, createDrain, requestStop } from './drain.js';
 import { createLogWriter } from './log-writer.js';
@@ -59,26 +59,14 @@ function progressMode(cfg) {
 }
 
 /**
- * Runs targetPath with cfg. argv is the command line after `wasm-soak` (kept
- * in the header to reproduce the run). Returns { exitCode, summary, outDir }.
- * Throws SoakError (exit 2) for input problems found before any sample.
+ * Runs one pass of target in a fresh worker and writes its log at logPath.
+ * pass is 'timed' or 'count' (the counting pass: instrumented allocator, same
+ * seed and iteration sequence). Returns { outcome, wroteLog, signals }.
  */
-export async function runTarget(targetPath, cfg, argv) {
-  const target = describeTarget(targetPath);
-  const outDir = cfg.out ?? join('soak-results', target.name);
-  mkdirSync(outDir, { recursive: true });
-  const paths = {
-    log: join(outDir, 'samples.wslog'),
-    summary: join(outDir, 'summary.json'),
-    stdout: join(outDir, 'module-stdout.txt'),
-    stderr: join(outDir, 'module-stderr.txt'),
-  };
-  // The worker measures the JS heap that survives full GCs (src/worker.js);
-  // isolates created after this get gc(), which the worker hides again.
-  setFlagsFromString('--expose-gc');
+async function runPass({ target, cfg, argv, logPath, outputs, pass }) {
   const sab = createRing(cfg.ringRecords);
   const worker = new Worker(new URL('./worker.js', import.meta.url), {
-    workerData: { ring: sab, config: cfg, target: { kind: target.kind, path: target.path }, outputs: { stdout: paths.stdout, stderr: paths.stderr } },
+    workerData: { ring: sab, config: { ...cfg, countPass: pass === 'count' }, target: { kind: target.kind, path: target.path }, outputs },
     stdout: false,
     stderr: false,
   });
@@ -91,9 +79,6 @@ export async function runTarget(targetPath, cfg, argv) {
     writer.append(chunk);
     progress.consume(chunk);
   });
-  const drainAll = () => {
-    if (writer) while (drain() > 0);
-  };
 
   let signals = 0;
   const onSignal = () => {
@@ -107,11 +92,12 @@ export async function runTarget(targetPath, cfg, argv) {
   const outcome = await new Promise((resolve) => {
     worker.on('message', (msg) => {
       if (msg.type === 'ready') {
-        const header = buildHeader({ target, cfg, argv, ready: msg });
-        writer = createLogWriter(paths.log, header);
+        const header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
+        writer = createLogWriter(logPath, header);
         const mode = progressMode(cfg);
-        const trend = mode === 'none' ? null : createLiveTrend(header);
-        progress = createProgress({ name: header.target.name, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
+        const trend = mode === 'none' || pass === 'count' ? null : createLiveTrend(header);
+        const name = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
+        progress = createProgress({ name, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
         drainTimer = setInterval(() => {
           drain();
           if (++ticks % TICK_EVERY === 0) progress.tick();
@@ -128,23 +114,63 @@ export async function runTarget(targetPath, cfg, argv) {
   clearInterval(drainTimer);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  drainAll();
-  await worker.terminate();
-
-  if (!writer) {
-    const e = outcome.error ?? { name: 'Error', message: 'the worker ended before the run started' };
-    if (e.exitCode === EXIT.USAGE) throw new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
-    const message = outcome.phase === 'setup' ? `${target.name}: setup failed: ${e.message}` : `${target.name}: the run could not start: ${e.message}`;
-    const fix = outcome.phase === 'setup' ? 'Fix the scenario\'s setup; the stack is in summary.json.' : 'The stack is in summary.json; please report it with the command line.';
-    const summary = { schema: 'wasm-soak-summary', version: 1, name: target.name, status: 'failed', exitCode: EXIT.FAILED,
-      seed: cfg.seed, error: { message: e.message, name: e.name, phase: outcome.phase, iteration: null, op: null, stack: e.stack } };
-    writeFileSync(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
-    throw new SoakError('WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
+  if (writer) {
+    while (drain() > 0);
+    writer.close();
+    progress.finish();
   }
-  writer.close();
-  progress.finish();
-  const status = outcome.type === 'fatal' ? 'failed' : outcome.status;
-  const run = { status, reason: outcome.reason, phase: outcome.phase, error: outcome.error };
-  const summary = await analyzeResult(outDir, { cfg, run });
+  await worker.terminate();
+  return { outcome, wroteLog: writer !== null, signals };
+}
+
+/** Turns a pass that never started into the right error (exit 2 or 3). */
+function startFailure(outcome, target, cfg, summaryPath) {
+  const e = outcome.error ?? { name: 'Error', message: 'the worker ended before the run started' };
+  if (e.exitCode === EXIT.USAGE) return new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
+  const message = outcome.phase === 'setup' ? `${target.name}: setup failed: ${e.message}` : `${target.name}: the run could not start: ${e.message}`;
+  const fix = outcome.phase === 'setup' ? 'Fix the scenario\'s setup; the stack is in summary.json.' : 'The stack is in summary.json; please report it with the command line.';
+  const summary = { schema: 'wasm-soak-summary', version: 1, name: target.name, status: 'failed', exitCode: EXIT.FAILED,
+    seed: cfg.seed, error: { message: e.message, name: e.name, phase: outcome.phase, iteration: null, op: null, stack: e.stack } };
+  writeFileSync(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  return new SoakError('WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
+}
+
+const runOf = (outcome) => ({
+  status: outcome.type === 'fatal' ? 'failed' : outcome.status,
+  reason: outcome.reason,
+  phase: outcome.phase,
+  error: outcome.error,
+});
+
+/**
+ * Runs targetPath with cfg. argv is the command line after `wasm-soak` (kept
+ * in the header to reproduce the run). With cfg.countAllocs a counting pass
+ * follows the timed one, over the same iterations. Returns { exitCode,
+ * summary, outDir }. Throws SoakError (exit 2) for input problems found
+ * before any sample, (exit 3) when the target could not start.
+ */
+export async function runTarget(targetPath, cfg, argv) {
+  const target = describeTarget(targetPath);
+  const outDir = cfg.out ?? join('soak-results', target.name);
+  mkdirSync(outDir, { recursive: true });
+  const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
+  // The worker measures the JS heap that survives full GCs (src/worker.js);
+  // isolates created after this get gc().
+  setFlagsFromString('--expose-gc');
+  const timed = await runPass({ target, cfg, argv, logPath: join(outDir, 'samples.wslog'), outputs, pass: 'timed' });
+  if (!timed.wroteLog) throw startFailure(timed.outcome, target, cfg, join(outDir, 'summary.json'));
+  const run = runOf(timed.outcome);
+
+  let count = null;
+  const countLog = join(outDir, 'samples-count.wslog');
+  rmSync(countLog, { force: true });
+  if (cfg.countAllocs && run.status === 'completed') {
+    const completed = timed.outcome.completed;
+    const countCfg = { ...cfg, iterations: completed, durationMs: null };
+    const pass = await runPass({ target, cfg: countCfg, argv, logPath: countLog, outputs, pass: 'count' });
+    count = pass.wroteLog ? runOf(pass.outcome) : { status: 'failed', phase: pass.outcome.phase, error: pass.outcome.error };
+    if (count.status === 'interrupted') run.status = 'interrupted';
+  }
+  const summary = await analyzeResult(outDir, { cfg, run, count });
   return { exitCode: summary.exitCode, summary, outDir };
 }

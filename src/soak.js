@@ -10,7 +10,7 @@ import { runTarget } from './run.js';
 import { writeJunit } from './junit.js';
 import { EXIT, SoakError, usageError } from './errors.js';
 
-const TARGET_KEYS = new Set(['name', 'module', 'scenario', 'call', 'args', 'alloc', 'iterations', 'seed', 'expect']);
+const TARGET_KEYS = new Set(['name', 'module', 'scenario', 'call', 'args', 'alloc', 'iterations', 'seed', 'countAllocs', 'expect']);
 
 /** Reads and validates a suite file; exit-2 errors name the entry at fault. */
 export function readSuite(path) {
@@ -43,6 +43,7 @@ function targetArgv(t, shared) {
   if (t.alloc) argv.push('--alloc', t.alloc);
   if (t.iterations !== undefined) argv.push('--iterations', String(t.iterations));
   if (t.seed !== undefined) argv.push('--seed', String(t.seed));
+  if (t.countAllocs) argv.push('--count-allocs');
   return [...argv, ...shared];
 }
 

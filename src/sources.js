@@ -28,6 +28,45 @@ function stackGlobal(instance, imports) {
   return null;
 }
 
+/**
+ * Returns use(fn): calls fn(address) with MALLINFO_BYTES of module memory
+ * that is safe to write, as a C caller would provide for a struct result:
+ * on the shadow stack (Emscripten's stackSave/stackAlloc/stackRestore, or
+ * the __stack_pointer global lowered and restored), else one block from the
+ * module's exported malloc, taken once and kept for the run. Null when the
+ * module offers none of these.
+ */
+function scratchSpace(e, imports) {
+  const save = fn(e, 'stackSave') ?? fn(e, 'emscripten_stack_get_current');
+  const alloc = fn(e, 'stackAlloc') ?? fn(e, '_emscripten_stack_alloc');
+  const restore = fn(e, 'stackRestore') ?? fn(e, '_emscripten_stack_restore');
+  if (save && alloc && restore) {
+    return (use) => {
+      const top = save();
+      try {
+        return use(alloc(MALLINFO_BYTES) >>> 0);
+      } finally {
+        restore(top);
+      }
+    };
+  }
+  const sp = stackGlobal({ exports: e }, imports);
+  if (sp) {
+    return (use) => {
+      const top = sp.global.value;
+      sp.global.value = (top - 64) & ~15;
+      try {
+        return use(sp.global.value >>> 0);
+      } finally {
+        sp.global.value = top;
+      }
+    };
+  }
+  const malloc = fn(e, 'malloc');
+  const block = malloc ? malloc(MALLINFO_BYTES) >>> 0 : 0;
+  return block ? (use) => use(block) : null;
+}
+
 /** Finds the sources one instance offers; returns { readers, names } or null. */
 function probeInstance(instance, imports) {
   const e = instance.exports;
@@ -43,19 +82,16 @@ function probeInstance(instance, imports) {
     names.heapTop = 'emscripten_get_sbrk_ptr';
   }
   const mallinfo = fn(e, 'mallinfo');
-  const malloc = fn(e, 'malloc');
-  if (mallinfo && mallinfo.length === 1 && malloc && memory) {
-    // One scratch block for the struct, taken once and kept for the run.
-    const scratch = malloc(MALLINFO_BYTES) >>> 0;
-    if (scratch !== 0) {
-      const field = (k) => new DataView(memory.buffer).getUint32(scratch + MALLINFO[k] * 4, true);
-      const read = () => {
-        mallinfo(scratch);
-        return { live: field('uordblks'), heap: field('arena') + field('hblkhd'), free: field('fordblks') };
-      };
-      readers.allocator = read;
-      names.allocator = 'mallinfo (uordblks, arena, fordblks)';
-    }
+  const withScratch = mallinfo && mallinfo.length === 1 && memory ? scratchSpace(e, imports) : null;
+  if (withScratch) {
+    const read = () => withScratch((at) => {
+      mallinfo(at);
+      const view = new DataView(memory.buffer);
+      const field = (k) => view.getUint32(at + MALLINFO[k] * 4, true);
+      return { live: field('uordblks'), heap: field('arena') + field('hblkhd'), free: field('fordblks') };
+    });
+    readers.allocator = read;
+    names.allocator = 'mallinfo (uordblks, arena, fordblks)';
   } else if (fn(e, 'emmalloc_dynamic_heap_size') && fn(e, 'emmalloc_free_dynamic_memory')) {
     readers.allocator = () => {
       const heap = e.emmalloc_dynamic_heap_size() >>> 0;

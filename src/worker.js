@@ -11,6 +11,7 @@ import { addon } from './addon.js';
 import { installCapture } from './capture.js';
 import { loadScenario, createContext } from './scenario.js';
 import { createSources } from './sources.js';
+import { createCounting } from './counting.js';
 
 const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5, FULL: 6 };
 const CTL_READ = 1;
@@ -26,7 +27,11 @@ let sourcesSeen = 0;
 const lateMemories = [];
 let runner = null;
 
+// The counting pass rewrites every module's allocator before it compiles.
+const counting = config.countPass ? createCounting() : null;
+
 const capture = installCapture({
+  transform: counting ? counting.transform : null,
   onMemory(memory, label) {
     const entry = { memory, label, shared: memory.buffer instanceof SharedArrayBuffer };
     tracked.push(entry);
@@ -188,6 +193,7 @@ async function main() {
     free: prepared.free,
     bufferMemory: prepared.bufferMemory,
     memories: tracked.map((t) => ({ memory: t.memory, shared: t.shared ? 1 : 0 })),
+    counters: counting?.counters,
   });
   sources = createSources(instances);
   sourcesSeen = instances.length;
@@ -195,6 +201,7 @@ async function main() {
     type: 'ready',
     name: prepared.scenario?.name ?? null,
     sources: sources.describe(),
+    instrumented: counting ? counting.instrumented : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({ label: t.label, initialBytes: t.memory.buffer.byteLength, maximumBytes: t.maximumBytes ?? null, shared: t.shared })),
   });

@@ -9,13 +9,18 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const ROWS = 1000;
 
-/** Returns the scenario object; options: { name, leakStatements }. */
-export function sqljsScenario({ name, leakStatements }) {
+/**
+ * Returns the scenario object; options: { name, leakStatements, debug }.
+ * debug loads sql.js's debug build, which keeps function names (so the
+ * counting pass finds its malloc and free) and exports sbrk and the
+ * emscripten_stack_* helpers.
+ */
+export function sqljsScenario({ name, leakStatements, debug = false }) {
   return {
     name,
     async setup() {
-      const initSqlJs = require('sql.js');
-      const wasmPath = require.resolve('sql.js/dist/sql-wasm.wasm');
+      const initSqlJs = require(debug ? 'sql.js/dist/sql-wasm-debug.js' : 'sql.js');
+      const wasmPath = require.resolve(debug ? 'sql.js/dist/sql-wasm-debug.wasm' : 'sql.js/dist/sql-wasm.wasm');
       const SQL = await initSqlJs({ locateFile: () => wasmPath });
       const db = new SQL.Database();
       db.run(`CREATE TABLE items (
