@@ -2,8 +2,9 @@
 #
 # Parameters (set with gnuplot -e "name=value; ..." before this file):
 #   memfile    rows x, bytes: total linear memory, drawn as steps
-#   heapfile   rows x, bytes: heap top reported by stats(), or ''
-#   livefile   rows x, bytes: live bytes reported by stats(), or ''
+#   heapfile   rows x, bytes: heap top (stats() or the allocator), or ''
+#   livefile   rows x, bytes: live bytes (stats() or the allocator), or ''
+#   heaptitle, livetitle  their key entries, naming the source
 #   gapfile    rows x, live, heap: the gap between them (free memory the heap
 #              holds; fragmentation widens it), shaded, or ''
 #   jsheapfile rows x, bytes: the worker's V8 heap (second axis), or ''
@@ -22,6 +23,7 @@ if (term eq 'svg') {
 }
 set output out
 set encoding utf8
+set style textbox opaque noborder
 set title title font ',13'
 set xlabel xlabel
 set ylabel sprintf('wasm memory (%s)', yunit)
@@ -38,9 +40,9 @@ if (warmup > 0) {
   set object 1 rect from 0, graph 0 to warmup, graph 1 front \
     fc rgb '#9a9a9a' fs transparent solid 0.22 noborder
   if (warmup > 0.12 * xmax) {
-    set label 1 'warm-up' at warmup, graph 0.96 right offset -0.6, 0 tc rgb '#555555' front
+    set label 1 'warm-up' at warmup, graph 0.96 right offset -0.6, 0 tc rgb '#555555' front boxed
   } else {
-    set label 1 '◂ warm-up' at warmup, graph 0.96 left offset 0.6, 0 tc rgb '#555555' front
+    set label 1 '◂ warm-up' at warmup, graph 0.96 left offset 0.6, 0 tc rgb '#555555' front boxed
   }
 }
 
@@ -52,11 +54,11 @@ if (gapfile ne '') {
 }
 if (heapfile ne '') {
   plot_cmd = plot_cmd . ", heapfile using 1:2 with lines lw 2 lc rgb '#1a9641'" \
-    . " title 'heap top (stats)'"
+    . " title '" . heaptitle . "'"
 }
 if (livefile ne '') {
   plot_cmd = plot_cmd . ", livefile using 1:2 with lines lw 2 lc rgb '#d7191c'" \
-    . " title 'live bytes (stats)'"
+    . " title '" . livetitle . "'"
 }
 if (growfile ne '') {
   plot_cmd = plot_cmd . ", for [i=0:nops-1] growfile index i using 1:2 with points" \

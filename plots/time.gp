@@ -19,6 +19,7 @@ if (term eq 'svg') {
 }
 set output out
 set encoding utf8
+set style textbox opaque noborder
 set title title font ',13'
 set xlabel xlabel
 set ylabel sprintf('time per call (%s)', yunit)
@@ -34,9 +35,9 @@ if (warmup > 0) {
   set object 1 rect from 0, graph 0 to warmup, graph 1 front \
     fc rgb '#9a9a9a' fs transparent solid 0.22 noborder
   if (warmup > 0.12 * xmax) {
-    set label 1 'warm-up' at warmup, graph 0.96 right offset -0.6, 0 tc rgb '#555555' front
+    set label 1 'warm-up' at warmup, graph 0.96 right offset -0.6, 0 tc rgb '#555555' front boxed
   } else {
-    set label 1 '◂ warm-up' at warmup, graph 0.96 left offset 0.6, 0 tc rgb '#555555' front
+    set label 1 '◂ warm-up' at warmup, graph 0.96 left offset 0.6, 0 tc rgb '#555555' front boxed
   }
 }
 if (logy) {

@@ -234,7 +234,14 @@ function memoryFigure(data, summary, ctx) {
   const steps = Array.from(mem.iter, (x, i) => [x, mem.bytes[i]]);
   steps.push([Math.max(n - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
   const series = (s) => (s && s.iter.length ? envelope(s.iter, s.value, MAX_POINTS) : null);
-  const left = { memfile: steps, heapfile: series(m.heapBytes), livefile: series(m.liveBytes) };
+  // Heap and live bytes from the scenario's stats(), else from the
+  // allocator's own statistics (sources in summary.sources).
+  const heap = m.heapBytes?.iter.length ? m.heapBytes : m.allocatorHeap;
+  const live = m.liveBytes?.iter.length ? m.liveBytes : m.allocatorLive;
+  const short = (t) => String(t).split(' (')[0]; // 'mallinfo (uordblks, …)' → 'mallinfo'
+  const allocator = short(summary.sources?.allocator?.source ?? 'allocator');
+  const liveSource = short(summary.sources?.liveBytes ?? (live === m.liveBytes ? 'stats()' : allocator));
+  const left = { memfile: steps, heapfile: series(heap), livefile: series(live) };
   // The JS heap retained after full GCs is what the js-heap trend tests;
   // the raw heap (with its GC sawtooth) only when that is missing.
   const retained = m.jsHeapAfterGC?.iter.length > 0;
@@ -249,7 +256,7 @@ function memoryFigure(data, summary, ctx) {
   };
   for (const [key, list] of Object.entries(left)) add(key, list, yu);
   for (const [key, list] of Object.entries(right)) add(key, list, y2u);
-  add('gapfile', heapGap(m.heapBytes, m.liveBytes), yu);
+  add('gapfile', heapGap(heap, live), yu);
   const grows = growthEvents(data, data.header?.ops ?? []);
   if (grows.length) {
     files['grow.dat'] = blocks(grows.map((g) => ({ title: g.title,
@@ -258,7 +265,9 @@ function memoryFigure(data, summary, ctx) {
   }
   const vars = { title: `Memory — ${ctx.title}`, xlabel: xs.label, yunit: yu.label,
     y2unit: y2u.label, warmup: warmupEnd(summary, 'memory', n) / xs.div, xmax: n / xs.div,
-    nops: grows.length, jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap' };
+    nops: grows.length, jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
+    heaptitle: `heap top (${heap === m.heapBytes ? 'stats()' : allocator})`,
+    livetitle: `live bytes (${liveSource})` };
   return { name: 'memory', vars, files, fileVars: { memfile: '', heapfile: '', livefile: '',
     gapfile: '', jsheapfile: '', rssfile: '', growfile: '', ...fileVars } };
 }
