@@ -63,8 +63,39 @@ static double small_theil_sen(const double *x, const double *y, size_t n) {
   return ws__median_f32(pairs, m);
 }
 
-int ws__growth_pattern(const double *x, const double *y, size_t n, double alpha,
-                       uint64_t seed, size_t *rises) {
+/* Returns the probability that at least k of the blocks first .. n - 1
+ * (0-based, in time order) set a new record of a series whose blocks are
+ * exchangeable: by Renyi's record theorem block i does so independently with
+ * probability 1 / (i + 1). n <= WS_MEM_SEGMENTS. */
+static double record_tail(size_t first, size_t n, size_t k) {
+  double dist[WS_MEM_SEGMENTS + 1] = {1};
+  size_t len = 1;
+  for (size_t i = first; i < n; i++, len++) {
+    double p = 1.0 / (double)(i + 1);
+    dist[len] = 0;
+    for (size_t j = len; j > 0; j--) dist[j] = dist[j] * (1 - p) + dist[j - 1] * p;
+    dist[0] *= 1 - p;
+  }
+  double tail = 0;
+  for (size_t j = k; j < len; j++) tail += dist[j];
+  return tail;
+}
+
+/* Returns how many of peak[first..n) exceed every earlier peak. */
+static size_t late_records(const double *peak, size_t first, size_t n) {
+  double best = peak[0];
+  size_t count = 0;
+  for (size_t i = 1; i < n; i++) {
+    if (peak[i] > best) {
+      count += i >= first;
+      best = peak[i];
+    }
+  }
+  return count;
+}
+
+int ws__growth_pattern(const double *x, const double *y, const double *peak, size_t n,
+                       int never_falls, double alpha, size_t *rises) {
   /* Rises are counted between every other level (ending at the last), so a
    * slow but steady staircase of coarse pages still rises at most
    * transitions. */
@@ -81,17 +112,29 @@ int ws__growth_pattern(const double *x, const double *y, size_t n, double alpha,
   *rises = up;
   if (!recurring(up, coarse - 1, 3) || !recurring(up_late, coarse - chalf, 2))
     return WS_PATTERN_STEP;
-  /* A high-water mark (a series that never falls) that is only being
-   * approached rises ever more rarely; a leak keeps its pace, so the second
-   * half must show a significant rise of its own. Every series must keep at
-   * least half the whole slope in its second half. */
+  /* Every series must keep at least half the whole slope in its second half. */
   size_t half = n / 2;
-  int monotone = 1;
-  for (size_t i = 1; i < n; i++) monotone &= y[i] >= y[i - 1];
   ws_trend late;
-  if (ws_trend_fit(x + half, y + half, n - half, seed, &late) != 0) return WS_PATTERN_STEP;
+  if (ws_trend_fit(x + half, y + half, n - half, &late) != 0) return WS_PATTERN_STEP;
   if (!(late.slope > 0 && late.slope >= 0.5 * small_theil_sen(x, y, n))) return WS_PATTERN_STEP;
-  if (monotone && !(late.p_up < alpha)) return WS_PATTERN_STEP;
+  if (never_falls) {
+    /* A high-water mark (heap top, linear memory) of a stationary working set
+     * is the running maximum of a stationary process: it keeps rising, ever
+     * more rarely, and rank tests on it are meaningless (every pair is
+     * ordered). Under that null the segments' peaks are exchangeable blocks,
+     * so segment i sets a new high with probability at most 1 / (i + 1)
+     * (Renyi; Foster-Stuart's record test), less when values tie or the
+     * warm-up already set a higher mark. A leak or fragmentation keeps setting
+     * new highs: the last three quarters must set significantly more than
+     * that. (The first quarter is left out: right after an early warm-up
+     * point, a mark still catching up with its start-up would count.) */
+    size_t later = n / 4;
+    if (!(record_tail(later, n, late_records(peak, later, n)) < alpha)) return WS_PATTERN_STEP;
+  } else {
+    int monotone = 1;
+    for (size_t i = 1; i < n; i++) monotone &= y[i] >= y[i - 1];
+    if (monotone && !(late.p_up < alpha)) return WS_PATTERN_STEP;
+  }
   if (step_sse(y, n) < line_sse(x, y, n)) return WS_PATTERN_STEP;
   return WS_PATTERN_SUSTAINED;
 }
@@ -107,8 +150,7 @@ static double step_value(const double *iter, const double *value, size_t m, doub
 }
 
 int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int step,
-                        size_t from, size_t to, double alpha, uint64_t seed,
-                        ws_memtrend_result *r) {
+                        size_t from, size_t to, double alpha, ws_memtrend_result *r) {
   *r = (ws_memtrend_result){0};
   r->from = from;
   r->to = to;
@@ -118,6 +160,17 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
   if (!step && scratch == NULL) return WS_ENOMEM;
   double width = (double)(to - from) / WS_MEM_SEGMENTS;
   size_t ns = 0, cursor = 0, i = 0;
+  /* Does the series never fall inside the window? A step series' point in
+   * effect at from counts as inside. */
+  int never_falls = 1, seen = 0;
+  double prev = 0;
+  for (size_t j = 0; j < m && iter[j] < (double)to; j++) {
+    int inside = step ? j + 1 == m || iter[j + 1] > (double)from : iter[j] >= (double)from;
+    if (!inside) continue;
+    if (seen && value[j] < prev) never_falls = 0;
+    prev = value[j];
+    seen = 1;
+  }
   r->max = -INFINITY;
   for (size_t s = 0; s < WS_MEM_SEGMENTS; s++) {
     double lo = (double)from + (double)s * width, hi = lo + width;
@@ -149,11 +202,12 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
   if (ns < 8) return 0;
   r->start = level[0];
   r->end = level[ns - 1];
-  int rc = ws_trend_fit(x, level, ns, seed, &r->trend);
-  if (rc == 0) rc = ws_trend_fit(x, peak, ns, seed ^ 0x5eed, &r->peak);
+  int rc = ws_trend_fit(x, level, ns, &r->trend);
+  if (rc == 0) rc = ws_trend_fit(x, peak, ns, &r->peak);
   if (rc != 0) return rc;
   r->peak_grows = r->peak.p_up < alpha && r->peak.low > 0;
-  r->pattern = ws__growth_pattern(x, level, ns, alpha, seed + 2, &r->rises);
+  r->never_falls = never_falls;
+  r->pattern = ws__growth_pattern(x, level, peak, ns, never_falls, alpha, &r->rises);
   if (!(r->trend.p_up < alpha && r->trend.low > 0)) r->pattern = WS_PATTERN_FLAT;
   return 0;
 }

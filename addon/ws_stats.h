@@ -41,8 +41,8 @@ double ws__median_f32(float *a, size_t n);
 typedef struct {
   double slope;     /* Theil-Sen slope: median of pairwise slopes (y per unit x) */
   double intercept; /* median of y[i] - slope * x[i] */
-  double low, high; /* 95 % moving-block residual bootstrap interval of slope */
-  double low98, high98; /* 98 % interval: 1 % in each tail */
+  double low, high; /* 95 % Sen interval of the slope: 2.5 % in each tail */
+  double low98, high98; /* 98 % Sen interval: 1 % in each tail */
   double z;         /* Mann-Kendall z, variance corrected for autocorrelation */
   double p_up;      /* one-sided p-value of the z for an increasing trend */
   double var_ratio; /* Hamed-Rao variance inflation n/n* applied (>= 1) */
@@ -50,17 +50,16 @@ typedef struct {
 
 /* Largest sequence ws_trend_fit accepts (its work is O(n^2)). */
 #define WS_TREND_MAX 256
-/* Bootstrap replicates drawn by ws_trend_fit. */
-#define WS_TREND_BOOT 400
 
 /* Fits a Theil-Sen line through (x[i], y[i]) for i in [0, n), tests it with
- * the Mann-Kendall test (tie-corrected variance, Hamed-Rao correction for
- * autocorrelation of the detrended ranks) and brackets the slope with a
- * moving-block bootstrap of the residuals, seeded by seed (deterministic).
- * Allocates its own O(n^2) floats and frees them. Returns 0, WS_EINVAL when
- * n < 4 or n > WS_TREND_MAX, WS_ENOMEM. */
-int ws_trend_fit(const double *x, const double *y, size_t n, uint64_t seed,
-                 ws_trend *out);
+ * the Mann-Kendall test (tie-corrected variance of S, inflated by the
+ * Hamed-Rao factor from the autocorrelation of the detrended ranks) and
+ * brackets the slope with Sen's distribution-free interval: the pairwise
+ * slopes of ranks (N -+ z sd(S)) / 2 among the N pairs, from the same
+ * corrected variance. Deterministic. Allocates n(n-1)/2 floats and 3n doubles
+ * and frees them. Returns 0, WS_EINVAL when n < 4 or n > WS_TREND_MAX,
+ * WS_ENOMEM. */
+int ws_trend_fit(const double *x, const double *y, size_t n, ws_trend *out);
 
 /* Returns the upper-tail probability of the standard normal at z. */
 double ws_normal_sf(double z);
@@ -88,15 +87,14 @@ int ws_warmup_memory(const double *iter, const double *bytes, size_t m, size_t c
 typedef struct {
   double threshold; /* relative change across the run that matters (0.10) */
   double alpha;     /* one-sided significance level (0.01) */
-  uint64_t seed;    /* bootstrap seed */
 } ws_drift_opts;
 
 typedef struct {
   int tested;           /* 0 when there were too few post-warm-up calls */
   size_t from, to;      /* analysed iterations [from, to) */
-  size_t batches;       /* number of batch medians tested */
+  size_t batches;       /* number of batches tested */
   size_t batch_size;    /* calls per batch (the last one takes the rest) */
-  ws_trend trend;       /* on ln(batch median ns) per iteration */
+  ws_trend trend;       /* on the batches' interquartile mean of ln(ns), per iteration */
   double effect;        /* exp(slope * calls) - 1: change across the run */
   double effect_low, effect_high; /* the same from the slope interval */
   double early_ns, late_ns; /* median of the first and last fifth of batch medians */
@@ -105,10 +103,10 @@ typedef struct {
                          * bound of the effect >= threshold */
 } ws_drift_result;
 
-/* Tests per-call times x[from..calls) for an upward drift: ln of batch
- * medians (at most 60 batches of at least 10 calls), Theil-Sen slope,
- * Mann-Kendall with Hamed-Rao correction and a block bootstrap interval; the
- * effect is the relative change the trend implies across the whole run.
+/* Tests per-call times x[from..calls) for an upward drift: the interquartile
+ * mean of ln(ns) per batch (at most 60 batches of at least 10 calls),
+ * Theil-Sen slope, Mann-Kendall with Hamed-Rao correction and Sen's interval;
+ * the effect is the relative change the trend implies across the whole run.
  * Allocates O(calls / batches) floats. Returns 0 (r->tested says whether a
  * test was possible), WS_EINVAL for bad options, WS_ENOMEM. */
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
@@ -136,6 +134,7 @@ typedef struct {
   double max;         /* largest value in the window */
   size_t rises;       /* segment-to-segment increases */
   int peak_grows;     /* per-segment peaks have a significant upward trend */
+  int never_falls;    /* no value in the window is below an earlier one */
   ws_trend peak;      /* trend of per-segment peaks */
 } ws_memtrend_result;
 
@@ -145,23 +144,25 @@ typedef struct {
  * they are samples. The window is cut into WS_MEM_SEGMENTS segments whose
  * level is the median sample (step series: the value at the segment's middle)
  * and whose peak is the largest value. Growth is sustained when the level
- * trend is significant (p_up < alpha, interval above 0), increases recur in
- * at least 40 % of segment transitions (3 at least) including the second
- * half, and one step change does not fit the levels better than a line.
- * Allocates O(m) floats. Returns 0, WS_ENOMEM. */
+ * trend is significant (p_up < alpha, interval above 0) and
+ * ws__growth_pattern says so. Allocates O(m) floats. Returns 0, WS_ENOMEM. */
 int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int step,
-                        size_t from, size_t to, double alpha, uint64_t seed,
-                        ws_memtrend_result *r);
+                        size_t from, size_t to, double alpha, ws_memtrend_result *r);
 
-/* Internal: classifies levels y[0..n) at x[0..n) (8 <= n <= WS_MEM_SEGMENTS)
- * that already have a significant upward trend: returns WS_PATTERN_SUSTAINED
- * when increases recur (40 % of transitions between every other level,
- * including the second half), the second half alone rises significantly at
- * level alpha at no less than half the whole slope, and one step does not fit
- * better than a line; else WS_PATTERN_STEP. Stores the increases in *rises.
- * Returns WS_PATTERN_STEP on allocation failure. */
-int ws__growth_pattern(const double *x, const double *y, size_t n, double alpha,
-                       uint64_t seed, size_t *rises);
+/* Internal: classifies levels y[0..n) and peaks peak[0..n) at x[0..n)
+ * (8 <= n <= WS_MEM_SEGMENTS) that already have a significant upward level
+ * trend: returns WS_PATTERN_SUSTAINED when increases recur (40 % of
+ * transitions between every other level, including the second half), the
+ * second half's slope is at least half the whole slope, and one step does not
+ * fit better than a line; and then, for a series that never falls
+ * (never_falls != 0, a high-water mark), when its last three quarters set
+ * significantly more new peaks (at level alpha) than the running maximum of
+ * a stationary series would (record test), or otherwise, when the levels
+ * never fall, the second half's trend is significant on its own. Else
+ * WS_PATTERN_STEP. Stores the increases in *rises. Returns WS_PATTERN_STEP on
+ * allocation failure. */
+int ws__growth_pattern(const double *x, const double *y, const double *peak, size_t n,
+                       int never_falls, double alpha, size_t *rises);
 
 /* ---- Classification (ws_classify.c) ---- */
 
@@ -226,7 +227,8 @@ typedef struct {
   long warmup;           /* first post-warm-up iteration, or < 0 for auto */
   double time_threshold; /* 0.10 */
   double alpha;          /* 0.01 */
-  uint64_t seed;         /* bootstrap seed */
+  uint64_t seed;         /* reserved for randomised methods: every method
+                          * now is deterministic and ignores it */
 } ws_verdict_opts;
 
 /* Fills o with the defaults: auto warm-up, 10 % threshold, alpha 0.01, seed 1. */
@@ -234,7 +236,9 @@ void ws_verdict_opts_default(ws_verdict_opts *o);
 
 typedef struct {
   int warmup_auto;
-  size_t warmup;          /* the chosen point, used by every test */
+  size_t warmup;          /* the chosen point: memory tests start here, and
+                           * so does the time test unless auto (then at
+                           * warmup_time, capped at half the run) */
   size_t warmup_time;     /* MSER's end of time warm-up (auto) */
   size_t warmup_memory;   /* end of memory warm-up (auto) */
   double startup_growth;  /* linear memory grown before the chosen point */
@@ -249,8 +253,8 @@ typedef struct {
 #define WS_MAX_SERIES 16
 
 /* Analyses a run: warm-up (auto: the later of the time and the memory
- * warm-up, at most half the run), time drift, every series' trend, then
- * classification. elapsed[0..calls) are per-call ns; series[0..k) the memory
+ * warm-up, at most half the run), time drift (auto: from the time warm-up
+ * alone), every series' trend, then classification. elapsed[0..calls) are per-call ns; series[0..k) the memory
  * series (the first WS_ROLE_LINEAR one drives memory warm-up); v->series must
  * point at k results. Returns 0, WS_EINVAL (bad options, k > WS_MAX_SERIES),
  * WS_ENOMEM. */

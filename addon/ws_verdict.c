@@ -1,5 +1,6 @@
-/* Whole-run analysis: chooses the warm-up point, runs the time drift and
- * every memory series' trend from it, and classifies the results. */
+/* Whole-run analysis: chooses the warm-up points, runs the time drift from
+ * the time warm-up and every memory series' trend from the later of the two,
+ * and classifies the results. */
 #include <stdlib.h>
 
 #include "ws_stats.h"
@@ -48,15 +49,20 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   if (linear != NULL && v->warmup > 0)
     v->startup_growth = value_at(linear, (double)v->warmup - 1) - linear->value[0];
 
-  ws_drift_opts d = {o->time_threshold, o->alpha, o->seed};
-  if ((rc = ws_drift_analyze(elapsed, calls, v->warmup, &d, &v->time)) != 0) return rc;
+  /* Time needs only its own warm-up: MSER sees everything that slows the
+   * early calls, memory start-up included, and every call cut after it would
+   * only widen the interval. Memory series start at the later point. */
+  size_t time_from = v->warmup;
+  if (v->warmup_auto) time_from = v->warmup_time < calls / 2 ? v->warmup_time : calls / 2;
+  ws_drift_opts d = {o->time_threshold, o->alpha};
+  if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &v->time)) != 0) return rc;
 
   ws_signal sig[WS_MAX_SERIES];
   size_t nsig = 0;
   for (size_t i = 0; i < k; i++) {
     const ws_series_in *s = &series[i];
     rc = ws_memtrend_analyze(s->iter, s->value, s->n, s->step, v->warmup, calls, o->alpha,
-                             o->seed + 1 + i, &results[i]);
+                             &results[i]);
     if (rc != 0) return rc;
     sig[nsig++] = (ws_signal){s->role, results[i].pattern, results[i].peak_grows};
   }

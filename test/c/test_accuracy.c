@@ -1,10 +1,9 @@
-/* Accuracy of the verdict engine on synthetic runs at default settings.
- * Not yet part of `make -f test/c/Makefile`: two targets are still missed
- * (docs/verdicts.md, "Accuracy"). Build and run from the repository root:
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Iaddon -Itest/c \
- *     bench/verdict_accuracy.c addon/ws_*.c -lm -o build/verdict_accuracy
- *   build/verdict_accuracy
- * When every target holds, move it to test/c/test_accuracy.c.
+/* Accuracy of the verdict engine on synthetic runs (ws_synth.c) at default
+ * settings, run by `make -s -f test/c/Makefile check` (docs/verdicts.md,
+ * "Accuracy"). Seeded and deterministic; SEED_SHIFT (default 0) moves every
+ * seed, to measure the rates on other draws:
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -DSEED_SHIFT=100000 -Iaddon \
+ *     -Itest/c test/c/test_accuracy.c addon/ws_*.c -lm -o /tmp/accuracy
  * Prints the measured false-alarm and detection rates and fails when a
  * target is missed: false alarms <= 1 % over 500 stationary runs (time and
  * memory, plateau steps included); detection >= 95 % for a +10 % time drift,
@@ -19,6 +18,9 @@
 #define CALLS 20000
 #define STATIONARY 500
 #define DETECT 200
+#ifndef SEED_SHIFT
+#define SEED_SHIFT 0
+#endif
 
 typedef struct {
   float *elapsed;
@@ -68,6 +70,7 @@ int main(void) {
   buffers b;
   b.elapsed = malloc(CALLS * sizeof *b.elapsed);
   double *d = malloc(7 * (CALLS + 1) * sizeof *d);
+  if (b.elapsed == NULL || d == NULL) return 1;
   b.lin_iter = d;
   b.lin_bytes = d + (CALLS + 1);
   b.s_iter = d + 2 * (CALLS + 1);
@@ -79,8 +82,8 @@ int main(void) {
   for (unsigned i = 0; i < STATIONARY; i++) {
     ws_synth_time t;
     ws_synth_mem m;
-    ws_synth_time_defaults(&t, CALLS, 1000 + i);
-    ws_synth_mem_defaults(&m, CALLS, 5000 + i);
+    ws_synth_time_defaults(&t, CALLS, SEED_SHIFT + 1000 + i);
+    ws_synth_mem_defaults(&m, CALLS, SEED_SHIFT + 5000 + i);
     vary_time(&t, i);
     m.plateau = i % 2;
     unsigned kinds;
@@ -95,20 +98,20 @@ int main(void) {
     ws_synth_time t;
     ws_synth_mem m;
     unsigned kinds;
-    ws_synth_time_defaults(&t, CALLS, 20000 + i);
-    ws_synth_mem_defaults(&m, CALLS, 30000 + i);
+    ws_synth_time_defaults(&t, CALLS, SEED_SHIFT + 20000 + i);
+    ws_synth_mem_defaults(&m, CALLS, SEED_SHIFT + 30000 + i);
     vary_time(&t, i);
     t.drift = 0.10;
     analyse(&b, &t, &m, 0, &kinds);
     drift += (kinds >> WS_KIND_SLOWDOWN) & 1;
 
-    ws_synth_time_defaults(&t, CALLS, 40000 + i);
-    ws_synth_mem_defaults(&m, CALLS, 50000 + i);
+    ws_synth_time_defaults(&t, CALLS, SEED_SHIFT + 40000 + i);
+    ws_synth_mem_defaults(&m, CALLS, SEED_SHIFT + 50000 + i);
     m.leak = 16;
     analyse(&b, &t, &m, WITH_LIVE | (int)(i % 2) * WITH_HEAP, &kinds);
     leak += (kinds >> WS_KIND_LEAK) & 1;
 
-    ws_synth_mem_defaults(&m, CALLS, 60000 + i);
+    ws_synth_mem_defaults(&m, CALLS, SEED_SHIFT + 60000 + i);
     m.frag = 65536.0 / 1500;
     analyse(&b, &t, &m, 0, &kinds);
     growth += (kinds >> WS_KIND_GROWTH) & 1;
