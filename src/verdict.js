@@ -5,30 +5,14 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+import { formatBytes, formatCount, formatNs } from './format.js';
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const addon = createRequire(import.meta.url)('node-gyp-build')(root);
 
 const WASM32_CAP = 4294967296;
 const ROLE = { linear: 1, linearOne: 2, heap: 3, live: 4, jsHeap: 5 };
 const SEVERITY = ['leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
-
-/** Formats bytes for people: "32 KiB", "3.1 MiB". */
-export function formatBytes(bytes) {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = Math.abs(bytes);
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  const digits = u === 0 || v >= 100 ? 0 : v >= 10 ? 0 : 1;
-  return `${bytes < 0 ? '-' : ''}${Number(v.toFixed(digits)).toLocaleString('en-US')} ${units[u]}`;
-}
-
-/** Formats a count with thousands separators: "1,000". */
-export function formatCount(n) {
-  return Math.round(n).toLocaleString('en-US');
-}
 
 function formatPercent(r) {
   const p = r * 100;
@@ -95,11 +79,13 @@ const SERIES_WORDS = {
 
 function describeProjection(p) {
   if (p == null) return '';
-  const when = p.wallMs == null ? '' : ` (about ${formatDuration(p.wallMs)})`;
+  const when = p.wallMs == null ? '' : ` (about ${formatHorizon(p.wallMs)})`;
   return ` At this pace it reaches ${formatBytes(p.limitBytes)} after about ${formatCount(p.iterations)} more calls${when}.`;
 }
 
-function formatDuration(ms) {
+// A long horizon in words ("40 min", "3 days"); format.js's formatDuration
+// is a clock ("1:02:03") for elapsed run time.
+function formatHorizon(ms) {
   const s = ms / 1000;
   if (s < 120) return `${Math.round(s)} s`;
   if (s < 7200) return `${Math.round(s / 60)} min`;
@@ -107,7 +93,7 @@ function formatDuration(ms) {
   return `${Math.round(s / 86400)} days`;
 }
 
-function sentence(kind, name, r, p, timeResult) {
+function sentence(kind, name, r, p, timeResult, memoryGrows) {
   const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
   const rate = r ? `${formatBytes(r.trend.slope)} per 1,000 calls` : '';
   switch (kind) {
@@ -120,18 +106,20 @@ function sentence(kind, name, r, p, timeResult) {
     case 'js-heap-growth':
       return `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
     case 'slowdown':
-      return `Calls get ${formatPercent(timeResult.effect)} slower across the run (median ${formatCount(timeResult.earlyNs)} ns early, ${formatCount(timeResult.lateNs)} ns late) while memory is flat.`;
+      return `Calls get ${formatPercent(timeResult.effect)} slower across the run (median ${formatNs(timeResult.earlyNs)} early, ${formatNs(timeResult.lateNs)} late)${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
     default:
       return '';
   }
 }
 
 function checkOptions(options) {
-  const o = { warmup: 'auto', timeThreshold: 0.1, memoryMaximumBytes: null, alpha: 0.01, seed: 1, ...options };
+  const o = { warmup: 'auto', timeThreshold: 0.1, memoryMaximumBytes: null, alpha: 0.01, seed: null, ...options };
   if (o.warmup !== 'auto' && !(Number.isInteger(o.warmup) && o.warmup >= 0))
     throw Object.assign(new TypeError("warmup must be 'auto' or a non-negative integer"), { code: 'WS_EINVAL' });
   if (!(o.timeThreshold >= 0)) throw Object.assign(new RangeError('timeThreshold must be >= 0'), { code: 'WS_EINVAL' });
   if (!(o.alpha > 0 && o.alpha < 1)) throw Object.assign(new RangeError('alpha must be in (0, 1)'), { code: 'WS_EINVAL' });
+  if (o.seed != null && !(Number.isSafeInteger(o.seed) && o.seed >= 0))
+    throw Object.assign(new RangeError('seed must be a non-negative integer'), { code: 'WS_EINVAL' });
   return o;
 }
 
@@ -143,6 +131,8 @@ export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);
   const elapsed = data.elapsed instanceof Float32Array ? data.elapsed : Float32Array.from(data.elapsed ?? []);
   const series = collectSeries(data);
+  // The run's own seed by default, so that a run's verdict is reproducible
+  // from its log (the current methods are deterministic and ignore it).
   const seed = o.seed ?? data.header?.seed ?? 1;
   const r = addon.verdictAnalyzeRun(elapsed, series, {
     warmup: o.warmup === 'auto' ? -1 : o.warmup,
@@ -183,6 +173,7 @@ export function analyzeRun(data, options = {}) {
     effect: t.tested ? { relative: t.effect, low: t.effectLow, high: t.effectHigh } : null,
     windowsChange: t.tested ? t.windowsChange : null,
   });
+  const memoryGrows = r.findings.some((f) => f.kind !== 'slowdown');
   const findings = r.findings.map((f) => {
     if (f.kind === 'slowdown') {
       return {
@@ -193,7 +184,7 @@ export function analyzeRun(data, options = {}) {
         pValue: t.trend.pValue,
         effect: { relative: t.effect, low: t.effectLow, high: t.effectHigh },
         projection: null,
-        sentence: sentence(f.kind, 'time', null, null, t),
+        sentence: sentence(f.kind, 'time', null, null, t, memoryGrows),
       };
     }
     const s = series[f.series];

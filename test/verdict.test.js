@@ -2,7 +2,8 @@
 // kind of finding, plus the plateau step that must stay stable.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeRun, createLiveTrend, formatBytes } from '../src/verdict.js';
+import { formatBytes } from '../src/format.js';
+import { analyzeRun, createLiveTrend } from '../src/verdict.js';
 
 const CALLS = 20000;
 const EVERY = 100;
@@ -106,7 +107,20 @@ test('a +20 % drift in time per call is a slowdown', () => {
   const r = analyzeRun(run({ seed: 7, drift: 0.2 }));
   assert.deepEqual(kinds(r), ['slowdown']);
   assert.ok(r.findings[0].effect.relative > 0.1);
-  assert.match(r.findings[0].sentence, /slower/);
+  assert.match(r.findings[0].sentence, /slower .* while memory shows no sustained growth\.$/);
+});
+
+test('a slowdown next to memory growth says that memory grows too', () => {
+  const r = analyzeRun(run({ seed: 11, drift: 0.2, frag: 65536 / 1500 }));
+  assert.deepEqual(kinds(r), ['fragmentation', 'slowdown']);
+  assert.match(r.findings[1].sentence, /slower .*, and memory grows as well/);
+  assert.doesNotMatch(r.findings[1].sentence, /flat|no sustained growth/);
+});
+
+test('the seed defaults to the run header and is validated', () => {
+  const data = run({ seed: 12 });
+  assert.deepEqual(analyzeRun(data), analyzeRun(data, { seed: 12 }));
+  assert.throws(() => analyzeRun(data, { seed: -1 }), { code: 'WS_EINVAL' });
 });
 
 test('a growing worker JS heap is js-heap-growth', () => {
