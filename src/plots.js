@@ -216,15 +216,20 @@ function growthEvents(data, ops) {
   });
 }
 
-// Heap top and live bytes sampled at the same iterations: rows x, live,
-// heap for the shaded gap between them (free memory the heap holds: the
-// fragmentation signal), thinned to MAX_POINTS rows.
+// Heap top and live bytes: rows x, live, heap for the shaded gap between
+// them (free memory the heap holds: the fragmentation signal), thinned to
+// MAX_POINTS rows. At each heap sample, live bytes are the last live sample
+// at or before it, so live bytes from another pass (the counting pass, same
+// seed and calls) or another cadence still line up with the heap.
 function heapGap(heap, live) {
-  if (!heap?.iter.length || heap.iter.length !== live?.iter.length) return null;
-  if (heap.iter.some((x, i) => x !== live.iter[i])) return null;
+  if (!heap?.iter.length || !live?.iter.length) return null;
   const stride = Math.max(1, Math.ceil(heap.iter.length / MAX_POINTS)), out = [];
-  for (let i = 0; i < heap.iter.length; i += stride) out.push([heap.iter[i], live.value[i], heap.value[i]]);
-  return out;
+  let j = -1;
+  for (let i = 0; i < heap.iter.length; i += stride) {
+    while (j + 1 < live.iter.length && live.iter[j + 1] <= heap.iter[i]) j++;
+    if (j >= 0) out.push([heap.iter[i], live.value[j], heap.value[i]]);
+  }
+  return out.length ? out : null;
 }
 
 function memoryFigure(data, summary, ctx) {
@@ -235,12 +240,19 @@ function memoryFigure(data, summary, ctx) {
   steps.push([Math.max(n - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
   const series = (s) => (s && s.iter.length ? envelope(s.iter, s.value, MAX_POINTS) : null);
   // Heap and live bytes from the scenario's stats(), else from the
-  // allocator's own statistics (sources in summary.sources).
+  // allocator's own statistics. The verdict's input (analyze.js) may already
+  // carry the allocator's heap or the counting pass's live bytes as
+  // heapBytes / liveBytes: summary.sources names them, and a series that is
+  // the allocator's own object is labelled as the allocator.
   const heap = m.heapBytes?.iter.length ? m.heapBytes : m.allocatorHeap;
   const live = m.liveBytes?.iter.length ? m.liveBytes : m.allocatorLive;
   const short = (t) => String(t).split(' (')[0]; // 'mallinfo (uordblks, …)' → 'mallinfo'
   const allocator = short(summary.sources?.allocator?.source ?? 'allocator');
-  const liveSource = short(summary.sources?.liveBytes ?? (live === m.liveBytes ? 'stats()' : allocator));
+  const fromAllocator = (series, own) => series === own || (series && own && series.value === own.value);
+  let liveSource = 'stats()';
+  if (fromAllocator(live, m.allocatorLive)) liveSource = allocator;
+  else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
+  const heapSource = fromAllocator(heap, m.allocatorHeap) ? allocator : 'stats()';
   const left = { memfile: steps, heapfile: series(heap), livefile: series(live) };
   // The JS heap retained after full GCs is what the js-heap trend tests;
   // the raw heap (with its GC sawtooth) only when that is missing.
@@ -266,7 +278,7 @@ function memoryFigure(data, summary, ctx) {
   const vars = { title: `Memory — ${ctx.title}`, xlabel: xs.label, yunit: yu.label,
     y2unit: y2u.label, warmup: warmupEnd(summary, 'memory', n) / xs.div, xmax: n / xs.div,
     nops: grows.length, jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
-    heaptitle: `heap top (${heap === m.heapBytes ? 'stats()' : allocator})`,
+    heaptitle: `heap top (${heapSource})`,
     livetitle: `live bytes (${liveSource})` };
   return { name: 'memory', vars, files, fileVars: { memfile: '', heapfile: '', livefile: '',
     gapfile: '', jsheapfile: '', rssfile: '', growfile: '', ...fileVars } };

@@ -51,6 +51,8 @@ const VERDICT_WORDS = {
   growth: 'memory growth',
   slowdown: 'slowdown',
   'js-heap-growth': 'JS heap growth',
+  budget: 'allocation budget exceeded',
+  'stack-drift': 'stack drift',
 };
 
 // The banner: ok (green) only for a completed or interrupted run judged stable.
@@ -77,7 +79,17 @@ export function verdictLine(s) {
 export function findingEvidence(f) {
   const rows = [];
   if (f.series) rows.push(['series', f.series]);
-  if (f.window) rows.push(['window', `iterations ${formatCount(f.window.from)}–${formatCount(f.window.to)}`]);
+  // A budget finding is about one call: its iteration and op, not a window.
+  if (f.iteration != null) rows.push(['call', `iteration ${formatCount(f.iteration)}${f.op != null ? ` (op ${f.op})` : ''}`]);
+  else if (f.op != null) rows.push(['op', f.op]);
+  if (f.window && !(f.iteration != null && f.window.to - f.window.from <= 1)) {
+    rows.push(['window', `iterations ${formatCount(f.window.from)}–${formatCount(f.window.to)}`]);
+  }
+  if (f.value != null) {
+    const bytes = f.series === 'bytes-per-call';
+    const amount = (v) => (bytes ? formatBytes(v) : `${formatCount(v)} ${f.series === 'allocs-per-call' ? 'allocations' : ''}`.trim());
+    rows.push(['value', `${amount(f.value)}${f.limit != null ? ` (budget ${amount(f.limit)} per call)` : ''}`]);
+  }
   if (f.slope) {
     const { perKiloIterations: k, low, high, unit } = f.slope;
     const ci = Number.isFinite(low) && Number.isFinite(high)
@@ -105,6 +117,79 @@ export function opRows(s) {
   if (s.time) rows.push({ name: 'all ops', count: s.samples?.calls, threw: null, time: s.time });
   for (const op of s.ops ?? []) rows.push({ name: op.name, count: op.count, threw: op.threw, time: op.time });
   return rows;
+}
+
+// ---- inside the allocator (summary.sources, .allocations, .growthAttribution) ----
+
+// A count that may be an interpolated quantile (2, 2.5, 3,335.2).
+export function formatAllocs(v) {
+  return Number.isFinite(v) ? trim(v, 4) : '–';
+}
+
+const SOURCE_LABELS = [
+  ['heapTop', 'heap top'],
+  ['allocator', 'allocator statistics'],
+  ['stackPointer', 'stack pointer'],
+];
+
+// Entry points the counting pass instrumented, per module ([[names], ...]).
+export function instrumentedText(list) {
+  if (!Array.isArray(list) || !list.length) return 'none';
+  const mods = list.map((names, i) => `${list.length > 1 ? `module ${i + 1}: ` : ''}${names?.length ? names.join(', ') : 'none'}`);
+  return mods.join('; ');
+}
+
+// Rows { what, found, source, enable } of the sources table: each automatic
+// source (found or what would enable it), where live bytes come from, and the
+// counting pass. [] when the summary has no sources.
+export function sourceRows(s) {
+  const src = s.sources;
+  if (!src) return [];
+  const rows = SOURCE_LABELS.filter(([k]) => src[k]).map(([k, what]) => ({
+    what, found: src[k].source != null, source: src[k].source ?? null, enable: src[k].source == null ? src[k].enable ?? null : null,
+  }));
+  rows.push({ what: 'live bytes', found: src.liveBytes != null, source: src.liveBytes ?? null,
+    enable: src.liveBytes == null ? 'a scenario stats() returning liveBytes, an allocator with statistics (above), or --count-allocs' : null });
+  const cp = src.countingPass;
+  if (cp) {
+    const parts = [cp.status, `instrumented ${instrumentedText(cp.instrumented)}`];
+    if (cp.error) parts.push(`error${cp.error.phase ? ` (${cp.error.phase})` : ''}: ${cp.error.message}`);
+    rows.push({ what: 'counting pass', found: cp.status !== 'failed', source: parts.join('; '), enable: cp.note ?? null });
+  } else {
+    rows.push({ what: 'counting pass', found: false, source: null, enable: 'run with --count-allocs (a second, instrumented pass with the same seed)' });
+  }
+  return rows;
+}
+
+// Rows of the per-op allocation table: all ops first (when more than one op),
+// then each op. timed: { median, ops: { name: median } } of the timed pass
+// (report.js reads it from the log), or null.
+export function allocationRows(s, timed = null) {
+  const a = s.allocations;
+  if (!a) return [];
+  const ops = a.ops ?? [];
+  const row = (name, x, leftBehind, countMedian, timedMedian) => ({
+    name, calls: x.calls, allocs: x.allocs ?? {}, frees: x.frees?.total ?? null, bytes: x.bytes ?? {},
+    liveLeftBehind: leftBehind, countMedianNs: countMedian ?? null, timedMedianNs: timedMedian ?? null,
+  });
+  const rows = [];
+  if (ops.length !== 1) {
+    const frees = ops.reduce((t, o) => t + (o.frees?.total ?? 0), 0);
+    const left = a.live && Number.isFinite(a.live.end) && Number.isFinite(a.live.start) ? a.live.end - a.live.start : null;
+    rows.push(row('all ops', { ...a, frees: { total: frees } }, left, a.timeMedianNs, timed?.median));
+  }
+  for (const o of ops) {
+    const count = o.timeMedianNs ?? (ops.length === 1 ? a.timeMedianNs : null);
+    rows.push(row(o.name, o, o.liveLeftBehind, count, timed?.ops?.[o.name] ?? (ops.length === 1 ? timed?.median : null)));
+  }
+  return rows;
+}
+
+// Rows of the growth attribution table, ops that grew memory or left live
+// bytes behind first.
+export function growthRows(s) {
+  const list = s.growthAttribution ?? [];
+  return [...list].sort((x, y) => (y.grownBytes ?? 0) - (x.grownBytes ?? 0) || (y.liveLeftBehind ?? 0) - (x.liveLeftBehind ?? 0));
 }
 
 // Relative change of the median from the early to the late window.

@@ -1,8 +1,9 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 import {
-  findingEvidence, formatBytes, formatCount, formatMs, formatNs, formatPercent, medianChange,
-  opRows, reproduceCommand, verdictLine, figureTitle,
+  allocationRows, findingEvidence, formatAllocs, formatBytes, formatCount, formatMs, formatNs,
+  formatPercent, growthRows, instrumentedText, medianChange, opRows, reproduceCommand, sourceRows, verdictLine,
+  figureTitle,
 } from './report-format.js';
 import { INSTALL_HINT } from './plots.js';
 
@@ -41,6 +42,9 @@ figcaption{color:#5b6570;font-size:13px}
 pre{background:#f0f2f5;padding:10px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 .note{background:#fff6db;border:1px solid #f0d67a;padding:4px 14px;margin:8px 0}
 .muted{color:#5b6570}
+h3{font-size:15px;margin:14px 0 6px}
+table.sources td.found{color:#1e7d3a;font-weight:600}table.sources td.missing{color:#8a5a00;font-weight:600}
+table.sources td{padding-bottom:6px}
 `;
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -106,6 +110,41 @@ ${rows.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(formatCount(r.count))}</
 </table>${windows}</section>`;
 }
 
+const signed = (b) => (Number.isFinite(b) && b > 0 ? `+${formatBytes(b)}` : formatBytes(b));
+
+// Inside the allocator: which sources the run found (and what would enable
+// the rest), the counting pass's allocations per op, and which ops grew
+// memory or left live bytes behind. timed: the timed pass's medians.
+function allocatorSection(s, timed) {
+  const sources = sourceRows(s), allocs = allocationRows(s, timed), growth = growthRows(s);
+  if (!sources.length && !allocs.length && !growth.length) return '';
+  const parts = ['<section id="allocator"><h2>Inside the allocator</h2>'];
+  if (sources.length) {
+    parts.push(`<h3>Sources</h3><table class="sources" id="allocator-sources">
+${sources.map((r) => `<tr><th>${esc(r.what)}</th><td class="${r.found ? 'found' : 'missing'}">${r.found ? 'found' : 'missing'}</td><td>${
+      r.source != null ? esc(r.source) : ''}${r.enable ? `${r.source != null ? '<br>' : ''}<span class="muted">${r.found ? '' : 'to enable: '}${esc(r.enable)}</span>` : ''}</td></tr>`).join('\n')}
+</table>`);
+  }
+  if (allocs.length) {
+    const a = s.allocations;
+    const ns = (v) => (v == null ? '–' : formatNs(v));
+    const time = (r) => `<td>${esc(ns(r.timedMedianNs))}</td><td>${esc(ns(r.countMedianNs))}</td>`;
+    parts.push(`<h3>Allocations per call (counting pass)</h3><table class="grid" id="allocator-ops">
+<tr><th>op</th><th>calls</th><th>allocs/call median</th><th>p99</th><th>bytes/call median</th><th>p99</th><th>frees</th><th>live bytes left behind</th><th>time/call timed</th><th>counting pass</th></tr>
+${allocs.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(formatCount(r.calls))}</td><td>${esc(formatAllocs(r.allocs.median))}</td><td>${esc(formatAllocs(r.allocs.p99))}</td><td>${esc(formatBytes(r.bytes.median))}</td><td>${esc(formatBytes(r.bytes.p99))}</td><td>${esc(formatCount(r.frees))}</td><td>${esc(r.liveLeftBehind == null ? '–' : signed(r.liveLeftBehind))}</td>${time(r)}</tr>`).join('\n')}
+</table><p class="muted">A separate pass with the same seed and call sequence counted every call into the allocator (instrumented: ${esc(instrumentedText(a.instrumented))}); the timed pass stays uninstrumented, so its times are the ones the trend tests judge. Median time per call: ${esc(formatNs(timed?.median ?? NaN))} timed, ${esc(formatNs(a.timeMedianNs ?? NaN))} in the counting pass. Live bytes ${esc(formatBytes(a.live?.start))} after the first call, ${esc(formatBytes(a.live?.end))} at the end, peak ${esc(formatBytes(a.live?.peak))}; ${esc(formatCount(a.allocs?.total))} allocations of ${esc(formatBytes(a.bytes?.total))} in all.</p>`);
+  }
+  if (growth.length) {
+    const live = growth.some((g) => g.liveLeftBehind != null);
+    parts.push(`<h3>Memory growth by op</h3><table class="grid" id="allocator-growth">
+<tr><th>op</th><th>growth events</th><th>grown bytes</th>${live ? '<th>live bytes left behind</th>' : ''}</tr>
+${growth.map((g) => `<tr><td>${esc(g.op)}</td><td>${esc(formatCount(g.growthEvents))}</td><td>${esc(formatBytes(g.grownBytes))}</td>${live ? `<td>${esc(g.liveLeftBehind == null ? '–' : signed(g.liveLeftBehind))}</td>` : ''}</tr>`).join('\n')}
+</table><p class="muted">Growth events: calls of the timed pass during which linear memory grew, and by how much.${live ? ' Live bytes left behind: the change of live bytes across the op\'s calls in the counting pass (negative when it frees what others allocated).' : ' Run with --count-allocs to see which ops leave live bytes behind.'}</p>`);
+  }
+  parts.push('</section>');
+  return parts.join('');
+}
+
 function memorySection(s) {
   const m = s.memory;
   if (!m) return '';
@@ -134,8 +173,9 @@ function runSection(s) {
 }
 
 // Renders the page. figures: [{ name, svg }] with gnuplot's SVG text;
-// skipped: null or why plots are missing.
-export function renderHtml(summary, { figures = [], skipped = null } = {}) {
+// skipped: null or why plots are missing; timed: the timed pass's median
+// time per call ({ median, ops: { name: median } }, from report.js) or null.
+export function renderHtml(summary, { figures = [], skipped = null, timed = null } = {}) {
   const s = summary;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -144,7 +184,7 @@ export function renderHtml(summary, { figures = [], skipped = null } = {}) {
 <title>wasm-soak: ${esc(s.verdict ?? s.status)} — ${esc(figureTitle(s))}</title>
 <style>${CSS}</style></head>
 <body>${banner(s)}<main>
-${errorSection(s)}${findingsSection(s)}${figuresSection(figures, skipped)}${opsSection(s)}${memorySection(s)}${runSection(s)}
+${errorSection(s)}${findingsSection(s)}${figuresSection(figures, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
 <p class="muted">Written by ${esc(s.tool?.name ?? 'wasm-soak')} from summary.json (schema ${esc(s.version ?? '?')}).</p>
 </main></body></html>
 `;

@@ -9,6 +9,23 @@ import { renderMarkdown } from './report-md.js';
 
 const ALL = ['png', 'svg', 'html', 'md', 'junit'];
 
+// The timed pass's median time per call over the whole run, all ops and per
+// op ({ median, ops: { name: median } }), to set beside the counting pass's
+// (summary.allocations.timeMedianNs). null without a counting pass or calls.
+async function timedMedians(data, summary) {
+  if (!summary.allocations || !(data?.calls > 0) || !data.elapsed || !data.op) return null;
+  try {
+    const { addon } = await import('./addon.js');
+    const ops = data.header?.ops ?? [];
+    const n = Math.min(data.calls, data.elapsed.length);
+    const st = addon.windowStats(data.elapsed.subarray(0, n), data.op.subarray(0, n), 0, n, ops.length);
+    const median = (k) => (st[k * 4] > 0 ? st[k * 4 + 1] : null);
+    return { median: median(0), ops: Object.fromEntries(ops.map((o, k) => [o.name, median(k + 1)])) };
+  } catch {
+    return null; // the reports still show the counting pass's times
+  }
+}
+
 // Writes the requested formats into dir from the decoded run (src/log.js
 // readRun) and its summary. Resolves { figures, skipped, gnuplotStderr }:
 // figure file names, null or why plots are missing, and the path of the
@@ -31,12 +48,13 @@ export async function writeReports(dir, data, summary, { formats = ALL, requireP
     await writeFile(gnuplotStderr, plots.stderr);
   }
   const { figures, skipped } = plots;
+  const timed = await timedMedians(data, summary);
   if (want.has('html')) {
     const svgs = await Promise.all(figures.filter((f) => f.endsWith('.svg')).map(async (f) =>
       ({ name: f.replace(/\.svg$/, ''), svg: await readFile(join(dir, f), 'utf8') })));
-    await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped }));
+    await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
   }
-  if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped }));
+  if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
   if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), [summary]);
   if (skipped && requirePlots) {
     throw Object.assign(new Error(`plots were required but ${skipped}; install gnuplot with ${INSTALL_HINT}`), { code: 'WS_PLOTS_FAILED' });

@@ -219,6 +219,140 @@ test('writeJunit: one testcase per target', async () => {
   assert.match(xml, /message="boom &#38; &#34;bust&#34;"/);
 });
 
+// Inside the allocator (summary.sources, .allocations, .growthAttribution).
+const MALLINFO = 'mallinfo (uordblks, arena, fordblks)';
+function withAllocator(summary, { counting = true } = {}) {
+  const stats = (median, p90, p99, total) => ({ median, p90, p99, total });
+  summary.sources = {
+    heapTop: { source: null, enable: 'export sbrk (clang: -Wl,--export=sbrk)' },
+    allocator: { source: MALLINFO },
+    stackPointer: { source: null, enable: 'export the __stack_pointer global' },
+    liveBytes: counting ? 'counting pass' : MALLINFO,
+    countingPass: counting ? { status: 'completed', instrumented: [['malloc', 'dlmalloc', 'free', 'dlfree']], error: null, note: null } : null,
+  };
+  summary.allocations = counting ? {
+    pass: 'count', calls: 6000, instrumented: [['malloc', 'dlmalloc', 'free', 'dlfree']],
+    allocs: stats(2, 3, 7, 15000), bytes: stats(553, 3335.2, 8226, 2500000),
+    live: { start: 7808, end: 1030072, peak: 1093847 }, timeMedianNs: 1581,
+    ops: [
+      { name: 'step', calls: 3000, allocs: stats(3, 3, 7, 9000), frees: { total: 8000 }, bytes: stats(736, 900, 8226, 2000000), liveLeftBehind: 1022264 },
+      { name: 'alloc_free', calls: 3000, allocs: stats(2, 2, 2.5, 6000), frees: { total: 6000 }, bytes: stats(112, 112, 112, 500000), liveLeftBehind: 0 },
+    ],
+  } : null;
+  summary.growthAttribution = [
+    { op: 'step', growthEvents: 4, grownBytes: 262144, liveLeftBehind: counting ? 1022264 : null },
+    { op: 'alloc_free', growthEvents: 1, grownBytes: 65536, liveLeftBehind: counting ? 0 : null },
+  ];
+  return summary;
+}
+const BUDGET = { kind: 'budget', series: 'allocs-per-call', window: { from: 17, to: 18 }, op: 'step', iteration: 17,
+  value: 3, limit: 2, sentence: 'Call 17 (op step) made 3 allocations; the budget is 2 per call (--max-allocs-per-call).' };
+const BYTES_BUDGET = { kind: 'budget', series: 'bytes-per-call', window: { from: 40, to: 41 }, op: 'alloc_free', iteration: 40,
+  value: 8226, limit: 4096, sentence: 'Call 40 (op alloc_free) made 8.0 KiB of allocations; the budget is 4.0 KiB per call (--max-bytes-per-call).' };
+const STACK = { kind: 'stack-drift', series: 'stack-pointer', window: { from: 600, to: 6000 },
+  slope: { perKiloIterations: -256, low: -270, high: -240, unit: 'bytes' }, pValue: 1e-9,
+  sentence: 'The stack pointer drifts down by 256 B every 1,000 calls: something leaves frames on the shadow stack.' };
+
+test('inside the allocator: sources, allocations per op with both times, growth by op, budget findings', async () => {
+  const dir = await tmp();
+  const ops = ['step', 'alloc_free'];
+  const summary = withAllocator(makeSummary({ ops, findings: [BUDGET, BYTES_BUDGET] }));
+  summary.verdict = 'budget';
+  const run = makeRun({ ops, live: false });
+  await writeReports(dir, run, summary, { formats: ['html', 'md', 'junit'] });
+  const html = await readFile(join(dir, 'report.html'), 'utf8');
+  const section = html.match(/<section id="allocator">[\s\S]*?<\/section>/)?.[0];
+  assert.ok(section, 'an "Inside the allocator" section');
+  assert.match(section, /<h2>Inside the allocator<\/h2>/);
+  // Sources: what was found, and how to enable what is missing.
+  assert.match(section, /<th>heap top<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: export sbrk \(clang: -Wl,--export=sbrk\)/);
+  assert.match(section, /<th>allocator statistics<\/th><td class="found">found<\/td><td>mallinfo \(uordblks, arena, fordblks\)/);
+  assert.match(section, /<th>live bytes<\/th><td class="found">found<\/td><td>counting pass<\/td>/);
+  assert.match(section, /<th>counting pass<\/th><td class="found">found<\/td><td>completed; instrumented malloc, dlmalloc, free, dlfree<\/td>/);
+  // Per op: calls, allocs/call median and p99, bytes/call median and p99,
+  // frees, live bytes left behind, timed and counting-pass median time.
+  const timedAll = /<td>all ops<\/td><td>6,000<\/td><td>2<\/td><td>7<\/td><td>553 B<\/td><td>8\.0 KiB<\/td><td>14,000<\/td><td>\+998\.3 KiB<\/td><td>([\d.]+) (ns|µs)<\/td><td>1\.58 µs<\/td>/;
+  const all = section.match(timedAll);
+  assert.ok(all, `the all-ops row in ${section}`);
+  const timedNs = Number(all[1]) * (all[2] === 'µs' ? 1000 : 1);
+  assert.ok(timedNs > 700 && timedNs < 1700, `timed median from the log: ${timedNs} ns`);
+  assert.match(section, /<td>step<\/td><td>3,000<\/td><td>3<\/td><td>7<\/td><td>736 B<\/td><td>8\.0 KiB<\/td><td>8,000<\/td><td>\+998\.3 KiB<\/td><td>[\d.]+ (ns|µs)<\/td><td>–<\/td>/);
+  assert.match(section, /<td>alloc_free<\/td><td>3,000<\/td><td>2<\/td><td>2\.5<\/td><td>112 B<\/td><td>112 B<\/td><td>6,000<\/td><td>0 B<\/td>/);
+  assert.match(section, /Median time per call: [\d.]+ (ns|µs) timed, 1\.58 µs in the counting pass/);
+  // Growth attribution, the op that grew most first.
+  assert.match(section, /<table class="grid" id="allocator-growth">\s*<tr><th>op<\/th><th>growth events<\/th><th>grown bytes<\/th><th>live bytes left behind<\/th><\/tr>\s*<tr><td>step<\/td><td>4<\/td><td>256\.0 KiB<\/td><td>\+998\.3 KiB<\/td><\/tr>\s*<tr><td>alloc_free<\/td><td>1<\/td><td>64\.0 KiB<\/td><td>0 B<\/td><\/tr>/);
+  // Budget findings render like the others, with their call and op.
+  assert.match(html, /<h1>Allocation budget exceeded — /);
+  assert.match(html, /made 3 allocations; the budget is 2 per call[\s\S]*?<th>call<\/th><td>iteration 17 \(op step\)<\/td>[\s\S]*?<th>value<\/th><td>3 allocations \(budget 2 allocations per call\)<\/td>/);
+  assert.match(html, /<th>call<\/th><td>iteration 40 \(op alloc_free\)<\/td>[\s\S]*?<th>value<\/th><td>8\.0 KiB \(budget 4\.0 KiB per call\)<\/td>/);
+  assert.doesNotMatch(html, /iterations 17–18/, 'a one-call window is shown as the call');
+
+  const md = await readFile(join(dir, 'summary.md'), 'utf8');
+  assert.match(md, /^## ❌ Allocation budget exceeded: fixture/);
+  assert.match(md, /- \*\*budget\*\*: Call 17 \(op step\) made 3 allocations.*\n  <sub>call: iteration 17 \(op step\) · value: 3 allocations \(budget 2 allocations per call\)<\/sub>/);
+  assert.match(md, /\*\*Inside the allocator\*\*/);
+  assert.match(md, /\| op \| calls \| allocs\/call median \| p99 \| bytes\/call median \| p99 \| live left behind \| time\/call timed \| counting \|/);
+  assert.match(md, /\| all ops \| 6,000 \| 2 \| 7 \| 553 B \| 8\.0 KiB \| \+998\.3 KiB \| [\d.]+ (ns|µs) \| 1\.58 µs \|/);
+  assert.match(md, /\| step \| 3,000 \| 3 \| 7 \| 736 B \| 8\.0 KiB \| \+998\.3 KiB \| [\d.]+ (ns|µs) \| – \|/);
+  assert.match(md, /\| alloc_free \| 3,000 \| 2 \| 2\.5 \| 112 B \| 112 B \| 0 B \| [\d.]+ (ns|µs) \| – \|/);
+  assert.match(md, /\| step \| 4 \| 256\.0 KiB \| \+998\.3 KiB \|/);
+  assert.match(md, /<sub>Sources: allocator statistics: mallinfo \(uordblks, arena, fordblks\) · live bytes: counting pass\. Missing: heap top \(export sbrk/);
+
+  const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+  assert.match(junit, /tests="1" failures="1" errors="0"/);
+  assert.equal(junit.match(/<failure /g).length, 2);
+  assert.match(junit, /<failure message="Call 17 \(op step\) made 3 allocations; the budget is 2 per call \(--max-allocs-per-call\)\." type="budget">series: allocs-per-call\ncall: iteration 17 \(op step\)\nvalue: 3 allocations \(budget 2 allocations per call\)<\/failure>/);
+});
+
+test('stack drift is a finding and a failure; without a counting pass the reports say how to get one', async () => {
+  const dir = await tmp();
+  const summary = withAllocator(makeSummary({ findings: [STACK] }), { counting: false });
+  summary.sources.stackPointer = { source: '__stack_pointer (exported global)' };
+  await writeReports(dir, makeRun({ live: false }), summary, { formats: ['html', 'md', 'junit'] });
+  const html = await readFile(join(dir, 'report.html'), 'utf8');
+  assert.match(html, /<h1>Stack drift — /);
+  assert.match(html, /<th>series<\/th><td>stack-pointer<\/td>/);
+  assert.match(html, /<th>stack pointer<\/th><td class="found">found<\/td><td>__stack_pointer \(exported global\)<\/td>/);
+  assert.match(html, /<th>counting pass<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: run with --count-allocs/);
+  assert.doesNotMatch(html, /id="allocator-ops"/, 'no allocation table without a counting pass');
+  assert.match(html, /<tr><th>op<\/th><th>growth events<\/th><th>grown bytes<\/th><\/tr>/, 'growth without live bytes');
+  assert.match(html, /Run with --count-allocs to see which ops leave live bytes behind/);
+  const md = await readFile(join(dir, 'summary.md'), 'utf8');
+  assert.match(md, /^## ❌ Stack drift/);
+  assert.doesNotMatch(md, /Inside the allocator/);
+  assert.match(md, /\| op \| growth events \| grown bytes \|\n\|---\|--:\|--:\|\n\| step \| 4 \| 256\.0 KiB \|/);
+  const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+  assert.match(junit, /failures="1"/);
+  assert.match(junit, /<failure message="The stack pointer drifts down[^"]*" type="stack-drift">series: stack-pointer/);
+});
+
+test('the memory figure names where live bytes and the heap come from', async () => {
+  // The verdict's input: the counting pass's live bytes (its own cadence) as
+  // liveBytes, the allocator's heap as heapBytes (the same object).
+  const run = makeRun({ live: false });
+  const at = (step, f) => {
+    const iter = Float64Array.from({ length: Math.floor(6000 / step) }, (_, i) => i * step);
+    return { iter, tMs: iter.map((x) => x / 10), value: iter.map(f) };
+  };
+  const allocatorHeap = at(50, (i) => 90000 + 20 * i), allocatorLive = at(50, (i) => 40000 + 5 * i);
+  Object.assign(run.metrics, { allocatorHeap, allocatorLive, heapBytes: allocatorHeap, liveBytes: at(3, (i) => 40000 + 5 * i) });
+  const dir = await tmp();
+  await writeReports(dir, run, withAllocator(makeSummary()), { formats: ['svg'] });
+  let svg = await readFile(join(dir, 'memory.svg'), 'utf8');
+  assert.match(svg, /live bytes \(counting pass\)/);
+  assert.match(svg, /heap top \(mallinfo\)/);
+  assert.match(svg, /heap top − live bytes/, 'the gap is shaded across cadences');
+  // The timed pass alone: the allocator's own live bytes, named as such
+  // even when the summary says the verdicts used the counting pass.
+  const raw = makeRun({ live: false });
+  Object.assign(raw.metrics, { allocatorHeap, allocatorLive });
+  const dir2 = await tmp();
+  await writeReports(dir2, raw, withAllocator(makeSummary()), { formats: ['svg'] });
+  svg = await readFile(join(dir2, 'memory.svg'), 'utf8');
+  assert.match(svg, /live bytes \(mallinfo\)/);
+  assert.doesNotMatch(svg, /counting pass/);
+});
+
 const chromium = (dir, args) => spawnSync(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu',
   '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', `--user-data-dir=${dir}`, '--enable-logging=stderr', '--v=0', ...args],
@@ -227,7 +361,9 @@ const chromium = (dir, args) => spawnSync(CHROMIUM, ['--headless', '--no-sandbox
 test('report.html renders in headless Chromium', { skip: !existsSync(CHROMIUM) && `${CHROMIUM} is not installed` }, async () => {
   const dir = await tmp();
   const ops = ['step', 'grow'];
-  await writeReports(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK] }), { formats: ['html'] });
+  const summary = withAllocator(makeSummary({ ops, findings: [LEAK, { ...BUDGET, op: 'grow' }] }));
+  summary.allocations.ops[1].name = summary.growthAttribution[1].op = 'grow';
+  await writeReports(dir, makeRun({ ops, leak: true }), summary, { formats: ['html'] });
   const url = `file://${join(dir, 'report.html')}`;
   const shot = join(dir, 'shot.png');
   const s = chromium(await tmp(), ['--window-size=1200,1600', `--screenshot=${shot}`, url]);
@@ -239,4 +375,5 @@ test('report.html renders in headless Chromium', { skip: !existsSync(CHROMIUM) &
   assert.doesNotMatch(d.stderr, /CONSOLE|Uncaught|Refused to/);
   for (const f of ['time', 'memory', 'distribution', 'ops']) assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><svg`));
   assert.match(d.stdout, /<header class="banner bad" id="verdict">/);
+  assert.match(d.stdout, /<section id="allocator"><h2>Inside the allocator<\/h2>/);
 });
