@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "binding.h"
 #include "ws.h"
@@ -77,6 +78,7 @@ typedef struct {
   napi_ref counters_ref; /* counting pass: keeps the counters' array alive */
   double *counters;      /* WS_COUNT_* of the current call, or NULL */
   uint64_t stall_start; /* when the loop last stopped on a full ring, or 0 */
+  int rss_fd;           /* /proc/self/statm, or -1 */
 } runner;
 
 /* ---- small helpers ---- */
@@ -193,6 +195,7 @@ static void finalize_runner(napi_env env, void *data, void *hint) {
   drop_ref(env, &r->pending);
   drop_ref(env, &r->error);
   drop_ref(env, &r->counters_ref);
+  if (r->rss_fd >= 0) close(r->rss_fd);
   free(r->ops);
   free(r->cumulative);
   free(r->fn_handles);
@@ -269,6 +272,7 @@ static napi_value create_runner(napi_env env, napi_callback_info info) {
     ws_binding_throw_code(env, WS_ENOMEM, NULL);
     return NULL;
   }
+  r->rss_fd = ws_rss_open();
   NAPI_CALL(env, napi_create_external(env, r, finalize_runner, NULL, &result));
 
   napi_value ring_view;
@@ -692,13 +696,20 @@ static napi_value metric(napi_env env, napi_callback_info info) {
   return undefined;
 }
 
-/* sampleMemories(runner) records each tracked memory's size as metric
+/* sampleMemories(runner) records the process RSS (metric 1, where
+ * /proc/self/statm exists) and each tracked memory's size as metric
  * 256 + index. */
 static napi_value sample_memories(napi_env env, napi_callback_info info) {
   size_t argc = 0;
   runner *r = unwrap(env, info, &argc, NULL);
   if (r == NULL) return NULL;
   uint64_t now = since_start(r);
+  uint64_t rss;
+  if (r->rss_fd >= 0 && ws_rss_read(r->rss_fd, &rss) == 0) {
+    ws_record rec = {WS_REC_METRIC, 0, WS_METRIC_RSS, r->iteration > 0 ? r->iteration - 1 : 0,
+                     rss, 0, now};
+    push(r, &rec);
+  }
   for (uint32_t i = 0; i < r->n_memories; i++) {
     NAPI_CALL(env, refresh_memory(env, &r->memories[i]));
     ws_record rec = {WS_REC_METRIC,           0, (uint16_t)(WS_METRIC_MEMORY_BASE + i),

@@ -231,4 +231,14 @@ void ws_run_free(ws_run *run);
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
                     uint32_t n_ops, double *out);
 
+/* ---- Process memory ---- */
+
+/* Opens /proc/self/statm for repeated reads; returns the descriptor, or -1
+ * where it does not exist (not Linux). Close it with close(). */
+int ws_rss_open(void);
+
+/* Reads the resident set size through fd into *bytes. Returns 0, WS_EIO or
+ * WS_EFORMAT. About 3 µs: cheaper than going through JS each slow sample. */
+int ws_rss_read(int fd, uint64_t *bytes);
+
 #endif

@@ -100,7 +100,9 @@ export async function analyzeResult(dir, { cfg, run, count = null }) {
   summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
   writeSummary(dir, summary);
   try {
-    const reports = await writeReports(dir, data, summary, { formats: cfg.formats ?? undefined, requirePlots: cfg.requirePlots });
+    // The figures show what the verdicts judged (e.g. live bytes from the
+    // counting pass when the module reports none itself).
+    const reports = await writeReports(dir, input, summary, { formats: cfg.formats ?? undefined, requirePlots: cfg.requirePlots });
     summary.outputs.figures = reports.figures;
     summary.outputs.plotsSkipped = reports.skipped;
   } catch (err) {

@@ -61,6 +61,12 @@ async function commandRun(argv) {
   const cfg = runConfig(values);
   cfg.out = values.out;
   const { exitCode, summary, outDir } = await runTarget(positionals[0], cfg, ['run', ...argv]);
+  if (cfg.requirePlots && summary.outputs?.plotsSkipped) {
+    process.stderr.write(`wasm-soak: --require-plots: ${summary.outputs.plotsSkipped}\nInstall gnuplot (apt-get install gnuplot-nox); gnuplot's messages are in ${outDir}/gnuplot-stderr.txt.\n`);
+  }
+  if (summary.sources?.countingPass?.status === 'failed') {
+    process.stderr.write(`wasm-soak: the counting pass failed: ${summary.sources.countingPass.error?.message ?? 'unknown error'}\n`);
+  }
   if (cfg.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else if (!cfg.quiet) printResult(summary, outDir);
   return exitCode;

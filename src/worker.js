@@ -6,7 +6,7 @@
 import './quiet-wasi.js'; // first: before node:wasi loads
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSync, closeSync } from 'node:fs';
-import { getHeapStatistics, GCProfiler } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 import { addon } from './addon.js';
 import { installCapture } from './capture.js';
 import { loadScenario, createContext } from './scenario.js';
@@ -80,31 +80,25 @@ async function prepare(stdio) {
 // collected; what a leak in the glue grows is the heap that survives a full
 // GC. The main thread exposes gc() to this isolate (V8 makes it a
 // non-configurable global, so the target can see it too); it runs at
-// RETAINED_CHECKPOINTS evenly spaced points of the run, outside the timed
-// region. Full GCs that happen on their own are recorded too.
-const collectGarbage = globalThis.gc;
+// RETAINED_CHECKPOINTS evenly spaced points of the run (by iterations, or by
+// time for a --duration run), outside the timed region. Returns NaN between
+// checkpoints.
+// Raw modules have no JS glue (the JS heap is the harness's own), so only
+// scenarios pay for the checkpoints.
+const collectGarbage = target.kind === 'scenario' ? globalThis.gc : null;
 const RETAINED_CHECKPOINTS = 16;
-let gcProfiler = null;
-let nextCheckpoint = 0;
+let checkpoint = 0;
 
 function retainedHeap(completed, elapsedMs) {
-  const events = gcProfiler.stop().statistics;
-  gcProfiler.start();
-  const byIterations = completed >= nextCheckpoint;
-  const byTime = config.durationMs && elapsedMs >= (nextCheckpoint / config.iterations) * config.durationMs;
-  if ((byIterations || byTime) && collectGarbage) {
-    nextCheckpoint = completed + config.iterations / RETAINED_CHECKPOINTS;
-    collectGarbage();
-    gcProfiler.stop(); // the forced GC is reported here, not again next time
-    gcProfiler.start();
-    return getHeapStatistics().used_heap_size;
-  }
-  const full = events.filter((e) => e.gcType === 'MarkSweepCompact');
-  return full.length ? full[full.length - 1].afterGC.heapStatistics.usedHeapSize : NaN;
+  const due = (checkpoint * config.iterations) / RETAINED_CHECKPOINTS;
+  const dueMs = config.durationMs ? (checkpoint * config.durationMs) / RETAINED_CHECKPOINTS : Infinity;
+  if (!collectGarbage || (completed < due && elapsedMs < dueMs)) return NaN;
+  checkpoint++;
+  collectGarbage();
+  return getHeapStatistics().used_heap_size;
 }
 
 async function slowSample(prepared, elapsedMs) {
-  addon.metric(runner, METRIC.RSS, process.memoryUsage.rss());
   addon.metric(runner, METRIC.JS_HEAP, getHeapStatistics().used_heap_size);
   addon.metric(runner, METRIC.JS_HEAP_AFTER_GC, retainedHeap(addon.completed(runner), elapsedMs));
   addon.sampleMemories(runner);
@@ -205,8 +199,6 @@ async function main() {
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({ label: t.label, initialBytes: t.memory.buffer.byteLength, maximumBytes: t.maximumBytes ?? null, shared: t.shared })),
   });
-  gcProfiler = new GCProfiler();
-  gcProfiler.start();
   let outcome;
   try {
     outcome = await loop(prepared);

@@ -1,0 +1,16 @@
+// `npm run bench`: every benchmark, one after the other, each printing its
+// own side-by-side figures: the runner's per-iteration overhead, the trend
+// analysis of 1 M samples, plotting 10 M samples.
+import { spawnSync } from 'node:child_process';
+
+const benches = [
+  ['bench/runner.js'],
+  ['--expose-gc', 'bench/verdict.js'],
+  ['bench/plot.js'],
+];
+let failed = 0;
+for (const args of benches) {
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,102 @@
+// Seeing inside the allocator: exact counts from the counting pass, the
+// name section, mallinfo, glue modules, budgets and growth attribution.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { runCli, tempDir, readSummary, fixture } from './helpers.js';
+import { readRun } from '../src/log.js';
+
+const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
+
+async function run(args, expectedCode = 0) {
+  const out = tempDir();
+  const r = await runCli([...args, '-o', out, '-q']);
+  assert.equal(r.code, expectedCode, r.stderr);
+  return { out, summary: readSummary(out) };
+}
+
+test('exact counts for a known pattern (malloc, calloc, realloc, free)', async () => {
+  const { out, summary } = await run(['run', mod('pattern'), '--call', 'step', '-n', '3000', '--count-allocs', '--seed', '2']);
+  const a = summary.allocations;
+  assert.deepEqual(a.instrumented, [['malloc', 'dlmalloc', 'calloc', 'realloc', 'free', 'dlfree']]);
+  assert.equal(a.calls, 3000);
+  assert.deepEqual([a.ops[0].allocs.median, a.ops[0].allocs.p99, a.ops[0].allocs.total], [3, 3, 9000]);
+  assert.deepEqual([a.ops[0].bytes.median, a.ops[0].bytes.p99], [112, 112]);
+  const count = readRun(join(out, 'samples-count.wslog'), { allocs: true });
+  assert.equal(count.header.pass, 'count');
+  for (let i = 1; i < count.calls; i++) {
+    if (count.allocs[i] !== 3 || count.frees[i] !== 3 || count.allocBytes[i] !== 112 || count.live[i] !== 64 || count.peak[i] !== 160) {
+      assert.fail(`call ${i}: ${count.allocs[i]} allocs, ${count.frees[i]} frees, ${count.allocBytes[i]} B, live ${count.live[i]}, peak ${count.peak[i]}`);
+    }
+  }
+  assert.equal(count.frees[0], 2, 'the first call has no kept block to free');
+  assert.equal(summary.verdict, 'stable');
+});
+
+test('an allocator reachable only through the name section is counted', async () => {
+  const { summary } = await run(['run', mod('namesonly'), '--call', 'step', '-n', '2000', '--count-allocs']);
+  assert.ok(summary.allocations.instrumented[0].includes('__rust_alloc'));
+  assert.ok(summary.allocations.instrumented[0].includes('__rust_dealloc'));
+  assert.equal(summary.allocations.ops[0].allocs.median, 2);
+  assert.equal(summary.allocations.ops[0].bytes.median, 124);
+  assert.equal(summary.allocations.live.end, 0);
+});
+
+test('the leaking fixture is a leak without scenario code (counting pass)', async () => {
+  const { summary } = await run(['run', mod('leak'), '--call', 'step', '--count-allocs', '--seed', '4'], 1);
+  assert.equal(summary.verdict, 'leak');
+  assert.equal(summary.sources.liveBytes, 'counting pass');
+  assert.equal(summary.allocations.ops[0].allocs.median, 2);
+  assert.ok(summary.growthAttribution[0].liveLeftBehind > 20 * 19000, 'the op leaves live bytes behind');
+});
+
+test('the fragmenting fixture is fragmentation through its exported mallinfo', async () => {
+  const { summary } = await run(['run', mod('fragment'), '--call', 'step', '--seed', '4'], 1);
+  assert.equal(summary.verdict, 'fragmentation');
+  assert.match(summary.sources.allocator.source, /mallinfo/);
+  assert.equal(summary.sources.liveBytes, summary.sources.allocator.source);
+  assert.ok(summary.growthAttribution[0].growthEvents > 20);
+});
+
+test('the dlmalloc clean workload stays stable with the counting pass', async () => {
+  const { summary } = await run(['run', mod('clean'), '--call', 'step', '--count-allocs', '--seed', '4']);
+  assert.equal(summary.verdict, 'stable');
+  assert.equal(summary.allocations.ops[0].allocs.median, 1);
+});
+
+test('budgets are exact gates that name the op and the iteration', async () => {
+  const over = await run(['run', mod('pattern'), '--call', 'step', '-n', '500', '--max-allocs-per-call', '2'], 1);
+  const f = over.summary.findings.find((x) => x.kind === 'budget');
+  assert.equal(f.op, 'step');
+  assert.equal(f.iteration, 0);
+  assert.match(f.sentence, /Call 0 \(op step\) made 3 allocations; the budget is 2 per call/);
+  await run(['run', mod('pattern'), '--call', 'step', '-n', '500', '--max-allocs-per-call', 'step=3', '--max-bytes-per-call', '112']);
+  const bytes = await run(['run', mod('pattern'), '--call', 'step', '-n', '500', '--max-bytes-per-call', '100'], 1);
+  assert.match(bytes.summary.findings.find((x) => x.kind === 'budget').sentence, /112 B of allocations; the budget is 100 B/);
+});
+
+test('a budget with a malformed entry is a usage error', async () => {
+  const r = await runCli(['run', mod('pattern'), '--call', 'step', '--max-allocs-per-call', 'lots', '-q']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--max-allocs-per-call has a malformed entry/);
+});
+
+test('sources: the stack pointer is sampled, missing sources say how to enable them', async () => {
+  const { out, summary } = await run(['run', mod('drift'), '--call', 'step', '-n', '3000', '--fail-on', 'none']);
+  assert.equal(summary.sources.stackPointer.source, 'exported __stack_pointer global');
+  assert.equal(summary.sources.heapTop.source, null);
+  assert.match(summary.sources.heapTop.enable, /sbrk/);
+  const { iter, value } = readRun(join(out, 'samples.wslog')).metrics.stackPointer;
+  const n = value.length - 1;
+  assert.equal(value[0] - value[n], 16 * (iter[n] - iter[0]), 'the stack pointer drifts down 16 B a call');
+});
+
+test('glue module: sql.js debug build, leaking prepared statements is a leak, freeing them is stable', async () => {
+  const leak = await run(['run', fixture('soak', 'scenarios', 'sqljs-debug-leak.mjs'), '--count-allocs', '--seed', '5'], 1);
+  assert.equal(leak.summary.verdict, 'leak');
+  assert.deepEqual(leak.summary.allocations.instrumented, [['malloc', 'free']]);
+  const select = leak.summary.allocations.ops.find((o) => o.name === 'select');
+  assert.ok(select.liveLeftBehind > 1e6, 'the select op leaves the statements behind');
+  const clean = await run(['run', fixture('soak', 'scenarios', 'sqljs-debug.mjs'), '--count-allocs', '--seed', '5']);
+  assert.equal(clean.summary.verdict, 'stable');
+});
