@@ -44,7 +44,7 @@ pre{background:#f0f2f5;padding:10px;overflow-x:auto;white-space:pre-wrap;word-br
 .muted{color:#5b6570}
 h3{font-size:15px;margin:14px 0 6px}
 table.sources td.found{color:#1e7d3a;font-weight:600}table.sources td.missing{color:#8a5a00;font-weight:600}
-table.sources td{padding-bottom:6px}
+table.sources td{padding-bottom:6px}table.sources th{white-space:nowrap}table.grid td{white-space:nowrap}
 `;
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

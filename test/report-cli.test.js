@@ -143,3 +143,40 @@ test('gnuplot missing: the run completes, the report says how to get plots, --re
   r = await runCli(['report', dir2, '--require-plots'], { env });
   assert.equal(r.code, 3, 'report --require-plots without gnuplot');
 });
+
+test('--count-allocs: the reports show inside the allocator, a budget is a failure', async () => {
+  // pattern makes exactly 3 allocations of 112 bytes in all per call, and
+  // frees them; a budget of 2 allocations per call breaks at the first call.
+  const dir = out();
+  const r = await runCli(['run', fixture('soak/modules/pattern.wasm'), '--call', 'step', '-n', '2000', '--seed', '7',
+    '--count-allocs', '--max-allocs-per-call', '2', '-q', '-o', dir]);
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(dir);
+  assert.equal(s.sources.liveBytes, 'counting pass');
+  assert.deepEqual([s.allocations.ops[0].allocs.median, s.allocations.ops[0].bytes.median], [3, 112]);
+  assert.ok(s.findings.some((f) => f.kind === 'budget'));
+
+  const html = read(dir, 'report.html');
+  const section = html.match(/<section id="allocator">[\s\S]*?<\/section>/)?.[0] ?? '';
+  assert.match(section, /<h2>Inside the allocator<\/h2>/);
+  assert.match(section, /<th>live bytes<\/th><td class="found">found<\/td><td>counting pass<\/td>/);
+  assert.match(section, /<th>counting pass<\/th><td class="found">found<\/td><td>completed; instrumented [^<]*malloc/);
+  assert.match(section, /<th>heap top<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: export sbrk/);
+  // step: 2,000 calls, 3 allocations and 112 bytes per call (median and
+  // p99), nothing left behind, and both passes' median time.
+  assert.match(section, /<td>step<\/td><td>2,000<\/td><td>3<\/td><td>3<\/td><td>112 B<\/td><td>112 B<\/td><td>[\d,]+<\/td><td>0 B<\/td><td>[\d.]+ (ns|µs)<\/td><td>[\d.]+ (ns|µs)<\/td>/);
+  assert.match(section, /<tr><td>step<\/td><td>0<\/td><td>0 B<\/td><td>0 B<\/td><\/tr>/, 'growth by op');
+  assert.match(html, /<th>call<\/th><td>iteration 0 \(op step\)<\/td>/);
+  assert.match(html, /<th>value<\/th><td>3 allocations \(budget 2 allocations per call\)<\/td>/);
+
+  const md = read(dir, 'summary.md');
+  assert.match(md, /^## ❌ Allocation budget exceeded: pattern/);
+  assert.match(md, /\| step \| 2,000 \| 3 \| 3 \| 112 B \| 112 B \| 0 B \| [\d.]+ (ns|µs) \| [\d.]+ (ns|µs) \|/);
+  assert.match(md, /<sub>Sources: [^\n]*live bytes: counting pass/);
+
+  const junit = read(dir, 'junit.xml');
+  assert.match(junit, /failures="1"/);
+  assert.match(junit, /<failure message="Call 0 \(op step\) made 3 allocations; the budget is 2 per call[^"]*" type="budget">/);
+  // Live bytes in the memory figure, if drawn, are keyed by their source.
+  assert.doesNotMatch(read(dir, 'memory.svg'), /live bytes \((?!counting pass|held free)/);
+});
