@@ -2,11 +2,11 @@
  * findings, most severe first (docs/verdicts.md, "Severity"). */
 #include "ws_stats.h"
 
-static const char *const kind_names[] = {"stable", "leak", "fragmentation", "growth",
-                                         "js-heap-growth", "slowdown"};
+static const char *const kind_names[] = {"stable",         "leak",     "fragmentation", "growth",
+                                         "js-heap-growth", "slowdown", "stack-drift"};
 
 const char *ws_kind_name(int kind) {
-  if (kind < WS_KIND_STABLE || kind > WS_KIND_SLOWDOWN) return "unknown";
+  if (kind < WS_KIND_STABLE || kind > WS_KIND_STACK_DRIFT) return "unknown";
   return kind_names[kind];
 }
 
@@ -21,6 +21,8 @@ static int find_growing(const ws_signal *s, size_t k, int role) {
 int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
                 size_t *n) {
   size_t count = 0;
+  int stack = find_growing(s, k, WS_ROLE_STACK);
+  if (stack >= 0) out[count++] = (ws_finding){WS_KIND_STACK_DRIFT, stack};
   int live = -1;
   for (size_t i = 0; i < k; i++)
     if (s[i].role == WS_ROLE_LIVE && s[i].pattern != WS_PATTERN_UNTESTED) {

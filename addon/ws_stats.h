@@ -171,17 +171,21 @@ enum {
   WS_ROLE_LINEAR_ONE = 2, /* one tracked memory */
   WS_ROLE_HEAP = 3,       /* allocator heap size or heap top */
   WS_ROLE_LIVE = 4,       /* live (allocated, not freed) bytes */
-  WS_ROLE_JS_HEAP = 5     /* the worker's V8 heap */
+  WS_ROLE_JS_HEAP = 5,    /* the worker's V8 heap */
+  WS_ROLE_STACK = 6       /* shadow stack depth: first stack pointer minus current */
 };
 
-/* Finding kinds, in severity order (most severe first). */
+/* Finding kinds. Severity order (most severe first): stack-drift, leak,
+ * fragmentation, growth, js-heap-growth, slowdown; ws_classify lists
+ * findings in that order. */
 enum {
   WS_KIND_STABLE = 0,
   WS_KIND_LEAK = 1,
   WS_KIND_FRAGMENTATION = 2,
   WS_KIND_GROWTH = 3,
   WS_KIND_JS_HEAP_GROWTH = 4,
-  WS_KIND_SLOWDOWN = 5
+  WS_KIND_SLOWDOWN = 5,
+  WS_KIND_STACK_DRIFT = 6
 };
 
 /* What classification needs to know about one memory series. */
@@ -196,10 +200,11 @@ typedef struct {
   int series; /* index of the signal it is about, -1 for time */
 } ws_finding;
 
-#define WS_MAX_FINDINGS 4
+#define WS_MAX_FINDINGS 5
 
 /* Turns series patterns and the time drift flag into findings, most severe
- * first: leak (live bytes sustained), fragmentation (heap or linear memory
+ * first: stack-drift (the stack depth grows for good: a caller that allocates
+ * on the shadow stack and never restores it), leak (live bytes sustained), fragmentation (heap or linear memory
  * sustained while live bytes and their peaks are flat), growth (the same
  * without live bytes, or with only their peaks rising), js-heap-growth,
  * slowdown. One memory finding at most, on the finest growing series (heap,
@@ -210,7 +215,7 @@ int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
                 size_t *n);
 
 /* Returns the kind's name: "stable", "leak", "fragmentation", "growth",
- * "js-heap-growth" or "slowdown" ("unknown" otherwise). */
+ * "js-heap-growth", "slowdown" or "stack-drift" ("unknown" otherwise). */
 const char *ws_kind_name(int kind);
 
 /* ---- Whole-run analysis (ws_verdict.c) ---- */

@@ -13,10 +13,10 @@ export const DEFAULTS = Object.freeze({
   yieldMs: 2,
   ringRecords: 1 << 16,
   timeThreshold: 0.1,
-  failOn: ['leak', 'fragmentation', 'growth', 'slowdown', 'js-heap-growth'],
+  failOn: ['stack-drift', 'leak', 'fragmentation', 'growth', 'slowdown', 'js-heap-growth'],
 });
 
-export const FINDING_KINDS = ['leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
+export const FINDING_KINDS = ['stack-drift', 'leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
 
 const RUN_OPTIONS = {
   call: { type: 'string' },

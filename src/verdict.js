@@ -11,8 +11,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const addon = createRequire(import.meta.url)('node-gyp-build')(root);
 
 const WASM32_CAP = 4294967296;
-const ROLE = { linear: 1, linearOne: 2, heap: 3, live: 4, jsHeap: 5 };
-const SEVERITY = ['leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
+const ROLE = { linear: 1, linearOne: 2, heap: 3, live: 4, jsHeap: 5, stack: 6 };
+const SEVERITY = ['stack-drift', 'leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
 
 function formatPercent(r) {
   const p = r * 100;
@@ -39,6 +39,11 @@ function collectSeries(data) {
   add('heap-bytes', ROLE.heap, 0, metrics.heapBytes);
   add('live-bytes', ROLE.live, 0, metrics.liveBytes);
   add('js-heap', ROLE.jsHeap, 0, metrics.jsHeap);
+  // The shadow stack grows down: its depth is the first stack pointer seen
+  // minus the current one, a series that rises for good when a caller
+  // allocates on the stack and never restores it.
+  const sp = metrics.stackPointer;
+  if (sp && sp.value.length > 0) add('stack-depth', ROLE.stack, 0, sp, Float64Array.from(sp.value, (v) => sp.value[0] - v));
   return out.slice(0, 16);
 }
 
@@ -59,7 +64,10 @@ function limitFor(s, data, options) {
 function projection(s, r, data, options) {
   const perIter = r.trend.slope / 1000;
   if (!(perIter > 0)) return null;
-  const limitBytes = limitFor(s, data, options);
+  // The stack runs out when its pointer reaches address 0 (sooner when
+  // static data lies below the stack): the limit is the first pointer seen.
+  const sp = data.metrics?.stackPointer?.value;
+  const limitBytes = s.name === 'stack-depth' ? (sp?.[0] ?? 0) : limitFor(s, data, options);
   const iterations = Math.max(0, (limitBytes - r.last) / perIter);
   const msPerCall = data.calls > 0 && data.durationMs ? data.durationMs / data.calls : null;
   return {
@@ -75,6 +83,7 @@ const SERIES_WORDS = {
   'heap-bytes': 'The allocator heap',
   'live-bytes': 'Live bytes',
   'js-heap': "The worker's JS heap",
+  'stack-depth': 'The shadow stack',
 };
 
 function describeProjection(p) {
@@ -103,6 +112,8 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
       return `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(p)}`;
     case 'growth':
       return `${what} grows by ${rate} after warm-up, but live bytes are not observable, so a leak cannot be told from fragmentation; a scenario stats() returning liveBytes, or an exported mallinfo, would tell.${describeProjection(p)}`;
+    case 'stack-drift':
+      return `The shadow stack pointer sinks by ${rate} and is never restored: something allocates on the wasm stack without giving it back, and the module will corrupt its memory or trap when the stack runs out.${p ? ` At this pace the stack pointer reaches address 0 after about ${formatCount(p.iterations)} more calls (sooner if static data lies below the stack).` : ''}`;
     case 'js-heap-growth':
       return `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
     case 'slowdown':

@@ -248,7 +248,7 @@ test('stats scenarios expose live and heap bytes', async () => {
 
 test('suite.json names existing targets with known expectations', () => {
   const suite = JSON.parse(readFileSync(new URL('soak/suite.json', root), 'utf8'));
-  const known = new Set(['stable', 'leak', 'fragmentation', 'growth', 'slowdown', 'js-heap-growth']);
+  const known = new Set(['stable', 'stack-drift', 'leak', 'fragmentation', 'growth', 'slowdown', 'js-heap-growth', 'budget']);
   const names = new Set();
   for (const t of suite.targets) {
     assert.ok(!names.has(t.name), `duplicate target ${t.name}`);
