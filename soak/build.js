@@ -64,9 +64,21 @@ const EXTRA = {
 // Test-only files that are committed as they are, not built.
 const STATIC_TEST_FILES = new Set(['not-wasm.wasm']);
 
+// clang runs wasm-opt on optimised wasm output whenever one is on PATH, and
+// npm puts the binaryen package's wasm-opt there (node_modules/.bin): the
+// output would then depend on how the build was started. Tools run with a
+// PATH that holds no wasm-opt.
+const TOOL_ENV = {
+  ...process.env,
+  PATH: (process.env.PATH ?? '')
+    .split(':')
+    .filter((dir) => dir && !existsSync(join(dir, 'wasm-opt')))
+    .join(':'),
+};
+
 function run(cmd, args) {
   try {
-    execFileSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(cmd, args, { cwd: ROOT, env: TOOL_ENV, stdio: ['ignore', 'inherit', 'inherit'] });
   } catch (err) {
     if (err.code === 'ENOENT') {
       fail(`${cmd} not found: install Debian's clang, lld, wasi-libc and wabt`);

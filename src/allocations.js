@@ -51,6 +51,8 @@ export function summarizeAllocations(count) {
   }
   let peak = 0;
   for (let i = 0; i < n; i++) peak = Math.max(peak, count.peak[i]);
+  // Time per call in the instrumented pass, to show beside the timed one.
+  const timeStats = addon.windowStats(count.elapsed.subarray(0, n), count.op.subarray(0, n), 0, n, ops.length);
   const summary = {
     pass: 'count',
     calls: n,
@@ -58,9 +60,10 @@ export function summarizeAllocations(count) {
     allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },
     bytes: { ...row(byteStats, 0), total: byteTotals.reduce((a, b) => a + b, 0) },
     live: { start: n ? count.live[0] : 0, end: n ? count.live[n - 1] : 0, peak },
-    timeMedianNs: null,
+    timeMedianNs: timeStats[1],
     ops: ops.map((o, k) => ({
       name: o.name,
+      timeMedianNs: timeStats[(k + 1) * 4 + 1],
       calls: calls[k],
       allocs: { ...row(allocStats, k + 1), total: allocTotals[k] },
       frees: { total: freeTotals[k] },
@@ -68,8 +71,6 @@ export function summarizeAllocations(count) {
       liveLeftBehind: leftBehind[k],
     })),
   };
-  const timeStats = addon.windowStats(count.elapsed, count.op, 0, n, 0);
-  summary.timeMedianNs = timeStats[1];
   return { summary, liveSeries };
 }
 

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommand, DEFAULTS } from './options.js';
-import { analyzeResult } from './analyze.js';
+import { analyzeResult, exitCodeFor } from './analyze.js';
 import { readRun } from './log.js';
 import { EXIT, usageError } from './errors.js';
 
@@ -37,10 +37,12 @@ export async function commandReport(argv) {
     warmup: values.warmup ? (values.warmup === 'auto' ? 'auto' : Number(values.warmup)) : c.warmup ?? DEFAULTS.warmup,
     failOn: values['fail-on'] ? values['fail-on'].split(',') : c.failOn ?? DEFAULTS.failOn,
     timeThreshold: values['time-threshold'] ? Number(values['time-threshold']) : c.timeThreshold ?? DEFAULTS.timeThreshold,
+    budgets: c.budgets ?? null,
     formats,
     requirePlots: Boolean(values['require-plots']),
   };
   const summary = await analyzeResult(dir, { cfg, run: previousOutcome(dir, data) });
   if (!values.quiet) process.stdout.write(`${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`);
-  return summary.exitCode === EXIT.INTERRUPTED ? EXIT.OK : summary.exitCode;
+  // Re-reporting an interrupted run judges what it recorded.
+  return summary.exitCode === EXIT.INTERRUPTED ? exitCodeFor('completed', summary.findings, cfg.failOn) : summary.exitCode;
 }

@@ -45,6 +45,7 @@ function buildHeader({ target, cfg, argv, ready }) {
       iterations: cfg.iterations, durationMs: cfg.durationMs, warmup: cfg.warmup, slowEvery: cfg.slowEvery,
       slowMs: cfg.slowMs, yieldEvery: cfg.yieldEvery, yieldMs: cfg.yieldMs, ringRecords: cfg.ringRecords,
       calls: cfg.calls, args: cfg.args, alloc: cfg.alloc, timeThreshold: cfg.timeThreshold, failOn: cfg.failOn,
+      countAllocs: cfg.countAllocs, budgets: cfg.budgets,
     },
     ops: ready.ops,
     memories: ready.memories,
