@@ -11,7 +11,7 @@ export const DEFAULTS = Object.freeze({
   slowMs: 1000,
   yieldEvery: 1000,
   yieldMs: 2,
-  ringRecords: 1 << 16,
+  ringRecords: 1 << 18,
   timeThreshold: 0.1,
   failOn: ['stack-drift', 'leak', 'fragmentation', 'growth', 'slowdown', 'js-heap-growth'],
 });

@@ -14,7 +14,7 @@ import { analyzeResult } from './analyze.js';
 import { createLiveTrend } from './verdict.js';
 import { EXIT, SoakError } from './errors.js';
 
-const DRAIN_MS = 50;
+const DRAIN_MS = 10;
 const TICK_EVERY = 5; // progress every 5 drains (250 ms)
 const VERSION = '0.1.0';
 

@@ -123,16 +123,28 @@ function trackLateMemories() {
   }
 }
 
+// Floors that keep a very fast export from being slowed by housekeeping: a
+// slow sample is due every --slow-every iterations but at most every
+// SLOW_FLOOR_MS, a yield every --yield-every iterations but at most every
+// YIELD_FLOOR_MS; --slow-ms and --yield-ms bound the time between them.
+const SLOW_FLOOR_MS = 1;
+const YIELD_FLOOR_MS = 0.5;
+
 /** Runs the loop to its end; returns { status, reason, error }. */
 async function loop(prepared) {
   const yieldNs = config.yieldMs * 1e6;
   const started = performance.now();
   let nextSlowIteration = config.slowEvery;
-  let lastSlow = performance.now();
+  let lastSlow = started;
+  let nextYieldIteration = config.yieldEvery;
+  let lastYield = started;
   for (;;) {
+    // Run to the next due point; one already passed waits on its floor, so
+    // check again after another --yield-every iterations.
     const done = addon.completed(runner);
-    const budget = Math.min(config.yieldEvery, Math.max(1, nextSlowIteration - done));
-    const st = addon.runBatch(runner, budget, yieldNs);
+    const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
+    const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
+    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, config.yieldEvery), yieldNs);
     if (st === ST.FULL) {
       // Back-pressure: ask for a drain and sleep until the main thread frees slots.
       const read = Atomics.load(control, CTL_READ);
@@ -152,7 +164,8 @@ async function loop(prepared) {
     trackLateMemories();
     const now = performance.now();
     const completed = addon.completed(runner);
-    if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || st !== ST.YIELD) {
+    const finished = st !== ST.YIELD && st !== ST.ASYNC;
+    if ((completed >= nextSlowIteration && now - lastSlow >= SLOW_FLOOR_MS) || now - lastSlow >= config.slowMs || finished) {
       await slowSample(prepared, now - started);
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
@@ -161,7 +174,11 @@ async function loop(prepared) {
     if (st === ST.DONE) return { status: 'completed', reason: 'iterations' };
     if (st === ST.DEADLINE) return { status: 'completed', reason: 'duration' };
     if (st === ST.STOPPED) return { status: 'interrupted', reason: 'signal' };
-    await yieldToEventLoop();
+    if ((completed >= nextYieldIteration && now - lastYield >= YIELD_FLOOR_MS) || now - lastYield >= config.yieldMs || st === ST.ASYNC) {
+      await yieldToEventLoop();
+      nextYieldIteration = completed + config.yieldEvery;
+      lastYield = performance.now();
+    }
   }
 }
 
