@@ -123,12 +123,10 @@ function trackLateMemories() {
   }
 }
 
-// Floors that keep a very fast export from being slowed by housekeeping: a
-// slow sample is due every --slow-every iterations but at most every
-// SLOW_FLOOR_MS, a yield every --yield-every iterations but at most every
-// YIELD_FLOOR_MS; --slow-ms and --yield-ms bound the time between them.
-const SLOW_FLOOR_MS = 1;
-const YIELD_FLOOR_MS = 0.5;
+// A slow sample is due every --slow-every iterations but no sooner than
+// config.slowFloorMs after the last, a yield every --yield-every iterations
+// but no sooner than config.yieldFloorMs (floors apply to default cadences,
+// see options.js); --slow-ms and --yield-ms bound the time between them.
 
 /** Runs the loop to its end; returns { status, reason, error }. */
 async function loop(prepared) {
@@ -165,7 +163,7 @@ async function loop(prepared) {
     const now = performance.now();
     const completed = addon.completed(runner);
     const finished = st !== ST.YIELD && st !== ST.ASYNC;
-    if ((completed >= nextSlowIteration && now - lastSlow >= SLOW_FLOOR_MS) || now - lastSlow >= config.slowMs || finished) {
+    if ((completed >= nextSlowIteration && now - lastSlow >= config.slowFloorMs) || now - lastSlow >= config.slowMs || finished) {
       await slowSample(prepared, now - started);
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
@@ -174,7 +172,7 @@ async function loop(prepared) {
     if (st === ST.DONE) return { status: 'completed', reason: 'iterations' };
     if (st === ST.DEADLINE) return { status: 'completed', reason: 'duration' };
     if (st === ST.STOPPED) return { status: 'interrupted', reason: 'signal' };
-    if ((completed >= nextYieldIteration && now - lastYield >= YIELD_FLOOR_MS) || now - lastYield >= config.yieldMs || st === ST.ASYNC) {
+    if ((completed >= nextYieldIteration && now - lastYield >= config.yieldFloorMs) || now - lastYield >= config.yieldMs || st === ST.ASYNC) {
       await yieldToEventLoop();
       nextYieldIteration = completed + config.yieldEvery;
       lastYield = performance.now();

@@ -1,5 +1,7 @@
 // The runner end to end through the CLI: raw and scenario targets, weighted
 // mixes, buffer arguments, memory capture, back-pressure, seeds, CSV export.
+// These tests are about mechanics; verdicts have tests of their own, so runs
+// pass --fail-on none (a loaded machine can make a short run's timing drift).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,7 +18,7 @@ function assertContiguous(data, n) {
 
 test('raw module: every iteration is logged with time and memory', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '3000', '--seed', '7', '-o', out, '-q']);
+  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '3000', '--seed', '7', '-o', out, '-q', '--slow-every', '1000', '--fail-on', 'none']);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.status, 'completed');
@@ -40,7 +42,7 @@ test('weighted mix follows the weights and the seed reproduces the op sequence',
   const runs = [];
   for (const seed of ['11', '11', '12']) {
     const out = tempDir();
-    const r = await runCli(['run', join(RAW, 'parse.wasm'), '--call', 'parse:3,checksum:1', '--args', 'parse=buf:1..512', '-n', '4000', '--seed', seed, '-o', out, '-q']);
+    const r = await runCli(['run', join(RAW, 'parse.wasm'), '--call', 'parse:3,checksum:1', '--args', 'parse=buf:1..512', '-n', '4000', '--seed', seed, '-o', out, '-q', '--fail-on', 'none']);
     assert.equal(r.code, 0, r.stderr);
     runs.push(readRun(join(out, 'samples.wslog')));
   }
@@ -52,7 +54,7 @@ test('weighted mix follows the weights and the seed reproduces the op sequence',
 
 test('buffer arguments reach the export through its allocator without leaking', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'parse.wasm'), '--call', 'parse', '--args', 'buf:64..4096', '-n', '3000', '--seed', '3', '-o', out, '-q', '--slow-every', '500']);
+  const r = await runCli(['run', join(RAW, 'parse.wasm'), '--call', 'parse', '--args', 'buf:64..4096', '-n', '3000', '--seed', '3', '-o', out, '-q', '--slow-every', '500', '--fail-on', 'none']);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.ops[0].count, 3000);
@@ -93,7 +95,7 @@ test('memory capture: an imported memory created with new WebAssembly.Memory', a
 
 test('memory capture: a memory exported under a minified name', async () => {
   const out = tempDir();
-  const r = await runCli(['run', fixture('test', 'scenarios', 'capture-minified.mjs'), '-n', '1000', '-o', out, '-q']);
+  const r = await runCli(['run', fixture('test', 'scenarios', 'capture-minified.mjs'), '-n', '1000', '-o', out, '-q', '--fail-on', 'none']);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.deepEqual(s.memory.memories.map((m) => m.label), ['O']);
@@ -102,7 +104,7 @@ test('memory capture: a memory exported under a minified name', async () => {
 
 test('back-pressure: a tiny ring makes the loop wait and no sample is lost', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'empty.wasm'), '--call', 'noop', '-n', '20000', '--ring-records', '16', '-o', out, '-q']);
+  const r = await runCli(['run', join(RAW, 'empty.wasm'), '--call', 'noop', '-n', '20000', '--ring-records', '16', '-o', out, '-q', '--fail-on', 'none']);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.ok(s.samples.backPressureWaits > 0, 'the loop had to wait');
@@ -111,7 +113,7 @@ test('back-pressure: a tiny ring makes the loop wait and no sample is lost', asy
 
 test('export --csv writes one row per call and the slow samples', async () => {
   const out = tempDir();
-  await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '500', '-o', out, '-q']);
+  await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '500', '-o', out, '-q', '--fail-on', 'none']);
   const r = await runCli(['export', out, '--csv']);
   assert.equal(r.code, 0, r.stderr);
   const rows = readFileSync(join(out, 'samples.csv'), 'utf8').trim().split('\n');
