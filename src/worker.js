@@ -123,10 +123,10 @@ function trackLateMemories() {
   }
 }
 
-// A slow sample is due every --slow-every iterations but no sooner than
-// config.slowFloorMs after the last, a yield every --yield-every iterations
-// but no sooner than config.yieldFloorMs (floors apply to default cadences,
-// see options.js); --slow-ms and --yield-ms bound the time between them.
+// A slow sample is due every --slow-every iterations, a yield every
+// --yield-every iterations but no sooner than config.yieldFloorMs after the
+// last (the floor applies to the default cadence, see options.js); --slow-ms
+// and --yield-ms bound the time between them.
 
 /** Runs the loop to its end; returns { status, reason, error }. */
 async function loop(prepared) {
@@ -163,7 +163,7 @@ async function loop(prepared) {
     const now = performance.now();
     const completed = addon.completed(runner);
     const finished = st !== ST.YIELD && st !== ST.ASYNC;
-    if ((completed >= nextSlowIteration && now - lastSlow >= config.slowFloorMs) || now - lastSlow >= config.slowMs || finished) {
+    if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || finished) {
       await slowSample(prepared, now - started);
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
