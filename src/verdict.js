@@ -297,7 +297,7 @@ export function createLiveTrend(header = {}) {
         if (id === 3) {
           k.liveSum += a;
           k.liveN++;
-        } else if (id === 2) {
+        } else if (id === 5) { // the JS heap retained after a full GC (docs/log-format.md)
           k.jsSum += a;
           k.jsN++;
         }
