@@ -24,8 +24,9 @@ function totals(values, op, calls, nOps) {
 
 /**
  * Summarises a decoded counting-pass log (readRun(path, { allocs: true })).
- * Returns { summary, liveSeries } where liveSeries ({ iter, tMs, value }) is
- * the live bytes after calls, thinned to at most LIVE_POINTS points.
+ * Returns { summary, liveSeries, peakSeries }: live bytes after calls,
+ * thinned to at most LIVE_POINTS points ({ iter, tMs, value }), and the peak
+ * live bytes within the calls of each of those strides.
  */
 export function summarizeAllocations(count) {
   const ops = count.header.ops;
@@ -42,12 +43,18 @@ export function summarizeAllocations(count) {
     calls[count.op[i]]++;
     if (i > 0) leftBehind[count.op[i]] += count.live[i] - count.live[i - 1];
   }
+  // Live bytes after the first call of each stride, and the highest peak
+  // within any call of the stride (so no peak is lost by thinning).
   const stride = Math.max(1, Math.floor(n / LIVE_POINTS));
   const points = Math.ceil(n / stride);
   const liveSeries = { iter: new Float64Array(points), tMs: new Float64Array(points), value: new Float64Array(points) };
+  const peakSeries = { iter: liveSeries.iter, tMs: liveSeries.tMs, value: new Float64Array(points) };
   for (let k = 0, i = 0; i < n; i += stride, k++) {
     liveSeries.iter[k] = i;
     liveSeries.value[k] = count.live[i];
+    let high = 0;
+    for (let j = i; j < Math.min(n, i + stride); j++) high = Math.max(high, count.peak[j]);
+    peakSeries.value[k] = high;
   }
   let peak = 0;
   for (let i = 0; i < n; i++) peak = Math.max(peak, count.peak[i]);
@@ -71,7 +78,7 @@ export function summarizeAllocations(count) {
       liveLeftBehind: leftBehind[k],
     })),
   };
-  return { summary, liveSeries };
+  return { summary, liveSeries, peakSeries };
 }
 
 /**

@@ -29,13 +29,16 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
  * allocator; the JS heap as retained after full GCs (the sampled heap also
  * holds garbage not yet collected; no full GC during the run: untested).
  */
-function verdictInput(data, counted) {
+function verdictInput(data, allocations) {
   const m = data.metrics;
+  const counted = allocations?.liveSeries;
   const live = m.liveBytes ?? counted ?? m.allocatorLive;
   const heap = m.heapBytes ?? m.allocatorHeap;
   const metrics = { ...m, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
   if (live) metrics.liveBytes = live;
   if (heap) metrics.heapBytes = heap;
+  // Peak live bytes within calls (counting pass), for the memory figure.
+  if (live === counted && allocations) metrics.livePeak = allocations.peakSeries;
   let liveSource = null;
   if (m.liveBytes) liveSource = 'stats()';
   else if (counted) liveSource = 'counting pass';
@@ -73,7 +76,7 @@ export async function analyzeResult(dir, { cfg, run, count = null }) {
   const countLog = join(dir, 'samples-count.wslog');
   const counted = existsSync(countLog) ? readRun(countLog, { allocs: true }) : null;
   const allocations = counted ? summarizeAllocations(counted) : null;
-  const { input, liveSource } = verdictInput(data, allocations?.liveSeries);
+  const { input, liveSource } = verdictInput(data, allocations);
   const declared = (data.header.memories ?? []).map((m) => m.maximumBytes);
   const verdict = analyzeRun(input, {
     warmup: cfg.warmup,
