@@ -21,6 +21,8 @@ export function fixtureStatsScenario(name) {
     async setup(ctx) {
       const exports = await loadFixture(name);
       ctx.track(exports.memory, name);
+      // Fixtures with a seed export vary their allocation pattern by run seed.
+      if (typeof exports.seed === 'function') exports.seed(ctx.seed >>> 0);
       return { exports };
     },
     iteration(state, ctx) {
