@@ -476,6 +476,12 @@ static void reset_counters(runner *r) {
   r->counters[WS_COUNT_PEAK] = r->counters[WS_COUNT_LIVE];
 }
 
+static napi_value undefined_value(napi_env env) {
+  napi_value v = NULL;
+  napi_get_undefined(env, &v);
+  return v;
+}
+
 static napi_value status_value(napi_env env, int status) {
   napi_value v;
   napi_create_int32(env, status, &v);
@@ -650,9 +656,7 @@ static napi_value settle(napi_env env, napi_callback_info info) {
   uint8_t flags = WS_FLAG_ASYNC | (threw ? WS_FLAG_THREW : 0);
   NAPI_CALL(env, finish_call(env, r, r->pending_op, r->pending_start, end, r->pending_before,
                              flags));
-  napi_value undefined;
-  napi_get_undefined(env, &undefined);
-  return undefined;
+  return undefined_value(env);
 }
 
 /* error(runner) returns what the last failing call threw, or undefined. */
@@ -691,9 +695,7 @@ static napi_value metric(napi_env env, napi_callback_info info) {
                      (uint64_t)llround(value), 0, since_start(r)};
     push(r, &rec);
   }
-  napi_value undefined;
-  napi_get_undefined(env, &undefined);
-  return undefined;
+  return undefined_value(env);
 }
 
 /* sampleMemories(runner) records the process RSS (metric 1, where
@@ -716,9 +718,7 @@ static napi_value sample_memories(napi_env env, napi_callback_info info) {
                      r->iteration > 0 ? r->iteration - 1 : 0, r->memories[i].bytes, 0, now};
     push(r, &rec);
   }
-  napi_value undefined;
-  napi_get_undefined(env, &undefined);
-  return undefined;
+  return undefined_value(env);
 }
 
 /* addMemory(runner, memory, shared) tracks one more memory from now on,
@@ -749,9 +749,7 @@ static napi_value end_run(napi_env env, napi_callback_info info) {
   ws_record rec = {WS_REC_MARK, 0, WS_MARK_END, r->iteration, r->iteration, 0,
                    since_start(r)};
   push(r, &rec);
-  napi_value undefined;
-  napi_get_undefined(env, &undefined);
-  return undefined;
+  return undefined_value(env);
 }
 
 /* ringRegionBytes(capacity) returns the SharedArrayBuffer size a ring of

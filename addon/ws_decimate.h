@@ -8,12 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef WS_EINVAL
-#define WS_EINVAL (-22)
-#endif
-#ifndef WS_ENOMEM
-#define WS_ENOMEM (-12)
-#endif
+#include "ws.h"
 
 /* Fields of one bucket in the output of ws_decimate_bands, in order. */
 enum {
