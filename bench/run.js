@@ -1,11 +1,13 @@
 // `npm run bench`: every benchmark, one after the other, each printing its
 // own side-by-side figures: the runner's per-iteration overhead, the trend
-// analysis of 1 M samples, plotting 10 M samples.
+// analysis of 1 M samples (statistics alone, then the whole log-to-summary
+// analysis), plotting 10 M samples.
 import { spawnSync } from 'node:child_process';
 
 const benches = [
   ['bench/runner.js'],
   ['--expose-gc', 'bench/verdict.js'],
+  ['bench/analysis.js'],
   ['bench/plot.js'],
 ];
 let failed = 0;
