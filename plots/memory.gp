@@ -5,6 +5,10 @@
 #   heapfile   rows x, bytes: heap top (stats() or the allocator), or ''
 #   livefile   rows x, bytes: live bytes (stats() or the allocator), or ''
 #   heaptitle, livetitle  their key entries, naming the source
+#   peakfile   rows x, live, peak: the highest live bytes within the calls
+#              around each live sample (counting pass), a thin band over
+#              live bytes, or ''
+#   peaktitle  its key entry
 #   gapfile    rows x, live, heap: the gap between them (free memory the heap
 #              holds; fragmentation widens it), shaded, or ''
 #   jsheapfile rows x, bytes: the worker's V8 heap (second axis), or ''
@@ -55,6 +59,12 @@ if (gapfile ne '') {
 if (heapfile ne '') {
   plot_cmd = plot_cmd . ", heapfile using 1:2 with lines lw 2 lc rgb '#1a9641'" \
     . " title '" . heaptitle . "'"
+}
+# The peak band lies between live bytes and the heap top: drawn just before
+# the live bytes line, which stays on top of it, and keyed next to it.
+if (peakfile ne '') {
+  plot_cmd = plot_cmd . ", peakfile using 1:2:3 with filledcurves fc rgb '#f4a6a6' fs solid" \
+    . " title '" . peaktitle . "'"
 }
 if (livefile ne '') {
   plot_cmd = plot_cmd . ", livefile using 1:2 with lines lw 2 lc rgb '#d7191c'" \

@@ -63,19 +63,24 @@ const quoted = (s) => `"${String(s).replace(/["\r\n]/g, "'")}"`;
 const blocks = (list) => list.map((b) => `${quoted(b.title)}\n${rows(b.rows)}`).join('\n\n');
 
 // Keeps the min and max of each of `max / 2` buckets, in order, so a slow
-// series of any length plots fast without losing its extremes.
-function envelope(iter, value, max) {
+// series of any length plots fast without losing its extremes. Rows are
+// [x, value], or [x, value, top] with `upper` (same length): top is the
+// highest upper of the row's bucket (its own upper when nothing is thinned),
+// so a band drawn from value to top loses no peak and sits on the line.
+function envelope(iter, value, max, upper = null) {
   const n = iter.length;
-  if (n <= max) return Array.from(iter, (x, i) => [x, value[i]]);
+  const row = (i, top) => (upper ? [iter[i], value[i], top] : [iter[i], value[i]]);
+  if (n <= max) return Array.from(iter, (x, i) => row(i, upper?.[i]));
   const out = [], buckets = Math.floor(max / 2);
   for (let b = 0; b < buckets; b++) {
     const lo = Math.floor((b * n) / buckets), hi = Math.floor(((b + 1) * n) / buckets);
-    let imin = lo, imax = lo;
+    let imin = lo, imax = lo, top = -Infinity;
     for (let i = lo; i < hi; i++) {
       if (value[i] < value[imin]) imin = i;
       if (value[i] > value[imax]) imax = i;
+      if (upper) top = Math.max(top, upper[i]);
     }
-    for (const i of imin <= imax ? [imin, imax] : [imax, imin]) out.push([iter[i], value[i]]);
+    for (const i of imin <= imax ? [imin, imax] : [imax, imin]) out.push(row(i, top));
   }
   return out;
 }
@@ -232,6 +237,24 @@ function heapGap(heap, live) {
   return out.length ? out : null;
 }
 
+// Peak live bytes within calls (the counting pass's metrics.livePeak) as a
+// band over the live bytes line: rows x, live, peak, thinned like that line.
+// At each live sample the peak is the last peak sample at or before it (the
+// same iterations when both come from the counting pass), never below live.
+// Returns { rows, above } (how far at most the peak rises above live bytes),
+// or null without both series.
+function peakBand(live, peak) {
+  if (!live?.iter.length || !peak?.iter.length) return null;
+  const upper = new Float64Array(live.iter.length);
+  let j = -1, above = 0;
+  for (let i = 0; i < upper.length; i++) {
+    while (j + 1 < peak.iter.length && peak.iter[j + 1] <= live.iter[i]) j++;
+    upper[i] = Math.max(live.value[i], j >= 0 ? peak.value[j] : -Infinity);
+    above = Math.max(above, upper[i] - live.value[i]);
+  }
+  return { rows: envelope(live.iter, live.value, MAX_POINTS, upper), above };
+}
+
 function memoryFigure(data, summary, ctx) {
   const n = data.calls, mem = data.memory;
   if (n < 1 || !mem || mem.iter.length === 0) return null;
@@ -253,12 +276,13 @@ function memoryFigure(data, summary, ctx) {
   if (fromAllocator(live, m.allocatorLive)) liveSource = allocator;
   else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
   const heapSource = fromAllocator(heap, m.allocatorHeap) ? allocator : 'stats()';
-  const left = { memfile: steps, heapfile: series(heap), livefile: series(live) };
+  const band = peakBand(live, m.livePeak);
+  const left = { memfile: steps, heapfile: series(heap), livefile: series(live), peakfile: band?.rows };
   // The JS heap retained after full GCs is what the js-heap trend tests;
   // the raw heap (with its GC sawtooth) only when that is missing.
   const retained = m.jsHeapAfterGC?.iter.length > 0;
   const right = { jsheapfile: series(retained ? m.jsHeapAfterGC : m.jsHeap), rssfile: series(m.rss) };
-  const maxOf = (group) => Math.max(0, ...Object.values(group).flatMap((r) => (r ? r.map((p) => p[1]) : [])));
+  const maxOf = (group) => Math.max(0, ...Object.values(group).flatMap((r) => (r ? r.map((p) => p.at(-1)) : [])));
   const yu = byteUnit(maxOf(left)), y2u = byteUnit(maxOf(right));
   const files = {}, fileVars = {};
   const add = (key, list, unit) => {
@@ -279,9 +303,10 @@ function memoryFigure(data, summary, ctx) {
     y2unit: y2u.label, warmup: warmupEnd(summary, 'memory', n) / xs.div, xmax: n / xs.div,
     nops: grows.length, jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
     heaptitle: `heap top (${heapSource})`,
-    livetitle: `live bytes (${liveSource})` };
+    livetitle: `live bytes (${liveSource})`,
+    peaktitle: band ? `peak live within calls (up to ${formatBytes(band.above)} above live)` : '' };
   return { name: 'memory', vars, files, fileVars: { memfile: '', heapfile: '', livefile: '',
-    gapfile: '', jsheapfile: '', rssfile: '', growfile: '', ...fileVars } };
+    peakfile: '', gapfile: '', jsheapfile: '', rssfile: '', growfile: '', ...fileVars } };
 }
 
 const ECDF_P = (() => {

@@ -335,13 +335,20 @@ test('the memory figure names where live bytes and the heap come from', async ()
     return { iter, tMs: iter.map((x) => x / 10), value: iter.map(f) };
   };
   const allocatorHeap = at(50, (i) => 90000 + 20 * i), allocatorLive = at(50, (i) => 40000 + 5 * i);
-  Object.assign(run.metrics, { allocatorHeap, allocatorLive, heapBytes: allocatorHeap, liveBytes: at(3, (i) => 40000 + 5 * i) });
+  // The counting pass's peak live bytes within calls (metrics.livePeak, the
+  // same iterations): 96 B above live, 4 KiB once.
+  const liveBytes = at(3, (i) => 40000 + 5 * i);
+  const livePeak = { ...liveBytes, value: liveBytes.value.map((v, k) => v + (k === 1000 ? 4096 : 96)) };
+  Object.assign(run.metrics, { allocatorHeap, allocatorLive, heapBytes: allocatorHeap, liveBytes, livePeak });
   const dir = await tmp();
   await writeReports(dir, run, withAllocator(makeSummary()), { formats: ['svg'] });
   let svg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(svg, /live bytes \(counting pass\)/);
   assert.match(svg, /heap top \(mallinfo\)/);
   assert.match(svg, /heap top − live bytes/, 'the gap is shaded across cadences');
+  assert.match(svg, /peak live within calls \(up to 4\.0 KiB above live\)/);
+  const bandFill = /<polygon fill = 'rgb\(244, 166, 166\)'/g;
+  assert.ok(svg.match(bandFill)?.length >= 2, 'the peak band is drawn, not only keyed');
   // The timed pass alone: the allocator's own live bytes, named as such
   // even when the summary says the verdicts used the counting pass.
   const raw = makeRun({ live: false });
@@ -351,6 +358,8 @@ test('the memory figure names where live bytes and the heap come from', async ()
   svg = await readFile(join(dir2, 'memory.svg'), 'utf8');
   assert.match(svg, /live bytes \(mallinfo\)/);
   assert.doesNotMatch(svg, /counting pass/);
+  assert.doesNotMatch(svg, /peak live within calls/, 'no livePeak, no band');
+  assert.doesNotMatch(svg, bandFill);
 });
 
 const chromium = (dir, args) => spawnSync(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu',
