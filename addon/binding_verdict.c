@@ -119,6 +119,12 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, set_num(env, o, "earlyNs", d->early_ns));
   NAPI_CALL(env, set_num(env, o, "lateNs", d->late_ns));
   NAPI_CALL(env, set_num(env, o, "windowsChange", d->windows_change));
+  NAPI_CALL(env, set_num(env, o, "windowsLow", d->windows_low));
+  NAPI_CALL(env, set_num(env, o, "windowsHigh", d->windows_high));
+  NAPI_CALL(env, set_num(env, o, "windowsBlock", (double)d->windows_block));
+  NAPI_CALL(env, set_num(env, o, "windowBatches", (double)d->window_batches));
+  NAPI_CALL(env, set_num(env, o, "earlyTo", (double)d->early_to));
+  NAPI_CALL(env, set_num(env, o, "lateFrom", (double)d->late_from));
   return o;
 }
 
@@ -165,7 +171,10 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, get_num(env, argv[2], "alpha", &o.alpha));
   NAPI_CALL(env, get_num(env, argv[2], "seed", &seed));
   o.warmup = warmup < 0 ? -1 : (long)warmup;
-  o.seed = (uint64_t)(seed >= 0 ? seed : -seed);
+  /* src/verdict.js passes a safe integer; anything else must not reach an
+   * out-of-range conversion (undefined behaviour). */
+  if (!(seed >= 0 && seed <= 9007199254740991.0)) seed = 1;
+  o.seed = (uint64_t)seed;
 
   ws_memtrend_result res[WS_MAX_SERIES];
   ws_verdict v = {.series = res};

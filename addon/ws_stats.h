@@ -82,11 +82,40 @@ int ws_warmup_time(const float *x, size_t n, size_t *end);
 int ws_warmup_memory(const double *iter, const double *bytes, size_t m, size_t calls,
                      size_t *end);
 
+/* ---- Window change with a bootstrap interval (ws_bootstrap.c) ---- */
+
+/* Relative change between two windows of a log-scale series. */
+typedef struct {
+  double change;     /* exp(mean(late) - mean(early)) - 1 */
+  double low, high;  /* percentile bootstrap interval of the change */
+  size_t block;      /* block length used (values), the larger window's */
+  size_t replicates; /* bootstrap replicates drawn */
+} ws_window_change;
+
+/* Fewest values per window ws_bootstrap_change accepts. */
+#define WS_BOOT_MIN_WINDOW 4
+/* Replicates ws_drift_analyze draws. */
+#define WS_BOOT_REPLICATES 2000
+
+/* Estimates the relative change exp(mean(late) - mean(early)) - 1 between
+ * windows early[0..ne) and late[0..nl) of a series on the log scale, with a
+ * percentile interval at level (0.95: 2.5 % in each tail) from a moving-block
+ * bootstrap: each replicate resamples each window on its own in blocks of
+ * ceil(m^(1/3)) consecutive values (m the window's length), block starts
+ * uniform, and takes the difference of the resampled means. Deterministic
+ * for a seed (ws_rng). Allocates replicates doubles and frees them. Returns
+ * 0, WS_EINVAL when a window has fewer than WS_BOOT_MIN_WINDOW values,
+ * replicates < 2 or level is outside (0, 1), or WS_ENOMEM. */
+int ws_bootstrap_change(const double *early, size_t ne, const double *late, size_t nl,
+                        size_t replicates, double level, uint64_t seed,
+                        ws_window_change *out);
+
 /* ---- Time drift (ws_drift.c) ---- */
 
 typedef struct {
   double threshold; /* relative change across the run that matters (0.10) */
   double alpha;     /* one-sided significance level (0.01) */
+  uint64_t seed;    /* seeds the windows' bootstrap (the run's seed) */
 } ws_drift_opts;
 
 typedef struct {
@@ -97,8 +126,16 @@ typedef struct {
   ws_trend trend;       /* on the batches' interquartile mean of ln(ns), per iteration */
   double effect;        /* exp(slope * calls) - 1: change across the run */
   double effect_low, effect_high; /* the same from the slope interval */
-  double early_ns, late_ns; /* median of the first and last fifth of batch medians */
+  size_t early_to;      /* the early window is iterations [from, early_to) */
+  size_t late_from;     /* the late window is iterations [late_from, to) */
+  size_t window_batches; /* batches in each window: a fifth of them, >= 1 */
+  double early_ns, late_ns; /* typical call in the early and late window: exp of
+                             * the mean of its batches' interquartile means */
   double windows_change;    /* late_ns / early_ns - 1 */
+  double windows_low, windows_high; /* its 95 % moving-block bootstrap interval,
+                                     * NaN when a window has fewer than
+                                     * WS_BOOT_MIN_WINDOW batches */
+  size_t windows_block; /* bootstrap block length in batches (0: no interval) */
   int flagged;          /* p_up < alpha, effect_low > 0 and the 98 % upper
                          * bound of the effect >= threshold */
 } ws_drift_result;
@@ -107,7 +144,11 @@ typedef struct {
  * mean of ln(ns) per batch (at most 60 batches of at least 10 calls),
  * Theil-Sen slope, Mann-Kendall with Hamed-Rao correction and Sen's interval;
  * the effect is the relative change the trend implies across the whole run.
- * Allocates O(calls / batches) floats. Returns 0 (r->tested says whether a
+ * Also measures the change between the first and last fifth of the batches
+ * (windows_change) with a 95 % moving-block bootstrap interval
+ * (ws_bootstrap_change, WS_BOOT_REPLICATES replicates, seeded by o->seed);
+ * the flag depends on the trend test only. Allocates O(calls / batches)
+ * floats and WS_BOOT_REPLICATES doubles. Returns 0 (r->tested says whether a
  * test was possible), WS_EINVAL for bad options, WS_ENOMEM. */
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
                      ws_drift_result *r);
@@ -232,8 +273,8 @@ typedef struct {
   long warmup;           /* first post-warm-up iteration, or < 0 for auto */
   double time_threshold; /* 0.10 */
   double alpha;          /* 0.01 */
-  uint64_t seed;         /* reserved for randomised methods: every method
-                          * now is deterministic and ignores it */
+  uint64_t seed;         /* seeds the randomised methods (the time windows'
+                          * bootstrap): the run's seed, for reproducibility */
 } ws_verdict_opts;
 
 /* Fills o with the defaults: auto warm-up, 10 % threshold, alpha 0.01, seed 1. */

@@ -54,7 +54,7 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
    * only widen the interval. Memory series start at the later point. */
   size_t time_from = v->warmup;
   if (v->warmup_auto) time_from = v->warmup_time < calls / 2 ? v->warmup_time : calls / 2;
-  ws_drift_opts d = {o->time_threshold, o->alpha};
+  ws_drift_opts d = {o->time_threshold, o->alpha, o->seed};
   if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &v->time)) != 0) return rc;
 
   ws_signal sig[WS_MAX_SERIES];

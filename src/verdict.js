@@ -102,6 +102,19 @@ function formatHorizon(ms) {
   return `${Math.round(s / 86400)} days`;
 }
 
+// The slowdown in words: the change between the early and late window, with
+// its interval and the typical call of each window it is computed from (so
+// the percentage and the two times always agree). Without a rise between the
+// windows, the flag came from the trend alone, and the sentence says so.
+function slowdownWords(t) {
+  const times = `typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late`;
+  const ci = Number.isFinite(t.windowsLow) && Number.isFinite(t.windowsHigh)
+    ? `95 % interval ${formatPercent(t.windowsLow)} to ${formatPercent(t.windowsHigh)}; ` : '';
+  if (t.windowsChange > 0)
+    return `Calls get ${formatPercent(t.windowsChange)} slower from the first to the last fifth of the run after warm-up (${ci}${times})`;
+  return `Time per call trends up after warm-up (the trend implies ${formatPercent(t.effect)} across the run), though the last fifth is not slower than the first (${ci}${times})`;
+}
+
 function sentence(kind, name, r, p, timeResult, memoryGrows) {
   const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
   const rate = r ? `${formatBytes(r.trend.slope)} per 1,000 calls` : '';
@@ -117,7 +130,7 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
     case 'js-heap-growth':
       return `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
     case 'slowdown':
-      return `Calls get ${formatPercent(timeResult.effect)} slower across the run (median ${formatNs(timeResult.earlyNs)} early, ${formatNs(timeResult.lateNs)} late)${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
+      return `${slowdownWords(timeResult)}${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
     default:
       return '';
   }
@@ -142,9 +155,10 @@ export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);
   const elapsed = data.elapsed instanceof Float32Array ? data.elapsed : Float32Array.from(data.elapsed ?? []);
   const series = collectSeries(data);
-  // The run's own seed by default, so that a run's verdict is reproducible
-  // from its log (the current methods are deterministic and ignore it).
-  const seed = o.seed ?? data.header?.seed ?? 1;
+  // The run's own seed by default, so that a run's verdict (the time
+  // windows' bootstrap interval) is reproducible from its log.
+  const headerSeed = data.header?.seed;
+  const seed = o.seed ?? (Number.isSafeInteger(headerSeed) && headerSeed >= 0 ? headerSeed : 1);
   const r = addon.verdictAnalyzeRun(elapsed, series, {
     warmup: o.warmup === 'auto' ? -1 : o.warmup,
     timeThreshold: o.timeThreshold,
@@ -174,6 +188,22 @@ export function analyzeRun(data, options = {}) {
     };
   });
   const t = r.time;
+  const finite = (v) => (Number.isFinite(v) ? v : null);
+  // The time effect: early-vs-late window change with its bootstrap interval
+  // (null bounds when the windows are too short); the change the trend
+  // implies across the run is kept as trendEffect.
+  const timeEffect = t.tested
+    ? { relative: t.windowsChange, low: finite(t.windowsLow), high: finite(t.windowsHigh), method: 'windows, moving-block bootstrap' }
+    : null;
+  const trendEffect = t.tested ? { relative: t.effect, low: t.effectLow, high: t.effectHigh, method: 'trend' } : null;
+  const windows = t.tested
+    ? {
+        early: { from: t.from, to: t.earlyTo, ns: t.earlyNs },
+        late: { from: t.lateFrom, to: t.to, ns: t.lateNs },
+        batches: t.windowBatches,
+        blockBatches: t.windowsBlock,
+      }
+    : null;
   outSeries.push({
     name: 'time',
     tested: t.tested,
@@ -181,7 +211,9 @@ export function analyzeRun(data, options = {}) {
     window: { from: t.from, to: t.to },
     slope: t.trend ? slopeOf(t.trend, 'ln(ns)') : null,
     pValue: t.trend ? t.trend.pValue : null,
-    effect: t.tested ? { relative: t.effect, low: t.effectLow, high: t.effectHigh } : null,
+    effect: timeEffect,
+    trendEffect,
+    windows,
     windowsChange: t.tested ? t.windowsChange : null,
   });
   const memoryGrows = r.findings.some((f) => f.kind !== 'slowdown');
@@ -193,7 +225,9 @@ export function analyzeRun(data, options = {}) {
         window: { from: t.from, to: t.to },
         slope: slopeOf(t.trend, 'ln(ns)'),
         pValue: t.trend.pValue,
-        effect: { relative: t.effect, low: t.effectLow, high: t.effectHigh },
+        effect: timeEffect,
+        trendEffect,
+        windows,
         projection: null,
         sentence: sentence(f.kind, 'time', null, null, t, memoryGrows),
       };

@@ -110,6 +110,58 @@ test('a +20 % drift in time per call is a slowdown', () => {
   assert.match(r.findings[0].sentence, /slower .* while memory shows no sustained growth\.$/);
 });
 
+test('the time effect is the early-vs-late window change with a bootstrap interval', () => {
+  const r = analyzeRun(run({ seed: 7, drift: 0.2 }));
+  const f = r.findings[0];
+  const t = r.series.find((s) => s.name === 'time');
+  const e = f.effect;
+  assert.equal(e.method, 'windows, moving-block bootstrap');
+  assert.deepEqual(t.effect, e);
+  assert.ok(e.low < e.relative && e.relative < e.high, JSON.stringify(e));
+  // A +20 % ramp over the run: the windows sit about 80 % of it apart.
+  assert.ok(e.low > 0.08 && e.high < 0.25, JSON.stringify(e));
+  assert.equal(t.windowsChange, e.relative);
+  // The trend-implied change across the run is kept on its own.
+  assert.equal(f.trendEffect.method, 'trend');
+  assert.ok(f.trendEffect.low < 0.2 && f.trendEffect.high > 0.2, JSON.stringify(f.trendEffect));
+  assert.ok(f.trendEffect.relative > e.relative);
+  // Windows: the first and last fifth of the batches after the time warm-up.
+  const w = f.windows;
+  assert.equal(w.early.from, f.window.from);
+  assert.equal(w.late.to, f.window.to);
+  assert.ok(w.early.to < w.late.from && w.batches === 12 && w.blockBatches === 3, JSON.stringify(w));
+  assert.ok(Math.abs(w.late.ns / w.early.ns - 1 - e.relative) < 1e-9);
+  // The sentence quotes the window change and the two typical calls it comes from.
+  const pct = Math.round(e.relative * 100);
+  assert.match(f.sentence, new RegExp(`^Calls get \\+${pct} % slower from the first to the last fifth`));
+  assert.match(f.sentence, /95 % interval \+\d+ % to \+\d+ %; typical call [\d,.]+ ns early, [\d,.]+ ns late\)/);
+});
+
+test('the window interval is reproducible from the seed and moves with it', () => {
+  const data = run({ seed: 13, drift: 0.2 });
+  const a = analyzeRun(data).series.at(-1).effect;
+  assert.deepEqual(analyzeRun(data).series.at(-1).effect, a);
+  const b = analyzeRun(data, { seed: 14 }).series.at(-1).effect;
+  assert.equal(b.relative, a.relative);
+  assert.ok(b.low !== a.low || b.high !== a.high);
+});
+
+test('a stationary run reports a window change whose interval covers 0', () => {
+  const t = analyzeRun(run({ seed: 2 })).series.at(-1);
+  assert.ok(t.effect.low < 0 && t.effect.high > 0, JSON.stringify(t.effect));
+  assert.ok(t.trendEffect.low < 0 && t.trendEffect.high > 0, JSON.stringify(t.trendEffect));
+});
+
+test('too short a run for a window interval gives null bounds', () => {
+  const data = run({ seed: 2 });
+  const short = { ...data, calls: 150, elapsed: data.elapsed.slice(900, 1050), metrics: {} };
+  const t = analyzeRun(short, { warmup: 0 }).series.at(-1);
+  assert.ok(t.tested);
+  assert.equal(t.effect.low, null);
+  assert.equal(t.effect.high, null);
+  assert.ok(Number.isFinite(t.effect.relative));
+});
+
 test('a slowdown next to memory growth says that memory grows too', () => {
   const r = analyzeRun(run({ seed: 11, drift: 0.2, frag: 65536 / 1500 }));
   assert.deepEqual(kinds(r), ['fragmentation', 'slowdown']);
