@@ -1,0 +1,54 @@
+// The verdicts on this repository's own fixtures match their nature: the
+// clean workload is stable over several seeds, the planted faults are found.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli, tempDir, readSummary, fixture } from './helpers.js';
+
+async function verdictOf(target, args, expectedCode) {
+  const out = tempDir();
+  const r = await runCli(['run', target, ...args, '-o', out, '-q']);
+  assert.equal(r.code, expectedCode, r.stderr);
+  return readSummary(out);
+}
+
+const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
+const scenario = (name) => fixture('soak', 'scenarios', `${name}.mjs`);
+
+// The scenario seeds the fixture's allocation pattern with the run seed and
+// shows its live bytes, so each seed is a different clean workload.
+for (const seed of ['1', '22', '333', '4444', '55555']) {
+  test(`clean workload is stable (seed ${seed})`, async () => {
+    const s = await verdictOf(scenario('clean-stats'), ['--seed', seed], 0);
+    assert.equal(s.verdict, 'stable', s.findings.map((f) => f.sentence).join(' '));
+    assert.ok(s.series.find((x) => x.name === 'live-bytes').tested, 'live bytes were tested');
+  });
+}
+
+test('clean workload is stable as a raw module', async () => {
+  const s = await verdictOf(mod('clean'), ['--call', 'step', '--seed', '9'], 0);
+  assert.equal(s.verdict, 'stable', s.findings.map((f) => f.sentence).join(' '));
+  assert.ok(s.warmup.iterations > 0 && s.warmup.iterations <= 10000);
+});
+
+test('leaking workload: growth without live bytes, leak with stats()', async () => {
+  const raw = await verdictOf(mod('leak'), ['--call', 'step', '--seed', '7'], 1);
+  assert.ok(['growth', 'leak'].includes(raw.verdict), raw.verdict);
+  const growth = raw.findings.find((f) => f.kind === 'growth');
+  if (growth) assert.match(growth.sentence, /would tell/, 'a growth finding says what would reveal the cause');
+  const visible = await verdictOf(scenario('leak-stats'), ['--seed', '7'], 1);
+  assert.equal(visible.verdict, 'leak');
+  assert.equal(visible.findings[0].series, 'live-bytes');
+  assert.ok(visible.findings[0].projection.iterations > 0);
+});
+
+test('fragmenting workload is fragmentation when live bytes are visible', async () => {
+  const s = await verdictOf(scenario('fragment-stats'), ['--seed', '7'], 1);
+  assert.equal(s.verdict, 'fragmentation');
+});
+
+test('climbing workload is a slowdown with flat memory', async () => {
+  const s = await verdictOf(mod('slowdown'), ['--call', 'step', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'slowdown');
+  assert.equal(s.findings.length, 1, 'memory stays flat');
+  assert.ok(s.findings[0].effect.relative > 0.5);
+});
