@@ -12,13 +12,6 @@
 
 #include "ws.h"
 
-#ifndef WS_EINVAL
-#define WS_EINVAL (-22)
-#endif
-#ifndef WS_ENOMEM
-#define WS_ENOMEM (-12)
-#endif
-
 /* ---- Quantiles ---- */
 
 /* Computes quantiles of x[0..n) for each probability probs[0..k) (0..1, linear
