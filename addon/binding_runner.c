@@ -51,6 +51,7 @@ typedef struct {
   napi_value current;  /* buffer's handle in the current handle scope, or NULL */
   uint64_t bytes;
   int shared;
+  int dead; /* the target dropped it and it was collected */
 } tracked_memory;
 
 typedef struct {
@@ -119,15 +120,30 @@ static void push(runner *r, const ws_record *rec) {
   }
 }
 
+/* Marks m as collected: a memory the target dropped counts 0 bytes from now
+ * on (the loop holds memories weakly, so it never keeps one alive). */
+static void bury_memory(napi_env env, tracked_memory *m) {
+  drop_ref(env, &m->memory);
+  drop_ref(env, &m->buffer);
+  m->current = NULL;
+  m->bytes = 0;
+  m->dead = 1;
+}
+
 /* Re-reads m's size when its held buffer was detached by growth (or always,
- * for a shared memory, whose buffer never detaches). The buffer's handle is
- * kept in m->current until forget_handles() is called, so the common case
- * costs one napi call. */
+ * for a shared memory, whose buffer never detaches). Memory and buffer are
+ * weak references; the buffer's handle is kept in m->current until
+ * forget_handles() is called, so the common case costs one napi call. */
 static napi_status refresh_memory(napi_env env, tracked_memory *m) {
-  napi_value memory, buffer;
+  napi_value memory = NULL, buffer;
+  if (m->dead) return napi_ok;
   if (m->shared) {
     double len;
     NAPI_CHECK(napi_get_reference_value(env, m->memory, &memory));
+    if (memory == NULL) {
+      bury_memory(env, m);
+      return napi_ok;
+    }
     NAPI_CHECK(napi_get_named_property(env, memory, "buffer", &buffer));
     NAPI_CHECK(get_number(env, buffer, "byteLength", &len));
     m->bytes = (uint64_t)len;
@@ -141,10 +157,14 @@ static napi_status refresh_memory(napi_env env, tracked_memory *m) {
   size_t len;
   void *data;
   NAPI_CHECK(napi_get_reference_value(env, m->memory, &memory));
+  if (memory == NULL) {
+    bury_memory(env, m);
+    return napi_ok;
+  }
   NAPI_CHECK(napi_get_named_property(env, memory, "buffer", &buffer));
   NAPI_CHECK(napi_get_arraybuffer_info(env, buffer, &data, &len));
   if (m->buffer != NULL) napi_delete_reference(env, m->buffer);
-  NAPI_CHECK(napi_create_reference(env, buffer, 1, &m->buffer));
+  NAPI_CHECK(napi_create_reference(env, buffer, 0, &m->buffer));
   m->current = buffer;
   m->bytes = len;
   return napi_ok;
@@ -251,7 +271,7 @@ static napi_status track_memory(napi_env env, runner *r, napi_value memory, int 
   tracked_memory *m = &r->memories[r->n_memories];
   memset(m, 0, sizeof *m);
   m->shared = shared;
-  NAPI_CHECK(napi_create_reference(env, memory, 1, &m->memory));
+  NAPI_CHECK(napi_create_reference(env, memory, 0, &m->memory)); /* weak */
   r->n_memories++;
   return refresh_memory(env, m);
 }

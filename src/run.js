@@ -141,6 +141,7 @@ const runOf = (outcome) => ({
   reason: outcome.reason,
   phase: outcome.phase,
   error: outcome.error,
+  untrackedMemories: outcome.untrackedMemories ?? 0,
 });
 
 /**

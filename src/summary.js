@@ -94,6 +94,7 @@ export function buildSummary(data, warmupEnd, run) {
       growthEvents,
       declaredMaximum: declared.every((d) => d !== null && d !== undefined) && declared.length ? declared.reduce((a, b) => a + b, 0) : null,
       memories,
+      untrackedMemories: run.untrackedMemories ?? 0, // created past the cap of 64 tracked memories
     },
   };
 }

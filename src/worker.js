@@ -20,12 +20,21 @@ const METRIC = { RSS: 1, JS_HEAP: 2, LIVE: 3, HEAP: 4, JS_HEAP_AFTER_GC: 5 };
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
 
-const tracked = []; // { memory, label, maximumBytes, shared }
-const instances = []; // { instance, imports }: where allocator sources are looked for
+// Memories and instances are held weakly, so that a target that creates
+// and drops instances is measured as it behaves (not kept alive by us), and
+// in bounded numbers, so that such a target costs the harness nothing per
+// iteration: past the caps, new ones are counted but not tracked.
+const MAX_MEMORIES = 64;
+const MAX_INSTANCES = 32;
+const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes, shared, initialBytes }
+const instances = []; // { ref: WeakRef<Instance>, imports: WeakRef | null }: where allocator sources are looked for
+let untrackedMemories = 0;
 let sources = null;
 let sourcesSeen = 0;
-const lateMemories = [];
+const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
 let runner = null;
+
+const memoryOf = (entry) => entry.ref.deref();
 
 // The counting pass rewrites every module's allocator before it compiles.
 const counting = config.countPass ? createCounting() : null;
@@ -33,15 +42,27 @@ const counting = config.countPass ? createCounting() : null;
 const capture = installCapture({
   transform: counting ? counting.transform : null,
   onMemory(memory, label) {
-    const entry = { memory, label, shared: memory.buffer instanceof SharedArrayBuffer };
+    if (tracked.length >= MAX_MEMORIES) {
+      untrackedMemories++;
+      return;
+    }
+    const entry = { ref: new WeakRef(memory), label, shared: memory.buffer instanceof SharedArrayBuffer, initialBytes: memory.buffer.byteLength };
     tracked.push(entry);
-    if (runner) lateMemories.push(entry);
+    if (runner) lateMemories.push([memory, entry]);
   },
   onInstance(instance, imports) {
-    instances.push({ instance, imports });
+    if (instances.length >= MAX_INSTANCES) {
+      const alive = instances.filter((x) => x.ref.deref() !== undefined);
+      instances.length = 0;
+      instances.push(...alive);
+    }
+    if (instances.length < MAX_INSTANCES) {
+      instances.push({ ref: new WeakRef(instance), imports: imports && typeof imports === 'object' ? new WeakRef(imports) : null });
+    }
   },
   onLabel(memory, label) {
-    const index = tracked.findIndex((t) => t.memory === memory);
+    const index = tracked.findIndex((t) => memoryOf(t) === memory);
+    if (index < 0) return;
     tracked[index].label = label;
     if (runner) parentPort.postMessage({ type: 'label', index, label });
   },
@@ -62,11 +83,11 @@ async function prepare(stdio) {
     const raw = await prepareRawTarget(target.path, config, stdio);
     const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * 65536));
     raw.memoryNames.forEach((name, i) => {
-      const t = tracked.find((x) => x.memory === raw.instance.exports[name]);
+      const t = tracked.find((x) => memoryOf(x) === raw.instance.exports[name]);
       if (t) t.maximumBytes = pages[i] ?? null;
     });
     const bufferMemory = raw.memoryNames.length
-      ? tracked.findIndex((t) => t.memory === raw.instance.exports[raw.memoryNames[raw.bufferMemory]])
+      ? tracked.findIndex((t) => memoryOf(t) === raw.instance.exports[raw.memoryNames[raw.bufferMemory]])
       : 0;
     return { scenario: null, state: undefined, ctx: undefined, ops: raw.ops, malloc: raw.malloc, free: raw.free, bufferMemory };
   }
@@ -103,7 +124,7 @@ async function slowSample(prepared, elapsedMs) {
   addon.metric(runner, METRIC.JS_HEAP_AFTER_GC, retainedHeap(addon.completed(runner), elapsedMs));
   addon.sampleMemories(runner);
   if (instances.length !== sourcesSeen) {
-    sources = createSources(instances);
+    sources = createSources(liveInstances());
     sourcesSeen = instances.length;
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
@@ -117,10 +138,20 @@ async function slowSample(prepared, elapsedMs) {
 
 function trackLateMemories() {
   while (lateMemories.length > 0) {
-    const entry = lateMemories.shift();
-    const index = addon.addMemory(runner, entry.memory, entry.shared);
-    parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.memory.buffer.byteLength });
+    const [memory, entry] = lateMemories.shift();
+    const index = addon.addMemory(runner, memory, entry.shared);
+    parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.initialBytes });
   }
+}
+
+/** The instances still alive, as createSources takes them. */
+function liveInstances() {
+  const out = [];
+  for (const x of instances) {
+    const instance = x.ref.deref();
+    if (instance) out.push({ instance, imports: x.imports?.deref() });
+  }
+  return out;
 }
 
 // A slow sample is due every --slow-every iterations, a yield every
@@ -189,6 +220,8 @@ async function main() {
     parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
     return;
   }
+  // Memories dropped during setup are gone: the run tracks the living ones.
+  for (let i = tracked.length - 1; i >= 0; i--) if (!memoryOf(tracked[i])) tracked.splice(i, 1);
   runner = addon.createRunner({
     ring: control,
     seed: config.seed,
@@ -201,10 +234,10 @@ async function main() {
     malloc: prepared.malloc,
     free: prepared.free,
     bufferMemory: prepared.bufferMemory,
-    memories: tracked.map((t) => ({ memory: t.memory, shared: t.shared ? 1 : 0 })),
+    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared ? 1 : 0 })),
     counters: counting?.counters,
   });
-  sources = createSources(instances);
+  sources = createSources(liveInstances());
   sourcesSeen = instances.length;
   parentPort.postMessage({
     type: 'ready',
@@ -212,7 +245,7 @@ async function main() {
     sources: sources.describe(),
     instrumented: counting ? counting.instrumented : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
-    memories: tracked.map((t) => ({ label: t.label, initialBytes: t.memory.buffer.byteLength, maximumBytes: t.maximumBytes ?? null, shared: t.shared })),
+    memories: tracked.map((t) => ({ label: t.label, initialBytes: t.initialBytes, maximumBytes: t.maximumBytes ?? null, shared: t.shared })),
   });
   let outcome;
   try {
@@ -236,6 +269,7 @@ async function main() {
     reason: outcome.reason ?? null,
     phase: outcome.phase ?? 'iteration',
     completed: addon.completed(runner),
+    untrackedMemories,
     error: outcome.error === undefined ? null : serializeError(outcome.error),
   });
 }

@@ -131,3 +131,13 @@ test('--json prints the summary on stdout', async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).iterations.completed, 300);
 });
+
+test('instances created and dropped every call are not kept alive by the runner', async () => {
+  const out = tempDir();
+  const r = await runCli(['run', fixture('test', 'scenarios', 'instance-per-call.mjs'), '-n', '20000', '-o', out, '-q', '--fail-on', 'leak,fragmentation,growth,js-heap-growth']);
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(out);
+  assert.ok(s.memory.untrackedMemories > 19000, 'past the cap, memories are counted, not tracked');
+  assert.ok(s.memory.end <= 64 * 65536, `tracked memories are held weakly (end ${s.memory.end})`);
+  assert.ok(!s.findings.some((f) => ['leak', 'growth', 'js-heap-growth'].includes(f.kind)), s.findings.map((f) => f.sentence).join(' '));
+});
