@@ -14,7 +14,8 @@ const HELP = `wasm-soak ${VERSION}: soak-test a WebAssembly module for leaks, fr
 
 Usage:
   wasm-soak run <module.wasm | scenario.mjs> [options]
-  wasm-soak soak [suite.json] [options]      run a suite (default soak/suite.json)
+  wasm-soak soak [suite.json] [--expect] [options]   run a suite (default soak/suite.json)
+  wasm-soak report <result-dir> [--format png,svg,html,md,junit]   re-analyse, re-plot
   wasm-soak export <result-dir> --csv         samples as CSV
   wasm-soak --help | --version
 
@@ -29,10 +30,16 @@ Run options:
   --seed N                 seed of every random choice (printed; reproduces a run)
   -o, --out DIR            result folder (default soak-results/<name>)
   --warmup N|auto          warm-up iterations excluded from trends (default auto)
+  --count-allocs           add a counting pass: allocations and live bytes per call
+  --max-allocs-per-call B, --max-bytes-per-call B
+                           exact budgets: N, op=N,... or both (imply --count-allocs)
   --time-threshold F       smallest time drift worth a finding (default 0.1)
   --fail-on KINDS          findings that exit 1 (default all; "none")
   --slow-every N, --slow-ms MS   slow-sample cadence (default 1000 / 1000)
   --yield-every N, --yield-ms MS yield to the event loop (default 1000 / 2)
+  --ring-records N         ring size in records (default 262144)
+  --format LIST            reports to write (default png,svg,html,md,junit)
+  --require-plots          exit 3 when figures cannot be drawn
   --json                   print summary.json on stdout
   -q, --quiet              no progress output
 

@@ -141,3 +141,22 @@ test('instances created and dropped every call are not kept alive by the runner'
   assert.ok(s.memory.end <= 64 * 65536, `tracked memories are held weakly (end ${s.memory.end})`);
   assert.ok(!s.findings.some((f) => ['leak', 'growth', 'js-heap-growth'].includes(f.kind)), s.findings.map((f) => f.sentence).join(' '));
 });
+
+test('--duration stops a long run on time and says so', async () => {
+  const out = tempDir();
+  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '4000000000', '--duration', '1s', '-o', out, '-q', '--fail-on', 'none']);
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.stopReason, 'duration');
+  assert.ok(s.iterations.completed > 1000 && s.iterations.completed < 4000000000);
+  assert.ok(s.durationMs >= 990 && s.durationMs < 3000, `ran ${s.durationMs} ms`);
+});
+
+test('--help and --version', async () => {
+  const help = await runCli(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /Usage:[\s\S]*--iterations[\s\S]*Exit codes: 0 ok, 1 a finding, 2 usage or input error, 3 the run failed/);
+  const version = await runCli(['--version']);
+  assert.equal(version.code, 0);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+});
