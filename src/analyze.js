@@ -104,8 +104,10 @@ export async function analyzeResult(dir, { cfg, run, count = null }) {
   writeSummary(dir, summary);
   try {
     // The figures show what the verdicts judged (e.g. live bytes from the
-    // counting pass when the module reports none itself).
-    const reports = await writeReports(dir, input, summary, { formats: cfg.formats ?? undefined, requirePlots: cfg.requirePlots });
+    // counting pass when the module reports none itself); the JS heap line is
+    // the retained heap where measured, else the sampled one.
+    const figureData = { ...input, metrics: { ...input.metrics, jsHeap: data.metrics.jsHeap ?? EMPTY_SERIES } };
+    const reports = await writeReports(dir, figureData, summary, { formats: cfg.formats ?? undefined, requirePlots: cfg.requirePlots });
     summary.outputs.figures = reports.figures;
     summary.outputs.plotsSkipped = reports.skipped;
   } catch (err) {
