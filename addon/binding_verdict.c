@@ -46,36 +46,6 @@ static napi_value trend_object(napi_env env, const ws_trend *t, double scale) {
   return o;
 }
 
-/* quantiles(Float32Array x, Float64Array probs) -> Float64Array. */
-static napi_value js_quantiles(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  float *x;
-  double *probs, *out;
-  size_t n, k;
-  if (argc < 2 || !typed(env, argv[0], napi_float32_array, (void **)&x, &n) ||
-      !typed(env, argv[1], napi_float64_array, (void **)&probs, &k)) {
-    ws_binding_throw_code(env, WS_EINVAL, "quantiles(Float32Array, Float64Array)");
-    return NULL;
-  }
-  napi_value buf, result;
-  NAPI_CALL(env, napi_create_arraybuffer(env, k * sizeof(double), (void **)&out, &buf));
-  NAPI_CALL(env, napi_create_typedarray(env, napi_float64_array, k, buf, 0, &result));
-  float *scratch = malloc((n > 0 ? n : 1) * sizeof *scratch);
-  if (scratch == NULL) {
-    ws_binding_throw_code(env, WS_ENOMEM, NULL);
-    return NULL;
-  }
-  int rc = ws_quantiles_f32(x, n, probs, k, out, scratch);
-  free(scratch);
-  if (rc != 0) {
-    ws_binding_throw_code(env, rc, "quantiles need samples and probabilities in [0, 1]");
-    return NULL;
-  }
-  return result;
-}
-
 /* Builds the JS object of one series result. */
 static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
   static const char *const patterns[] = {"untested", "flat", "step", "sustained"};
@@ -215,7 +185,6 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
 }
 
 napi_status ws_binding_verdict_init(napi_env env, napi_value exports) {
-  NAPI_CHECK(ws_binding_export(env, exports, "quantiles", js_quantiles));
   NAPI_CHECK(ws_binding_export(env, exports, "verdictAnalyzeRun", js_analyze_run));
   return napi_ok;
 }
