@@ -2,9 +2,45 @@
   "targets": [
     {
       "target_name": "wasm_soak",
-      "sources": ["<!@(node -p \"require('fs').readdirSync('addon').filter(f=>f.endsWith('.c')).map(f=>'addon/'+f).join(' ')\")"],
-      "cflags_c": ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra", "-O2"],
-      "defines": ["NAPI_VERSION=8"]
+      "sources": [
+        "addon/napi/binding.c",
+        "addon/napi/log.c",
+        "addon/napi/plot.c",
+        "addon/napi/runner.c",
+        "addon/napi/summary.c",
+        "addon/napi/verdict.c",
+        "addon/core/ws_clock.c",
+        "addon/core/ws_error.c",
+        "addon/core/ws_log.c",
+        "addon/core/ws_ring.c",
+        "addon/core/ws_rng.c",
+        "addon/core/ws_rss.c",
+        "addon/core/ws_run.c",
+        "addon/core/plot/ws_decimate.c",
+        "addon/core/stats/ws_bootstrap.c",
+        "addon/core/stats/ws_classify.c",
+        "addon/core/stats/ws_drift.c",
+        "addon/core/stats/ws_memtrend.c",
+        "addon/core/stats/ws_quantile.c",
+        "addon/core/stats/ws_summary.c",
+        "addon/core/stats/ws_trend.c",
+        "addon/core/stats/ws_verdict.c",
+        "addon/core/stats/ws_warmup.c"
+      ],
+      "include_dirs": [
+        "addon/include",
+        "addon/core"
+      ],
+      "cflags_c": [
+        "-std=c11",
+        "-D_POSIX_C_SOURCE=200809L",
+        "-Wall",
+        "-Wextra",
+        "-O2"
+      ],
+      "defines": [
+        "NAPI_VERSION=8"
+      ]
     }
   ]
 }

@@ -2,18 +2,19 @@
 // decoding, windows, trend verdicts, summary (figures left out: bench/plot.js
 // times those). Prints time and peak memory per sample; targets: <= 1 s and
 // <= 24 bytes per sample.
+
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 if (process.argv[3] === '--measure') {
-  const { analyzeResult } = await import('../src/analyze.js');
-  const { DEFAULTS } = await import('../src/options.js');
+  const { analyzeResult } = await import('../src/analysis/analyze.js');
+  const { DEFAULTS } = await import('../src/cli/options.js');
   const dir = process.argv[4];
   const rss0 = process.memoryUsage().rss;
   const t = performance.now();
@@ -21,14 +22,36 @@ if (process.argv[3] === '--measure') {
   const ms = performance.now() - t;
   const peak = process.resourceUsage().maxRSS * 1024;
   const perSample = Math.max(0, peak - rss0) / s.samples.calls;
-  console.log(`analysis: ${s.samples.calls.toLocaleString('en-US')} calls in ${ms.toFixed(0)} ms (target <= 1000) ${ms <= 1000 ? 'ok' : 'MISSED'}; peak memory ${perSample.toFixed(1)} B/sample (target <= 24) ${perSample <= 24 ? 'ok' : 'MISSED'}`);
+  console.log(
+    `analysis: ${s.samples.calls.toLocaleString('en-US')} calls in ${ms.toFixed(0)} ms (target <= 1000) ${ms <= 1000 ? 'ok' : 'MISSED'}; peak memory ${perSample.toFixed(1)} B/sample (target <= 24) ${perSample <= 24 ? 'ok' : 'MISSED'}`,
+  );
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'wasm-soak-analysis-'));
-  const run = spawnSync(process.execPath, [join(root, 'src/cli.js'), 'run', join(root, 'soak/modules/empty.wasm'), '--call', 'noop',
-    '-n', String(N), '-o', dir, '-q', '--format', 'md', '--seed', '1'], { stdio: 'inherit' });
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(root, 'src/cli/main.js'),
+      'run',
+      join(root, 'soak/modules/empty.wasm'),
+      '--call',
+      'noop',
+      '-n',
+      String(N),
+      '-o',
+      dir,
+      '-q',
+      '--format',
+      'md',
+      '--seed',
+      '1',
+    ],
+    { stdio: 'inherit' },
+  );
   if (run.status !== 0) process.exit(1);
   // A fresh process, so that the peak memory is the analysis's own.
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), String(N), '--measure', dir], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), String(N), '--measure', dir], {
+    stdio: 'inherit',
+  });
   rmSync(dir, { recursive: true });
   process.exitCode = r.status;
 }

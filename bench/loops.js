@@ -1,10 +1,13 @@
 // Worker for bench/runner.js: times the two reference loops over the empty
 // export in the same kind of thread the harness runs in.
-import { parentPort, workerData } from 'node:worker_threads';
+
 import { readFileSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
 
 const { modulePath, n, repeats } = workerData;
-const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), { wasi_snapshot_preview1: new Proxy({}, { get: () => () => 0 }) });
+const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), {
+  wasi_snapshot_preview1: new Proxy({}, { get: () => () => 0 }),
+});
 const noop = instance.exports.noop;
 const times = new Float64Array(n);
 

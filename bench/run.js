@@ -4,12 +4,7 @@
 // analysis), plotting 10 M samples.
 import { spawnSync } from 'node:child_process';
 
-const benches = [
-  ['bench/runner.js'],
-  ['--expose-gc', 'bench/verdict.js'],
-  ['bench/analysis.js'],
-  ['bench/plot.js'],
-];
+const benches = [['bench/runner.js'], ['--expose-gc', 'bench/verdict.js'], ['bench/analysis.js'], ['bench/plot.js']];
 let failed = 0;
 for (const args of benches) {
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });

@@ -3,14 +3,15 @@
 // each call, stored into a Float64Array), and wasm-soak's C loop (the real
 // runner: worker, ring, drain to the log, yields and slow samples). Also
 // prints bytes per sample and the main thread's drain throughput.
-import { Worker } from 'node:worker_threads';
-import { statSync, mkdtempSync, rmSync } from 'node:fs';
+
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTarget } from '../src/run.js';
-import { runConfig } from '../src/options.js';
-import { createRing, createDrain } from '../src/drain.js';
-import { createLogWriter } from '../src/log-writer.js';
+import { Worker } from 'node:worker_threads';
+import { runConfig } from '../src/cli/options.js';
+import { createDrain, createRing } from '../src/run/drain.js';
+import { createLogWriter } from '../src/run/log-writer.js';
+import { runTarget } from '../src/run/run.js';
 
 const N = Number(process.argv[2] ?? 2_000_000);
 const REPEATS = 3;
@@ -18,7 +19,9 @@ const modulePath = new URL('../soak/modules/empty.wasm', import.meta.url).pathna
 
 function loops() {
   return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./loops.js', import.meta.url), { workerData: { modulePath, n: N, repeats: REPEATS } });
+    const w = new Worker(new URL('./loops.js', import.meta.url), {
+      workerData: { modulePath, n: N, repeats: REPEATS },
+    });
     w.once('message', resolve);
     w.once('error', reject);
   });
@@ -33,7 +36,7 @@ async function harness() {
     Object.assign(cfg, { out, quiet: true, formats: [] });
     const { summary } = await runTarget(modulePath, cfg, ['run', modulePath]);
     best = Math.min(best, (summary.durationMs * 1e6) / summary.iterations.completed);
-    bytesPerSample = (statSync(join(out, 'samples.wslog')).size) / summary.samples.calls;
+    bytesPerSample = statSync(join(out, 'samples.wslog')).size / summary.samples.calls;
     rmSync(out, { recursive: true });
   }
   return { perIteration: best, bytesPerSample };
@@ -64,8 +67,16 @@ const overhead = h.perIteration - ref.bare;
 console.log(`runner: ${N} calls of an empty export, best of ${REPEATS}`);
 console.log(`  bare call              ${ref.bare.toFixed(1)} ns/iteration`);
 console.log(`  hand-written JS loop   ${ref.hand.toFixed(1)} ns/iteration`);
-console.log(`  wasm-soak C loop       ${h.perIteration.toFixed(1)} ns/iteration (whole run: ring, drain, yields, slow samples)`);
-console.log(`  harness overhead       ${overhead.toFixed(1)} ns/iteration (target <= 100)  ${overhead <= 100 ? 'ok' : 'MISSED'}`);
-console.log(`  ratio to hand-written  ${(h.perIteration / ref.hand).toFixed(2)}x (target <= 1.0)  ${h.perIteration <= ref.hand ? 'ok' : 'MISSED'}`);
-console.log(`  bytes per sample       ${h.bytesPerSample.toFixed(1)} (log incl. header and slow samples; target <= 32)`);
+console.log(
+  `  wasm-soak C loop       ${h.perIteration.toFixed(1)} ns/iteration (whole run: ring, drain, yields, slow samples)`,
+);
+console.log(
+  `  harness overhead       ${overhead.toFixed(1)} ns/iteration (target <= 100)  ${overhead <= 100 ? 'ok' : 'MISSED'}`,
+);
+console.log(
+  `  ratio to hand-written  ${(h.perIteration / ref.hand).toFixed(2)}x (target <= 1.0)  ${h.perIteration <= ref.hand ? 'ok' : 'MISSED'}`,
+);
+console.log(
+  `  bytes per sample       ${h.bytesPerSample.toFixed(1)} (log incl. header and slow samples; target <= 32)`,
+);
 console.log(`  drain throughput       ${(drainThroughput() / 1e6).toFixed(1)} M records/s to the log file`);

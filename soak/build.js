@@ -13,17 +13,9 @@
 // Needs Debian's clang, lld, wasi-libc and wabt (wat2wasm).
 
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, dirname, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,12 +45,7 @@ const EXTRA = {
   // Exporting the mutable __stack_pointer global needs the mutable-globals
   // feature; a 4 MiB stack placed first holds 200 000 calls of 16 B drift and
   // makes an overflow trap instead of overwriting static data.
-  drift: [
-    '-mmutable-globals',
-    '-Wl,--export=__stack_pointer',
-    '-Wl,--stack-first',
-    '-Wl,-z,stack-size=4194304',
-  ],
+  drift: ['-mmutable-globals', '-Wl,--export=__stack_pointer', '-Wl,--stack-first', '-Wl,-z,stack-size=4194304'],
 };
 
 // Test-only files that are committed as they are, not built.

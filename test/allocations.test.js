@@ -1,10 +1,11 @@
 // Seeing inside the allocator: exact counts from the counting pass, the
 // name section, mallinfo, glue modules, budgets and growth attribution.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli, tempDir, readSummary, fixture } from './helpers.js';
-import { readRun } from '../src/log.js';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
 
@@ -21,7 +22,19 @@ async function run(args, expectedCode = 0) {
 }
 
 test('exact counts for a known pattern (malloc, calloc, realloc, free)', async () => {
-  const { out, summary } = await run(['run', mod('pattern'), '--call', 'step', '-n', '3000', '--count-allocs', '--seed', '2', '--fail-on', 'none']);
+  const { out, summary } = await run([
+    'run',
+    mod('pattern'),
+    '--call',
+    'step',
+    '-n',
+    '3000',
+    '--count-allocs',
+    '--seed',
+    '2',
+    '--fail-on',
+    'none',
+  ]);
   const a = summary.allocations;
   assert.deepEqual(a.instrumented, [['malloc', 'dlmalloc', 'calloc', 'realloc', 'free', 'dlfree']]);
   assert.equal(a.calls, 3000);
@@ -30,8 +43,16 @@ test('exact counts for a known pattern (malloc, calloc, realloc, free)', async (
   const count = readRun(join(out, 'samples-count.wslog'), { allocs: true });
   assert.equal(count.header.pass, 'count');
   for (let i = 1; i < count.calls; i++) {
-    if (count.allocs[i] !== 3 || count.frees[i] !== 3 || count.allocBytes[i] !== 112 || count.live[i] !== 64 || count.peak[i] !== 160) {
-      assert.fail(`call ${i}: ${count.allocs[i]} allocs, ${count.frees[i]} frees, ${count.allocBytes[i]} B, live ${count.live[i]}, peak ${count.peak[i]}`);
+    if (
+      count.allocs[i] !== 3 ||
+      count.frees[i] !== 3 ||
+      count.allocBytes[i] !== 112 ||
+      count.live[i] !== 64 ||
+      count.peak[i] !== 160
+    ) {
+      assert.fail(
+        `call ${i}: ${count.allocs[i]} allocs, ${count.frees[i]} frees, ${count.allocBytes[i]} B, live ${count.live[i]}, peak ${count.peak[i]}`,
+      );
     }
   }
   assert.equal(count.frees[0], 2, 'the first call has no kept block to free');
@@ -39,7 +60,17 @@ test('exact counts for a known pattern (malloc, calloc, realloc, free)', async (
 });
 
 test('an allocator reachable only through the name section is counted', async () => {
-  const { summary } = await run(['run', mod('namesonly'), '--call', 'step', '-n', '2000', '--count-allocs', '--fail-on', 'none']);
+  const { summary } = await run([
+    'run',
+    mod('namesonly'),
+    '--call',
+    'step',
+    '-n',
+    '2000',
+    '--count-allocs',
+    '--fail-on',
+    'none',
+  ]);
   assert.ok(summary.allocations.instrumented[0].includes('__rust_alloc'));
   assert.ok(summary.allocations.instrumented[0].includes('__rust_dealloc'));
   assert.equal(summary.allocations.ops[0].allocs.median, 2);
@@ -64,7 +95,17 @@ test('the fragmenting fixture is fragmentation through its exported mallinfo', a
 });
 
 test('the dlmalloc clean workload stays stable with the counting pass', async () => {
-  const { summary } = await run(['run', mod('clean'), '--call', 'step', '--count-allocs', '--seed', '4', '--fail-on', 'leak,fragmentation,growth']);
+  const { summary } = await run([
+    'run',
+    mod('clean'),
+    '--call',
+    'step',
+    '--count-allocs',
+    '--seed',
+    '4',
+    '--fail-on',
+    'leak,fragmentation,growth',
+  ]);
   assert.deepEqual(memoryFindings(summary), []);
   assert.equal(summary.allocations.ops[0].allocs.median, 1);
 });
@@ -75,9 +116,25 @@ test('budgets are exact gates that name the op and the iteration', async () => {
   assert.equal(f.op, 'step');
   assert.equal(f.iteration, 0);
   assert.match(f.sentence, /Call 0 \(op step\) made 3 allocations; the budget is 2 per call/);
-  await run(['run', mod('pattern'), '--call', 'step', '-n', '500', '--max-allocs-per-call', 'step=3', '--max-bytes-per-call', '112', '--fail-on', 'none']);
+  await run([
+    'run',
+    mod('pattern'),
+    '--call',
+    'step',
+    '-n',
+    '500',
+    '--max-allocs-per-call',
+    'step=3',
+    '--max-bytes-per-call',
+    '112',
+    '--fail-on',
+    'none',
+  ]);
   const bytes = await run(['run', mod('pattern'), '--call', 'step', '-n', '500', '--max-bytes-per-call', '100'], 1);
-  assert.match(bytes.summary.findings.find((x) => x.kind === 'budget').sentence, /112 B of allocations; the budget is 100 B/);
+  assert.match(
+    bytes.summary.findings.find((x) => x.kind === 'budget').sentence,
+    /112 B of allocations; the budget is 100 B/,
+  );
 });
 
 test('a budget with a malformed entry is a usage error', async () => {
@@ -87,7 +144,18 @@ test('a budget with a malformed entry is a usage error', async () => {
 });
 
 test('sources: the stack pointer is sampled, missing sources say how to enable them', async () => {
-  const { out, summary } = await run(['run', mod('drift'), '--call', 'step', '-n', '3000', '--slow-every', '100', '--fail-on', 'none']);
+  const { out, summary } = await run([
+    'run',
+    mod('drift'),
+    '--call',
+    'step',
+    '-n',
+    '3000',
+    '--slow-every',
+    '100',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(summary.verdict, 'stack-drift');
   assert.match(summary.findings[0].sentence, /shadow stack pointer sinks by 15\.\d KiB per 1,000 calls/);
   assert.equal(summary.sources.stackPointer.source, 'exported __stack_pointer global');
@@ -99,11 +167,22 @@ test('sources: the stack pointer is sampled, missing sources say how to enable t
 });
 
 test('glue module: sql.js debug build, leaking prepared statements is a leak, freeing them is stable', async () => {
-  const leak = await run(['run', fixture('soak', 'scenarios', 'sqljs-debug-leak.mjs'), '--count-allocs', '--seed', '5'], 1);
+  const leak = await run(
+    ['run', fixture('soak', 'scenarios', 'sqljs-debug-leak.mjs'), '--count-allocs', '--seed', '5'],
+    1,
+  );
   assert.equal(leak.summary.verdict, 'leak');
   assert.deepEqual(leak.summary.allocations.instrumented, [['malloc', 'free']]);
   const select = leak.summary.allocations.ops.find((o) => o.name === 'select');
   assert.ok(select.liveLeftBehind > 1e6, 'the select op leaves the statements behind');
-  const clean = await run(['run', fixture('soak', 'scenarios', 'sqljs-debug.mjs'), '--count-allocs', '--seed', '5', '--fail-on', 'leak,fragmentation,growth']);
+  const clean = await run([
+    'run',
+    fixture('soak', 'scenarios', 'sqljs-debug.mjs'),
+    '--count-allocs',
+    '--seed',
+    '5',
+    '--fail-on',
+    'leak,fragmentation,growth',
+  ]);
   assert.deepEqual(memoryFindings(clean.summary), []);
 });

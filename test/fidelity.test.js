@@ -1,14 +1,28 @@
 // Fidelity: the loop yields to the worker's event loop, so glue that frees
 // through a FinalizationRegistry gets its callbacks as in production.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli, tempDir, fixture } from './helpers.js';
-import { readRun } from '../src/log.js';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { fixture, runCli, tempDir } from './helpers.js';
 
 async function pendingSeries(extra) {
   const out = tempDir();
-  const r = await runCli(['run', fixture('test', 'scenarios', 'finalizers.mjs'), '-n', '60000', '--slow-every', '2000', '-o', out, '-q', ...extra, '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    fixture('test', 'scenarios', 'finalizers.mjs'),
+    '-n',
+    '60000',
+    '--slow-every',
+    '2000',
+    '-o',
+    out,
+    '-q',
+    ...extra,
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   return Array.from(readRun(join(out, 'samples.wslog')).metrics.liveBytes.value);
 }

@@ -1,12 +1,13 @@
 // The soak suite's fixture modules behave as their names say. Each module is
 // loaded directly with node:wasi (no runner involved) and driven in a plain
 // loop; the assertions check the behaviour the analysis is meant to detect.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { WASI } from 'node:wasi';
 import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { WASI } from 'node:wasi';
 
 const PAGE = 65536;
 const root = new URL('../', import.meta.url);
@@ -64,7 +65,11 @@ test('leak: live bytes grow about linearly (24-48 B a call)', async () => {
   const perCall = (at(20000) - at(4000)) / 16000;
   assert.ok(perCall > 24 && perCall < 48 + 8, `live bytes grew ${perCall.toFixed(1)} B a call`);
   // Steady: each quarter of the run adds live bytes.
-  for (const [a, b] of [[5000, 10000], [10000, 15000], [15000, 20000]]) {
+  for (const [a, b] of [
+    [5000, 10000],
+    [10000, 15000],
+    [15000, 20000],
+  ]) {
     assert.ok(at(b) - at(a) > 5000 * 20, `live bytes between ${a} and ${b}: ${at(b) - at(a)}`);
   }
   assert.ok(end - start >= 8 * PAGE, `memory grew only ${end - start} B`);
@@ -76,7 +81,11 @@ test('fragment: heap grows through the whole run, live bytes bounded', async () 
   const maxLive = Math.max(...samples.map((s) => s.live));
   assert.ok(maxLive <= 128 * 1024, `live bytes reached ${maxLive}`);
   const heap = (i) => samples.find((s) => s.i === i).heap;
-  for (const [a, b] of [[5000, 10000], [10000, 15000], [15000, 20000]]) {
+  for (const [a, b] of [
+    [5000, 10000],
+    [10000, 15000],
+    [15000, 20000],
+  ]) {
     assert.ok(heap(b) - heap(a) >= 256 * 1024, `heap grew ${heap(b) - heap(a)} B between ${a} and ${b}`);
   }
   assert.ok(heap(20000) > 20 * maxLive, `heap ${heap(20000)} vs live ${maxLive}`);
@@ -149,8 +158,7 @@ test('parse: tokenizes a buffer allocated with the exported malloc', async () =>
 
 test('test fixtures: imported memory, minified names, imports, i64, garbage', async () => {
   const memory = new WebAssembly.Memory({ initial: 1 });
-  const im = await WebAssembly.instantiate(readFileSync(testModule('imported-memory')),
-    { env: { memory } });
+  const im = await WebAssembly.instantiate(readFileSync(testModule('imported-memory')), { env: { memory } });
   for (let i = 0; i < 3000; i++) im.instance.exports.step(i);
   assert.equal(memory.buffer.byteLength, 4 * PAGE);
 
@@ -248,7 +256,16 @@ test('stats scenarios expose live and heap bytes', async () => {
 
 test('suite.json names existing targets with known expectations', () => {
   const suite = JSON.parse(readFileSync(new URL('soak/suite.json', root), 'utf8'));
-  const known = new Set(['stable', 'stack-drift', 'leak', 'fragmentation', 'growth', 'slowdown', 'js-heap-growth', 'budget']);
+  const known = new Set([
+    'stable',
+    'stack-drift',
+    'leak',
+    'fragmentation',
+    'growth',
+    'slowdown',
+    'js-heap-growth',
+    'budget',
+  ]);
   const names = new Set();
   for (const t of suite.targets) {
     assert.ok(!names.has(t.name), `duplicate target ${t.name}`);

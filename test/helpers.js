@@ -2,11 +2,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI = join(ROOT, 'src', 'cli.js');
+export const CLI = join(ROOT, 'src', 'cli', 'main.js');
 export const fixture = (...parts) => join(ROOT, ...parts);
 
 export function tempDir(prefix = 'wasm-soak-') {
@@ -19,10 +19,16 @@ export function tempDir(prefix = 'wasm-soak-') {
  */
 export function runCli(args, { onStderr, cwd = ROOT, env = {} } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
     child.stderr.on('data', (d) => {
       stderr += d;
       onStderr?.(stderr, child);

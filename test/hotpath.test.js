@@ -1,7 +1,8 @@
 // The hot path allocates no JS objects: 100 000 calls in one batch leave the
 // worker's heap where 10 000 calls leave it, with no GC in between.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { fixture } from './helpers.js';
 
@@ -26,6 +27,9 @@ for (const [what, call, args, module] of [
     assert.equal(r.status, 0, 'the batch ran to its count');
     assert.equal(r.gcs, 0, 'no garbage collection was needed');
     const perIteration = (r.large - r.small) / 90000;
-    assert.ok(perIteration < 0.1, `heap grew ${r.large} B over 100 000 calls vs ${r.small} B over 10 000 (${perIteration.toFixed(3)} B per call)`);
+    assert.ok(
+      perIteration < 0.1,
+      `heap grew ${r.large} B over 100 000 calls vs ${r.small} B over 10 000 (${perIteration.toFixed(3)} B per call)`,
+    );
   });
 }

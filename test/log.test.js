@@ -1,12 +1,13 @@
 // Log round trip through the JS writer and the C reader, including a torn
 // last record left by a crash.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { writeFileSync, readFileSync, truncateSync, statSync } from 'node:fs';
+import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, runCli, fixture } from './helpers.js';
-import { createLogWriter, encodeLogStart } from '../src/log-writer.js';
-import { readRun } from '../src/log.js';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { createLogWriter, encodeLogStart } from '../src/run/log-writer.js';
+import { fixture, runCli, tempDir } from './helpers.js';
 
 function callRecord(i, elapsed, memory, op = 0, flags = 0) {
   const b = Buffer.alloc(32);
@@ -30,7 +31,13 @@ function metricRecord(i, id, value) {
   return b;
 }
 
-const header = { format: 'wasm-soak-log', version: 1, ops: [{ name: 'a' }, { name: 'b' }], memories: [{ label: 'memory' }], config: {} };
+const header = {
+  format: 'wasm-soak-log',
+  version: 1,
+  ops: [{ name: 'a' }, { name: 'b' }],
+  memories: [{ label: 'memory' }],
+  config: {},
+};
 
 test('records written by the writer come back from the C reader', () => {
   const path = join(tempDir(), 'samples.wslog');
@@ -77,12 +84,27 @@ test('the header is padded so records start on a 32-byte boundary', () => {
 test('a file that is not a log is refused with exit-2 error', () => {
   const path = join(tempDir(), 'samples.wslog');
   writeFileSync(path, 'hello');
-  assert.throws(() => readRun(path), (err) => err.exitCode === 2 && /not a wasm-soak sample log/.test(err.message));
+  assert.throws(
+    () => readRun(path),
+    (err) => err.exitCode === 2 && /not a wasm-soak sample log/.test(err.message),
+  );
 });
 
 test('export and report work on a log cut mid-record by a crash', async () => {
   const out = tempDir();
-  await runCli(['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-n', '2000', '-o', out, '-q', '--fail-on', 'none']);
+  await runCli([
+    'run',
+    fixture('soak', 'modules', 'clean.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '2000',
+    '-o',
+    out,
+    '-q',
+    '--fail-on',
+    'none',
+  ]);
   const log = join(out, 'samples.wslog');
   const full = readFileSync(log);
   writeFileSync(log, full.subarray(0, full.length - 32 * 40 - 11));

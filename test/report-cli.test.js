@@ -17,7 +17,9 @@ function out() {
   dirs.push(d);
   return join(d, 'out');
 }
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const read = (dir, file) => readFileSync(join(dir, file), 'utf8');
 const nonEmpty = (dir, file) => existsSync(join(dir, file)) && statSync(join(dir, file)).size > 0;
@@ -35,8 +37,20 @@ function removeOutputs(dir, figures) {
   for (const f of outputs(figures)) unlinkSync(join(dir, f));
 }
 
-const leak = (dir, ...more) => ['run', fixture('soak/modules/leak.wasm'), '--call', 'step', '-n', '2000',
-  '--seed', '11', '-q', '-o', dir, ...more];
+const leak = (dir, ...more) => [
+  'run',
+  fixture('soak/modules/leak.wasm'),
+  '--call',
+  'step',
+  '-n',
+  '2000',
+  '--seed',
+  '11',
+  '-q',
+  '-o',
+  dir,
+  ...more,
+];
 
 test('a run leaves figures (PNG and SVG), report.html, summary.md and junit.xml', async () => {
   const dir = out();
@@ -44,15 +58,35 @@ test('a run leaves figures (PNG and SVG), report.html, summary.md and junit.xml'
   assert.equal(r.code, 0, r.stderr);
   assertOutputs(dir, FIGURES);
   assert.ok(!existsSync(join(dir, 'ops.png')), 'no ops figure for a single op');
-  assert.deepEqual(readSummary(dir).outputs.figures.sort(), outputs(FIGURES).filter((f) => !REPORTS.includes(f)).sort());
+  assert.deepEqual(
+    readSummary(dir).outputs.figures.sort(),
+    outputs(FIGURES)
+      .filter((f) => !REPORTS.includes(f))
+      .sort(),
+  );
   assert.match(read(dir, 'gnuplot-stderr.txt'), /# time\.png: ok/);
   assert.match(read(dir, 'report.html'), /--seed 11/, 'the command to reproduce carries the seed');
 });
 
 test('an op mix also gets ops.png, and growth markers name their op', async () => {
   const dir = out();
-  const r = await runCli(['run', fixture('soak/modules/parse.wasm'), '--call', 'parse:3,checksum:1',
-    '--args', 'parse=buf:1..300000', '-n', '2000', '--seed', '3', '-q', '--fail-on', 'none', '-o', dir]);
+  const r = await runCli([
+    'run',
+    fixture('soak/modules/parse.wasm'),
+    '--call',
+    'parse:3,checksum:1',
+    '--args',
+    'parse=buf:1..300000',
+    '-n',
+    '2000',
+    '--seed',
+    '3',
+    '-q',
+    '--fail-on',
+    'none',
+    '-o',
+    dir,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assertOutputs(dir, [...FIGURES, 'ops']);
   const ops = read(dir, 'ops.svg');
@@ -102,7 +136,10 @@ test('`wasm-soak report DIR` regenerates every output, also from a log cut mid-r
 test('`wasm-soak report DIR --format md` writes only summary.md', async () => {
   const dir = out();
   assert.equal((await runCli(leak(dir, '--fail-on', 'none', '--format', 'md'))).code, 0);
-  const files = () => readdirSync(dir).filter((f) => /\.(png|svg|html|md|xml)$/.test(f)).sort();
+  const files = () =>
+    readdirSync(dir)
+      .filter((f) => /\.(png|svg|html|md|xml)$/.test(f))
+      .sort();
   assert.deepEqual(files(), ['summary.md'], 'run --format md');
   unlinkSync(join(dir, 'summary.md'));
   const r = await runCli(['report', dir, '--format', 'md']);
@@ -116,8 +153,22 @@ test('`wasm-soak report DIR --format md` writes only summary.md', async () => {
 
 test('gnuplot missing: the run completes, the report says how to get plots, --require-plots exits 3', async () => {
   const env = { WASM_SOAK_GNUPLOT: '/nonexistent' };
-  const clean = (dir, ...more) => ['run', fixture('soak/modules/clean.wasm'), '--call', 'step', '-n', '2000',
-    '--seed', '1', '-q', '--fail-on', 'none', '-o', dir, ...more];
+  const clean = (dir, ...more) => [
+    'run',
+    fixture('soak/modules/clean.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '2000',
+    '--seed',
+    '1',
+    '-q',
+    '--fail-on',
+    'none',
+    '-o',
+    dir,
+    ...more,
+  ];
 
   const dir = out();
   let r = await runCli(clean(dir), { env });
@@ -148,8 +199,22 @@ test('--count-allocs: the reports show inside the allocator, a budget is a failu
   // pattern makes exactly 3 allocations of 112 bytes in all per call, and
   // frees them; a budget of 2 allocations per call breaks at the first call.
   const dir = out();
-  const r = await runCli(['run', fixture('soak/modules/pattern.wasm'), '--call', 'step', '-n', '2000', '--seed', '7',
-    '--count-allocs', '--max-allocs-per-call', '2', '-q', '-o', dir]);
+  const r = await runCli([
+    'run',
+    fixture('soak/modules/pattern.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '2000',
+    '--seed',
+    '7',
+    '--count-allocs',
+    '--max-allocs-per-call',
+    '2',
+    '-q',
+    '-o',
+    dir,
+  ]);
   assert.equal(r.code, 1, r.stderr);
   const s = readSummary(dir);
   assert.equal(s.sources.liveBytes, 'counting pass');
@@ -161,10 +226,16 @@ test('--count-allocs: the reports show inside the allocator, a budget is a failu
   assert.match(section, /<h2>Inside the allocator<\/h2>/);
   assert.match(section, /<th>live bytes<\/th><td class="found">found<\/td><td>counting pass<\/td>/);
   assert.match(section, /<th>counting pass<\/th><td class="found">found<\/td><td>completed; instrumented [^<]*malloc/);
-  assert.match(section, /<th>heap top<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: export sbrk/);
+  assert.match(
+    section,
+    /<th>heap top<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: export sbrk/,
+  );
   // step: 2,000 calls, 3 allocations and 112 bytes per call (median and
   // p99), nothing left behind, and both passes' median time.
-  assert.match(section, /<td>step<\/td><td>2,000<\/td><td>3<\/td><td>3<\/td><td>112 B<\/td><td>112 B<\/td><td>[\d,]+<\/td><td>0 B<\/td><td>[\d.]+ (ns|µs)<\/td><td>[\d.]+ (ns|µs)<\/td>/);
+  assert.match(
+    section,
+    /<td>step<\/td><td>2,000<\/td><td>3<\/td><td>3<\/td><td>112 B<\/td><td>112 B<\/td><td>[\d,]+<\/td><td>0 B<\/td><td>[\d.]+ (ns|µs)<\/td><td>[\d.]+ (ns|µs)<\/td>/,
+  );
   assert.match(section, /<tr><td>step<\/td><td>0<\/td><td>0 B<\/td><td>0 B<\/td><\/tr>/, 'growth by op');
   assert.match(html, /<th>call<\/th><td>iteration 0 \(op step\)<\/td>/);
   assert.match(html, /<th>value<\/th><td>3 allocations \(budget 2 allocations per call\)<\/td>/);
@@ -176,7 +247,10 @@ test('--count-allocs: the reports show inside the allocator, a budget is a failu
 
   const junit = read(dir, 'junit.xml');
   assert.match(junit, /failures="1"/);
-  assert.match(junit, /<failure message="Call 0 \(op step\) made 3 allocations; the budget is 2 per call[^"]*" type="budget">/);
+  assert.match(
+    junit,
+    /<failure message="Call 0 \(op step\) made 3 allocations; the budget is 2 per call[^"]*" type="budget">/,
+  );
   // Live bytes in the memory figure, if drawn, are keyed by their source,
   // with the peak within calls (160 B: 96 B above the 64 B left live) above.
   const memory = read(dir, 'memory.svg');

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { renderJunit, writeJunit } from '../src/junit.js';
-import { writeReports } from '../src/report.js';
+import { renderJunit, writeJunit } from '../src/report/junit.js';
+import { writeReports } from '../src/report/report.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const dirs = [];
@@ -23,28 +23,58 @@ after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))
 // A decoded run (docs/architecture.md) with a warm-up, optional leak and mix.
 function makeRun({ n = 6000, ops = ['step'], leak = false, live = true } = {}) {
   let s = 99;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
-  const elapsed = new Float32Array(n), op = new Uint16Array(n), flags = new Uint8Array(n);
-  const iter = [0], bytes = [131072];
-  const slow = { rss: [], jsHeap: [], liveBytes: [], heapBytes: [] }, at = [];
-  let mem = 131072, liveBytes = 40000;
+  const rnd = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+  const elapsed = new Float32Array(n),
+    op = new Uint16Array(n),
+    flags = new Uint8Array(n);
+  const iter = [0],
+    bytes = [131072];
+  const slow = { rss: [], jsHeap: [], liveBytes: [], heapBytes: [] },
+    at = [];
+  let mem = 131072,
+    liveBytes = 40000;
   for (let i = 0; i < n; i++) {
     op[i] = i % ops.length;
     elapsed[i] = (800 + 600 * op[i]) * (1 + Math.max(0, 600 - i) / 200) * (0.9 + 0.2 * rnd());
     if (i === 3000) elapsed[i] = 2e6; // one spike decimation must keep
     if (leak) liveBytes += 48;
-    if (liveBytes + 30000 > mem) { mem += 65536; iter.push(i); bytes.push(mem); flags[i] = 1; }
+    if (liveBytes + 30000 > mem) {
+      mem += 65536;
+      iter.push(i);
+      bytes.push(mem);
+      flags[i] = 1;
+    }
     if (i % 50 === 0) {
       at.push(i);
-      slow.rss.push(5e7 + i * 8); slow.jsHeap.push(4e6); slow.liveBytes.push(liveBytes); slow.heapBytes.push(liveBytes + 30000);
+      slow.rss.push(5e7 + i * 8);
+      slow.jsHeap.push(4e6);
+      slow.liveBytes.push(liveBytes);
+      slow.heapBytes.push(liveBytes + 30000);
     }
   }
-  const series = (v) => ({ iter: Float64Array.from(at), tMs: Float64Array.from(at, (x) => x / 10), value: Float64Array.from(v) });
+  const series = (v) => ({
+    iter: Float64Array.from(at),
+    tMs: Float64Array.from(at, (x) => x / 10),
+    value: Float64Array.from(v),
+  });
   const metrics = { rss: series(slow.rss), jsHeap: series(slow.jsHeap) };
   if (live) Object.assign(metrics, { liveBytes: series(slow.liveBytes), heapBytes: series(slow.heapBytes) });
-  return { header: { ops: ops.map((name) => ({ name, weight: 1 })) }, calls: n, elapsed, op, flags,
-    memory: { iter: Float64Array.from(iter), bytes: Float64Array.from(bytes) }, metrics,
-    durationMs: n / 10, backPressureWaits: 0, tornBytes: 0, complete: true };
+  return {
+    header: { ops: ops.map((name) => ({ name, weight: 1 })) },
+    calls: n,
+    elapsed,
+    op,
+    flags,
+    memory: { iter: Float64Array.from(iter), bytes: Float64Array.from(bytes) },
+    metrics,
+    durationMs: n / 10,
+    backPressureWaits: 0,
+    tornBytes: 0,
+    complete: true,
+  };
 }
 
 const window = (from, to, median) => ({ from, to, n: to - from, median, p90: median * 1.1, p99: median * 1.3 });
@@ -52,40 +82,87 @@ const window = (from, to, median) => ({ from, to, n: to - from, median, p90: med
 function makeSummary({ n = 6000, ops = ['step'], findings = [], status = 'completed', error = null } = {}) {
   const time = { early: window(600, 1140, 810), late: window(n - 540, n, 812) };
   return {
-    schema: 'wasm-soak-summary', version: 1, name: 'fixture <&>', status, exitCode: status === 'failed' ? 2 : findings.length ? 1 : 0, seed: 42,
+    schema: 'wasm-soak-summary',
+    version: 1,
+    name: 'fixture <&>',
+    status,
+    exitCode: status === 'failed' ? 2 : findings.length ? 1 : 0,
+    seed: 42,
     command: ['wasm-soak', 'run', 'soak/modules/leak.wasm', '--seed', '42'],
     reproduce: 'wasm-soak run soak/modules/leak.wasm --call step --seed 42',
-    target: { kind: 'module', path: 'soak/modules/leak.wasm', module: { path: 'soak/modules/leak.wasm', sha256: 'c0ffee'.repeat(10) + 'abcd', size: 2345 } },
-    env: { node: 'v20.20.2', v8: '11.3.244.8-node.33', cpu: 'Test CPU @ 2GHz', cpus: 2, platform: 'linux', arch: 'x64' },
-    iterations: { requested: n, completed: status === 'failed' ? 0 : n }, durationMs: n / 10,
-    samples: { calls: n, metrics: 480, tornBytes: 0, backPressureWaits: 0 }, error,
+    target: {
+      kind: 'module',
+      path: 'soak/modules/leak.wasm',
+      module: { path: 'soak/modules/leak.wasm', sha256: `${'c0ffee'.repeat(10)}abcd`, size: 2345 },
+    },
+    env: {
+      node: 'v20.20.2',
+      v8: '11.3.244.8-node.33',
+      cpu: 'Test CPU @ 2GHz',
+      cpus: 2,
+      platform: 'linux',
+      arch: 'x64',
+    },
+    iterations: { requested: n, completed: status === 'failed' ? 0 : n },
+    durationMs: n / 10,
+    samples: { calls: n, metrics: 480, tornBytes: 0, backPressureWaits: 0 },
+    error,
     warmup: { method: 'auto', iterations: 600, time: 600, memory: 600, startupGrowthBytes: 65536 },
     time: status === 'failed' ? null : time,
     ops: ops.map((name) => ({ name, weight: 1, count: n / ops.length, threw: 0, time })),
-    memory: { start: 131072, afterWarmup: 196608, end: 458752, max: 458752, growthEvents: 5, declaredMaximum: null, memories: [] },
-    verdict: status === 'failed' ? null : findings[0]?.kind ?? 'stable', findings, series: [],
+    memory: {
+      start: 131072,
+      afterWarmup: 196608,
+      end: 458752,
+      max: 458752,
+      growthEvents: 5,
+      declaredMaximum: null,
+      memories: [],
+    },
+    verdict: status === 'failed' ? null : (findings[0]?.kind ?? 'stable'),
+    findings,
+    series: [],
     outputs: { log: 'samples.wslog', figures: [], report: 'report.html' },
   };
 }
 
-const LEAK = { kind: 'leak', series: 'live-bytes', window: { from: 600, to: 6000 },
-  slope: { perKiloIterations: 49152, low: 47000, high: 51000, unit: 'bytes' }, pValue: 1e-12,
-  effect: { relative: 0.8, low: 0.7, high: 0.9 }, projection: { limitBytes: 4294967296, iterations: 87381000, wallMs: 8738100 },
-  sentence: 'Live bytes grow by 48 KiB every 1,000 calls after warm-up and never come back: a leak.' };
-const SLOW = { kind: 'slowdown', series: 'time', window: { from: 600, to: 6000 },
-  slope: { perKiloIterations: 0.004, low: 0.003, high: 0.005, unit: 'ln(ns)' }, pValue: 2e-6, effect: { relative: 0.03, low: 0.02, high: 0.04 },
-  projection: null, sentence: 'Calls get +3 % slower across the run (median 810 ns early, 835 ns late) while memory is flat.' };
+const LEAK = {
+  kind: 'leak',
+  series: 'live-bytes',
+  window: { from: 600, to: 6000 },
+  slope: { perKiloIterations: 49152, low: 47000, high: 51000, unit: 'bytes' },
+  pValue: 1e-12,
+  effect: { relative: 0.8, low: 0.7, high: 0.9 },
+  projection: { limitBytes: 4294967296, iterations: 87381000, wallMs: 8738100 },
+  sentence: 'Live bytes grow by 48 KiB every 1,000 calls after warm-up and never come back: a leak.',
+};
+const SLOW = {
+  kind: 'slowdown',
+  series: 'time',
+  window: { from: 600, to: 6000 },
+  slope: { perKiloIterations: 0.004, low: 0.003, high: 0.005, unit: 'ln(ns)' },
+  pValue: 2e-6,
+  effect: { relative: 0.03, low: 0.02, high: 0.04 },
+  projection: null,
+  sentence: 'Calls get +3 % slower across the run (median 810 ns early, 835 ns late) while memory is flat.',
+};
 
 // Decodes an 8-bit RGB or RGBA PNG and counts its distinct colours.
 function pngColours(buf) {
   assert.equal(buf.subarray(1, 4).toString(), 'PNG');
-  let pos = 8, width = 0, height = 0, type = 0;
+  let pos = 8,
+    width = 0,
+    height = 0,
+    type = 0;
   const idat = [];
   while (pos < buf.length) {
-    const len = buf.readUInt32BE(pos), kind = buf.subarray(pos + 4, pos + 8).toString();
+    const len = buf.readUInt32BE(pos),
+      kind = buf.subarray(pos + 4, pos + 8).toString();
     const body = buf.subarray(pos + 8, pos + 8 + len);
     if (kind === 'IHDR') {
-      width = body.readUInt32BE(0); height = body.readUInt32BE(4); type = body[9];
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      type = body[9];
       assert.equal(body[8], 8, 'bit depth 8');
       assert.equal(body[12], 0, 'not interlaced');
     }
@@ -94,13 +171,22 @@ function pngColours(buf) {
   }
   const bpp = { 2: 3, 6: 4 }[type];
   assert.ok(bpp, `colour type ${type} is RGB or RGBA`);
-  const raw = inflateSync(Buffer.concat(idat)), stride = width * bpp;
-  const prev = Buffer.alloc(stride), cur = Buffer.alloc(stride), colours = new Set();
+  const raw = inflateSync(Buffer.concat(idat)),
+    stride = width * bpp;
+  const prev = Buffer.alloc(stride),
+    cur = Buffer.alloc(stride),
+    colours = new Set();
   for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)], line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const filter = raw[y * (stride + 1)],
+      line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
     for (let x = 0; x < stride; x++) {
-      const a = x >= bpp ? cur[x - bpp] : 0, b = prev[x], c = x >= bpp ? prev[x - bpp] : 0;
-      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const a = x >= bpp ? cur[x - bpp] : 0,
+        b = prev[x],
+        c = x >= bpp ? prev[x - bpp] : 0;
+      const p = a + b - c,
+        pa = Math.abs(p - a),
+        pb = Math.abs(p - b),
+        pc = Math.abs(p - c);
       const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter];
       cur[x] = (line[x] + pred) & 255;
     }
@@ -115,7 +201,10 @@ test('a leaking op mix gets four figures and every report', async () => {
   const ops = ['step', 'alloc_free'];
   const r = await writeReports(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
   assert.equal(r.skipped, null);
-  assert.deepEqual(r.figures.sort(), ['distribution', 'memory', 'ops', 'time'].flatMap((f) => [`${f}.png`, `${f}.svg`]).sort());
+  assert.deepEqual(
+    r.figures.sort(),
+    ['distribution', 'memory', 'ops', 'time'].flatMap((f) => [`${f}.png`, `${f}.svg`]).sort(),
+  );
   assert.equal(r.gnuplotStderr, join(dir, 'gnuplot-stderr.txt'));
   for (const f of ['time', 'memory', 'distribution', 'ops']) {
     assert.ok(pngColours(await readFile(join(dir, `${f}.png`))) > 20, `${f}.png is not blank`);
@@ -163,8 +252,19 @@ test('a stable single op without stats: green, no ops figure, formats honoured',
 
 test('a failed run is an error, and plots are skipped with a reason', async () => {
   const dir = await tmp();
-  const error = { message: 'RuntimeError: unreachable', iteration: 0, op: 'step', stack: 'RuntimeError: unreachable\n    at step' };
-  const data = { ...makeRun(), calls: 0, elapsed: new Float32Array(0), op: new Uint16Array(0), flags: new Uint8Array(0) };
+  const error = {
+    message: 'RuntimeError: unreachable',
+    iteration: 0,
+    op: 'step',
+    stack: 'RuntimeError: unreachable\n    at step',
+  };
+  const data = {
+    ...makeRun(),
+    calls: 0,
+    elapsed: new Float32Array(0),
+    op: new Uint16Array(0),
+    flags: new Uint8Array(0),
+  };
   const r = await writeReports(dir, data, makeSummary({ status: 'failed', error }));
   assert.deepEqual(r.figures, []);
   assert.match(r.skipped, /no calls/);
@@ -194,8 +294,10 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
     await writeFile(fake, '#!/bin/sh\necho "line 7: unknown terminal" >&2\nexit 1\n');
     await chmod(fake, 0o755);
     process.env.WASM_SOAK_GNUPLOT = fake;
-    await assert.rejects(writeReports(dir2, makeRun(), makeSummary(), { requirePlots: true }),
-      (err) => err.code === 'WS_PLOTS_FAILED' && /unknown terminal/.test(err.message));
+    await assert.rejects(
+      writeReports(dir2, makeRun(), makeSummary(), { requirePlots: true }),
+      (err) => err.code === 'WS_PLOTS_FAILED' && /unknown terminal/.test(err.message),
+    );
     assert.match(await readFile(join(dir2, 'gnuplot-stderr.txt'), 'utf8'), /line 7: unknown terminal/);
     assert.ok(existsSync(join(dir2, 'report.html')) && existsSync(join(dir2, 'junit.xml')));
     assert.ok(!existsSync(join(dir2, 'time.png')));
@@ -207,8 +309,11 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
 
 test('writeJunit: one testcase per target', async () => {
   const dir = await tmp();
-  const summaries = [makeSummary(), makeSummary({ findings: [LEAK] }),
-    makeSummary({ status: 'failed', error: { message: 'boom & "bust"' } })];
+  const summaries = [
+    makeSummary(),
+    makeSummary({ findings: [LEAK] }),
+    makeSummary({ status: 'failed', error: { message: 'boom & "bust"' } }),
+  ];
   summaries[1].name = 'leaky';
   await writeJunit(join(dir, 'all.xml'), summaries);
   const xml = await readFile(join(dir, 'all.xml'), 'utf8');
@@ -228,30 +333,74 @@ function withAllocator(summary, { counting = true } = {}) {
     allocator: { source: MALLINFO },
     stackPointer: { source: null, enable: 'export the __stack_pointer global' },
     liveBytes: counting ? 'counting pass' : MALLINFO,
-    countingPass: counting ? { status: 'completed', instrumented: [['malloc', 'dlmalloc', 'free', 'dlfree']], error: null, note: null } : null,
+    countingPass: counting
+      ? { status: 'completed', instrumented: [['malloc', 'dlmalloc', 'free', 'dlfree']], error: null, note: null }
+      : null,
   };
-  summary.allocations = counting ? {
-    pass: 'count', calls: 6000, instrumented: [['malloc', 'dlmalloc', 'free', 'dlfree']],
-    allocs: stats(2, 3, 7, 15000), bytes: stats(553, 3335.2, 8226, 2500000),
-    live: { start: 7808, end: 1030072, peak: 1093847 }, timeMedianNs: 1581,
-    ops: [
-      { name: 'step', calls: 3000, allocs: stats(3, 3, 7, 9000), frees: { total: 8000 }, bytes: stats(736, 900, 8226, 2000000), liveLeftBehind: 1022264 },
-      { name: 'alloc_free', calls: 3000, allocs: stats(2, 2, 2.5, 6000), frees: { total: 6000 }, bytes: stats(112, 112, 112, 500000), liveLeftBehind: 0 },
-    ],
-  } : null;
+  summary.allocations = counting
+    ? {
+        pass: 'count',
+        calls: 6000,
+        instrumented: [['malloc', 'dlmalloc', 'free', 'dlfree']],
+        allocs: stats(2, 3, 7, 15000),
+        bytes: stats(553, 3335.2, 8226, 2500000),
+        live: { start: 7808, end: 1030072, peak: 1093847 },
+        timeMedianNs: 1581,
+        ops: [
+          {
+            name: 'step',
+            calls: 3000,
+            allocs: stats(3, 3, 7, 9000),
+            frees: { total: 8000 },
+            bytes: stats(736, 900, 8226, 2000000),
+            liveLeftBehind: 1022264,
+          },
+          {
+            name: 'alloc_free',
+            calls: 3000,
+            allocs: stats(2, 2, 2.5, 6000),
+            frees: { total: 6000 },
+            bytes: stats(112, 112, 112, 500000),
+            liveLeftBehind: 0,
+          },
+        ],
+      }
+    : null;
   summary.growthAttribution = [
     { op: 'step', growthEvents: 4, grownBytes: 262144, liveLeftBehind: counting ? 1022264 : null },
     { op: 'alloc_free', growthEvents: 1, grownBytes: 65536, liveLeftBehind: counting ? 0 : null },
   ];
   return summary;
 }
-const BUDGET = { kind: 'budget', series: 'allocs-per-call', window: { from: 17, to: 18 }, op: 'step', iteration: 17,
-  value: 3, limit: 2, sentence: 'Call 17 (op step) made 3 allocations; the budget is 2 per call (--max-allocs-per-call).' };
-const BYTES_BUDGET = { kind: 'budget', series: 'bytes-per-call', window: { from: 40, to: 41 }, op: 'alloc_free', iteration: 40,
-  value: 8226, limit: 4096, sentence: 'Call 40 (op alloc_free) made 8.0 KiB of allocations; the budget is 4.0 KiB per call (--max-bytes-per-call).' };
-const STACK = { kind: 'stack-drift', series: 'stack-pointer', window: { from: 600, to: 6000 },
-  slope: { perKiloIterations: -256, low: -270, high: -240, unit: 'bytes' }, pValue: 1e-9,
-  sentence: 'The stack pointer drifts down by 256 B every 1,000 calls: something leaves frames on the shadow stack.' };
+const BUDGET = {
+  kind: 'budget',
+  series: 'allocs-per-call',
+  window: { from: 17, to: 18 },
+  op: 'step',
+  iteration: 17,
+  value: 3,
+  limit: 2,
+  sentence: 'Call 17 (op step) made 3 allocations; the budget is 2 per call (--max-allocs-per-call).',
+};
+const BYTES_BUDGET = {
+  kind: 'budget',
+  series: 'bytes-per-call',
+  window: { from: 40, to: 41 },
+  op: 'alloc_free',
+  iteration: 40,
+  value: 8226,
+  limit: 4096,
+  sentence:
+    'Call 40 (op alloc_free) made 8.0 KiB of allocations; the budget is 4.0 KiB per call (--max-bytes-per-call).',
+};
+const STACK = {
+  kind: 'stack-drift',
+  series: 'stack-pointer',
+  window: { from: 600, to: 6000 },
+  slope: { perKiloIterations: -256, low: -270, high: -240, unit: 'bytes' },
+  pValue: 1e-9,
+  sentence: 'The stack pointer drifts down by 256 B every 1,000 calls: something leaves frames on the shadow stack.',
+};
 
 test('inside the allocator: sources, allocations per op with both times, growth by op, budget findings', async () => {
   const dir = await tmp();
@@ -265,43 +414,83 @@ test('inside the allocator: sources, allocations per op with both times, growth 
   assert.ok(section, 'an "Inside the allocator" section');
   assert.match(section, /<h2>Inside the allocator<\/h2>/);
   // Sources: what was found, and how to enable what is missing.
-  assert.match(section, /<th>heap top<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: export sbrk \(clang: -Wl,--export=sbrk\)/);
-  assert.match(section, /<th>allocator statistics<\/th><td class="found">found<\/td><td>mallinfo \(uordblks, arena, fordblks\)/);
+  assert.match(
+    section,
+    /<th>heap top<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: export sbrk \(clang: -Wl,--export=sbrk\)/,
+  );
+  assert.match(
+    section,
+    /<th>allocator statistics<\/th><td class="found">found<\/td><td>mallinfo \(uordblks, arena, fordblks\)/,
+  );
   assert.match(section, /<th>live bytes<\/th><td class="found">found<\/td><td>counting pass<\/td>/);
-  assert.match(section, /<th>counting pass<\/th><td class="found">found<\/td><td>completed; instrumented malloc, dlmalloc, free, dlfree<\/td>/);
+  assert.match(
+    section,
+    /<th>counting pass<\/th><td class="found">found<\/td><td>completed; instrumented malloc, dlmalloc, free, dlfree<\/td>/,
+  );
   // Per op: calls, allocs/call median and p99, bytes/call median and p99,
   // frees, live bytes left behind, timed and counting-pass median time.
-  const timedAll = /<td>all ops<\/td><td>6,000<\/td><td>2<\/td><td>7<\/td><td>553 B<\/td><td>8\.0 KiB<\/td><td>14,000<\/td><td>\+998\.3 KiB<\/td><td>([\d.]+) (ns|µs)<\/td><td>1\.58 µs<\/td>/;
+  const timedAll =
+    /<td>all ops<\/td><td>6,000<\/td><td>2<\/td><td>7<\/td><td>553 B<\/td><td>8\.0 KiB<\/td><td>14,000<\/td><td>\+998\.3 KiB<\/td><td>([\d.]+) (ns|µs)<\/td><td>1\.58 µs<\/td>/;
   const all = section.match(timedAll);
   assert.ok(all, `the all-ops row in ${section}`);
   const timedNs = Number(all[1]) * (all[2] === 'µs' ? 1000 : 1);
   assert.ok(timedNs > 700 && timedNs < 1700, `timed median from the log: ${timedNs} ns`);
-  assert.match(section, /<td>step<\/td><td>3,000<\/td><td>3<\/td><td>7<\/td><td>736 B<\/td><td>8\.0 KiB<\/td><td>8,000<\/td><td>\+998\.3 KiB<\/td><td>[\d.]+ (ns|µs)<\/td><td>–<\/td>/);
-  assert.match(section, /<td>alloc_free<\/td><td>3,000<\/td><td>2<\/td><td>2\.5<\/td><td>112 B<\/td><td>112 B<\/td><td>6,000<\/td><td>0 B<\/td>/);
+  assert.match(
+    section,
+    /<td>step<\/td><td>3,000<\/td><td>3<\/td><td>7<\/td><td>736 B<\/td><td>8\.0 KiB<\/td><td>8,000<\/td><td>\+998\.3 KiB<\/td><td>[\d.]+ (ns|µs)<\/td><td>–<\/td>/,
+  );
+  assert.match(
+    section,
+    /<td>alloc_free<\/td><td>3,000<\/td><td>2<\/td><td>2\.5<\/td><td>112 B<\/td><td>112 B<\/td><td>6,000<\/td><td>0 B<\/td>/,
+  );
   assert.match(section, /Median time per call: [\d.]+ (ns|µs) timed, 1\.58 µs in the counting pass/);
   // Growth attribution, the op that grew most first.
-  assert.match(section, /<table class="grid" id="allocator-growth">\s*<tr><th>op<\/th><th>growth events<\/th><th>grown bytes<\/th><th>live bytes left behind<\/th><\/tr>\s*<tr><td>step<\/td><td>4<\/td><td>256\.0 KiB<\/td><td>\+998\.3 KiB<\/td><\/tr>\s*<tr><td>alloc_free<\/td><td>1<\/td><td>64\.0 KiB<\/td><td>0 B<\/td><\/tr>/);
+  assert.match(
+    section,
+    /<table class="grid" id="allocator-growth">\s*<tr><th>op<\/th><th>growth events<\/th><th>grown bytes<\/th><th>live bytes left behind<\/th><\/tr>\s*<tr><td>step<\/td><td>4<\/td><td>256\.0 KiB<\/td><td>\+998\.3 KiB<\/td><\/tr>\s*<tr><td>alloc_free<\/td><td>1<\/td><td>64\.0 KiB<\/td><td>0 B<\/td><\/tr>/,
+  );
   // Budget findings render like the others, with their call and op.
   assert.match(html, /<h1>Allocation budget exceeded — /);
-  assert.match(html, /made 3 allocations; the budget is 2 per call[\s\S]*?<th>call<\/th><td>iteration 17 \(op step\)<\/td>[\s\S]*?<th>value<\/th><td>3 allocations \(budget 2 allocations per call\)<\/td>/);
-  assert.match(html, /<th>call<\/th><td>iteration 40 \(op alloc_free\)<\/td>[\s\S]*?<th>value<\/th><td>8\.0 KiB \(budget 4\.0 KiB per call\)<\/td>/);
+  assert.match(
+    html,
+    /made 3 allocations; the budget is 2 per call[\s\S]*?<th>call<\/th><td>iteration 17 \(op step\)<\/td>[\s\S]*?<th>value<\/th><td>3 allocations \(budget 2 allocations per call\)<\/td>/,
+  );
+  assert.match(
+    html,
+    /<th>call<\/th><td>iteration 40 \(op alloc_free\)<\/td>[\s\S]*?<th>value<\/th><td>8\.0 KiB \(budget 4\.0 KiB per call\)<\/td>/,
+  );
   assert.doesNotMatch(html, /iterations 17–18/, 'a one-call window is shown as the call');
 
   const md = await readFile(join(dir, 'summary.md'), 'utf8');
   assert.match(md, /^## ❌ Allocation budget exceeded: fixture/);
-  assert.match(md, /- \*\*budget\*\*: Call 17 \(op step\) made 3 allocations.*\n  <sub>call: iteration 17 \(op step\) · value: 3 allocations \(budget 2 allocations per call\)<\/sub>/);
+  assert.match(
+    md,
+    /- \*\*budget\*\*: Call 17 \(op step\) made 3 allocations.*\n {2}<sub>call: iteration 17 \(op step\) · value: 3 allocations \(budget 2 allocations per call\)<\/sub>/,
+  );
   assert.match(md, /\*\*Inside the allocator\*\*/);
-  assert.match(md, /\| op \| calls \| allocs\/call median \| p99 \| bytes\/call median \| p99 \| live left behind \| time\/call timed \| counting \|/);
-  assert.match(md, /\| all ops \| 6,000 \| 2 \| 7 \| 553 B \| 8\.0 KiB \| \+998\.3 KiB \| [\d.]+ (ns|µs) \| 1\.58 µs \|/);
+  assert.match(
+    md,
+    /\| op \| calls \| allocs\/call median \| p99 \| bytes\/call median \| p99 \| live left behind \| time\/call timed \| counting \|/,
+  );
+  assert.match(
+    md,
+    /\| all ops \| 6,000 \| 2 \| 7 \| 553 B \| 8\.0 KiB \| \+998\.3 KiB \| [\d.]+ (ns|µs) \| 1\.58 µs \|/,
+  );
   assert.match(md, /\| step \| 3,000 \| 3 \| 7 \| 736 B \| 8\.0 KiB \| \+998\.3 KiB \| [\d.]+ (ns|µs) \| – \|/);
   assert.match(md, /\| alloc_free \| 3,000 \| 2 \| 2\.5 \| 112 B \| 112 B \| 0 B \| [\d.]+ (ns|µs) \| – \|/);
   assert.match(md, /\| step \| 4 \| 256\.0 KiB \| \+998\.3 KiB \|/);
-  assert.match(md, /<sub>Sources: allocator statistics: mallinfo \(uordblks, arena, fordblks\) · live bytes: counting pass\. Missing: heap top \(export sbrk/);
+  assert.match(
+    md,
+    /<sub>Sources: allocator statistics: mallinfo \(uordblks, arena, fordblks\) · live bytes: counting pass\. Missing: heap top \(export sbrk/,
+  );
 
   const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
   assert.match(junit, /tests="1" failures="1" errors="0"/);
   assert.equal(junit.match(/<failure /g).length, 2);
-  assert.match(junit, /<failure message="Call 17 \(op step\) made 3 allocations; the budget is 2 per call \(--max-allocs-per-call\)\." type="budget">series: allocs-per-call\ncall: iteration 17 \(op step\)\nvalue: 3 allocations \(budget 2 allocations per call\)<\/failure>/);
+  assert.match(
+    junit,
+    /<failure message="Call 17 \(op step\) made 3 allocations; the budget is 2 per call \(--max-allocs-per-call\)\." type="budget">series: allocs-per-call\ncall: iteration 17 \(op step\)\nvalue: 3 allocations \(budget 2 allocations per call\)<\/failure>/,
+  );
 });
 
 test('stack drift is a finding and a failure; without a counting pass the reports say how to get one', async () => {
@@ -312,8 +501,14 @@ test('stack drift is a finding and a failure; without a counting pass the report
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   assert.match(html, /<h1>Stack drift — /);
   assert.match(html, /<th>series<\/th><td>stack-pointer<\/td>/);
-  assert.match(html, /<th>stack pointer<\/th><td class="found">found<\/td><td>__stack_pointer \(exported global\)<\/td>/);
-  assert.match(html, /<th>counting pass<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: run with --count-allocs/);
+  assert.match(
+    html,
+    /<th>stack pointer<\/th><td class="found">found<\/td><td>__stack_pointer \(exported global\)<\/td>/,
+  );
+  assert.match(
+    html,
+    /<th>counting pass<\/th><td class="missing">missing<\/td><td><span class="muted">to enable: run with --count-allocs/,
+  );
   assert.doesNotMatch(html, /id="allocator-ops"/, 'no allocation table without a counting pass');
   assert.match(html, /<tr><th>op<\/th><th>growth events<\/th><th>grown bytes<\/th><\/tr>/, 'growth without live bytes');
   assert.match(html, /Run with --count-allocs to see which ops leave live bytes behind/);
@@ -334,7 +529,8 @@ test('the memory figure names where live bytes and the heap come from', async ()
     const iter = Float64Array.from({ length: Math.floor(6000 / step) }, (_, i) => i * step);
     return { iter, tMs: iter.map((x) => x / 10), value: iter.map(f) };
   };
-  const allocatorHeap = at(50, (i) => 90000 + 20 * i), allocatorLive = at(50, (i) => 40000 + 5 * i);
+  const allocatorHeap = at(50, (i) => 90000 + 20 * i),
+    allocatorLive = at(50, (i) => 40000 + 5 * i);
   // The counting pass's peak live bytes within calls (metrics.livePeak, the
   // same iterations): 96 B above live, 4 KiB once.
   const liveBytes = at(3, (i) => 40000 + 5 * i);
@@ -362,12 +558,29 @@ test('the memory figure names where live bytes and the heap come from', async ()
   assert.doesNotMatch(svg, bandFill);
 });
 
-const chromium = (dir, args) => spawnSync(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu',
-  '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', `--user-data-dir=${dir}`, '--enable-logging=stderr', '--v=0', ...args],
-{ encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+const chromium = (dir, args) =>
+  spawnSync(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${dir}`,
+      '--enable-logging=stderr',
+      '--v=0',
+      ...args,
+    ],
+    { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 },
+  );
 
-test('report.html renders in headless Chromium', { skip: !existsSync(CHROMIUM) && `${CHROMIUM} is not installed` }, async () => {
+test('report.html renders in headless Chromium', {
+  skip: !existsSync(CHROMIUM) && `${CHROMIUM} is not installed`,
+}, async () => {
   const dir = await tmp();
   const ops = ['step', 'grow'];
   const summary = withAllocator(makeSummary({ ops, findings: [LEAK, { ...BUDGET, op: 'grow' }] }));
@@ -382,7 +595,8 @@ test('report.html renders in headless Chromium', { skip: !existsSync(CHROMIUM) &
   const d = chromium(await tmp(), ['--dump-dom', url]);
   assert.equal(d.status, 0, d.stderr);
   assert.doesNotMatch(d.stderr, /CONSOLE|Uncaught|Refused to/);
-  for (const f of ['time', 'memory', 'distribution', 'ops']) assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><svg`));
+  for (const f of ['time', 'memory', 'distribution', 'ops'])
+    assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><svg`));
   assert.match(d.stdout, /<header class="banner bad" id="verdict">/);
   assert.match(d.stdout, /<section id="allocator"><h2>Inside the allocator<\/h2>/);
 });

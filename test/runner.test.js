@@ -2,12 +2,13 @@
 // mixes, buffer arguments, memory capture, back-pressure, seeds, CSV export.
 // These tests are about mechanics; verdicts have tests of their own, so runs
 // pass --fail-on none (a loaded machine can make a short run's timing drift).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir, readSummary, fixture } from './helpers.js';
-import { readRun } from '../src/log.js';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const RAW = fixture('soak', 'modules');
 
@@ -18,7 +19,23 @@ function assertContiguous(data, n) {
 
 test('raw module: every iteration is logged with time and memory', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '3000', '--seed', '7', '-o', out, '-q', '--slow-every', '1000', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    join(RAW, 'clean.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '3000',
+    '--seed',
+    '7',
+    '-o',
+    out,
+    '-q',
+    '--slow-every',
+    '1000',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.status, 'completed');
@@ -42,7 +59,23 @@ test('weighted mix follows the weights and the seed reproduces the op sequence',
   const runs = [];
   for (const seed of ['11', '11', '12']) {
     const out = tempDir();
-    const r = await runCli(['run', join(RAW, 'parse.wasm'), '--call', 'parse:3,checksum:1', '--args', 'parse=buf:1..512', '-n', '4000', '--seed', seed, '-o', out, '-q', '--fail-on', 'none']);
+    const r = await runCli([
+      'run',
+      join(RAW, 'parse.wasm'),
+      '--call',
+      'parse:3,checksum:1',
+      '--args',
+      'parse=buf:1..512',
+      '-n',
+      '4000',
+      '--seed',
+      seed,
+      '-o',
+      out,
+      '-q',
+      '--fail-on',
+      'none',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     runs.push(readRun(join(out, 'samples.wslog')));
   }
@@ -54,7 +87,25 @@ test('weighted mix follows the weights and the seed reproduces the op sequence',
 
 test('buffer arguments reach the export through its allocator without leaking', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'parse.wasm'), '--call', 'parse', '--args', 'buf:64..4096', '-n', '3000', '--seed', '3', '-o', out, '-q', '--slow-every', '500', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    join(RAW, 'parse.wasm'),
+    '--call',
+    'parse',
+    '--args',
+    'buf:64..4096',
+    '-n',
+    '3000',
+    '--seed',
+    '3',
+    '-o',
+    out,
+    '-q',
+    '--slow-every',
+    '500',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.ops[0].count, 3000);
@@ -66,12 +117,32 @@ test('scenario: ops, async ops, seeded ctx, stats() recorded as live bytes', asy
   const out = tempDir();
   // The scenario keeps every value it draws, so its live bytes grow: a leak
   // by design; this test is about the mechanics, not the verdict.
-  const r = await runCli(['run', fixture('test', 'scenarios', 'mix.mjs'), '-n', '2000', '--seed', '5', '-o', out, '-q', '--slow-every', '100', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    fixture('test', 'scenarios', 'mix.mjs'),
+    '-n',
+    '2000',
+    '--seed',
+    '5',
+    '-o',
+    out,
+    '-q',
+    '--slow-every',
+    '100',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.name, 'mix');
-  assert.deepEqual(s.ops.map((o) => o.name), ['small', 'text', 'later']);
-  assert.equal(s.ops.reduce((a, o) => a + o.count, 0), 2000);
+  assert.deepEqual(
+    s.ops.map((o) => o.name),
+    ['small', 'text', 'later'],
+  );
+  assert.equal(
+    s.ops.reduce((a, o) => a + o.count, 0),
+    2000,
+  );
   const data = readRun(join(out, 'samples.wslog'));
   assertContiguous(data, 2000);
   const asyncCalls = Array.from(data.flags).filter((f) => f & 4).length;
@@ -83,7 +154,17 @@ test('scenario: ops, async ops, seeded ctx, stats() recorded as live bytes', asy
 test('memory capture: an imported memory created with new WebAssembly.Memory', async () => {
   const out = tempDir();
   // The module grows its memory on purpose (a growth finding): --fail-on none.
-  const r = await runCli(['run', fixture('test', 'scenarios', 'capture-imported.mjs'), '-n', '5000', '-o', out, '-q', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    fixture('test', 'scenarios', 'capture-imported.mjs'),
+    '-n',
+    '5000',
+    '-o',
+    out,
+    '-q',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.memory.memories.length, 1);
@@ -95,16 +176,43 @@ test('memory capture: an imported memory created with new WebAssembly.Memory', a
 
 test('memory capture: a memory exported under a minified name', async () => {
   const out = tempDir();
-  const r = await runCli(['run', fixture('test', 'scenarios', 'capture-minified.mjs'), '-n', '1000', '-o', out, '-q', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    fixture('test', 'scenarios', 'capture-minified.mjs'),
+    '-n',
+    '1000',
+    '-o',
+    out,
+    '-q',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
-  assert.deepEqual(s.memory.memories.map((m) => m.label), ['O']);
+  assert.deepEqual(
+    s.memory.memories.map((m) => m.label),
+    ['O'],
+  );
   assert.equal(s.memory.start, 65536);
 });
 
 test('back-pressure: a tiny ring makes the loop wait and no sample is lost', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'empty.wasm'), '--call', 'noop', '-n', '20000', '--ring-records', '16', '-o', out, '-q', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    join(RAW, 'empty.wasm'),
+    '--call',
+    'noop',
+    '-n',
+    '20000',
+    '--ring-records',
+    '16',
+    '-o',
+    out,
+    '-q',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.ok(s.samples.backPressureWaits > 0, 'the loop had to wait');
@@ -127,24 +235,63 @@ test('export --csv writes one row per call and the slow samples', async () => {
 
 test('--json prints the summary on stdout', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '300', '-o', out, '--json', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    join(RAW, 'clean.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '300',
+    '-o',
+    out,
+    '--json',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).iterations.completed, 300);
 });
 
 test('instances created and dropped every call are not kept alive by the runner', async () => {
   const out = tempDir();
-  const r = await runCli(['run', fixture('test', 'scenarios', 'instance-per-call.mjs'), '-n', '20000', '-o', out, '-q', '--fail-on', 'leak,fragmentation,growth,js-heap-growth']);
+  const r = await runCli([
+    'run',
+    fixture('test', 'scenarios', 'instance-per-call.mjs'),
+    '-n',
+    '20000',
+    '-o',
+    out,
+    '-q',
+    '--fail-on',
+    'leak,fragmentation,growth,js-heap-growth',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.ok(s.memory.untrackedMemories > 19000, 'past the cap, memories are counted, not tracked');
   assert.ok(s.memory.end <= 64 * 65536, `tracked memories are held weakly (end ${s.memory.end})`);
-  assert.ok(!s.findings.some((f) => ['leak', 'growth', 'js-heap-growth'].includes(f.kind)), s.findings.map((f) => f.sentence).join(' '));
+  assert.ok(
+    !s.findings.some((f) => ['leak', 'growth', 'js-heap-growth'].includes(f.kind)),
+    s.findings.map((f) => f.sentence).join(' '),
+  );
 });
 
 test('--duration stops a long run on time and says so', async () => {
   const out = tempDir();
-  const r = await runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', '-n', '4000000000', '--duration', '1s', '-o', out, '-q', '--fail-on', 'none']);
+  const r = await runCli([
+    'run',
+    join(RAW, 'clean.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '4000000000',
+    '--duration',
+    '1s',
+    '-o',
+    out,
+    '-q',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.equal(s.stopReason, 'duration');
@@ -155,7 +302,10 @@ test('--duration stops a long run on time and says so', async () => {
 test('--help and --version', async () => {
   const help = await runCli(['--help']);
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /Usage:[\s\S]*--iterations[\s\S]*Exit codes: 0 ok, 1 a finding, 2 usage or input error, 3 the run failed/);
+  assert.match(
+    help.stdout,
+    /Usage:[\s\S]*--iterations[\s\S]*Exit codes: 0 ok, 1 a finding, 2 usage or input error, 3 the run failed/,
+  );
   const version = await runCli(['--version']);
   assert.equal(version.code, 0);
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);

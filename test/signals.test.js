@@ -1,25 +1,29 @@
 // SIGINT/SIGTERM mid-run: the current iteration finishes, every sample is
 // flushed, the partial summary is written and the exit code is 130.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli, tempDir, readSummary, fixture } from './helpers.js';
-import { readRun } from '../src/log.js';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   test(`${signal} mid-run keeps every sample and exits 130`, async () => {
     const out = tempDir();
     let sent = false;
-    const r = await runCli(['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-n', '50000000', '-o', out], {
-      onStderr(text, child) {
-        // Plain progress lines appear every 10 s when not a TTY; the first one
-        // is printed at once, so wait for it, then give the loop a moment.
-        if (!sent && /it\/s/.test(text)) {
-          sent = true;
-          setTimeout(() => child.kill(signal), 300);
-        }
+    const r = await runCli(
+      ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-n', '50000000', '-o', out],
+      {
+        onStderr(text, child) {
+          // Plain progress lines appear every 10 s when not a TTY; the first one
+          // is printed at once, so wait for it, then give the loop a moment.
+          if (!sent && /it\/s/.test(text)) {
+            sent = true;
+            setTimeout(() => child.kill(signal), 300);
+          }
+        },
       },
-    });
+    );
     assert.equal(r.code, 130, r.stderr);
     const s = readSummary(out);
     assert.equal(s.status, 'interrupted');

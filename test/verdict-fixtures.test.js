@@ -1,8 +1,9 @@
 // The verdicts on this repository's own fixtures match their nature: the
 // clean workload is stable over several seeds, the planted faults are found.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { runCli, tempDir, readSummary, fixture } from './helpers.js';
+import { test } from 'node:test';
+import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 async function verdictOf(target, args, expectedCode) {
   const out = tempDir();

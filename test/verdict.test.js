@@ -1,9 +1,10 @@
 // Trend verdicts on synthetic decoded runs (docs/architecture.md), one per
 // kind of finding, plus the plateau step that must stay stable.
-import test from 'node:test';
+
 import assert from 'node:assert/strict';
-import { formatBytes } from '../src/format.js';
-import { analyzeRun, createLiveTrend } from '../src/verdict.js';
+import test from 'node:test';
+import { analyzeRun, createLiveTrend } from '../src/analysis/verdict.js';
+import { formatBytes } from '../src/report/format.js';
 
 const CALLS = 20000;
 const EVERY = 100;
@@ -200,7 +201,8 @@ test('the live trend consumes records in chunks and describes the run', () => {
     view.setUint32(i * 32 + 8, Math.round(data.elapsed[i]), true);
     view.setUint32(i * 32 + 16, data.memory.bytes[m], true);
   }
-  for (let off = 0; off < buf.length; off += 32 * 997) live.consume(buf.subarray(off, Math.min(buf.length, off + 32 * 997)));
+  for (let off = 0; off < buf.length; off += 32 * 997)
+    live.consume(buf.subarray(off, Math.min(buf.length, off + 32 * 997)));
   assert.match(live.describe(), /^memory \+[\d.]+ (KiB|MiB) since warm-up · trend so far: growth$/);
   assert.equal(formatBytes(3.1 * 1048576), '3.1 MiB');
 });

@@ -27,8 +27,7 @@ export function sqljsScenario({ name, leakStatements, debug = false }) {
         id INTEGER PRIMARY KEY, name TEXT NOT NULL, score REAL, payload BLOB)`);
       db.run('CREATE INDEX items_score ON items (score)');
       // Kept for the whole run and freed in teardown: a long-lived statement.
-      const insert = db.prepare(
-        'INSERT OR REPLACE INTO items (id, name, score, payload) VALUES (?, ?, ?, ?)');
+      const insert = db.prepare('INSERT OR REPLACE INTO items (id, name, score, payload) VALUES (?, ?, ?, ?)');
       return { db, insert, rowsSeen: 0 };
     },
     ops: {
@@ -36,8 +35,7 @@ export function sqljsScenario({ name, leakStatements, debug = false }) {
         weight: 4,
         run(state, ctx) {
           const size = Math.min(4096, Math.round(ctx.lognormal(5, 1)));
-          state.insert.run([ctx.int(0, ROWS - 1), ctx.string(ctx.int(4, 40)),
-            ctx.random() * 100, ctx.bytes(size)]);
+          state.insert.run([ctx.int(0, ROWS - 1), ctx.string(ctx.int(4, 40)), ctx.random() * 100, ctx.bytes(size)]);
         },
       },
       select: {
@@ -56,8 +54,11 @@ export function sqljsScenario({ name, leakStatements, debug = false }) {
       update: {
         weight: 2,
         run(state, ctx) {
-          state.db.run('UPDATE items SET score = ?, name = ? WHERE id = ?',
-            [ctx.random() * 100, ctx.string(ctx.int(4, 40)), ctx.int(0, ROWS - 1)]);
+          state.db.run('UPDATE items SET score = ?, name = ? WHERE id = ?', [
+            ctx.random() * 100,
+            ctx.string(ctx.int(4, 40)),
+            ctx.int(0, ROWS - 1),
+          ]);
         },
       },
       delete: {

@@ -9,15 +9,14 @@
 static int check_passed;
 static int check_failed;
 
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (cond) {                                                            \
-      check_passed++;                                                      \
-    } else {                                                               \
-      check_failed++;                                                      \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,     \
-              #cond);                                                      \
-    }                                                                      \
+#define CHECK(cond)                                                                      \
+  do {                                                                                   \
+    if (cond) {                                                                          \
+      check_passed++;                                                                    \
+    } else {                                                                             \
+      check_failed++;                                                                    \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);           \
+    }                                                                                    \
   } while (0)
 
 static inline int check_report(const char *name) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "synth.h"
 #include "ws_stats.h"
 
 #define CALLS 20000
@@ -46,15 +47,19 @@ static void vary_time(ws_synth_time *t, unsigned i) {
  * bit per finding kind in *kinds. */
 static int analyse(buffers *b, const ws_synth_time *t, const ws_synth_mem *m, int with,
                    unsigned *kinds) {
-  ws_synth_mem_out out = {b->lin_iter, b->lin_bytes, 0, b->s_iter, b->live, b->heap, b->js, 0};
+  ws_synth_mem_out out = {b->lin_iter, b->lin_bytes, 0,     b->s_iter,
+                          b->live,     b->heap,      b->js, 0};
   ws_synth_time_fill(t, b->elapsed);
   ws_synth_mem_fill(m, &out);
   ws_series_in s[4];
   size_t k = 0;
   s[k++] = (ws_series_in){WS_ROLE_LINEAR, 1, out.lin_iter, out.lin_bytes, out.lin_n};
-  if (with & WITH_LIVE) s[k++] = (ws_series_in){WS_ROLE_LIVE, 0, out.s_iter, out.live, out.s_n};
-  if (with & WITH_HEAP) s[k++] = (ws_series_in){WS_ROLE_HEAP, 0, out.s_iter, out.heap, out.s_n};
-  if (with & WITH_JS) s[k++] = (ws_series_in){WS_ROLE_JS_HEAP, 0, out.s_iter, out.js, out.s_n};
+  if (with & WITH_LIVE)
+    s[k++] = (ws_series_in){WS_ROLE_LIVE, 0, out.s_iter, out.live, out.s_n};
+  if (with & WITH_HEAP)
+    s[k++] = (ws_series_in){WS_ROLE_HEAP, 0, out.s_iter, out.heap, out.s_n};
+  if (with & WITH_JS)
+    s[k++] = (ws_series_in){WS_ROLE_JS_HEAP, 0, out.s_iter, out.js, out.s_n};
   ws_memtrend_result res[4];
   ws_verdict v = {.series = res};
   ws_verdict_opts o;
@@ -62,7 +67,8 @@ static int analyse(buffers *b, const ws_synth_time *t, const ws_synth_mem *m, in
   int rc = ws_analyze_run(b->elapsed, t->calls, s, k, &o, &v);
   CHECK(rc == 0);
   *kinds = 0;
-  for (size_t i = 0; i < v.nfindings; i++) *kinds |= 1u << v.findings[i].kind;
+  for (size_t i = 0; i < v.nfindings; i++)
+    *kinds |= 1u << v.findings[i].kind;
   return v.verdict;
 }
 
@@ -70,7 +76,8 @@ int main(void) {
   buffers b;
   b.elapsed = malloc(CALLS * sizeof *b.elapsed);
   double *d = malloc(7 * (CALLS + 1) * sizeof *d);
-  if (b.elapsed == NULL || d == NULL) return 1;
+  if (b.elapsed == NULL || d == NULL)
+    return 1;
   b.lin_iter = d;
   b.lin_bytes = d + (CALLS + 1);
   b.s_iter = d + 2 * (CALLS + 1);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "synth.h"
 #include "ws_stats.h"
 
 #define CALLS 6000
@@ -78,7 +79,8 @@ static void synth(float *out, unsigned i, double step) {
   t.gc_every = gc[(i / 9) % 3];
   t.tierup_at = 0;
   ws_synth_time_fill(&t, out);
-  for (size_t k = CALLS / 2; k < CALLS; k++) out[k] = (float)(out[k] * step);
+  for (size_t k = CALLS / 2; k < CALLS; k++)
+    out[k] = (float)(out[k] * step);
 }
 
 /* Returns how many of SERIES synthetic series with a step of true relative
@@ -117,7 +119,8 @@ static void test_drift_windows(float *x) {
 
 int main(void) {
   float *x = malloc(CALLS * sizeof *x);
-  if (x == NULL) return 1;
+  if (x == NULL)
+    return 1;
   test_contract();
   test_determinism();
   test_drift_windows(x);

@@ -57,7 +57,8 @@ static void *slow_consumer(void *arg) {
   while (c->received < c->total) {
     size_t n = ws_ring_pop(c->ring, buf, 5);
     for (size_t i = 0; i < n; i++)
-      if (buf[i].iteration != c->received++) c->in_order = 0;
+      if (buf[i].iteration != c->received++)
+        c->in_order = 0;
     nanosleep(&(struct timespec){0, 200000}, NULL);
   }
   return NULL;
@@ -89,7 +90,8 @@ static void test_rng(void) {
   ws_rng_seed(&a, 42);
   ws_rng_seed(&b, 42);
   int same = 1;
-  for (int i = 0; i < 100; i++) same &= ws_rng_next(&a) == ws_rng_next(&b);
+  for (int i = 0; i < 100; i++)
+    same &= ws_rng_next(&a) == ws_rng_next(&b);
   CHECK(same);
   ws_rng_seed(&b, 43);
   CHECK(ws_rng_next(&a) != ws_rng_next(&b));
@@ -103,14 +105,16 @@ static void test_rng(void) {
   CHECK(in_range && saw_lo && saw_hi);
   uint64_t cumulative[3] = {5, 6, 16}; /* weights 5, 1, 10 */
   int counts[3] = {0, 0, 0};
-  for (int i = 0; i < 16000; i++) counts[ws_rng_pick(&a, cumulative, 3)]++;
+  for (int i = 0; i < 16000; i++)
+    counts[ws_rng_pick(&a, cumulative, 3)]++;
   CHECK(counts[0] > 4500 && counts[0] < 5500);
   CHECK(counts[1] > 700 && counts[1] < 1300);
   CHECK(counts[2] > 9400 && counts[2] < 10600);
   uint8_t buf[13] = {0};
   ws_rng_fill(&a, buf, sizeof buf);
   int nonzero = 0;
-  for (size_t i = 0; i < sizeof buf; i++) nonzero += buf[i] != 0;
+  for (size_t i = 0; i < sizeof buf; i++)
+    nonzero += buf[i] != 0;
   CHECK(nonzero > 8);
 }
 
@@ -122,12 +126,14 @@ static void write_log(const char *path, const char *header, uint32_t n, size_t t
   fwrite(&version, 4, 1, f);
   fwrite(&len, 4, 1, f);
   fwrite(header, 1, len, f);
-  for (size_t pad = (16 + len) % 32; pad != 0 && pad < 32; pad++) fputc(0, f);
+  for (size_t pad = (16 + len) % 32; pad != 0 && pad < 32; pad++)
+    fputc(0, f);
   for (uint32_t i = 0; i < n; i++) {
     ws_record rec = {WS_REC_CALL, WS_FLAG_GREW, 3, i, 1000u + i, 65536u * i, 7u * i};
     fwrite(&rec, sizeof rec, 1, f);
   }
-  for (size_t i = 0; i < torn; i++) fputc(0xab, f);
+  for (size_t i = 0; i < torn; i++)
+    fputc(0xab, f);
   fclose(f);
 }
 
@@ -144,7 +150,8 @@ static void test_log_round_trip(void) {
   int ok = 1;
   while (ws_log_next(log, &rec) == 1) {
     ok &= rec.type == WS_REC_CALL && rec.flags == WS_FLAG_GREW && rec.op == 3;
-    ok &= rec.iteration == n && rec.a == 1000u + n && rec.b == 65536u * n && rec.t == 7u * n;
+    ok &= rec.iteration == n && rec.a == 1000u + n && rec.b == 65536u * n &&
+          rec.t == 7u * n;
     n++;
   }
   CHECK(ok && n == 100);
@@ -155,7 +162,8 @@ static void test_log_round_trip(void) {
   CHECK(ws_log_record_count(log) == 10);
   CHECK(ws_log_torn_bytes(log) == 19);
   n = 0;
-  while (ws_log_next(log, &rec) == 1) n++;
+  while (ws_log_next(log, &rec) == 1)
+    n++;
   CHECK(n == 10);
   ws_log_close(log);
 

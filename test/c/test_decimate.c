@@ -80,7 +80,8 @@ static void test_bands_small_and_uneven(void) {
     c[i] = 3;
   double oc[10 * WS_BAND_FIELDS];
   CHECK(ws_decimate_bands(c, 1000, 10, 50, oc) == 0);
-  CHECK(oc[9 * WS_BAND_FIELDS + WS_BAND_P10] == 3 && oc[9 * WS_BAND_FIELDS + WS_BAND_P90] == 3);
+  CHECK(oc[9 * WS_BAND_FIELDS + WS_BAND_P10] == 3 &&
+        oc[9 * WS_BAND_FIELDS + WS_BAND_P90] == 3);
 }
 
 static void test_quantiles(void) {

@@ -14,7 +14,8 @@ static int cmp_float(const void *pa, const void *pb) {
 static double ref_quantile(const float *s, size_t n, double p) {
   double h = (double)(n - 1) * p;
   size_t r = (size_t)floor(h);
-  if (r + 1 >= n) return s[n - 1];
+  if (r + 1 >= n)
+    return s[n - 1];
   return s[r] + (h - (double)r) * (s[r + 1] - s[r]);
 }
 
@@ -38,8 +39,10 @@ int main(void) {
     double out[7];
     CHECK(ws_quantiles_f32(x, n, probs, k, out, scratch) == 0);
     for (size_t i = 0; i < k; i++)
-      CHECK(fabs(out[i] - ref_quantile(sorted, n, probs[i])) <= 1e-6 * (1 + fabs(out[i])));
-    for (size_t i = 0; i < n; i++) CHECK(x[i] == copy[i]);
+      CHECK(fabs(out[i] - ref_quantile(sorted, n, probs[i])) <=
+            1e-6 * (1 + fabs(out[i])));
+    for (size_t i = 0; i < n; i++)
+      CHECK(x[i] == copy[i]);
     free(x);
     free(copy);
     free(sorted);
@@ -48,7 +51,8 @@ int main(void) {
   /* Sorted and reversed inputs keep selection fast and exact. */
   size_t n = 100000;
   float *x = malloc(n * sizeof *x), *scratch = malloc(n * sizeof *x);
-  for (size_t i = 0; i < n; i++) x[i] = (float)(n - i);
+  for (size_t i = 0; i < n; i++)
+    x[i] = (float)(n - i);
   double med;
   double half = 0.5;
   CHECK(ws_quantiles_f32(x, n, &half, 1, &med, scratch) == 0);

@@ -1,13 +1,14 @@
 // Probe run in a worker by hotpath.test.js: drives the addon's loop directly
 // and reports how much the worker's JS heap grew and how many GCs ran while
 // it made N calls in one batch (no yields, so only the loop itself runs).
-import { parentPort, workerData } from 'node:worker_threads';
+
 import { readFileSync } from 'node:fs';
-import { WASI } from 'node:wasi';
-import { getHeapStatistics } from 'node:v8';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+import { WASI } from 'node:wasi';
+import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../../src/addon.js';
-import { createRing } from '../../src/drain.js';
+import { createRing } from '../../src/run/drain.js';
 
 const { modulePath, call, args, iterations } = workerData;
 const wasi = new WASI({ version: 'preview1', returnOnExit: true });
@@ -15,15 +16,23 @@ const { instance } = await WebAssembly.instantiate(readFileSync(modulePath), was
 wasi.initialize(instance);
 const ring = new Int32Array(createRing(1 << 18));
 const runner = addon.createRunner({
-  ring, seed: 1, iterations: iterations * 3, durationNs: 0, scenario: 0, bufferMemory: 0,
+  ring,
+  seed: 1,
+  iterations: iterations * 3,
+  durationNs: 0,
+  scenario: 0,
+  bufferMemory: 0,
   ops: [{ fn: instance.exports[call], weight: 1, args }],
-  malloc: instance.exports.malloc, free: instance.exports.free,
+  malloc: instance.exports.malloc,
+  free: instance.exports.free,
   memories: [{ memory: instance.exports.memory, shared: 0 }],
 });
 const drainAll = () => Atomics.store(ring, 1, Atomics.load(ring, 0));
 
 let gcs = 0;
-const observer = new PerformanceObserver((list) => { gcs += list.getEntries().length; });
+const observer = new PerformanceObserver((list) => {
+  gcs += list.getEntries().length;
+});
 observer.observe({ entryTypes: ['gc'] });
 
 function measure(n) {

@@ -6,9 +6,25 @@ export default {
     return { seen: [], seed: ctx.seed };
   },
   ops: {
-    small: { weight: 3, run(state, ctx) { state.seen.push(ctx.int(0, 9)); } },
-    text: { weight: 1, run(state, ctx) { state.seen.push(ctx.string(8).length); } },
-    later: { weight: 1, async run(state, ctx) { await null; state.seen.push(ctx.iteration); } },
+    small: {
+      weight: 3,
+      run(state, ctx) {
+        state.seen.push(ctx.int(0, 9));
+      },
+    },
+    text: {
+      weight: 1,
+      run(state, ctx) {
+        state.seen.push(ctx.string(8).length);
+      },
+    },
+    later: {
+      weight: 1,
+      async run(state, ctx) {
+        await null;
+        state.seen.push(ctx.iteration);
+      },
+    },
   },
   stats(state) {
     return { liveBytes: state.seen.length * 8 };

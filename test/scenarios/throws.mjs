@@ -3,7 +3,7 @@ export default {
   setup() {
     return {};
   },
-  iteration(state, ctx) {
+  iteration(_state, ctx) {
     if (ctx.iteration === 300) throw new Error('planted failure at 300');
   },
 };

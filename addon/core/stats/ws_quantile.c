@@ -1,0 +1,111 @@
+/* Order statistics by selection: quantiles of float and double arrays in
+ * O(n) expected time, without sorting. NaN values order after every number,
+ * so selection always terminates. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_internal.h"
+#include "ws_stats.h"
+
+/* Total order on floats with NaN last: returns 1 when a sorts before b. */
+static int f32_less(float a, float b) {
+  if (b != b)
+    return a == a;
+  return a < b;
+}
+
+static void f32_swap(float *a, float *b) {
+  float t = *a;
+  *a = *b;
+  *b = t;
+}
+
+static int f32_cmp(const void *pa, const void *pb) {
+  float a = *(const float *)pa, b = *(const float *)pb;
+  return f32_less(a, b) ? -1 : f32_less(b, a) ? 1 : 0;
+}
+
+/* Rearranges a[0..n) so that a[k] holds the value of rank k, with no larger
+ * value before it and no smaller one after it (Hoare partition around a
+ * median of three). After 2 log2(n) + 8 rounds without convergence, sorts the
+ * remaining range, so the worst case stays O(n log n). */
+void ws__select_f32(float *a, size_t n, size_t k) {
+  size_t lo = 0, hi = n - 1;
+  int budget = 8;
+  for (size_t m = n; m > 1; m >>= 1)
+    budget += 2;
+  while (hi > lo) {
+    if (budget-- == 0) {
+      qsort(a + lo, hi - lo + 1, sizeof *a, f32_cmp);
+      return;
+    }
+    size_t mid = lo + (hi - lo) / 2;
+    if (f32_less(a[mid], a[lo]))
+      f32_swap(&a[mid], &a[lo]);
+    if (f32_less(a[hi], a[lo]))
+      f32_swap(&a[hi], &a[lo]);
+    if (f32_less(a[hi], a[mid]))
+      f32_swap(&a[hi], &a[mid]);
+    float pivot = a[mid];
+    size_t i = lo, j = hi;
+    for (;;) {
+      while (f32_less(a[i], pivot))
+        i++;
+      while (f32_less(pivot, a[j]))
+        j--;
+      if (i >= j)
+        break;
+      f32_swap(&a[i], &a[j]);
+      i++;
+      j--;
+    }
+    /* a[lo..j] <= pivot <= a[j+1..hi]. */
+    if (k <= j)
+      hi = j;
+    else
+      lo = j + 1;
+  }
+}
+
+/* Returns the smallest value of a[0..n) under the NaN-last order; n > 0. */
+static float f32_min(const float *a, size_t n) {
+  float m = a[0];
+  for (size_t i = 1; i < n; i++)
+    if (f32_less(a[i], m))
+      m = a[i];
+  return m;
+}
+
+int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k, double *out,
+                     float *scratch) {
+  if (n == 0)
+    return WS_EINVAL;
+  for (size_t i = 0; i < k; i++)
+    if (!(probs[i] >= 0.0 && probs[i] <= 1.0))
+      return WS_EINVAL;
+  memcpy(scratch, x, n * sizeof *x);
+  for (size_t i = 0; i < k; i++) {
+    double h = (double)(n - 1) * probs[i];
+    size_t r = (size_t)h;
+    if (r > n - 1)
+      r = n - 1;
+    double frac = h - (double)r;
+    ws__select_f32(scratch, n, r);
+    double lo = scratch[r];
+    if (frac > 0.0 && r + 1 < n) {
+      double hi = f32_min(scratch + r + 1, n - r - 1);
+      out[i] = lo + frac * (hi - lo);
+    } else {
+      out[i] = lo;
+    }
+  }
+  return 0;
+}
+
+double ws__median_f32(float *a, size_t n) {
+  size_t r = (n - 1) / 2;
+  ws__select_f32(a, n, r);
+  if (n % 2 == 1)
+    return a[r];
+  return 0.5 * ((double)a[r] + (double)f32_min(a + r + 1, n - r - 1));
+}

@@ -1,0 +1,88 @@
+#include <string.h>
+#include <time.h>
+
+#include "ws.h"
+
+/* The ring's counters are u32 values stored in Int32 words so that JS can use
+ * Atomics on them; they wrap, and differences are taken modulo 2^32. */
+
+static uint32_t load_acquire(const int32_t *word) {
+  return (uint32_t)__atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+static void store_release(int32_t *word, uint32_t value) {
+  __atomic_store_n(word, (int32_t)value, __ATOMIC_RELEASE);
+}
+
+/* Sleeps for ns nanoseconds (short waits while the consumer drains). */
+static void nap(long ns) {
+  struct timespec ts = {0, ns};
+  nanosleep(&ts, NULL);
+}
+
+size_t ws_ring_region_bytes(uint32_t capacity) {
+  return WS_RING_HEADER_BYTES + (size_t)capacity * WS_RECORD_SIZE;
+}
+
+/* Attaches to region (caller-owned). Fails with WS_EINVAL on a misaligned
+ * region, a capacity that is zero or not a power of two, or a region too
+ * small for the capacity. */
+int ws_ring_attach(ws_ring *ring, void *region, size_t bytes) {
+  if (region == NULL || ((uintptr_t)region % 8) != 0 || bytes < WS_RING_HEADER_BYTES)
+    return WS_EINVAL;
+  int32_t *ctl = region;
+  uint32_t capacity = (uint32_t)ctl[WS_CTL_CAPACITY];
+  if (capacity == 0 || (capacity & (capacity - 1)) != 0 ||
+      ws_ring_region_bytes(capacity) > bytes)
+    return WS_EINVAL;
+  ring->ctl = ctl;
+  ring->slots = (ws_record *)((uint8_t *)region + WS_RING_HEADER_BYTES);
+  ring->capacity = capacity;
+  return 0;
+}
+
+/* Copies rec into the next free slot and publishes it. While the ring is
+ * full it raises the waiting word and naps (50 µs growing to 1 ms) until the
+ * consumer advances its read count. Returns the nanoseconds waited. */
+uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec) {
+  uint32_t write = (uint32_t)ring->ctl[WS_CTL_WRITE]; /* only we write it */
+  uint64_t waited = 0;
+  if (write - load_acquire(&ring->ctl[WS_CTL_READ]) >= ring->capacity) {
+    uint64_t start = ws_now_ns();
+    long step = 50000;
+    store_release(&ring->ctl[WS_CTL_WAITING], 1);
+    while (write - load_acquire(&ring->ctl[WS_CTL_READ]) >= ring->capacity) {
+      nap(step);
+      if (step < 1000000)
+        step *= 2;
+    }
+    store_release(&ring->ctl[WS_CTL_WAITING], 0);
+    waited = ws_now_ns() - start;
+  }
+  memcpy(&ring->slots[write & (ring->capacity - 1)], rec, sizeof *rec);
+  store_release(&ring->ctl[WS_CTL_WRITE], write + 1);
+  return waited;
+}
+
+/* Copies published records into out (caller-owned, max records) and frees
+ * their slots. Returns the number copied. */
+size_t ws_ring_pop(ws_ring *ring, ws_record *out, size_t max) {
+  uint32_t read = load_acquire(&ring->ctl[WS_CTL_READ]);
+  uint32_t available = load_acquire(&ring->ctl[WS_CTL_WRITE]) - read;
+  size_t n = available < max ? available : max;
+  for (size_t i = 0; i < n; i++)
+    memcpy(&out[i], &ring->slots[(read + (uint32_t)i) & (ring->capacity - 1)],
+           sizeof *out);
+  store_release(&ring->ctl[WS_CTL_READ], read + (uint32_t)n);
+  return n;
+}
+
+uint32_t ws_ring_free_slots(const ws_ring *ring) {
+  uint32_t used =
+      (uint32_t)ring->ctl[WS_CTL_WRITE] - load_acquire(&ring->ctl[WS_CTL_READ]);
+  return ring->capacity - used;
+}
+
+int ws_ring_stop_requested(const ws_ring *ring) {
+  return __atomic_load_n(&ring->ctl[WS_CTL_STOP], __ATOMIC_RELAXED) != 0;
+}

@@ -1,0 +1,161 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws.h"
+
+/* Grows a double array to hold at least need elements; returns 0 or
+ * WS_ENOMEM (the old array stays valid on failure). */
+static int grow(double **array, size_t *cap, size_t need) {
+  if (need <= *cap)
+    return 0;
+  size_t cap2 = *cap ? *cap * 2 : 64;
+  while (cap2 < need)
+    cap2 *= 2;
+  double *p = realloc(*array, cap2 * sizeof *p);
+  if (p == NULL)
+    return WS_ENOMEM;
+  *array = p;
+  *cap = cap2;
+  return 0;
+}
+
+static int push_step(ws_run *run, double iteration, double bytes) {
+  size_t cap = run->cap_mem;
+  if (grow(&run->mem_iter, &cap, run->n_mem + 1) != 0)
+    return WS_ENOMEM;
+  cap = run->cap_mem;
+  if (grow(&run->mem_bytes, &cap, run->n_mem + 1) != 0)
+    return WS_ENOMEM;
+  run->cap_mem = cap;
+  run->mem_iter[run->n_mem] = iteration;
+  run->mem_bytes[run->n_mem] = bytes;
+  run->n_mem++;
+  return 0;
+}
+
+/* Returns the series for id, creating it on first sight; NULL on ENOMEM. */
+static ws_metric_series *series_for(ws_run *run, uint16_t id) {
+  for (size_t i = 0; i < run->n_metrics; i++)
+    if (run->metrics[i].id == id)
+      return &run->metrics[i];
+  ws_metric_series *m = realloc(run->metrics, (run->n_metrics + 1) * sizeof *m);
+  if (m == NULL)
+    return NULL;
+  run->metrics = m;
+  m = &run->metrics[run->n_metrics++];
+  memset(m, 0, sizeof *m);
+  m->id = id;
+  return m;
+}
+
+static int push_metric(ws_run *run, const ws_record *rec) {
+  ws_metric_series *m = series_for(run, rec->op);
+  if (m == NULL)
+    return WS_ENOMEM;
+  size_t cap = m->cap;
+  if (grow(&m->iter, &cap, m->n + 1) != 0)
+    return WS_ENOMEM;
+  cap = m->cap;
+  if (grow(&m->t_ms, &cap, m->n + 1) != 0)
+    return WS_ENOMEM;
+  cap = m->cap;
+  if (grow(&m->value, &cap, m->n + 1) != 0)
+    return WS_ENOMEM;
+  m->cap = cap;
+  m->iter[m->n] = rec->iteration;
+  m->t_ms[m->n] = (double)rec->t / 1e6;
+  m->value[m->n] = (double)rec->a;
+  m->n++;
+  return 0;
+}
+
+static int decode_call(ws_run *run, const ws_record *rec) {
+  if (rec->iteration != run->calls || run->calls >= run->cap_calls)
+    return WS_EFORMAT;
+  run->elapsed[run->calls] = (float)rec->a;
+  run->op[run->calls] = rec->op;
+  run->flags[run->calls] = rec->flags;
+  double bytes = (double)rec->b;
+  if (run->n_mem == 0 || run->mem_bytes[run->n_mem - 1] != bytes) {
+    int err = push_step(run, rec->iteration, bytes);
+    if (err != 0)
+      return err;
+  }
+  run->calls++;
+  return 0;
+}
+
+static uint32_t clamp_u32(double x) {
+  return x <= 0 ? 0 : x >= 4294967295.0 ? UINT32_MAX : (uint32_t)x;
+}
+
+void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op,
+                     const double *counters) {
+  rec->type = WS_REC_ALLOC;
+  rec->flags = 0;
+  rec->op = op;
+  rec->iteration = iteration;
+  rec->a = clamp_u32(counters[WS_COUNT_ALLOCS]) |
+           (uint64_t)clamp_u32(counters[WS_COUNT_FREES]) << 32;
+  rec->b = (uint64_t)(counters[WS_COUNT_BYTES] > 0 ? counters[WS_COUNT_BYTES] : 0);
+  rec->t = clamp_u32(counters[WS_COUNT_LIVE]) |
+           (uint64_t)clamp_u32(counters[WS_COUNT_PEAK]) << 32;
+}
+
+/* Stores an allocation record at its iteration; out-of-range ones are a
+ * format error. */
+static int decode_alloc(ws_run *run, const ws_record *rec) {
+  if (run->allocs == NULL)
+    return 0;
+  if (rec->iteration >= run->cap_calls)
+    return WS_EFORMAT;
+  size_t i = rec->iteration;
+  run->allocs[i] = (uint32_t)rec->a;
+  run->frees[i] = (uint32_t)(rec->a >> 32);
+  run->alloc_bytes[i] = (double)rec->b;
+  run->live[i] = (double)(uint32_t)rec->t;
+  run->peak[i] = (double)(uint32_t)(rec->t >> 32);
+  run->alloc_records++;
+  return 0;
+}
+
+int ws_run_decode(ws_log *log, ws_run *run) {
+  ws_record rec;
+  int got;
+  while ((got = ws_log_next(log, &rec)) == 1) {
+    int err = 0;
+    if (rec.t > run->last_t_ns)
+      run->last_t_ns = rec.t;
+    if (rec.type == WS_REC_CALL) {
+      err = decode_call(run, &rec);
+    } else if (rec.type == WS_REC_ALLOC) {
+      err = decode_alloc(run, &rec);
+    } else if (rec.type == WS_REC_METRIC) {
+      err = push_metric(run, &rec);
+    } else if (rec.type == WS_REC_MARK) {
+      if (rec.op == WS_MARK_BACKPRESSURE) {
+        run->backpressure_waits++;
+        run->backpressure_ns += rec.a;
+      } else if (rec.op == WS_MARK_END) {
+        run->complete = 1;
+      }
+    }
+    if (err != 0)
+      return err;
+  }
+  return got < 0 ? got : 0;
+}
+
+void ws_run_free(ws_run *run) {
+  for (size_t i = 0; i < run->n_metrics; i++) {
+    free(run->metrics[i].iter);
+    free(run->metrics[i].t_ms);
+    free(run->metrics[i].value);
+  }
+  free(run->metrics);
+  free(run->mem_iter);
+  free(run->mem_bytes);
+  run->metrics = NULL;
+  run->mem_iter = run->mem_bytes = NULL;
+  run->n_metrics = run->n_mem = run->cap_mem = 0;
+}

@@ -1,0 +1,58 @@
+/* Decimation of per-call series for plotting: min/max envelopes, rolling
+ * quantile bands, quantiles for ECDFs and per-op medians per window. All
+ * functions work on caller-owned arrays, allocate only temporary scratch that
+ * they free before returning, and return 0 or a negative WS_E* code. */
+#ifndef WS_DECIMATE_H
+#define WS_DECIMATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ws.h"
+
+/* Fields of one bucket in the output of ws_decimate_bands, in order. */
+enum {
+  WS_BAND_FIRST = 0, /* first index in the bucket */
+  WS_BAND_LAST,      /* last index in the bucket */
+  WS_BAND_MIN,       /* smallest value in the bucket */
+  WS_BAND_MAX,       /* largest value in the bucket (spikes survive) */
+  WS_BAND_IMAX,      /* index of that largest value */
+  WS_BAND_P10,       /* 10th percentile of the rolling window */
+  WS_BAND_MEDIAN,    /* median of the rolling window */
+  WS_BAND_P90,       /* 90th percentile of the rolling window */
+  WS_BAND_FIELDS
+};
+
+/* Fields of one (window, op) cell in the output of ws_decimate_ops. */
+enum { WS_OPS_MEDIAN = 0, WS_OPS_P90, WS_OPS_COUNT, WS_OPS_FIELDS };
+
+/* Splits y[0..n) into `buckets` contiguous buckets of near-equal size and
+ * writes WS_BAND_FIELDS doubles per bucket into out (caller-owned, at least
+ * buckets * WS_BAND_FIELDS doubles). Min, max and the index of the max cover
+ * the bucket itself; p10, median and p90 cover a rolling window of `window`
+ * values centred on the bucket (widened to the bucket when smaller, shifted
+ * to stay inside y). NaN values count as +infinity. Cost: O(n + buckets *
+ * window). Returns WS_EINVAL when n, buckets or window is 0 or buckets > n,
+ * WS_ENOMEM when the scratch copy cannot be allocated (out is then
+ * unspecified). */
+int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
+                      double *out);
+
+/* Writes to out[i] the nearest-rank quantile p[i] (0 <= p[i] <= 1) of
+ * y[0..n), for i < np. Sorts a private copy of y (radix sort, O(n)); y is not
+ * modified. NaN values count as +infinity. Returns WS_EINVAL when n is 0, a
+ * pointer is NULL or a p[i] is outside [0, 1], WS_ENOMEM when the copy cannot
+ * be allocated. */
+int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *out);
+
+/* Splits y[0..n) into `windows` contiguous windows and, for each window w
+ * and op k < nops, writes median, p90 and count of the values whose op[i]
+ * is k to out[(w * nops + k) * WS_OPS_FIELDS + field] (caller-owned, at least
+ * windows * nops * WS_OPS_FIELDS doubles). A cell with no values gets NaN
+ * quantiles and count 0; values with op[i] >= nops are skipped. Returns
+ * WS_EINVAL when n, nops or windows is 0 or windows > n, WS_ENOMEM when
+ * scratch cannot be allocated. */
+int ws_decimate_ops(const float *y, const uint16_t *op, size_t n, size_t nops,
+                    size_t windows, double *out);
+
+#endif

@@ -1,0 +1,281 @@
+/* wasm-soak statistics core: quantiles, warm-up detection, time drift,
+ * memory trends, classification into findings, the live preliminary trend
+ * Nothing here
+ * includes node_api.h; binding_verdict.c adapts it to Node-API. Functions
+ * return 0 or a negative WS_E* code unless stated. Methods and defaults are
+ * described in docs/verdicts.md. */
+#ifndef WS_STATS_H
+#define WS_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ws.h"
+
+/* ---- Quantiles ---- */
+
+/* Computes quantiles of x[0..n) for each probability probs[0..k) (0..1, linear
+ * interpolation between order statistics, type 7) into out[0..k). scratch must hold
+ * n floats (it is overwritten); x is not modified. Returns 0, or WS_EINVAL when n == 0
+ * or a probability is outside [0, 1]. */
+int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k, double *out,
+                     float *scratch);
+
+/* ---- Trend test on a short sequence (ws_trend.c) ---- */
+
+/* Result of a trend test on points (x[i], y[i]), x strictly increasing. */
+typedef struct {
+  double slope;         /* Theil-Sen slope: median of pairwise slopes (y per unit x) */
+  double intercept;     /* median of y[i] - slope * x[i] */
+  double low, high;     /* 95 % Sen interval of the slope: 2.5 % in each tail */
+  double low98, high98; /* 98 % Sen interval: 1 % in each tail */
+  double z;             /* Mann-Kendall z, variance corrected for autocorrelation */
+  double p_up;          /* one-sided p-value of the z for an increasing trend */
+  double var_ratio;     /* Hamed-Rao variance inflation n/n* applied (>= 1) */
+} ws_trend;
+
+/* Largest sequence ws_trend_fit accepts (its work is O(n^2)). */
+#define WS_TREND_MAX 256
+
+/* Fits a Theil-Sen line through (x[i], y[i]) for i in [0, n), tests it with
+ * the Mann-Kendall test (tie-corrected variance of S, inflated by the
+ * Hamed-Rao factor from the autocorrelation of the detrended ranks) and
+ * brackets the slope with Sen's distribution-free interval: the pairwise
+ * slopes of ranks (N -+ z sd(S)) / 2 among the N pairs, from the same
+ * corrected variance. Deterministic. Allocates n(n-1)/2 floats and 3n doubles
+ * and frees them. Returns 0, WS_EINVAL when n < 4 or n > WS_TREND_MAX,
+ * WS_ENOMEM. */
+int ws_trend_fit(const double *x, const double *y, size_t n, ws_trend *out);
+
+/* Returns the upper-tail probability of the standard normal at z. */
+double ws_normal_sf(double z);
+
+/* ---- Warm-up (ws_warmup.c) ---- */
+
+/* Finds the end of warm-up of per-call times x[0..n) with MSER on batch means
+ * of ln(time) (batches of max(5, n / 2000) calls, truncation searched over
+ * the first half). Stores the first post-warm-up iteration in *end (0 when n
+ * is too short to tell). Allocates O(n / batch) doubles. Returns 0 or
+ * WS_ENOMEM. */
+int ws_warmup_time(const float *x, size_t n, size_t *end);
+
+/* Finds the end of memory warm-up from a step series of m points: bytes[i]
+ * holds from iteration iter[i] (iter[0] is 0, iter increasing) in a run of
+ * calls iterations. Warm-up ends after the first growth event at iteration e
+ * (e < calls / 2) that is followed by a quiet gap of at least max(e, calls /
+ * 20) iterations: from there on, growth is no longer the normal state. Stores
+ * that event's iteration + 1 in *end, or 0 when there is none. Returns 0. */
+int ws_warmup_memory(const double *iter, const double *bytes, size_t m, size_t calls,
+                     size_t *end);
+
+/* ---- Window change with a bootstrap interval (ws_bootstrap.c) ---- */
+
+/* Relative change between two windows of a log-scale series. */
+typedef struct {
+  double change;     /* exp(mean(late) - mean(early)) - 1 */
+  double low, high;  /* percentile bootstrap interval of the change */
+  size_t block;      /* block length used (values), the larger window's */
+  size_t replicates; /* bootstrap replicates drawn */
+} ws_window_change;
+
+/* Fewest values per window ws_bootstrap_change accepts. */
+#define WS_BOOT_MIN_WINDOW 4
+/* Replicates ws_drift_analyze draws. */
+#define WS_BOOT_REPLICATES 2000
+
+/* Estimates the relative change exp(mean(late) - mean(early)) - 1 between
+ * windows early[0..ne) and late[0..nl) of a series on the log scale, with a
+ * percentile interval at level (0.95: 2.5 % in each tail) from a moving-block
+ * bootstrap: each replicate resamples each window on its own in blocks of
+ * ceil(m^(1/3)) consecutive values (m the window's length), block starts
+ * uniform, and takes the difference of the resampled means. Deterministic
+ * for a seed (ws_rng). Allocates replicates doubles and frees them. Returns
+ * 0, WS_EINVAL when a window has fewer than WS_BOOT_MIN_WINDOW values,
+ * replicates < 2 or level is outside (0, 1), or WS_ENOMEM. */
+int ws_bootstrap_change(const double *early, size_t ne, const double *late, size_t nl,
+                        size_t replicates, double level, uint64_t seed,
+                        ws_window_change *out);
+
+/* ---- Time drift (ws_drift.c) ---- */
+
+typedef struct {
+  double threshold; /* relative change across the run that matters (0.10) */
+  double alpha;     /* one-sided significance level (0.01) */
+  uint64_t seed;    /* seeds the windows' bootstrap (the run's seed) */
+} ws_drift_opts;
+
+typedef struct {
+  int tested;        /* 0 when there were too few post-warm-up calls */
+  size_t from, to;   /* analysed iterations [from, to) */
+  size_t batches;    /* number of batches tested */
+  size_t batch_size; /* calls per batch (the last one takes the rest) */
+  ws_trend trend;    /* on the batches' interquartile mean of ln(ns), per iteration */
+  double effect;     /* exp(slope * calls) - 1: change across the run */
+  double effect_low, effect_high;   /* the same from the slope interval */
+  size_t early_to;                  /* the early window is iterations [from, early_to) */
+  size_t late_from;                 /* the late window is iterations [late_from, to) */
+  size_t window_batches;            /* batches in each window: a fifth of them, >= 1 */
+  double early_ns, late_ns;         /* typical call in the early and late window: exp of
+                                     * the mean of its batches' interquartile means */
+  double windows_change;            /* late_ns / early_ns - 1 */
+  double windows_low, windows_high; /* its 95 % moving-block bootstrap interval,
+                                     * NaN when a window has fewer than
+                                     * WS_BOOT_MIN_WINDOW batches */
+  size_t windows_block; /* bootstrap block length in batches (0: no interval) */
+  int flagged;          /* p_up < alpha, effect_low > 0 and the 98 % upper
+                         * bound of the effect >= threshold */
+} ws_drift_result;
+
+/* Tests per-call times x[from..calls) for an upward drift: the interquartile
+ * mean of ln(ns) per batch (at most 60 batches of at least 10 calls),
+ * Theil-Sen slope, Mann-Kendall with Hamed-Rao correction and Sen's interval;
+ * the effect is the relative change the trend implies across the whole run.
+ * Also measures the change between the first and last fifth of the batches
+ * (windows_change) with a 95 % moving-block bootstrap interval
+ * (ws_bootstrap_change, WS_BOOT_REPLICATES replicates, seeded by o->seed);
+ * the flag depends on the trend test only. Allocates O(calls / batches)
+ * floats and WS_BOOT_REPLICATES doubles. Returns 0 (r->tested says whether a
+ * test was possible), WS_EINVAL for bad options, WS_ENOMEM. */
+int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
+                     ws_drift_result *r);
+
+/* ---- Memory trend (ws_memtrend.c) ---- */
+
+enum {
+  WS_PATTERN_UNTESTED = 0, /* too few points after warm-up */
+  WS_PATTERN_FLAT = 1,     /* no significant upward trend */
+  WS_PATTERN_STEP = 2,     /* grew, but in one or two steps, then plateaued */
+  WS_PATTERN_SUSTAINED = 3 /* grows throughout the window */
+};
+
+/* Segments a memory window is cut into. */
+#define WS_MEM_SEGMENTS 16
+
+typedef struct {
+  int pattern;       /* WS_PATTERN_* */
+  size_t from, to;   /* analysed iterations [from, to) */
+  size_t segments;   /* non-empty segments tested */
+  ws_trend trend;    /* segment levels, bytes per iteration */
+  double start, end; /* first and last segment level */
+  double last;       /* last value of the series */
+  double max;        /* largest value in the window */
+  size_t rises;      /* segment-to-segment increases */
+  int peak_grows;    /* per-segment peaks have a significant upward trend */
+  int never_falls;   /* no value in the window is below an earlier one */
+  ws_trend peak;     /* trend of per-segment peaks */
+} ws_memtrend_result;
+
+/* Tests one memory series for sustained growth over iterations [from, to).
+ * Points are (iter[i], value[i]), iter increasing; step != 0 means value[i]
+ * holds until the next point (a step series such as linear memory), else
+ * they are samples. The window is cut into WS_MEM_SEGMENTS segments whose
+ * level is the median sample (step series: the value at the segment's middle)
+ * and whose peak is the largest value. Growth is sustained when the level
+ * trend is significant (p_up < alpha, interval above 0) and
+ * ws__growth_pattern says so. Allocates O(m) floats. Returns 0, WS_ENOMEM. */
+int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int step,
+                        size_t from, size_t to, double alpha, ws_memtrend_result *r);
+
+/* ---- Classification (ws_classify.c) ---- */
+
+enum {
+  WS_ROLE_LINEAR = 1,     /* total linear memory (sum of tracked memories) */
+  WS_ROLE_LINEAR_ONE = 2, /* one tracked memory */
+  WS_ROLE_HEAP = 3,       /* allocator heap size or heap top */
+  WS_ROLE_LIVE = 4,       /* live (allocated, not freed) bytes */
+  WS_ROLE_JS_HEAP = 5,    /* the worker's V8 heap */
+  WS_ROLE_STACK = 6       /* shadow stack depth: first stack pointer minus current */
+};
+
+/* Finding kinds. Severity order (most severe first): stack-drift, leak,
+ * fragmentation, growth, js-heap-growth, slowdown; ws_classify lists
+ * findings in that order. */
+enum {
+  WS_KIND_STABLE = 0,
+  WS_KIND_LEAK = 1,
+  WS_KIND_FRAGMENTATION = 2,
+  WS_KIND_GROWTH = 3,
+  WS_KIND_JS_HEAP_GROWTH = 4,
+  WS_KIND_SLOWDOWN = 5,
+  WS_KIND_STACK_DRIFT = 6
+};
+
+/* What classification needs to know about one memory series. */
+typedef struct {
+  int role;       /* WS_ROLE_* */
+  int pattern;    /* WS_PATTERN_* */
+  int peak_grows; /* its per-segment peaks grow */
+} ws_signal;
+
+typedef struct {
+  int kind;   /* WS_KIND_* (never STABLE) */
+  int series; /* index of the signal it is about, -1 for time */
+} ws_finding;
+
+#define WS_MAX_FINDINGS 5
+
+/* Turns series patterns and the time drift flag into findings, most severe
+ * first: stack-drift (the stack depth grows for good: a caller that allocates
+ * on the shadow stack and never restores it), leak (live bytes sustained), fragmentation
+ * (heap or linear memory sustained while live bytes and their peaks are flat), growth
+ * (the same without live bytes, or with only their peaks rising), js-heap-growth,
+ * slowdown. One memory finding at most, on the finest growing series (heap,
+ * then total linear memory, then one memory). Stores up to WS_MAX_FINDINGS in
+ * out, their count in *n, and returns the verdict (the most severe kind, or
+ * WS_KIND_STABLE). */
+int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
+                size_t *n);
+
+/* Returns the kind's name: "stable", "leak", "fragmentation", "growth",
+ * "js-heap-growth", "slowdown" or "stack-drift" ("unknown" otherwise). */
+const char *ws_kind_name(int kind);
+
+/* ---- Whole-run analysis (ws_verdict.c) ---- */
+
+/* One memory series of a run (docs/architecture.md, "Decoded run data"). */
+typedef struct {
+  int role; /* WS_ROLE_* */
+  int step; /* 1 for a step series, 0 for samples */
+  const double *iter, *value;
+  size_t n;
+} ws_series_in;
+
+typedef struct {
+  long warmup;           /* first post-warm-up iteration, or < 0 for auto */
+  double time_threshold; /* 0.10 */
+  double alpha;          /* 0.01 */
+  uint64_t seed;         /* seeds the randomised methods (the time windows'
+                          * bootstrap): the run's seed, for reproducibility */
+} ws_verdict_opts;
+
+/* Fills o with the defaults: auto warm-up, 10 % threshold, alpha 0.01, seed 1. */
+void ws_verdict_opts_default(ws_verdict_opts *o);
+
+typedef struct {
+  int warmup_auto;
+  size_t warmup;         /* the chosen point: memory tests start here, and
+                          * so does the time test unless auto (then at
+                          * warmup_time, capped at half the run) */
+  size_t warmup_time;    /* MSER's end of time warm-up (auto) */
+  size_t warmup_memory;  /* end of memory warm-up (auto) */
+  double startup_growth; /* linear memory grown before the chosen point */
+  ws_drift_result time;
+  ws_memtrend_result *series; /* k results, in the caller's storage */
+  ws_finding findings[WS_MAX_FINDINGS];
+  size_t nfindings;
+  int verdict; /* WS_KIND_* */
+} ws_verdict;
+
+/* Most memory series ws_analyze_run takes. */
+#define WS_MAX_SERIES 16
+
+/* Analyses a run: warm-up (auto: the later of the time and the memory
+ * warm-up, at most half the run), time drift (auto: from the time warm-up
+ * alone), every series' trend, then classification. elapsed[0..calls) are per-call ns;
+ * series[0..k) the memory series (the first WS_ROLE_LINEAR one drives memory warm-up);
+ * v->series must point at k results. Returns 0, WS_EINVAL (bad options, k >
+ * WS_MAX_SERIES), WS_ENOMEM. */
+int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
+                   size_t k, const ws_verdict_opts *o, ws_verdict *v);
+
+#endif

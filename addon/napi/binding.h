@@ -1,0 +1,46 @@
+/* Shared helpers of the Node-API layer. Each binding_<area>.c registers its
+ * functions through one init function declared here; binding.c calls them
+ * all from NAPI_MODULE_INIT. These run on the JS thread of whichever isolate
+ * (main thread or worker) loaded the addon. */
+#ifndef WS_BINDING_H
+#define WS_BINDING_H
+
+#include <node_api.h>
+
+/* Evaluates a napi call; on failure throws (unless an exception is already
+ * pending) and returns NULL from the enclosing function. */
+#define NAPI_CALL(env, call)                                                             \
+  do {                                                                                   \
+    if ((call) != napi_ok) {                                                             \
+      ws_binding_throw_last((env));                                                      \
+      return NULL;                                                                       \
+    }                                                                                    \
+  } while (0)
+
+/* Like NAPI_CALL for functions returning napi_status. */
+#define NAPI_CHECK(call)                                                                 \
+  do {                                                                                   \
+    napi_status status_ = (call);                                                        \
+    if (status_ != napi_ok)                                                              \
+      return status_;                                                                    \
+  } while (0)
+
+/* Throws a JS Error describing the last failed napi call, unless an
+ * exception is already pending. */
+void ws_binding_throw_last(napi_env env);
+
+/* Throws a JS Error with code set to ws_errname(code) and message msg (or
+ * ws_strerror(code) when msg is NULL). */
+void ws_binding_throw_code(napi_env env, int code, const char *msg);
+
+/* Adds fn to exports under name. */
+napi_status ws_binding_export(napi_env env, napi_value exports, const char *name,
+                              napi_callback fn);
+
+napi_status ws_binding_runner_init(napi_env env, napi_value exports);
+napi_status ws_binding_log_init(napi_env env, napi_value exports);
+napi_status ws_binding_summary_init(napi_env env, napi_value exports);
+napi_status ws_binding_verdict_init(napi_env env, napi_value exports);
+napi_status ws_binding_plot_init(napi_env env, napi_value exports);
+
+#endif

@@ -1,0 +1,43 @@
+/* windowStats(elapsed, op, from, to, nOps): per-window time quantiles for the
+ * run summary (JS thread). */
+#include <stdlib.h>
+
+#include "binding.h"
+#include "ws.h"
+
+/* Returns a Float64Array((nOps + 1) * 4) of [n, median, p90, p99] rows: all
+ * calls, then each op. Throws WS_EINVAL for mismatched arrays or a bad
+ * window. */
+static napi_value window_stats(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5], buffer, result;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  napi_typedarray_type t1, t2;
+  size_t n1, n2;
+  void *elapsed, *op, *out;
+  uint32_t from, to, n_ops;
+  NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &t1, &n1, &elapsed, NULL, NULL));
+  NAPI_CALL(env, napi_get_typedarray_info(env, argv[1], &t2, &n2, &op, NULL, NULL));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &from));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[3], &to));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[4], &n_ops));
+  if (t1 != napi_float32_array || t2 != napi_uint16_array || n1 != n2 || to > n1) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "windowStats(Float32Array, Uint16Array, from, to, nOps)");
+    return NULL;
+  }
+  size_t len = ((size_t)n_ops + 1) * 4;
+  NAPI_CALL(env, napi_create_arraybuffer(env, len * sizeof(double), &out, &buffer));
+  int err = ws_window_stats(elapsed, op, from, to, n_ops, out);
+  if (err != 0) {
+    ws_binding_throw_code(env, err, NULL);
+    return NULL;
+  }
+  NAPI_CALL(env,
+            napi_create_typedarray(env, napi_float64_array, len, buffer, 0, &result));
+  return result;
+}
+
+napi_status ws_binding_summary_init(napi_env env, napi_value exports) {
+  return ws_binding_export(env, exports, "windowStats", window_stats);
+}

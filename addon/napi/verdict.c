@@ -1,0 +1,202 @@
+/* Node-API layer of the trend verdict engine: converts typed arrays, calls
+ * the statistics core (ws_stats.h) and builds plain result objects. Runs on
+ * the JS thread of whichever isolate loaded the addon; keeps no state. */
+#include <stdlib.h>
+
+#include "binding.h"
+#include "ws_stats.h"
+
+/* Sets obj[name] = number; returns the status. */
+static napi_status set_num(napi_env env, napi_value obj, const char *name, double v) {
+  napi_value n;
+  NAPI_CHECK(napi_create_double(env, v, &n));
+  return napi_set_named_property(env, obj, name, n);
+}
+
+/* Reads obj[name] as a number into *out, leaving *out when it is undefined. */
+static napi_status get_num(napi_env env, napi_value obj, const char *name, double *out) {
+  napi_value v;
+  napi_valuetype t;
+  NAPI_CHECK(napi_get_named_property(env, obj, name, &v));
+  NAPI_CHECK(napi_typeof(env, v, &t));
+  if (t == napi_undefined)
+    return napi_ok;
+  return napi_get_value_double(env, v, out);
+}
+
+/* Gets the data and length of a typed array of the expected type. */
+static int typed(napi_env env, napi_value v, napi_typedarray_type want, void **data,
+                 size_t *len) {
+  bool is = false;
+  napi_typedarray_type type;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is)
+    return 0;
+  if (napi_get_typedarray_info(env, v, &type, len, data, NULL, NULL) != napi_ok)
+    return 0;
+  return type == want;
+}
+
+/* Builds { slope, low, high, pValue, z } for a trend, scaling slopes by scale. */
+static napi_value trend_object(napi_env env, const ws_trend *t, double scale) {
+  napi_value o;
+  NAPI_CALL(env, napi_create_object(env, &o));
+  NAPI_CALL(env, set_num(env, o, "slope", t->slope * scale));
+  NAPI_CALL(env, set_num(env, o, "low", t->low * scale));
+  NAPI_CALL(env, set_num(env, o, "high", t->high * scale));
+  NAPI_CALL(env, set_num(env, o, "pValue", t->p_up));
+  NAPI_CALL(env, set_num(env, o, "z", t->z));
+  NAPI_CALL(env, set_num(env, o, "varianceRatio", t->var_ratio));
+  return o;
+}
+
+/* Builds the JS object of one series result. */
+static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
+  static const char *const patterns[] = {"untested", "flat", "step", "sustained"};
+  napi_value o, s;
+  NAPI_CALL(env, napi_create_object(env, &o));
+  NAPI_CALL(env,
+            napi_create_string_utf8(env, patterns[r->pattern], NAPI_AUTO_LENGTH, &s));
+  NAPI_CALL(env, napi_set_named_property(env, o, "pattern", s));
+  NAPI_CALL(env, set_num(env, o, "from", (double)r->from));
+  NAPI_CALL(env, set_num(env, o, "to", (double)r->to));
+  NAPI_CALL(env, set_num(env, o, "segments", (double)r->segments));
+  NAPI_CALL(env, set_num(env, o, "start", r->start));
+  NAPI_CALL(env, set_num(env, o, "end", r->end));
+  NAPI_CALL(env, set_num(env, o, "last", r->last));
+  NAPI_CALL(env, set_num(env, o, "rises", (double)r->rises));
+  NAPI_CALL(env, napi_get_boolean(env, r->peak_grows, &s));
+  NAPI_CALL(env, napi_set_named_property(env, o, "peakGrows", s));
+  if (r->segments >= 8 && r->pattern != WS_PATTERN_UNTESTED) {
+    NAPI_CALL(env, napi_set_named_property(env, o, "trend",
+                                           trend_object(env, &r->trend, 1000)));
+    NAPI_CALL(env,
+              napi_set_named_property(env, o, "peak", trend_object(env, &r->peak, 1000)));
+  }
+  return o;
+}
+
+/* Builds the JS object of the time drift result. */
+static napi_value time_object(napi_env env, const ws_drift_result *d) {
+  napi_value o, b;
+  NAPI_CALL(env, napi_create_object(env, &o));
+  NAPI_CALL(env, napi_get_boolean(env, d->tested, &b));
+  NAPI_CALL(env, napi_set_named_property(env, o, "tested", b));
+  NAPI_CALL(env, napi_get_boolean(env, d->flagged, &b));
+  NAPI_CALL(env, napi_set_named_property(env, o, "flagged", b));
+  NAPI_CALL(env, set_num(env, o, "from", (double)d->from));
+  NAPI_CALL(env, set_num(env, o, "to", (double)d->to));
+  NAPI_CALL(env, set_num(env, o, "batches", (double)d->batches));
+  NAPI_CALL(env, set_num(env, o, "batchSize", (double)d->batch_size));
+  if (!d->tested)
+    return o;
+  NAPI_CALL(env,
+            napi_set_named_property(env, o, "trend", trend_object(env, &d->trend, 1000)));
+  NAPI_CALL(env, set_num(env, o, "effect", d->effect));
+  NAPI_CALL(env, set_num(env, o, "effectLow", d->effect_low));
+  NAPI_CALL(env, set_num(env, o, "effectHigh", d->effect_high));
+  NAPI_CALL(env, set_num(env, o, "earlyNs", d->early_ns));
+  NAPI_CALL(env, set_num(env, o, "lateNs", d->late_ns));
+  NAPI_CALL(env, set_num(env, o, "windowsChange", d->windows_change));
+  NAPI_CALL(env, set_num(env, o, "windowsLow", d->windows_low));
+  NAPI_CALL(env, set_num(env, o, "windowsHigh", d->windows_high));
+  NAPI_CALL(env, set_num(env, o, "windowsBlock", (double)d->windows_block));
+  NAPI_CALL(env, set_num(env, o, "windowBatches", (double)d->window_batches));
+  NAPI_CALL(env, set_num(env, o, "earlyTo", (double)d->early_to));
+  NAPI_CALL(env, set_num(env, o, "lateFrom", (double)d->late_from));
+  return o;
+}
+
+/* analyzeRun(Float32Array elapsed, [{ role, step, iter, value }], { warmup,
+ * timeThreshold, alpha, seed }) -> { warmup, time, series, findings, verdict }.
+ * Validation and defaults live in src/verdict.js. */
+static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  float *elapsed;
+  size_t calls;
+  uint32_t k = 0;
+  if (argc < 3 || !typed(env, argv[0], napi_float32_array, (void **)&elapsed, &calls) ||
+      napi_get_array_length(env, argv[1], &k) != napi_ok || k > WS_MAX_SERIES) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "analyzeRun(Float32Array, series[<=16], options)");
+    return NULL;
+  }
+  ws_series_in in[WS_MAX_SERIES];
+  for (uint32_t i = 0; i < k; i++) {
+    napi_value s, v;
+    double role = 0, step = 0;
+    size_t ni, nv;
+    NAPI_CALL(env, napi_get_element(env, argv[1], i, &s));
+    NAPI_CALL(env, get_num(env, s, "role", &role));
+    NAPI_CALL(env, get_num(env, s, "step", &step));
+    in[i].role = (int)role;
+    in[i].step = step != 0;
+    NAPI_CALL(env, napi_get_named_property(env, s, "iter", &v));
+    int ok = typed(env, v, napi_float64_array, (void **)&in[i].iter, &ni);
+    NAPI_CALL(env, napi_get_named_property(env, s, "value", &v));
+    ok = ok && typed(env, v, napi_float64_array, (void **)&in[i].value, &nv);
+    if (!ok || ni != nv) {
+      ws_binding_throw_code(env, WS_EINVAL,
+                            "series need Float64Array iter and value of one length");
+      return NULL;
+    }
+    in[i].n = ni;
+  }
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  double warmup = -1, seed = 1;
+  NAPI_CALL(env, get_num(env, argv[2], "warmup", &warmup));
+  NAPI_CALL(env, get_num(env, argv[2], "timeThreshold", &o.time_threshold));
+  NAPI_CALL(env, get_num(env, argv[2], "alpha", &o.alpha));
+  NAPI_CALL(env, get_num(env, argv[2], "seed", &seed));
+  o.warmup = warmup < 0 ? -1 : (long)warmup;
+  /* src/verdict.js passes a safe integer; anything else must not reach an
+   * out-of-range conversion (undefined behaviour). */
+  if (!(seed >= 0 && seed <= 9007199254740991.0))
+    seed = 1;
+  o.seed = (uint64_t)seed;
+
+  ws_memtrend_result res[WS_MAX_SERIES];
+  ws_verdict v = {.series = res};
+  int rc = ws_analyze_run(elapsed, calls, in, k, &o, &v);
+  if (rc != 0) {
+    ws_binding_throw_code(env, rc, NULL);
+    return NULL;
+  }
+  napi_value out, w, arr, str, b;
+  NAPI_CALL(env, napi_create_object(env, &out));
+  NAPI_CALL(env, napi_create_object(env, &w));
+  NAPI_CALL(env, napi_get_boolean(env, v.warmup_auto, &b));
+  NAPI_CALL(env, napi_set_named_property(env, w, "auto", b));
+  NAPI_CALL(env, set_num(env, w, "iterations", (double)v.warmup));
+  NAPI_CALL(env, set_num(env, w, "time", (double)v.warmup_time));
+  NAPI_CALL(env, set_num(env, w, "memory", (double)v.warmup_memory));
+  NAPI_CALL(env, set_num(env, w, "startupGrowthBytes", v.startup_growth));
+  NAPI_CALL(env, napi_set_named_property(env, out, "warmup", w));
+  NAPI_CALL(env, napi_set_named_property(env, out, "time", time_object(env, &v.time)));
+  NAPI_CALL(env, napi_create_array_with_length(env, k, &arr));
+  for (uint32_t i = 0; i < k; i++)
+    NAPI_CALL(env, napi_set_element(env, arr, i, series_object(env, &res[i])));
+  NAPI_CALL(env, napi_set_named_property(env, out, "series", arr));
+  NAPI_CALL(env, napi_create_array_with_length(env, v.nfindings, &arr));
+  for (size_t i = 0; i < v.nfindings; i++) {
+    napi_value f;
+    NAPI_CALL(env, napi_create_object(env, &f));
+    NAPI_CALL(env, napi_create_string_utf8(env, ws_kind_name(v.findings[i].kind),
+                                           NAPI_AUTO_LENGTH, &str));
+    NAPI_CALL(env, napi_set_named_property(env, f, "kind", str));
+    NAPI_CALL(env, set_num(env, f, "series", v.findings[i].series));
+    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, f));
+  }
+  NAPI_CALL(env, napi_set_named_property(env, out, "findings", arr));
+  NAPI_CALL(
+      env, napi_create_string_utf8(env, ws_kind_name(v.verdict), NAPI_AUTO_LENGTH, &str));
+  NAPI_CALL(env, napi_set_named_property(env, out, "verdict", str));
+  return out;
+}
+
+napi_status ws_binding_verdict_init(napi_env env, napi_value exports) {
+  NAPI_CHECK(ws_binding_export(env, exports, "verdictAnalyzeRun", js_analyze_run));
+  return napi_ok;
+}

@@ -1,0 +1,143 @@
+// What the counting pass saw: allocations and bytes per call by op, the
+// live-byte series that tells a leak from fragmentation, exact budget gates,
+// and which ops' calls grew memory or left live bytes behind.
+import { addon } from '../addon.js';
+import { formatBytes, formatCount } from '../report/format.js';
+
+const FLAG_GREW = 1;
+const LIVE_POINTS = 4000;
+
+/** [n, median, p90, p99] rows (all, then per op) of a per-call count array. */
+function perOpStats(values, op, calls, nOps) {
+  const f32 = values instanceof Float32Array ? values : Float32Array.from(values.subarray(0, calls));
+  return addon.windowStats(f32, op.subarray(0, calls), 0, calls, nOps);
+}
+
+const row = (stats, k) => ({ median: stats[k * 4 + 1], p90: stats[k * 4 + 2], p99: stats[k * 4 + 3] });
+
+/** Per-op totals of a per-call array. */
+function totals(values, op, calls, nOps) {
+  const out = new Float64Array(nOps);
+  for (let i = 0; i < calls; i++) out[op[i]] += values[i];
+  return out;
+}
+
+/**
+ * Summarises a decoded counting-pass log (readRun(path, { allocs: true })).
+ * Returns { summary, liveSeries, peakSeries }: live bytes after calls,
+ * thinned to at most LIVE_POINTS points ({ iter, tMs, value }), and the peak
+ * live bytes within the calls of each of those strides.
+ */
+export function summarizeAllocations(count) {
+  const ops = count.header.ops;
+  const n = count.allocRecords === count.calls ? count.calls : Math.min(count.calls, count.allocRecords);
+  const allocStats = perOpStats(count.allocs, count.op, n, ops.length);
+  const byteStats = perOpStats(count.allocBytes, count.op, n, ops.length);
+  const allocTotals = totals(count.allocs, count.op, n, ops.length);
+  const freeTotals = totals(count.frees, count.op, n, ops.length);
+  const byteTotals = totals(count.allocBytes, count.op, n, ops.length);
+  const leftBehind = new Float64Array(ops.length);
+  const calls = new Float64Array(ops.length);
+  // Live bytes before the first call are not recorded: its share starts at 1.
+  for (let i = 0; i < n; i++) {
+    calls[count.op[i]]++;
+    if (i > 0) leftBehind[count.op[i]] += count.live[i] - count.live[i - 1];
+  }
+  // Live bytes after the first call of each stride, and the highest peak
+  // within any call of the stride (so no peak is lost by thinning).
+  const stride = Math.max(1, Math.floor(n / LIVE_POINTS));
+  const points = Math.ceil(n / stride);
+  const liveSeries = { iter: new Float64Array(points), tMs: new Float64Array(points), value: new Float64Array(points) };
+  const peakSeries = { iter: liveSeries.iter, tMs: liveSeries.tMs, value: new Float64Array(points) };
+  for (let k = 0, i = 0; i < n; i += stride, k++) {
+    liveSeries.iter[k] = i;
+    liveSeries.value[k] = count.live[i];
+    let high = 0;
+    for (let j = i; j < Math.min(n, i + stride); j++) high = Math.max(high, count.peak[j]);
+    peakSeries.value[k] = high;
+  }
+  let peak = 0;
+  for (let i = 0; i < n; i++) peak = Math.max(peak, count.peak[i]);
+  // Time per call in the instrumented pass, to show beside the timed one.
+  const timeStats = addon.windowStats(count.elapsed.subarray(0, n), count.op.subarray(0, n), 0, n, ops.length);
+  const summary = {
+    pass: 'count',
+    calls: n,
+    instrumented: count.header.instrumented ?? [],
+    allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },
+    bytes: { ...row(byteStats, 0), total: byteTotals.reduce((a, b) => a + b, 0) },
+    live: { start: n ? count.live[0] : 0, end: n ? count.live[n - 1] : 0, peak },
+    timeMedianNs: timeStats[1],
+    ops: ops.map((o, k) => ({
+      name: o.name,
+      timeMedianNs: timeStats[(k + 1) * 4 + 1],
+      calls: calls[k],
+      allocs: { ...row(allocStats, k + 1), total: allocTotals[k] },
+      frees: { total: freeTotals[k] },
+      bytes: { ...row(byteStats, k + 1), total: byteTotals[k] },
+      liveLeftBehind: leftBehind[k],
+    })),
+  };
+  return { summary, liveSeries, peakSeries };
+}
+
+/**
+ * Checks the exact per-call counts against budgets ({ all, ops } per kind;
+ * see options.js parseBudget). Returns one finding per broken budget, at the
+ * first call that broke it.
+ */
+export function checkBudgets(count, budgets) {
+  const findings = [];
+  const ops = count.header.ops;
+  const n = Math.min(count.calls, count.allocRecords ?? 0);
+  for (const [kind, values, unit] of [
+    ['allocs', count.allocs, 'allocations'],
+    ['bytes', count.allocBytes, 'bytes'],
+  ]) {
+    const budget = budgets?.[kind];
+    if (!budget) continue;
+    const limits = ops.map((o) => budget.ops[o.name] ?? budget.all);
+    for (let i = 0; i < n; i++) {
+      const limit = limits[count.op[i]];
+      if (limit === null || limit === undefined || values[i] <= limit) continue;
+      const op = ops[count.op[i]].name;
+      const amount = kind === 'bytes' ? formatBytes(values[i]) : formatCount(values[i]);
+      const allowed = kind === 'bytes' ? formatBytes(limit) : formatCount(limit);
+      findings.push({
+        kind: 'budget',
+        series: `${kind}-per-call`,
+        window: { from: i, to: i + 1 },
+        op,
+        iteration: i,
+        value: values[i],
+        limit,
+        sentence: `Call ${formatCount(i)} (op ${op}) made ${amount} ${kind === 'bytes' ? 'of allocations' : unit}; the budget is ${allowed} per call (--max-${kind}-per-call).`,
+      });
+      break;
+    }
+  }
+  return findings;
+}
+
+/**
+ * Which ops' calls grew linear memory (timed pass) and, with a counting
+ * pass, how many live bytes each op left behind.
+ */
+export function growthAttribution(data, allocationSummary) {
+  const ops = data.header.ops;
+  const events = new Float64Array(ops.length);
+  const grown = new Float64Array(ops.length);
+  const { iter, bytes } = data.memory;
+  for (let k = 1; k < iter.length; k++) {
+    const i = iter[k];
+    if (!(data.flags[i] & FLAG_GREW)) continue;
+    events[data.op[i]]++;
+    grown[data.op[i]] += bytes[k] - bytes[k - 1];
+  }
+  return ops.map((o, k) => ({
+    op: o.name,
+    growthEvents: events[k],
+    grownBytes: grown[k],
+    liveLeftBehind: allocationSummary ? allocationSummary.ops[k].liveLeftBehind : null,
+  }));
+}

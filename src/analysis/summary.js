@@ -1,0 +1,114 @@
+// Builds summary.json (docs/summary.md) from a decoded run.
+import { addon } from '../addon.js';
+
+const FLAG_GREW = 1;
+const FLAG_THREW = 2;
+
+function windowRow(stats, row, from, to) {
+  const [n, median, p90, p99] = stats.subarray(row * 4, row * 4 + 4);
+  return n === 0 ? { from, to, n: 0, median: null, p90: null, p99: null } : { from, to, n, median, p90, p99 };
+}
+
+/** Memory (total tracked bytes) in effect at iteration i of the step series. */
+export function memoryAt(memory, i) {
+  let value = memory.bytes.length ? memory.bytes[0] : 0;
+  for (let k = 0; k < memory.iter.length && memory.iter[k] <= i; k++) value = memory.bytes[k];
+  return value;
+}
+
+/**
+ * Returns the base summary: counts, time windows, memory figures, error.
+ * warmupEnd: the first iteration after warm-up. run: { status, exitCode,
+ * error, reason } from the runner (or from the log alone for `report`).
+ */
+export function buildSummary(data, warmupEnd, run) {
+  const { header, calls, elapsed, op, flags } = data;
+  const ops = header.ops ?? [];
+  const warm = Math.min(warmupEnd, calls);
+  const tenth = Math.max(1, Math.floor((calls - warm) / 10));
+  const earlyTo = Math.min(calls, warm + tenth);
+  const lateFrom = Math.max(warm, calls - tenth);
+  const early = addon.windowStats(elapsed, op, warm, earlyTo, ops.length);
+  const late = addon.windowStats(elapsed, op, lateFrom, calls, ops.length);
+
+  const counts = new Float64Array(ops.length);
+  const threw = new Float64Array(ops.length);
+  let growthEvents = 0;
+  for (let i = 0; i < calls; i++) {
+    counts[op[i]]++;
+    if (flags[i] & FLAG_THREW) threw[op[i]]++;
+    if (flags[i] & FLAG_GREW) growthEvents++;
+  }
+  let maxBytes = 0;
+  for (const b of data.memory.bytes) maxBytes = Math.max(maxBytes, b);
+  const declared = (header.memories ?? []).map((m) => m.maximumBytes);
+  const memories = (header.memories ?? []).map((m) => {
+    const series = data.metrics[`memory:${m.label}`];
+    return {
+      label: m.label,
+      start: m.initialBytes,
+      end: series ? series.value[series.value.length - 1] : m.initialBytes,
+      maximumBytes: m.maximumBytes,
+    };
+  });
+
+  let error = null;
+  if (run.error) {
+    let failedAt = calls - 1;
+    while (failedAt >= 0 && !(flags[failedAt] & FLAG_THREW)) failedAt--;
+    error = {
+      message: run.error.message,
+      name: run.error.name ?? 'Error',
+      iteration: failedAt >= 0 ? failedAt : null,
+      op: failedAt >= 0 ? (ops[op[failedAt]]?.name ?? null) : null,
+      phase: run.phase ?? 'iteration',
+      stack: run.error.stack ?? null,
+    };
+  }
+
+  return {
+    schema: 'wasm-soak-summary',
+    version: 1,
+    name: header.target.name,
+    status: run.status,
+    exitCode: run.exitCode,
+    stopReason: run.reason ?? null,
+    seed: header.seed,
+    command: header.command,
+    reproduce: header.reproduce,
+    target: header.target,
+    env: header.env,
+    iterations: { requested: header.config.iterations, completed: calls },
+    durationMs: data.durationMs,
+    samples: {
+      calls,
+      metrics: Object.values(data.metrics).reduce((s, m) => s + m.value.length, 0),
+      tornBytes: data.tornBytes,
+      backPressureWaits: data.backPressureWaits,
+      complete: data.complete,
+    },
+    error,
+    warmup: { method: header.config.warmup === 'auto' ? 'auto' : 'fixed', iterations: warm },
+    time: { early: windowRow(early, 0, warm, earlyTo), late: windowRow(late, 0, lateFrom, calls) },
+    ops: ops.map((o, k) => ({
+      name: o.name,
+      weight: o.weight,
+      count: counts[k],
+      threw: threw[k],
+      time: { early: windowRow(early, k + 1, warm, earlyTo), late: windowRow(late, k + 1, lateFrom, calls) },
+    })),
+    memory: {
+      start: data.memory.bytes.length ? data.memory.bytes[0] : 0,
+      afterWarmup: memoryAt(data.memory, Math.max(0, warm - 1)),
+      end: data.memory.bytes.length ? data.memory.bytes[data.memory.bytes.length - 1] : 0,
+      max: maxBytes,
+      growthEvents,
+      declaredMaximum:
+        declared.every((d) => d !== null && d !== undefined) && declared.length
+          ? declared.reduce((a, b) => a + b, 0)
+          : null,
+      memories,
+      untrackedMemories: run.untrackedMemories ?? 0, // created past the cap of 64 tracked memories
+    },
+  };
+}

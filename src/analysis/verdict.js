@@ -1,0 +1,432 @@
+// Trend verdicts: warm-up, time drift, memory growth and their classification
+// into findings (docs/verdicts.md). The statistics run in C (addon/ws_*.c via
+// binding_verdict.c); this file validates options, picks the series a run
+// has, and words the findings for people.
+import { addon } from '../addon.js';
+import { formatBytes, formatCount, formatNs } from '../report/format.js';
+
+const WASM32_CAP = 4294967296;
+const ROLE = { linear: 1, linearOne: 2, heap: 3, live: 4, jsHeap: 5, stack: 6 };
+// The smallest growth of the retained JS heap across the tested window that
+// is worth a finding. V8 keeps growing its own metadata (feedback, maps,
+// code) by tens of KiB over a run with no glue at all (measured here: 30-80
+// KiB over 20 000 to 2 000 000 calls); a glue leak of one small object per
+// call is hundreds of KiB over 20 000 calls.
+const JS_HEAP_THRESHOLD = 256 * 1024;
+const SEVERITY = ['stack-drift', 'leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
+
+function formatPercent(r) {
+  const p = r * 100;
+  return `${p >= 0 ? '+' : ''}${Math.abs(p) < 10 ? p.toFixed(1) : Math.round(p)} %`;
+}
+
+function f64(a) {
+  return a instanceof Float64Array ? a : Float64Array.from(a ?? []);
+}
+
+// Lists the memory series the run has, in the shape the addon takes.
+function collectSeries(data) {
+  const out = [];
+  const metrics = data.metrics ?? {};
+  const add = (name, role, step, s, values) => {
+    if (s?.iter && s.iter.length > 0) out.push({ name, role, step, iter: f64(s.iter), value: f64(values ?? s.value) });
+  };
+  if (data.memory) add('memory', ROLE.linear, 1, data.memory, data.memory.bytes);
+  const memories = data.header?.memories ?? [];
+  if (memories.length > 1)
+    for (const m of memories) add(`memory:${m.label}`, ROLE.linearOne, 0, metrics[`memory:${m.label}`]);
+  add('heap-top', ROLE.heap, 0, metrics.heapTop);
+  add('heap-bytes', ROLE.heap, 0, metrics.heapBytes);
+  add('live-bytes', ROLE.live, 0, metrics.liveBytes);
+  add('js-heap', ROLE.jsHeap, 0, metrics.jsHeap);
+  // The shadow stack grows down: its depth is the first stack pointer seen
+  // minus the current one, a series that rises for good when a caller
+  // allocates on the stack and never restores it.
+  const sp = metrics.stackPointer;
+  if (sp && sp.value.length > 0)
+    add(
+      'stack-depth',
+      ROLE.stack,
+      0,
+      sp,
+      Float64Array.from(sp.value, (v) => sp.value[0] - v),
+    );
+  return out.slice(0, 16);
+}
+
+// Returns the byte limit a series would run into.
+function limitFor(s, data, options) {
+  const memories = data.header?.memories ?? [];
+  if (s.name.startsWith('memory:')) {
+    const m = memories.find((x) => `memory:${x.label}` === s.name);
+    return m?.maximumBytes ?? WASM32_CAP;
+  }
+  if (options.memoryMaximumBytes != null) return options.memoryMaximumBytes;
+  const declared = memories.map((m) => m.maximumBytes);
+  if (declared.length > 0 && declared.every((x) => x != null)) return declared.reduce((a, b) => a + b, 0);
+  return WASM32_CAP;
+}
+
+function projection(s, r, data, options) {
+  const perIter = r.trend.slope / 1000;
+  if (!(perIter > 0)) return null;
+  // The stack runs out when its pointer reaches address 0 (sooner when
+  // static data lies below the stack): the limit is the first pointer seen.
+  const sp = data.metrics?.stackPointer?.value;
+  const limitBytes = s.name === 'stack-depth' ? (sp?.[0] ?? 0) : limitFor(s, data, options);
+  const iterations = Math.max(0, (limitBytes - r.last) / perIter);
+  const msPerCall = data.calls > 0 && data.durationMs ? data.durationMs / data.calls : null;
+  return {
+    limitBytes,
+    iterations: Math.round(iterations),
+    wallMs: msPerCall == null ? null : Math.round(iterations * msPerCall),
+  };
+}
+
+const SERIES_WORDS = {
+  memory: 'Linear memory',
+  'heap-top': 'The heap top',
+  'heap-bytes': 'The allocator heap',
+  'live-bytes': 'Live bytes',
+  'js-heap': "The worker's JS heap",
+  'stack-depth': 'The shadow stack',
+};
+
+function describeProjection(p) {
+  if (p == null) return '';
+  const when = p.wallMs == null ? '' : ` (about ${formatHorizon(p.wallMs)})`;
+  return ` At this pace it reaches ${formatBytes(p.limitBytes)} after about ${formatCount(p.iterations)} more calls${when}.`;
+}
+
+// A long horizon in words ("40 min", "3 days"); format.js's formatDuration
+// is a clock ("1:02:03") for elapsed run time.
+function formatHorizon(ms) {
+  const s = ms / 1000;
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172800) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+// The slowdown in words: the change between the early and late window, with
+// its interval and the typical call of each window it is computed from (so
+// the percentage and the two times always agree). Without a rise between the
+// windows, the flag came from the trend alone, and the sentence says so.
+function slowdownWords(t) {
+  const times = `typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late`;
+  const ci =
+    Number.isFinite(t.windowsLow) && Number.isFinite(t.windowsHigh)
+      ? `95 % interval ${formatPercent(t.windowsLow)} to ${formatPercent(t.windowsHigh)}; `
+      : '';
+  if (t.windowsChange > 0)
+    return `Calls get ${formatPercent(t.windowsChange)} slower from the first to the last fifth of the run after warm-up (${ci}${times})`;
+  return `Time per call trends up after warm-up (the trend implies ${formatPercent(t.effect)} across the run), though the last fifth is not slower than the first (${ci}${times})`;
+}
+
+function sentence(kind, name, r, p, timeResult, memoryGrows) {
+  const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
+  const rate = r ? `${formatBytes(r.trend.slope)} per 1,000 calls` : '';
+  switch (kind) {
+    case 'leak':
+      return `${what} grow by ${rate} after warm-up and never come back: a leak.${describeProjection(p)}`;
+    case 'fragmentation':
+      return `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(p)}`;
+    case 'growth':
+      return `${what} grows by ${rate} after warm-up, but live bytes are not observable, so a leak cannot be told from fragmentation; a scenario stats() returning liveBytes, or an exported mallinfo, would tell.${describeProjection(p)}`;
+    case 'stack-drift':
+      return `The shadow stack pointer sinks by ${rate} and is never restored: something allocates on the wasm stack without giving it back, and the module will corrupt its memory or trap when the stack runs out.${p ? ` At this pace the stack pointer reaches address 0 after about ${formatCount(p.iterations)} more calls (sooner if static data lies below the stack).` : ''}`;
+    case 'js-heap-growth':
+      return `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
+    case 'slowdown':
+      return `${slowdownWords(timeResult)}${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
+    default:
+      return '';
+  }
+}
+
+function checkOptions(options) {
+  const o = {
+    warmup: 'auto',
+    timeThreshold: 0.1,
+    jsHeapThreshold: JS_HEAP_THRESHOLD,
+    memoryMaximumBytes: null,
+    alpha: 0.01,
+    seed: null,
+    ...options,
+  };
+  if (!(o.jsHeapThreshold >= 0))
+    throw Object.assign(new RangeError('jsHeapThreshold must be >= 0'), { code: 'WS_EINVAL' });
+  if (o.warmup !== 'auto' && !(Number.isInteger(o.warmup) && o.warmup >= 0))
+    throw Object.assign(new TypeError("warmup must be 'auto' or a non-negative integer"), { code: 'WS_EINVAL' });
+  if (!(o.timeThreshold >= 0)) throw Object.assign(new RangeError('timeThreshold must be >= 0'), { code: 'WS_EINVAL' });
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw Object.assign(new RangeError('alpha must be in (0, 1)'), { code: 'WS_EINVAL' });
+  if (o.seed != null && !(Number.isSafeInteger(o.seed) && o.seed >= 0))
+    throw Object.assign(new RangeError('seed must be a non-negative integer'), { code: 'WS_EINVAL' });
+  return o;
+}
+
+/**
+ * Analyses a decoded run (docs/architecture.md) and returns
+ * { warmup, time, series, findings, verdict } as in docs/summary.md.
+ */
+export function analyzeRun(data, options = {}) {
+  const o = checkOptions(options);
+  const elapsed = data.elapsed instanceof Float32Array ? data.elapsed : Float32Array.from(data.elapsed ?? []);
+  const series = collectSeries(data);
+  // The run's own seed by default, so that a run's verdict (the time
+  // windows' bootstrap interval) is reproducible from its log.
+  const headerSeed = data.header?.seed;
+  const seed = o.seed ?? (Number.isSafeInteger(headerSeed) && headerSeed >= 0 ? headerSeed : 1);
+  const r = addon.verdictAnalyzeRun(elapsed, series, {
+    warmup: o.warmup === 'auto' ? -1 : o.warmup,
+    timeThreshold: o.timeThreshold,
+    alpha: o.alpha,
+    seed,
+  });
+  const warmup = {
+    method: o.warmup === 'auto' ? 'auto' : 'fixed',
+    iterations: r.warmup.iterations,
+    time: r.warmup.time,
+    memory: r.warmup.memory,
+    startupGrowthBytes: r.warmup.startupGrowthBytes,
+  };
+  const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
+  const outSeries = series.map((s, i) => {
+    const x = r.series[i];
+    return {
+      name: s.name,
+      tested: x.pattern !== 'untested',
+      pattern: x.pattern,
+      window: { from: x.from, to: x.to },
+      slope: slopeOf(x.trend, 'bytes'),
+      pValue: x.trend ? x.trend.pValue : null,
+      start: x.start,
+      end: x.end,
+      peakGrows: x.peakGrows,
+    };
+  });
+  const t = r.time;
+  const finite = (v) => (Number.isFinite(v) ? v : null);
+  // The time effect: early-vs-late window change with its bootstrap interval
+  // (null bounds when the windows are too short); the change the trend
+  // implies across the run is kept as trendEffect.
+  const timeEffect = t.tested
+    ? {
+        relative: t.windowsChange,
+        low: finite(t.windowsLow),
+        high: finite(t.windowsHigh),
+        method: 'windows, moving-block bootstrap',
+      }
+    : null;
+  const trendEffect = t.tested ? { relative: t.effect, low: t.effectLow, high: t.effectHigh, method: 'trend' } : null;
+  const windows = t.tested
+    ? {
+        early: { from: t.from, to: t.earlyTo, ns: t.earlyNs },
+        late: { from: t.lateFrom, to: t.to, ns: t.lateNs },
+        batches: t.windowBatches,
+        blockBatches: t.windowsBlock,
+      }
+    : null;
+  outSeries.push({
+    name: 'time',
+    tested: t.tested,
+    pattern: !t.tested ? 'untested' : t.flagged ? 'sustained' : 'flat',
+    window: { from: t.from, to: t.to },
+    slope: t.trend ? slopeOf(t.trend, 'ln(ns)') : null,
+    pValue: t.trend ? t.trend.pValue : null,
+    effect: timeEffect,
+    trendEffect,
+    windows,
+    windowsChange: t.tested ? t.windowsChange : null,
+  });
+  const memoryGrows = r.findings.some((f) => f.kind !== 'slowdown');
+  const findings = r.findings.map((f) => {
+    if (f.kind === 'slowdown') {
+      return {
+        kind: f.kind,
+        series: 'time',
+        window: { from: t.from, to: t.to },
+        slope: slopeOf(t.trend, 'ln(ns)'),
+        pValue: t.trend.pValue,
+        effect: timeEffect,
+        trendEffect,
+        windows,
+        projection: null,
+        sentence: sentence(f.kind, 'time', null, null, t, memoryGrows),
+      };
+    }
+    const s = series[f.series];
+    const x = r.series[f.series];
+    const span = (x.to - x.from) / 1000;
+    const base = x.start > 0 ? x.start : 1;
+    const p = projection(s, x, data, o);
+    return {
+      kind: f.kind,
+      series: s.name,
+      window: { from: x.from, to: x.to },
+      slope: slopeOf(x.trend, 'bytes'),
+      pValue: x.trend.pValue,
+      effect: {
+        relative: (x.trend.slope * span) / base,
+        low: (x.trend.low * span) / base,
+        high: (x.trend.high * span) / base,
+      },
+      projection: p,
+      sentence: sentence(f.kind, s.name, x, p, t),
+    };
+  });
+  // Practical significance for the JS heap, as timeThreshold is for time.
+  const grownAcross = (f) => (f.slope.perKiloIterations * (f.window.to - f.window.from)) / 1000;
+  const kept = findings.filter((f) => f.kind !== 'js-heap-growth' || grownAcross(f) >= o.jsHeapThreshold);
+  for (const f of findings) {
+    if (kept.includes(f)) continue;
+    const entry = outSeries.find((x) => x.name === f.series);
+    if (entry) entry.belowThreshold = { grownBytes: grownAcross(f), thresholdBytes: o.jsHeapThreshold };
+  }
+  const verdict = SEVERITY.find((kind) => kept.some((f) => f.kind === kind)) ?? 'stable';
+  return { warmup, series: outSeries, findings: kept, verdict, severityOrder: SEVERITY };
+}
+
+/**
+ * Live preliminary verdict for the progress line. consume() takes raw 32-byte
+ * records (docs/log-format.md) in chunks and costs O(1) amortised per record:
+ * the run is kept as at most 32 buckets whose width doubles as it grows.
+ * describe() looks only at the buckets.
+ */
+export function createLiveTrend(header = {}) {
+  const MAX = 32;
+  const fixed = Number.isInteger(header.config?.warmup) ? header.config.warmup : null;
+  const planned = header.config?.iterations ?? null;
+  const quiet = planned ? planned / 20 : 1000;
+  const threshold = 0.1;
+  let width = 64;
+  let buckets = [];
+  let mem0 = null;
+  let memNow = 0;
+  let memAtWarmup = null;
+  let warmup = fixed;
+  let lastGrowth = -1;
+  let lastIter = 0;
+
+  const bucketFor = (iter) => {
+    while (iter >= width * MAX) {
+      const merged = [];
+      for (let i = 0; i < buckets.length; i += 2) {
+        const a = buckets[i];
+        const b = buckets[i + 1];
+        if (!b) {
+          merged.push(a);
+          continue;
+        }
+        merged.push({
+          from: a.from,
+          mem: b.mem,
+          tSum: a.tSum + b.tSum,
+          tN: a.tN + b.tN,
+          liveSum: a.liveSum + b.liveSum,
+          liveN: a.liveN + b.liveN,
+          jsSum: a.jsSum + b.jsSum,
+          jsN: a.jsN + b.jsN,
+        });
+      }
+      buckets = merged;
+      width *= 2;
+    }
+    const idx = Math.floor(iter / width);
+    while (buckets.length <= idx)
+      buckets.push({
+        from: buckets.length * width,
+        mem: memNow,
+        tSum: 0,
+        tN: 0,
+        liveSum: 0,
+        liveN: 0,
+        jsSum: 0,
+        jsN: 0,
+      });
+    return buckets[idx];
+  };
+
+  function consume(bytes) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength - (bytes.byteLength % 32));
+    for (let off = 0; off < view.byteLength; off += 32) {
+      const type = view.getUint8(off);
+      const iter = view.getUint32(off + 4, true);
+      const a = view.getUint32(off + 8, true) + view.getUint32(off + 12, true) * 4294967296;
+      if (type === 1) {
+        const b = view.getUint32(off + 16, true) + view.getUint32(off + 20, true) * 4294967296;
+        if (mem0 == null) mem0 = b;
+        if (b > memNow && memNow !== 0) lastGrowth = iter;
+        memNow = b;
+        lastIter = iter;
+        if (warmup == null && lastGrowth >= 0 && iter - lastGrowth >= Math.max(lastGrowth, quiet))
+          warmup = lastGrowth + 1;
+        if (warmup == null && iter >= (planned ? planned / 2 : 20 * quiet)) warmup = iter;
+        if (warmup != null && memAtWarmup == null && iter >= warmup) memAtWarmup = b;
+        const k = bucketFor(iter);
+        k.mem = b;
+        k.tSum += Math.log(Math.max(a, 1));
+        k.tN++;
+      } else if (type === 2) {
+        const id = view.getUint16(off + 2, true);
+        const k = bucketFor(iter);
+        if (id === 3) {
+          k.liveSum += a;
+          k.liveN++;
+        } else if (id === 5) {
+          // the JS heap retained after a full GC (docs/log-format.md)
+          k.jsSum += a;
+          k.jsN++;
+        }
+      }
+    }
+  }
+
+  // Kendall's tau of a short sequence (O(n^2) on at most 32 buckets).
+  const tau = (y) => {
+    let s = 0;
+    let pairs = 0;
+    for (let i = 0; i < y.length; i++)
+      for (let j = i + 1; j < y.length; j++) {
+        s += Math.sign(y[j] - y[i]);
+        pairs++;
+      }
+    return pairs ? s / pairs : 0;
+  };
+  const grows = (y) => y.length >= 8 && tau(y) > 0.6 && y[y.length - 1] > y[0];
+
+  function trend() {
+    if (warmup == null) return 'warming up';
+    const post = buckets.filter((b) => b.from >= warmup && b.tN > 0).slice(0, -1);
+    if (post.length < 8) return 'too early';
+    const mem = post.map((b) => b.mem);
+    const live = post.filter((b) => b.liveN > 0).map((b) => b.liveSum / b.liveN);
+    const js = post.filter((b) => b.jsN > 0).map((b) => b.jsSum / b.jsN);
+    const t = post.map((b) => b.tSum / b.tN);
+    const q = Math.max(1, Math.floor(t.length / 4));
+    const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
+    const slower = Math.expm1(mean(t.slice(-q)) - mean(t.slice(0, q)));
+    const memGrows = grows(mem);
+    if (live.length >= 8 && grows(live)) return 'leak';
+    if (memGrows) return live.length >= 8 ? 'fragmentation' : 'growth';
+    if (grows(js)) return 'js-heap-growth';
+    if (tau(t) > 0.5 && slower > threshold) return 'slowdown';
+    return 'stable';
+  }
+
+  function describe() {
+    const base = memAtWarmup ?? mem0 ?? 0;
+    const delta = memNow - base;
+    const since = memAtWarmup == null ? 'since start' : 'since warm-up';
+    return `memory ${delta >= 0 ? '+' : ''}${formatBytes(delta)} ${since} · trend so far: ${trend()}`;
+  }
+
+  return {
+    consume,
+    describe,
+    get iterations() {
+      return lastIter;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// `wasm-soak export DIR --csv`: the samples of a result folder as CSV.
+
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { readRun } from '../../analysis/log-reader.js';
+
+/**
+ * Writes one CSV row per call (iteration, op, elapsed_ns, memory_bytes, grew,
+ * threw) to dir/samples.csv and one per slow sample to dir/metrics.csv.
+ * Returns the paths written.
+ */
+export async function exportCsv(dir) {
+  const data = readRun(join(dir, 'samples.wslog'));
+  const ops = data.header.ops.map((o) => o.name);
+  const samplesPath = join(dir, 'samples.csv');
+  const out = createWriteStream(samplesPath);
+  out.write('iteration,op,elapsed_ns,memory_bytes,grew,threw\n');
+  let step = 0;
+  const { iter, bytes } = data.memory;
+  let rows = [];
+  for (let i = 0; i < data.calls; i++) {
+    while (step + 1 < iter.length && iter[step + 1] <= i) step++;
+    const f = data.flags[i];
+    rows.push(`${i},${ops[data.op[i]]},${data.elapsed[i]},${bytes[step]},${f & 1 ? 1 : 0},${f & 2 ? 1 : 0}`);
+    if (rows.length === 4096) {
+      if (!out.write(`${rows.join('\n')}\n`)) await once(out, 'drain');
+      rows = [];
+    }
+  }
+  if (rows.length) out.write(`${rows.join('\n')}\n`);
+  out.end();
+  await once(out, 'finish');
+
+  const metricsPath = join(dir, 'metrics.csv');
+  const lines = ['series,iteration,t_ms,value'];
+  for (const [name, s] of Object.entries(data.metrics)) {
+    for (let k = 0; k < s.value.length; k++) lines.push(`${name},${s.iter[k]},${s.tMs[k].toFixed(3)},${s.value[k]}`);
+  }
+  const m = createWriteStream(metricsPath);
+  m.end(`${lines.join('\n')}\n`);
+  await once(m, 'finish');
+  return [samplesPath, metricsPath];
+}

@@ -1,0 +1,143 @@
+// `wasm-soak soak [suite.json]`: runs every target of a suite with the same
+// options, prints one verdict line per target and writes a suite-wide
+// junit.xml. With --expect each target's verdict is checked against the
+// suite's `expect` (exit 0 when all match, 1 otherwise); without it the exit
+// code gates on findings like `run` does.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { writeJunit } from '../../report/junit.js';
+import { runTarget } from '../../run/run.js';
+import { EXIT, SoakError, usageError } from '../exit-codes.js';
+import { parseCommand, runConfig } from '../options.js';
+
+const TARGET_KEYS = new Set([
+  'name',
+  'module',
+  'scenario',
+  'call',
+  'args',
+  'alloc',
+  'iterations',
+  'seed',
+  'countAllocs',
+  'expect',
+]);
+
+/** Reads and validates a suite file; exit-2 errors name the entry at fault. */
+export function readSuite(path) {
+  let suite;
+  try {
+    suite = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw usageError(
+      'WS_ESUITE',
+      `Cannot read the suite ${path}: ${err.message}.`,
+      'A suite is JSON: { "targets": [ { "name", "module" | "scenario", ... } ] }.',
+    );
+  }
+  if (!Array.isArray(suite.targets) || suite.targets.length === 0) {
+    throw usageError(
+      'WS_ESUITE',
+      `The suite ${path} has no "targets" array.`,
+      'List the targets: { "targets": [ { "name": "x", "module": "x.wasm", "call": "step" } ] }.',
+    );
+  }
+  const base = dirname(resolve(path));
+  return suite.targets.map((t, i) => {
+    const where = `target ${i + 1}${t.name ? ` ("${t.name}")` : ''} of ${path}`;
+    const unknown = Object.keys(t).filter((k) => !TARGET_KEYS.has(k));
+    if (unknown.length)
+      throw usageError(
+        'WS_ESUITE',
+        `${where} has unknown keys: ${unknown.join(', ')}.`,
+        `Allowed keys: ${[...TARGET_KEYS].join(', ')}.`,
+      );
+    if (typeof t.name !== 'string' || !/^[\w.-]+$/.test(t.name))
+      throw usageError(
+        'WS_ESUITE',
+        `${where} needs a "name" made of letters, digits, '.', '-' or '_'.`,
+        'Names become result folder names.',
+      );
+    if (Boolean(t.module) === Boolean(t.scenario))
+      throw usageError(
+        'WS_ESUITE',
+        `${where} must have exactly one of "module" and "scenario".`,
+        'Paths are relative to the suite file.',
+      );
+    const expect = t.expect === undefined ? null : [t.expect].flat();
+    return { ...t, path: resolve(base, t.module ?? t.scenario), expect };
+  });
+}
+
+/** The run argv for one suite target under the suite-wide options. */
+function targetArgv(t, shared) {
+  const argv = [t.path];
+  if (t.call) argv.push('--call', t.call);
+  for (const a of t.args ?? []) argv.push('--args', a);
+  if (t.alloc) argv.push('--alloc', t.alloc);
+  if (t.iterations !== undefined) argv.push('--iterations', String(t.iterations));
+  if (t.seed !== undefined) argv.push('--seed', String(t.seed));
+  if (t.countAllocs) argv.push('--count-allocs');
+  return [...argv, ...shared];
+}
+
+export async function commandSoak(argv) {
+  const { values, positionals } = parseCommand(argv, { expect: { type: 'boolean' } });
+  if (positionals.length > 1)
+    throw usageError('WS_EUSAGE', 'soak takes at most one suite file.', 'Usage: wasm-soak soak [suite.json] [options]');
+  const suitePath = positionals[0] ?? 'soak/suite.json';
+  const targets = readSuite(suitePath);
+  const outRoot = values.out ?? 'soak-results';
+  // Options given to `soak` apply to every target (except --out and --expect).
+  const shared = argv.filter(
+    (a, i) =>
+      !positionals.includes(a) &&
+      a !== '--expect' &&
+      a !== '--out' &&
+      a !== '-o' &&
+      argv[i - 1] !== '--out' &&
+      argv[i - 1] !== '-o',
+  );
+  const summaries = [];
+  const mismatches = [];
+  let worst = EXIT.OK;
+  for (const t of targets) {
+    const runArgv = targetArgv(t, shared);
+    const parsed = parseCommand(runArgv);
+    const cfg = runConfig(parsed.values);
+    cfg.out = join(outRoot, t.name);
+    cfg.json = false;
+    let result;
+    try {
+      result = await runTarget(t.path, cfg, ['run', ...runArgv]);
+    } catch (err) {
+      if (!(err instanceof SoakError)) throw err;
+      process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);
+      worst = Math.max(worst, err.exitCode === EXIT.USAGE ? EXIT.USAGE : EXIT.FAILED);
+      mismatches.push(`${t.name}: could not run (${err.message})`);
+      continue;
+    }
+    const { summary } = result;
+    summaries.push(summary);
+    const matches = !t.expect || t.expect.includes(summary.verdict);
+    if (!matches) mismatches.push(`${t.name}: verdict ${summary.verdict}, expected ${t.expect.join(' or ')}`);
+    const mark = values.expect && t.expect ? (matches ? 'as expected' : `EXPECTED ${t.expect.join('|')}`) : '';
+    process.stdout.write(
+      `${t.name.padEnd(16)} ${summary.status.padEnd(11)} verdict ${summary.verdict.padEnd(15)} ${mark}  (seed ${summary.seed})\n`,
+    );
+    for (const f of summary.findings ?? []) process.stdout.write(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
+    worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
+    if (summary.status === 'interrupted') break;
+  }
+  await writeJunit(join(outRoot, 'junit.xml'), summaries);
+  process.stdout.write(`results: ${outRoot}/ (junit.xml for the whole suite)\n`);
+  if (values.expect) {
+    if (mismatches.length) {
+      process.stdout.write(`verdicts that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`);
+      return worst === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : EXIT.FINDING;
+    }
+    process.stdout.write("every verdict matched the suite's expectations\n");
+    return worst === EXIT.INTERRUPTED || worst === EXIT.USAGE || worst === EXIT.FAILED ? worst : EXIT.OK;
+  }
+  return worst;
+}

@@ -1,0 +1,117 @@
+// summary.md: a short Markdown report that fits a GitHub step summary.
+
+import { INSTALL_HINT } from './plots.js';
+import {
+  allocationRows,
+  figureTitle,
+  findingEvidence,
+  formatAllocs,
+  formatBytes,
+  formatCount,
+  formatMs,
+  formatNs,
+  formatPercent,
+  growthRows,
+  medianChange,
+  opRows,
+  reproduceCommand,
+  sourceRows,
+  verdictLine,
+} from './words.js';
+
+const cell = (s) =>
+  String(s ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
+
+const signed = (b) => (Number.isFinite(b) && b > 0 ? `+${formatBytes(b)}` : formatBytes(b));
+
+// Inside the allocator, compact: per-op allocations with both median times,
+// growth by op, and one line on the sources (what is missing and why).
+function allocatorLines(s, timed) {
+  const out = [];
+  const allocs = allocationRows(s, timed);
+  if (allocs.length) {
+    out.push(
+      '**Inside the allocator** (counting pass: same seed and calls, instrumented; the timed pass is not)',
+      '',
+      '| op | calls | allocs/call median | p99 | bytes/call median | p99 | live left behind | time/call timed | counting |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const r of allocs) {
+      out.push(
+        `| ${cell(r.name)} | ${formatCount(r.calls)} | ${formatAllocs(r.allocs.median)} | ${formatAllocs(r.allocs.p99)} | ` +
+          `${formatBytes(r.bytes.median)} | ${formatBytes(r.bytes.p99)} | ${r.liveLeftBehind == null ? '–' : signed(r.liveLeftBehind)} | ` +
+          `${r.timedMedianNs == null ? '–' : formatNs(r.timedMedianNs)} | ${r.countMedianNs == null ? '–' : formatNs(r.countMedianNs)} |`,
+      );
+    }
+    out.push('');
+  }
+  const growth = growthRows(s).filter((g) => g.growthEvents > 0 || g.liveLeftBehind);
+  if (growth.length) {
+    const live = growth.some((g) => g.liveLeftBehind != null);
+    out.push(
+      `| op | growth events | grown bytes |${live ? ' live left behind |' : ''}`,
+      `|---|--:|--:|${live ? '--:|' : ''}`,
+    );
+    for (const g of growth) {
+      out.push(
+        `| ${cell(g.op)} | ${formatCount(g.growthEvents)} | ${formatBytes(g.grownBytes)} |${live ? ` ${g.liveLeftBehind == null ? '–' : signed(g.liveLeftBehind)} |` : ''}`,
+      );
+    }
+    out.push('');
+  }
+  const sources = sourceRows(s);
+  if (sources.length) {
+    const found = sources.filter((r) => r.found && r.what !== 'counting pass').map((r) => `${r.what}: ${r.source}`);
+    const missing = sources.filter((r) => !r.found).map((r) => `${r.what}${r.enable ? ` (${r.enable})` : ''}`);
+    out.push(
+      `<sub>Sources: ${found.length ? cell(found.join(' · ')) : 'none found'}.${missing.length ? ` Missing: ${cell(missing.join('; '))}.` : ''}</sub>`,
+      '',
+    );
+  }
+  return out;
+}
+
+// figures: file names next to summary.md ('time.png', ...); skipped: null or
+// why plots are missing; timed: the timed pass's medians (report.js) or null.
+export function renderMarkdown(s, { figures = [], skipped = null, timed = null } = {}) {
+  const v = verdictLine(s);
+  const out = [`## ${v.ok ? '✅' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
+  if (!s.findings?.length) out.push(v.text, '');
+  if (s.error?.stack) out.push('```', s.error.stack, '```', '');
+  for (const f of s.findings ?? []) {
+    out.push(`- **${f.kind}**: ${f.sentence}`);
+    const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
+    if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
+  }
+  if (s.findings?.length) out.push('');
+  const rows = opRows(s);
+  if (rows.length) {
+    out.push('| op | calls | early median | late median | change | late p99 |', '|---|--:|--:|--:|--:|--:|');
+    for (const r of rows) {
+      out.push(
+        `| ${cell(r.name)} | ${formatCount(r.count)} | ${formatNs(r.time?.early?.median)} | ` +
+          `${formatNs(r.time?.late?.median)} | ${formatPercent(medianChange(r.time))} | ${formatNs(r.time?.late?.p99)} |`,
+      );
+    }
+    out.push('');
+  }
+  out.push(...allocatorLines(s, timed));
+  const m = s.memory;
+  if (m)
+    out.push(
+      `Memory: ${formatBytes(m.start)} → ${formatBytes(m.end)} (${formatCount(m.growthEvents)} growth events). ` +
+        `Run: ${formatCount(s.iterations?.completed)} calls in ${formatMs(s.durationMs)}, ${s.status}.`,
+      '',
+    );
+  const images = figures.filter((f) => f.endsWith('.png'));
+  if (images.length)
+    out.push(
+      `Figures: ${images.map((f) => `[${f.replace(/\.png$/, '')}](${f})`).join(' · ')} · [report](report.html)`,
+      '',
+    );
+  if (skipped) out.push(`> Plots were skipped: ${skipped}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
+  out.push('Reproduce:', '```sh', reproduceCommand(s), '```', '');
+  return out.join('\n');
+}

@@ -1,0 +1,73 @@
+// Writes every report of a run into its result folder: figures (PNG, SVG),
+// report.html, summary.md and junit.xml.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderHtml } from './html.js';
+import { writeJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
+import { INSTALL_HINT, renderFigures } from './plots.js';
+
+const ALL = ['png', 'svg', 'html', 'md', 'junit'];
+
+// The timed pass's median time per call over the whole run, all ops and per
+// op ({ median, ops: { name: median } }), to set beside the counting pass's
+// (summary.allocations.timeMedianNs). null without a counting pass or calls.
+async function timedMedians(data, summary) {
+  if (!summary.allocations || !(data?.calls > 0) || !data.elapsed || !data.op) return null;
+  try {
+    const { addon } = await import('../addon.js');
+    const ops = data.header?.ops ?? [];
+    const n = Math.min(data.calls, data.elapsed.length);
+    const st = addon.windowStats(data.elapsed.subarray(0, n), data.op.subarray(0, n), 0, n, ops.length);
+    const median = (k) => (st[k * 4] > 0 ? st[k * 4 + 1] : null);
+    return { median: median(0), ops: Object.fromEntries(ops.map((o, k) => [o.name, median(k + 1)])) };
+  } catch {
+    return null; // the reports still show the counting pass's times
+  }
+}
+
+// Writes the requested formats into dir from the decoded run (src/log.js
+// readRun) and its summary. Resolves { figures, skipped, gnuplotStderr }:
+// figure file names, null or why plots are missing, and the path of the
+// kept gnuplot stderr (null when gnuplot was not needed). Plots failing never
+// stop the other reports; with requirePlots the promise then rejects with an
+// Error whose code is 'WS_PLOTS_FAILED', after everything else is written.
+// env.WASM_SOAK_GNUPLOT overrides the gnuplot executable.
+export async function writeReports(dir, data, summary, { formats = ALL, requirePlots = false } = {}) {
+  const unknown = formats.filter((f) => !ALL.includes(f));
+  if (unknown.length)
+    throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${ALL.join(', ')}`), {
+      code: 'WS_EINVAL',
+    });
+  const want = new Set(formats);
+  // The HTML report inlines SVG figures, so it needs them drawn.
+  const plotFormats = ['png', 'svg'].filter((f) => want.has(f) || (f === 'svg' && want.has('html')));
+  let plots = { figures: [], skipped: null, stderr: '' };
+  let gnuplotStderr = null;
+  if (plotFormats.length) {
+    plots = await renderFigures(dir, data, summary, {
+      formats: plotFormats,
+      gnuplot: process.env.WASM_SOAK_GNUPLOT || 'gnuplot',
+    });
+    gnuplotStderr = join(dir, 'gnuplot-stderr.txt');
+    await writeFile(gnuplotStderr, plots.stderr);
+  }
+  const { figures, skipped } = plots;
+  const timed = await timedMedians(data, summary);
+  if (want.has('html')) {
+    const svgs = await Promise.all(
+      figures
+        .filter((f) => f.endsWith('.svg'))
+        .map(async (f) => ({ name: f.replace(/\.svg$/, ''), svg: await readFile(join(dir, f), 'utf8') })),
+    );
+    await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
+  }
+  if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
+  if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), [summary]);
+  if (skipped && requirePlots) {
+    throw Object.assign(new Error(`plots were required but ${skipped}; install gnuplot with ${INSTALL_HINT}`), {
+      code: 'WS_PLOTS_FAILED',
+    });
+  }
+  return { figures, skipped, gnuplotStderr };
+}

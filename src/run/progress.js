@@ -1,0 +1,65 @@
+// Live progress on the main thread: a redrawn bar on a TTY, a plain line
+// every 10 s otherwise, nothing with --quiet. It looks only at the tail of
+// each drained chunk, so it costs the same at any call rate.
+import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '../report/format.js';
+
+const WINDOW = 1024;
+const RECORD = 32;
+
+/**
+ * mode: 'tty' | 'lines' | 'none'. total: iterations requested; durationMs:
+ * optional limit. trend: optional live verdict ({ consume, describe }, see
+ * src/verdict.js createLiveTrend), fed every drained chunk.
+ */
+export function createProgress({ name, total, durationMs, mode, stream = process.stderr, trend }) {
+  const started = performance.now();
+  const window = new Float64Array(WINDOW);
+  let filled = 0;
+  let next = 0;
+  let done = 0;
+  let memory = NaN;
+  let lastLine = 0;
+
+  function consume(chunk) {
+    trend?.consume(chunk);
+    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const n = chunk.byteLength / RECORD;
+    for (let i = Math.max(0, n - WINDOW); i < n; i++) {
+      if (view.getUint8(i * RECORD) !== 1) continue;
+      window[next] = Number(view.getBigUint64(i * RECORD + 8, true));
+      next = (next + 1) % WINDOW;
+      filled = Math.min(WINDOW, filled + 1);
+      done = view.getUint32(i * RECORD + 4, true) + 1;
+      memory = Number(view.getBigUint64(i * RECORD + 16, true));
+    }
+  }
+
+  function line() {
+    const elapsed = performance.now() - started;
+    const rate = done / Math.max(elapsed / 1000, 1e-9);
+    const byCount = ((total - done) / Math.max(rate, 1e-9)) * 1000;
+    const byTime = durationMs ? durationMs - elapsed : Infinity;
+    const sorted = Array.from(window.subarray(0, filled)).sort((a, b) => a - b);
+    const median = filled ? sorted[filled >> 1] : NaN;
+    const fraction = Math.min(1, Math.max(done / total, durationMs ? elapsed / durationMs : 0));
+    const bar = '#'.repeat(Math.round(fraction * 20)).padEnd(20, '-');
+    const live = trend ? ` · ${trend.describe()}` : '';
+    return `${name} [${bar}] ${formatCount(done)}/${formatCount(total)} ${formatRate(rate)} it/s ETA ${formatDuration(Math.min(byCount, byTime))} mem ${formatBytes(memory)} median ${formatNs(median)}${live}`;
+  }
+
+  function tick() {
+    if (mode === 'tty') {
+      stream.write(`\r\x1b[K${line()}`);
+    } else if (mode === 'lines' && performance.now() - lastLine >= 10000) {
+      lastLine = performance.now();
+      stream.write(`${line()}\n`);
+    }
+  }
+
+  function finish() {
+    if (mode === 'tty') stream.write(`\r\x1b[K${line()}\n`);
+    else if (mode === 'lines') stream.write(`${line()}\n`);
+  }
+
+  return { consume, tick, finish };
+}

@@ -1,0 +1,57 @@
+// Counting pass state (worker side): receives the instrumented allocator's
+// events and keeps the current call's counters in a Float64Array that the C
+// loop reads after each call (WS_COUNT_* order: allocs, frees, bytes
+// requested, live bytes, peak live bytes). Live bytes are requested bytes of
+// blocks allocated and not yet freed, tracked by pointer.
+import { EVENT, HOOK_MODULE, instrumentAllocator } from './instrument.js';
+
+const ALLOCS = 0;
+const FREES = 1;
+const BYTES = 2;
+const LIVE = 3;
+const PEAK = 4;
+
+export function createCounting() {
+  // Over an explicit ArrayBuffer, so V8 never moves it (C keeps a pointer).
+  const counters = new Float64Array(new ArrayBuffer(64));
+  const sizes = new Map();
+  const instrumented = [];
+
+  const free = (ptr) => {
+    const size = sizes.get(ptr);
+    if (size === undefined) return;
+    sizes.delete(ptr);
+    counters[FREES]++;
+    counters[LIVE] -= size;
+  };
+  const alloc = (ptr, size) => {
+    if (ptr === 0) return;
+    sizes.set(ptr, size);
+    counters[ALLOCS]++;
+    counters[BYTES] += size;
+    counters[LIVE] += size;
+    if (counters[LIVE] > counters[PEAK]) counters[PEAK] = counters[LIVE];
+  };
+  const event = (kind, ptr, size, oldPtr) => {
+    const p = ptr >>> 0;
+    if (kind === EVENT.ALLOC) alloc(p, size >>> 0);
+    else if (kind === EVENT.FREE) free(p);
+    else if (kind === EVENT.REALLOC && (p !== 0 || size >>> 0 === 0)) {
+      // A failed realloc (null for a non-zero size) leaves the old block live.
+      free(oldPtr >>> 0);
+      alloc(p, size >>> 0);
+    }
+  };
+
+  return {
+    counters,
+    instrumented,
+    /** The capture hook's transform: instrument the module if it has an allocator. */
+    transform(bytes) {
+      const result = instrumentAllocator(bytes);
+      if (!result) return null;
+      instrumented.push(result.entryPoints);
+      return { bytes: result.bytes, imports: { [HOOK_MODULE]: { event } } };
+    },
+  };
+}

@@ -1,0 +1,135 @@
+// The counting pass's rewriter: wraps a module's allocator entry points with
+// binaryen so that every allocation and free is reported to the host. Found
+// by export name or by the name section. Each wrapped function keeps its name
+// and index (its body moves to a new function it now calls), so internal
+// callers, exports and tables all go through the wrapper; a depth guard
+// reports only the outermost call (dlmalloc's realloc calling malloc counts
+// once).
+import binaryen from 'binaryen';
+
+export const EVENT = Object.freeze({ ALLOC: 1, FREE: 2, REALLOC: 3 });
+export const HOOK_MODULE = 'wasm_soak';
+
+// Argument positions of each entry point: size = bytes requested (n * size
+// for calloc), ptr = block freed or reallocated, out = where posix_memalign
+// stores the new pointer.
+const ENTRY_POINTS = {
+  malloc: { kind: 'alloc', size: 0 },
+  dlmalloc: { kind: 'alloc', size: 0 },
+  calloc: { kind: 'calloc', n: 0, size: 1 },
+  dlcalloc: { kind: 'calloc', n: 0, size: 1 },
+  realloc: { kind: 'realloc', ptr: 0, size: 1 },
+  dlrealloc: { kind: 'realloc', ptr: 0, size: 1 },
+  free: { kind: 'free', ptr: 0 },
+  dlfree: { kind: 'free', ptr: 0 },
+  aligned_alloc: { kind: 'alloc', size: 1 },
+  memalign: { kind: 'alloc', size: 1 },
+  dlmemalign: { kind: 'alloc', size: 1 },
+  posix_memalign: { kind: 'memalign', out: 0, size: 2 },
+  dlposix_memalign: { kind: 'memalign', out: 0, size: 2 },
+  __rust_alloc: { kind: 'alloc', size: 0 },
+  __rust_alloc_zeroed: { kind: 'alloc', size: 0 },
+  __rust_dealloc: { kind: 'free', ptr: 0 },
+  __rust_realloc: { kind: 'realloc', ptr: 0, size: 3 },
+  __wbindgen_malloc: { kind: 'alloc', size: 0 },
+  __wbindgen_free: { kind: 'free', ptr: 0 },
+  __wbindgen_realloc: { kind: 'realloc', ptr: 0, size: 2 },
+};
+
+/** Internal function names of exports, so `_malloc` exported as "malloc" is found. */
+function exportedFunctions(module) {
+  const out = new Map();
+  for (let i = 0; i < module.getNumExports(); i++) {
+    const e = binaryen.getExportInfo(module.getExportByIndex(i));
+    if (e.kind === binaryen.ExternalFunction) out.set(e.name, e.value);
+  }
+  return out;
+}
+
+/** The functions to wrap: [{ internal, entry, name }], by export name, then by name section. */
+function findEntryPoints(module) {
+  const exported = exportedFunctions(module);
+  const found = new Map();
+  for (const [name, entry] of Object.entries(ENTRY_POINTS)) {
+    const internal = exported.get(name) ?? (module.getFunction(name) ? name : null);
+    if (!internal || found.has(internal)) continue;
+    const info = binaryen.getFunctionInfo(module.getFunction(internal));
+    if (info.module !== '') continue; // an import: nothing to wrap
+    const params = binaryen.expandType(info.params);
+    const needed = Math.max(entry.size ?? 0, entry.ptr ?? 0, entry.n ?? 0, entry.out ?? 0);
+    if (params.length <= needed || params.some((t) => t !== binaryen.i32)) continue;
+    found.set(internal, { internal, entry, name, info, params });
+  }
+  return [...found.values()];
+}
+
+/** Builds the wrapper body of one entry point. */
+function wrapperBody(m, { entry, info, params }, origName) {
+  const args = params.map((t, i) => m.local.get(i, t));
+  const resultType = info.results;
+  const hasResult = resultType !== binaryen.none;
+  const r = params.length; // the wrapper's one extra local: the result
+  const depth = (delta) =>
+    m.global.set('ws$depth', m.i32.add(m.global.get('ws$depth', binaryen.i32), m.i32.const(delta)));
+  const arg = (i) => m.local.get(i, binaryen.i32);
+  const result = () => m.local.get(r, binaryen.i32);
+  const zero = () => m.i32.const(0);
+  // (kind, ptr, size, oldPtr); binaryen expression references are numbers
+  // too, so every operand is built explicitly.
+  let event;
+  if (entry.kind === 'alloc') event = [m.i32.const(EVENT.ALLOC), result(), arg(entry.size), zero()];
+  else if (entry.kind === 'calloc')
+    event = [m.i32.const(EVENT.ALLOC), result(), m.i32.mul(arg(entry.n), arg(entry.size)), zero()];
+  else if (entry.kind === 'realloc') event = [m.i32.const(EVENT.REALLOC), result(), arg(entry.size), arg(entry.ptr)];
+  else if (entry.kind === 'free') event = [m.i32.const(EVENT.FREE), arg(entry.ptr), zero(), zero()];
+  else
+    event = [
+      m.i32.const(EVENT.ALLOC),
+      m.if(m.i32.eqz(result()), m.i32.load(0, 4, arg(entry.out)), zero()),
+      arg(entry.size),
+      zero(),
+    ];
+  const call = m.call(origName, args, resultType);
+  const body = [
+    depth(1),
+    hasResult ? m.local.set(r, call) : call,
+    depth(-1),
+    m.if(m.i32.eqz(m.global.get('ws$depth', binaryen.i32)), m.call('ws$event', event, binaryen.none)),
+  ];
+  if (hasResult) body.push(result());
+  return m.block(null, body, resultType);
+}
+
+/**
+ * Rewrites bytes (a wasm module) so that its allocator reports to the import
+ * wasm_soak.event(kind, ptr, size, oldPtr). Returns { bytes, entryPoints }
+ * or null when the module has no allocator entry point to wrap (or uses a
+ * 64-bit memory).
+ */
+export function instrumentAllocator(bytes) {
+  const m = binaryen.readBinary(bytes);
+  try {
+    const found = findEntryPoints(m);
+    if (found.length === 0) return null;
+    m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));
+    m.addFunctionImport(
+      'ws$event',
+      HOOK_MODULE,
+      'event',
+      binaryen.createType([binaryen.i32, binaryen.i32, binaryen.i32, binaryen.i32]),
+      binaryen.none,
+    );
+    if (m.hasMemory() && m.getMemoryInfo().is64) return null;
+    for (const f of found) {
+      const origName = `${f.internal}$ws_orig`;
+      m.addFunction(origName, f.info.params, f.info.results, f.info.vars, f.info.body);
+      m.removeFunction(f.internal);
+      const vars = f.info.results === binaryen.none ? [] : [binaryen.i32];
+      m.addFunction(f.internal, f.info.params, f.info.results, vars, wrapperBody(m, f, origName));
+    }
+    if (!m.validate()) throw new Error('binaryen rejected the instrumented module');
+    return { bytes: m.emitBinary(), entryPoints: found.map((f) => f.name) };
+  } finally {
+    m.dispose();
+  }
+}

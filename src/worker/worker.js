@@ -1,0 +1,309 @@
+// Worker bootstrap: captures memories, prepares the target, then lets the C
+// addon own the iteration loop. Between batches it yields to this worker's
+// event loop (outside the timed region) so promise jobs, timers and
+// FinalizationRegistry callbacks run as they would in production, and takes
+// the slow-cadence samples.
+import './quiet-wasi.js'; // first: before node:wasi loads
+import { closeSync, openSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
+import { parentPort, workerData } from 'node:worker_threads';
+import { addon } from '../addon.js';
+import { createCounting } from './allocator/counting.js';
+import { createSources } from './allocator/sources.js';
+import { installCapture } from './capture.js';
+import { createContext, loadScenario } from './targets/scenario.js';
+
+const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5, FULL: 6 };
+const CTL_READ = 1;
+const METRIC = { RSS: 1, JS_HEAP: 2, LIVE: 3, HEAP: 4, JS_HEAP_AFTER_GC: 5 };
+
+const { ring, config, target, outputs } = workerData;
+const control = new Int32Array(ring);
+
+// Memories and instances are held weakly, so that a target that creates
+// and drops instances is measured as it behaves (not kept alive by us), and
+// in bounded numbers, so that such a target costs the harness nothing per
+// iteration: past the caps, new ones are counted but not tracked.
+const MAX_MEMORIES = 64;
+const MAX_INSTANCES = 32;
+const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes, shared, initialBytes }
+const instances = []; // { ref: WeakRef<Instance>, imports: WeakRef | null }: where allocator sources are looked for
+let untrackedMemories = 0;
+let sources = null;
+let sourcesSeen = 0;
+const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
+let runner = null;
+
+const memoryOf = (entry) => entry.ref.deref();
+
+// The counting pass rewrites every module's allocator before it compiles.
+const counting = config.countPass ? createCounting() : null;
+
+const capture = installCapture({
+  transform: counting ? counting.transform : null,
+  onMemory(memory, label) {
+    if (tracked.length >= MAX_MEMORIES) {
+      untrackedMemories++;
+      return;
+    }
+    const entry = {
+      ref: new WeakRef(memory),
+      label,
+      shared: memory.buffer instanceof SharedArrayBuffer,
+      initialBytes: memory.buffer.byteLength,
+    };
+    tracked.push(entry);
+    if (runner) lateMemories.push([memory, entry]);
+  },
+  onInstance(instance, imports) {
+    if (instances.length >= MAX_INSTANCES) {
+      const alive = instances.filter((x) => x.ref.deref() !== undefined);
+      instances.length = 0;
+      instances.push(...alive);
+    }
+    if (instances.length < MAX_INSTANCES) {
+      instances.push({
+        ref: new WeakRef(instance),
+        imports: imports && typeof imports === 'object' ? new WeakRef(imports) : null,
+      });
+    }
+  },
+  onLabel(memory, label) {
+    const index = tracked.findIndex((t) => memoryOf(t) === memory);
+    if (index < 0) return;
+    tracked[index].label = label;
+    if (runner) parentPort.postMessage({ type: 'label', index, label });
+  },
+});
+
+function serializeError(err) {
+  if (err instanceof Error) {
+    return {
+      name: err.name,
+      message: err.message,
+      stack: err.stack,
+      code: err.code,
+      fix: err.fix,
+      exitCode: err.exitCode,
+    };
+  }
+  return { name: 'Error', message: String(err), stack: null };
+}
+
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+async function prepare(stdio) {
+  if (target.kind === 'module') {
+    const { prepareRawTarget } = await import('./targets/raw.js'); // after quiet-wasi.js
+    const raw = await prepareRawTarget(target.path, config, stdio);
+    const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * 65536));
+    raw.memoryNames.forEach((name, i) => {
+      const t = tracked.find((x) => memoryOf(x) === raw.instance.exports[name]);
+      if (t) t.maximumBytes = pages[i] ?? null;
+    });
+    const bufferMemory = raw.memoryNames.length
+      ? tracked.findIndex((t) => memoryOf(t) === raw.instance.exports[raw.memoryNames[raw.bufferMemory]])
+      : 0;
+    return {
+      scenario: null,
+      state: undefined,
+      ctx: undefined,
+      ops: raw.ops,
+      malloc: raw.malloc,
+      free: raw.free,
+      bufferMemory,
+    };
+  }
+  const { scenario, ops } = await loadScenario(target.path);
+  const ctx = createContext({ seed: config.seed, control, track: capture.track });
+  const state = await scenario.setup(ctx);
+  return { scenario, state, ctx, ops, bufferMemory: 0 };
+}
+
+// The JS heap sampled at an arbitrary moment includes garbage not yet
+// collected; what a leak in the glue grows is the heap that survives a full
+// GC. The main thread exposes gc() to this isolate (V8 makes it a
+// non-configurable global, so the target can see it too); it runs at
+// RETAINED_CHECKPOINTS evenly spaced points of the run (by iterations, or by
+// time for a --duration run), outside the timed region. Returns NaN between
+// checkpoints.
+// Raw modules have no JS glue (the JS heap is the harness's own), so only
+// scenarios pay for the checkpoints.
+const collectGarbage = target.kind === 'scenario' ? globalThis.gc : null;
+const RETAINED_CHECKPOINTS = 16;
+let checkpoint = 0;
+
+function retainedHeap(completed, elapsedMs) {
+  const due = (checkpoint * config.iterations) / RETAINED_CHECKPOINTS;
+  const dueMs = config.durationMs ? (checkpoint * config.durationMs) / RETAINED_CHECKPOINTS : Infinity;
+  if (!collectGarbage || (completed < due && elapsedMs < dueMs)) return NaN;
+  checkpoint++;
+  collectGarbage();
+  return getHeapStatistics().used_heap_size;
+}
+
+async function slowSample(prepared, elapsedMs) {
+  addon.metric(runner, METRIC.JS_HEAP, getHeapStatistics().used_heap_size);
+  addon.metric(runner, METRIC.JS_HEAP_AFTER_GC, retainedHeap(addon.completed(runner), elapsedMs));
+  addon.sampleMemories(runner);
+  if (instances.length !== sourcesSeen) {
+    sources = createSources(liveInstances());
+    sourcesSeen = instances.length;
+  }
+  sources.sample((id, value) => addon.metric(runner, id, value));
+  const stats = prepared.scenario?.stats;
+  if (stats) {
+    const s = await stats.call(prepared.scenario, prepared.state);
+    if (s && Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.LIVE, s.liveBytes);
+    if (s && Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.HEAP, s.heapBytes);
+  }
+}
+
+function trackLateMemories() {
+  while (lateMemories.length > 0) {
+    const [memory, entry] = lateMemories.shift();
+    const index = addon.addMemory(runner, memory, entry.shared);
+    parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.initialBytes });
+  }
+}
+
+/** The instances still alive, as createSources takes them. */
+function liveInstances() {
+  const out = [];
+  for (const x of instances) {
+    const instance = x.ref.deref();
+    if (instance) out.push({ instance, imports: x.imports?.deref() });
+  }
+  return out;
+}
+
+// A slow sample is due every --slow-every iterations, a yield every
+// --yield-every iterations but no sooner than config.yieldFloorMs after the
+// last (the floor applies to the default cadence, see options.js); --slow-ms
+// and --yield-ms bound the time between them.
+
+/** Runs the loop to its end; returns { status, reason, error }. */
+async function loop(prepared) {
+  const yieldNs = config.yieldMs * 1e6;
+  const started = performance.now();
+  let nextSlowIteration = config.slowEvery;
+  let lastSlow = started;
+  let nextYieldIteration = config.yieldEvery;
+  let lastYield = started;
+  for (;;) {
+    // Run to the next due point; one already passed waits on its floor, so
+    // check again after another --yield-every iterations.
+    const done = addon.completed(runner);
+    const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
+    const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
+    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, config.yieldEvery), yieldNs);
+    if (st === ST.FULL) {
+      // Back-pressure: ask for a drain and sleep until the main thread frees slots.
+      const read = Atomics.load(control, CTL_READ);
+      parentPort.postMessage({ type: 'drain' });
+      Atomics.wait(control, CTL_READ, read, 200);
+      continue;
+    }
+    if (st === ST.ASYNC) {
+      try {
+        await addon.pending(runner);
+        addon.settle(runner, false, undefined);
+      } catch (err) {
+        addon.settle(runner, true, err);
+        return { status: 'failed', error: err };
+      }
+    }
+    trackLateMemories();
+    const now = performance.now();
+    const completed = addon.completed(runner);
+    const finished = st !== ST.YIELD && st !== ST.ASYNC;
+    if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || finished) {
+      await slowSample(prepared, now - started);
+      nextSlowIteration = completed + config.slowEvery;
+      lastSlow = now;
+    }
+    if (st === ST.THREW) return { status: 'failed', error: addon.error(runner) };
+    if (st === ST.DONE) return { status: 'completed', reason: 'iterations' };
+    if (st === ST.DEADLINE) return { status: 'completed', reason: 'duration' };
+    if (st === ST.STOPPED) return { status: 'interrupted', reason: 'signal' };
+    if (
+      (completed >= nextYieldIteration && now - lastYield >= config.yieldFloorMs) ||
+      now - lastYield >= config.yieldMs ||
+      st === ST.ASYNC
+    ) {
+      await yieldToEventLoop();
+      nextYieldIteration = completed + config.yieldEvery;
+      lastYield = performance.now();
+    }
+  }
+}
+
+async function main() {
+  const stdio = { stdout: openSync(outputs.stdout, 'a'), stderr: openSync(outputs.stderr, 'a') };
+  let prepared;
+  try {
+    prepared = await prepare(stdio);
+  } catch (err) {
+    parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
+    return;
+  }
+  // Memories dropped during setup are gone: the run tracks the living ones.
+  for (let i = tracked.length - 1; i >= 0; i--) if (!memoryOf(tracked[i])) tracked.splice(i, 1);
+  runner = addon.createRunner({
+    ring: control,
+    seed: config.seed,
+    iterations: config.iterations,
+    durationNs: (config.durationMs ?? 0) * 1e6,
+    scenario: prepared.scenario ? 1 : 0,
+    state: prepared.state,
+    ctx: prepared.ctx,
+    ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
+    malloc: prepared.malloc,
+    free: prepared.free,
+    bufferMemory: prepared.bufferMemory,
+    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared ? 1 : 0 })),
+    counters: counting?.counters,
+  });
+  sources = createSources(liveInstances());
+  sourcesSeen = instances.length;
+  parentPort.postMessage({
+    type: 'ready',
+    name: prepared.scenario?.name ?? null,
+    sources: sources.describe(),
+    instrumented: counting ? counting.instrumented : null,
+    ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
+    memories: tracked.map((t) => ({
+      label: t.label,
+      initialBytes: t.initialBytes,
+      maximumBytes: t.maximumBytes ?? null,
+      shared: t.shared,
+    })),
+  });
+  let outcome;
+  try {
+    outcome = await loop(prepared);
+  } catch (err) {
+    outcome = { status: 'failed', error: err };
+  }
+  if (prepared.scenario?.teardown) {
+    try {
+      await prepared.scenario.teardown(prepared.state, prepared.ctx);
+    } catch (err) {
+      outcome = outcome.status === 'failed' ? outcome : { status: 'failed', error: err, phase: 'teardown' };
+    }
+  }
+  if (outcome.status !== 'failed') addon.end(runner);
+  closeSync(stdio.stdout);
+  closeSync(stdio.stderr);
+  parentPort.postMessage({
+    type: 'done',
+    status: outcome.status,
+    reason: outcome.reason ?? null,
+    phase: outcome.phase ?? 'iteration',
+    completed: addon.completed(runner),
+    untrackedMemories,
+    error: outcome.error === undefined ? null : serializeError(outcome.error),
+  });
+}
+
+main().catch((err) => parentPort.postMessage({ type: 'fatal', phase: 'worker', error: serializeError(err) }));

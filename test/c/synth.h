@@ -1,0 +1,65 @@
+/* Synthetic runs for the accuracy tests (test/c/synth.c): per-call times and
+ * memory series with known drift, leak and fragmentation. Test-only: not part
+ * of the addon. */
+#ifndef WS_TEST_SYNTH_H
+#define WS_TEST_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Per-call time model: a lognormal body with AR(1) log noise, heavy-tailed
+ * (Pareto) spikes, periodic GC pauses, a tier-up step down early in the run
+ * and an optional linear drift. */
+typedef struct {
+  size_t calls;
+  uint64_t seed;
+  double base_ns;       /* median time per call after tier-up */
+  double sigma;         /* standard deviation of ln(time) */
+  double ar;            /* AR(1) coefficient of the log noise */
+  double spike_rate;    /* probability of a spike per call */
+  size_t gc_every;      /* a GC pause every this many calls (0: none) */
+  double gc_factor;     /* a GC pause multiplies the call's time by this */
+  size_t tierup_at;     /* calls before tier-up (0: none) */
+  double tierup_factor; /* calls before tier-up are this much slower */
+  double drift;         /* relative change across the run, as a linear ramp */
+} ws_synth_time;
+
+/* Fills o with a realistic default model for calls calls and seed. */
+void ws_synth_time_defaults(ws_synth_time *o, size_t calls, uint64_t seed);
+/* Writes o->calls per-call times (ns) into out. */
+void ws_synth_time_fill(const ws_synth_time *o, float *out);
+
+/* Memory model: live bytes follow a start-up ramp, then a slowly wandering
+ * working set (AR(1)) plus leak bytes per call; the allocator's heap top is
+ * the high-water mark of live bytes plus overhead and frag bytes per call;
+ * linear memory is the heap top rounded up to 64 KiB pages. */
+typedef struct {
+  size_t calls;
+  uint64_t seed;
+  size_t sample_every; /* slow-cadence sampling period in calls */
+  double initial;      /* linear memory before the heap */
+  double live_base;    /* working set after start-up */
+  double live_sd;      /* standard deviation of the working set's wander */
+  double leak;         /* live bytes added per call */
+  double frag;         /* heap bytes added per call without live growth */
+  int plateau;         /* 1: one extra page step at 70 % of the run */
+  double js_base;      /* worker JS heap floor */
+  double js_leak;      /* JS heap bytes added per call */
+} ws_synth_mem;
+
+/* Output arrays of ws_synth_mem_fill, each sized by the caller: linear
+ * memory as a step series (up to calls + 1 points), the other series as
+ * samples (up to calls / sample_every + 1 points). */
+typedef struct {
+  double *lin_iter, *lin_bytes;
+  size_t lin_n;
+  double *s_iter, *live, *heap, *js;
+  size_t s_n;
+} ws_synth_mem_out;
+
+/* Fills o with a stationary default model for calls calls and seed. */
+void ws_synth_mem_defaults(ws_synth_mem *o, size_t calls, uint64_t seed);
+/* Generates the series of model o into out's arrays and sets the counts. */
+void ws_synth_mem_fill(const ws_synth_mem *o, ws_synth_mem_out *out);
+
+#endif
