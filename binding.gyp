@@ -4,6 +4,7 @@
       "target_name": "wasm_soak",
       "sources": [
         "addon/napi/binding.c",
+        "addon/napi/constants.c",
         "addon/napi/log.c",
         "addon/napi/plot.c",
         "addon/napi/runner.c",

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { ARG_KIND, VALUE_TYPE } from '../src/protocol.js';
 import { fixture } from './helpers.js';
 
 function probe(workerData) {
@@ -14,8 +15,8 @@ function probe(workerData) {
   });
 }
 
-const ARG_BUF = { kind: 2, type: 0, lo: 16, hi: 256 };
-const ARG_ITER = { kind: 0, type: 0, lo: 0, hi: 0 };
+const ARG_BUF = { kind: ARG_KIND.buf, type: VALUE_TYPE.i32, lo: 16, hi: 256 };
+const ARG_ITER = { kind: ARG_KIND.iter, type: VALUE_TYPE.i32, lo: 0, hi: 0 };
 
 for (const [what, call, args, module] of [
   ['an empty export', 'noop', [], 'empty'],

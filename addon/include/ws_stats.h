@@ -1,7 +1,7 @@
 /* wasm-soak statistics core: quantiles, warm-up detection, time drift,
  * memory trends, classification into findings, the live preliminary trend
  * Nothing here
- * includes node_api.h; binding_verdict.c adapts it to Node-API. Functions
+ * includes node_api.h; addon/napi/verdict.c adapts it to Node-API. Functions
  * return 0 or a negative WS_E* code unless stated. Methods and defaults are
  * described in docs/verdicts.md. */
 #ifndef WS_STATS_H
@@ -11,6 +11,14 @@
 #include <stdint.h>
 
 #include "ws.h"
+
+/* ---- Window statistics for the summary (ws_summary.c) ---- */
+
+/* Computes [n, median, p90, p99] of elapsed[from..to) for all calls (row 0)
+ * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]. Returns 0,
+ * WS_EINVAL for a bad window, WS_ENOMEM. */
+int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
+                    uint32_t n_ops, double *out);
 
 /* ---- Quantiles ---- */
 
@@ -178,28 +186,6 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
 
 /* ---- Classification (ws_classify.c) ---- */
 
-enum {
-  WS_ROLE_LINEAR = 1,     /* total linear memory (sum of tracked memories) */
-  WS_ROLE_LINEAR_ONE = 2, /* one tracked memory */
-  WS_ROLE_HEAP = 3,       /* allocator heap size or heap top */
-  WS_ROLE_LIVE = 4,       /* live (allocated, not freed) bytes */
-  WS_ROLE_JS_HEAP = 5,    /* the worker's V8 heap */
-  WS_ROLE_STACK = 6       /* shadow stack depth: first stack pointer minus current */
-};
-
-/* Finding kinds. Severity order (most severe first): stack-drift, leak,
- * fragmentation, growth, js-heap-growth, slowdown; ws_classify lists
- * findings in that order. */
-enum {
-  WS_KIND_STABLE = 0,
-  WS_KIND_LEAK = 1,
-  WS_KIND_FRAGMENTATION = 2,
-  WS_KIND_GROWTH = 3,
-  WS_KIND_JS_HEAP_GROWTH = 4,
-  WS_KIND_SLOWDOWN = 5,
-  WS_KIND_STACK_DRIFT = 6
-};
-
 /* What classification needs to know about one memory series. */
 typedef struct {
   int role;       /* WS_ROLE_* */
@@ -225,10 +211,6 @@ typedef struct {
  * WS_KIND_STABLE). */
 int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
                 size_t *n);
-
-/* Returns the kind's name: "stable", "leak", "fragmentation", "growth",
- * "js-heap-growth", "slowdown" or "stack-drift" ("unknown" otherwise). */
-const char *ws_kind_name(int kind);
 
 /* ---- Whole-run analysis (ws_verdict.c) ---- */
 

@@ -29,7 +29,8 @@ napi_status ws_binding_export(napi_env env, napi_value exports, const char *name
 }
 
 NAPI_MODULE_INIT() {
-  if (ws_binding_runner_init(env, exports) != napi_ok ||
+  if (ws_binding_constants_init(env, exports) != napi_ok ||
+      ws_binding_runner_init(env, exports) != napi_ok ||
       ws_binding_log_init(env, exports) != napi_ok ||
       ws_binding_summary_init(env, exports) != napi_ok ||
       ws_binding_plot_init(env, exports) != napi_ok ||

@@ -37,6 +37,9 @@ void ws_binding_throw_code(napi_env env, int code, const char *msg);
 napi_status ws_binding_export(napi_env env, napi_value exports, const char *name,
                               napi_callback fn);
 
+/* Each adds its area's functions (or, for constants, the `constants`
+ * object) to exports. */
+napi_status ws_binding_constants_init(napi_env env, napi_value exports);
 napi_status ws_binding_runner_init(napi_env env, napi_value exports);
 napi_status ws_binding_log_init(napi_env env, napi_value exports);
 napi_status ws_binding_summary_init(napi_env env, napi_value exports);

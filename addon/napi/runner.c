@@ -16,21 +16,9 @@
 #define MAX_PARAMS 16
 #define SCOPE_EVERY 256
 
-enum {
-  ST_YIELD = 0,
-  ST_DONE = 1,
-  ST_STOPPED = 2,
-  ST_DEADLINE = 3,
-  ST_THREW = 4,
-  ST_ASYNC = 5,
-  ST_FULL = 6
-};
-
 /* Free slots the loop wants before a call: the call record, an allocation
  * record and a back-pressure mark. */
 #define SLOTS_PER_CALL 3
-enum { ARG_ITERATION = 0, ARG_RANDOM = 1, ARG_BUF = 2, ARG_ZERO = 3 };
-enum { VAL_I32 = 0, VAL_I64 = 1, VAL_F32 = 2, VAL_F64 = 3 };
 
 typedef struct {
   uint8_t kind;   /* ARG_* */
@@ -196,9 +184,9 @@ static napi_status total_memory(napi_env env, runner *r, uint64_t *out) {
 
 static napi_status make_number(napi_env env, uint8_t type, int64_t x, napi_value *out) {
   switch (type) {
-  case VAL_I32:
+  case WS_VAL_I32:
     return napi_create_int32(env, (int32_t)x, out);
-  case VAL_I64:
+  case WS_VAL_I64:
     return napi_create_bigint_int64(env, x, out);
   default:
     return napi_create_double(env, (double)x, out);
@@ -431,7 +419,7 @@ static int prepare_args(napi_env env, runner *r, const op_entry *op, napi_value 
   *n_bufs = 0;
   for (uint32_t i = 0; i < op->n_args; i++) {
     const arg_spec *a = &op->args[i];
-    if (a->kind == ARG_BUF) {
+    if (a->kind == WS_ARG_BUF) {
       napi_value malloc_fn, undefined, len_v, ptr_v;
       uint32_t len = (uint32_t)ws_rng_range(&r->rng, (uint64_t)a->lo, (uint64_t)a->hi);
       uint32_t ptr = 0;
@@ -463,10 +451,12 @@ static int prepare_args(napi_env env, runner *r, const op_entry *op, napi_value 
       continue;
     }
     int64_t x = 0;
-    if (a->kind == ARG_ITERATION)
+    if (a->kind == WS_ARG_ITERATION)
       x = r->iteration;
-    else if (a->kind == ARG_RANDOM)
+    else if (a->kind == WS_ARG_RANDOM)
       x = (int64_t)ws_rng_range(&r->rng, (uint64_t)a->lo, (uint64_t)a->hi);
+    else if (a->kind == WS_ARG_CONST)
+      x = a->lo;
     if (make_number(env, a->type, x, &argv[argc++]) != napi_ok)
       return -1;
   }
@@ -569,14 +559,14 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
   }
   for (uint32_t done = 0;; done++) {
     if (r->iteration >= r->iterations)
-      return ST_DONE;
+      return WS_STATUS_DONE;
     if (ws_ring_stop_requested(&r->ring))
-      return ST_STOPPED;
+      return WS_STATUS_STOPPED;
     if (done >= max_iterations)
-      return ST_YIELD;
+      return WS_STATUS_YIELD;
     if (ws_ring_free_slots(&r->ring) < SLOTS_PER_CALL) {
       r->stall_start = ws_clock_ticks(&r->clock);
-      return ST_FULL;
+      return WS_STATUS_FULL;
     }
     if (done % SCOPE_EVERY == 0) {
       forget_handles(r);
@@ -610,7 +600,7 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
     if (call == napi_pending_exception) {
       take_exception(env, r);
       LOOP_CALL(env, finish_call(env, r, op, start, end, before, WS_FLAG_THREW));
-      return ST_THREW;
+      return WS_STATUS_THREW;
     }
     LOOP_CALL(env, call);
     if (r->scenario) {
@@ -621,27 +611,27 @@ static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t b
         r->pending_start = start;
         r->pending_before = before;
         r->pending_op = op;
-        return ST_ASYNC;
+        return WS_STATUS_ASYNC;
       }
     } else if (free_buffers(env, r, bufs, n_bufs) != 0) {
       return -1;
     }
     LOOP_CALL(env, finish_call(env, r, op, start, end, before, 0));
     if (r->deadline != 0 && end >= r->deadline)
-      return ST_DEADLINE;
+      return WS_STATUS_DEADLINE;
     if (end >= batch_end)
-      return ST_YIELD;
+      return WS_STATUS_YIELD;
   }
 }
 
 /* runBatch(runner, maxIterations, maxNs) runs iterations until one of: the
- * batch's count or time budget (ST_YIELD), the run's iteration count
- * (ST_DONE), a stop request (ST_STOPPED), the run's deadline (ST_DEADLINE), a
- * call that threw (ST_THREW: the record is written, error() returns the
- * exception), or a call that returned a promise (ST_ASYNC: await pending(),
- * then settle()), or a ring too full for the next call (ST_FULL: ask the
- * main thread to drain, wait for it, call runBatch again; the wait is logged
- * as a back-pressure mark). */
+ * batch's count or time budget (WS_STATUS_YIELD), the run's iteration count
+ * (WS_STATUS_DONE), a stop request (WS_STATUS_STOPPED), the run's deadline
+ * (WS_STATUS_DEADLINE), a call that threw (WS_STATUS_THREW: the record is written,
+ * error() returns the exception), or a call that returned a promise (WS_STATUS_ASYNC:
+ * await pending(), then settle()), or a ring too full for the next call (WS_STATUS_FULL:
+ * ask the main thread to drain, wait for it, call runBatch again; the wait is logged as a
+ * back-pressure mark). */
 static napi_value run_batch(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];

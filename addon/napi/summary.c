@@ -4,6 +4,7 @@
 
 #include "binding.h"
 #include "ws.h"
+#include "ws_stats.h"
 
 /* Returns a Float64Array((nOps + 1) * 4) of [n, median, p90, p99] rows: all
  * calls, then each op. Throws WS_EINVAL for mismatched arrays or a bad

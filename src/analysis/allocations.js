@@ -2,9 +2,9 @@
 // live-byte series that tells a leak from fragmentation, exact budget gates,
 // and which ops' calls grew memory or left live bytes behind.
 import { addon } from '../addon.js';
+import { FLAG } from '../protocol.js';
 import { formatBytes, formatCount } from '../report/format.js';
 
-const FLAG_GREW = 1;
 const LIVE_POINTS = 4000;
 
 /** [n, median, p90, p99] rows (all, then per op) of a per-call count array. */
@@ -130,7 +130,7 @@ export function growthAttribution(data, allocationSummary) {
   const { iter, bytes } = data.memory;
   for (let k = 1; k < iter.length; k++) {
     const i = iter[k];
-    if (!(data.flags[i] & FLAG_GREW)) continue;
+    if (!(data.flags[i] & FLAG.grew)) continue;
     events[data.op[i]]++;
     grown[data.op[i]] += bytes[k] - bytes[k - 1];
   }

@@ -2,20 +2,9 @@
 // "Decoded run data"). The heavy lifting is the C log reader.
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
+import { METRIC, METRIC_MEMORY_BASE } from '../protocol.js';
 
-const METRIC_NAMES = {
-  1: 'rss',
-  2: 'jsHeap',
-  3: 'liveBytes',
-  4: 'heapBytes',
-  5: 'jsHeapAfterGC',
-  6: 'heapTop',
-  7: 'stackPointer',
-  8: 'allocatorLive',
-  9: 'allocatorHeap',
-  10: 'allocatorFree',
-};
-export const MEMORY_METRIC_BASE = 256;
+const METRIC_NAMES = Object.fromEntries(Object.entries(METRIC).map(([name, id]) => [id, name]));
 
 /**
  * Reads the log at path; with { allocs: true } also the counting pass's
@@ -38,8 +27,8 @@ export function readRun(path, { allocs = false } = {}) {
   const metrics = {};
   for (const m of raw.metrics) {
     const name =
-      m.id >= MEMORY_METRIC_BASE
-        ? `memory:${memoryLabels[m.id - MEMORY_METRIC_BASE] ?? `#${m.id - MEMORY_METRIC_BASE}`}`
+      m.id >= METRIC_MEMORY_BASE
+        ? `memory:${memoryLabels[m.id - METRIC_MEMORY_BASE] ?? `#${m.id - METRIC_MEMORY_BASE}`}`
         : (METRIC_NAMES[m.id] ?? `metric:${m.id}`);
     metrics[name] = { iter: m.iter, tMs: m.tMs, value: m.value };
   }

@@ -1,8 +1,6 @@
 // Builds summary.json (docs/summary.md) from a decoded run.
 import { addon } from '../addon.js';
-
-const FLAG_GREW = 1;
-const FLAG_THREW = 2;
+import { FLAG } from '../protocol.js';
 
 function windowRow(stats, row, from, to) {
   const [n, median, p90, p99] = stats.subarray(row * 4, row * 4 + 4);
@@ -36,8 +34,8 @@ export function buildSummary(data, warmupEnd, run) {
   let growthEvents = 0;
   for (let i = 0; i < calls; i++) {
     counts[op[i]]++;
-    if (flags[i] & FLAG_THREW) threw[op[i]]++;
-    if (flags[i] & FLAG_GREW) growthEvents++;
+    if (flags[i] & FLAG.threw) threw[op[i]]++;
+    if (flags[i] & FLAG.grew) growthEvents++;
   }
   let maxBytes = 0;
   for (const b of data.memory.bytes) maxBytes = Math.max(maxBytes, b);
@@ -55,7 +53,7 @@ export function buildSummary(data, warmupEnd, run) {
   let error = null;
   if (run.error) {
     let failedAt = calls - 1;
-    while (failedAt >= 0 && !(flags[failedAt] & FLAG_THREW)) failedAt--;
+    while (failedAt >= 0 && !(flags[failedAt] & FLAG.threw)) failedAt--;
     error = {
       message: run.error.message,
       name: run.error.name ?? 'Error',

@@ -3,17 +3,16 @@
 // binding_verdict.c); this file validates options, picks the series a run
 // has, and words the findings for people.
 import { addon } from '../addon.js';
+import { FINDING_KINDS, METRIC, RECORD_TYPE, ROLE, recordView } from '../protocol.js';
 import { formatBytes, formatCount, formatNs } from '../report/format.js';
 
 const WASM32_CAP = 4294967296;
-const ROLE = { linear: 1, linearOne: 2, heap: 3, live: 4, jsHeap: 5, stack: 6 };
 // The smallest growth of the retained JS heap across the tested window that
 // is worth a finding. V8 keeps growing its own metadata (feedback, maps,
 // code) by tens of KiB over a run with no glue at all (measured here: 30-80
 // KiB over 20 000 to 2 000 000 calls); a glue leak of one small object per
 // call is hundreds of KiB over 20 000 calls.
 const JS_HEAP_THRESHOLD = 256 * 1024;
-const SEVERITY = ['stack-drift', 'leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
 
 function formatPercent(r) {
   const p = r * 100;
@@ -284,8 +283,8 @@ export function analyzeRun(data, options = {}) {
     const entry = outSeries.find((x) => x.name === f.series);
     if (entry) entry.belowThreshold = { grownBytes: grownAcross(f), thresholdBytes: o.jsHeapThreshold };
   }
-  const verdict = SEVERITY.find((kind) => kept.some((f) => f.kind === kind)) ?? 'stable';
-  return { warmup, series: outSeries, findings: kept, verdict, severityOrder: SEVERITY };
+  const verdict = FINDING_KINDS.find((kind) => kept.some((f) => f.kind === kind)) ?? 'stable';
+  return { warmup, series: outSeries, findings: kept, verdict, severityOrder: FINDING_KINDS };
 }
 
 /**
@@ -349,13 +348,13 @@ export function createLiveTrend(header = {}) {
   };
 
   function consume(bytes) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength - (bytes.byteLength % 32));
-    for (let off = 0; off < view.byteLength; off += 32) {
-      const type = view.getUint8(off);
-      const iter = view.getUint32(off + 4, true);
-      const a = view.getUint32(off + 8, true) + view.getUint32(off + 12, true) * 4294967296;
-      if (type === 1) {
-        const b = view.getUint32(off + 16, true) + view.getUint32(off + 20, true) * 4294967296;
+    const records = recordView(bytes);
+    for (let i = 0; i < records.count; i++) {
+      const type = records.type(i);
+      const iter = records.iteration(i);
+      const a = records.a(i);
+      if (type === RECORD_TYPE.call) {
+        const b = records.b(i);
         if (mem0 == null) mem0 = b;
         if (b > memNow && memNow !== 0) lastGrowth = iter;
         memNow = b;
@@ -368,14 +367,13 @@ export function createLiveTrend(header = {}) {
         k.mem = b;
         k.tSum += Math.log(Math.max(a, 1));
         k.tN++;
-      } else if (type === 2) {
-        const id = view.getUint16(off + 2, true);
+      } else if (type === RECORD_TYPE.metric) {
+        const id = records.op(i);
         const k = bucketFor(iter);
-        if (id === 3) {
+        if (id === METRIC.liveBytes) {
           k.liveSum += a;
           k.liveN++;
-        } else if (id === 5) {
-          // the JS heap retained after a full GC (docs/log-format.md)
+        } else if (id === METRIC.jsHeapAfterGC) {
           k.jsSum += a;
           k.jsN++;
         }

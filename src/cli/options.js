@@ -1,6 +1,7 @@
 // Turns command-line arguments into a validated run configuration. Every
 // problem becomes a SoakError (exit 2) that names the option and the fix.
 import { parseArgs } from 'node:util';
+import { FINDING_KINDS } from '../protocol.js';
 import { usageError } from './exit-codes.js';
 
 export const DEFAULTS = Object.freeze({
@@ -13,10 +14,8 @@ export const DEFAULTS = Object.freeze({
   yieldMs: 2,
   ringRecords: 1 << 18,
   timeThreshold: 0.1,
-  failOn: ['stack-drift', 'leak', 'fragmentation', 'growth', 'slowdown', 'js-heap-growth'],
+  failOn: FINDING_KINDS,
 });
-
-export const FINDING_KINDS = ['stack-drift', 'leak', 'fragmentation', 'growth', 'js-heap-growth', 'slowdown'];
 
 const RUN_OPTIONS = {
   call: { type: 'string' },

@@ -6,6 +6,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLAG } from '../protocol.js';
 import { figureTitle, formatBytes, formatCount, formatNs } from './words.js';
 
 const PLOTS = fileURLToPath(new URL('../../plots', import.meta.url));
@@ -236,7 +237,7 @@ function growthEvents(data, ops) {
   let total = 0,
     j = 0;
   for (let i = 0; i < data.calls; i++) {
-    if (!(data.flags[i] & 1)) continue;
+    if (!(data.flags[i] & FLAG.grew)) continue;
     while (j + 1 < iter.length && iter[j + 1] <= i) j++;
     const name = ops[data.op[i]]?.name ?? `op ${data.op[i]}`;
     if (!perOp.has(name)) perOp.set(name, []);

@@ -2,14 +2,12 @@
 // worker's C loop waits when the ring is full, so draining often keeps the
 // loop running and draining late never loses a sample.
 
-export const CTL = { WRITE: 0, READ: 1, CAPACITY: 2, STOP: 3, ITERATION: 4, WAITING: 5 };
-const HEADER_BYTES = 64;
-const RECORD_BYTES = 32;
+import { CTL, CTL_WORDS, RECORD_SIZE, RING_HEADER_BYTES } from '../protocol.js';
 
 /** Allocates the SharedArrayBuffer of a ring of capacity records (a power of two). */
 export function createRing(capacity) {
-  const sab = new SharedArrayBuffer(HEADER_BYTES + capacity * RECORD_BYTES);
-  new Int32Array(sab, 0, 16)[CTL.CAPACITY] = capacity;
+  const sab = new SharedArrayBuffer(RING_HEADER_BYTES + capacity * RECORD_SIZE);
+  new Int32Array(sab, 0, CTL_WORDS)[CTL.capacity] = capacity;
   return sab;
 }
 
@@ -19,24 +17,24 @@ export function createRing(capacity) {
  * Returns the number of records drained.
  */
 export function createDrain(sab, sink) {
-  const ctl = new Int32Array(sab, 0, 16);
-  const capacity = ctl[CTL.CAPACITY];
-  const slots = new Uint8Array(sab, HEADER_BYTES, capacity * RECORD_BYTES);
+  const ctl = new Int32Array(sab, 0, CTL_WORDS);
+  const capacity = ctl[CTL.capacity];
+  const slots = new Uint8Array(sab, RING_HEADER_BYTES, capacity * RECORD_SIZE);
   return function drain() {
-    const read = Atomics.load(ctl, CTL.READ) >>> 0;
-    const n = ((Atomics.load(ctl, CTL.WRITE) >>> 0) - read) >>> 0;
+    const read = Atomics.load(ctl, CTL.read) >>> 0;
+    const n = ((Atomics.load(ctl, CTL.write) >>> 0) - read) >>> 0;
     if (n === 0) return 0;
     const start = read & (capacity - 1);
     const first = Math.min(n, capacity - start);
-    sink(slots.subarray(start * RECORD_BYTES, (start + first) * RECORD_BYTES));
-    if (n > first) sink(slots.subarray(0, (n - first) * RECORD_BYTES));
-    Atomics.store(ctl, CTL.READ, (read + n) | 0);
-    Atomics.notify(ctl, CTL.READ);
+    sink(slots.subarray(start * RECORD_SIZE, (start + first) * RECORD_SIZE));
+    if (n > first) sink(slots.subarray(0, (n - first) * RECORD_SIZE));
+    Atomics.store(ctl, CTL.read, (read + n) | 0);
+    Atomics.notify(ctl, CTL.read);
     return n;
   };
 }
 
 /** Asks the worker's loop to stop after its current iteration. */
 export function requestStop(sab) {
-  Atomics.store(new Int32Array(sab, 0, 16), CTL.STOP, 1);
+  Atomics.store(new Int32Array(sab, 0, CTL_WORDS), CTL.stop, 1);
 }

@@ -1,14 +1,12 @@
 // Append-only writer of the sample log (docs/log-format.md).
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 
-export const LOG_MAGIC = 'WASMSOAK';
-export const LOG_VERSION = 1;
-export const RECORD_BYTES = 32;
+import { LOG_MAGIC, LOG_VERSION, RECORD_SIZE } from '../protocol.js';
 
 /** Encodes the preamble, JSON header and padding that start a log. */
 export function encodeLogStart(header) {
   const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const dataStart = Math.ceil((16 + json.length) / RECORD_BYTES) * RECORD_BYTES;
+  const dataStart = Math.ceil((16 + json.length) / RECORD_SIZE) * RECORD_SIZE;
   const out = Buffer.alloc(dataStart);
   out.write(LOG_MAGIC, 0, 'latin1');
   out.writeUInt32LE(LOG_VERSION, 8);
@@ -29,7 +27,7 @@ export function createLogWriter(path, header) {
       bytes += chunk.length;
     },
     get records() {
-      return bytes / RECORD_BYTES;
+      return bytes / RECORD_SIZE;
     },
     close() {
       fsyncSync(fd);

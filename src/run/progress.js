@@ -1,10 +1,10 @@
 // Live progress on the main thread: a redrawn bar on a TTY, a plain line
 // every 10 s otherwise, nothing with --quiet. It looks only at the tail of
 // each drained chunk, so it costs the same at any call rate.
+import { RECORD_TYPE, recordView } from '../protocol.js';
 import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '../report/format.js';
 
 const WINDOW = 1024;
-const RECORD = 32;
 
 /**
  * mode: 'tty' | 'lines' | 'none'. total: iterations requested; durationMs:
@@ -22,15 +22,14 @@ export function createProgress({ name, total, durationMs, mode, stream = process
 
   function consume(chunk) {
     trend?.consume(chunk);
-    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const n = chunk.byteLength / RECORD;
-    for (let i = Math.max(0, n - WINDOW); i < n; i++) {
-      if (view.getUint8(i * RECORD) !== 1) continue;
-      window[next] = Number(view.getBigUint64(i * RECORD + 8, true));
+    const records = recordView(chunk);
+    for (let i = Math.max(0, records.count - WINDOW); i < records.count; i++) {
+      if (records.type(i) !== RECORD_TYPE.call) continue;
+      window[next] = records.a(i);
       next = (next + 1) % WINDOW;
       filled = Math.min(WINDOW, filled + 1);
-      done = view.getUint32(i * RECORD + 4, true) + 1;
-      memory = Number(view.getBigUint64(i * RECORD + 16, true));
+      done = records.iteration(i) + 1;
+      memory = records.b(i);
     }
   }
 

@@ -8,14 +8,11 @@ import { closeSync, openSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
+import { CTL, METRIC, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { createSources } from './allocator/sources.js';
 import { installCapture } from './capture.js';
 import { createContext, loadScenario } from './targets/scenario.js';
-
-const ST = { YIELD: 0, DONE: 1, STOPPED: 2, DEADLINE: 3, THREW: 4, ASYNC: 5, FULL: 6 };
-const CTL_READ = 1;
-const METRIC = { RSS: 1, JS_HEAP: 2, LIVE: 3, HEAP: 4, JS_HEAP_AFTER_GC: 5 };
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
@@ -143,8 +140,8 @@ function retainedHeap(completed, elapsedMs) {
 }
 
 async function slowSample(prepared, elapsedMs) {
-  addon.metric(runner, METRIC.JS_HEAP, getHeapStatistics().used_heap_size);
-  addon.metric(runner, METRIC.JS_HEAP_AFTER_GC, retainedHeap(addon.completed(runner), elapsedMs));
+  addon.metric(runner, METRIC.jsHeap, getHeapStatistics().used_heap_size);
+  addon.metric(runner, METRIC.jsHeapAfterGC, retainedHeap(addon.completed(runner), elapsedMs));
   addon.sampleMemories(runner);
   if (instances.length !== sourcesSeen) {
     sources = createSources(liveInstances());
@@ -154,8 +151,8 @@ async function slowSample(prepared, elapsedMs) {
   const stats = prepared.scenario?.stats;
   if (stats) {
     const s = await stats.call(prepared.scenario, prepared.state);
-    if (s && Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.LIVE, s.liveBytes);
-    if (s && Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.HEAP, s.heapBytes);
+    if (s && Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.liveBytes, s.liveBytes);
+    if (s && Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.heapBytes, s.heapBytes);
   }
 }
 
@@ -197,14 +194,14 @@ async function loop(prepared) {
     const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
     const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
     const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, config.yieldEvery), yieldNs);
-    if (st === ST.FULL) {
+    if (st === STATUS.full) {
       // Back-pressure: ask for a drain and sleep until the main thread frees slots.
-      const read = Atomics.load(control, CTL_READ);
+      const read = Atomics.load(control, CTL.read);
       parentPort.postMessage({ type: 'drain' });
-      Atomics.wait(control, CTL_READ, read, 200);
+      Atomics.wait(control, CTL.read, read, 200);
       continue;
     }
-    if (st === ST.ASYNC) {
+    if (st === STATUS.async) {
       try {
         await addon.pending(runner);
         addon.settle(runner, false, undefined);
@@ -216,20 +213,20 @@ async function loop(prepared) {
     trackLateMemories();
     const now = performance.now();
     const completed = addon.completed(runner);
-    const finished = st !== ST.YIELD && st !== ST.ASYNC;
+    const finished = st !== STATUS.yield && st !== STATUS.async;
     if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || finished) {
       await slowSample(prepared, now - started);
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
     }
-    if (st === ST.THREW) return { status: 'failed', error: addon.error(runner) };
-    if (st === ST.DONE) return { status: 'completed', reason: 'iterations' };
-    if (st === ST.DEADLINE) return { status: 'completed', reason: 'duration' };
-    if (st === ST.STOPPED) return { status: 'interrupted', reason: 'signal' };
+    if (st === STATUS.threw) return { status: 'failed', error: addon.error(runner) };
+    if (st === STATUS.done) return { status: 'completed', reason: 'iterations' };
+    if (st === STATUS.deadline) return { status: 'completed', reason: 'duration' };
+    if (st === STATUS.stopped) return { status: 'interrupted', reason: 'signal' };
     if (
       (completed >= nextYieldIteration && now - lastYield >= config.yieldFloorMs) ||
       now - lastYield >= config.yieldMs ||
-      st === ST.ASYNC
+      st === STATUS.async
     ) {
       await yieldToEventLoop();
       nextYieldIteration = completed + config.yieldEvery;

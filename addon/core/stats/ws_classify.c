@@ -2,14 +2,18 @@
  * findings, most severe first (docs/verdicts.md, "Severity"). */
 #include "ws_stats.h"
 
-static const char *const kind_names[] = {"stable",     "leak",           "fragmentation",
-                                         "growth",     "js-heap-growth", "slowdown",
-                                         "stack-drift"};
-
 const char *ws_kind_name(int kind) {
-  if (kind < WS_KIND_STABLE || kind > WS_KIND_STACK_DRIFT)
+  switch (kind) {
+  case WS_KIND_STABLE:
+    return "stable";
+#define WS_KIND_NAME(name, value, js)                                                    \
+  case WS_KIND_##name:                                                                   \
+    return js;
+    WS_FINDING_KINDS(WS_KIND_NAME)
+#undef WS_KIND_NAME
+  default:
     return "unknown";
-  return kind_names[kind];
+  }
 }
 
 /* Returns the index of the first signal with role whose pattern is

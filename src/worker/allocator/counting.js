@@ -3,17 +3,14 @@
 // loop reads after each call (WS_COUNT_* order: allocs, frees, bytes
 // requested, live bytes, peak live bytes). Live bytes are requested bytes of
 // blocks allocated and not yet freed, tracked by pointer.
+import { COUNTER, COUNTER_FIELDS } from '../../protocol.js';
 import { EVENT, HOOK_MODULE, instrumentAllocator } from './instrument.js';
 
-const ALLOCS = 0;
-const FREES = 1;
-const BYTES = 2;
-const LIVE = 3;
-const PEAK = 4;
+const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = COUNTER;
 
 export function createCounting() {
   // Over an explicit ArrayBuffer, so V8 never moves it (C keeps a pointer).
-  const counters = new Float64Array(new ArrayBuffer(64));
+  const counters = new Float64Array(new ArrayBuffer(COUNTER_FIELDS * 8));
   const sizes = new Map();
   const instrumented = [];
 

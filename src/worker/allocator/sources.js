@@ -3,13 +3,7 @@
 // recorded as a metric (docs/log-format.md); when none is available the
 // summary names the export or build option that would enable it.
 
-export const SOURCE_METRIC = Object.freeze({
-  heapTop: 6,
-  stackPointer: 7,
-  allocatorLive: 8,
-  allocatorHeap: 9,
-  allocatorFree: 10,
-});
+import { METRIC } from '../../protocol.js';
 
 const MALLINFO_BYTES = 40; // dlmalloc's struct mallinfo: ten 32-bit fields
 const MALLINFO = { arena: 0, hblkhd: 4, uordblks: 7, fordblks: 8 };
@@ -144,13 +138,13 @@ export function createSources(instances) {
   }
   return {
     sample(record) {
-      if (found.heapTop) record(SOURCE_METRIC.heapTop, found.heapTop.read());
-      if (found.stackPointer) record(SOURCE_METRIC.stackPointer, found.stackPointer.read());
+      if (found.heapTop) record(METRIC.heapTop, found.heapTop.read());
+      if (found.stackPointer) record(METRIC.stackPointer, found.stackPointer.read());
       if (found.allocator) {
         const a = found.allocator.read();
-        record(SOURCE_METRIC.allocatorLive, a.live);
-        record(SOURCE_METRIC.allocatorHeap, a.heap);
-        record(SOURCE_METRIC.allocatorFree, a.free);
+        record(METRIC.allocatorLive, a.live);
+        record(METRIC.allocatorHeap, a.heap);
+        record(METRIC.allocatorFree, a.free);
       }
     },
     describe() {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
 import { usageError } from '../../cli/exit-codes.js';
+import { ARG_KIND, VALUE_TYPE } from '../../protocol.js';
 import { inspectModule } from './wasm-info.js';
 
 const WASI_MODULE = 'wasi_snapshot_preview1';
@@ -23,8 +24,6 @@ const ALLOCATORS = [
   ['malloc', 'free'],
   ['__wbindgen_malloc', '__wbindgen_free'],
 ];
-const ARG = { iter: 0, random: 1, buf: 2, const: 3 };
-const VAL = { i32: 0, i64: 1, f32: 2, f64: 3 };
 
 /** Reads and inspects the module file; exit-2 errors name the problem. */
 export function loadModuleFile(path) {
@@ -86,7 +85,7 @@ function argSources(exp, specs) {
   const params = exp.params;
   const sig = `${exp.name}(${params.join(', ')})`;
   for (const p of params) {
-    if (!(p in VAL)) {
+    if (!(p in VALUE_TYPE)) {
       throw usageError(
         'WS_ESIGNATURE',
         `${sig} takes a ${p} parameter, which a raw target cannot supply.`,
@@ -108,11 +107,11 @@ function argSources(exp, specs) {
           'Match --args to the signature, e.g. --args buf:16..4096 for parse(i32, i32).',
         );
       }
-      out.push({ kind: ARG.buf, type: VAL.i32, lo: s.lo, hi: s.hi });
+      out.push({ kind: ARG_KIND.buf, type: VALUE_TYPE.i32, lo: s.lo, hi: s.hi });
       p += 2;
     } else {
       if (p >= params.length) break;
-      out.push({ kind: ARG[s.kind], type: VAL[params[p]], lo: s.lo ?? 0, hi: s.hi ?? 0 });
+      out.push({ kind: ARG_KIND[s.kind], type: VALUE_TYPE[params[p]], lo: s.lo ?? 0, hi: s.hi ?? 0 });
       p++;
     }
   }
@@ -195,7 +194,7 @@ export async function prepareRawTarget(path, config, stdio) {
       signature: `(${exp.params.join(', ')}) -> (${exp.results.join(', ')})`,
     };
   });
-  const needsBuffers = ops.some((op) => op.args.some((a) => a.kind === ARG.buf));
+  const needsBuffers = ops.some((op) => op.args.some((a) => a.kind === ARG_KIND.buf));
   const allocator = needsBuffers ? findAllocator(instance.exports, info, config.alloc) : {};
   const memoryNames = info.exports.filter((e) => e.kind === 'memory').map((e) => e.name);
   const bufferMemory = Math.max(0, memoryNames.indexOf('memory'));

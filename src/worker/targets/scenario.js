@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../../cli/exit-codes.js';
+import { CTL } from '../../protocol.js';
 import { createRandom } from './rng.js';
 
 const SHAPE =
@@ -65,7 +66,7 @@ export function createContext({ seed, control, track }) {
     ...random,
     seed,
     get iteration() {
-      return control[4];
+      return control[CTL.iteration];
     },
     track(memory, label) {
       if (!(memory instanceof WebAssembly.Memory)) throw new TypeError('ctx.track expects a WebAssembly.Memory');

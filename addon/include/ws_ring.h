@@ -1,0 +1,44 @@
+/* The single-producer, single-consumer record ring in a shared region
+ * (docs/architecture.md, "Ring"). Control words: ws_protocol.h. */
+#ifndef WS_RING_H
+#define WS_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ws_protocol.h"
+
+typedef struct {
+  int32_t *ctl;      /* control words, shared with the consumer */
+  ws_record *slots;  /* capacity records, shared with the consumer */
+  uint32_t capacity; /* a power of two */
+} ws_ring;
+
+/* Attaches ring to a shared region of bytes bytes whose capacity word was set
+ * by its creator. The region stays owned by the caller and must outlive ring.
+ * Returns WS_EINVAL when the region is misaligned, the capacity is not a power
+ * of two or does not fit. */
+int ws_ring_attach(ws_ring *ring, void *region, size_t bytes);
+
+/* Returns the bytes a region for capacity records needs. */
+size_t ws_ring_region_bytes(uint32_t capacity);
+
+/* Appends rec, waiting while the ring is full until the consumer frees a
+ * slot (back-pressure: never drops). Returns the nanoseconds spent waiting
+ * (0 when a slot was free at once). The runner avoids this wait by
+ * checking ws_ring_free_slots first and letting JS wait instead; this is the
+ * fallback that guarantees no record is ever dropped. */
+uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec);
+
+/* Consumer side (used by tests and benchmarks; the real consumer is JS):
+ * copies up to max published records into out, frees their slots and
+ * returns how many were copied. */
+size_t ws_ring_pop(ws_ring *ring, ws_record *out, size_t max);
+
+/* Returns the number of free slots (the producer's view). */
+uint32_t ws_ring_free_slots(const ws_ring *ring);
+
+/* Returns 1 when the consumer asked the producer to stop, else 0. */
+int ws_ring_stop_requested(const ws_ring *ring);
+
+#endif

@@ -1,0 +1,98 @@
+/* The `constants` export: every number the C core shares with JavaScript,
+ * generated from the lists in ws_protocol.h and ws_error.h, and the record
+ * layout from offsetof/sizeof (src/protocol.js re-exports them; JS never
+ * restates one). Runs on the JS thread of the isolate loading the addon. */
+#include <stddef.h>
+
+#include "binding.h"
+#include "ws.h"
+
+/* Sets obj[name] = value (a number). */
+static napi_status set_number(napi_env env, napi_value obj, const char *name,
+                              double value) {
+  napi_value v;
+  NAPI_CHECK(napi_create_double(env, value, &v));
+  return napi_set_named_property(env, obj, name, v);
+}
+
+/* Sets obj[name] = value (a string). */
+static napi_status set_string(napi_env env, napi_value obj, const char *name,
+                              const char *value) {
+  napi_value v;
+  NAPI_CHECK(napi_create_string_utf8(env, value, NAPI_AUTO_LENGTH, &v));
+  return napi_set_named_property(env, obj, name, v);
+}
+
+/* Creates an object, lets fill add its entries, and sets it as obj[name]. */
+#define WS_EXPORT_LIST(env, obj, name, LIST)                                             \
+  do {                                                                                   \
+    napi_value list_;                                                                    \
+    NAPI_CHECK(napi_create_object((env), &list_));                                       \
+    LIST(WS_SET_ENTRY)                                                                   \
+    NAPI_CHECK(napi_set_named_property((env), (obj), (name), list_));                    \
+  } while (0)
+#define WS_SET_ENTRY(name, value, js) NAPI_CHECK(set_number(env, list_, js, (value)));
+
+/* The finding kinds as an array of names in severity order. */
+static napi_status kinds_in_order(napi_env env, napi_value *out) {
+  static const char *const names[] = {
+#define WS_KIND_STRING(name, value, js) js,
+      WS_FINDING_KINDS(WS_KIND_STRING)
+#undef WS_KIND_STRING
+  };
+  NAPI_CHECK(napi_create_array_with_length(env, sizeof names / sizeof *names, out));
+  for (uint32_t i = 0; i < sizeof names / sizeof *names; i++) {
+    napi_value v;
+    NAPI_CHECK(napi_create_string_utf8(env, names[i], NAPI_AUTO_LENGTH, &v));
+    NAPI_CHECK(napi_set_element(env, *out, i, v));
+  }
+  return napi_ok;
+}
+
+/* Builds the constants object into *out. */
+static napi_status build_constants(napi_env env, napi_value *out) {
+  napi_value c, offsets, errors, kinds;
+  NAPI_CHECK(napi_create_object(env, &c));
+  NAPI_CHECK(set_number(env, c, "recordSize", sizeof(ws_record)));
+  NAPI_CHECK(napi_create_object(env, &offsets));
+  NAPI_CHECK(set_number(env, offsets, "type", offsetof(ws_record, type)));
+  NAPI_CHECK(set_number(env, offsets, "flags", offsetof(ws_record, flags)));
+  NAPI_CHECK(set_number(env, offsets, "op", offsetof(ws_record, op)));
+  NAPI_CHECK(set_number(env, offsets, "iteration", offsetof(ws_record, iteration)));
+  NAPI_CHECK(set_number(env, offsets, "a", offsetof(ws_record, a)));
+  NAPI_CHECK(set_number(env, offsets, "b", offsetof(ws_record, b)));
+  NAPI_CHECK(set_number(env, offsets, "t", offsetof(ws_record, t)));
+  NAPI_CHECK(napi_set_named_property(env, c, "recordOffsets", offsets));
+  WS_EXPORT_LIST(env, c, "recordType", WS_RECORD_TYPES);
+  WS_EXPORT_LIST(env, c, "flag", WS_RECORD_FLAGS);
+  WS_EXPORT_LIST(env, c, "metric", WS_METRICS);
+  NAPI_CHECK(set_number(env, c, "metricMemoryBase", WS_METRIC_MEMORY_BASE));
+  WS_EXPORT_LIST(env, c, "mark", WS_MARKS);
+  WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
+  NAPI_CHECK(set_number(env, c, "counterFields", WS_COUNT_FIELDS));
+  WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);
+  NAPI_CHECK(set_number(env, c, "ctlWords", WS_CTL_WORDS));
+  NAPI_CHECK(set_number(env, c, "ringHeaderBytes", WS_RING_HEADER_BYTES));
+  WS_EXPORT_LIST(env, c, "status", WS_LOOP_STATUSES);
+  WS_EXPORT_LIST(env, c, "argKind", WS_ARG_KINDS);
+  WS_EXPORT_LIST(env, c, "valueType", WS_VALUE_TYPES);
+  WS_EXPORT_LIST(env, c, "role", WS_SERIES_ROLES);
+  NAPI_CHECK(kinds_in_order(env, &kinds));
+  NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
+  NAPI_CHECK(set_string(env, c, "logMagic", WS_LOG_MAGIC));
+  NAPI_CHECK(set_number(env, c, "logVersion", WS_LOG_VERSION));
+  NAPI_CHECK(napi_create_object(env, &errors));
+#define WS_SET_ERROR(name, value, message)                                               \
+  NAPI_CHECK(set_number(env, errors, "WS_" #name, value));
+  WS_ERRNO_MAP(WS_SET_ERROR)
+#undef WS_SET_ERROR
+  NAPI_CHECK(napi_set_named_property(env, c, "errors", errors));
+  *out = c;
+  return napi_ok;
+}
+
+napi_status ws_binding_constants_init(napi_env env, napi_value exports) {
+  napi_value constants;
+  NAPI_CHECK(build_constants(env, &constants));
+  return napi_set_named_property(env, exports, "constants", constants);
+}

@@ -1,0 +1,55 @@
+// The protocol between the C core and JavaScript, as the addon exports it
+// (addon/include/ws_protocol.h): record layout, record types and flags,
+// metric ids, marks, allocation counters, ring control words, loop statuses,
+// argument kinds and value types, series roles, finding kinds in severity
+// order, the log's magic and version. No number here is written in JS.
+// Also the one decoder of raw records that the main thread uses.
+import { addon } from './addon.js';
+
+const c = addon.constants;
+const freeze = (o) => Object.freeze({ ...o });
+
+export const RECORD_SIZE = c.recordSize;
+export const RECORD_OFFSETS = freeze(c.recordOffsets);
+export const RECORD_TYPE = freeze(c.recordType);
+export const FLAG = freeze(c.flag);
+export const METRIC = freeze(c.metric);
+export const METRIC_MEMORY_BASE = c.metricMemoryBase;
+export const MARK = freeze(c.mark);
+export const COUNTER = freeze(c.counter);
+export const COUNTER_FIELDS = c.counterFields;
+export const CTL = freeze(c.ctl);
+export const CTL_WORDS = c.ctlWords;
+export const RING_HEADER_BYTES = c.ringHeaderBytes;
+export const STATUS = freeze(c.status);
+export const ARG_KIND = freeze(c.argKind);
+export const VALUE_TYPE = freeze(c.valueType);
+export const ROLE = freeze(c.role);
+/** Finding kinds, most severe first (a verdict is the most severe finding's kind). */
+export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
+export const LOG_MAGIC = c.logMagic;
+export const LOG_VERSION = c.logVersion;
+
+const U32 = 4294967296;
+const { type: T, flags: F, op: O, iteration: I, a: A, b: B, t: TS } = RECORD_OFFSETS;
+
+/**
+ * A read-only view of raw records (a Uint8Array holding whole records, e.g. a
+ * drained chunk): count, and each field of record i. 64-bit fields come back
+ * as Numbers (exact below 2^53, which covers nanoseconds for 104 days and
+ * any wasm64 memory size in use).
+ */
+export function recordView(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u64 = (at) => view.getUint32(at, true) + view.getUint32(at + 4, true) * U32;
+  return {
+    count: Math.floor(bytes.byteLength / RECORD_SIZE),
+    type: (i) => view.getUint8(i * RECORD_SIZE + T),
+    flags: (i) => view.getUint8(i * RECORD_SIZE + F),
+    op: (i) => view.getUint16(i * RECORD_SIZE + O, true),
+    iteration: (i) => view.getUint32(i * RECORD_SIZE + I, true),
+    a: (i) => u64(i * RECORD_SIZE + A),
+    b: (i) => u64(i * RECORD_SIZE + B),
+    t: (i) => u64(i * RECORD_SIZE + TS),
+  };
+}
