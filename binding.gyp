@@ -13,6 +13,7 @@
         "addon/core/ws_clock.c",
         "addon/core/ws_error.c",
         "addon/core/ws_log.c",
+        "addon/core/ws_loop.c",
         "addon/core/ws_ring.c",
         "addon/core/ws_rng.c",
         "addon/core/ws_rss.c",

@@ -8,6 +8,7 @@
 #include "ws_clock.h"
 #include "ws_error.h"
 #include "ws_log.h"
+#include "ws_loop.h"
 #include "ws_protocol.h"
 #include "ws_ring.h"
 #include "ws_rng.h"

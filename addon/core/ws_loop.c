@@ -1,0 +1,405 @@
+/* The iteration loop behind the engine seam (ws_loop.h): op choice,
+ * arguments and buffer lifetimes, the timed call, call and allocation
+ * records, back-pressure marks and the slow-cadence metrics. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ws.h"
+#include "ws_loop.h"
+
+/* Free slots the loop wants before a call: the call record, an allocation
+ * record and a back-pressure mark. */
+#define SLOTS_PER_CALL 3
+
+typedef struct {
+  uint32_t ptr, len;
+} buffer_arg;
+
+struct ws_loop {
+  ws_ring ring;
+  ws_rng rng;
+  ws_clock clock;
+  ws_engine *engine;
+  ws_op_spec *ops;
+  uint64_t *cumulative; /* cumulative weights, for ws_rng_pick */
+  uint32_t n_ops;
+  uint32_t buffer_memory;
+  uint64_t *memory_bytes; /* last size of each tracked memory */
+  uint32_t n_memories;
+  uint64_t total_bytes;
+  uint32_t iteration, iterations;
+  uint64_t t0, deadline; /* stopwatch ticks: run start, run deadline (0: none) */
+  double *counters;
+  uint64_t stall_start; /* ticks when the loop last stopped on a full ring, or 0 */
+  int pending;          /* a call returned a promise and awaits ws_loop_settle */
+  uint64_t pending_start, pending_before;
+  uint32_t pending_op;
+  int rss_fd; /* /proc/self/statm, or -1 */
+};
+
+/* Nanoseconds from the run's start to now. */
+static uint64_t since_start(const ws_loop *loop) {
+  return ws_clock_ns(&loop->clock, ws_clock_ticks(&loop->clock) - loop->t0);
+}
+
+/* Stopwatch ticks covering ns nanoseconds. */
+static uint64_t ticks_for(const ws_loop *loop, double ns) {
+  return (uint64_t)(ns / loop->clock.ns_per_tick);
+}
+
+/* The iteration a slow sample belongs to: the last completed call. */
+static uint32_t last_call(const ws_loop *loop) {
+  return loop->iteration > 0 ? loop->iteration - 1 : 0;
+}
+
+/* Pushes rec and, when the push had to wait, a back-pressure mark. */
+static void push(ws_loop *loop, const ws_record *rec) {
+  uint64_t waited = ws_ring_push(&loop->ring, rec);
+  if (waited > 0) {
+    ws_record mark = {WS_REC_MARK, 0, WS_MARK_BACKPRESSURE, rec->iteration,
+                      waited,      0, since_start(loop)};
+    ws_ring_push(&loop->ring, &mark);
+  }
+}
+
+/* Re-reads every memory's size into loop->total_bytes. */
+static int refresh_memories(ws_loop *loop) {
+  uint64_t total = 0;
+  for (uint32_t k = 0; k < loop->n_memories; k++) {
+    int rc = loop->engine->ops->memory_bytes(loop->engine, k, &loop->memory_bytes[k]);
+    if (rc != 0)
+      return rc;
+    total += loop->memory_bytes[k];
+  }
+  loop->total_bytes = total;
+  return 0;
+}
+
+/* Checks that spec describes arguments the loop can build. */
+static int valid_spec(const ws_op_spec *spec) {
+  if (spec->weight == 0 || spec->n_args > WS_MAX_PARAMS)
+    return 0;
+  for (uint32_t i = 0; i < spec->n_args; i++) {
+    const ws_arg_spec *a = &spec->args[i];
+    if (a->kind > WS_ARG_CONST || a->type > WS_VAL_F64)
+      return 0;
+    if (a->kind != WS_ARG_CONST && a->kind != WS_ARG_ITERATION && a->lo > a->hi)
+      return 0;
+    if (a->kind == WS_ARG_BUF && (a->lo < 0 || a->hi > UINT32_MAX))
+      return 0;
+  }
+  return 1;
+}
+
+int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t n_ops,
+                   const ws_ring *ring, ws_engine *engine, ws_loop **out) {
+  if (n_ops == 0 || (config->memories > 0 && config->buffer_memory >= config->memories))
+    return WS_EINVAL;
+  for (uint32_t i = 0; i < n_ops; i++)
+    if (!valid_spec(&ops[i]))
+      return WS_EINVAL;
+  ws_loop *loop = calloc(1, sizeof *loop);
+  if (loop == NULL)
+    return WS_ENOMEM;
+  loop->ops = malloc(n_ops * sizeof *loop->ops);
+  loop->cumulative = malloc(n_ops * sizeof *loop->cumulative);
+  loop->memory_bytes = calloc(config->memories + 1, sizeof *loop->memory_bytes);
+  loop->rss_fd = -1;
+  if (loop->ops == NULL || loop->cumulative == NULL || loop->memory_bytes == NULL) {
+    ws_loop_destroy(loop);
+    return WS_ENOMEM;
+  }
+  memcpy(loop->ops, ops, n_ops * sizeof *ops);
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < n_ops; i++) {
+    sum += ops[i].weight;
+    loop->cumulative[i] = sum;
+  }
+  loop->n_ops = n_ops;
+  loop->ring = *ring;
+  loop->engine = engine;
+  loop->n_memories = config->memories;
+  loop->buffer_memory = config->buffer_memory;
+  loop->iterations = config->iterations;
+  loop->counters = config->counters;
+  ws_rng_seed(&loop->rng, config->seed);
+  int rc = refresh_memories(loop);
+  if (rc != 0) {
+    ws_loop_destroy(loop);
+    return rc;
+  }
+  loop->rss_fd = ws_rss_open();
+  ws_clock_init(&loop->clock);
+  loop->t0 = ws_clock_ticks(&loop->clock);
+  loop->deadline = config->duration_ns > 0
+                       ? loop->t0 + ticks_for(loop, (double)config->duration_ns)
+                       : 0;
+  *out = loop;
+  return 0;
+}
+
+void ws_loop_destroy(ws_loop *loop) {
+  if (loop == NULL)
+    return;
+  if (loop->rss_fd >= 0)
+    close(loop->rss_fd);
+  free(loop->ops);
+  free(loop->cumulative);
+  free(loop->memory_bytes);
+  free(loop);
+}
+
+/* A seeded integer in [lo, hi] (signed, any span). */
+static int64_t random_in(ws_rng *rng, int64_t lo, int64_t hi) {
+  uint64_t span = (uint64_t)hi - (uint64_t)lo;
+  return (int64_t)((uint64_t)lo + ws_rng_range(rng, 0, span));
+}
+
+/* Sets v to integer x as a value of type. */
+static void set_value(ws_value *v, uint8_t type, int64_t x) {
+  v->type = type;
+  v->i = x;
+  v->f = (double)x;
+}
+
+/* Allocates, fills and describes one buffer argument; the two values
+ * (pointer, length) go to args. */
+static int make_buffer(ws_loop *loop, const ws_arg_spec *a, ws_value *args,
+                       buffer_arg *buf) {
+  uint32_t len = (uint32_t)random_in(&loop->rng, a->lo, a->hi);
+  uint32_t ptr = 0;
+  int rc = loop->engine->ops->alloc(loop->engine, len, &ptr);
+  if (rc != 0)
+    return rc;
+  uint8_t *data;
+  size_t bytes;
+  rc = loop->engine->ops->memory_view(loop->engine, loop->buffer_memory, &data, &bytes);
+  if (rc != 0)
+    return rc;
+  if (ptr == 0 || (uint64_t)ptr + len > bytes)
+    return WS_EALLOC;
+  ws_rng_fill(&loop->rng, data + ptr, len);
+  *buf = (buffer_arg){ptr, len};
+  set_value(&args[0], WS_VAL_I32, ptr);
+  set_value(&args[1], WS_VAL_I32, len);
+  return 0;
+}
+
+/* Builds op's arguments into args (room for 2 * WS_MAX_PARAMS) and its
+ * buffers into bufs; stores their counts. Outside the timed region. */
+static int build_args(ws_loop *loop, const ws_op_spec *op, ws_value *args,
+                      uint32_t *n_args, buffer_arg *bufs, uint32_t *n_bufs) {
+  uint32_t n = 0;
+  *n_bufs = 0;
+  for (uint32_t i = 0; i < op->n_args; i++) {
+    const ws_arg_spec *a = &op->args[i];
+    if (a->kind == WS_ARG_BUF) {
+      int rc = make_buffer(loop, a, &args[n], &bufs[*n_bufs]);
+      if (rc != 0)
+        return rc;
+      (*n_bufs)++;
+      n += 2;
+      continue;
+    }
+    int64_t x = a->lo;
+    if (a->kind == WS_ARG_ITERATION)
+      x = loop->iteration;
+    else if (a->kind == WS_ARG_RANDOM)
+      x = random_in(&loop->rng, a->lo, a->hi);
+    set_value(&args[n++], a->type, x);
+  }
+  *n_args = n;
+  return 0;
+}
+
+/* Frees the buffers of a call that returned. */
+static int free_buffers(ws_loop *loop, const buffer_arg *bufs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    int rc = loop->engine->ops->free(loop->engine, bufs[i].ptr, bufs[i].len);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
+/* Writes the call record of the current iteration (and its allocation
+ * record in the counting pass) and advances it. */
+static int finish_call(ws_loop *loop, uint32_t op, uint64_t start, uint64_t end,
+                       uint64_t before, uint8_t flags) {
+  int rc = refresh_memories(loop);
+  if (rc != 0)
+    return rc;
+  if (loop->total_bytes > before)
+    flags |= WS_FLAG_GREW;
+  ws_record rec = {WS_REC_CALL,
+                   flags,
+                   (uint16_t)op,
+                   loop->iteration,
+                   ws_clock_ns(&loop->clock, end - start),
+                   loop->total_bytes,
+                   ws_clock_ns(&loop->clock, start - loop->t0)};
+  push(loop, &rec);
+  if (loop->counters != NULL) {
+    ws_record alloc;
+    ws_alloc_record(&alloc, loop->iteration, (uint16_t)op, loop->counters);
+    push(loop, &alloc);
+  }
+  loop->iteration++;
+  return 0;
+}
+
+/* Counting pass: starts a call's counters (live bytes carry over). */
+static void reset_counters(ws_loop *loop) {
+  double *c = loop->counters;
+  if (c == NULL)
+    return;
+  c[WS_COUNT_ALLOCS] = 0;
+  c[WS_COUNT_FREES] = 0;
+  c[WS_COUNT_BYTES] = 0;
+  c[WS_COUNT_PEAK] = c[WS_COUNT_LIVE];
+}
+
+/* Logs the wait that began when the loop last stopped on a full ring. */
+static void mark_stall(ws_loop *loop) {
+  if (loop->stall_start == 0)
+    return;
+  uint64_t now = ws_clock_ticks(&loop->clock);
+  ws_record mark = {WS_REC_MARK,
+                    0,
+                    WS_MARK_BACKPRESSURE,
+                    loop->iteration,
+                    ws_clock_ns(&loop->clock, now - loop->stall_start),
+                    0,
+                    ws_clock_ns(&loop->clock, loop->stall_start - loop->t0)};
+  loop->stall_start = 0;
+  ws_ring_push(&loop->ring, &mark);
+}
+
+int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
+  if (loop->pending)
+    return WS_EINVAL;
+  mark_stall(loop);
+  const ws_engine_ops *engine = loop->engine->ops;
+  uint64_t batch_end = ws_clock_ticks(&loop->clock) + ticks_for(loop, (double)max_ns);
+  for (uint32_t done = 0;; done++) {
+    if (loop->iteration >= loop->iterations)
+      return WS_STATUS_DONE;
+    if (ws_ring_stop_requested(&loop->ring))
+      return WS_STATUS_STOPPED;
+    if (done >= max_calls)
+      return WS_STATUS_YIELD;
+    if (ws_ring_free_slots(&loop->ring) < SLOTS_PER_CALL) {
+      loop->stall_start = ws_clock_ticks(&loop->clock);
+      return WS_STATUS_FULL;
+    }
+    uint32_t op = ws_rng_pick(&loop->rng, loop->cumulative, loop->n_ops);
+    ws_value args[2 * WS_MAX_PARAMS];
+    buffer_arg bufs[WS_MAX_PARAMS];
+    uint32_t n_args, n_bufs;
+    int rc = build_args(loop, &loop->ops[op], args, &n_args, bufs, &n_bufs);
+    if (rc == 0)
+      rc = engine->stage_args(loop->engine, op, args, n_args);
+    if (rc != 0)
+      return rc;
+    loop->ring.ctl[WS_CTL_ITERATION] = (int32_t)loop->iteration;
+    uint64_t before = loop->total_bytes;
+    reset_counters(loop);
+
+    uint64_t start = ws_clock_ticks(&loop->clock);
+    int outcome = engine->call(loop->engine, op);
+    uint64_t end = ws_clock_ticks(&loop->clock);
+
+    if (outcome < 0)
+      return outcome;
+    if (outcome == WS_CALL_THREW) {
+      rc = finish_call(loop, op, start, end, before, WS_FLAG_THREW);
+      return rc != 0 ? rc : WS_STATUS_THREW;
+    }
+    if (outcome == WS_CALL_PENDING) {
+      loop->pending = 1;
+      loop->pending_start = start;
+      loop->pending_before = before;
+      loop->pending_op = op;
+      return WS_STATUS_ASYNC;
+    }
+    if ((rc = free_buffers(loop, bufs, n_bufs)) != 0 ||
+        (rc = finish_call(loop, op, start, end, before, 0)) != 0)
+      return rc;
+    if (loop->deadline != 0 && end >= loop->deadline)
+      return WS_STATUS_DEADLINE;
+    if (end >= batch_end)
+      return WS_STATUS_YIELD;
+  }
+}
+
+int ws_loop_settle(ws_loop *loop, int threw) {
+  if (!loop->pending)
+    return WS_EINVAL;
+  uint64_t end = ws_clock_ticks(&loop->clock);
+  loop->pending = 0;
+  uint8_t flags = WS_FLAG_ASYNC | (threw ? WS_FLAG_THREW : 0);
+  return finish_call(loop, loop->pending_op, loop->pending_start, end,
+                     loop->pending_before, flags);
+}
+
+uint32_t ws_loop_completed(const ws_loop *loop) {
+  return loop->iteration;
+}
+
+int ws_loop_metric(ws_loop *loop, uint16_t id, double value) {
+  if (isnan(value) || value < 0)
+    return 0;
+  ws_record rec = {WS_REC_METRIC,    0, id, last_call(loop), (uint64_t)llround(value), 0,
+                   since_start(loop)};
+  push(loop, &rec);
+  return 0;
+}
+
+int ws_loop_sample_memories(ws_loop *loop) {
+  uint64_t now = since_start(loop), rss;
+  if (loop->rss_fd >= 0 && ws_rss_read(loop->rss_fd, &rss) == 0) {
+    ws_record rec = {WS_REC_METRIC, 0, WS_METRIC_RSS, last_call(loop), rss, 0, now};
+    push(loop, &rec);
+  }
+  int rc = refresh_memories(loop);
+  if (rc != 0)
+    return rc;
+  for (uint32_t k = 0; k < loop->n_memories; k++) {
+    ws_record rec = {WS_REC_METRIC,
+                     0,
+                     (uint16_t)(WS_METRIC_MEMORY_BASE + k),
+                     last_call(loop),
+                     loop->memory_bytes[k],
+                     0,
+                     now};
+    push(loop, &rec);
+  }
+  return 0;
+}
+
+int ws_loop_track_memory(ws_loop *loop, uint32_t *index) {
+  uint64_t *grown = realloc(loop->memory_bytes, (loop->n_memories + 1) * sizeof *grown);
+  if (grown == NULL)
+    return WS_ENOMEM;
+  loop->memory_bytes = grown;
+  uint32_t k = loop->n_memories;
+  int rc = loop->engine->ops->memory_bytes(loop->engine, k, &grown[k]);
+  if (rc != 0)
+    return rc;
+  loop->n_memories++;
+  loop->total_bytes += grown[k];
+  ws_record rec = {WS_REC_MARK, 0,        WS_MARK_MEMORY_TRACKED, loop->iteration,
+                   k,           grown[k], since_start(loop)};
+  push(loop, &rec);
+  *index = k;
+  return 0;
+}
+
+int ws_loop_end(ws_loop *loop) {
+  ws_record rec = {WS_REC_MARK,     0, WS_MARK_END,      loop->iteration,
+                   loop->iteration, 0, since_start(loop)};
+  push(loop, &rec);
+  return 0;
+}

@@ -1,0 +1,57 @@
+/* The engine seam: what the loop (ws_loop.h) needs from whatever runs the
+ * module. The first engine is V8 through Node-API (addon/napi/v8_engine.c);
+ * a native engine (a module compiled to C with wasm2c, called directly on a
+ * libuv thread) fits the same interface. An engine embeds ws_engine as its
+ * first member; every function takes that pointer back. All of them run on
+ * the loop's thread. */
+#ifndef WS_ENGINE_H
+#define WS_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One argument of a call: a wasm value of type WS_VAL_*. Integer types use
+ * i (an i32 is its low 32 bits), float types use f. */
+typedef struct {
+  uint8_t type;
+  int64_t i;
+  double f;
+} ws_value;
+
+/* What a call did (ws_engine_ops.call). */
+enum {
+  WS_CALL_RETURNED = 0, /* returned normally */
+  WS_CALL_THREW = 1,    /* threw or trapped; the engine keeps the error */
+  WS_CALL_PENDING = 2   /* returned a promise: the call ends at ws_loop_settle */
+};
+
+typedef struct ws_engine ws_engine;
+
+typedef struct {
+  /* Stages args[0..n) for the next call of op, outside the timed region.
+   * Returns 0 or a negative WS_E* code. */
+  int (*stage_args)(ws_engine *engine, uint32_t op, const ws_value *args, uint32_t n);
+  /* Calls op with the staged arguments; this is all the loop times. Returns
+   * WS_CALL_*, or WS_EENGINE when the engine itself failed. */
+  int (*call)(ws_engine *engine, uint32_t op);
+  /* Stores the current size of memory k in *bytes (0 once the module dropped
+   * it). Called after every call: it must be cheap. Returns 0 or WS_EENGINE. */
+  int (*memory_bytes)(ws_engine *engine, uint32_t k, uint64_t *bytes);
+  /* Points *data at memory k's bytes and stores their count in *len. The view
+   * stays valid until the next call into the module. The loop writes only
+   * buffers it allocated; the heap census only reads. Returns 0 or
+   * WS_EENGINE. */
+  int (*memory_view)(ws_engine *engine, uint32_t k, uint8_t **data, size_t *len);
+  /* Allocates len bytes with the module's allocator (buffer arguments) and
+   * stores the address in *ptr (0 when it failed). Returns 0 or WS_EENGINE. */
+  int (*alloc)(ws_engine *engine, uint32_t len, uint32_t *ptr);
+  /* Frees a block from alloc; len is what was asked for (sized
+   * deallocators use it). Returns 0 or WS_EENGINE. */
+  int (*free)(ws_engine *engine, uint32_t ptr, uint32_t len);
+} ws_engine_ops;
+
+struct ws_engine {
+  const ws_engine_ops *ops;
+};
+
+#endif

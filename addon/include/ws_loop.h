@@ -1,0 +1,93 @@
+/* The iteration loop: picks an op with the seeded RNG, builds its
+ * arguments (buffers through the module's allocator, filled with seeded
+ * bytes), times the call with the stopwatch, reads the memories' sizes and
+ * writes one record per call into the ring, with an allocation record in the
+ * counting pass. Back-pressure never drops a record: the loop stops on a
+ * full ring (WS_STATUS_FULL) and its consumer drains. It reaches the module
+ * only through the engine seam (ws_engine.h). Runs on one thread. */
+#ifndef WS_LOOP_H
+#define WS_LOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ws_engine.h"
+#include "ws_protocol.h"
+#include "ws_ring.h"
+
+/* Most parameters of one op (a buffer takes two: pointer, length). */
+#define WS_MAX_PARAMS 16
+
+/* Where one parameter's value comes from (ws_protocol.h WS_ARG_*). */
+typedef struct {
+  uint8_t kind;   /* WS_ARG_* */
+  uint8_t type;   /* WS_VAL_* of the parameter (buffers: two i32) */
+  int64_t lo, hi; /* random range, buffer length range, or the constant (lo) */
+} ws_arg_spec;
+
+typedef struct {
+  uint64_t weight; /* relative frequency, >= 1 */
+  uint32_t n_args;
+  ws_arg_spec args[WS_MAX_PARAMS];
+} ws_op_spec;
+
+typedef struct {
+  uint64_t seed;          /* seeds the op choice, random arguments and buffers */
+  uint32_t iterations;    /* calls to make */
+  uint64_t duration_ns;   /* stop after this long (0: no limit) */
+  uint32_t memories;      /* memories the engine tracks at the start */
+  uint32_t buffer_memory; /* the memory buffer arguments live in */
+  double *counters;       /* counting pass: WS_COUNT_FIELDS counters the
+                           * allocator hooks update, or NULL */
+} ws_loop_config;
+
+typedef struct ws_loop ws_loop;
+
+/* Creates a loop over ops[0..n_ops) (copied) that writes into ring (copied;
+ * its region must outlive the loop) and calls through engine (borrowed; it
+ * must outlive the loop). Calibrates the stopwatch (about 20 ms) and reads
+ * the memories' sizes. Stores the loop in *out. Returns 0, WS_EINVAL (no op,
+ * a weight of 0, too many arguments, a bad argument spec), WS_ENOMEM, or the
+ * engine's error. */
+int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t n_ops,
+                   const ws_ring *ring, ws_engine *engine, ws_loop **out);
+
+/* Frees loop; NULL is allowed. */
+void ws_loop_destroy(ws_loop *loop);
+
+/* Runs calls until one of: max_calls made or max_ns spent (WS_STATUS_YIELD),
+ * the run's iterations (DONE), a stop request (STOPPED), the run's deadline
+ * (DEADLINE), a call that threw (THREW: its record is written), a call that
+ * returned a promise (ASYNC: settle it with ws_loop_settle), or a ring with
+ * fewer free slots than a call needs (FULL: drain, then run again; the wait
+ * is logged as a back-pressure mark). Returns the WS_STATUS_*, WS_EALLOC
+ * (the module's allocator gave no usable block for a buffer), WS_EINVAL (a
+ * call is pending), or the engine's error. */
+int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns);
+
+/* Ends the pending call: its time runs from its start to now (the promise's
+ * settling included); threw != 0 flags it. Returns 0, WS_EINVAL when no call
+ * is pending, or the engine's error. */
+int ws_loop_settle(ws_loop *loop, int threw);
+
+/* Returns the calls completed so far. */
+uint32_t ws_loop_completed(const ws_loop *loop);
+
+/* Records one slow-cadence metric; NaN and negative values are skipped,
+ * others rounded to whole units. Returns 0. */
+int ws_loop_metric(ws_loop *loop, uint16_t id, double value);
+
+/* Records the process RSS (where /proc/self/statm exists) and each
+ * memory's size as metric WS_METRIC_MEMORY_BASE + k. Returns 0 or the
+ * engine's error. */
+int ws_loop_sample_memories(ws_loop *loop);
+
+/* Tracks the engine's next memory from now on: stores its index in *index
+ * and writes a memory-tracked mark. Returns 0, WS_ENOMEM, or the engine's
+ * error. */
+int ws_loop_track_memory(ws_loop *loop, uint32_t *index);
+
+/* Writes the end mark: the run ended cleanly. Returns 0. */
+int ws_loop_end(ws_loop *loop);
+
+#endif

@@ -1,0 +1,373 @@
+/* Tests of the iteration loop (ws_loop.h) through a fake engine, no Node:
+ * the arguments that reach the module, buffer lifetimes, records and flags,
+ * memory growth, throws, async calls, back-pressure, stop and deadline, the
+ * counting pass's allocation records and the slow-cadence metrics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ws.h"
+
+#define FAKE_MEMORY (1u << 16)
+#define MAX_CALLS 4096
+
+/* A module in C: one memory, a bump allocator, and a log of what it got. */
+typedef struct {
+  ws_engine base;
+  uint8_t memory[FAKE_MEMORY];
+  uint64_t memory_bytes; /* what memory_bytes reports */
+  uint32_t grow_every;   /* the reported size grows a page every this many calls */
+  uint32_t bump, frees, freed_len;
+  int alloc_fails;     /* alloc returns 0 */
+  uint32_t throw_at;   /* the call (1-based) that throws, 0: none */
+  uint32_t pending_at; /* the call (1-based) that returns a promise, 0: none */
+  uint32_t calls;
+  ws_value staged[2 * WS_MAX_PARAMS];
+  uint32_t n_staged;
+  ws_value seen[MAX_CALLS][4]; /* the first arguments of each call */
+  uint32_t seen_op[MAX_CALLS];
+  uint8_t first_byte[MAX_CALLS]; /* the first byte of a buffer argument */
+} fake_engine;
+
+static int fake_stage(ws_engine *e, uint32_t op, const ws_value *args, uint32_t n) {
+  fake_engine *f = (fake_engine *)e;
+  (void)op;
+  memcpy(f->staged, args, n * sizeof *args);
+  f->n_staged = n;
+  return 0;
+}
+
+static int fake_call(ws_engine *e, uint32_t op) {
+  fake_engine *f = (fake_engine *)e;
+  if (f->calls < MAX_CALLS) {
+    memcpy(f->seen[f->calls], f->staged, 4 * sizeof *f->staged);
+    f->seen_op[f->calls] = op;
+    if (f->n_staged >= 2 && f->staged[0].i > 0 && f->staged[0].i < FAKE_MEMORY)
+      f->first_byte[f->calls] = f->memory[f->staged[0].i];
+  }
+  f->calls++;
+  if (f->grow_every != 0 && f->calls % f->grow_every == 0)
+    f->memory_bytes += 65536;
+  if (f->calls == f->throw_at)
+    return WS_CALL_THREW;
+  if (f->calls == f->pending_at)
+    return WS_CALL_PENDING;
+  return WS_CALL_RETURNED;
+}
+
+static int fake_memory_bytes(ws_engine *e, uint32_t k, uint64_t *bytes) {
+  fake_engine *f = (fake_engine *)e;
+  *bytes = k == 0 ? f->memory_bytes : 1000 + k;
+  return 0;
+}
+
+static int fake_memory_view(ws_engine *e, uint32_t k, uint8_t **data, size_t *len) {
+  fake_engine *f = (fake_engine *)e;
+  (void)k;
+  *data = f->memory;
+  *len = FAKE_MEMORY;
+  return 0;
+}
+
+static int fake_alloc(ws_engine *e, uint32_t len, uint32_t *ptr) {
+  fake_engine *f = (fake_engine *)e;
+  if (f->alloc_fails || f->bump + len > FAKE_MEMORY) {
+    *ptr = 0;
+    return 0;
+  }
+  *ptr = f->bump;
+  f->bump += len;
+  return 0;
+}
+
+static int fake_free(ws_engine *e, uint32_t ptr, uint32_t len) {
+  fake_engine *f = (fake_engine *)e;
+  f->frees++;
+  f->freed_len += len;
+  f->bump = ptr < f->bump ? ptr : f->bump; /* a stack: the last block goes first */
+  return 0;
+}
+
+static const ws_engine_ops fake_ops = {fake_stage,       fake_call,  fake_memory_bytes,
+                                       fake_memory_view, fake_alloc, fake_free};
+
+static fake_engine *new_engine(void) {
+  fake_engine *f = calloc(1, sizeof *f);
+  f->base.ops = &fake_ops;
+  f->memory_bytes = 131072;
+  f->bump = 16;
+  return f;
+}
+
+typedef struct {
+  void *region;
+  ws_ring ring;
+} test_ring;
+
+static void new_ring(test_ring *r, uint32_t capacity) {
+  size_t bytes = ws_ring_region_bytes(capacity);
+  r->region = aligned_alloc(64, bytes);
+  memset(r->region, 0, bytes);
+  ((int32_t *)r->region)[WS_CTL_CAPACITY] = (int32_t)capacity;
+  ws_ring_attach(&r->ring, r->region, bytes);
+}
+
+static ws_op_spec op_with(uint64_t weight, uint32_t n, const ws_arg_spec *args) {
+  ws_op_spec op = {weight, n, {{0}}};
+  if (n > 0)
+    memcpy(op.args, args, n * sizeof *args);
+  return op;
+}
+
+static ws_loop_config config_for(uint32_t iterations) {
+  ws_loop_config c = {.seed = 7, .iterations = iterations, .memories = 1};
+  return c;
+}
+
+/* The values every argument kind and type delivers. */
+static void test_argument_values(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 1u << 14);
+  ws_arg_spec args[] = {{WS_ARG_CONST, WS_VAL_I32, 42, 42},
+                        {WS_ARG_ITERATION, WS_VAL_I64, 0, 0},
+                        {WS_ARG_RANDOM, WS_VAL_I32, -5, 5},
+                        {WS_ARG_RANDOM, WS_VAL_F64, 1000000, 1000003}};
+  ws_op_spec op = op_with(1, 4, args);
+  ws_loop_config c = config_for(500);
+  ws_loop *loop;
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_DONE);
+  int ok = 1, low = 0, high = 0;
+  for (uint32_t i = 0; i < 500; i++) {
+    ws_value *v = f->seen[i];
+    ok &= v[0].type == WS_VAL_I32 && v[0].i == 42;
+    ok &= v[1].type == WS_VAL_I64 && v[1].i == (int64_t)i;
+    ok &= v[2].i >= -5 && v[2].i <= 5;
+    low |= v[2].i == -5;
+    high |= v[2].i == 5;
+    ok &= v[3].type == WS_VAL_F64 && v[3].f >= 1000000 && v[3].f <= 1000003;
+  }
+  CHECK(ok);
+  CHECK(low && high);
+  CHECK(ws_loop_completed(loop) == 500);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
+/* Buffers: allocated in the module, filled with seeded bytes, freed with
+ * their length after the call; an allocator that fails is WS_EALLOC. */
+static void test_buffers(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 1u << 12);
+  ws_arg_spec args[] = {{WS_ARG_BUF, WS_VAL_I32, 16, 64}};
+  ws_op_spec op = op_with(1, 1, args);
+  ws_loop_config c = config_for(100);
+  ws_loop *loop;
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_DONE);
+  int ok = 1, nonzero = 0;
+  for (uint32_t i = 0; i < 100; i++) {
+    ok &= f->seen[i][0].i == 16 && f->seen[i][1].i >= 16 && f->seen[i][1].i <= 64;
+    nonzero |= f->first_byte[i] != 0;
+  }
+  CHECK(ok);
+  CHECK(nonzero);
+  CHECK(f->frees == 100);
+  ws_loop_destroy(loop);
+
+  f->alloc_fails = 1;
+  c.iterations = 10;
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_EALLOC);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
+/* Reads every record out of the ring into out; returns the count. */
+static size_t drain(test_ring *r, ws_record *out, size_t max) {
+  return ws_ring_pop(&r->ring, out, max);
+}
+
+/* Call records: in order, with memory after the call, the grew flag when it
+ * grew, and weights respected by the op choice; the same seed repeats. */
+static void test_records(void) {
+  fake_engine *f = new_engine();
+  f->grow_every = 100;
+  test_ring r;
+  new_ring(&r, 1u << 12);
+  ws_op_spec ops[] = {op_with(3, 0, NULL), op_with(1, 0, NULL)};
+  ws_loop_config c = config_for(1000);
+  ws_loop *loop;
+  CHECK(ws_loop_create(&c, ops, 2, &r.ring, &f->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_DONE);
+  static ws_record recs[4096];
+  size_t n = drain(&r, recs, 4096);
+  CHECK(n == 1000);
+  int ordered = 1, grew_ok = 1;
+  uint32_t op0 = 0, grew = 0;
+  for (size_t i = 0; i < n; i++) {
+    ordered &= recs[i].type == WS_REC_CALL && recs[i].iteration == i;
+    op0 += recs[i].op == 0;
+    int should_grow = (i + 1) % 100 == 0;
+    grew += (recs[i].flags & WS_FLAG_GREW) != 0;
+    grew_ok &= ((recs[i].flags & WS_FLAG_GREW) != 0) == should_grow;
+    grew_ok &= recs[i].b == 131072 + 65536 * ((i + 1) / 100);
+  }
+  CHECK(ordered);
+  CHECK(grew == 10 && grew_ok);
+  CHECK(op0 > 650 && op0 < 850);
+  uint32_t first_ops[16];
+  memcpy(first_ops, f->seen_op, sizeof first_ops);
+  ws_loop_destroy(loop);
+  fake_engine *g = new_engine();
+  CHECK(ws_loop_create(&c, ops, 2, &r.ring, &g->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 16, UINT64_MAX / 4) == WS_STATUS_YIELD);
+  CHECK(memcmp(first_ops, g->seen_op, sizeof first_ops) == 0);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+  free(g);
+}
+
+/* A throw ends the batch with its record written; a promise ends it until
+ * settled, and the settled record is flagged async. */
+static void test_throw_and_async(void) {
+  fake_engine *f = new_engine();
+  f->throw_at = 5;
+  test_ring r;
+  new_ring(&r, 1u << 10);
+  ws_op_spec op = op_with(1, 0, NULL);
+  ws_loop_config c = config_for(100);
+  ws_loop *loop;
+  ws_record recs[64];
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_THREW);
+  CHECK(drain(&r, recs, 64) == 5);
+  CHECK(recs[4].flags & WS_FLAG_THREW);
+  ws_loop_destroy(loop);
+
+  fake_engine *g = new_engine();
+  g->pending_at = 3;
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &g->base, &loop) == 0);
+  CHECK(ws_loop_settle(loop, 0) == WS_EINVAL);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_ASYNC);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_EINVAL);
+  CHECK(ws_loop_completed(loop) == 2);
+  CHECK(ws_loop_settle(loop, 1) == 0);
+  CHECK(ws_loop_completed(loop) == 3);
+  CHECK(drain(&r, recs, 64) == 3);
+  CHECK(recs[2].flags == (WS_FLAG_ASYNC | WS_FLAG_THREW));
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_DONE);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+  free(g);
+}
+
+/* A full ring stops the loop before a call, and the wait becomes a
+ * back-pressure mark; a stop request and a deadline end the run. */
+static void test_backpressure_stop_deadline(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 16);
+  ws_op_spec op = op_with(1, 0, NULL);
+  ws_loop_config c = config_for(100);
+  ws_loop *loop;
+  ws_record recs[64];
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_FULL);
+  CHECK(ws_loop_completed(loop) == 14);
+  CHECK(drain(&r, recs, 64) == 14);
+  CHECK(ws_loop_run(loop, 1, UINT64_MAX / 4) == WS_STATUS_YIELD);
+  CHECK(drain(&r, recs, 64) == 2);
+  CHECK(recs[0].type == WS_REC_MARK && recs[0].op == WS_MARK_BACKPRESSURE);
+  CHECK(recs[1].type == WS_REC_CALL && recs[1].iteration == 14);
+  r.ring.ctl[WS_CTL_STOP] = 1;
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_STOPPED);
+  r.ring.ctl[WS_CTL_STOP] = 0;
+  ws_loop_destroy(loop);
+
+  c.duration_ns = 1;
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_DEADLINE);
+  CHECK(ws_loop_completed(loop) == 1);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
+/* The counting pass's records, metrics, memory samples, a memory tracked
+ * late, and the end mark. */
+static void test_counting_and_metrics(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 1u << 10);
+  double counters[WS_COUNT_FIELDS] = {0};
+  ws_op_spec op = op_with(1, 0, NULL);
+  ws_loop_config c = config_for(3);
+  c.counters = counters;
+  ws_loop *loop;
+  ws_record recs[64];
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  counters[WS_COUNT_LIVE] = 100;
+  CHECK(ws_loop_run(loop, 1, UINT64_MAX / 4) == WS_STATUS_YIELD);
+  CHECK(counters[WS_COUNT_PEAK] == 100);
+  CHECK(drain(&r, recs, 64) == 2);
+  CHECK(recs[1].type == WS_REC_ALLOC && (recs[1].t & 0xffffffffu) == 100);
+  CHECK(ws_loop_metric(loop, WS_METRIC_JS_HEAP, 1234.4) == 0);
+  CHECK(ws_loop_metric(loop, WS_METRIC_JS_HEAP, -1) == 0);
+  CHECK(drain(&r, recs, 64) == 1);
+  CHECK(recs[0].type == WS_REC_METRIC && recs[0].a == 1234 && recs[0].iteration == 0);
+  uint32_t index = 0;
+  CHECK(ws_loop_track_memory(loop, &index) == 0 && index == 1);
+  CHECK(drain(&r, recs, 64) == 1);
+  CHECK(recs[0].op == WS_MARK_MEMORY_TRACKED && recs[0].a == 1 && recs[0].b == 1001);
+  CHECK(ws_loop_sample_memories(loop) == 0);
+  size_t n = drain(&r, recs, 64);
+  CHECK(n >= 2);
+  CHECK(recs[n - 1].op == WS_METRIC_MEMORY_BASE + 1 && recs[n - 1].a == 1001);
+  CHECK(ws_loop_run(loop, 10, UINT64_MAX / 4) == WS_STATUS_DONE);
+  n = drain(&r, recs, 64);
+  CHECK(n == 4 && recs[2].b == 131072 + 1001);
+  CHECK(ws_loop_end(loop) == 0);
+  CHECK(drain(&r, recs, 64) == 1 && recs[0].op == WS_MARK_END && recs[0].a == 3);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
+/* Specs the loop cannot build are refused up front. */
+static void test_bad_specs(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 64);
+  ws_loop *loop = NULL;
+  ws_loop_config c = config_for(10);
+  ws_op_spec zero = op_with(0, 0, NULL);
+  CHECK(ws_loop_create(&c, &zero, 1, &r.ring, &f->base, &loop) == WS_EINVAL);
+  ws_arg_spec backwards[] = {{WS_ARG_RANDOM, WS_VAL_I32, 5, -5}};
+  ws_op_spec bad = op_with(1, 1, backwards);
+  CHECK(ws_loop_create(&c, &bad, 1, &r.ring, &f->base, &loop) == WS_EINVAL);
+  CHECK(ws_loop_create(&c, &bad, 0, &r.ring, &f->base, &loop) == WS_EINVAL);
+  c.buffer_memory = 1;
+  ws_op_spec ok = op_with(1, 0, NULL);
+  CHECK(ws_loop_create(&c, &ok, 1, &r.ring, &f->base, &loop) == WS_EINVAL);
+  CHECK(loop == NULL);
+  free(r.region);
+  free(f);
+}
+
+int main(void) {
+  test_argument_values();
+  test_buffers();
+  test_records();
+  test_throw_and_async();
+  test_backpressure_stop_deadline();
+  test_counting_and_metrics();
+  test_bad_specs();
+  return check_report("loop");
+}
