@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { ARG_KIND, VALUE_TYPE } from '../src/protocol.js';
 import { fixture } from './helpers.js';
 
 function probe(workerData) {
@@ -15,16 +14,26 @@ function probe(workerData) {
   });
 }
 
-const ARG_BUF = { kind: ARG_KIND.buf, type: VALUE_TYPE.i32, lo: 16, hi: 256 };
-const ARG_ITER = { kind: ARG_KIND.iter, type: VALUE_TYPE.i32, lo: 0, hi: 0 };
+const BUF = { kind: 'buf', lo: 16, hi: 256 };
+const ITER = { kind: 'iter' };
+const random = (lo, hi) => ({ kind: 'random', lo, hi });
+const ARGS = fixture('test', 'fixtures', 'args.wasm');
+const MODULES = (name) => fixture('soak', 'modules', `${name}.wasm`);
 
-for (const [what, call, args, module] of [
-  ['an empty export', 'noop', [], 'empty'],
-  ['an i32 argument', 'noop_i', [ARG_ITER], 'empty'],
-  ['buffer arguments through malloc/free', 'parse', [ARG_BUF], 'parse'],
+for (const [what, modulePath, call, sources] of [
+  ['an empty export', MODULES('empty'), 'noop', null],
+  ['an i32 argument', MODULES('empty'), 'noop_i', [ITER]],
+  ['buffer arguments through malloc/free', MODULES('parse'), 'parse', [BUF]],
+  ['an i64 argument and an i64 result', ARGS, 'count', [ITER]],
+  [
+    'i32, i64, f32 and f64 arguments and an f64 result',
+    ARGS,
+    'ranges',
+    [random(-5, 5), random(2 ** 40, 2 ** 40 + 1000), random(0, 3), random(-1e6, 1e6)],
+  ],
 ]) {
   test(`no JS allocation per iteration: ${what}`, async () => {
-    const r = await probe({ modulePath: fixture('soak', 'modules', `${module}.wasm`), call, args, iterations: 100000 });
+    const r = await probe({ modulePath, call, sources, iterations: 100000 });
     assert.equal(r.status, 0, 'the batch ran to its count');
     assert.equal(r.gcs, 0, 'no garbage collection was needed');
     const perIteration = (r.large - r.small) / 90000;

@@ -1,88 +1,22 @@
-/* The iteration loop. Runs on the worker's JS thread: picks an op with the
- * seeded RNG, prepares its arguments, times the call with the monotonic
- * clock, reads the tracked memories' sizes and pushes one 32-byte record into
- * the shared ring. Nothing here creates JS objects per iteration: arguments
- * are small integers (handles, not heap objects), memory buffers are held and
- * re-read only after growth detaches them, and handle scopes are recycled
- * every 256 calls. */
-#include <math.h>
+/* The runner's JS API, on the worker's JS thread: converts createRunner's
+ * options into a loop (addon/core/ws_loop.c) over the V8 engine
+ * (v8_engine.c) and forwards each call. The runner handle is a type-tagged
+ * object; the loop, the engine and the references are freed when it is
+ * collected. */
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "binding.h"
+#include "v8_engine.h"
 #include "ws.h"
 
-#define MAX_PARAMS 16
-#define SCOPE_EVERY 256
-
-/* Free slots the loop wants before a call: the call record, an allocation
- * record and a back-pressure mark. */
-#define SLOTS_PER_CALL 3
-
 typedef struct {
-  uint8_t kind;   /* ARG_* */
-  uint8_t type;   /* VAL_* (a buffer is always two i32 params: pointer, length) */
-  int64_t lo, hi; /* random range, or buffer length range */
-} arg_spec;
-
-typedef struct {
-  napi_ref fn;
-  napi_ref recv; /* `this` for the call, or NULL for undefined */
-  uint32_t n_args;
-  arg_spec args[MAX_PARAMS];
-} op_entry;
-
-typedef struct {
-  napi_ref memory;
-  napi_ref buffer;    /* the last ArrayBuffer read from memory.buffer */
-  napi_value current; /* buffer's handle in the current handle scope, or NULL */
-  uint64_t bytes;
-  int shared;
-  int dead; /* the target dropped it and it was collected */
-} tracked_memory;
-
-typedef struct {
-  napi_ref ring_ref; /* keeps the SharedArrayBuffer alive */
-  ws_ring ring;
-  ws_rng rng;
-  ws_clock clock;
-  int scenario;
-  napi_ref state, ctx;
-  op_entry *ops;
-  uint64_t *cumulative;
-  napi_value *fn_handles, *recv_handles; /* per op, valid during one runBatch */
-  uint32_t n_ops;
-  napi_ref malloc_fn, free_fn;
-  uint32_t buffer_memory;
-  tracked_memory *memories;
-  uint32_t n_memories;
-  uint64_t total_bytes;
-  uint32_t iteration, iterations;
-  uint64_t t0, deadline; /* clock ticks: run start, run deadline (0: none) */
-  napi_ref pending;      /* the promise of an async call in flight */
-  uint64_t pending_start, pending_before;
-  uint32_t pending_op;
-  napi_ref error;
-  napi_ref counters_ref; /* counting pass: keeps the counters' array alive */
-  double *counters;      /* WS_COUNT_* of the current call, or NULL */
-  uint64_t stall_start;  /* when the loop last stopped on a full ring, or 0 */
-  int rss_fd;            /* /proc/self/statm, or -1 */
+  napi_ref ring_ref;     /* keeps the SharedArrayBuffer alive */
+  napi_ref counters_ref; /* counting pass: keeps the counters alive */
+  v8_engine *engine;
+  ws_loop *loop;
 } runner;
 
-/* ---- small helpers ---- */
-
-static napi_status ref_value(napi_env env, napi_ref ref, napi_value *out) {
-  if (ref == NULL)
-    return napi_get_undefined(env, out);
-  return napi_get_reference_value(env, ref, out);
-}
-
-static void drop_ref(napi_env env, napi_ref *ref) {
-  if (*ref != NULL)
-    napi_delete_reference(env, *ref);
-  *ref = NULL;
-}
+static const napi_type_tag runner_tag = {0x7773736f616b7275ULL, 0x6e6e657230303031ULL};
 
 static napi_status get_number(napi_env env, napi_value obj, const char *key,
                               double *out) {
@@ -91,171 +25,42 @@ static napi_status get_number(napi_env env, napi_value obj, const char *key,
   return napi_get_value_double(env, v, out);
 }
 
-/* Nanoseconds from the run's start to now. */
-static uint64_t since_start(const runner *r) {
-  return ws_clock_ns(&r->clock, ws_clock_ticks(&r->clock) - r->t0);
+/* Converts a JS number to an int64 without undefined behaviour. */
+static int64_t to_int64(double x) {
+  if (!(x > -9.2e18))
+    return x != x ? 0 : INT64_MIN;
+  if (x > 9.2e18)
+    return INT64_MAX;
+  return (int64_t)x;
 }
-
-/* Ticks covering ns nanoseconds. */
-static uint64_t ticks_for(const runner *r, double ns) {
-  return (uint64_t)(ns / r->clock.ns_per_tick);
-}
-
-/* Pushes rec and, when the push had to wait, a back-pressure mark. */
-static void push(runner *r, const ws_record *rec) {
-  uint64_t waited = ws_ring_push(&r->ring, rec);
-  if (waited > 0) {
-    ws_record mark = {WS_REC_MARK, 0, WS_MARK_BACKPRESSURE, rec->iteration,
-                      waited,      0, since_start(r)};
-    ws_ring_push(&r->ring, &mark);
-  }
-}
-
-/* Marks m as collected: a memory the target dropped counts 0 bytes from now
- * on (the loop holds memories weakly, so it never keeps one alive). */
-static void bury_memory(napi_env env, tracked_memory *m) {
-  drop_ref(env, &m->memory);
-  drop_ref(env, &m->buffer);
-  m->current = NULL;
-  m->bytes = 0;
-  m->dead = 1;
-}
-
-/* Re-reads m's size when its held buffer was detached by growth (or always,
- * for a shared memory, whose buffer never detaches). Memory and buffer are
- * weak references; the buffer's handle is kept in m->current until
- * forget_handles() is called, so the common case costs one napi call. */
-static napi_status refresh_memory(napi_env env, tracked_memory *m) {
-  napi_value memory = NULL, buffer;
-  if (m->dead)
-    return napi_ok;
-  if (m->shared) {
-    double len;
-    NAPI_CHECK(napi_get_reference_value(env, m->memory, &memory));
-    if (memory == NULL) {
-      bury_memory(env, m);
-      return napi_ok;
-    }
-    NAPI_CHECK(napi_get_named_property(env, memory, "buffer", &buffer));
-    NAPI_CHECK(get_number(env, buffer, "byteLength", &len));
-    m->bytes = (uint64_t)len;
-    return napi_ok;
-  }
-  bool detached = true;
-  if (m->current == NULL && m->buffer != NULL)
-    NAPI_CHECK(napi_get_reference_value(env, m->buffer, &m->current));
-  if (m->current != NULL)
-    NAPI_CHECK(napi_is_detached_arraybuffer(env, m->current, &detached));
-  if (!detached)
-    return napi_ok;
-  size_t len;
-  void *data;
-  NAPI_CHECK(napi_get_reference_value(env, m->memory, &memory));
-  if (memory == NULL) {
-    bury_memory(env, m);
-    return napi_ok;
-  }
-  NAPI_CHECK(napi_get_named_property(env, memory, "buffer", &buffer));
-  NAPI_CHECK(napi_get_arraybuffer_info(env, buffer, &data, &len));
-  if (m->buffer != NULL)
-    napi_delete_reference(env, m->buffer);
-  NAPI_CHECK(napi_create_reference(env, buffer, 0, &m->buffer));
-  m->current = buffer;
-  m->bytes = len;
-  return napi_ok;
-}
-
-/* Drops the cached buffer handles; called whenever the handle scope they
- * live in ends (every callback's end, every recycled loop scope). */
-static void forget_handles(runner *r) {
-  for (uint32_t i = 0; i < r->n_memories; i++)
-    r->memories[i].current = NULL;
-}
-
-static napi_status total_memory(napi_env env, runner *r, uint64_t *out) {
-  uint64_t total = 0;
-  for (uint32_t i = 0; i < r->n_memories; i++) {
-    NAPI_CHECK(refresh_memory(env, &r->memories[i]));
-    total += r->memories[i].bytes;
-  }
-  *out = total;
-  return napi_ok;
-}
-
-static napi_status make_number(napi_env env, uint8_t type, int64_t x, napi_value *out) {
-  switch (type) {
-  case WS_VAL_I32:
-    return napi_create_int32(env, (int32_t)x, out);
-  case WS_VAL_I64:
-    return napi_create_bigint_int64(env, x, out);
-  default:
-    return napi_create_double(env, (double)x, out);
-  }
-}
-
-/* ---- construction ---- */
 
 static void finalize_runner(napi_env env, void *data, void *hint) {
   (void)hint;
   runner *r = data;
-  for (uint32_t i = 0; i < r->n_ops; i++) {
-    drop_ref(env, &r->ops[i].fn);
-    drop_ref(env, &r->ops[i].recv);
-  }
-  for (uint32_t i = 0; i < r->n_memories; i++) {
-    drop_ref(env, &r->memories[i].memory);
-    drop_ref(env, &r->memories[i].buffer);
-  }
-  drop_ref(env, &r->ring_ref);
-  drop_ref(env, &r->state);
-  drop_ref(env, &r->ctx);
-  drop_ref(env, &r->malloc_fn);
-  drop_ref(env, &r->free_fn);
-  drop_ref(env, &r->pending);
-  drop_ref(env, &r->error);
-  drop_ref(env, &r->counters_ref);
-  if (r->rss_fd >= 0)
-    close(r->rss_fd);
-  free(r->ops);
-  free(r->cumulative);
-  free(r->fn_handles);
-  free(r->recv_handles);
-  free(r->memories);
+  ws_loop_destroy(r->loop);
+  v8_engine_destroy(r->engine);
+  if (r->ring_ref != NULL)
+    napi_delete_reference(env, r->ring_ref);
+  if (r->counters_ref != NULL)
+    napi_delete_reference(env, r->counters_ref);
   free(r);
 }
 
-static napi_ref optional_ref(napi_env env, napi_value obj, const char *key) {
-  napi_value v;
-  napi_valuetype type;
-  napi_ref ref = NULL;
-  if (napi_get_named_property(env, obj, key, &v) == napi_ok &&
-      napi_typeof(env, v, &type) == napi_ok && type != napi_undefined &&
-      type != napi_null)
-    napi_create_reference(env, v, 1, &ref);
-  return ref;
-}
-
-/* Reads one op description { fn, recv?, weight, args?: [{ kind, type, lo, hi }] }. */
-static napi_status read_op(napi_env env, napi_value desc, op_entry *op,
-                           uint64_t *weight) {
-  napi_value fn, args;
-  double w;
-  NAPI_CHECK(napi_get_named_property(env, desc, "fn", &fn));
-  NAPI_CHECK(napi_create_reference(env, fn, 1, &op->fn));
-  op->recv = optional_ref(env, desc, "recv");
-  NAPI_CHECK(get_number(env, desc, "weight", &w));
-  *weight = w >= 1 ? (uint64_t)w : 1;
+/* Reads { weight, args?: [{ kind, type, lo, hi }] } into spec. */
+static napi_status read_spec(napi_env env, napi_value desc, ws_op_spec *spec) {
+  napi_value args;
+  double weight;
   bool is_array = false;
+  NAPI_CHECK(get_number(env, desc, "weight", &weight));
+  spec->weight = weight >= 1 ? (uint64_t)weight : 1;
   NAPI_CHECK(napi_get_named_property(env, desc, "args", &args));
   NAPI_CHECK(napi_is_array(env, args, &is_array));
   if (!is_array)
     return napi_ok;
-  uint32_t n;
-  NAPI_CHECK(napi_get_array_length(env, args, &n));
-  if (n > MAX_PARAMS)
+  NAPI_CHECK(napi_get_array_length(env, args, &spec->n_args));
+  if (spec->n_args > WS_MAX_PARAMS)
     return napi_invalid_arg;
-  op->n_args = n;
-  for (uint32_t i = 0; i < n; i++) {
+  for (uint32_t i = 0; i < spec->n_args; i++) {
     napi_value a;
     double kind, type, lo, hi;
     NAPI_CHECK(napi_get_element(env, args, i, &a));
@@ -263,574 +68,265 @@ static napi_status read_op(napi_env env, napi_value desc, op_entry *op,
     NAPI_CHECK(get_number(env, a, "type", &type));
     NAPI_CHECK(get_number(env, a, "lo", &lo));
     NAPI_CHECK(get_number(env, a, "hi", &hi));
-    op->args[i] = (arg_spec){(uint8_t)kind, (uint8_t)type, (int64_t)lo, (int64_t)hi};
+    spec->args[i] = (ws_arg_spec){kind >= 0 && kind < 256 ? (uint8_t)kind : 255,
+                                  type >= 0 && type < 256 ? (uint8_t)type : 255,
+                                  to_int64(lo), to_int64(hi)};
   }
   return napi_ok;
 }
 
-static napi_status track_memory(napi_env env, runner *r, napi_value memory, int shared) {
-  tracked_memory *grown = realloc(r->memories, (r->n_memories + 1) * sizeof *grown);
-  if (grown == NULL)
-    return napi_generic_failure;
-  r->memories = grown;
-  tracked_memory *m = &r->memories[r->n_memories];
-  memset(m, 0, sizeof *m);
-  m->shared = shared;
-  NAPI_CHECK(napi_create_reference(env, memory, 0, &m->memory)); /* weak */
-  r->n_memories++;
-  return refresh_memory(env, m);
+/* Reads the ring, seed, iterations, duration, buffer memory and counters
+ * into config and ring. */
+static napi_status read_config(napi_env env, napi_value opts, runner *r,
+                               ws_loop_config *config, ws_ring *ring) {
+  napi_value ring_view;
+  napi_typedarray_type type;
+  size_t length;
+  void *data;
+  NAPI_CHECK(napi_get_named_property(env, opts, "ring", &ring_view));
+  NAPI_CHECK(napi_get_typedarray_info(env, ring_view, &type, &length, &data, NULL, NULL));
+  NAPI_CHECK(napi_create_reference(env, ring_view, 1, &r->ring_ref));
+  if (type != napi_int32_array || ws_ring_attach(ring, data, length * 4) != 0) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "ring must be an Int32Array over a ring region");
+    return napi_pending_exception;
+  }
+  double seed, iterations, duration_ns, buffer_memory;
+  NAPI_CHECK(get_number(env, opts, "seed", &seed));
+  NAPI_CHECK(get_number(env, opts, "iterations", &iterations));
+  NAPI_CHECK(get_number(env, opts, "durationNs", &duration_ns));
+  NAPI_CHECK(get_number(env, opts, "bufferMemory", &buffer_memory));
+  config->seed = seed >= 0 && seed < 1.8e19 ? (uint64_t)seed : 0;
+  config->iterations =
+      iterations >= 0 && iterations < 4294967296.0 ? (uint32_t)iterations : 0;
+  config->duration_ns =
+      duration_ns > 0 && duration_ns < 1.8e19 ? (uint64_t)duration_ns : 0;
+  config->buffer_memory =
+      buffer_memory >= 0 && buffer_memory < 4294967296.0 ? (uint32_t)buffer_memory : 0;
+  napi_value counters;
+  napi_valuetype kind;
+  NAPI_CHECK(napi_get_named_property(env, opts, "counters", &counters));
+  NAPI_CHECK(napi_typeof(env, counters, &kind));
+  if (kind == napi_undefined || kind == napi_null)
+    return napi_ok;
+  NAPI_CHECK(napi_get_typedarray_info(env, counters, &type, &length, &data, NULL, NULL));
+  if (type != napi_float64_array || length < WS_COUNT_FIELDS) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "counters must be a Float64Array of the counters");
+    return napi_pending_exception;
+  }
+  NAPI_CHECK(napi_create_reference(env, counters, 1, &r->counters_ref));
+  config->counters = data;
+  return napi_ok;
 }
 
-/* createRunner({ ring, seed, iterations, durationNs, scenario, state, ctx,
- *   ops: [...], malloc, free, bufferMemory, memories: [{ memory, shared }],
- *   counters? }): counters (counting pass) is a Float64Array of WS_COUNT_*
- *   fields that the allocator hooks update; after each call an allocation
- *   record follows its call record.
- * Returns an external owning the runner; freed when it is collected. Throws
- * WS_EINVAL when the ring is not a valid SharedArrayBuffer region. */
+/* Builds the loop of runner r from opts. */
+static napi_status build(napi_env env, napi_value opts, runner *r) {
+  ws_loop_config config = {0};
+  ws_ring ring;
+  NAPI_CHECK(read_config(env, opts, r, &config, &ring));
+  NAPI_CHECK(v8_engine_create(env, opts, &r->engine));
+  napi_value ops;
+  uint32_t n_ops;
+  NAPI_CHECK(napi_get_named_property(env, opts, "ops", &ops));
+  NAPI_CHECK(napi_get_array_length(env, ops, &n_ops));
+  ws_op_spec *specs = calloc(n_ops ? n_ops : 1, sizeof *specs);
+  if (specs == NULL)
+    return napi_generic_failure;
+  napi_status status = napi_ok;
+  for (uint32_t i = 0; i < n_ops && status == napi_ok; i++) {
+    napi_value desc;
+    status = napi_get_element(env, ops, i, &desc);
+    if (status == napi_ok)
+      status = read_spec(env, desc, &specs[i]);
+  }
+  int rc = 0;
+  if (status == napi_ok) {
+    config.memories = v8_engine_memories(r->engine);
+    if (v8_engine_begin_batch(r->engine) == napi_ok)
+      rc = ws_loop_create(&config, specs, n_ops, &ring, v8_engine_base(r->engine),
+                          &r->loop);
+    v8_engine_end_batch(r->engine);
+  }
+  free(specs);
+  NAPI_CHECK(status);
+  if (rc != 0) {
+    ws_binding_throw_code(env, rc,
+                          rc == WS_EINVAL ? "invalid ops or argument specs" : NULL);
+    return napi_pending_exception;
+  }
+  return napi_ok;
+}
+
+/* createRunner({ ring, seed, iterations, durationNs, bufferMemory, counters?,
+ *   scenario, state, ctx, ops: [{ fn, recv?, weight, args? }], slots?, alloc?,
+ *   free?, memories: [{ memory, shared }] }) returns the runner handle. For a
+ *   raw module, ops[k].fn is the trampoline's function and args[i] is
+ *   { kind, type, lo, hi } (protocol.js ARG_KIND, VALUE_TYPE); counters
+ *   (counting pass) is a Float64Array of the allocation counters. Throws
+ *   WS_EINVAL for invalid options. */
 static napi_value create_runner(napi_env env, napi_callback_info info) {
   size_t argc = 1;
-  napi_value opts, v, result;
+  napi_value opts, handle;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &opts, NULL, NULL));
   runner *r = calloc(1, sizeof *r);
   if (r == NULL) {
     ws_binding_throw_code(env, WS_ENOMEM, NULL);
     return NULL;
   }
-  r->rss_fd = ws_rss_open();
-  NAPI_CALL(env, napi_create_external(env, r, finalize_runner, NULL, &result));
-
-  napi_value ring_view;
-  napi_typedarray_type ta_type;
-  size_t length, offset;
-  void *data;
-  NAPI_CALL(env, napi_get_named_property(env, opts, "ring", &ring_view));
-  NAPI_CALL(env, napi_get_typedarray_info(env, ring_view, &ta_type, &length, &data, NULL,
-                                          &offset));
-  NAPI_CALL(env, napi_create_reference(env, ring_view, 1, &r->ring_ref));
-  if (ta_type != napi_int32_array || ws_ring_attach(&r->ring, data, length * 4) != 0) {
-    ws_binding_throw_code(env, WS_EINVAL,
-                          "ring must be an Int32Array over a ring region");
+  NAPI_CALL(env, napi_create_object(env, &handle));
+  if (napi_wrap(env, handle, r, finalize_runner, NULL, NULL) != napi_ok) {
+    free(r);
+    ws_binding_throw_last(env);
     return NULL;
   }
-
-  double seed, iterations, duration_ns, scenario, buffer_memory;
-  NAPI_CALL(env, get_number(env, opts, "seed", &seed));
-  NAPI_CALL(env, get_number(env, opts, "iterations", &iterations));
-  NAPI_CALL(env, get_number(env, opts, "durationNs", &duration_ns));
-  NAPI_CALL(env, get_number(env, opts, "scenario", &scenario));
-  NAPI_CALL(env, get_number(env, opts, "bufferMemory", &buffer_memory));
-  ws_rng_seed(&r->rng, (uint64_t)seed);
-  r->iterations = (uint32_t)iterations;
-  r->scenario = scenario != 0;
-  r->buffer_memory = (uint32_t)buffer_memory;
-  r->state = optional_ref(env, opts, "state");
-  r->ctx = optional_ref(env, opts, "ctx");
-  r->counters_ref = optional_ref(env, opts, "counters");
-  if (r->counters_ref != NULL) {
-    napi_value counters;
-    size_t count;
-    void *data;
-    NAPI_CALL(env, napi_get_reference_value(env, r->counters_ref, &counters));
-    NAPI_CALL(env, napi_get_typedarray_info(env, counters, &ta_type, &count, &data, NULL,
-                                            NULL));
-    if (ta_type != napi_float64_array || count < WS_COUNT_FIELDS) {
-      ws_binding_throw_code(env, WS_EINVAL,
-                            "counters must be a Float64Array of 5 counters");
-      return NULL;
-    }
-    r->counters = data;
-  }
-  r->malloc_fn = optional_ref(env, opts, "malloc");
-  r->free_fn = optional_ref(env, opts, "free");
-
-  NAPI_CALL(env, napi_get_named_property(env, opts, "ops", &v));
-  NAPI_CALL(env, napi_get_array_length(env, v, &r->n_ops));
-  r->ops = calloc(r->n_ops, sizeof *r->ops);
-  r->cumulative = calloc(r->n_ops, sizeof *r->cumulative);
-  r->fn_handles = calloc(r->n_ops, sizeof *r->fn_handles);
-  r->recv_handles = calloc(r->n_ops, sizeof *r->recv_handles);
-  if (r->n_ops == 0 || r->ops == NULL || r->cumulative == NULL || r->fn_handles == NULL ||
-      r->recv_handles == NULL) {
-    ws_binding_throw_code(env, WS_EINVAL, "createRunner needs at least one op");
-    return NULL;
-  }
-  uint64_t sum = 0;
-  for (uint32_t i = 0; i < r->n_ops; i++) {
-    napi_value desc;
-    uint64_t weight;
-    NAPI_CALL(env, napi_get_element(env, v, i, &desc));
-    NAPI_CALL(env, read_op(env, desc, &r->ops[i], &weight));
-    sum += weight;
-    r->cumulative[i] = sum;
-  }
-
-  uint32_t n_memories;
-  NAPI_CALL(env, napi_get_named_property(env, opts, "memories", &v));
-  NAPI_CALL(env, napi_get_array_length(env, v, &n_memories));
-  for (uint32_t i = 0; i < n_memories; i++) {
-    napi_value desc, memory;
-    double shared;
-    NAPI_CALL(env, napi_get_element(env, v, i, &desc));
-    NAPI_CALL(env, napi_get_named_property(env, desc, "memory", &memory));
-    NAPI_CALL(env, get_number(env, desc, "shared", &shared));
-    NAPI_CALL(env, track_memory(env, r, memory, shared != 0));
-  }
-  NAPI_CALL(env, total_memory(env, r, &r->total_bytes));
-  forget_handles(r);
-  ws_clock_init(&r->clock);
-  r->t0 = ws_clock_ticks(&r->clock);
-  r->deadline = duration_ns > 0 ? r->t0 + ticks_for(r, duration_ns) : 0;
-  return result;
+  NAPI_CALL(env, napi_type_tag_object(env, handle, &runner_tag));
+  NAPI_CALL(env, build(env, opts, r));
+  return handle;
 }
 
-static runner *unwrap(napi_env env, napi_callback_info info, size_t *argc,
+/* The runner of argv[0] and up to want further arguments; NULL with a
+ * TypeError thrown when argv[0] is not a runner. */
+static runner *unwrap(napi_env env, napi_callback_info info, size_t want,
                       napi_value *argv) {
-  napi_value self;
+  napi_value all[4];
+  size_t n = 4;
+  bool tagged = false;
   void *data = NULL;
-  size_t want = *argc;
-  napi_value all[8];
-  size_t n = 8;
-  if (napi_get_cb_info(env, info, &n, all, &self, NULL) != napi_ok || n < 1 ||
-      napi_get_value_external(env, all[0], &data) != napi_ok) {
-    napi_throw_type_error(env, "WS_EINVAL", "first argument must be a runner");
+  if (napi_get_cb_info(env, info, &n, all, NULL, NULL) != napi_ok || n < 1 + want ||
+      napi_check_object_type_tag(env, all[0], &runner_tag, &tagged) != napi_ok ||
+      !tagged || napi_unwrap(env, all[0], &data) != napi_ok ||
+      ((runner *)data)->loop == NULL) {
+    napi_throw_type_error(env, "WS_EINVAL", "expected a runner and its arguments");
     return NULL;
   }
-  for (size_t i = 0; i < want && i + 1 < 8; i++)
+  for (size_t i = 0; i < want; i++)
     argv[i] = all[i + 1];
-  *argc = n - 1;
-  forget_handles(data); /* handles cached by an earlier callback are dead */
   return data;
 }
 
-/* ---- the loop ---- */
-
-typedef struct {
-  uint32_t ptr, len;
-} buffer_arg;
-
-/* Builds the arguments of a raw-module op into argv; buffers are allocated
- * through the module's allocator and filled with seeded random bytes (outside
- * the timed region). Returns the argument count, or -1 with an exception
- * pending. */
-static int prepare_args(napi_env env, runner *r, const op_entry *op, napi_value *argv,
-                        buffer_arg *bufs, uint32_t *n_bufs) {
-  int argc = 0;
-  *n_bufs = 0;
-  for (uint32_t i = 0; i < op->n_args; i++) {
-    const arg_spec *a = &op->args[i];
-    if (a->kind == WS_ARG_BUF) {
-      napi_value malloc_fn, undefined, len_v, ptr_v;
-      uint32_t len = (uint32_t)ws_rng_range(&r->rng, (uint64_t)a->lo, (uint64_t)a->hi);
-      uint32_t ptr = 0;
-      if (napi_get_reference_value(env, r->malloc_fn, &malloc_fn) != napi_ok ||
-          napi_get_undefined(env, &undefined) != napi_ok ||
-          napi_create_uint32(env, len, &len_v) != napi_ok ||
-          napi_call_function(env, undefined, malloc_fn, 1, &len_v, &ptr_v) != napi_ok ||
-          napi_get_value_uint32(env, ptr_v, &ptr) != napi_ok)
-        return -1;
-      tracked_memory *m = &r->memories[r->buffer_memory];
-      napi_value buffer;
-      void *data;
-      size_t bytes;
-      if (refresh_memory(env, m) != napi_ok ||
-          napi_get_reference_value(env, m->buffer, &buffer) != napi_ok ||
-          napi_get_arraybuffer_info(env, buffer, &data, &bytes) != napi_ok)
-        return -1;
-      if (ptr == 0 || (uint64_t)ptr + len > bytes) {
-        napi_throw_error(env, "WS_EALLOC",
-                         "the module's allocator returned no usable block for a buffer "
-                         "argument");
-        return -1;
-      }
-      ws_rng_fill(&r->rng, (uint8_t *)data + ptr, len);
-      bufs[(*n_bufs)++] = (buffer_arg){ptr, len};
-      if (napi_create_uint32(env, ptr, &argv[argc++]) != napi_ok ||
-          napi_create_uint32(env, len, &argv[argc++]) != napi_ok)
-        return -1;
-      continue;
-    }
-    int64_t x = 0;
-    if (a->kind == WS_ARG_ITERATION)
-      x = r->iteration;
-    else if (a->kind == WS_ARG_RANDOM)
-      x = (int64_t)ws_rng_range(&r->rng, (uint64_t)a->lo, (uint64_t)a->hi);
-    else if (a->kind == WS_ARG_CONST)
-      x = a->lo;
-    if (make_number(env, a->type, x, &argv[argc++]) != napi_ok)
-      return -1;
+/* Returns a number, or throws for a negative WS_E* code (WS_EENGINE: the
+ * engine's exception is already pending). Ends the engine's batch first. */
+static napi_value result_of(napi_env env, runner *r, int rc) {
+  v8_engine_end_batch(r->engine);
+  if (rc == WS_EENGINE) {
+    ws_binding_throw_last(env);
+    return NULL;
   }
-  return argc;
-}
-
-/* Frees the buffers prepare_args allocated, calling free(ptr, len) (C's free
- * ignores the length; sized deallocators use it). Returns -1 with an
- * exception pending on failure. */
-static int free_buffers(napi_env env, runner *r, const buffer_arg *bufs, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    napi_value free_fn, undefined, args[2], ignored;
-    if (napi_get_reference_value(env, r->free_fn, &free_fn) != napi_ok ||
-        napi_get_undefined(env, &undefined) != napi_ok ||
-        napi_create_uint32(env, bufs[i].ptr, &args[0]) != napi_ok ||
-        napi_create_uint32(env, bufs[i].len, &args[1]) != napi_ok ||
-        napi_call_function(env, undefined, free_fn, 2, args, &ignored) != napi_ok)
-      return -1;
+  if (rc < 0) {
+    ws_binding_throw_code(env, rc, NULL);
+    return NULL;
   }
-  return 0;
-}
-
-/* Writes the call record of iteration r->iteration and advances it. */
-static napi_status finish_call(napi_env env, runner *r, uint32_t op, uint64_t start,
-                               uint64_t end, uint64_t before, uint8_t flags) {
-  NAPI_CHECK(total_memory(env, r, &r->total_bytes));
-  if (r->total_bytes > before)
-    flags |= WS_FLAG_GREW;
-  ws_record rec = {WS_REC_CALL,
-                   flags,
-                   (uint16_t)op,
-                   r->iteration,
-                   ws_clock_ns(&r->clock, end - start),
-                   r->total_bytes,
-                   ws_clock_ns(&r->clock, start - r->t0)};
-  push(r, &rec);
-  if (r->counters != NULL) {
-    ws_record alloc;
-    ws_alloc_record(&alloc, r->iteration, (uint16_t)op, r->counters);
-    push(r, &alloc);
-  }
-  r->iteration++;
-  return napi_ok;
-}
-
-/* Counting pass: starts a call's counters (the live bytes carry over). */
-static void reset_counters(runner *r) {
-  if (r->counters == NULL)
-    return;
-  r->counters[WS_COUNT_ALLOCS] = 0;
-  r->counters[WS_COUNT_FREES] = 0;
-  r->counters[WS_COUNT_BYTES] = 0;
-  r->counters[WS_COUNT_PEAK] = r->counters[WS_COUNT_LIVE];
-}
-
-static napi_value undefined_value(napi_env env) {
-  napi_value v = NULL;
-  napi_get_undefined(env, &v);
-  return v;
-}
-
-static napi_value status_value(napi_env env, int status) {
   napi_value v;
-  napi_create_int32(env, status, &v);
+  NAPI_CALL(env, napi_create_int32(env, rc, &v));
   return v;
 }
 
-/* Stores the pending exception (the call threw) as the run's error. */
-static void take_exception(napi_env env, runner *r) {
-  napi_value exception;
-  if (napi_get_and_clear_last_exception(env, &exception) == napi_ok) {
-    drop_ref(env, &r->error);
-    napi_create_reference(env, exception, 1, &r->error);
-  }
-}
-
-/* Evaluates a napi call inside the loop; on failure the loop ends with -1
- * and the exception (thrown here when none is pending) propagates. */
-#define LOOP_CALL(env, call)                                                             \
-  do {                                                                                   \
-    if ((call) != napi_ok) {                                                             \
-      ws_binding_throw_last((env));                                                      \
-      return -1;                                                                         \
-    }                                                                                    \
-  } while (0)
-
-/* Runs iterations of r until a stop condition (see run_batch) and returns
- * its ST_* status, or -1 with an exception pending. *scope is the caller's
- * to close; it is recycled every SCOPE_EVERY calls. */
-static int run_loop(napi_env env, runner *r, uint32_t max_iterations, uint64_t batch_end,
-                    napi_handle_scope *scope) {
-  napi_value scenario_args[2];
-  if (r->scenario) {
-    LOOP_CALL(env, ref_value(env, r->state, &scenario_args[0]));
-    LOOP_CALL(env, ref_value(env, r->ctx, &scenario_args[1]));
-  }
-  for (uint32_t i = 0; i < r->n_ops; i++) {
-    LOOP_CALL(env, napi_get_reference_value(env, r->ops[i].fn, &r->fn_handles[i]));
-    LOOP_CALL(env, ref_value(env, r->ops[i].recv, &r->recv_handles[i]));
-  }
-  for (uint32_t done = 0;; done++) {
-    if (r->iteration >= r->iterations)
-      return WS_STATUS_DONE;
-    if (ws_ring_stop_requested(&r->ring))
-      return WS_STATUS_STOPPED;
-    if (done >= max_iterations)
-      return WS_STATUS_YIELD;
-    if (ws_ring_free_slots(&r->ring) < SLOTS_PER_CALL) {
-      r->stall_start = ws_clock_ticks(&r->clock);
-      return WS_STATUS_FULL;
-    }
-    if (done % SCOPE_EVERY == 0) {
-      forget_handles(r);
-      if (*scope != NULL)
-        napi_close_handle_scope(env, *scope);
-      *scope = NULL;
-      LOOP_CALL(env, napi_open_handle_scope(env, scope));
-    }
-    uint32_t op = ws_rng_pick(&r->rng, r->cumulative, r->n_ops);
-    const op_entry *entry = &r->ops[op];
-    napi_value result, args[MAX_PARAMS * 2];
-    buffer_arg bufs[MAX_PARAMS];
-    uint32_t n_bufs = 0;
-    int n_args = 2;
-    napi_value *call_args = scenario_args;
-    if (!r->scenario) {
-      n_args = prepare_args(env, r, entry, args, bufs, &n_bufs);
-      if (n_args < 0)
-        return -1;
-      call_args = args;
-    }
-    r->ring.ctl[WS_CTL_ITERATION] = (int32_t)r->iteration;
-    uint64_t before = r->total_bytes;
-    reset_counters(r);
-
-    uint64_t start = ws_clock_ticks(&r->clock);
-    napi_status call = napi_call_function(env, r->recv_handles[op], r->fn_handles[op],
-                                          (size_t)n_args, call_args, &result);
-    uint64_t end = ws_clock_ticks(&r->clock);
-
-    if (call == napi_pending_exception) {
-      take_exception(env, r);
-      LOOP_CALL(env, finish_call(env, r, op, start, end, before, WS_FLAG_THREW));
-      return WS_STATUS_THREW;
-    }
-    LOOP_CALL(env, call);
-    if (r->scenario) {
-      bool is_promise = false;
-      LOOP_CALL(env, napi_is_promise(env, result, &is_promise));
-      if (is_promise) {
-        LOOP_CALL(env, napi_create_reference(env, result, 1, &r->pending));
-        r->pending_start = start;
-        r->pending_before = before;
-        r->pending_op = op;
-        return WS_STATUS_ASYNC;
-      }
-    } else if (free_buffers(env, r, bufs, n_bufs) != 0) {
-      return -1;
-    }
-    LOOP_CALL(env, finish_call(env, r, op, start, end, before, 0));
-    if (r->deadline != 0 && end >= r->deadline)
-      return WS_STATUS_DEADLINE;
-    if (end >= batch_end)
-      return WS_STATUS_YIELD;
-  }
-}
-
-/* runBatch(runner, maxIterations, maxNs) runs iterations until one of: the
- * batch's count or time budget (WS_STATUS_YIELD), the run's iteration count
- * (WS_STATUS_DONE), a stop request (WS_STATUS_STOPPED), the run's deadline
- * (WS_STATUS_DEADLINE), a call that threw (WS_STATUS_THREW: the record is written,
- * error() returns the exception), or a call that returned a promise (WS_STATUS_ASYNC:
- * await pending(), then settle()), or a ring too full for the next call (WS_STATUS_FULL:
- * ask the main thread to drain, wait for it, call runBatch again; the wait is logged as a
- * back-pressure mark). */
+/* runBatch(runner, maxCalls, maxNs) runs calls and returns the WS_STATUS_*
+ * they ended on (ws_loop_run). Throws WS_EALLOC when the module's allocator
+ * gave no usable block for a buffer. */
 static napi_value run_batch(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  runner *r = unwrap(env, info, &argc, argv);
+  runner *r = unwrap(env, info, 2, argv);
   if (r == NULL)
     return NULL;
-  uint32_t max_iterations;
+  uint32_t max_calls;
   double max_ns;
-  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &max_iterations));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &max_calls));
   NAPI_CALL(env, napi_get_value_double(env, argv[1], &max_ns));
-  if (r->pending != NULL) {
-    napi_throw_error(env, "WS_EINVAL", "runBatch called while an async call is pending");
-    return NULL;
-  }
-  if (r->stall_start != 0) {
-    uint64_t now = ws_clock_ticks(&r->clock);
-    ws_record mark = {WS_REC_MARK,
-                      0,
-                      WS_MARK_BACKPRESSURE,
-                      r->iteration,
-                      ws_clock_ns(&r->clock, now - r->stall_start),
-                      0,
-                      ws_clock_ns(&r->clock, r->stall_start - r->t0)};
-    r->stall_start = 0;
-    ws_ring_push(&r->ring, &mark);
-  }
-  uint64_t batch_end = ws_clock_ticks(&r->clock) + ticks_for(r, max_ns > 0 ? max_ns : 0);
-  napi_handle_scope scope = NULL;
-  int status = run_loop(env, r, max_iterations, batch_end, &scope);
-  forget_handles(r);
-  if (scope != NULL)
-    napi_close_handle_scope(env, scope);
-  return status < 0 ? NULL : status_value(env, status);
+  if (v8_engine_begin_batch(r->engine) != napi_ok)
+    return result_of(env, r, WS_EENGINE);
+  uint64_t ns = max_ns > 0 && max_ns < 1.8e19 ? (uint64_t)max_ns : 0;
+  return result_of(env, r, ws_loop_run(r->loop, max_calls, ns));
 }
 
 /* pending(runner) returns the promise of the async call in flight, or
  * undefined. */
 static napi_value pending(napi_env env, napi_callback_info info) {
-  size_t argc = 0;
-  runner *r = unwrap(env, info, &argc, NULL);
+  runner *r = unwrap(env, info, 0, NULL);
   if (r == NULL)
     return NULL;
   napi_value v;
-  NAPI_CALL(env, ref_value(env, r->pending, &v));
+  NAPI_CALL(env, v8_engine_pending(r->engine, &v));
   return v;
 }
 
-/* settle(runner, threw, error) completes the async call: its time runs from
- * the call's start to now (the promise's settling included). When threw is
- * true, error becomes the run's error. */
+/* settle(runner, threw, error) ends the async call (ws_loop_settle); when
+ * threw is true, error becomes the run's error. */
 static napi_value settle(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  runner *r = unwrap(env, info, &argc, argv);
+  runner *r = unwrap(env, info, 2, argv);
   if (r == NULL)
     return NULL;
-  if (r->pending == NULL) {
-    napi_throw_error(env, "WS_EINVAL", "settle called with no async call pending");
-    return NULL;
-  }
-  uint64_t end = ws_clock_ticks(&r->clock);
   bool threw = false;
   NAPI_CALL(env, napi_get_value_bool(env, argv[0], &threw));
-  drop_ref(env, &r->pending);
-  if (threw) {
-    drop_ref(env, &r->error);
-    NAPI_CALL(env, napi_create_reference(env, argv[1], 1, &r->error));
-  }
-  uint8_t flags = WS_FLAG_ASYNC | (threw ? WS_FLAG_THREW : 0);
-  NAPI_CALL(env, finish_call(env, r, r->pending_op, r->pending_start, end,
-                             r->pending_before, flags));
-  return undefined_value(env);
+  NAPI_CALL(env, v8_engine_settled(r->engine, threw ? argv[1] : NULL));
+  int rc = ws_loop_settle(r->loop, threw);
+  return result_of(env, r, rc);
 }
 
 /* error(runner) returns what the last failing call threw, or undefined. */
 static napi_value error(napi_env env, napi_callback_info info) {
-  size_t argc = 0;
-  runner *r = unwrap(env, info, &argc, NULL);
+  runner *r = unwrap(env, info, 0, NULL);
   if (r == NULL)
     return NULL;
   napi_value v;
-  NAPI_CALL(env, ref_value(env, r->error, &v));
+  NAPI_CALL(env, v8_engine_error(r->engine, &v));
   return v;
 }
 
-/* completed(runner) returns the number of iterations completed. */
+/* completed(runner) returns the calls completed. */
 static napi_value completed(napi_env env, napi_callback_info info) {
-  size_t argc = 0;
-  runner *r = unwrap(env, info, &argc, NULL);
+  runner *r = unwrap(env, info, 0, NULL);
   if (r == NULL)
     return NULL;
   napi_value v;
-  NAPI_CALL(env, napi_create_uint32(env, r->iteration, &v));
+  NAPI_CALL(env, napi_create_uint32(env, ws_loop_completed(r->loop), &v));
   return v;
 }
 
-/* metric(runner, id, value) records one slow-cadence metric (values are
- * rounded to whole units; NaN or negative values are skipped). */
+/* metric(runner, id, value) records one slow-cadence metric. */
 static napi_value metric(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  runner *r = unwrap(env, info, &argc, argv);
+  runner *r = unwrap(env, info, 2, argv);
   if (r == NULL)
     return NULL;
   uint32_t id;
   double value;
   NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &id));
   NAPI_CALL(env, napi_get_value_double(env, argv[1], &value));
-  if (!isnan(value) && value >= 0) {
-    ws_record rec = {WS_REC_METRIC,
-                     0,
-                     (uint16_t)id,
-                     r->iteration > 0 ? r->iteration - 1 : 0,
-                     (uint64_t)llround(value),
-                     0,
-                     since_start(r)};
-    push(r, &rec);
-  }
-  return undefined_value(env);
+  return result_of(env, r, ws_loop_metric(r->loop, (uint16_t)id, value));
 }
 
-/* sampleMemories(runner) records the process RSS (metric 1, where
- * /proc/self/statm exists) and each tracked memory's size as metric
- * 256 + index. */
+/* sampleMemories(runner) records the RSS and every memory's size. */
 static napi_value sample_memories(napi_env env, napi_callback_info info) {
-  size_t argc = 0;
-  runner *r = unwrap(env, info, &argc, NULL);
+  runner *r = unwrap(env, info, 0, NULL);
   if (r == NULL)
     return NULL;
-  uint64_t now = since_start(r);
-  uint64_t rss;
-  if (r->rss_fd >= 0 && ws_rss_read(r->rss_fd, &rss) == 0) {
-    ws_record rec = {WS_REC_METRIC,
-                     0,
-                     WS_METRIC_RSS,
-                     r->iteration > 0 ? r->iteration - 1 : 0,
-                     rss,
-                     0,
-                     now};
-    push(r, &rec);
-  }
-  for (uint32_t i = 0; i < r->n_memories; i++) {
-    NAPI_CALL(env, refresh_memory(env, &r->memories[i]));
-    ws_record rec = {WS_REC_METRIC,
-                     0,
-                     (uint16_t)(WS_METRIC_MEMORY_BASE + i),
-                     r->iteration > 0 ? r->iteration - 1 : 0,
-                     r->memories[i].bytes,
-                     0,
-                     now};
-    push(r, &rec);
-  }
-  return undefined_value(env);
+  return result_of(env, r, ws_loop_sample_memories(r->loop));
 }
 
-/* addMemory(runner, memory, shared) tracks one more memory from now on,
- * writes a memory-tracked mark and returns its index. */
+/* addMemory(runner, memory, shared) tracks one more memory from now on and
+ * returns its index. */
 static napi_value add_memory(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  runner *r = unwrap(env, info, &argc, argv);
+  runner *r = unwrap(env, info, 2, argv);
   if (r == NULL)
     return NULL;
   bool shared = false;
   NAPI_CALL(env, napi_get_value_bool(env, argv[1], &shared));
-  NAPI_CALL(env, track_memory(env, r, argv[0], shared));
-  uint32_t index = r->n_memories - 1;
-  r->total_bytes += r->memories[index].bytes;
-  ws_record rec = {WS_REC_MARK,   0,     WS_MARK_MEMORY_TRACKED,
-                   r->iteration,  index, r->memories[index].bytes,
-                   since_start(r)};
-  push(r, &rec);
-  napi_value v;
-  NAPI_CALL(env, napi_create_uint32(env, index, &v));
-  return v;
+  NAPI_CALL(env, v8_engine_add_memory(r->engine, argv[0], shared));
+  uint32_t index = 0;
+  int rc = ws_loop_track_memory(r->loop, &index);
+  return result_of(env, r, rc < 0 ? rc : (int)index);
 }
 
-/* end(runner) writes the end mark: the run ended cleanly. */
+/* end(runner) writes the end mark. */
 static napi_value end_run(napi_env env, napi_callback_info info) {
-  size_t argc = 0;
-  runner *r = unwrap(env, info, &argc, NULL);
+  runner *r = unwrap(env, info, 0, NULL);
   if (r == NULL)
     return NULL;
-  ws_record rec = {WS_REC_MARK,  0, WS_MARK_END,   r->iteration,
-                   r->iteration, 0, since_start(r)};
-  push(r, &rec);
-  return undefined_value(env);
-}
-
-/* ringRegionBytes(capacity) returns the SharedArrayBuffer size a ring of
- * capacity records needs. */
-static napi_value ring_region_bytes(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value arg, v;
-  uint32_t capacity;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
-  NAPI_CALL(env, napi_get_value_uint32(env, arg, &capacity));
-  NAPI_CALL(env, napi_create_double(env, (double)ws_ring_region_bytes(capacity), &v));
-  return v;
+  return result_of(env, r, ws_loop_end(r->loop));
 }
 
 napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
@@ -844,6 +340,5 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "sampleMemories", sample_memories));
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));
   NAPI_CHECK(ws_binding_export(env, exports, "end", end_run));
-  NAPI_CHECK(ws_binding_export(env, exports, "ringRegionBytes", ring_region_bytes));
   return napi_ok;
 }

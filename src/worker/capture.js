@@ -11,7 +11,8 @@
  * imports) is called for every instance, with the import object it got (the
  * allocator sources look at both). transform(bytes) may return rewritten
  * module bytes and extra imports ({ bytes, imports }) before anything is
- * compiled; it is used by the counting pass.
+ * compiled; it is used by the counting pass. Returns { track(memory, label),
+ * pristine: the unhooked { Memory, Module, Instance } }.
  */
 export function installCapture({ onMemory, onLabel, onInstance = () => {}, transform = null }) {
   const W = globalThis.WebAssembly;
@@ -79,7 +80,8 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
     if (imports) extraImports.set(module, imports);
     return module;
   };
-  W.Instance = new Proxy(W.Instance, {
+  const OriginalInstance = W.Instance;
+  W.Instance = new Proxy(OriginalInstance, {
     construct(target, args, newTarget) {
       const imports = withExtra(args[0], args[1]);
       scanImports(imports);
@@ -107,5 +109,8 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
   if (typeof W.compileStreaming === 'function') {
     W.compileStreaming = async (response) => W.compile(new Uint8Array(await (await response).arrayBuffer()));
   }
-  return { track: (memory, label) => see(memory, label ?? `tracked #${++constructed}`, true) };
+  // The harness's own modules (the argument trampoline) are built with the
+  // constructors as they were, unseen by these hooks.
+  const pristine = { Memory: OriginalMemory, Module: OriginalModule, Instance: OriginalInstance };
+  return { track: (memory, label) => see(memory, label ?? `tracked #${++constructed}`, true), pristine };
 }

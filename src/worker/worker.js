@@ -92,7 +92,7 @@ const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 async function prepare(stdio) {
   if (target.kind === 'module') {
     const { prepareRawTarget } = await import('./targets/raw.js'); // after quiet-wasi.js
-    const raw = await prepareRawTarget(target.path, config, stdio);
+    const raw = await prepareRawTarget(target.path, config, stdio, capture.pristine);
     const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * 65536));
     raw.memoryNames.forEach((name, i) => {
       const t = tracked.find((x) => memoryOf(x) === raw.instance.exports[name]);
@@ -106,7 +106,8 @@ async function prepare(stdio) {
       state: undefined,
       ctx: undefined,
       ops: raw.ops,
-      malloc: raw.malloc,
+      slots: raw.slots,
+      alloc: raw.alloc,
       free: raw.free,
       bufferMemory,
     };
@@ -251,14 +252,15 @@ async function main() {
     seed: config.seed,
     iterations: config.iterations,
     durationNs: (config.durationMs ?? 0) * 1e6,
-    scenario: prepared.scenario ? 1 : 0,
+    scenario: Boolean(prepared.scenario),
     state: prepared.state,
     ctx: prepared.ctx,
     ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
-    malloc: prepared.malloc,
+    slots: prepared.slots,
+    alloc: prepared.alloc,
     free: prepared.free,
     bufferMemory: prepared.bufferMemory,
-    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared ? 1 : 0 })),
+    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
     counters: counting?.counters,
   });
   sources = createSources(liveInstances());

@@ -2,7 +2,6 @@
 
 #include "ws.h"
 #include "ws_stats.h"
-#include "ws_stats.h"
 
 /* Computes [n, median, p90, p99] of elapsed[from..to) for all calls (row 0)
  * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]; a row with

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
 import { usageError } from '../../cli/exit-codes.js';
 import { ARG_KIND, VALUE_TYPE } from '../../protocol.js';
+import { buildTrampoline } from './trampoline.js';
 import { inspectModule } from './wasm-info.js';
 
 const WASI_MODULE = 'wasi_snapshot_preview1';
@@ -51,6 +52,8 @@ export function loadModuleFile(path) {
 function unresolvedImports(info) {
   return info.imports.filter((i) => i.module !== WASI_MODULE || i.kind !== 'function');
 }
+
+const signatureOf = (e) => `(${e.params.join(', ')}) -> (${e.results.join(', ')})`;
 
 function functionExports(info) {
   return info.exports.filter((e) => e.kind === 'function');
@@ -129,10 +132,20 @@ function findAllocator(exports, info, alloc) {
   const pairs = alloc ? [[alloc.malloc, alloc.free]] : ALLOCATORS;
   for (const [m, f] of pairs) {
     if (typeof exports[m] === 'function' && typeof exports[f] === 'function') {
-      const mInfo = info.exports.find((e) => e.name === m);
-      const malloc = mInfo && mInfo.params.length >= 2 ? (n) => exports[m](n, 1) : exports[m];
-      const fInfo = info.exports.find((e) => e.name === f);
-      const free = fInfo && fInfo.params.length >= 3 ? (p, n) => exports[f](p, n, 1) : exports[f];
+      const malloc = { fn: exports[m], ...info.exports.find((e) => e.name === m) };
+      const free = { fn: exports[f], ...info.exports.find((e) => e.name === f) };
+      // The trampoline passes (length[, align 1]) and (pointer[, length[, align 1]]).
+      if (
+        !malloc.params.every((p) => p === 'i32') ||
+        malloc.results[0] !== 'i32' ||
+        !free.params.every((p) => p === 'i32')
+      ) {
+        throw usageError(
+          'WS_EALLOC',
+          `The allocator ${m}${signatureOf(malloc)} / ${f}${signatureOf(free)} does not take and return 32-bit pointers and lengths.`,
+          'Name a malloc(len) -> ptr and free(ptr) pair with --alloc ALLOC,FREE, or drive the module from a scenario.',
+        );
+      }
       return { malloc, free };
     }
   }
@@ -145,11 +158,13 @@ function findAllocator(exports, info, alloc) {
 }
 
 /**
- * Instantiates the module at path for a run. Returns { ops, memories, module,
- * malloc, free, bufferMemory }. stdio: { stdout, stderr } file descriptors for
+ * Instantiates the module at path for a run. Returns { ops, instance, info,
+ * alloc, free, slots, bufferMemory, memoryNames }: ops call the export through
+ * the argument trampoline (trampoline.js), built with pristine (the unhooked
+ * WebAssembly constructors). stdio: { stdout, stderr } file descriptors for
  * WASI output. Throws exit-2 SoakErrors for input problems.
  */
-export async function prepareRawTarget(path, config, stdio) {
+export async function prepareRawTarget(path, config, stdio, pristine) {
   const { bytes, info } = loadModuleFile(path);
   const unresolved = unresolvedImports(info);
   if (unresolved.length > 0) {
@@ -184,18 +199,12 @@ export async function prepareRawTarget(path, config, stdio) {
   if (wasi) wasi.initialize(instance);
   else if (typeof instance.exports._initialize === 'function') instance.exports._initialize();
 
-  const ops = calls.map((c) => {
+  const exported = calls.map((c) => {
     const exp = info.exports.find((e) => e.name === c.name);
-    return {
-      name: c.name,
-      weight: c.weight,
-      fn: instance.exports[c.name],
-      args: argSources(exp, config.args),
-      signature: `(${exp.params.join(', ')}) -> (${exp.results.join(', ')})`,
-    };
+    return { ...c, exp, args: argSources(exp, config.args), signature: signatureOf(exp) };
   });
-  const needsBuffers = ops.some((op) => op.args.some((a) => a.kind === ARG_KIND.buf));
-  const allocator = needsBuffers ? findAllocator(instance.exports, info, config.alloc) : {};
+  const needsBuffers = exported.some((op) => op.args.some((a) => a.kind === ARG_KIND.buf));
+  const allocator = needsBuffers ? findAllocator(instance.exports, info, config.alloc) : null;
   const memoryNames = info.exports.filter((e) => e.kind === 'memory').map((e) => e.name);
   const bufferMemory = Math.max(0, memoryNames.indexOf('memory'));
   if (needsBuffers && memoryNames.length === 0) {
@@ -205,5 +214,24 @@ export async function prepareRawTarget(path, config, stdio) {
       "Export the module's memory, or drive it from a scenario.",
     );
   }
-  return { ops, instance, info, ...allocator, bufferMemory, memoryNames };
+  let trampoline;
+  try {
+    const targets = exported.map((op) => ({ fn: instance.exports[op.name], ...op.exp }));
+    trampoline = buildTrampoline(targets, allocator, pristine);
+  } catch (err) {
+    throw usageError(
+      'WS_ESIGNATURE',
+      `${path}: ${err.message}.`,
+      'Write a scenario (an .mjs file with setup and iteration) that calls the export.',
+    );
+  }
+  const ops = exported.map((op, k) => ({
+    name: op.name,
+    weight: op.weight,
+    fn: trampoline.calls[k],
+    args: op.args,
+    signature: op.signature,
+  }));
+  const { alloc, free, slots } = trampoline;
+  return { ops, instance, info, alloc, free, slots, bufferMemory, memoryNames };
 }

@@ -1,0 +1,108 @@
+// The V8 engine's argument trampoline for raw modules. Calling a wasm export
+// from C through Node-API with i64 or f64 arguments creates a BigInt or a
+// heap number per call, and so does an i64 or f64 result: garbage in the hot
+// loop. Instead, the C loop writes each call's arguments into the slots of a
+// one-page memory, and calls a generated wasm function with no parameters
+// that loads them, calls the export (a direct wasm-to-wasm call) and drops
+// its results. The allocator calls for buffer arguments go the same way.
+// Slot k is the 8 bytes at 8 * k; a value sits at the start of its slot.
+
+const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b, funcref: 0x70, externref: 0x6f };
+// load opcode and alignment (log2) per parameter type
+const LOAD = { i32: [0x28, 2], i64: [0x29, 3], f32: [0x2a, 2], f64: [0x2b, 3] };
+const OP = { call: 0x10, drop: 0x1a, end: 0x0b, i32Const: 0x41, i32Load: 0x28, i32Store: 0x36 };
+export const SLOT_BYTES = 8;
+// Buffer allocation: alloc() reads the length from slot 0 and stores the
+// pointer in slot 1; free() reads the pointer from slot 0, the length from slot 1.
+const ALLOC_IN = 0;
+const ALLOC_OUT = 8;
+
+const uleb = (n) => {
+  const out = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+};
+const sleb = (n) => {
+  const out = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
+    out.push(b | 0x80);
+  }
+};
+const name = (s) => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
+const vector = (items) => [...uleb(items.length), ...items.flat()];
+const section = (id, body) => [id, ...uleb(body.length), ...body];
+const valtype = (t) => {
+  if (!(t in VALTYPE)) throw new TypeError(`the trampoline cannot pass a ${t} value`);
+  return VALTYPE[t];
+};
+const funcType = ({ params, results }) => [0x60, ...vector(params.map(valtype)), ...vector(results.map(valtype))];
+const load = (type, slot) => [OP.i32Const, 0, LOAD[type][0], LOAD[type][1], ...uleb(slot * SLOT_BYTES)];
+const i32At = (address) => [OP.i32Const, ...sleb(address), OP.i32Load, 2, 0];
+const drops = (results) => results.map(() => OP.drop);
+
+// The body that calls `target` (function index) with `args`, each a list of
+// instructions leaving one value, and drops what it returns.
+const callBody = (target, args, results) => [0, ...args.flat(), OP.call, ...uleb(target), ...drops(results), OP.end];
+
+/**
+ * Builds the trampoline for ops [{ fn, params, results }] (wasm exports and
+ * their signatures) and, when given, the allocator { malloc, free } (wasm
+ * exports with their signatures: malloc(len[, align]) -> ptr, free(ptr[,
+ * len[, align]])). WebAssembly: the constructors to use (the capture hooks
+ * must not see the trampoline). Returns { calls: [function per op], alloc,
+ * free, slots: ArrayBuffer } or throws a TypeError for a signature it cannot
+ * pass.
+ */
+export function buildTrampoline(ops, allocator, WebAssembly) {
+  const imported = [...ops];
+  if (allocator) imported.push(allocator.malloc, allocator.free);
+  const types = [...imported.map(funcType), funcType({ params: [], results: [] })];
+  const voidType = imported.length;
+  const imports = imported.map((f, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
+  imports.push([...name('t'), ...name('slots'), 0x02, 0x01, 1, 1]);
+  const bodies = ops.map((op, k) =>
+    callBody(
+      k,
+      op.params.map((type, slot) => load(type, slot)),
+      op.results,
+    ),
+  );
+  const exports = ops.map((_, k) => [...name(`c${k}`), 0x00, ...uleb(imported.length + k)]);
+  if (allocator) {
+    const { malloc, free } = allocator;
+    const mallocArgs = malloc.params.map((_, i) => [i32At(ALLOC_IN), [OP.i32Const, 1]][i] ?? [OP.i32Const, 0]);
+    const freeArgs = free.params.map(
+      (_, i) => [i32At(ALLOC_IN), i32At(ALLOC_OUT), [OP.i32Const, 1]][i] ?? [OP.i32Const, 0],
+    );
+    const m = ops.length;
+    // alloc: slot 1 = malloc(slot 0); the pointer is the first result.
+    const allocBody = [0, OP.i32Const, ALLOC_OUT, ...mallocArgs.flat(), OP.call, ...uleb(m)];
+    allocBody.push(...drops(malloc.results.slice(1)), OP.i32Store, 2, 0, OP.end);
+    bodies.push(allocBody, callBody(m + 1, freeArgs, free.results));
+    exports.push([...name('alloc'), 0x00, ...uleb(imported.length + m)]);
+    exports.push([...name('free'), 0x00, ...uleb(imported.length + m + 1)]);
+  }
+  const bytes = Uint8Array.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vector(types)),
+    ...section(2, vector(imports)),
+    ...section(3, vector(bodies.map(() => uleb(voidType)))),
+    ...section(7, vector(exports)),
+    ...section(10, vector(bodies.map((b) => [...uleb(b.length), ...b]))),
+  ]);
+  const slots = new WebAssembly.Memory({ initial: 1, maximum: 1 });
+  const t = { slots };
+  imported.forEach((f, k) => {
+    t[`f${k}`] = f.fn;
+  });
+  const { exports: e } = new WebAssembly.Instance(new WebAssembly.Module(bytes), { t });
+  return { calls: ops.map((_, k) => e[`c${k}`]), alloc: e.alloc ?? null, free: e.free ?? null, slots: slots.buffer };
+}
