@@ -1,3 +1,5 @@
+/* The stopwatch (the TSC where it is invariant, calibrated against
+ * CLOCK_MONOTONIC) and the monotonic clock (ws_clock.h). */
 #include <time.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -5,8 +7,7 @@
 
 #include "ws.h"
 
-/* Returns CLOCK_MONOTONIC in nanoseconds; vDSO-backed, no system call on
- * Linux. */
+/* vDSO-backed: no system call on Linux. */
 uint64_t ws_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

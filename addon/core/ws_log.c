@@ -1,3 +1,5 @@
+/* The sample log reader (ws_log.h): validates the preamble, reads the JSON
+ * header and hands out whole records, skipping a torn tail. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +66,6 @@ static int read_preamble(ws_log *log) {
   return 0;
 }
 
-/* Opens path for reading; on success *out owns the file and the header. */
 int ws_log_open(const char *path, ws_log **out) {
   ws_log *log = calloc(1, sizeof *log);
   if (log == NULL)
@@ -96,7 +97,6 @@ uint32_t ws_log_torn_bytes(const ws_log *log) {
   return log->torn_bytes;
 }
 
-/* Reads record number log->read; the torn tail is never returned. */
 int ws_log_next(ws_log *log, ws_record *rec) {
   if (log->read >= log->records)
     return 0;

@@ -1,3 +1,5 @@
+/* The record ring (ws_ring.h): one producer (the loop), one consumer (the
+ * main thread's drain), counters published with release stores. */
 #include <string.h>
 #include <time.h>
 
@@ -24,9 +26,6 @@ size_t ws_ring_region_bytes(uint32_t capacity) {
   return WS_RING_HEADER_BYTES + (size_t)capacity * WS_RECORD_SIZE;
 }
 
-/* Attaches to region (caller-owned). Fails with WS_EINVAL on a misaligned
- * region, a capacity that is zero or not a power of two, or a region too
- * small for the capacity. */
 int ws_ring_attach(ws_ring *ring, void *region, size_t bytes) {
   if (region == NULL || ((uintptr_t)region % 8) != 0 || bytes < WS_RING_HEADER_BYTES)
     return WS_EINVAL;
@@ -41,9 +40,8 @@ int ws_ring_attach(ws_ring *ring, void *region, size_t bytes) {
   return 0;
 }
 
-/* Copies rec into the next free slot and publishes it. While the ring is
- * full it raises the waiting word and naps (50 µs growing to 1 ms) until the
- * consumer advances its read count. Returns the nanoseconds waited. */
+/* While the ring is full it raises the waiting word and naps (50 µs growing
+ * to 1 ms) until the consumer advances its read count. */
 uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec) {
   uint32_t write = (uint32_t)ring->ctl[WS_CTL_WRITE]; /* only we write it */
   uint64_t waited = 0;
@@ -64,8 +62,6 @@ uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec) {
   return waited;
 }
 
-/* Copies published records into out (caller-owned, max records) and frees
- * their slots. Returns the number copied. */
 size_t ws_ring_pop(ws_ring *ring, ws_record *out, size_t max) {
   uint32_t read = load_acquire(&ring->ctl[WS_CTL_READ]);
   uint32_t available = load_acquire(&ring->ctl[WS_CTL_WRITE]) - read;

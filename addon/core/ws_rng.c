@@ -1,3 +1,5 @@
+/* Seeded random numbers (ws_rng.h): xoshiro256** seeded by splitmix64,
+ * unbiased ranges, byte fills and weighted picks. */
 #include <string.h>
 
 #include "ws.h"

@@ -1,3 +1,5 @@
+/* Decoding a log into a run (ws_log.h, "Decoded run"): per-call arrays,
+ * the memory step series, metric series, allocation records, marks. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,3 +1,5 @@
+/* Per-window time quantiles for the run summary, all calls and per op
+ * (ws_stats.h, ws_window_stats). */
 #include <stdlib.h>
 
 #include "ws.h"

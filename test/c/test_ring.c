@@ -1,0 +1,92 @@
+/* Tests of the record ring, back-pressure with a slow consumer thread
+ * included. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "ws.h"
+
+static void *make_region(uint32_t capacity, size_t *bytes) {
+  *bytes = ws_ring_region_bytes(capacity);
+  int32_t *region = aligned_alloc(64, *bytes);
+  memset(region, 0, *bytes);
+  region[WS_CTL_CAPACITY] = (int32_t)capacity;
+  return region;
+}
+
+static void test_ring_basic(void) {
+  size_t bytes;
+  void *region = make_region(8, &bytes);
+  ws_ring ring;
+  CHECK(ws_ring_attach(&ring, region, bytes) == 0);
+  CHECK(ws_ring_attach(&ring, region, bytes - 1) == WS_EINVAL);
+  ((int32_t *)region)[WS_CTL_CAPACITY] = 6;
+  CHECK(ws_ring_attach(&ring, region, bytes) == WS_EINVAL);
+  ((int32_t *)region)[WS_CTL_CAPACITY] = 8;
+  CHECK(ws_ring_attach(&ring, region, bytes) == 0);
+  for (uint32_t i = 0; i < 8; i++) {
+    ws_record rec = {WS_REC_CALL, 0, 1, i, i * 10u, 0, 0};
+    CHECK(ws_ring_push(&ring, &rec) == 0);
+  }
+  ws_record out[16];
+  CHECK(ws_ring_pop(&ring, out, 3) == 3);
+  CHECK(out[2].iteration == 2 && out[2].a == 20);
+  CHECK(ws_ring_pop(&ring, out, 16) == 5);
+  CHECK(out[4].iteration == 7);
+  CHECK(ws_ring_pop(&ring, out, 16) == 0);
+  CHECK(!ws_ring_stop_requested(&ring));
+  ((int32_t *)region)[WS_CTL_STOP] = 1;
+  CHECK(ws_ring_stop_requested(&ring));
+  free(region);
+}
+
+typedef struct {
+  ws_ring *ring;
+  uint32_t total;
+  uint32_t received;
+  int in_order;
+} consumer_args;
+
+/* A deliberately slow consumer: pops a few records, then sleeps. */
+static void *slow_consumer(void *arg) {
+  consumer_args *c = arg;
+  ws_record buf[5];
+  while (c->received < c->total) {
+    size_t n = ws_ring_pop(c->ring, buf, 5);
+    for (size_t i = 0; i < n; i++)
+      if (buf[i].iteration != c->received++)
+        c->in_order = 0;
+    nanosleep(&(struct timespec){0, 200000}, NULL);
+  }
+  return NULL;
+}
+
+static void test_ring_backpressure(void) {
+  size_t bytes;
+  void *region = make_region(16, &bytes);
+  ws_ring ring;
+  CHECK(ws_ring_attach(&ring, region, bytes) == 0);
+  consumer_args c = {&ring, 2000, 0, 1};
+  pthread_t thread;
+  pthread_create(&thread, NULL, slow_consumer, &c);
+  uint64_t waited = 0;
+  for (uint32_t i = 0; i < c.total; i++) {
+    ws_record rec = {WS_REC_CALL, 0, 0, i, i, 0, 0};
+    waited += ws_ring_push(&ring, &rec);
+  }
+  pthread_join(thread, NULL);
+  CHECK(c.received == c.total);
+  CHECK(c.in_order);
+  CHECK(waited > 0);
+  CHECK(((int32_t *)region)[WS_CTL_WAITING] == 0);
+  free(region);
+}
+
+int main(void) {
+  test_ring_basic();
+  test_ring_backpressure();
+  return check_report("ring");
+}
