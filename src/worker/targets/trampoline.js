@@ -66,7 +66,7 @@ export function buildTrampoline(ops, allocator, WebAssembly) {
   if (allocator) imported.push(allocator.malloc, allocator.free);
   const types = [...imported.map(funcType), funcType({ params: [], results: [] })];
   const voidType = imported.length;
-  const imports = imported.map((f, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
+  const imports = imported.map((_, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
   imports.push([...name('t'), ...name('slots'), 0x02, 0x01, 1, 1]);
   const bodies = ops.map((op, k) =>
     callBody(
