@@ -66,13 +66,13 @@ static void push(ws_loop *loop, const ws_record *rec) {
 
 /* Re-reads every memory's size into loop->total_bytes. */
 static int refresh_memories(ws_loop *loop) {
+  int rc =
+      loop->engine->ops->memory_sizes(loop->engine, loop->memory_bytes, loop->n_memories);
+  if (rc != 0)
+    return rc;
   uint64_t total = 0;
-  for (uint32_t k = 0; k < loop->n_memories; k++) {
-    int rc = loop->engine->ops->memory_bytes(loop->engine, k, &loop->memory_bytes[k]);
-    if (rc != 0)
-      return rc;
+  for (uint32_t k = 0; k < loop->n_memories; k++)
     total += loop->memory_bytes[k];
-  }
   loop->total_bytes = total;
   return 0;
 }
@@ -385,7 +385,7 @@ int ws_loop_track_memory(ws_loop *loop, uint32_t *index) {
     return WS_ENOMEM;
   loop->memory_bytes = grown;
   uint32_t k = loop->n_memories;
-  int rc = loop->engine->ops->memory_bytes(loop->engine, k, &grown[k]);
+  int rc = loop->engine->ops->memory_sizes(loop->engine, grown, k + 1);
   if (rc != 0)
     return rc;
   loop->n_memories++;

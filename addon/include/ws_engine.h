@@ -34,9 +34,10 @@ typedef struct {
   /* Calls op with the staged arguments; this is all the loop times. Returns
    * WS_CALL_*, or WS_EENGINE when the engine itself failed. */
   int (*call)(ws_engine *engine, uint32_t op);
-  /* Stores the current size of memory k in *bytes (0 once the module dropped
-   * it). Called after every call: it must be cheap. Returns 0 or WS_EENGINE. */
-  int (*memory_bytes)(ws_engine *engine, uint32_t k, uint64_t *bytes);
+  /* Stores the current size of memories 0..n-1 in bytes[0..n) (0 for one the
+   * module dropped). Called after every call, once for all memories: it must
+   * be cheap. Returns 0, WS_EINVAL (n exceeds the memories), or WS_EENGINE. */
+  int (*memory_sizes)(ws_engine *engine, uint64_t *bytes, uint32_t n);
   /* Points *data at memory k's bytes and stores their count in *len. The view
    * stays valid until the next call into the module. The loop writes only
    * buffers it allocated; the heap census only reads. Returns 0 or

@@ -236,13 +236,15 @@ static int call(ws_engine *base, uint32_t op) {
   return WS_CALL_PENDING;
 }
 
-static int memory_bytes(ws_engine *base, uint32_t k, uint64_t *bytes) {
+static int memory_sizes(ws_engine *base, uint64_t *bytes, uint32_t n) {
   v8_engine *e = (v8_engine *)base;
-  if (k >= e->n_memories)
+  if (n > e->n_memories)
     return WS_EINVAL;
-  if (refresh_memory(e->env, &e->memories[k]) != napi_ok)
-    return engine_failed(e->env);
-  *bytes = e->memories[k].bytes;
+  for (uint32_t k = 0; k < n; k++) {
+    if (refresh_memory(e->env, &e->memories[k]) != napi_ok)
+      return engine_failed(e->env);
+    bytes[k] = e->memories[k].bytes;
+  }
   return 0;
 }
 
@@ -295,7 +297,7 @@ static int free_block(ws_engine *base, uint32_t ptr, uint32_t len) {
   return call_trampoline(e, e->free_fn);
 }
 
-static const ws_engine_ops v8_ops = {stage_args,  call,  memory_bytes,
+static const ws_engine_ops v8_ops = {stage_args,  call,  memory_sizes,
                                      memory_view, alloc, free_block};
 
 /* ---- construction ---- */

@@ -55,9 +55,10 @@ static int fake_call(ws_engine *e, uint32_t op) {
   return WS_CALL_RETURNED;
 }
 
-static int fake_memory_bytes(ws_engine *e, uint32_t k, uint64_t *bytes) {
+static int fake_memory_sizes(ws_engine *e, uint64_t *bytes, uint32_t n) {
   fake_engine *f = (fake_engine *)e;
-  *bytes = k == 0 ? f->memory_bytes : 1000 + k;
+  for (uint32_t k = 0; k < n; k++)
+    bytes[k] = k == 0 ? f->memory_bytes : 1000 + k;
   return 0;
 }
 
@@ -88,7 +89,7 @@ static int fake_free(ws_engine *e, uint32_t ptr, uint32_t len) {
   return 0;
 }
 
-static const ws_engine_ops fake_ops = {fake_stage,       fake_call,  fake_memory_bytes,
+static const ws_engine_ops fake_ops = {fake_stage,       fake_call,  fake_memory_sizes,
                                        fake_memory_view, fake_alloc, fake_free};
 
 static fake_engine *new_engine(void) {
