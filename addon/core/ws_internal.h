@@ -12,6 +12,15 @@ void ws__select_f32(float *a, size_t n, size_t k);
 /* Internal: returns the median (type 7) of a[0..n), n > 0, reordering a. */
 double ws__median_f32(float *a, size_t n);
 
+/* Internal: returns the value at fractional rank h (0-based, clamped to
+ * [0, m - 1]) of a[0..m), m > 0, interpolating linearly between neighbouring
+ * order statistics (type 7 when h = p (m - 1)); reorders a. The one quantile
+ * of the core: every quantile and median goes through it. */
+double ws__rank_value_f32(float *a, size_t m, double h);
+
+/* Internal: qsort comparator of doubles in ascending order (no NaN). */
+int ws__compare_doubles(const void *pa, const void *pb);
+
 /* Internal: classifies levels y[0..n) and peaks peak[0..n) at x[0..n)
  * (8 <= n <= WS_MEM_SEGMENTS) that already have a significant upward level
  * trend: returns WS_PATTERN_SUSTAINED when increases recur (40 % of

@@ -1,5 +1,6 @@
 /* Decimation of per-call series for plotting (see ws_decimate.h). */
 #include "ws_decimate.h"
+#include "ws_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,51 +17,17 @@ static void copy_ordered(float *dst, const float *src, size_t n) {
     dst[i] = isnan(src[i]) ? INFINITY : src[i];
 }
 
-static float median3(float a, float b, float c) {
-  if (a < b)
-    return b < c ? b : (a < c ? c : a);
-  return a < c ? a : (b < c ? c : b);
-}
-
-/* Rearranges a[0..n) so that a[k] holds the k-th smallest value, everything
- * before it is <= a[k] and everything after it is >= a[k] (Hoare's select
- * with a median-of-three pivot). Requires k < n and no NaN in a. */
-static void select_kth(float *a, size_t n, size_t k) {
-  ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
-  while (l < m) {
-    float x = median3(a[l], a[l + (m - l) / 2], a[m]);
-    ptrdiff_t i = l, j = m;
-    do {
-      while (a[i] < x)
-        i++;
-      while (x < a[j])
-        j--;
-      if (i <= j) {
-        float t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-        i++;
-        j--;
-      }
-    } while (i <= j);
-    if (j < kk)
-      l = i;
-    if (kk < i)
-      m = j;
-  }
-}
-
 /* Writes the nearest-rank p10, median and p90 of a[0..m) (m > 0) to q[0..3),
  * reordering a. */
 static void three_quantiles(float *a, size_t m, double q[3]) {
   size_t k10 = rank_of(0.1, m), k50 = rank_of(0.5, m), k90 = rank_of(0.9, m);
-  select_kth(a, m, k50);
+  ws__select_f32(a, m, k50);
   q[1] = a[k50];
   if (k10 < k50)
-    select_kth(a, k50, k10);
+    ws__select_f32(a, k50, k10);
   q[0] = a[k10];
   if (k90 > k50)
-    select_kth(a + k50 + 1, m - k50 - 1, k90 - k50 - 1);
+    ws__select_f32(a + k50 + 1, m - k50 - 1, k90 - k50 - 1);
   q[2] = a[k90];
 }
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ws_internal.h"
 #include "ws_stats.h"
 
 /* Returns the block length for a window of m >= 1 values: the smallest b
@@ -38,12 +39,6 @@ static double resampled_mean(ws_rng *rng, const double *y, size_t m, size_t b) {
       sum += y[start + i];
   }
   return sum / (double)m;
-}
-
-/* qsort comparator for doubles in ascending order (no NaN expected). */
-static int compare_doubles(const void *pa, const void *pb) {
-  double a = *(const double *)pa, b = *(const double *)pb;
-  return (a > b) - (a < b);
 }
 
 /* Returns the p-quantile (0 <= p <= 1) of sorted a[0..n), n >= 1, by linear
@@ -140,7 +135,7 @@ int ws_bootstrap_change(const double *early, size_t ne, const double *late, size
   ws_rng_seed(&rng, seed);
   for (size_t r = 0; r < replicates; r++)
     diff[r] = resampled_mean(&rng, late, nl, bl) - resampled_mean(&rng, early, ne, be);
-  qsort(diff, replicates, sizeof *diff, compare_doubles);
+  qsort(diff, replicates, sizeof *diff, ws__compare_doubles);
   double estimate = mean_of(late, nl) - mean_of(early, ne);
   /* Moving blocks draw a window's end values less often than its middle
    * ones, so the replicates centre on a reweighted mean, not on the

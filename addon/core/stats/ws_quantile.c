@@ -76,6 +76,20 @@ static float f32_min(const float *a, size_t n) {
   return m;
 }
 
+double ws__rank_value_f32(float *a, size_t m, double h) {
+  if (!(h > 0))
+    h = 0;
+  if (h > (double)(m - 1))
+    h = (double)(m - 1);
+  size_t r = (size_t)h;
+  double frac = h - (double)r;
+  ws__select_f32(a, m, r);
+  double lo = a[r];
+  if (frac > 0.0 && r + 1 < m)
+    return lo + frac * ((double)f32_min(a + r + 1, m - r - 1) - lo);
+  return lo;
+}
+
 int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k, double *out,
                      float *scratch) {
   if (n == 0)
@@ -84,28 +98,16 @@ int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k, do
     if (!(probs[i] >= 0.0 && probs[i] <= 1.0))
       return WS_EINVAL;
   memcpy(scratch, x, n * sizeof *x);
-  for (size_t i = 0; i < k; i++) {
-    double h = (double)(n - 1) * probs[i];
-    size_t r = (size_t)h;
-    if (r > n - 1)
-      r = n - 1;
-    double frac = h - (double)r;
-    ws__select_f32(scratch, n, r);
-    double lo = scratch[r];
-    if (frac > 0.0 && r + 1 < n) {
-      double hi = f32_min(scratch + r + 1, n - r - 1);
-      out[i] = lo + frac * (hi - lo);
-    } else {
-      out[i] = lo;
-    }
-  }
+  for (size_t i = 0; i < k; i++)
+    out[i] = ws__rank_value_f32(scratch, n, (double)(n - 1) * probs[i]);
   return 0;
 }
 
 double ws__median_f32(float *a, size_t n) {
-  size_t r = (n - 1) / 2;
-  ws__select_f32(a, n, r);
-  if (n % 2 == 1)
-    return a[r];
-  return 0.5 * ((double)a[r] + (double)f32_min(a + r + 1, n - r - 1));
+  return ws__rank_value_f32(a, n, (double)(n - 1) / 2);
+}
+
+int ws__compare_doubles(const void *pa, const void *pb) {
+  double a = *(const double *)pa, b = *(const double *)pb;
+  return (a > b) - (a < b);
 }

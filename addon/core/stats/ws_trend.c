@@ -22,39 +22,12 @@ static void pair_slopes(const double *x, const double *y, size_t n, float *pairs
       pairs[m++] = (float)((y[j] - y[i]) / (x[j] - x[i]));
 }
 
-/* Returns the value of fractional rank h (0-based, clamped to [0, m - 1]) of
- * a[0..m), interpolating linearly between neighbouring order statistics;
- * reorders a. */
-static double rank_value(float *a, size_t m, double h) {
-  if (h < 0)
-    h = 0;
-  if (h > (double)(m - 1))
-    h = (double)(m - 1);
-  size_t k = (size_t)h;
-  double frac = h - (double)k;
-  ws__select_f32(a, m, k);
-  double v = a[k];
-  if (frac > 0 && k + 1 < m) {
-    float next = a[k + 1];
-    for (size_t j = k + 2; j < m; j++)
-      if (a[j] < next)
-        next = a[j];
-    v += frac * ((double)next - v);
-  }
-  return v;
-}
-
-static int cmp_double(const void *pa, const void *pb) {
-  double a = *(const double *)pa, b = *(const double *)pb;
-  return (a > b) - (a < b);
-}
-
 /* Returns the Mann-Kendall variance of S for y[0..n), corrected for ties;
  * sorted receives a sorted copy of y. */
 static double mk_variance(const double *y, size_t n, double *sorted) {
   for (size_t i = 0; i < n; i++)
     sorted[i] = y[i];
-  qsort(sorted, n, sizeof *sorted, cmp_double);
+  qsort(sorted, n, sizeof *sorted, ws__compare_doubles);
   double dn = (double)n;
   double v = dn * (dn - 1) * (2 * dn + 5);
   for (size_t i = 0; i < n;) {
@@ -155,8 +128,8 @@ int ws_trend_fit(const double *x, const double *y, size_t n, ws_trend *out) {
   double *ends[2][2] = {{&out->low, &out->high}, {&out->low98, &out->high98}};
   for (int q = 0; q < 2; q++) {
     double c = zq[q] * sd;
-    *ends[q][0] = rank_value(pairs, npairs, ((double)npairs - c) / 2 - 1);
-    *ends[q][1] = rank_value(pairs, npairs, ((double)npairs + c) / 2);
+    *ends[q][0] = ws__rank_value_f32(pairs, npairs, ((double)npairs - c) / 2 - 1);
+    *ends[q][1] = ws__rank_value_f32(pairs, npairs, ((double)npairs + c) / 2);
   }
   free(pairs);
   free(work);
