@@ -52,24 +52,29 @@ const EXTRA = {
 const STATIC_TEST_FILES = new Set(['not-wasm.wasm']);
 
 // clang runs wasm-opt on optimised wasm output whenever one is on PATH, and
-// npm puts the binaryen package's wasm-opt there (node_modules/.bin): the
-// output would then depend on how the build was started. Tools run with a
-// PATH that holds no wasm-opt.
+// npm puts the binaryen package's wasm-opt there (node_modules/.bin), as does
+// Debian's binaryen (/usr/bin): the output would then depend on how the build
+// was started and what the machine has. So each tool is found on the full
+// PATH and run with a PATH that holds no wasm-opt (clang finds its linker
+// beside itself).
+const FULL_PATH = (process.env.PATH ?? '').split(':').filter(Boolean);
 const TOOL_ENV = {
   ...process.env,
-  PATH: (process.env.PATH ?? '')
-    .split(':')
-    .filter((dir) => dir && !existsSync(join(dir, 'wasm-opt')))
-    .join(':'),
+  PATH: FULL_PATH.filter((dir) => !existsSync(join(dir, 'wasm-opt'))).join(':'),
 };
 
+/** The absolute path of cmd on the full PATH, or null. */
+function findTool(cmd) {
+  const dir = FULL_PATH.find((d) => existsSync(join(d, cmd)));
+  return dir ? join(dir, cmd) : null;
+}
+
 function run(cmd, args) {
+  const tool = findTool(cmd);
+  if (!tool) fail(`${cmd} not found: install Debian's clang, lld, wasi-libc and wabt`);
   try {
-    execFileSync(cmd, args, { cwd: ROOT, env: TOOL_ENV, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(tool, args, { cwd: ROOT, env: TOOL_ENV, stdio: ['ignore', 'inherit', 'inherit'] });
   } catch (err) {
-    if (err.code === 'ENOENT') {
-      fail(`${cmd} not found: install Debian's clang, lld, wasi-libc and wabt`);
-    }
     fail(`${cmd} ${args.join(' ')} failed (exit ${err.status})`);
   }
 }

@@ -64,6 +64,11 @@ static void push(ws_loop *loop, const ws_record *rec) {
   }
 }
 
+/* Appends rec into a slot known to be free. */
+static void put_known(ws_loop *loop, const ws_record *rec) {
+  ws_ring_put(&loop->ring, rec);
+}
+
 /* Re-reads every memory's size into loop->total_bytes. */
 static int refresh_memories(ws_loop *loop) {
   int rc =
@@ -225,9 +230,11 @@ static int free_buffers(ws_loop *loop, const buffer_arg *bufs, uint32_t n) {
 }
 
 /* Writes the call record of the current iteration (and its allocation
- * record in the counting pass) and advances it. */
+ * record in the counting pass) and advances it. With room known (the
+ * loop checked SLOTS_PER_CALL free slots before the call) the records go in
+ * without the full-ring check. */
 static int finish_call(ws_loop *loop, uint32_t op, uint64_t start, uint64_t end,
-                       uint64_t before, uint8_t flags) {
+                       uint64_t before, uint8_t flags, int room_known) {
   int rc = refresh_memories(loop);
   if (rc != 0)
     return rc;
@@ -240,11 +247,12 @@ static int finish_call(ws_loop *loop, uint32_t op, uint64_t start, uint64_t end,
                    ws_clock_ns(&loop->clock, end - start),
                    loop->total_bytes,
                    ws_clock_ns(&loop->clock, start - loop->t0)};
-  push(loop, &rec);
+  void (*put)(ws_loop *, const ws_record *) = room_known ? put_known : push;
+  put(loop, &rec);
   if (loop->counters != NULL) {
     ws_record alloc;
     ws_alloc_record(&alloc, loop->iteration, (uint16_t)op, loop->counters);
-    push(loop, &alloc);
+    put(loop, &alloc);
   }
   loop->iteration++;
   return 0;
@@ -314,7 +322,7 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
     if (outcome < 0)
       return outcome;
     if (outcome == WS_CALL_THREW) {
-      rc = finish_call(loop, op, start, end, before, WS_FLAG_THREW);
+      rc = finish_call(loop, op, start, end, before, WS_FLAG_THREW, 1);
       return rc != 0 ? rc : WS_STATUS_THREW;
     }
     if (outcome == WS_CALL_PENDING) {
@@ -325,7 +333,7 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
       return WS_STATUS_ASYNC;
     }
     if ((rc = free_buffers(loop, bufs, n_bufs)) != 0 ||
-        (rc = finish_call(loop, op, start, end, before, 0)) != 0)
+        (rc = finish_call(loop, op, start, end, before, 0, 1)) != 0)
       return rc;
     if (loop->deadline != 0 && end >= loop->deadline)
       return WS_STATUS_DEADLINE;
@@ -341,7 +349,7 @@ int ws_loop_settle(ws_loop *loop, int threw) {
   loop->pending = 0;
   uint8_t flags = WS_FLAG_ASYNC | (threw ? WS_FLAG_THREW : 0);
   return finish_call(loop, loop->pending_op, loop->pending_start, end,
-                     loop->pending_before, flags);
+                     loop->pending_before, flags, 0);
 }
 
 uint32_t ws_loop_completed(const ws_loop *loop) {

@@ -62,6 +62,12 @@ uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec) {
   return waited;
 }
 
+void ws_ring_put(ws_ring *ring, const ws_record *rec) {
+  uint32_t write = (uint32_t)ring->ctl[WS_CTL_WRITE];
+  memcpy(&ring->slots[write & (ring->capacity - 1)], rec, sizeof *rec);
+  store_release(&ring->ctl[WS_CTL_WRITE], write + 1);
+}
+
 size_t ws_ring_pop(ws_ring *ring, ws_record *out, size_t max) {
   uint32_t read = load_acquire(&ring->ctl[WS_CTL_READ]);
   uint32_t available = load_acquire(&ring->ctl[WS_CTL_WRITE]) - read;

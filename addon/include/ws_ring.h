@@ -30,6 +30,10 @@ size_t ws_ring_region_bytes(uint32_t capacity);
  * fallback that guarantees no record is ever dropped. */
 uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec);
 
+/* Appends rec into a slot that ws_ring_free_slots has shown to be free (the
+ * producer is the only writer, so it stays free); never waits. */
+void ws_ring_put(ws_ring *ring, const ws_record *rec);
+
 /* Consumer side (used by tests and benchmarks; the real consumer is JS):
  * copies up to max published records into out, frees their slots and
  * returns how many were copied. */
