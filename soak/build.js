@@ -13,7 +13,7 @@
 // Needs Debian's clang, lld, wasi-libc and wabt (wat2wasm).
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,30 +51,37 @@ const EXTRA = {
 // Test-only files that are committed as they are, not built.
 const STATIC_TEST_FILES = new Set(['not-wasm.wasm']);
 
-// clang runs wasm-opt on optimised wasm output whenever one is on PATH, and
-// npm puts the binaryen package's wasm-opt there (node_modules/.bin), as does
-// Debian's binaryen (/usr/bin): the output would then depend on how the build
-// was started and what the machine has. So each tool is found on the full
-// PATH and run with a PATH that holds no wasm-opt (clang finds its linker
-// beside itself).
-const FULL_PATH = (process.env.PATH ?? '').split(':').filter(Boolean);
-const TOOL_ENV = {
-  ...process.env,
-  PATH: FULL_PATH.filter((dir) => !existsSync(join(dir, 'wasm-opt'))).join(':'),
-};
-
-/** The absolute path of cmd on the full PATH, or null. */
-function findTool(cmd) {
-  const dir = FULL_PATH.find((d) => existsSync(join(d, cmd)));
-  return dir ? join(dir, cmd) : null;
+// clang runs wasm-opt on optimised wasm output whenever it finds one beside
+// itself or on PATH, and npm puts the binaryen package's wasm-opt on PATH
+// (node_modules/.bin), as does Debian's binaryen (/usr/bin, where clang is):
+// the output would then depend on how the build was started and what the
+// machine has. So the tools run with a PATH on which every folder holding a
+// wasm-opt is replaced by a folder of links to everything in it but wasm-opt.
+function toolEnv() {
+  const links = mkdtempSync(join(tmpdir(), 'soak-tools-'));
+  process.on('exit', () => rmSync(links, { recursive: true, force: true }));
+  const path = [];
+  for (const dir of (process.env.PATH ?? '').split(':').filter(Boolean)) {
+    if (!existsSync(join(dir, 'wasm-opt'))) {
+      path.push(dir);
+      continue;
+    }
+    for (const name of readdirSync(dir)) {
+      if (name !== 'wasm-opt' && !existsSync(join(links, name))) symlinkSync(join(dir, name), join(links, name));
+    }
+    if (!path.includes(links)) path.push(links);
+  }
+  return { ...process.env, PATH: path.join(':') };
 }
+const TOOL_ENV = toolEnv();
 
 function run(cmd, args) {
-  const tool = findTool(cmd);
-  if (!tool) fail(`${cmd} not found: install Debian's clang, lld, wasi-libc and wabt`);
   try {
-    execFileSync(tool, args, { cwd: ROOT, env: TOOL_ENV, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(cmd, args, { cwd: ROOT, env: TOOL_ENV, stdio: ['ignore', 'inherit', 'inherit'] });
   } catch (err) {
+    if (err.code === 'ENOENT') {
+      fail(`${cmd} not found: install Debian's clang, lld, wasi-libc and wabt`);
+    }
     fail(`${cmd} ${args.join(' ')} failed (exit ${err.status})`);
   }
 }
