@@ -53,6 +53,8 @@ test('raw module: every iteration is logged with time and memory', async () => {
   assert.ok(data.metrics['memory:memory'], 'the exported memory is tracked by name');
   assert.equal(data.header.env.node, process.version);
   assert.ok(data.header.env.cpu.length > 0);
+  const pkg = JSON.parse(readFileSync(fixture('package.json'), 'utf8'));
+  assert.equal(data.header.tool.version, pkg.version, "the log says package.json's version");
 });
 
 test('weighted mix follows the weights and the seed reproduces the op sequence', async () => {

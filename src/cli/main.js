@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 // wasm-soak command line: parses arguments and calls the library. Exit codes
 // are documented in README.md.
-import { readFileSync } from 'node:fs';
 import { formatBytes, formatNs } from '../report/format.js';
 import { runTarget } from '../run/run.js';
+import { VERSION } from '../version.js';
 import { exportCsv } from './commands/export.js';
 import { EXIT, SoakError, usageError } from './exit-codes.js';
 import { parseCommand, runConfig } from './options.js';
-
-const VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url))).version;
 
 const HELP = `wasm-soak ${VERSION}: soak-test a WebAssembly module for leaks, fragmentation and slowdown.
 

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { analyzeResult } from '../analysis/analyze.js';
 import { createLiveTrend } from '../analysis/verdict.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
+import { VERSION } from '../version.js';
 import { createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
 import { createLogWriter } from './log-writer.js';
@@ -17,7 +18,6 @@ import { describeTarget } from './target.js';
 
 const DRAIN_MS = 10;
 const TICK_EVERY = 5; // progress every 5 drains (250 ms)
-const VERSION = '0.1.0';
 
 /** The argv that reproduces a run: the original one with its seed pinned. */
 export function reproduceCommand(argv, seed) {
