@@ -4,10 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeResult, exitCodeFor } from '../../analysis/analyze.js';
 import { readRun } from '../../analysis/log-reader.js';
+import { REPORT_FORMATS } from '../../report/formats.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { DEFAULTS, parseCommand } from '../options.js';
-
-const FORMATS = ['png', 'svg', 'html', 'md', 'junit'];
 
 /** The run's outcome: from summary.json when the run wrote one, else from the log. */
 function previousOutcome(dir, data) {
@@ -42,13 +41,13 @@ export async function commandReport(argv) {
       'Usage: wasm-soak report <result-dir> [--format png,svg,html,md,junit]',
     );
   const dir = positionals[0];
-  const formats = values.format ? values.format.split(',') : FORMATS;
-  const bad = formats.filter((f) => !FORMATS.includes(f));
+  const formats = values.format ? values.format.split(',') : REPORT_FORMATS;
+  const bad = formats.filter((f) => !REPORT_FORMATS.includes(f));
   if (bad.length)
     throw usageError(
       'WS_EOPTION',
       `--format has unknown formats: ${bad.join(', ')}.`,
-      `Use a comma-separated list of ${FORMATS.join(', ')}.`,
+      `Use a comma-separated list of ${REPORT_FORMATS.join(', ')}.`,
     );
   const data = readRun(join(dir, 'samples.wslog'));
   const c = data.header.config ?? {};
