@@ -101,6 +101,16 @@ for (const [what, argsOf, message] of badInputs) {
   });
 }
 
+test('exit 2 for --args naming an op other than the one a raw module is soaked through', LIMIT, async () => {
+  // Without --call the worker chooses the op (the module's only export), so
+  // the check runs there, after the result folder is made (issue 12 keeps
+  // usage errors from leaving it).
+  const r = await runCli(['run', mod('pattern'), '--args', 'nosuch=iter', '-o', join(scratch(), 'out'), ...FOREVER]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--args nosuch=… names the op "nosuch", but the op soaked in .*pattern\.wasm is step/);
+  assert.match(r.stderr, /--call nosuch/);
+});
+
 test('a bad entry anywhere in a suite stops it before its first target runs', LIMIT, async () => {
   const { suite, out } = suiteOf([
     { name: 'first', module: 'clean', call: 'step' },

@@ -178,7 +178,7 @@ test('per-op --args must name one of the --call ops', () => {
   );
   const cfg = runConfig(parse('run', 'm.wasm', '--call', 'parse,reset', '--args', 'parse=buf:1..8'));
   assert.equal(cfg.args[0].op, 'parse');
-  // Without --call the op is not known before the module is read.
+  // Without --call the raw target chooses the op and checks it (cli.test.js).
   assert.equal(runConfig(parse('run', 'm.wasm', '--args', 'nosuch=iter')).args[0].op, 'nosuch');
 });
 

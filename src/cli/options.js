@@ -354,7 +354,7 @@ export function parseCommand(command, argv) {
 
 /** Fails when a per-op --args names an op that is not among the --call ops. */
 function checkArgOps(args, calls) {
-  if (!calls) return;
+  if (!calls) return; // the raw target checks the op it chooses (src/worker/targets/raw.js)
   const names = calls.map((c) => c.name);
   for (const { op } of args) {
     if (op !== null && !names.includes(op)) {
