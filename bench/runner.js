@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { runConfig } from '../src/cli/options.js';
+import { parseCommand, runConfig } from '../src/cli/options.js';
 import { createDrain, createRing } from '../src/run/drain.js';
 import { createLogWriter } from '../src/run/log-writer.js';
 import { runTarget } from '../src/run/run.js';
@@ -32,7 +32,8 @@ async function harness() {
   let bytesPerSample = 0;
   for (let r = 0; r < REPEATS; r++) {
     const out = mkdtempSync(join(tmpdir(), 'wasm-soak-bench-'));
-    const cfg = runConfig({ iterations: String(N), seed: '1', call: 'noop', warmup: '0' });
+    const argv = [modulePath, '-n', String(N), '--seed', '1', '--call', 'noop', '--warmup', '0'];
+    const cfg = runConfig(parseCommand('run', argv).values);
     Object.assign(cfg, { out, quiet: true, formats: [] });
     const { summary } = await runTarget(modulePath, cfg, ['run', modulePath]);
     best = Math.min(best, (summary.durationMs * 1e6) / summary.iterations.completed);

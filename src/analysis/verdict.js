@@ -3,6 +3,7 @@
 // binding_verdict.c); this file validates options, picks the series a run
 // has, and words the findings for people.
 import { addon } from '../addon.js';
+import { DEFAULTS } from '../cli/options.js';
 import { FINDING_KINDS, METRIC, RECORD_TYPE, ROLE, recordView } from '../protocol.js';
 import { formatBytes, formatCount, formatNs } from '../report/format.js';
 
@@ -145,8 +146,10 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
 
 function checkOptions(options) {
   const o = {
-    warmup: 'auto',
-    timeThreshold: 0.1,
+    // The option schema's defaults, so that a caller that leaves them out
+    // gets what the CLI would have used.
+    warmup: DEFAULTS.warmup,
+    timeThreshold: DEFAULTS.timeThreshold,
     jsHeapThreshold: JS_HEAP_THRESHOLD,
     memoryMaximumBytes: null,
     alpha: 0.01,

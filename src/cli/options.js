@@ -1,167 +1,383 @@
-// Turns command-line arguments into a validated run configuration. Every
-// problem becomes a SoakError (exit 2) that names the option and the fix.
+// The option schema: every option of every command declared once, with its
+// flag, value parser, default, help text and the commands that take it.
+// Commands resolve their arguments through parseCommand, the help is
+// generated from the same table (help.js), and the defaults below are the
+// only ones: an option cannot be accepted, documented or defaulted twice.
 import { parseArgs } from 'node:util';
 import { FINDING_KINDS } from '../protocol.js';
+import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
+import {
+  integer,
+  parseAlloc,
+  parseArgSpec,
+  parseBudget,
+  parseCalls,
+  parseDuration,
+  parseFailOn,
+  parseFormats,
+  parseTimeThreshold,
+  parseWarmup,
+  powerOfTwo,
+} from './parsers.js';
 
-export const DEFAULTS = Object.freeze({
-  iterations: 20000,
-  durationMs: null,
-  warmup: 'auto',
-  slowEvery: 1000,
-  slowMs: 1000,
-  yieldEvery: 1000,
-  yieldMs: 2,
-  ringRecords: 1 << 18,
-  timeThreshold: 0.1,
-  failOn: FINDING_KINDS,
+/** The result folders' root when --out is not given. */
+export const RESULTS_ROOT = 'soak-results';
+/** The suite `soak` runs when given none. */
+export const DEFAULT_SUITE = 'soak/suite.json';
+
+/**
+ * The commands: usage line, one-line summary, what the help adds, and the
+ * operands they take (name, min, max).
+ */
+export const COMMANDS = Object.freeze({
+  run: {
+    usage: 'wasm-soak run <module.wasm | scenario.mjs> [options]',
+    summary: 'soak one module or scenario',
+    about: `Runs the target on a worker thread and writes its result folder (default ${RESULTS_ROOT}/<name>).`,
+    operand: { name: 'target', min: 1, max: 1 },
+  },
+  soak: {
+    usage: 'wasm-soak soak [suite.json] [--expect] [options]',
+    summary: `run every target of a suite (default ${DEFAULT_SUITE})`,
+    about: 'Runs each target of the suite in turn; every option except --out and --expect applies to each target.',
+    operand: { name: 'suite file', min: 0, max: 1 },
+  },
+  report: {
+    usage: 'wasm-soak report <result-dir> [options]',
+    summary: 're-analyse and re-plot a result folder',
+    about:
+      "Rewrites summary.json and the reports from the folder's log. --warmup, --time-threshold and --fail-on default to the run's values recorded in its log, else to the defaults below.",
+    operand: { name: 'result folder', min: 1, max: 1 },
+  },
+  export: {
+    usage: 'wasm-soak export <result-dir> --csv',
+    summary: 'the samples as CSV',
+    about: 'Writes samples.csv (one row per call) and metrics.csv (the slow samples) into the result folder.',
+    operand: { name: 'result folder', min: 1, max: 1 },
+  },
 });
 
-const RUN_OPTIONS = {
-  call: { type: 'string' },
-  args: { type: 'string', multiple: true },
-  alloc: { type: 'string' },
-  iterations: { type: 'string', short: 'n' },
-  duration: { type: 'string' },
-  seed: { type: 'string' },
-  out: { type: 'string', short: 'o' },
-  warmup: { type: 'string' },
-  json: { type: 'boolean' },
-  quiet: { type: 'boolean', short: 'q' },
-  'slow-every': { type: 'string' },
-  'slow-ms': { type: 'string' },
-  'yield-every': { type: 'string' },
-  'yield-ms': { type: 'string' },
-  'ring-records': { type: 'string' },
-  'time-threshold': { type: 'string' },
-  'fail-on': { type: 'string' },
-  'require-plots': { type: 'boolean' },
-  'count-allocs': { type: 'boolean' },
-  'max-allocs-per-call': { type: 'string' },
-  'max-bytes-per-call': { type: 'string' },
-  format: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+// With the default yield cadence a very fast export would spend a tenth of
+// its time turning the event loop, so the default comes with a floor (at
+// most one yield per 0.5 ms); a cadence given explicitly is kept exactly.
+const DEFAULT_YIELD_FLOOR_MS = 0.5;
 
-/** Parses argv (after the subcommand) with the run options plus `extra`. */
-export function parseCommand(argv, extra = {}) {
+const RUN = ['run', 'soak'];
+const ANALYSIS = ['run', 'soak', 'report'];
+
+/**
+ * Every option, in the order the help lists them. name: the long flag;
+ * short: the one-letter flag; value: the placeholder of a string option
+ * (none: a boolean); parse(text, name): the value parser (parsers.js);
+ * multiple: repeatable; key: the configuration key (default: the camelCase
+ * name); default; shown: the default as the help says it, when the value
+ * itself does not read well; help: one line, or one per command; commands:
+ * the commands that take it.
+ */
+export const OPTIONS = Object.freeze(
+  [
+    {
+      name: 'call',
+      value: 'NAME[:W],...',
+      parse: parseCalls,
+      key: 'calls',
+      default: null,
+      shown: 'the only function export',
+      help: 'export(s) to call, with weights (raw modules)',
+      commands: RUN,
+    },
+    {
+      name: 'args',
+      value: 'SPEC',
+      parse: parseArgSpec,
+      multiple: true,
+      default: Object.freeze([]),
+      shown: 'iter for every parameter',
+      help: 'parameter sources: iter, random, random:LO..HI, buf:MIN..MAX (pointer and length via the module\'s allocator) or an integer; "op=SPEC" for one of the --call ops; repeatable',
+      commands: RUN,
+    },
+    {
+      name: 'alloc',
+      value: 'ALLOC,FREE',
+      parse: parseAlloc,
+      default: null,
+      shown: 'malloc,free or __wbindgen_malloc,__wbindgen_free',
+      help: 'allocator exports for buf arguments',
+      commands: RUN,
+    },
+    {
+      name: 'iterations',
+      short: 'n',
+      value: 'N',
+      parse: integer({ min: 1, max: 2 ** 32 - 2 }),
+      default: 20000,
+      help: 'iterations',
+      commands: RUN,
+    },
+    {
+      name: 'duration',
+      value: '30m',
+      parse: parseDuration,
+      key: 'durationMs',
+      default: null,
+      help: 'stop after this long (90s, 30m, 2h; whichever limit comes first)',
+      commands: RUN,
+    },
+    {
+      name: 'seed',
+      value: 'N',
+      parse: integer(),
+      default: null,
+      shown: 'random',
+      help: 'seed of every random choice; printed, it reproduces a run',
+      commands: RUN,
+    },
+    {
+      name: 'out',
+      short: 'o',
+      value: 'DIR',
+      parse: (text) => text,
+      default: null,
+      help: {
+        run: `result folder (default ${RESULTS_ROOT}/<name>)`,
+        soak: `root of the result folders, one per target (default ${RESULTS_ROOT})`,
+      },
+      commands: RUN,
+    },
+    {
+      name: 'count-allocs',
+      default: false,
+      help: 'add a counting pass: allocations and live bytes per call',
+      commands: RUN,
+    },
+    {
+      name: 'max-allocs-per-call',
+      value: 'B',
+      parse: parseBudget,
+      default: null,
+      help: 'exact budget of allocations per call: N, op=N,... or both (implies --count-allocs)',
+      commands: RUN,
+    },
+    {
+      name: 'max-bytes-per-call',
+      value: 'B',
+      parse: parseBudget,
+      default: null,
+      help: 'exact budget of bytes allocated per call, as --max-allocs-per-call',
+      commands: RUN,
+    },
+    {
+      name: 'warmup',
+      value: 'N|auto',
+      parse: parseWarmup,
+      default: 'auto',
+      help: 'warm-up iterations excluded from trends',
+      commands: ANALYSIS,
+    },
+    {
+      name: 'time-threshold',
+      value: 'F',
+      parse: parseTimeThreshold,
+      default: 0.1,
+      help: 'smallest relative time drift worth a finding',
+      commands: ANALYSIS,
+    },
+    {
+      name: 'fail-on',
+      value: 'KINDS',
+      parse: parseFailOn,
+      default: FINDING_KINDS,
+      shown: 'all',
+      help: `findings that exit 1: ${FINDING_KINDS.join(', ')}, or none`,
+      commands: ANALYSIS,
+    },
+    {
+      name: 'slow-every',
+      value: 'N',
+      parse: integer({ min: 1 }),
+      default: 1000,
+      help: 'slow samples (RSS, JS heap, memories, stats()) every N iterations',
+      commands: RUN,
+    },
+    {
+      name: 'slow-ms',
+      value: 'MS',
+      parse: integer({ min: 1 }),
+      default: 1000,
+      help: 'and at least every MS milliseconds',
+      commands: RUN,
+    },
+    {
+      name: 'yield-every',
+      value: 'N',
+      parse: integer({ min: 1 }),
+      default: 1000,
+      help: `yield to the event loop every N iterations; when not given, at most every ${DEFAULT_YIELD_FLOOR_MS} ms`,
+      commands: RUN,
+    },
+    {
+      name: 'yield-ms',
+      value: 'MS',
+      parse: integer({ min: 1 }),
+      default: 2,
+      help: 'and at least every MS milliseconds',
+      commands: RUN,
+    },
+    {
+      name: 'ring-records',
+      value: 'N',
+      parse: powerOfTwo({ min: 16, max: 1 << 24 }),
+      default: 1 << 18,
+      help: 'ring size in 32-byte records (a power of two)',
+      commands: RUN,
+    },
+    {
+      name: 'format',
+      value: 'LIST',
+      parse: parseFormats,
+      key: 'formats',
+      default: REPORT_FORMATS,
+      help: 'reports to write',
+      commands: ANALYSIS,
+    },
+    {
+      name: 'require-plots',
+      default: false,
+      help: 'exit 3 when figures cannot be drawn',
+      commands: ANALYSIS,
+    },
+    { name: 'json', default: false, help: 'print summary.json on stdout', commands: ['run'] },
+    { name: 'quiet', short: 'q', default: false, help: 'no progress output', commands: ANALYSIS },
+    {
+      name: 'expect',
+      default: false,
+      help: "check each verdict against the suite's expect (exit 0 when all match, 1 otherwise)",
+      commands: ['soak'],
+    },
+    { name: 'csv', default: false, help: 'write samples.csv and metrics.csv', commands: ['export'] },
+    { name: 'help', short: 'h', default: false, help: 'this help', commands: Object.keys(COMMANDS) },
+  ].map((o) => Object.freeze({ key: camelCase(o.name), ...o })),
+);
+
+function camelCase(name) {
+  return name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+}
+
+const BY_NAME = new Map(OPTIONS.map((o) => [o.name, o]));
+
+/** The schema's defaults by configuration key; the only copy of each. */
+export const DEFAULTS = Object.freeze(Object.fromEntries(OPTIONS.map((o) => [o.key, o.default])));
+
+/** The options command takes, in help order. */
+export const optionsOf = (command) => OPTIONS.filter((o) => o.commands.includes(command));
+
+/** How an option is written in messages and help: "-n, --iterations N". */
+export function flagOf(o, { short = false, value = false } = {}) {
+  const long = `--${o.name}${value && o.value ? ` ${o.value}` : ''}`;
+  return short && o.short ? `-${o.short}, ${long}` : long;
+}
+
+// parseArgs knows every option, so that one a command does not take is
+// named as such rather than as unknown.
+const PARSE_ARGS = Object.fromEntries(
+  OPTIONS.map((o) => [
+    o.name,
+    {
+      type: o.value ? 'string' : 'boolean',
+      ...(o.short ? { short: o.short } : {}),
+      ...(o.multiple ? { multiple: true } : {}),
+    },
+  ]),
+);
+
+function foreignOption(command, o) {
+  return usageError(
+    'WS_EUSAGE',
+    `${command} does not take --${o.name}; it is an option of ${o.commands.join(', ')}.`,
+    `Leave it out; \`wasm-soak help ${command}\` lists the options of ${command}.`,
+  );
+}
+
+function checkOperands(command, positionals) {
+  const { name, min, max } = COMMANDS[command].operand;
+  const fix = `Usage: ${COMMANDS[command].usage}`;
+  if (positionals.length < min) throw usageError('WS_EUSAGE', `${command} needs a ${name}.`, fix);
+  if (positionals.length > max) {
+    throw usageError(
+      'WS_EUSAGE',
+      `${command} takes ${min === max ? 'one' : 'at most one'} ${name}, got ${positionals.length}: ${positionals.join(' ')}.`,
+      fix,
+    );
+  }
+}
+
+/**
+ * Parses argv (after the command name) for command. Returns { values,
+ * positionals, given }: values holds the parsed value of each option given
+ * (by configuration key; defaults are not filled in, see DEFAULTS and
+ * runConfig), given each option given as [{ name, argv }] with argv a
+ * canonical form that parses back to the same value. Throws a SoakError
+ * (exit 2) for an unknown option, one the command does not take, a bad
+ * value or a wrong number of operands; with --help, values is { help: true }
+ * and only unknown options are errors.
+ */
+export function parseCommand(command, argv) {
+  let parsed;
   try {
-    return parseArgs({ args: argv, options: { ...RUN_OPTIONS, ...extra }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: PARSE_ARGS, allowPositionals: true, strict: true, tokens: true });
   } catch (err) {
     throw usageError(
       'WS_EUSAGE',
       err.message.replace(/\. To specify.*$/s, '.'),
-      'Run `wasm-soak --help` for the options.',
+      `See \`wasm-soak help ${command}\` for the options of ${command}.`,
     );
   }
-}
-
-function integer(name, text, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw usageError(
-      'WS_EOPTION',
-      `--${name} must be an integer from ${min} to ${max}, got "${text}".`,
-      `Example: --${name} ${Math.max(min, 1000)}`,
-    );
+  // Asking for help is never an error: the help says what was wrong.
+  if (parsed.values.help) return { values: { help: true }, positionals: parsed.positionals, given: [] };
+  const given = [];
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const o = BY_NAME.get(token.name);
+    if (!o.commands.includes(command)) throw foreignOption(command, o);
+    given.push({ name: o.name, argv: o.value ? [`--${o.name}=${token.value}`] : [`--${o.name}`] });
   }
-  return Number(text);
-}
-
-/** Parses "30m", "2h", "45s", "1500ms" or plain seconds into milliseconds. */
-export function parseDuration(text) {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text ?? '');
-  if (!m) {
-    throw usageError(
-      'WS_EOPTION',
-      `--duration must look like 90s, 30m or 2h, got "${text}".`,
-      'Example: --duration 30m',
-    );
+  const values = {};
+  for (const [name, raw] of Object.entries(parsed.values)) {
+    const o = BY_NAME.get(name);
+    if (!o.value) values[o.key] = raw;
+    else values[o.key] = o.multiple ? raw.map((text) => o.parse(text, name)) : o.parse(raw, name);
   }
-  const scale = { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[2] ?? 's'];
-  return Number(m[1]) * scale;
+  checkOperands(command, parsed.positionals);
+  return { values, positionals: parsed.positionals, given };
 }
 
-/** Parses --call "parse:5,reset:1" into [{ name, weight }]. */
-export function parseCalls(text) {
-  const calls = text.split(',').map((part) => {
-    const m = /^([^:,\s]+)(?::(\d+))?$/.exec(part.trim());
-    if (!m || (m[2] !== undefined && Number(m[2]) < 1)) {
+/** Fails when a per-op --args names an op that is not among the --call ops. */
+function checkArgOps(args, calls) {
+  if (!calls) return; // the raw target checks the op it chooses (src/worker/targets/raw.js)
+  const names = calls.map((c) => c.name);
+  for (const { op } of args) {
+    if (op !== null && !names.includes(op)) {
       throw usageError(
         'WS_EOPTION',
-        `--call has a malformed entry "${part}".`,
-        'Give export names with optional positive integer weights, e.g. --call parse:5,reset:1',
+        `--args ${op}=… names the op "${op}", which is not among the --call ops (${names.join(', ')}).`,
+        `Name one of ${names.join(', ')} before the "=", or add "${op}" to --call.`,
       );
     }
-    return { name: m[1], weight: m[2] === undefined ? 1 : Number(m[2]) };
-  });
-  return calls;
+  }
 }
 
 /**
- * Parses one --args value. Either "SPEC" (every op) or "op=SPEC" (one op),
- * SPEC being comma-separated per-parameter sources: iter, random,
- * random:LO..HI, buf:MIN..MAX (one (ptr, len) pair), or an integer constant.
+ * The run configuration from the values of parseCommand('run', argv):
+ * the schema's defaults, then what was given, then what follows from both.
+ * Throws a SoakError (exit 2) for combinations that cannot run.
  */
-export function parseArgSpec(text) {
-  const eq = text.indexOf('=');
-  const op = eq > 0 ? text.slice(0, eq) : null;
-  const params = (eq > 0 ? text.slice(eq + 1) : text).split(',').map((p) => p.trim());
-  const bad = (p) =>
-    usageError(
-      'WS_EOPTION',
-      `--args has an unknown parameter source "${p}".`,
-      'Use iter, random, random:LO..HI, buf:MIN..MAX or an integer, e.g. --args buf:16..4096',
-    );
-  const sources = params.map((p) => {
-    if (p === 'iter' || p === 'iteration') return { kind: 'iter' };
-    if (p === 'random') return { kind: 'random', lo: 0, hi: 2 ** 31 - 1 };
-    let m = /^random:(-?\d+)\.\.(-?\d+)$/.exec(p);
-    if (m) {
-      const [lo, hi] = [Number(m[1]), Number(m[2])];
-      if (lo > hi) throw bad(p);
-      return { kind: 'random', lo, hi };
-    }
-    m = /^buf:(\d+)\.\.(\d+)$/.exec(p);
-    if (m) {
-      const [lo, hi] = [Number(m[1]), Number(m[2])];
-      if (lo > hi || hi > 2 ** 30) throw bad(p);
-      return { kind: 'buf', lo, hi };
-    }
-    if (/^-?\d+$/.test(p)) return { kind: 'const', lo: Number(p), hi: Number(p) };
-    throw bad(p);
-  });
-  return { op, sources };
-}
-
-/**
- * Parses a per-call budget: "N" (every op), "op=N,…" (those ops) or both,
- * "N,op=M". Returns { all: N | null, ops: { name: N } }.
- */
-export function parseBudget(name, text) {
-  const budget = { all: null, ops: {} };
-  for (const part of text.split(',')) {
-    const m = /^(?:([^=\s]+)=)?(\d+)$/.exec(part.trim());
-    if (!m) {
-      throw usageError(
-        'WS_EOPTION',
-        `--${name} has a malformed entry "${part}".`,
-        `Give a whole number for every op, per-op limits, or both, e.g. --${name} 8 or --${name} 8,parse=2`,
-      );
-    }
-    if (m[1]) budget.ops[m[1]] = Number(m[2]);
-    else budget.all = Number(m[2]);
-  }
-  return budget;
-}
-
-/** Builds the run configuration from parsed values; throws SoakError (exit 2). */
 export function runConfig(values) {
-  const cfg = { ...DEFAULTS };
-  if (values.iterations !== undefined)
-    cfg.iterations = integer('iterations', values.iterations, { min: 1, max: 2 ** 32 - 2 });
-  if (values.duration !== undefined) cfg.durationMs = parseDuration(values.duration);
-  cfg.seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 32) : integer('seed', values.seed);
-  if (values.warmup !== undefined && values.warmup !== 'auto') cfg.warmup = integer('warmup', values.warmup);
+  const { maxAllocsPerCall, maxBytesPerCall, help, ...cfg } = {
+    ...Object.fromEntries(optionsOf('run').map((o) => [o.key, o.default])),
+    ...values,
+  };
+  cfg.seed ??= Math.floor(Math.random() * 2 ** 32);
   if (typeof cfg.warmup === 'number' && cfg.warmup >= cfg.iterations) {
     throw usageError(
       'WS_EOPTION',
@@ -169,78 +385,10 @@ export function runConfig(values) {
       'Use a smaller --warmup, more --iterations, or --warmup auto.',
     );
   }
-  // With the default yield cadence a very fast export would spend a tenth of
-  // its time turning the event loop, so the default comes with a floor (at
-  // most one yield per 0.5 ms); a cadence given explicitly is kept exactly.
-  cfg.yieldFloorMs = values['yield-every'] === undefined ? 0.5 : 0;
-  if (values['slow-every'] !== undefined) cfg.slowEvery = integer('slow-every', values['slow-every'], { min: 1 });
-  if (values['slow-ms'] !== undefined) cfg.slowMs = integer('slow-ms', values['slow-ms'], { min: 1 });
-  if (values['yield-every'] !== undefined) cfg.yieldEvery = integer('yield-every', values['yield-every'], { min: 1 });
-  if (values['yield-ms'] !== undefined) cfg.yieldMs = integer('yield-ms', values['yield-ms'], { min: 1 });
-  if (values['ring-records'] !== undefined) {
-    cfg.ringRecords = integer('ring-records', values['ring-records'], { min: 16, max: 1 << 24 });
-    if ((cfg.ringRecords & (cfg.ringRecords - 1)) !== 0) {
-      throw usageError(
-        'WS_EOPTION',
-        `--ring-records must be a power of two, got ${cfg.ringRecords}.`,
-        'Example: --ring-records 65536',
-      );
-    }
-  }
-  if (values['time-threshold'] !== undefined) {
-    const t = Number(values['time-threshold']);
-    if (!(t > 0 && t < 10)) {
-      throw usageError(
-        'WS_EOPTION',
-        `--time-threshold must be a fraction such as 0.1 (10 %), got "${values['time-threshold']}".`,
-        'Example: --time-threshold 0.15',
-      );
-    }
-    cfg.timeThreshold = t;
-  }
-  if (values['fail-on'] !== undefined) {
-    const kinds = values['fail-on'] === 'none' ? [] : values['fail-on'].split(',').map((k) => k.trim());
-    for (const k of kinds) {
-      if (!FINDING_KINDS.includes(k)) {
-        throw usageError(
-          'WS_EOPTION',
-          `--fail-on names an unknown finding kind "${k}".`,
-          `Use a comma-separated list of ${FINDING_KINDS.join(', ')}, or none.`,
-        );
-      }
-    }
-    cfg.failOn = kinds;
-  }
-  cfg.calls = values.call === undefined ? null : parseCalls(values.call);
-  cfg.args = (values.args ?? []).map(parseArgSpec);
-  if (values.alloc !== undefined) {
-    const names = values.alloc.split(',');
-    if (names.length !== 2 || names.some((n) => !n)) {
-      throw usageError(
-        'WS_EOPTION',
-        `--alloc must name an allocator and its free function, got "${values.alloc}".`,
-        'Example: --alloc my_alloc,my_free',
-      );
-    }
-    cfg.alloc = { malloc: names[0], free: names[1] };
-  } else {
-    cfg.alloc = null;
-  }
-  cfg.budgets = {
-    allocs:
-      values['max-allocs-per-call'] === undefined
-        ? null
-        : parseBudget('max-allocs-per-call', values['max-allocs-per-call']),
-    bytes:
-      values['max-bytes-per-call'] === undefined
-        ? null
-        : parseBudget('max-bytes-per-call', values['max-bytes-per-call']),
-  };
+  checkArgOps(cfg.args, cfg.calls);
+  cfg.yieldFloorMs = values.yieldEvery === undefined ? DEFAULT_YIELD_FLOOR_MS : 0;
+  cfg.budgets = { allocs: maxAllocsPerCall, bytes: maxBytesPerCall };
   // Budgets are checked on the counting pass's exact counts.
-  cfg.countAllocs = Boolean(values['count-allocs']) || cfg.budgets.allocs !== null || cfg.budgets.bytes !== null;
-  cfg.json = Boolean(values.json);
-  cfg.quiet = Boolean(values.quiet);
-  cfg.requirePlots = Boolean(values['require-plots']);
-  cfg.formats = values.format ? values.format.split(',') : null;
+  cfg.countAllocs = cfg.countAllocs || maxAllocsPerCall !== null || maxBytesPerCall !== null;
   return cfg;
 }

@@ -2,12 +2,11 @@
 // report.html, summary.md and junit.xml.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { REPORT_FORMATS } from './formats.js';
 import { renderHtml } from './html.js';
 import { writeJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
-
-const ALL = ['png', 'svg', 'html', 'md', 'junit'];
 
 // The timed pass's median time per call over the whole run, all ops and per
 // op ({ median, ops: { name: median } }), to set beside the counting pass's
@@ -33,10 +32,10 @@ async function timedMedians(data, summary) {
 // stop the other reports; with requirePlots the promise then rejects with an
 // Error whose code is 'WS_PLOTS_FAILED', after everything else is written.
 // env.WASM_SOAK_GNUPLOT overrides the gnuplot executable.
-export async function writeReports(dir, data, summary, { formats = ALL, requirePlots = false } = {}) {
-  const unknown = formats.filter((f) => !ALL.includes(f));
+export async function writeReports(dir, data, summary, { formats = REPORT_FORMATS, requirePlots = false } = {}) {
+  const unknown = formats.filter((f) => !REPORT_FORMATS.includes(f));
   if (unknown.length)
-    throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${ALL.join(', ')}`), {
+    throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${REPORT_FORMATS.join(', ')}`), {
       code: 'WS_EINVAL',
     });
   const want = new Set(formats);

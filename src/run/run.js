@@ -9,6 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { analyzeResult } from '../analysis/analyze.js';
 import { createLiveTrend } from '../analysis/verdict.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
+import { RESULTS_ROOT } from '../cli/options.js';
+import { VERSION } from '../version.js';
 import { createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
 import { createLogWriter } from './log-writer.js';
@@ -17,7 +19,6 @@ import { describeTarget } from './target.js';
 
 const DRAIN_MS = 10;
 const TICK_EVERY = 5; // progress every 5 drains (250 ms)
-const VERSION = '0.1.0';
 
 /** The argv that reproduces a run: the original one with its seed pinned. */
 export function reproduceCommand(argv, seed) {
@@ -198,7 +199,7 @@ const runOf = (outcome) => ({
  */
 export async function runTarget(targetPath, cfg, argv) {
   const target = describeTarget(targetPath);
-  const outDir = cfg.out ?? join('soak-results', target.name);
+  const outDir = cfg.out ?? join(RESULTS_ROOT, target.name);
   mkdirSync(outDir, { recursive: true });
   const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
   // The worker measures the JS heap that survives full GCs (src/worker.js);

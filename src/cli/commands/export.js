@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { readRun } from '../../analysis/log-reader.js';
+import { EXIT, usageError } from '../exit-codes.js';
+import { COMMANDS } from '../options.js';
 
 /**
  * Writes one CSV row per call (iteration, op, elapsed_ns, memory_bytes, grew,
@@ -41,4 +43,12 @@ export async function exportCsv(dir) {
   m.end(`${lines.join('\n')}\n`);
   await once(m, 'finish');
   return [samplesPath, metricsPath];
+}
+
+/** Exports the folder of parseCommand('export', argv); --csv is the one format. */
+export async function commandExport({ values, positionals }) {
+  if (!values.csv) throw usageError('WS_EUSAGE', 'export needs --csv.', `Usage: ${COMMANDS.export.usage}`);
+  const written = await exportCsv(positionals[0]);
+  process.stdout.write(`${written.join('\n')}\n`);
+  return EXIT.OK;
 }

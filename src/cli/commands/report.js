@@ -4,10 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeResult, exitCodeFor } from '../../analysis/analyze.js';
 import { readRun } from '../../analysis/log-reader.js';
-import { EXIT, usageError } from '../exit-codes.js';
-import { DEFAULTS, parseCommand } from '../options.js';
-
-const FORMATS = ['png', 'svg', 'html', 'md', 'junit'];
+import { EXIT } from '../exit-codes.js';
+import { DEFAULTS } from '../options.js';
 
 /** The run's outcome: from summary.json when the run wrote one, else from the log. */
 function previousOutcome(dir, data) {
@@ -33,34 +31,21 @@ function previousOutcome(dir, data) {
   };
 }
 
-export async function commandReport(argv) {
-  const { values, positionals } = parseCommand(argv);
-  if (positionals.length !== 1)
-    throw usageError(
-      'WS_EUSAGE',
-      'report needs one result folder.',
-      'Usage: wasm-soak report <result-dir> [--format png,svg,html,md,junit]',
-    );
+/**
+ * Re-reports the folder of parseCommand('report', argv). The analysis
+ * options not given keep the run's (its log header), else the defaults.
+ */
+export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
-  const formats = values.format ? values.format.split(',') : FORMATS;
-  const bad = formats.filter((f) => !FORMATS.includes(f));
-  if (bad.length)
-    throw usageError(
-      'WS_EOPTION',
-      `--format has unknown formats: ${bad.join(', ')}.`,
-      `Use a comma-separated list of ${FORMATS.join(', ')}.`,
-    );
   const data = readRun(join(dir, 'samples.wslog'));
   const c = data.header.config ?? {};
   const cfg = {
-    warmup: values.warmup ? (values.warmup === 'auto' ? 'auto' : Number(values.warmup)) : (c.warmup ?? DEFAULTS.warmup),
-    failOn: values['fail-on'] ? values['fail-on'].split(',') : (c.failOn ?? DEFAULTS.failOn),
-    timeThreshold: values['time-threshold']
-      ? Number(values['time-threshold'])
-      : (c.timeThreshold ?? DEFAULTS.timeThreshold),
+    warmup: values.warmup ?? c.warmup ?? DEFAULTS.warmup,
+    failOn: values.failOn ?? c.failOn ?? DEFAULTS.failOn,
+    timeThreshold: values.timeThreshold ?? c.timeThreshold ?? DEFAULTS.timeThreshold,
     budgets: c.budgets ?? null,
-    formats,
-    requirePlots: Boolean(values['require-plots']),
+    formats: values.formats ?? DEFAULTS.formats,
+    requirePlots: values.requirePlots ?? DEFAULTS.requirePlots,
   };
   const summary = await analyzeResult(dir, { cfg, run: previousOutcome(dir, data) });
   if (!values.quiet)

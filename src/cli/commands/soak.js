@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { writeJunit } from '../../report/junit.js';
 import { runTarget } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
-import { parseCommand, runConfig } from '../options.js';
+import { DEFAULT_SUITE, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
 
 const TARGET_KEYS = new Set([
   'name',
@@ -81,35 +81,41 @@ function targetArgv(t, shared) {
   return [...argv, ...shared];
 }
 
-export async function commandSoak(argv) {
-  const { values, positionals } = parseCommand(argv, { expect: { type: 'boolean' } });
-  if (positionals.length > 1)
-    throw usageError('WS_EUSAGE', 'soak takes at most one suite file.', 'Usage: wasm-soak soak [suite.json] [options]');
-  const suitePath = positionals[0] ?? 'soak/suite.json';
-  const targets = readSuite(suitePath);
-  const outRoot = values.out ?? 'soak-results';
-  // Options given to `soak` apply to every target (except --out and --expect).
-  const shared = argv.filter(
-    (a, i) =>
-      !positionals.includes(a) &&
-      a !== '--expect' &&
-      a !== '--out' &&
-      a !== '-o' &&
-      argv[i - 1] !== '--out' &&
-      argv[i - 1] !== '-o',
-  );
+// Options that `soak` uses itself; every other one goes to each target.
+const SOAK_OWN = new Set(['out', 'expect']);
+
+/**
+ * Each target's run argv and configuration, all resolved before the first
+ * run, so that a bad suite entry or option stops the suite before any work.
+ */
+function planTargets(targets, shared, outRoot, suitePath) {
+  return targets.map((t) => {
+    const argv = targetArgv(t, shared);
+    try {
+      return { t, argv, cfg: { ...runConfig(parseCommand('run', argv).values), out: join(outRoot, t.name) } };
+    } catch (err) {
+      if (!(err instanceof SoakError)) throw err;
+      throw new SoakError(err.code, `target "${t.name}" of ${suitePath}: ${err.message}`, {
+        fix: err.fix,
+        exitCode: err.exitCode,
+      });
+    }
+  });
+}
+
+/** Runs the suite of parseCommand('soak', argv); resolves the exit code. */
+export async function commandSoak({ values, positionals, given }) {
+  const suitePath = positionals[0] ?? DEFAULT_SUITE;
+  const outRoot = values.out ?? RESULTS_ROOT;
+  const shared = given.filter((g) => !SOAK_OWN.has(g.name)).flatMap((g) => g.argv);
+  const plan = planTargets(readSuite(suitePath), shared, outRoot, suitePath);
   const summaries = [];
   const mismatches = [];
   let worst = EXIT.OK;
-  for (const t of targets) {
-    const runArgv = targetArgv(t, shared);
-    const parsed = parseCommand(runArgv);
-    const cfg = runConfig(parsed.values);
-    cfg.out = join(outRoot, t.name);
-    cfg.json = false;
+  for (const { t, argv, cfg } of plan) {
     let result;
     try {
-      result = await runTarget(t.path, cfg, ['run', ...runArgv]);
+      result = await runTarget(t.path, cfg, ['run', ...argv]);
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);

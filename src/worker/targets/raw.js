@@ -82,6 +82,23 @@ function chooseCalls(info, calls, path) {
   return calls;
 }
 
+/**
+ * Fails when a per-op --args names an op that is not soaked: without --call
+ * the op is chosen here, so only here can such a spec be caught.
+ */
+function checkArgOps(specs, calls, path) {
+  const names = calls.map((c) => c.name);
+  for (const { op } of specs) {
+    if (op !== null && !names.includes(op)) {
+      throw usageError(
+        'WS_EOPTION',
+        `--args ${op}=… names the op "${op}", but the op soaked in ${path} is ${names.join(', ')}.`,
+        `Name ${names.join(', ')} before the "=", or soak "${op}" with --call ${op}.`,
+      );
+    }
+  }
+}
+
 /** Maps an op's parameters to argument sources for the C loop. */
 function argSources(exp, specs) {
   const spec = specs.find((s) => s.op === exp.name) ?? specs.find((s) => s.op === null);
@@ -183,6 +200,7 @@ export async function prepareRawTarget(path, config, stdio, pristine) {
     );
   }
   const calls = chooseCalls(info, config.calls, path);
+  checkArgOps(config.args, calls, path);
   const needsWasi = info.imports.length > 0;
   const wasi = needsWasi
     ? new WASI({

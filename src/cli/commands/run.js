@@ -1,0 +1,37 @@
+// `wasm-soak run TARGET`: one soak run, its result folder and a short report
+// on stdout.
+import { formatBytes, formatNs } from '../../report/format.js';
+import { runTarget } from '../../run/run.js';
+import { runConfig } from '../options.js';
+
+function printResult(summary, outDir) {
+  const t = summary.time;
+  const lines = [
+    `${summary.name}: ${summary.status}, ${summary.iterations.completed} iterations, verdict ${summary.verdict}`,
+    `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${summary.memory.growthEvents} growth events)`,
+  ];
+  for (const f of summary.findings ?? []) lines.push(`  ${f.kind}: ${f.sentence}`);
+  if (summary.error)
+    lines.push(`  error at iteration ${summary.error.iteration} (${summary.error.op}): ${summary.error.message}`);
+  lines.push(`  results: ${outDir}  (reproduce: ${summary.reproduce})`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Runs the target of parseCommand('run', argv); resolves the exit code. */
+export async function commandRun({ values, positionals }, argv) {
+  const cfg = runConfig(values);
+  const { exitCode, summary, outDir } = await runTarget(positionals[0], cfg, ['run', ...argv]);
+  if (cfg.requirePlots && summary.outputs?.plotsSkipped) {
+    process.stderr.write(
+      `wasm-soak: --require-plots: ${summary.outputs.plotsSkipped}\nInstall gnuplot (apt-get install gnuplot-nox); gnuplot's messages are in ${outDir}/gnuplot-stderr.txt.\n`,
+    );
+  }
+  if (summary.sources?.countingPass?.status === 'failed') {
+    process.stderr.write(
+      `wasm-soak: the counting pass failed: ${summary.sources.countingPass.error?.message ?? 'unknown error'}\n`,
+    );
+  }
+  if (cfg.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else if (!cfg.quiet) printResult(summary, outDir);
+  return exitCode;
+}

@@ -1,0 +1,76 @@
+// Help text, generated from the option schema (options.js): the global help
+// lists the commands, a command's help its usage and every option it takes.
+import { VERSION } from '../version.js';
+import { COMMANDS, flagOf, optionsOf } from './options.js';
+
+const WIDTH = 80;
+const COLUMN = 27; // where an option's description starts
+
+const EXIT_CODES = `Exit codes: 0 ok, 1 a finding, 2 usage or input error, 3 the run failed,
+130 interrupted (partial results are kept).`;
+
+/** Breaks text into lines of at most WIDTH columns, the first after `first` columns, the rest indented. */
+function wrap(text, first, indent) {
+  const lines = [];
+  let line = '';
+  let room = WIDTH - first;
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+      room = WIDTH - indent;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
+
+/** The default as the help states it, or null when there is nothing to say. */
+function defaultText(o) {
+  if (o.shown) return o.shown;
+  if (o.default === null || o.default === false) return null;
+  return Array.isArray(o.default) ? o.default.join(',') : String(o.default);
+}
+
+function optionLine(o, command) {
+  const flag = `  ${flagOf(o, { short: true, value: true })}`;
+  const help = typeof o.help === 'string' ? o.help : o.help[command];
+  const shown = defaultText(o);
+  const text = shown ? `${help} (default ${shown})` : help;
+  if (flag.length >= COLUMN - 1) return `${flag}\n${' '.repeat(COLUMN)}${wrap(text, COLUMN, COLUMN)}`;
+  return `${flag.padEnd(COLUMN)}${wrap(text, COLUMN, COLUMN)}`;
+}
+
+/** The help of one command: usage, what it does, its options. */
+export function commandHelp(command) {
+  const c = COMMANDS[command];
+  return [
+    `Usage: ${c.usage}`,
+    '',
+    wrap(c.about, 0, 0),
+    '',
+    'Options:',
+    ...optionsOf(command).map((o) => optionLine(o, command)),
+    '',
+    EXIT_CODES,
+  ].join('\n');
+}
+
+/** The global help: every command, and where to find its options. */
+export function globalHelp() {
+  const usages = Object.values(COMMANDS).map((c) => c.usage);
+  const width = Math.max(...usages.map((u) => u.length)) + 2;
+  return [
+    `wasm-soak ${VERSION}: soak-test a WebAssembly module for leaks, fragmentation and slowdown.`,
+    '',
+    'Usage:',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}${c.summary}`),
+    '  wasm-soak help [command] | --help | --version',
+    '',
+    'The options of a command: wasm-soak help <command>, or wasm-soak <command> -h.',
+    '',
+    EXIT_CODES,
+  ].join('\n');
+}
