@@ -2,6 +2,8 @@
 // given: test/fixtures/args.wat traps on any other value, so a run that
 // completes all its iterations proves each argument arrived right.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -15,8 +17,7 @@ async function soak(call, args) {
     ARGS,
     '--call',
     call,
-    '--args',
-    args,
+    `--args=${args}`,
     '-n',
     String(N),
     '-o',
@@ -30,6 +31,7 @@ async function soak(call, args) {
 
 for (const [what, call, args] of [
   ['an integer constant', 'expect42', '42'],
+  ['a negative integer constant', 'expect_minus5', '-5'],
   ['the iteration as an i64 (and an i64 result)', 'count', 'iter'],
   [
     'random ranges as i32, i64, f32 and f64 (and an f64 result)',
@@ -50,4 +52,15 @@ test('arguments: a wrong constant traps at the first call', async () => {
   const r = await soak('expect42', '41');
   assert.equal(r.code, 3);
   assert.equal(r.summary.error.iteration, 0);
+});
+
+test("arguments: a suite passes its targets' args, a negative constant included", async () => {
+  const dir = tempDir();
+  const suite = join(dir, 'suite.json');
+  const target = { name: 'minus5', module: ARGS, call: 'expect_minus5', args: ['-5'], iterations: 500 };
+  writeFileSync(suite, JSON.stringify({ targets: [{ ...target, expect: 'stable' }] }));
+  const r = await runCli(['soak', suite, '-o', join(dir, 'out'), '-q', '--fail-on', 'none']);
+  const summary = readSummary(join(dir, 'out', 'minus5'));
+  assert.equal(summary.error, null, r.stderr);
+  assert.equal(summary.iterations.completed, 500);
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { commandHelp, globalHelp } from '../src/cli/help.js';
 import { COMMANDS, DEFAULTS, OPTIONS, optionsOf, parseCommand, runConfig } from '../src/cli/options.js';
-import { FINDING_KINDS } from '../src/cli/parsers.js';
+import { FINDING_KINDS } from '../src/protocol.js';
 import { REPORT_FORMATS } from '../src/report/formats.js';
 import { VERSION } from '../src/version.js';
 

@@ -73,7 +73,8 @@ export function readSuite(path) {
 function targetArgv(t, shared) {
   const argv = [t.path];
   if (t.call) argv.push('--call', t.call);
-  for (const a of t.args ?? []) argv.push('--args', a);
+  // --args=SPEC, so that a spec such as -5 is not read as an option.
+  for (const a of t.args ?? []) argv.push(`--args=${a}`);
   if (t.alloc) argv.push('--alloc', t.alloc);
   if (t.iterations !== undefined) argv.push('--iterations', String(t.iterations));
   if (t.seed !== undefined) argv.push('--seed', String(t.seed));
