@@ -2,7 +2,8 @@
 // (addon/include/ws_protocol.h): record layout, record types and flags,
 // metric ids, marks, allocation counters, ring control words, loop statuses,
 // argument kinds and value types, series roles, finding kinds in severity
-// order, the log's magic and version. No number here is written in JS.
+// order, the verdict defaults, the log's magic and version. No number here is
+// written in JS.
 // Also the one decoder of raw records that the main thread uses.
 import { addon } from './addon.js';
 
@@ -27,6 +28,10 @@ export const VALUE_TYPE = freeze(c.valueType);
 export const ROLE = freeze(c.role);
 /** Finding kinds, most severe first (a verdict is the most severe finding's kind). */
 export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
+/** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */
+export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
+/** Most memory series one analysis takes. */
+export const MAX_SERIES = c.maxSeries;
 export const LOG_MAGIC = c.logMagic;
 export const LOG_VERSION = c.logVersion;
 

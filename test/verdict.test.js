@@ -3,7 +3,8 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { analyzeRun, createLiveTrend } from '../src/analysis/verdict.js';
+import { analyzeRun, createLiveTrend, verdictOf } from '../src/analysis/verdict.js';
+import { FINDING_KINDS, VERDICT_DEFAULTS } from '../src/protocol.js';
 import { formatBytes } from '../src/report/format.js';
 
 const CALLS = 20000;
@@ -186,6 +187,49 @@ test('a fixed warm-up is used as given', () => {
   assert.equal(r.warmup.method, 'fixed');
   assert.equal(r.warmup.iterations, 3000);
   assert.throws(() => analyzeRun(run(), { warmup: -1 }), { code: 'WS_EINVAL' });
+});
+
+// A retained JS heap that rises steadily by about 96 KiB across the run:
+// sustained by the trend tests, but below C's practical threshold.
+function smallJsRise() {
+  const data = run({ seed: 12, js: false });
+  const iter = Float64Array.from({ length: 16 }, (_, i) => (i + 1) * 1176);
+  const value = Float64Array.from(iter, (_, i) => 6e6 + 6400 * i + (i % 3) * 300);
+  return { ...data, metrics: { ...data.metrics, jsHeap: { iter, tMs: iter, value } } };
+}
+
+test('the JS heap threshold is decided in C and reported below it', () => {
+  assert.equal(VERDICT_DEFAULTS.jsHeapThreshold, 256 * 1024);
+  const r = analyzeRun(smallJsRise(), { warmup: 0 });
+  assert.equal(r.verdict, 'stable', JSON.stringify(r.findings));
+  const js = r.series.find((x) => x.name === 'js-heap');
+  assert.equal(js.pattern, 'sustained');
+  assert.equal(js.belowThreshold.thresholdBytes, VERDICT_DEFAULTS.jsHeapThreshold);
+  const grown = (js.slope.perKiloIterations * (js.window.to - js.window.from)) / 1000;
+  assert.ok(Math.abs(js.belowThreshold.grownBytes - grown) < 1e-6 * grown, JSON.stringify(js.belowThreshold));
+  // The threshold is C's option: lowered, the same trend is a finding.
+  const low = analyzeRun(smallJsRise(), { warmup: 0, jsHeapThreshold: 64 * 1024 });
+  assert.deepEqual(kinds(low), ['js-heap-growth']);
+  assert.equal(low.series.find((x) => x.name === 'js-heap').belowThreshold, undefined);
+  assert.throws(() => analyzeRun(smallJsRise(), { jsHeapThreshold: -1 }), { code: 'WS_EINVAL' });
+});
+
+test('one verdict rule: the most severe finding in C order, budget last', () => {
+  assert.deepEqual(FINDING_KINDS, [
+    'stack-drift',
+    'leak',
+    'fragmentation',
+    'growth',
+    'js-heap-growth',
+    'slowdown',
+    'budget',
+  ]);
+  assert.equal(verdictOf([]), 'stable');
+  assert.equal(verdictOf([{ kind: 'budget' }]), 'budget');
+  assert.equal(verdictOf([{ kind: 'budget' }, { kind: 'slowdown' }, { kind: 'growth' }]), 'growth');
+  // The analysis's verdict is C's, and the same rule gives it.
+  for (const r of [analyzeRun(run({ seed: 11, drift: 0.2, frag: 65536 / 1500 })), analyzeRun(run({ seed: 2 }))])
+    assert.equal(r.verdict, verdictOf(r.findings));
 });
 
 test('the live trend consumes records in chunks and describes the run', () => {

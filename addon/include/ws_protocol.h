@@ -119,14 +119,35 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(STACK, 6, "stack")          /* shadow stack depth: first stack pointer minus now */
 
 /* Finding kinds, most severe first: the order is the severity order (a
- * verdict is the most severe finding's kind, "stable" without one). */
+ * verdict is the most severe finding's kind, "stable" without one). The
+ * trend kinds come from ws_classify; budget findings are exact per-call gates
+ * the user sets, checked on the counting pass in src/analysis/allocations.js. */
 #define WS_FINDING_KINDS(X)                                                              \
   X(STACK_DRIFT, 1, "stack-drift")                                                       \
   X(LEAK, 2, "leak")                                                                     \
   X(FRAGMENTATION, 3, "fragmentation")                                                   \
   X(GROWTH, 4, "growth")                                                                 \
   X(JS_HEAP_GROWTH, 5, "js-heap-growth")                                                 \
-  X(SLOWDOWN, 6, "slowdown")
+  X(SLOWDOWN, 6, "slowdown")                                                             \
+  X(BUDGET, 7, "budget")
+
+/* Practical significance of a retained JS heap trend: growth across the
+ * tested window (level slope x window) below this is no finding. V8 keeps
+ * adding its own metadata (feedback vectors, maps, code) with no glue at all:
+ * 30-80 KiB over 20 000 to 2 000 000 calls, measured; a glue leak of one
+ * small object per call is hundreds of KiB over 20 000 calls. */
+#define WS_JS_HEAP_THRESHOLD 262144.0
+/* Smallest relative change of time per call across the run worth a finding. */
+#define WS_TIME_THRESHOLD 0.10
+/* One-sided significance level of every trend test. */
+#define WS_ALPHA 0.01
+
+/* Defaults of the verdict options (ws_verdict_opts, docs/verdicts.md):
+ * X(field, value, "jsName"). The binding exports them as verdictDefaults. */
+#define WS_VERDICT_DEFAULTS(X)                                                           \
+  X(time_threshold, WS_TIME_THRESHOLD, "timeThreshold")                                  \
+  X(js_heap_threshold, WS_JS_HEAP_THRESHOLD, "jsHeapThreshold")                          \
+  X(alpha, WS_ALPHA, "alpha")
 
 /* ---- Log ---- */
 

@@ -15,8 +15,9 @@
 /* ---- Window statistics for the summary (ws_summary.c) ---- */
 
 /* Computes [n, median, p90, p99] of elapsed[from..to) for all calls (row 0)
- * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]. Returns 0,
- * WS_EINVAL for a bad window, WS_ENOMEM. */
+ * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]; a row with
+ * no calls has n = 0 and NaN quantiles. Allocates one scratch copy of the
+ * window and frees it. Returns 0, WS_EINVAL for a bad window, WS_ENOMEM. */
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
                     uint32_t n_ops, double *out);
 
@@ -165,6 +166,8 @@ typedef struct {
   size_t segments;   /* non-empty segments tested */
   ws_trend trend;    /* segment levels, bytes per iteration */
   double start, end; /* first and last segment level */
+  double grown;      /* trend.slope x (to - from): what the level trend grows
+                      * across the window (0 when untested) */
   double last;       /* last value of the series */
   double max;        /* largest value in the window */
   size_t rises;      /* segment-to-segment increases */
@@ -191,6 +194,8 @@ typedef struct {
   int role;       /* WS_ROLE_* */
   int pattern;    /* WS_PATTERN_* */
   int peak_grows; /* its per-segment peaks grow */
+  double grown;   /* bytes it grows across the tested window
+                   * (ws_memtrend_result.grown) */
 } ws_signal;
 
 typedef struct {
@@ -202,15 +207,19 @@ typedef struct {
 
 /* Turns series patterns and the time drift flag into findings, most severe
  * first: stack-drift (the stack depth grows for good: a caller that allocates
- * on the shadow stack and never restores it), leak (live bytes sustained), fragmentation
- * (heap or linear memory sustained while live bytes and their peaks are flat), growth
- * (the same without live bytes, or with only their peaks rising), js-heap-growth,
- * slowdown. One memory finding at most, on the finest growing series (heap,
- * then total linear memory, then one memory). Stores up to WS_MAX_FINDINGS in
- * out, their count in *n, and returns the verdict (the most severe kind, or
- * WS_KIND_STABLE). */
-int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
-                size_t *n);
+ * on the shadow stack and never restores it), leak (live bytes sustained),
+ * fragmentation (heap or linear memory sustained while live bytes and their
+ * peaks are flat), growth (the same without live bytes, or with only their
+ * peaks rising), js-heap-growth (the retained JS heap sustained and grown by
+ * at least js_heap_threshold bytes across the window: practical
+ * significance, as the time threshold is for slowdown), slowdown. One memory
+ * finding at most, on the finest growing series (heap, then total linear
+ * memory, then one memory). Stores up to WS_MAX_FINDINGS in out, their count
+ * in *n, and in *below the index of the sustained JS heap series dismissed
+ * as below the threshold (-1 when none was); returns the verdict (the most
+ * severe kind, or WS_KIND_STABLE). */
+int ws_classify(const ws_signal *s, size_t k, int time_flagged, double js_heap_threshold,
+                ws_finding *out, size_t *n, int *below);
 
 /* ---- Whole-run analysis (ws_verdict.c) ---- */
 
@@ -222,15 +231,18 @@ typedef struct {
   size_t n;
 } ws_series_in;
 
+/* Options of the whole-run analysis; the defaults are WS_VERDICT_DEFAULTS
+ * (ws_protocol.h). */
 typedef struct {
-  long warmup;           /* first post-warm-up iteration, or < 0 for auto */
-  double time_threshold; /* 0.10 */
-  double alpha;          /* 0.01 */
-  uint64_t seed;         /* seeds the randomised methods (the time windows'
-                          * bootstrap): the run's seed, for reproducibility */
+  long warmup;              /* first post-warm-up iteration, or < 0 for auto */
+  double time_threshold;    /* WS_TIME_THRESHOLD */
+  double js_heap_threshold; /* WS_JS_HEAP_THRESHOLD bytes */
+  double alpha;             /* WS_ALPHA */
+  uint64_t seed;            /* seeds the randomised methods (the time windows'
+                             * bootstrap): the run's seed, for reproducibility */
 } ws_verdict_opts;
 
-/* Fills o with the defaults: auto warm-up, 10 % threshold, alpha 0.01, seed 1. */
+/* Fills o with the defaults: auto warm-up, WS_VERDICT_DEFAULTS, seed 1. */
 void ws_verdict_opts_default(ws_verdict_opts *o);
 
 typedef struct {
@@ -245,7 +257,8 @@ typedef struct {
   ws_memtrend_result *series; /* k results, in the caller's storage */
   ws_finding findings[WS_MAX_FINDINGS];
   size_t nfindings;
-  int verdict; /* WS_KIND_* */
+  int below_threshold; /* series sustained but below js_heap_threshold, or -1 */
+  int verdict;         /* WS_KIND_* */
 } ws_verdict;
 
 /* Most memory series ws_analyze_run takes. */
@@ -253,8 +266,9 @@ typedef struct {
 
 /* Analyses a run: warm-up (auto: the later of the time and the memory
  * warm-up, at most half the run), time drift (auto: from the time warm-up
- * alone), every series' trend, then classification. elapsed[0..calls) are per-call ns;
- * series[0..k) the memory series (the first WS_ROLE_LINEAR one drives memory warm-up);
+ * alone), every series' trend, then classification (ws_classify, with
+ * o->js_heap_threshold). elapsed[0..calls) are per-call ns; series[0..k) the
+ * memory series (the first WS_ROLE_LINEAR one drives memory warm-up);
  * v->series must point at k results. Returns 0, WS_EINVAL (bad options, k >
  * WS_MAX_SERIES), WS_ENOMEM. */
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,

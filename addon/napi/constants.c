@@ -1,11 +1,13 @@
 /* The `constants` export: every number the C core shares with JavaScript,
- * generated from the lists in ws_protocol.h and ws_error.h, and the record
+ * generated from the lists in ws_protocol.h and ws_error.h (the verdict
+ * defaults and the analysis's series limit from ws_stats.h), and the record
  * layout from offsetof/sizeof (src/protocol.js re-exports them; JS never
  * restates one). Runs on the JS thread of the isolate loading the addon. */
 #include <stddef.h>
 
 #include "binding.h"
 #include "ws.h"
+#include "ws_stats.h"
 
 /* Sets obj[name] = value (a number). */
 static napi_status set_number(napi_env env, napi_value obj, const char *name,
@@ -51,7 +53,7 @@ static napi_status kinds_in_order(napi_env env, napi_value *out) {
 
 /* Builds the constants object into *out. */
 static napi_status build_constants(napi_env env, napi_value *out) {
-  napi_value c, offsets, errors, kinds;
+  napi_value c, offsets, errors, kinds, defaults;
   NAPI_CHECK(napi_create_object(env, &c));
   NAPI_CHECK(set_number(env, c, "recordSize", sizeof(ws_record)));
   NAPI_CHECK(napi_create_object(env, &offsets));
@@ -77,6 +79,13 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "argKind", WS_ARG_KINDS);
   WS_EXPORT_LIST(env, c, "valueType", WS_VALUE_TYPES);
   WS_EXPORT_LIST(env, c, "role", WS_SERIES_ROLES);
+  NAPI_CHECK(napi_create_object(env, &defaults));
+#define WS_SET_DEFAULT(field, value, js)                                                 \
+  NAPI_CHECK(set_number(env, defaults, js, (value)));
+  WS_VERDICT_DEFAULTS(WS_SET_DEFAULT)
+#undef WS_SET_DEFAULT
+  NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
+  NAPI_CHECK(set_number(env, c, "maxSeries", WS_MAX_SERIES));
   NAPI_CHECK(kinds_in_order(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
   NAPI_CHECK(set_string(env, c, "logMagic", WS_LOG_MAGIC));

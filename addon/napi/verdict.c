@@ -63,6 +63,7 @@ static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
   NAPI_CALL(env, set_num(env, o, "start", r->start));
   NAPI_CALL(env, set_num(env, o, "end", r->end));
   NAPI_CALL(env, set_num(env, o, "last", r->last));
+  NAPI_CALL(env, set_num(env, o, "grownBytes", r->grown));
   NAPI_CALL(env, set_num(env, o, "rises", (double)r->rises));
   NAPI_CALL(env, napi_get_boolean(env, r->peak_grows, &s));
   NAPI_CALL(env, napi_set_named_property(env, o, "peakGrows", s));
@@ -107,8 +108,10 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
 }
 
 /* analyzeRun(Float32Array elapsed, [{ role, step, iter, value }], { warmup,
- * timeThreshold, alpha, seed }) -> { warmup, time, series, findings, verdict }.
- * Validation and defaults live in src/verdict.js. */
+ * timeThreshold, jsHeapThreshold, alpha, seed }) -> { warmup, time, series,
+ * findings, belowThreshold, jsHeapThreshold, verdict }; an option left
+ * undefined takes its C default (WS_VERDICT_DEFAULTS). Validation lives in
+ * src/analysis/verdict.js. */
 static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
@@ -148,6 +151,7 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   double warmup = -1, seed = 1;
   NAPI_CALL(env, get_num(env, argv[2], "warmup", &warmup));
   NAPI_CALL(env, get_num(env, argv[2], "timeThreshold", &o.time_threshold));
+  NAPI_CALL(env, get_num(env, argv[2], "jsHeapThreshold", &o.js_heap_threshold));
   NAPI_CALL(env, get_num(env, argv[2], "alpha", &o.alpha));
   NAPI_CALL(env, get_num(env, argv[2], "seed", &seed));
   o.warmup = warmup < 0 ? -1 : (long)warmup;
@@ -190,6 +194,8 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, f));
   }
   NAPI_CALL(env, napi_set_named_property(env, out, "findings", arr));
+  NAPI_CALL(env, set_num(env, out, "belowThreshold", v.below_threshold));
+  NAPI_CALL(env, set_num(env, out, "jsHeapThreshold", o.js_heap_threshold));
   NAPI_CALL(
       env, napi_create_string_utf8(env, ws_kind_name(v.verdict), NAPI_AUTO_LENGTH, &str));
   NAPI_CALL(env, napi_set_named_property(env, out, "verdict", str));

@@ -8,7 +8,7 @@ import { writeReports } from '../report/report.js';
 import { checkBudgets, growthAttribution, summarizeAllocations } from './allocations.js';
 import { readRun } from './log-reader.js';
 import { buildSummary } from './summary.js';
-import { analyzeRun } from './verdict.js';
+import { analyzeRun, verdictOf } from './verdict.js';
 
 /**
  * Exit code for a run's status and findings (README, "Exit codes"). Budget
@@ -89,8 +89,8 @@ export async function analyzeResult(dir, { cfg, run, count = null }) {
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
   const summary = buildSummary(data, verdict.warmup.iterations, { ...run, exitCode: null });
   summary.warmup = verdict.warmup;
-  summary.verdict = verdict.verdict === 'stable' && budgetFindings.length > 0 ? 'budget' : verdict.verdict;
   summary.findings = [...verdict.findings, ...budgetFindings];
+  summary.verdict = verdictOf(summary.findings);
   summary.series = verdict.series;
   summary.severityOrder = verdict.severityOrder;
   summary.sources = {

@@ -1,19 +1,21 @@
 // Trend verdicts: warm-up, time drift, memory growth and their classification
-// into findings (docs/verdicts.md). The statistics run in C (addon/ws_*.c via
-// binding_verdict.c); this file validates options, picks the series a run
-// has, and words the findings for people.
+// into findings (docs/verdicts.md). Every statistic, threshold and the
+// severity order live in C (addon/core/stats via addon/napi/verdict.c); this
+// file validates options, picks the series a run has, and words the findings
+// for people. verdictOf is the one rule that turns findings into a verdict.
 import { addon } from '../addon.js';
-import { DEFAULTS } from '../cli/options.js';
-import { FINDING_KINDS, METRIC, RECORD_TYPE, ROLE, recordView } from '../protocol.js';
+import { FINDING_KINDS, MAX_SERIES, METRIC, RECORD_TYPE, ROLE, recordView, VERDICT_DEFAULTS } from '../protocol.js';
 import { formatBytes, formatCount, formatNs } from '../report/format.js';
 
 const WASM32_CAP = 4294967296;
-// The smallest growth of the retained JS heap across the tested window that
-// is worth a finding. V8 keeps growing its own metadata (feedback, maps,
-// code) by tens of KiB over a run with no glue at all (measured here: 30-80
-// KiB over 20 000 to 2 000 000 calls); a glue leak of one small object per
-// call is hundreds of KiB over 20 000 calls.
-const JS_HEAP_THRESHOLD = 256 * 1024;
+
+/**
+ * The verdict of a list of findings: the most severe finding's kind in the
+ * severity order C defines (FINDING_KINDS), or 'stable' without findings.
+ */
+export function verdictOf(findings) {
+  return FINDING_KINDS.find((kind) => findings.some((f) => f.kind === kind)) ?? 'stable';
+}
 
 function formatPercent(r) {
   const p = r * 100;
@@ -51,7 +53,7 @@ function collectSeries(data) {
       sp,
       Float64Array.from(sp.value, (v) => sp.value[0] - v),
     );
-  return out.slice(0, 16);
+  return out.slice(0, MAX_SERIES);
 }
 
 // Returns the byte limit a series would run into.
@@ -145,17 +147,8 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
 }
 
 function checkOptions(options) {
-  const o = {
-    // The option schema's defaults, so that a caller that leaves them out
-    // gets what the CLI would have used.
-    warmup: DEFAULTS.warmup,
-    timeThreshold: DEFAULTS.timeThreshold,
-    jsHeapThreshold: JS_HEAP_THRESHOLD,
-    memoryMaximumBytes: null,
-    alpha: 0.01,
-    seed: null,
-    ...options,
-  };
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const o = { warmup: 'auto', ...VERDICT_DEFAULTS, memoryMaximumBytes: null, seed: null, ...defined };
   if (!(o.jsHeapThreshold >= 0))
     throw Object.assign(new RangeError('jsHeapThreshold must be >= 0'), { code: 'WS_EINVAL' });
   if (o.warmup !== 'auto' && !(Number.isInteger(o.warmup) && o.warmup >= 0))
@@ -169,8 +162,10 @@ function checkOptions(options) {
 }
 
 /**
- * Analyses a decoded run (docs/architecture.md) and returns
- * { warmup, time, series, findings, verdict } as in docs/summary.md.
+ * Analyses a decoded run (docs/architecture.md) and returns { warmup, series,
+ * findings, verdict, severityOrder } as in docs/summary.md. Options: warmup
+ * ('auto' or N), timeThreshold, jsHeapThreshold, alpha (undefined: C's
+ * defaults), memoryMaximumBytes, seed (default: the run header's).
  */
 export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);
@@ -183,6 +178,7 @@ export function analyzeRun(data, options = {}) {
   const r = addon.verdictAnalyzeRun(elapsed, series, {
     warmup: o.warmup === 'auto' ? -1 : o.warmup,
     timeThreshold: o.timeThreshold,
+    jsHeapThreshold: o.jsHeapThreshold,
     alpha: o.alpha,
     seed,
   });
@@ -208,6 +204,12 @@ export function analyzeRun(data, options = {}) {
       peakGrows: x.peakGrows,
     };
   });
+  // A JS heap trend that C dismissed as below its practical threshold.
+  if (r.belowThreshold >= 0)
+    outSeries[r.belowThreshold].belowThreshold = {
+      grownBytes: r.series[r.belowThreshold].grownBytes,
+      thresholdBytes: r.jsHeapThreshold,
+    };
   const t = r.time;
   const finite = (v) => (Number.isFinite(v) ? v : null);
   // The time effect: early-vs-late window change with its bootstrap interval
@@ -278,16 +280,7 @@ export function analyzeRun(data, options = {}) {
       sentence: sentence(f.kind, s.name, x, p, t),
     };
   });
-  // Practical significance for the JS heap, as timeThreshold is for time.
-  const grownAcross = (f) => (f.slope.perKiloIterations * (f.window.to - f.window.from)) / 1000;
-  const kept = findings.filter((f) => f.kind !== 'js-heap-growth' || grownAcross(f) >= o.jsHeapThreshold);
-  for (const f of findings) {
-    if (kept.includes(f)) continue;
-    const entry = outSeries.find((x) => x.name === f.series);
-    if (entry) entry.belowThreshold = { grownBytes: grownAcross(f), thresholdBytes: o.jsHeapThreshold };
-  }
-  const verdict = FINDING_KINDS.find((kind) => kept.some((f) => f.kind === kind)) ?? 'stable';
-  return { warmup, series: outSeries, findings: kept, verdict, severityOrder: FINDING_KINDS };
+  return { warmup, series: outSeries, findings, verdict: r.verdict, severityOrder: FINDING_KINDS };
 }
 
 /**

@@ -4,7 +4,7 @@
 // generated from the same table (help.js), and the defaults below are the
 // only ones: an option cannot be accepted, documented or defaulted twice.
 import { parseArgs } from 'node:util';
-import { FINDING_KINDS } from '../protocol.js';
+import { FINDING_KINDS, VERDICT_DEFAULTS } from '../protocol.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
 import {
@@ -179,7 +179,7 @@ export const OPTIONS = Object.freeze(
       name: 'time-threshold',
       value: 'F',
       parse: parseTimeThreshold,
-      default: 0.1,
+      default: VERDICT_DEFAULTS.timeThreshold,
       help: 'smallest relative time drift worth a finding',
       commands: ANALYSIS,
     },

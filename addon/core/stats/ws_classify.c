@@ -1,5 +1,7 @@
-/* Classification: turns series patterns and the time drift flag into
- * findings, most severe first (docs/verdicts.md, "Severity"). */
+/* Classification: turns series patterns, their growth and the time drift
+ * flag into findings, most severe first (docs/verdicts.md,
+ * "Classification"). Every threshold a finding needs is applied here or in
+ * the tests that feed it; JavaScript only words the result. */
 #include "ws_stats.h"
 
 const char *ws_kind_name(int kind) {
@@ -25,9 +27,10 @@ static int find_growing(const ws_signal *s, size_t k, int role) {
   return -1;
 }
 
-int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
-                size_t *n) {
+int ws_classify(const ws_signal *s, size_t k, int time_flagged, double js_heap_threshold,
+                ws_finding *out, size_t *n, int *below) {
   size_t count = 0;
+  *below = -1;
   int stack = find_growing(s, k, WS_ROLE_STACK);
   if (stack >= 0)
     out[count++] = (ws_finding){WS_KIND_STACK_DRIFT, stack};
@@ -51,9 +54,13 @@ int ws_classify(const ws_signal *s, size_t k, int time_flagged, ws_finding *out,
       out[count++] = (ws_finding){frag ? WS_KIND_FRAGMENTATION : WS_KIND_GROWTH, mem};
     }
   }
+  /* The retained JS heap also needs practical significance: V8's own
+   * metadata keeps growing a little in every run (WS_JS_HEAP_THRESHOLD). */
   int js = find_growing(s, k, WS_ROLE_JS_HEAP);
-  if (js >= 0)
+  if (js >= 0 && s[js].grown >= js_heap_threshold)
     out[count++] = (ws_finding){WS_KIND_JS_HEAP_GROWTH, js};
+  else if (js >= 0)
+    *below = js;
   if (time_flagged)
     out[count++] = (ws_finding){WS_KIND_SLOWDOWN, -1};
   *n = count;

@@ -230,6 +230,7 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
     rc = ws_trend_fit(x, peak, ns, &r->peak);
   if (rc != 0)
     return rc;
+  r->grown = r->trend.slope * (double)(to - from);
   r->peak_grows = r->peak.p_up < alpha && r->peak.low > 0;
   r->never_falls = never_falls;
   r->pattern = ws__growth_pattern(x, level, peak, ns, never_falls, alpha, &r->rises);

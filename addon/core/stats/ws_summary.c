@@ -1,14 +1,9 @@
-/* Per-window time quantiles for the run summary, all calls and per op
- * (ws_stats.h, ws_window_stats). */
+/* Window statistics for the summary (ws_stats.h): time quantiles of one
+ * window of calls, all ops together and per op. */
 #include <stdlib.h>
 
-#include "ws.h"
 #include "ws_stats.h"
 
-/* Computes [n, median, p90, p99] of elapsed[from..to) for all calls (row 0)
- * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]; a row with
- * no calls has n = 0 and NaN quantiles. Allocates one scratch copy of the
- * window and frees it. Returns 0, WS_EINVAL for a bad window, WS_ENOMEM. */
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
                     uint32_t n_ops, double *out) {
   static const double probs[3] = {0.5, 0.9, 0.99};

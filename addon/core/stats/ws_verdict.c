@@ -7,8 +7,9 @@
 
 void ws_verdict_opts_default(ws_verdict_opts *o) {
   o->warmup = -1;
-  o->time_threshold = 0.10;
-  o->alpha = 0.01;
+#define WS_SET_DEFAULT(field, value, js) o->field = (value);
+  WS_VERDICT_DEFAULTS(WS_SET_DEFAULT)
+#undef WS_SET_DEFAULT
   o->seed = 1;
 }
 
@@ -22,7 +23,8 @@ static double value_at(const ws_series_in *s, double t) {
 
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
                    size_t k, const ws_verdict_opts *o, ws_verdict *v) {
-  if (!(o->alpha > 0 && o->alpha < 1) || !(o->time_threshold >= 0) || k > WS_MAX_SERIES)
+  if (!(o->alpha > 0 && o->alpha < 1) || !(o->time_threshold >= 0) ||
+      !(o->js_heap_threshold >= 0) || k > WS_MAX_SERIES)
     return WS_EINVAL;
   ws_memtrend_result *results = v->series;
   *v = (ws_verdict){0};
@@ -69,8 +71,10 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
                              &results[i]);
     if (rc != 0)
       return rc;
-    sig[nsig++] = (ws_signal){s->role, results[i].pattern, results[i].peak_grows};
+    sig[nsig++] =
+        (ws_signal){s->role, results[i].pattern, results[i].peak_grows, results[i].grown};
   }
-  v->verdict = ws_classify(sig, nsig, v->time.flagged, v->findings, &v->nfindings);
+  v->verdict = ws_classify(sig, nsig, v->time.flagged, o->js_heap_threshold, v->findings,
+                           &v->nfindings, &v->below_threshold);
   return 0;
 }
