@@ -186,7 +186,7 @@ static int stage_args(ws_engine *base, uint32_t op, const ws_value *args, uint32
   (void)op;
   if (recycle_scope(e) != napi_ok)
     return engine_failed(e->env);
-  if (e->scenario)
+  if (e->scenario || n == 0)
     return 0;
   if ((size_t)n * 8 > e->slots_len)
     return WS_EINVAL;
