@@ -26,7 +26,8 @@
         "addon/core/stats/ws_summary.c",
         "addon/core/stats/ws_trend.c",
         "addon/core/stats/ws_verdict.c",
-        "addon/core/stats/ws_warmup.c"
+        "addon/core/stats/ws_warmup.c",
+        "addon/core/stats/ws_windows.c"
       ],
       "include_dirs": [
         "addon/include",

@@ -87,7 +87,7 @@ export async function analyzeResult(dir, { cfg, run, count = null }) {
       declared.length > 0 && declared.every((d) => d > 0) ? declared.reduce((a, b) => a + b, 0) : null,
   });
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
-  const summary = buildSummary(data, verdict.warmup.iterations, { ...run, exitCode: null });
+  const summary = buildSummary(data, verdict.warmup.iterations, verdict.windows, { ...run, exitCode: null });
   summary.warmup = verdict.warmup;
   summary.findings = [...verdict.findings, ...budgetFindings];
   summary.verdict = verdictOf(summary.findings);
