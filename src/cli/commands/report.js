@@ -2,8 +2,9 @@
 // log, also one left by an interrupted or crashed run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeResult, exitCodeFor } from '../../analysis/analyze.js';
-import { readRun } from '../../analysis/log-reader.js';
+import { analyze, exitCodeFor } from '../../analysis/analyze.js';
+import { readResultLogs } from '../../analysis/log-reader.js';
+import { writeResult } from '../../report/result.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { DEFAULTS, parseCommand } from '../options.js';
 
@@ -50,7 +51,7 @@ export async function commandReport(argv) {
       `--format has unknown formats: ${bad.join(', ')}.`,
       `Use a comma-separated list of ${FORMATS.join(', ')}.`,
     );
-  const data = readRun(join(dir, 'samples.wslog'));
+  const { timed: data, counted } = readResultLogs(dir);
   const c = data.header.config ?? {};
   const cfg = {
     warmup: values.warmup ? (values.warmup === 'auto' ? 'auto' : Number(values.warmup)) : (c.warmup ?? DEFAULTS.warmup),
@@ -62,7 +63,7 @@ export async function commandReport(argv) {
     formats,
     requirePlots: Boolean(values['require-plots']),
   };
-  const summary = await analyzeResult(dir, { cfg, run: previousOutcome(dir, data) });
+  const summary = await writeResult(dir, analyze({ timed: data, counted, cfg, run: previousOutcome(dir, data) }), cfg);
   if (!values.quiet)
     process.stdout.write(
       `${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`,
