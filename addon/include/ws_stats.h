@@ -1,6 +1,6 @@
-/* wasm-soak statistics core: quantiles, warm-up detection, time drift,
- * memory trends, classification into findings, the live preliminary trend
- * Nothing here
+/* wasm-soak statistics core: window statistics, quantiles, warm-up
+ * detection, the early and late windows, time drift, memory trends,
+ * classification into findings and the whole-run analysis. Nothing here
  * includes node_api.h; addon/napi/verdict.c adapts it to Node-API. Functions
  * return 0 or a negative WS_E* code unless stated. Methods and defaults are
  * described in docs/verdicts.md. */
@@ -105,6 +105,32 @@ int ws_bootstrap_change(const double *early, size_t ne, const double *late, size
                         size_t replicates, double level, uint64_t seed,
                         ws_window_change *out);
 
+/* ---- Early and late windows (ws_windows.c) ---- */
+
+/* How the post-warm-up calls [from, to) are cut into batches, and the early
+ * and late windows: the first and last fifth of those batches. One
+ * definition for the time test (ws_drift_analyze), the summary's time
+ * windows and per-op rows, and the figures (docs/verdicts.md). */
+
+/* Fewest calls per batch once there are enough calls (50) for five batches. */
+#define WS_BATCH_MIN_CALLS 10
+
+typedef struct {
+  size_t from, to;       /* the calls cut: [from, to) */
+  size_t batches;        /* at most 60 batches of at least 10 calls; under 50
+                          * calls, one batch per call */
+  size_t batch_size;     /* calls per batch; the last one also takes the rest */
+  size_t window_batches; /* batches in each window: a fifth, at least 1 (0
+                          * without calls) */
+  size_t early_to;       /* the early window is [from, early_to) */
+  size_t late_from;      /* the late window is [late_from, to) */
+} ws_windows;
+
+/* Fills w for the calls [from, to) (from > to counts as empty at to). The
+ * windows never overlap while there are at least two batches; with one call
+ * both are that call. */
+void ws_time_windows(size_t from, size_t to, ws_windows *w);
+
 /* ---- Time drift (ws_drift.c) ---- */
 
 typedef struct {
@@ -114,9 +140,10 @@ typedef struct {
 } ws_drift_opts;
 
 typedef struct {
-  int tested;        /* 0 when there were too few post-warm-up calls */
+  int tested;        /* 0 when there were too few post-warm-up calls (under 8
+                      * batches); the window fields are filled either way */
   size_t from, to;   /* analysed iterations [from, to) */
-  size_t batches;    /* number of batches tested */
+  size_t batches;    /* number of batches (ws_time_windows) */
   size_t batch_size; /* calls per batch (the last one takes the rest) */
   ws_trend trend;    /* on the batches' interquartile mean of ln(ns), per iteration */
   double effect;     /* exp(slope * calls) - 1: change across the run */
@@ -136,11 +163,12 @@ typedef struct {
 } ws_drift_result;
 
 /* Tests per-call times x[from..calls) for an upward drift: the interquartile
- * mean of ln(ns) per batch (at most 60 batches of at least 10 calls),
+ * mean of ln(ns) per batch (the batches of ws_time_windows; at least 8),
  * Theil-Sen slope, Mann-Kendall with Hamed-Rao correction and Sen's interval;
  * the effect is the relative change the trend implies across the whole run.
- * Also measures the change between the first and last fifth of the batches
- * (windows_change) with a 95 % moving-block bootstrap interval
+ * Also measures the change between the early and late window
+ * (ws_time_windows: the first and last fifth of the batches;
+ * windows_change) with a 95 % moving-block bootstrap interval
  * (ws_bootstrap_change, WS_BOOT_REPLICATES replicates, seeded by o->seed);
  * the flag depends on the trend test only. Allocates O(calls / batches)
  * floats and WS_BOOT_REPLICATES doubles. Returns 0 (r->tested says whether a

@@ -88,6 +88,9 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, set_num(env, o, "to", (double)d->to));
   NAPI_CALL(env, set_num(env, o, "batches", (double)d->batches));
   NAPI_CALL(env, set_num(env, o, "batchSize", (double)d->batch_size));
+  NAPI_CALL(env, set_num(env, o, "windowBatches", (double)d->window_batches));
+  NAPI_CALL(env, set_num(env, o, "earlyTo", (double)d->early_to));
+  NAPI_CALL(env, set_num(env, o, "lateFrom", (double)d->late_from));
   if (!d->tested)
     return o;
   NAPI_CALL(env,
@@ -101,9 +104,6 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, set_num(env, o, "windowsLow", d->windows_low));
   NAPI_CALL(env, set_num(env, o, "windowsHigh", d->windows_high));
   NAPI_CALL(env, set_num(env, o, "windowsBlock", (double)d->windows_block));
-  NAPI_CALL(env, set_num(env, o, "windowBatches", (double)d->window_batches));
-  NAPI_CALL(env, set_num(env, o, "earlyTo", (double)d->early_to));
-  NAPI_CALL(env, set_num(env, o, "lateFrom", (double)d->late_from));
   return o;
 }
 

@@ -1,12 +1,9 @@
-// Turns a result folder's logs into summary.json and the reports: the base
-// summary, the counting pass's allocations, the trend verdicts, the exit
-// code, then figures, report.html, summary.md and junit.xml.
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The analysis of a run: decoded logs in, the summary out (docs/summary.md).
+// Pure: it reads nothing and writes nothing; the result folder's files are
+// written by src/report/result.js. The base summary, the counting pass's
+// allocations and budgets, the trend verdicts, and the exit code they imply.
 import { EXIT } from '../cli/exit-codes.js';
-import { writeReports } from '../report/report.js';
 import { checkBudgets, growthAttribution, summarizeAllocations } from './allocations.js';
-import { readRun } from './log-reader.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun, verdictOf } from './verdict.js';
 
@@ -28,8 +25,9 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
  * statistics (mallinfo, emmalloc); heap bytes from stats(), else the
  * allocator; the JS heap as retained after full GCs (the sampled heap also
  * holds garbage not yet collected; no full GC during the run: untested).
+ * allocations: summarizeAllocations of the counting pass, or null.
  */
-function verdictInput(data, allocations) {
+export function trendInput(data, allocations = null) {
   const m = data.metrics;
   const counted = allocations?.liveSeries;
   const live = m.liveBytes ?? counted ?? m.allocatorLive;
@@ -44,6 +42,23 @@ function verdictInput(data, allocations) {
   else if (counted) liveSource = 'counting pass';
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
   return { input: { ...data, metrics }, liveSource };
+}
+
+/**
+ * The trend verdicts of a decoded run under cfg ({ warmup, timeThreshold }),
+ * as the summary and the progress line's preliminary verdict both take them:
+ * { input, liveSource, trend } with trend from analyzeRun.
+ */
+export function judgeTrends(data, cfg, allocations = null) {
+  const { input, liveSource } = trendInput(data, allocations);
+  const declared = (data.header.memories ?? []).map((m) => m.maximumBytes);
+  const trend = analyzeRun(input, {
+    warmup: cfg.warmup,
+    timeThreshold: cfg.timeThreshold,
+    memoryMaximumBytes:
+      declared.length > 0 && declared.every((d) => d > 0) ? declared.reduce((a, b) => a + b, 0) : null,
+  });
+  return { input, liveSource, trend };
 }
 
 /** What the summary says of the counting pass: null when none was asked for. */
@@ -62,65 +77,39 @@ function countingPassOf(count, counted) {
   };
 }
 
-const writeSummary = (dir, summary) =>
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-
 /**
- * Reads dir/samples.wslog (and dir/samples-count.wslog when a counting pass
- * ran), analyses them and writes dir/summary.json and the reports. cfg:
- * { warmup, failOn, timeThreshold, budgets, formats, requirePlots }; run: the
- * timed pass's outcome { status, reason, phase, error }; count: the counting
- * pass's outcome or null. summary.json is written before the reports, so a
- * failing plot never loses the analysis. Returns the summary.
+ * Analyses a run and writes nothing. timed: the decoded timed pass
+ * (readRun); counted: the decoded counting pass (readRun with allocs) or
+ * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
+ * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
+ * the counting pass's outcome or null. Returns { summary, figureData }: the
+ * summary (docs/summary.md; outputs.figures and plotsSkipped are the report
+ * writers' to fill) and the decoded run as the figures show it.
  */
-export async function analyzeResult(dir, { cfg, run, count = null }) {
-  const data = readRun(join(dir, 'samples.wslog'));
-  const countLog = join(dir, 'samples-count.wslog');
-  const counted = existsSync(countLog) ? readRun(countLog, { allocs: true }) : null;
+export function analyze({ timed, counted = null, cfg, run, count = null }) {
   const allocations = counted ? summarizeAllocations(counted) : null;
-  const { input, liveSource } = verdictInput(data, allocations);
-  const declared = (data.header.memories ?? []).map((m) => m.maximumBytes);
-  const verdict = analyzeRun(input, {
-    warmup: cfg.warmup,
-    timeThreshold: cfg.timeThreshold,
-    memoryMaximumBytes:
-      declared.length > 0 && declared.every((d) => d > 0) ? declared.reduce((a, b) => a + b, 0) : null,
-  });
+  const { input, liveSource, trend } = judgeTrends(timed, cfg, allocations);
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
-  const summary = buildSummary(data, verdict.warmup.iterations, { ...run, exitCode: null });
-  summary.warmup = verdict.warmup;
-  summary.findings = [...verdict.findings, ...budgetFindings];
+  const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
+  summary.warmup = trend.warmup;
+  summary.findings = [...trend.findings, ...budgetFindings];
   summary.verdict = verdictOf(summary.findings);
-  summary.series = verdict.series;
-  summary.severityOrder = verdict.severityOrder;
+  summary.series = trend.series;
+  summary.severityOrder = trend.severityOrder;
   summary.sources = {
-    ...(data.header.sources ?? {}),
+    ...(timed.header.sources ?? {}),
     liveBytes: liveSource,
     countingPass: countingPassOf(count, counted),
   };
   summary.allocations = allocations ? allocations.summary : null;
-  summary.growthAttribution = growthAttribution(data, allocations?.summary);
+  summary.growthAttribution = growthAttribution(timed, allocations?.summary);
   summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn);
   // A counting pass that was asked for and failed loses requested data.
   if (count?.status === 'failed' && summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
   summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
-  writeSummary(dir, summary);
-  try {
-    // The figures show what the verdicts judged (e.g. live bytes from the
-    // counting pass when the module reports none itself); the JS heap line is
-    // the retained heap where measured, else the sampled one.
-    const figureData = { ...input, metrics: { ...input.metrics, jsHeap: data.metrics.jsHeap ?? EMPTY_SERIES } };
-    const reports = await writeReports(dir, figureData, summary, {
-      formats: cfg.formats ?? undefined,
-      requirePlots: cfg.requirePlots,
-    });
-    summary.outputs.figures = reports.figures;
-    summary.outputs.plotsSkipped = reports.skipped;
-  } catch (err) {
-    if (err.code !== 'WS_PLOTS_FAILED') throw err;
-    summary.outputs.plotsSkipped = err.message;
-    summary.exitCode = EXIT.FAILED;
-  }
-  writeSummary(dir, summary);
-  return summary;
+  // The figures show what the verdicts judged (e.g. live bytes from the
+  // counting pass when the module reports none itself); the JS heap line is
+  // the retained heap where measured, else the sampled one.
+  const figureData = { ...input, metrics: { ...input.metrics, jsHeap: timed.metrics.jsHeap ?? EMPTY_SERIES } };
+  return { summary, figureData };
 }

@@ -1,5 +1,7 @@
 // Decodes a sample log into the analysis input (docs/architecture.md,
 // "Decoded run data"). The heavy lifting is the C log reader.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { METRIC, METRIC_MEMORY_BASE } from '../protocol.js';
@@ -22,16 +24,35 @@ export function readRun(path, { allocs = false } = {}) {
       exitCode: EXIT.USAGE,
     });
   }
-  const header = JSON.parse(raw.header);
-  const memoryLabels = (header.memories ?? []).map((m) => m.label);
+  return decodedRun(raw, JSON.parse(raw.header), allocs);
+}
+
+/**
+ * Reads a result folder's logs: { timed } from dir/samples.wslog and, when a
+ * counting pass wrote one, { counted } from dir/samples-count.wslog (else
+ * null). Throws like readRun.
+ */
+export function readResultLogs(dir) {
+  const timed = readRun(join(dir, 'samples.wslog'));
+  const countLog = join(dir, 'samples-count.wslog');
+  const counted = existsSync(countLog) ? readRun(countLog, { allocs: true }) : null;
+  return { timed, counted };
+}
+
+/** The name a metric id has in a decoded run (`memory:<label>` for memories). */
+export function metricName(id, header) {
+  if (id < METRIC_MEMORY_BASE) return METRIC_NAMES[id] ?? `metric:${id}`;
+  const label = header.memories?.[id - METRIC_MEMORY_BASE]?.label;
+  return `memory:${label ?? `#${id - METRIC_MEMORY_BASE}`}`;
+}
+
+/**
+ * The decoded run (docs/architecture.md) of raw typed arrays in the shape the
+ * C log reader and the live copy (src/analysis/live.js) return.
+ */
+export function decodedRun(raw, header, allocs = false) {
   const metrics = {};
-  for (const m of raw.metrics) {
-    const name =
-      m.id >= METRIC_MEMORY_BASE
-        ? `memory:${memoryLabels[m.id - METRIC_MEMORY_BASE] ?? `#${m.id - METRIC_MEMORY_BASE}`}`
-        : (METRIC_NAMES[m.id] ?? `metric:${m.id}`);
-    metrics[name] = { iter: m.iter, tMs: m.tMs, value: m.value };
-  }
+  for (const m of raw.metrics) metrics[metricName(m.id, header)] = { iter: m.iter, tMs: m.tMs, value: m.value };
   return {
     header,
     calls: raw.calls,

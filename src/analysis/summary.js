@@ -1,4 +1,5 @@
-// Builds summary.json (docs/summary.md) from a decoded run.
+// The base of summary.json (docs/summary.md) from a decoded run: counts, the
+// time rows of the early and late windows, memory figures, the error.
 import { addon } from '../addon.js';
 import { FLAG } from '../protocol.js';
 
@@ -16,18 +17,19 @@ export function memoryAt(memory, i) {
 
 /**
  * Returns the base summary: counts, time windows, memory figures, error.
- * warmupEnd: the first iteration after warm-up. run: { status, exitCode,
- * error, reason } from the runner (or from the log alone for `report`).
+ * warmupEnd: the first iteration after warm-up. windows: the early and late
+ * windows { early: { from, to }, late: { from, to } } the verdicts defined
+ * (analyzeRun; C's ws_time_windows). run: { status, exitCode, error, reason }
+ * from the runner (or from the log alone for `report`).
  */
-export function buildSummary(data, warmupEnd, run) {
+export function buildSummary(data, warmupEnd, windows, run) {
   const { header, calls, elapsed, op, flags } = data;
   const ops = header.ops ?? [];
   const warm = Math.min(warmupEnd, calls);
-  const tenth = Math.max(1, Math.floor((calls - warm) / 10));
-  const earlyTo = Math.min(calls, warm + tenth);
-  const lateFrom = Math.max(warm, calls - tenth);
-  const early = addon.windowStats(elapsed, op, warm, earlyTo, ops.length);
-  const late = addon.windowStats(elapsed, op, lateFrom, calls, ops.length);
+  const e = windows.early;
+  const l = windows.late;
+  const early = addon.windowStats(elapsed, op, e.from, e.to, ops.length);
+  const late = addon.windowStats(elapsed, op, l.from, l.to, ops.length);
 
   const counts = new Float64Array(ops.length);
   const threw = new Float64Array(ops.length);
@@ -87,13 +89,13 @@ export function buildSummary(data, warmupEnd, run) {
     },
     error,
     warmup: { method: header.config.warmup === 'auto' ? 'auto' : 'fixed', iterations: warm },
-    time: { early: windowRow(early, 0, warm, earlyTo), late: windowRow(late, 0, lateFrom, calls) },
+    time: { early: windowRow(early, 0, e.from, e.to), late: windowRow(late, 0, l.from, l.to) },
     ops: ops.map((o, k) => ({
       name: o.name,
       weight: o.weight,
       count: counts[k],
       threw: threw[k],
-      time: { early: windowRow(early, k + 1, warm, earlyTo), late: windowRow(late, k + 1, lateFrom, calls) },
+      time: { early: windowRow(early, k + 1, e.from, e.to), late: windowRow(late, k + 1, l.from, l.to) },
     })),
     memory: {
       start: data.memory.bytes.length ? data.memory.bytes[0] : 0,

@@ -163,8 +163,8 @@ function checkOptions(options) {
 
 /**
  * Analyses a decoded run (docs/architecture.md) and returns { warmup, series,
- * findings, verdict, severityOrder } as in docs/summary.md. Options: warmup
- * ('auto' or N), timeThreshold, jsHeapThreshold, alpha (undefined: C's
+ * findings, verdict, severityOrder, windows } as in docs/summary.md. Options:
+ * warmup ('auto' or N), timeThreshold, jsHeapThreshold, alpha (undefined: C's
  * defaults), memoryMaximumBytes, seed (default: the run header's).
  */
 export function analyzeRun(data, options = {}) {
@@ -280,7 +280,16 @@ export function analyzeRun(data, options = {}) {
       sentence: sentence(f.kind, s.name, x, p, t),
     };
   });
-  return { warmup, series: outSeries, findings, verdict: r.verdict, severityOrder: FINDING_KINDS };
+  return {
+    warmup,
+    series: outSeries,
+    findings,
+    verdict: r.verdict,
+    severityOrder: FINDING_KINDS,
+    // The early and late windows (C's ws_time_windows), also when the time
+    // test had too few calls: the summary's time rows and the figures use them.
+    windows: { early: { from: t.from, to: t.earlyTo }, late: { from: t.lateFrom, to: t.to } },
+  };
 }
 
 /**

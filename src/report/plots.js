@@ -406,14 +406,12 @@ function logTics(lo, hi) {
   return '';
 }
 
+// The early and late windows are the summary's (one definition, in C:
+// ws_time_windows); none when the run had too few calls after warm-up.
 function distributionWindows(summary, n) {
   const { early, late } = summary.time ?? {};
   if (early?.to > early?.from && late?.to > late?.from && late.to <= n) return { early, late };
-  const warm = warmupEnd(summary, 'time', n),
-    rest = n - warm;
-  if (rest < 20) return null;
-  const w = Math.floor(rest / 10);
-  return { early: { from: warm, to: warm + w }, late: { from: n - w, to: n } };
+  return null;
 }
 
 function distributionFigure(addon, data, summary, ctx) {

@@ -2,14 +2,17 @@
 // log header, drains the ring into the log, shows progress, handles signals,
 // then analyses the log and writes the result folder.
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { analyzeResult } from '../analysis/analyze.js';
+import { analyze } from '../analysis/analyze.js';
+import { readResultLogs } from '../analysis/log-reader.js';
 import { createLiveTrend } from '../analysis/verdict.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
+import { writeResult } from '../report/result.js';
+import { writeSummary } from '../report/summary-json.js';
 import { VERSION } from '../version.js';
 import { createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
@@ -157,7 +160,7 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass }) {
 }
 
 /** Turns a pass that never started into the right error (exit 2 or 3). */
-function startFailure(outcome, target, cfg, summaryPath) {
+function startFailure(outcome, target, cfg, outDir) {
   const e = outcome.error ?? { name: 'Error', message: 'the worker ended before the run started' };
   if (e.exitCode === EXIT.USAGE)
     return new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
@@ -178,7 +181,7 @@ function startFailure(outcome, target, cfg, summaryPath) {
     seed: cfg.seed,
     error: { message: e.message, name: e.name, phase: outcome.phase, iteration: null, op: null, stack: e.stack },
   };
-  writeFileSync(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  writeSummary(outDir, summary);
   return new SoakError('WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
 }
 
@@ -206,7 +209,7 @@ export async function runTarget(targetPath, cfg, argv) {
   // isolates created after this get gc().
   setFlagsFromString('--expose-gc');
   const timed = await runPass({ target, cfg, argv, logPath: join(outDir, 'samples.wslog'), outputs, pass: 'timed' });
-  if (!timed.wroteLog) throw startFailure(timed.outcome, target, cfg, join(outDir, 'summary.json'));
+  if (!timed.wroteLog) throw startFailure(timed.outcome, target, cfg, outDir);
   const run = runOf(timed.outcome);
 
   let count = null;
@@ -221,6 +224,6 @@ export async function runTarget(targetPath, cfg, argv) {
       : { status: 'failed', phase: pass.outcome.phase, error: pass.outcome.error };
     if (count.status === 'interrupted') run.status = 'interrupted';
   }
-  const summary = await analyzeResult(outDir, { cfg, run, count });
+  const summary = await writeResult(outDir, analyze({ ...readResultLogs(outDir), cfg, run, count }), cfg);
   return { exitCode: summary.exitCode, summary, outDir };
 }

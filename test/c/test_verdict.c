@@ -1,5 +1,6 @@
-/* Classification, its practical-significance threshold for the JS heap, and
- * the whole-run analysis that applies it (ws_classify.c, ws_verdict.c). */
+/* Classification, its practical-significance threshold for the JS heap, the
+ * one definition of the early and late windows, and the whole-run analysis
+ * that applies them (ws_classify.c, ws_windows.c, ws_verdict.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,50 @@ static void test_order(void) {
     CHECK(f[i - 1].kind < f[i].kind);
 }
 
+/* The windows: first and last fifth of the batches, never overlapping. */
+static void test_windows(void) {
+  ws_windows w;
+  ws_time_windows(1800, 20000, &w);
+  CHECK(w.batches == 60 && w.batch_size == 303 && w.window_batches == 12);
+  CHECK(w.early_to == 1800 + 12 * 303 && w.late_from == 1800 + 48 * 303 && w.to == 20000);
+  ws_time_windows(0, 60, &w); /* 6 batches of 10 */
+  CHECK(w.batches == 6 && w.window_batches == 1 && w.early_to == 10 && w.late_from == 50);
+  ws_time_windows(10, 17, &w); /* under 50 calls: one call a batch */
+  CHECK(w.batch_size == 1 && w.window_batches == 1 && w.early_to == 11 &&
+        w.late_from == 16);
+  ws_time_windows(5, 6, &w);
+  CHECK(w.early_to == 6 && w.late_from == 5);
+  ws_time_windows(9, 4, &w);
+  CHECK(w.from == 4 && w.to == 4 && w.early_to == 4 && w.late_from == 4);
+  for (size_t n = 2; n < 5000; n += 7) {
+    ws_time_windows(100, 100 + n, &w);
+    CHECK(w.from < w.early_to && w.early_to <= w.late_from && w.late_from < w.to);
+  }
+}
+
+/* The time test and the windows agree: the drift's windows are
+ * ws_time_windows's, tested or not. */
+static void test_drift_uses_windows(void) {
+  float *x = malloc(20000 * sizeof *x);
+  if (x == NULL)
+    return;
+  ws_synth_time t;
+  ws_synth_time_defaults(&t, 20000, 3);
+  ws_synth_time_fill(&t, x);
+  ws_drift_opts o = {WS_TIME_THRESHOLD, WS_ALPHA, 1};
+  size_t cases[][2] = {{1800, 20000}, {0, 20000}, {0, 70}, {100, 130}};
+  for (size_t c = 0; c < 4; c++) {
+    ws_drift_result r;
+    ws_windows w;
+    CHECK(ws_drift_analyze(x, cases[c][1], cases[c][0], &o, &r) == 0);
+    ws_time_windows(cases[c][0], cases[c][1], &w);
+    CHECK(r.tested == (c < 2));
+    CHECK(r.from == w.from && r.to == w.to && r.early_to == w.early_to);
+    CHECK(r.late_from == w.late_from && r.window_batches == w.window_batches);
+  }
+  free(x);
+}
+
 /* The whole-run analysis takes the threshold from its options and reports
  * the dismissed series: a retained heap rising ~100 KiB over the window. */
 static void test_analyze_threshold(void) {
@@ -103,6 +148,8 @@ int main(void) {
   test_kinds();
   test_js_heap_threshold();
   test_order();
+  test_windows();
+  test_drift_uses_windows();
   test_analyze_threshold();
   return check_report("verdict");
 }

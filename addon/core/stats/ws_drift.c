@@ -2,17 +2,17 @@
  * matters? Reduces the calls to the interquartile mean of ln(time) per batch,
  * which shrugs off spikes, GC pauses and most short-range autocorrelation yet
  * wastes less of the data than a median, then runs ws_trend_fit. Also
- * measures the change between the early and late window (first and last
- * fifth of the batches) with a bootstrap interval, for the findings' words;
- * the flag is the trend test's alone (docs/verdicts.md says why). */
+ * measures the change between the early and late window (ws_time_windows:
+ * first and last fifth of the batches) with a bootstrap interval, for the
+ * findings' words; the flag is the trend test's alone (docs/verdicts.md
+ * says why). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "ws_internal.h"
 #include "ws_stats.h"
 
-#define MAX_BATCHES 60
-#define MIN_BATCH 10
+/* Fewest batches the trend test takes. */
 #define MIN_BATCHES 8
 
 /* Reduces batch b[0..n) (n >= 4, reordered) to the mean of ln of its middle
@@ -30,14 +30,14 @@ static double interquartile_log_mean(float *b, size_t n) {
   return sum / (double)(k2 - k1 + 1);
 }
 
-/* Fills r's window fields from the batch values by[0..nb) (nb >= 8): the
- * early and late windows are the first and last fifth of the batches; their
- * typical call is exp of the mean batch value, and the change between them
- * gets a 95 % moving-block bootstrap interval when each window has at least
- * WS_BOOT_MIN_WINDOW batches (else NaN bounds). Returns 0 or WS_ENOMEM. */
-static int measure_windows(const double *by, size_t nb, size_t size, uint64_t seed,
-                           ws_drift_result *r) {
-  size_t m = nb / 5 > 0 ? nb / 5 : 1;
+/* Fills r's window measures from the batch values by[0..nb) (nb >= 8) and
+ * the windows w: the typical call of each window is exp of its mean batch
+ * value, and the change between them gets a 95 % moving-block bootstrap
+ * interval when each window has at least WS_BOOT_MIN_WINDOW batches (else
+ * NaN bounds). Returns 0 or WS_ENOMEM. */
+static int measure_windows(const double *by, size_t nb, const ws_windows *w,
+                           uint64_t seed, ws_drift_result *r) {
+  size_t m = w->window_batches;
   double early = 0, late = 0;
   for (size_t j = 0; j < m; j++) {
     early += by[j];
@@ -45,22 +45,19 @@ static int measure_windows(const double *by, size_t nb, size_t size, uint64_t se
   }
   early /= (double)m;
   late /= (double)m;
-  r->window_batches = m;
-  r->early_to = r->from + m * size;
-  r->late_from = r->from + (nb - m) * size;
   r->early_ns = exp(early);
   r->late_ns = exp(late);
   r->windows_change = expm1(late - early);
   r->windows_low = r->windows_high = NAN;
   if (m < WS_BOOT_MIN_WINDOW)
     return 0;
-  ws_window_change w;
-  int rc = ws_bootstrap_change(by, m, by + nb - m, m, WS_BOOT_REPLICATES, 0.95, seed, &w);
+  ws_window_change c;
+  int rc = ws_bootstrap_change(by, m, by + nb - m, m, WS_BOOT_REPLICATES, 0.95, seed, &c);
   if (rc != 0)
     return rc;
-  r->windows_low = w.low;
-  r->windows_high = w.high;
-  r->windows_block = w.block;
+  r->windows_low = c.low;
+  r->windows_high = c.high;
+  r->windows_block = c.block;
   return 0;
 }
 
@@ -69,16 +66,19 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
   if (!(o->threshold >= 0) || !(o->alpha > 0 && o->alpha < 1))
     return WS_EINVAL;
   *r = (ws_drift_result){0};
-  r->from = from < calls ? from : calls;
-  r->to = calls;
-  size_t n = r->to - r->from;
-  size_t nb = n / MIN_BATCH;
-  if (nb > MAX_BATCHES)
-    nb = MAX_BATCHES;
-  if (nb < MIN_BATCHES)
+  ws_windows w;
+  ws_time_windows(from, calls, &w);
+  r->from = w.from;
+  r->to = w.to;
+  r->batches = w.batches;
+  r->batch_size = w.batch_size;
+  r->window_batches = w.window_batches;
+  r->early_to = w.early_to;
+  r->late_from = w.late_from;
+  size_t nb = w.batches, size = w.batch_size;
+  if (nb < MIN_BATCHES || size < WS_BATCH_MIN_CALLS)
     return 0;
-  size_t size = n / nb;
-  size_t largest = n - (nb - 1) * size;
+  size_t largest = (w.to - w.from) - (nb - 1) * size;
   float *scratch = malloc(largest * sizeof *scratch);
   double *bx = malloc(2 * nb * sizeof *bx);
   if (scratch == NULL || bx == NULL) {
@@ -88,7 +88,7 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
   }
   double *by = bx + nb;
   for (size_t j = 0; j < nb; j++) {
-    size_t lo = r->from + j * size, hi = j + 1 == nb ? calls : lo + size;
+    size_t lo = w.from + j * size, hi = j + 1 == nb ? calls : lo + size;
     for (size_t i = lo; i < hi; i++)
       scratch[i - lo] = x[i];
     by[j] = interquartile_log_mean(scratch, hi - lo);
@@ -96,15 +96,13 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
   }
   int rc = ws_trend_fit(bx, by, nb, &r->trend);
   if (rc == 0)
-    rc = measure_windows(by, nb, size, o->seed, r);
+    rc = measure_windows(by, nb, &w, o->seed, r);
   if (rc == 0) {
     double span = (double)calls;
     r->effect = expm1(r->trend.slope * span);
     r->effect_low = expm1(r->trend.low * span);
     r->effect_high = expm1(r->trend.high * span);
     r->tested = 1;
-    r->batches = nb;
-    r->batch_size = size;
     /* A significant rise is dismissed as noise only when even the upper end
      * of its 98 % interval stays below the threshold: at a true change equal
      * to the threshold, that dismisses 1 % of runs. */

@@ -2,8 +2,9 @@
 // log, also one left by an interrupted or crashed run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeResult, exitCodeFor } from '../../analysis/analyze.js';
-import { readRun } from '../../analysis/log-reader.js';
+import { analyze, exitCodeFor } from '../../analysis/analyze.js';
+import { readResultLogs } from '../../analysis/log-reader.js';
+import { writeResult } from '../../report/result.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULTS } from '../options.js';
 
@@ -37,7 +38,7 @@ function previousOutcome(dir, data) {
  */
 export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
-  const data = readRun(join(dir, 'samples.wslog'));
+  const { timed: data, counted } = readResultLogs(dir);
   const c = data.header.config ?? {};
   const cfg = {
     warmup: values.warmup ?? c.warmup ?? DEFAULTS.warmup,
@@ -47,7 +48,7 @@ export async function commandReport({ values, positionals }) {
     formats: values.formats ?? DEFAULTS.formats,
     requirePlots: values.requirePlots ?? DEFAULTS.requirePlots,
   };
-  const summary = await analyzeResult(dir, { cfg, run: previousOutcome(dir, data) });
+  const summary = await writeResult(dir, analyze({ timed: data, counted, cfg, run: previousOutcome(dir, data) }), cfg);
   if (!values.quiet)
     process.stdout.write(
       `${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`,
