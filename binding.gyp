@@ -5,6 +5,7 @@
       "sources": [
         "addon/napi/binding.c",
         "addon/napi/constants.c",
+        "addon/napi/live.c",
         "addon/napi/log.c",
         "addon/napi/plot.c",
         "addon/napi/runner.c",
@@ -13,6 +14,7 @@
         "addon/napi/verdict.c",
         "addon/core/ws_clock.c",
         "addon/core/ws_error.c",
+        "addon/core/ws_live.c",
         "addon/core/ws_log.c",
         "addon/core/ws_loop.c",
         "addon/core/ws_ring.c",

@@ -1,5 +1,7 @@
 // The verdicts on this repository's own fixtures match their nature: the
-// clean workload is stable over several seeds, the planted faults are found.
+// clean workload is stable over several seeds, the planted faults are found,
+// and the progress line's preliminary verdict of the whole run (its last
+// line) is the final one.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -7,9 +9,13 @@ import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 async function verdictOf(target, args, expectedCode) {
   const out = tempDir();
-  const r = await runCli(['run', target, ...args, '-o', out, '-q']);
+  const r = await runCli(['run', target, ...args, '-o', out]);
   assert.equal(r.code, expectedCode, r.stderr);
-  return readSummary(out);
+  const s = readSummary(out);
+  const live = r.stderr.match(/preliminary verdict: (\S+) \(so far\)\n$/);
+  assert.ok(live, `the last progress line names a preliminary verdict: ${r.stderr.slice(-300)}`);
+  assert.equal(live[1], s.verdict, 'the preliminary verdict of the whole run is the final one');
+  return s;
 }
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
@@ -44,6 +50,16 @@ test('leaking workload: growth without live bytes, leak with stats()', async () 
 
 test('fragmenting workload is fragmentation when live bytes are visible', async () => {
   const s = await verdictOf(scenario('fragment-stats'), ['--seed', '7'], 1);
+  assert.equal(s.verdict, 'fragmentation');
+});
+
+test('a sinking shadow stack is stack drift', async () => {
+  const s = await verdictOf(mod('drift'), ['--call', 'step', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'stack-drift');
+});
+
+test('fragmenting raw module is fragmentation through its mallinfo', async () => {
+  const s = await verdictOf(mod('fragment'), ['--call', 'step', '--seed', '7'], 1);
   assert.equal(s.verdict, 'fragmentation');
 });
 

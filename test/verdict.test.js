@@ -3,69 +3,9 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { analyzeRun, createLiveTrend, verdictOf } from '../src/analysis/verdict.js';
+import { analyzeRun, verdictOf } from '../src/analysis/verdict.js';
 import { FINDING_KINDS, VERDICT_DEFAULTS } from '../src/protocol.js';
-import { formatBytes } from '../src/report/format.js';
-
-const CALLS = 20000;
-const EVERY = 100;
-
-// Seeded uniform numbers in (0, 1) (mulberry32).
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
-}
-
-// Builds a decoded run: lognormal times with an early tier-up, linear memory
-// in 64 KiB pages, and optional slow-cadence metrics.
-function run({ seed = 1, drift = 0, leak = 0, frag = 0, plateau = false, jsLeak = 0, live = true, js = true } = {}) {
-  const u = rng(seed);
-  const normal = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
-  const elapsed = new Float32Array(CALLS);
-  const memIter = [0];
-  const memBytes = [131072 + 65536 * 16];
-  const samples = { iter: [], live: [], js: [] };
-  let top = 1 << 20;
-  let wander = 0;
-  for (let i = 0; i < CALLS; i++) {
-    elapsed[i] = 800 * Math.exp(0.25 * normal()) * (1 + (drift * i) / CALLS) * (i < 800 ? 1.8 : 1);
-    wander = 0.99 * wander + 0.14 * 16384 * normal();
-    const liveBytes = (1 << 20) * 0.8 + wander + leak * i;
-    top = Math.max(top, liveBytes * 1.25 + frag * i);
-    let bytes = 131072 + Math.ceil(top / 65536) * 65536;
-    if (plateau && i >= 14000) bytes += 65536;
-    if (bytes !== memBytes[memBytes.length - 1]) {
-      memIter.push(i);
-      memBytes.push(bytes);
-    }
-    if (i % EVERY === EVERY - 1) {
-      samples.iter.push(i);
-      samples.live.push(liveBytes + 2048 * normal());
-      samples.js.push((6 << 20) + ((i * 977) % (2 << 20)) * 0.5 + jsLeak * i);
-    }
-  }
-  const metric = (values) => ({
-    iter: Float64Array.from(samples.iter),
-    tMs: Float64Array.from(samples.iter, (x) => x / 10),
-    value: Float64Array.from(values),
-  });
-  const metrics = {};
-  if (live) metrics.liveBytes = metric(samples.live);
-  if (js) metrics.jsHeap = metric(samples.js);
-  return {
-    header: { seed, memories: [{ label: 'memory', initialBytes: 131072, maximumBytes: null }] },
-    calls: CALLS,
-    elapsed,
-    memory: { iter: Float64Array.from(memIter), bytes: Float64Array.from(memBytes) },
-    metrics,
-    durationMs: 2000,
-  };
-}
+import { CALLS, syntheticRun as run } from './synthetic.js';
 
 const kinds = (r) => r.findings.map((f) => f.kind);
 
@@ -245,23 +185,4 @@ test('the early and late windows are the time test windows, tested or not', () =
   const s = analyzeRun(short, { warmup: 0 });
   assert.equal(s.series.at(-1).tested, false);
   assert.deepEqual(s.windows, { early: { from: 0, to: 10 }, late: { from: 50, to: 60 } });
-});
-
-test('the live trend consumes records in chunks and describes the run', () => {
-  const data = run({ seed: 10, frag: 65536 / 1500, live: false });
-  const live = createLiveTrend({ config: { iterations: CALLS } });
-  const buf = new Uint8Array(32 * CALLS);
-  const view = new DataView(buf.buffer);
-  let m = 0;
-  for (let i = 0; i < CALLS; i++) {
-    while (m + 1 < data.memory.iter.length && data.memory.iter[m + 1] <= i) m++;
-    view.setUint8(i * 32, 1);
-    view.setUint32(i * 32 + 4, i, true);
-    view.setUint32(i * 32 + 8, Math.round(data.elapsed[i]), true);
-    view.setUint32(i * 32 + 16, data.memory.bytes[m], true);
-  }
-  for (let off = 0; off < buf.length; off += 32 * 997)
-    live.consume(buf.subarray(off, Math.min(buf.length, off + 32 * 997)));
-  assert.match(live.describe(), /^memory \+[\d.]+ (KiB|MiB) since warm-up · trend so far: growth$/);
-  assert.equal(formatBytes(3.1 * 1048576), '3.1 MiB');
 });

@@ -4,6 +4,13 @@
 #define WS_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "ws_protocol.h"
+
+/* Internal: decodes one little-endian WS_RECORD_SIZE-byte record (as the
+ * ring and the log hold it) from raw into rec. */
+void ws__record_decode(const uint8_t *raw, ws_record *rec);
 
 /* Internal: rearranges a[0..n) (n > 0, k < n) so that a[k] holds the value of
  * rank k, nothing larger before it and nothing smaller after it. */

@@ -1,10 +1,12 @@
-/* The sample log reader (ws_log.h): validates the preamble, reads the JSON
- * header and hands out whole records, skipping a torn tail. */
+/* The sample log reader (ws_log.h, docs/log-format.md): opens a log, checks
+ * its preamble, hands out its JSON header and then its records one by one,
+ * never the torn tail of a crashed run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ws.h"
+#include "ws_internal.h"
 
 struct ws_log {
   FILE *file;
@@ -23,8 +25,7 @@ static uint64_t le64(const uint8_t *p) {
   return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-/* Decodes one little-endian 32-byte record from raw into rec. */
-static void decode_record(const uint8_t *raw, ws_record *rec) {
+void ws__record_decode(const uint8_t *raw, ws_record *rec) {
   rec->type = raw[0];
   rec->flags = raw[1];
   rec->op = (uint16_t)(raw[2] | raw[3] << 8);
@@ -103,7 +104,7 @@ int ws_log_next(ws_log *log, ws_record *rec) {
   uint8_t raw[WS_RECORD_SIZE];
   if (fread(raw, 1, sizeof raw, log->file) != sizeof raw)
     return WS_EIO;
-  decode_record(raw, rec);
+  ws__record_decode(raw, rec);
   log->read++;
   return 1;
 }

@@ -7,6 +7,7 @@
 
 #include "ws_clock.h"
 #include "ws_error.h"
+#include "ws_live.h"
 #include "ws_log.h"
 #include "ws_loop.h"
 #include "ws_protocol.h"

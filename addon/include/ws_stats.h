@@ -1,6 +1,7 @@
 /* wasm-soak statistics core: window statistics, quantiles, warm-up
  * detection, the early and late windows, time drift, memory trends,
- * classification into findings and the whole-run analysis. Nothing here
+ * classification into findings and the whole-run analysis that the final
+ * summary and the progress line's preliminary verdict both run. Nothing here
  * includes node_api.h; addon/napi/verdict.c adapts it to Node-API. Functions
  * return 0 or a negative WS_E* code unless stated. Methods and defaults are
  * described in docs/verdicts.md. */
@@ -297,8 +298,9 @@ typedef struct {
  * alone), every series' trend, then classification (ws_classify, with
  * o->js_heap_threshold). elapsed[0..calls) are per-call ns; series[0..k) the
  * memory series (the first WS_ROLE_LINEAR one drives memory warm-up);
- * v->series must point at k results. Returns 0, WS_EINVAL (bad options, k >
- * WS_MAX_SERIES), WS_ENOMEM. */
+ * v->series must point at k results. The same call judges a finished run and
+ * the decimated run so far (ws_live.h, whose iterations count kept calls).
+ * Returns 0, WS_EINVAL (bad options, k > WS_MAX_SERIES), WS_ENOMEM. */
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
                    size_t k, const ws_verdict_opts *o, ws_verdict *v);
 

@@ -32,6 +32,7 @@ NAPI_MODULE_INIT() {
   if (ws_binding_constants_init(env, exports) != napi_ok ||
       ws_binding_runner_init(env, exports) != napi_ok ||
       ws_binding_log_init(env, exports) != napi_ok ||
+      ws_binding_live_init(env, exports) != napi_ok ||
       ws_binding_summary_init(env, exports) != napi_ok ||
       ws_binding_plot_init(env, exports) != napi_ok ||
       ws_binding_verdict_init(env, exports) != napi_ok) {

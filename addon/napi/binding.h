@@ -42,6 +42,7 @@ napi_status ws_binding_export(napi_env env, napi_value exports, const char *name
 napi_status ws_binding_constants_init(napi_env env, napi_value exports);
 napi_status ws_binding_runner_init(napi_env env, napi_value exports);
 napi_status ws_binding_log_init(napi_env env, napi_value exports);
+napi_status ws_binding_live_init(napi_env env, napi_value exports);
 napi_status ws_binding_summary_init(napi_env env, napi_value exports);
 napi_status ws_binding_verdict_init(napi_env env, napi_value exports);
 napi_status ws_binding_plot_init(napi_env env, napi_value exports);

@@ -8,8 +8,9 @@ const WINDOW = 1024;
 
 /**
  * mode: 'tty' | 'lines' | 'none'. total: iterations requested; durationMs:
- * optional limit. trend: optional live verdict ({ consume, describe }, see
- * src/verdict.js createLiveTrend), fed every drained chunk.
+ * optional limit. trend: optional preliminary verdict ({ consume, describe },
+ * see src/analysis/live.js), fed every drained chunk; the last line asks it
+ * for the run as it ended.
  */
 export function createProgress({ name, total, durationMs, mode, stream = process.stderr, trend }) {
   const started = performance.now();
@@ -33,7 +34,7 @@ export function createProgress({ name, total, durationMs, mode, stream = process
     }
   }
 
-  function line() {
+  function line(final = false) {
     const elapsed = performance.now() - started;
     const rate = done / Math.max(elapsed / 1000, 1e-9);
     const byCount = ((total - done) / Math.max(rate, 1e-9)) * 1000;
@@ -42,7 +43,8 @@ export function createProgress({ name, total, durationMs, mode, stream = process
     const median = filled ? sorted[filled >> 1] : NaN;
     const fraction = Math.min(1, Math.max(done / total, durationMs ? elapsed / durationMs : 0));
     const bar = '#'.repeat(Math.round(fraction * 20)).padEnd(20, '-');
-    const live = trend ? ` · ${trend.describe()}` : '';
+    const words = trend?.describe(final);
+    const live = words ? ` · ${words}` : '';
     return `${name} [${bar}] ${formatCount(done)}/${formatCount(total)} ${formatRate(rate)} it/s ETA ${formatDuration(Math.min(byCount, byTime))} mem ${formatBytes(memory)} median ${formatNs(median)}${live}`;
   }
 
@@ -56,8 +58,8 @@ export function createProgress({ name, total, durationMs, mode, stream = process
   }
 
   function finish() {
-    if (mode === 'tty') stream.write(`\r\x1b[K${line()}\n`);
-    else if (mode === 'lines') stream.write(`${line()}\n`);
+    if (mode === 'tty') stream.write(`\r\x1b[K${line(true)}\n`);
+    else if (mode === 'lines') stream.write(`${line(true)}\n`);
   }
 
   return { consume, tick, finish };

@@ -1,14 +1,15 @@
 // Orchestrates one soak run on the main thread: spawns the worker, writes the
-// log header, drains the ring into the log, shows progress, handles signals,
-// then analyses the log and writes the result folder.
+// log header, drains the ring into the log, shows progress (with the
+// preliminary verdict of the run so far), handles signals, then analyses the
+// log and writes the result folder.
 
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { analyze } from '../analysis/analyze.js';
+import { createLiveAnalysis } from '../analysis/live.js';
 import { readResultLogs } from '../analysis/log-reader.js';
-import { createLiveTrend } from '../analysis/verdict.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { writeResult } from '../report/result.js';
@@ -117,7 +118,7 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass }) {
         const header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
         writer = createLogWriter(logPath, header);
         const mode = progressMode(cfg);
-        const trend = mode === 'none' || pass === 'count' ? null : createLiveTrend(header);
+        const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
         const name = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
         progress = createProgress({ name, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
         drainTimer = setInterval(() => {

@@ -1,0 +1,99 @@
+// The progress line's preliminary verdict: the final analysis's own trend
+// verdicts (judgeTrends, i.e. C's analyzeRun with the run's options and C's
+// thresholds) on the run so far. The main thread feeds every drained chunk
+// into a bounded copy kept in C (addon/core/ws_live.c): per-call times thinned
+// by a stride that doubles whenever its buffer fills, memory and slow metrics
+// kept, iterations counted in kept calls. An analysis runs at most every few
+// seconds and never takes more than BUDGET of the wall time (docs/verdicts.md,
+// "Preliminary verdict").
+import { addon } from '../addon.js';
+import { formatBytes } from '../report/format.js';
+import { judgeTrends } from './analyze.js';
+import { decodedRun } from './log-reader.js';
+import { memoryAt } from './summary.js';
+
+/** Per-call times kept (4 bytes each); the stride doubles past it. */
+export const LIVE_CAPACITY = 1 << 16;
+/** Most of the wall time the analyses may take, and the least gap between two. */
+const BUDGET = 0.02;
+const MIN_GAP_MS = 2000;
+
+/**
+ * Creates the live analysis of one run. header: the log header (ops,
+ * memories, seed); cfg: the run's options (warmup, timeThreshold). now: a
+ * clock in ms (tests pass their own). Returns { consume(chunk), analyze(),
+ * describe(force), cost }: consume takes drained raw records; analyze()
+ * returns the trend verdicts of the run so far (analyzeRun's result, with
+ * calls seen and the stride); describe() the progress line's words, running
+ * an analysis when one is due (force: now) and else repeating the last.
+ */
+export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now = () => performance.now() }) {
+  const live = addon.liveCreate(capacity);
+  const started = now();
+  let nextAt = started + MIN_GAP_MS;
+  let text = null;
+  const cost = { runs: 0, totalMs: 0, maxMs: 0 };
+  // A copy that could not take a chunk stops there: the progress line must
+  // never stop the run.
+  let broken = null;
+
+  function consume(chunk) {
+    if (broken) return;
+    try {
+      addon.liveAdd(live, chunk);
+    } catch (err) {
+      broken = err;
+    }
+  }
+
+  function analyze() {
+    const raw = addon.liveSnapshot(live);
+    const data = decodedRun(raw, header);
+    // A fixed warm-up counts calls; the copy counts kept calls.
+    const warmup = Number.isInteger(cfg.warmup) ? Math.floor(cfg.warmup / raw.stride) : cfg.warmup;
+    const { trend } = judgeTrends(data, { ...cfg, warmup });
+    return { ...trend, calls: raw.callsSeen, stride: raw.stride, memory: data.memory };
+  }
+
+  function words(r) {
+    const tested = r.series.some((s) => s.tested);
+    // The counting pass runs after this one: its live bytes and budgets are not in yet.
+    const later = cfg.countAllocs ? '; the counting pass follows' : '';
+    const verdict = tested
+      ? `preliminary verdict: ${r.verdict} (so far${later})`
+      : 'preliminary verdict: too few calls yet';
+    const { iter, bytes } = r.memory;
+    if (iter.length === 0) return verdict;
+    const warm = r.warmup.iterations;
+    const delta = bytes[bytes.length - 1] - memoryAt(r.memory, Math.max(0, warm - 1));
+    const since = warm > 0 ? 'since warm-up' : 'since start';
+    return `memory ${delta >= 0 ? '+' : ''}${formatBytes(delta)} ${since} · ${verdict}`;
+  }
+
+  function describe(force = false) {
+    const t0 = now();
+    if (broken) return `preliminary verdict unavailable (${broken.message})`;
+    if (!force && t0 < nextAt) return text;
+    try {
+      text = words(analyze());
+    } catch (err) {
+      text = `preliminary verdict unavailable (${err.message})`;
+    }
+    const ms = now() - t0;
+    cost.runs++;
+    cost.totalMs += ms;
+    cost.maxMs = Math.max(cost.maxMs, ms);
+    nextAt = now() + Math.max(MIN_GAP_MS, ms / BUDGET);
+    return text;
+  }
+
+  return {
+    consume,
+    analyze,
+    describe,
+    /** Analyses run, their total and longest time (ms), and the wall time since creation. */
+    get cost() {
+      return { ...cost, wallMs: now() - started };
+    },
+  };
+}

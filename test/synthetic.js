@@ -1,0 +1,128 @@
+// Synthetic runs for the node:test suites: decoded runs with known drift,
+// leak and fragmentation (the shape readRun returns), and their raw records
+// as the ring would carry them.
+import { readFileSync } from 'node:fs';
+import { METRIC, RECORD_OFFSETS, RECORD_SIZE, RECORD_TYPE } from '../src/protocol.js';
+
+export const CALLS = 20000;
+const EVERY = 100;
+
+// Seeded uniform numbers in (0, 1) (mulberry32).
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
+  };
+}
+
+// Builds a decoded run: lognormal times with an early tier-up, linear memory
+// in 64 KiB pages, and optional slow-cadence metrics.
+export function syntheticRun({
+  seed = 1,
+  drift = 0,
+  leak = 0,
+  frag = 0,
+  plateau = false,
+  jsLeak = 0,
+  live = true,
+  js = true,
+} = {}) {
+  const u = rng(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
+  const elapsed = new Float32Array(CALLS);
+  const memIter = [0];
+  const memBytes = [131072 + 65536 * 16];
+  const samples = { iter: [], live: [], js: [] };
+  let top = 1 << 20;
+  let wander = 0;
+  for (let i = 0; i < CALLS; i++) {
+    elapsed[i] = 800 * Math.exp(0.25 * normal()) * (1 + (drift * i) / CALLS) * (i < 800 ? 1.8 : 1);
+    wander = 0.99 * wander + 0.14 * 16384 * normal();
+    const liveBytes = (1 << 20) * 0.8 + wander + leak * i;
+    top = Math.max(top, liveBytes * 1.25 + frag * i);
+    let bytes = 131072 + Math.ceil(top / 65536) * 65536;
+    if (plateau && i >= 14000) bytes += 65536;
+    if (bytes !== memBytes[memBytes.length - 1]) {
+      memIter.push(i);
+      memBytes.push(bytes);
+    }
+    if (i % EVERY === EVERY - 1) {
+      samples.iter.push(i);
+      samples.live.push(liveBytes + 2048 * normal());
+      samples.js.push((6 << 20) + ((i * 977) % (2 << 20)) * 0.5 + jsLeak * i);
+    }
+  }
+  const metric = (values) => ({
+    iter: Float64Array.from(samples.iter),
+    tMs: Float64Array.from(samples.iter, (x) => x / 10),
+    value: Float64Array.from(values),
+  });
+  const metrics = {};
+  if (live) metrics.liveBytes = metric(samples.live);
+  if (js) metrics.jsHeap = metric(samples.js);
+  return {
+    header: { seed, memories: [{ label: 'memory', initialBytes: 131072, maximumBytes: null }] },
+    calls: CALLS,
+    elapsed,
+    memory: { iter: Float64Array.from(memIter), bytes: Float64Array.from(memBytes) },
+    metrics,
+    durationMs: 2000,
+  };
+}
+
+/**
+ * The raw records of a synthetic run: one call record per call (time,
+ * memory), and its liveBytes and jsHeap samples as metric records after
+ * their call (jsHeap as the retained heap, jsHeapAfterGC).
+ */
+export function syntheticRecords(data) {
+  const samples = [
+    [METRIC.liveBytes, data.metrics.liveBytes],
+    [METRIC.jsHeapAfterGC, data.metrics.jsHeap],
+  ].filter(([, s]) => s);
+  const count = data.calls + samples.reduce((n, [, s]) => n + s.iter.length, 0);
+  const bytes = new Uint8Array(count * RECORD_SIZE);
+  const view = new DataView(bytes.buffer);
+  const O = RECORD_OFFSETS;
+  let k = 0;
+  const put = (type, op, iteration, a, b) => {
+    const at = k++ * RECORD_SIZE;
+    view.setUint8(at + O.type, type);
+    view.setUint16(at + O.op, op, true);
+    view.setUint32(at + O.iteration, iteration, true);
+    view.setBigUint64(at + O.a, BigInt(Math.round(a)), true);
+    view.setBigUint64(at + O.b, BigInt(Math.round(b)), true);
+    view.setBigUint64(at + O.t, BigInt(iteration * 1000), true);
+  };
+  const next = samples.map(() => 0);
+  let m = 0;
+  for (let i = 0; i < data.calls; i++) {
+    while (m + 1 < data.memory.iter.length && data.memory.iter[m + 1] <= i) m++;
+    put(RECORD_TYPE.call, 0, i, data.elapsed[i], data.memory.bytes[m]);
+    samples.forEach(([id, s], j) => {
+      if (s.iter[next[j]] === i) put(RECORD_TYPE.metric, id, i, s.value[next[j]++], 0);
+    });
+  }
+  return bytes.subarray(0, k * RECORD_SIZE);
+}
+
+/** The JSON header and the raw records of a sample log (docs/log-format.md). */
+export function logRecords(path) {
+  const buf = readFileSync(path);
+  const length = buf.readUInt32LE(12);
+  const start = Math.ceil((16 + length) / RECORD_SIZE) * RECORD_SIZE;
+  const records = Math.floor((buf.length - start) / RECORD_SIZE);
+  return {
+    header: JSON.parse(buf.subarray(16, 16 + length).toString('utf8')),
+    records: new Uint8Array(buf.buffer, buf.byteOffset + start, records * RECORD_SIZE),
+  };
+}
+
+/** Feeds records to consume(chunk) in chunks of size records. */
+export function feed(records, consume, size = 997) {
+  for (let off = 0; off < records.length; off += size * RECORD_SIZE)
+    consume(records.subarray(off, Math.min(records.length, off + size * RECORD_SIZE)));
+}
