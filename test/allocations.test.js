@@ -2,6 +2,7 @@
 // name section, mallinfo, glue modules, budgets and growth attribution.
 
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
@@ -141,6 +142,24 @@ test('a budget with a malformed entry is a usage error', async () => {
   const r = await runCli(['run', mod('pattern'), '--call', 'step', '--max-allocs-per-call', 'lots', '-q']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--max-allocs-per-call has a malformed entry/);
+});
+
+test('a budget for an op the run does not have is a usage error before any call', async () => {
+  const out = tempDir();
+  const r = await runCli([
+    'run',
+    mod('pattern'),
+    '--call',
+    'step',
+    '--max-bytes-per-call',
+    'nosuch=8',
+    '-o',
+    out,
+    '-q',
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /names the op "nosuch", which the run does not have/);
+  assert.ok(!existsSync(join(out, 'samples.wslog')), 'no call was made');
 });
 
 test('sources: the stack pointer is sampled, missing sources say how to enable them', async () => {

@@ -27,7 +27,7 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
  * holds garbage not yet collected; no full GC during the run: untested).
  * allocations: summarizeAllocations of the counting pass, or null.
  */
-export function trendInput(data, allocations = null) {
+function trendInput(data, allocations = null) {
   const m = data.metrics;
   const counted = allocations?.liveSeries;
   const live = m.liveBytes ?? counted ?? m.allocatorLive;

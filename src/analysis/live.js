@@ -13,7 +13,7 @@ import { decodedRun } from './log-reader.js';
 import { memoryAt } from './summary.js';
 
 /** Per-call times kept (4 bytes each); the stride doubles past it. */
-export const LIVE_CAPACITY = 1 << 16;
+const LIVE_CAPACITY = 1 << 16;
 /** Most of the wall time the analyses may take, and the least gap between two. */
 const BUDGET = 0.02;
 const MIN_GAP_MS = 2000;

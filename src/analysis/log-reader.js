@@ -40,7 +40,7 @@ export function readResultLogs(dir) {
 }
 
 /** The name a metric id has in a decoded run (`memory:<label>` for memories). */
-export function metricName(id, header) {
+function metricName(id, header) {
   if (id < METRIC_MEMORY_BASE) return METRIC_NAMES[id] ?? `metric:${id}`;
   const label = header.memories?.[id - METRIC_MEMORY_BASE]?.label;
   return `memory:${label ?? `#${id - METRIC_MEMORY_BASE}`}`;

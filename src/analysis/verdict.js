@@ -85,6 +85,19 @@ function projection(s, r, data, options) {
   };
 }
 
+// Each verdict in a few words, for banners and tables (a kind without an
+// entry is shown by its name).
+export const KIND_WORDS = Object.freeze({
+  stable: 'stable',
+  leak: 'leak',
+  fragmentation: 'fragmentation',
+  growth: 'memory growth',
+  slowdown: 'slowdown',
+  'js-heap-growth': 'JS heap growth',
+  budget: 'allocation budget exceeded',
+  'stack-drift': 'stack drift',
+});
+
 const SERIES_WORDS = {
   memory: 'Linear memory',
   'heap-top': 'The heap top',

@@ -68,7 +68,7 @@ const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(
 
 // Inline SVG from gnuplot: drops the XML prolog and prefixes every id (and
 // every reference to one) so several figures can share one document.
-export function inlineSvg(svg, prefix) {
+function inlineSvg(svg, prefix) {
   return svg
     .replace(/^[\s\S]*?(?=<svg\b)/, '')
     .replace(/\bid=(['"])/g, `id=$1${prefix}-`)

@@ -1,6 +1,7 @@
 // Turns summary.json values into the words and numbers the reports show
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
+import { KIND_WORDS } from '../analysis/verdict.js';
 import { formatCount as count, formatBytes, formatNs } from './format.js';
 
 export { formatBytes, formatNs };
@@ -25,14 +26,14 @@ export function formatMs(ms) {
 
 // A value with the unit a finding or series states ('bytes', 'ns', ...).
 // A slope in ln(ns) is a relative change: shown as a signed percentage.
-export function formatQuantity(v, unit) {
+function formatQuantity(v, unit) {
   if (unit === 'bytes') return formatBytes(v);
   if (unit === 'ns') return formatNs(v);
   if (unit === 'ln(ns)') return Number.isFinite(v) ? formatPercent(Math.expm1(v)) : '–';
   return Number.isFinite(v) ? `${trim(v)}${unit ? ` ${unit}` : ''}` : '–';
 }
 
-export function formatP(p) {
+function formatP(p) {
   if (!Number.isFinite(p)) return '–';
   if (p <= 0) return '< 1e-300'; // below what a double carries
   return p < 1e-4 ? p.toExponential(1) : trim(p, 2);
@@ -44,17 +45,6 @@ export function formatPercent(r) {
   return t === '0' || t === '-0' ? '0 %' : `${r > 0 ? '+' : ''}${t} %`;
 }
 
-const VERDICT_WORDS = {
-  stable: 'stable',
-  leak: 'leak',
-  fragmentation: 'fragmentation',
-  growth: 'memory growth',
-  slowdown: 'slowdown',
-  'js-heap-growth': 'JS heap growth',
-  budget: 'allocation budget exceeded',
-  'stack-drift': 'stack drift',
-};
-
 // The banner: ok (green) only for a completed or interrupted run judged stable.
 export function verdictLine(s) {
   const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
@@ -63,7 +53,7 @@ export function verdictLine(s) {
     // A crash still leaves the calls recorded up to the last flush, judged.
     const judged =
       s.verdict && s.samples?.calls > 0
-        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${VERDICT_WORDS[s.verdict] ?? s.verdict}`
+        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[s.verdict] ?? s.verdict}`
         : '';
     return {
       ok: false,
@@ -74,7 +64,7 @@ export function verdictLine(s) {
   const partial = s.status === 'interrupted' ? ' (interrupted: judged on the calls completed)' : '';
   if (!s.verdict)
     return { ok: false, title: 'No verdict', text: `${calls} calls; no trend analysis in this summary${partial}.` };
-  const word = VERDICT_WORDS[s.verdict] ?? s.verdict;
+  const word = KIND_WORDS[s.verdict] ?? s.verdict;
   if (s.verdict === 'stable') {
     return {
       ok: true,

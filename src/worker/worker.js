@@ -8,6 +8,7 @@ import { closeSync, openSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
+import { usageError } from '../cli/exit-codes.js';
 import { CTL, METRIC, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { createSources } from './allocator/sources.js';
@@ -88,6 +89,26 @@ function serializeError(err) {
 }
 
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Fails (exit 2) when a per-op budget (--max-allocs-per-call op=N) names an
+ * op the run does not have: only here, once a raw module's or scenario's ops
+ * are known, can such a budget be caught before any call.
+ */
+function checkBudgetOps(budgets, ops) {
+  const names = ops.map((op) => op.name);
+  for (const [kind, budget] of Object.entries(budgets ?? {})) {
+    for (const op of Object.keys(budget?.ops ?? {})) {
+      if (names.includes(op)) continue;
+      const option = kind === 'allocs' ? '--max-allocs-per-call' : '--max-bytes-per-call';
+      throw usageError(
+        'WS_EOPTION',
+        `${option} ${op}=… names the op "${op}", which the run does not have (its ops: ${names.join(', ')}).`,
+        `Name one of ${names.join(', ')}, or give one budget for every op (${option} N).`,
+      );
+    }
+  }
+}
 
 async function prepare(stdio) {
   if (target.kind === 'module') {
@@ -241,6 +262,7 @@ async function main() {
   let prepared;
   try {
     prepared = await prepare(stdio);
+    checkBudgetOps(config.budgets, prepared.ops);
   } catch (err) {
     parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
     return;

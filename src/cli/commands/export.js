@@ -12,7 +12,7 @@ import { COMMANDS } from '../options.js';
  * threw) to dir/samples.csv and one per slow sample to dir/metrics.csv.
  * Returns the paths written.
  */
-export async function exportCsv(dir) {
+async function exportCsv(dir) {
   const data = readRun(join(dir, 'samples.wslog'));
   const ops = data.header.ops.map((o) => o.name);
   const samplesPath = join(dir, 'samples.csv');

@@ -24,7 +24,7 @@ const TARGET_KEYS = new Set([
 ]);
 
 /** Reads and validates a suite file; exit-2 errors name the entry at fault. */
-export function readSuite(path) {
+function readSuite(path) {
   let suite;
   try {
     suite = JSON.parse(readFileSync(path, 'utf8'));

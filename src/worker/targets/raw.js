@@ -27,7 +27,7 @@ const ALLOCATORS = [
 ];
 
 /** Reads and inspects the module file; exit-2 errors name the problem. */
-export function loadModuleFile(path) {
+function loadModuleFile(path) {
   let bytes;
   try {
     bytes = readFileSync(path);
