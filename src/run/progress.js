@@ -1,5 +1,5 @@
-// Live progress on the main thread: a redrawn bar on a TTY, a plain line
-// every 10 s otherwise, nothing with --quiet. It looks only at the tail of
+// Live progress on the main thread: a redrawn bar on a TTY, a plain line at
+// the first tick and then every 10 s otherwise, nothing with --quiet. It looks only at the tail of
 // each drained chunk, so it costs the same at any call rate.
 import { RECORD_TYPE, recordView } from '../protocol.js';
 import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '../report/format.js';
@@ -19,7 +19,7 @@ export function createProgress({ name, total, durationMs, mode, stream = process
   let next = 0;
   let done = 0;
   let memory = NaN;
-  let lastLine = 0;
+  let lastLine = -Infinity; // the first plain line is printed at once
 
   function consume(chunk) {
     trend?.consume(chunk);
