@@ -74,9 +74,13 @@ test('the time effect is the early-vs-late window change with a bootstrap interv
   assert.ok(w.early.to < w.late.from && w.batches === 12 && w.blockBatches === 3, JSON.stringify(w));
   assert.ok(Math.abs(w.late.ns / w.early.ns - 1 - e.relative) < 1e-9);
   // The sentence quotes the window change and the two typical calls it comes from.
-  const pct = Math.round(e.relative * 100);
-  assert.match(f.sentence, new RegExp(`^Calls get \\+${pct} % slower from the first to the last fifth`));
-  assert.match(f.sentence, /95 % interval \+\d+ % to \+\d+ %; typical call [\d,.]+ ns early, [\d,.]+ ns late\)/);
+  // (three significant digits, as every percentage of the reports: format.js)
+  const pct = Number((e.relative * 100).toPrecision(3));
+  assert.match(
+    f.sentence,
+    new RegExp(`^Calls get \\+${String(pct).replace('.', '\\.')} % slower from the first to the last fifth`),
+  );
+  assert.match(f.sentence, /95 % interval \+[\d.]+ % to \+[\d.]+ %; typical call [\d,.]+ ns early, [\d,.]+ ns late\)/);
 });
 
 test('the window interval is reproducible from the seed and moves with it', () => {

@@ -5,7 +5,7 @@
 // for people. verdictOf is the one rule that turns findings into a verdict.
 import { addon } from '../addon.js';
 import { FINDING_KINDS, MAX_SERIES, ROLE, VERDICT_DEFAULTS } from '../protocol.js';
-import { formatBytes, formatCount, formatNs } from '../report/format.js';
+import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from '../report/format.js';
 
 const WASM32_CAP = 4294967296;
 
@@ -15,11 +15,6 @@ const WASM32_CAP = 4294967296;
  */
 export function verdictOf(findings) {
   return FINDING_KINDS.find((kind) => findings.some((f) => f.kind === kind)) ?? 'stable';
-}
-
-function formatPercent(r) {
-  const p = r * 100;
-  return `${p >= 0 ? '+' : ''}${Math.abs(p) < 10 ? p.toFixed(1) : Math.round(p)} %`;
 }
 
 function f64(a) {
@@ -109,18 +104,8 @@ const SERIES_WORDS = {
 
 function describeProjection(p) {
   if (p == null) return '';
-  const when = p.wallMs == null ? '' : ` (about ${formatHorizon(p.wallMs)})`;
+  const when = p.wallMs == null ? '' : ` (about ${formatMs(p.wallMs)})`;
   return ` At this pace it reaches ${formatBytes(p.limitBytes)} after about ${formatCount(p.iterations)} more calls${when}.`;
-}
-
-// A long horizon in words ("40 min", "3 days"); format.js's formatDuration
-// is a clock ("1:02:03") for elapsed run time.
-function formatHorizon(ms) {
-  const s = ms / 1000;
-  if (s < 120) return `${Math.round(s)} s`;
-  if (s < 7200) return `${Math.round(s / 60)} min`;
-  if (s < 172800) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86400)} days`;
 }
 
 // The slowdown in words: the change between the early and late window, with

@@ -35,3 +35,26 @@ export function formatRate(perSecond) {
 }
 
 export const formatCount = (n) => Math.round(n).toLocaleString('en-US');
+
+/** x to `digits` significant digits, with thousands separators. */
+export function trim(x, digits = 3) {
+  return Number(x.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+/** A duration in words: "850 ms", "42 s", "40 min", "3 h", "2 days". */
+export function formatMs(ms) {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms < 1000) return `${trim(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 120) return `${trim(s)} s`;
+  if (s < 7200) return `${trim(s / 60)} min`;
+  if (s < 172800) return `${trim(s / 3600)} h`;
+  return `${trim(s / 86400)} days`;
+}
+
+/** A signed relative change: "+6.2 %", "-0.4 %", "0 %". */
+export function formatPercent(r) {
+  if (!Number.isFinite(r)) return '–';
+  const t = trim(r * 100, 3);
+  return t === '0' || t === '-0' ? '0 %' : `${r > 0 ? '+' : ''}${t} %`;
+}

@@ -2,26 +2,12 @@
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
 import { KIND_WORDS } from '../analysis/verdict.js';
-import { formatCount as count, formatBytes, formatNs } from './format.js';
+import { formatCount as count, formatBytes, formatMs, formatNs, formatPercent, trim } from './format.js';
 
-export { formatBytes, formatNs };
-
-function trim(x, digits = 3) {
-  return Number(x.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 2 });
-}
+export { formatBytes, formatMs, formatNs, formatPercent };
 
 export function formatCount(n) {
   return Number.isFinite(n) ? count(n) : '–';
-}
-
-export function formatMs(ms) {
-  if (!Number.isFinite(ms)) return '–';
-  if (ms < 1000) return `${trim(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 120) return `${trim(s)} s`;
-  if (s < 7200) return `${trim(s / 60)} min`;
-  if (s < 172800) return `${trim(s / 3600)} h`;
-  return `${trim(s / 86400)} days`;
 }
 
 // A value with the unit a finding or series states ('bytes', 'ns', ...).
@@ -37,12 +23,6 @@ function formatP(p) {
   if (!Number.isFinite(p)) return '–';
   if (p <= 0) return '< 1e-300'; // below what a double carries
   return p < 1e-4 ? p.toExponential(1) : trim(p, 2);
-}
-
-export function formatPercent(r) {
-  if (!Number.isFinite(r)) return '–';
-  const t = trim(r * 100, 3);
-  return t === '0' || t === '-0' ? '0 %' : `${r > 0 ? '+' : ''}${t} %`;
 }
 
 // The banner: ok (green) only for a completed or interrupted run judged stable.
