@@ -77,6 +77,8 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "argKind", WS_ARG_KINDS);
   WS_EXPORT_LIST(env, c, "valueType", WS_VALUE_TYPES);
   WS_EXPORT_LIST(env, c, "role", WS_SERIES_ROLES);
+  WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
+  NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(kinds_in_order(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
   NAPI_CHECK(set_string(env, c, "logMagic", WS_LOG_MAGIC));
