@@ -1,9 +1,9 @@
 // The protocol between the C core and JavaScript, as the addon exports it
 // (addon/include/ws_protocol.h): record layout, record types and flags,
 // metric ids, marks, allocation counters, ring control words, loop statuses,
-// argument kinds and value types, series roles, finding kinds in severity
-// order, the verdict defaults, the log's magic and version. No number here is
-// written in JS.
+// argument kinds and value types, series roles, the heap census's allocator
+// kinds, finding kinds in severity order, the verdict defaults, the log's
+// magic and version. No number here is written in JS.
 // Also the one decoder of raw records that the main thread uses.
 import { addon } from './addon.js';
 
@@ -26,6 +26,10 @@ export const STATUS = freeze(c.status);
 export const ARG_KIND = freeze(c.argKind);
 export const VALUE_TYPE = freeze(c.valueType);
 export const ROLE = freeze(c.role);
+/** Allocators the heap census recognises (metric censusKind). */
+export const CENSUS_KIND = freeze(c.censusKind);
+/** In-use chunks of [2^k, 2^(k+1)) bytes are metric METRIC_CENSUS_CLASS_BASE + k. */
+export const METRIC_CENSUS_CLASS_BASE = c.metricCensusClassBase;
 /** Finding kinds, most severe first (a verdict is the most severe finding's kind). */
 export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */

@@ -21,6 +21,7 @@ test('protocol: every list is exported by the addon, with distinct values', () =
     'ARG_KIND',
     'VALUE_TYPE',
     'ROLE',
+    'CENSUS_KIND',
   ]) {
     const values = Object.values(protocol[name]);
     assert.ok(values.length > 0, name);
@@ -33,6 +34,9 @@ test('protocol: every list is exported by the addon, with distinct values', () =
   assert.deepEqual(protocol.FINDING_KINDS.slice(0, 2), ['stack-drift', 'leak'], 'most severe first');
   assert.equal(protocol.LOG_MAGIC, 'WASMSOAK');
   assert.deepEqual(Object.keys(protocol.ARG_KIND), ['iter', 'random', 'buf', 'const']);
+  assert.equal(protocol.CENSUS_KIND.none, 0);
+  assert.equal(protocol.METRIC.censusClass16, protocol.METRIC_CENSUS_CLASS_BASE + 4, 'class k is base + k');
+  assert.ok(Object.values(protocol.METRIC).every((id) => id < protocol.METRIC_MEMORY_BASE));
 });
 
 test('protocol: recordView reads each field at the offsets C exports', () => {

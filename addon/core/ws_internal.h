@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "ws_census.h"
 #include "ws_protocol.h"
 
 /* Internal: decodes one little-endian WS_RECORD_SIZE-byte record (as the
@@ -42,5 +44,80 @@ int ws__compare_doubles(const void *pa, const void *pb);
  * allocation failure. */
 int ws__growth_pattern(const double *x, const double *y, const double *peak, size_t n,
                        int never_falls, double alpha, size_t *rises);
+
+/* ---- Heap census (addon/core/census) ---- */
+
+/* Internal: the memory a census reads, and its bound on chunks per walk. */
+typedef struct {
+  const uint8_t *mem;
+  uint64_t len;
+  uint64_t max_chunks;
+} ws__heap;
+
+/* Internal: the little-endian 32-bit word at h->mem[at..at+4); the caller
+ * has checked at + 4 <= h->len. */
+static inline uint32_t ws__word(const ws__heap *h, uint64_t at) {
+  uint32_t w;
+  memcpy(&w, h->mem + at, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap32(w);
+#endif
+  return w;
+}
+
+/* Internal: the size class of a chunk of size bytes (16 or more, below
+ * 2^32): the floor of its log2. A table serves sizes below 1 KiB, which most
+ * chunks are: bsr (x86-64 without lzcnt) would chain a walk's steps through
+ * its output register. */
+static inline unsigned ws__size_class(uint64_t size) {
+  static const uint8_t small[64] = {0, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7,
+                                    8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+                                    9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+                                    9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+  return size < 1024 ? small[size >> 4] : 31u - (unsigned)__builtin_clz((uint32_t)size);
+}
+
+/* Internal: fills out's derived fields (chunks, fragmentation) from its
+ * totals. */
+void ws__census_finish(ws_census_result *out);
+
+/* Internal: re-walks a dlmalloc heap from the layout census remembers
+ * (align, top_at, topsize_at, seg_at). Fills *out (zeroed first; kind and
+ * state included) and returns 0 when every segment validates, -1 otherwise.
+ * Stores the lowest segment base in *lowest when lowest is not NULL. */
+int ws__dlmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_result *out,
+                      uint64_t *lowest);
+
+/* Internal: one allocator family's search for its state in progress:
+ * ws_census.c scans static memory word by word and hands each plausible
+ * word to the family's try function, which walks the candidates it makes
+ * and keeps the best in here. */
+#define WS__SEARCH_KEYS 32
+typedef struct {
+  ws_census census;     /* the best layout so far (kind WS_CENSUS_NONE: none yet) */
+  ws_census_result out; /* its census */
+  uint64_t scan_end;    /* where the scan stops: lowered to the lowest heap base found */
+  uint32_t tried;       /* candidates walked */
+  uint32_t n_keys;      /* candidate heaps remembered in keys */
+  uint32_t keys[WS__SEARCH_KEYS][6];
+} ws__search;
+
+/* Internal: examines the word w (non-zero, a multiple of 8) at address p as
+ * dlmalloc's `top` field: when it points at a top chunk, finds topsize and
+ * a segment record nearby, walks each candidate layout (ws__dlmalloc_walk)
+ * and keeps in s the one spanning the most heap, lowering s->scan_end to its
+ * lowest segment base (the state lies below its heap). */
+void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s);
+
+/* Internal: re-walks an emmalloc heap from the block list head remembered
+ * in census->top_at. Fills *out (zeroed first) and returns 0 when every
+ * block validates, -1 otherwise. */
+int ws__emmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_result *out);
+
+/* Internal: examines the word w (non-zero, a multiple of 4) at address p
+ * as emmalloc's block list head: when it points at a root region, walks the
+ * blocks (ws__emmalloc_walk) and keeps in s the candidate spanning the most
+ * heap, lowering s->scan_end to its lowest block. */
+void ws__emmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s);
 
 #endif

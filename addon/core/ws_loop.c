@@ -387,6 +387,69 @@ int ws_loop_sample_memories(ws_loop *loop) {
   return 0;
 }
 
+/* Records census result r as metrics (ws_loop_census). */
+static void record_census(ws_loop *loop, ws_census *census, const ws_census_result *r) {
+  ws_loop_metric(loop, WS_METRIC_CENSUS_KIND, r->kind);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_WALK_NS, (double)r->elapsed_ns);
+  if (r->kind == WS_CENSUS_NONE)
+    return;
+  ws_loop_metric(loop, WS_METRIC_CENSUS_LIVE, (double)r->live_bytes);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_LIVE_GROSS, (double)r->live_gross);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_FREE, (double)r->free_bytes);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_FREE_CHUNKS, (double)r->free_chunks);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_LARGEST_FREE, (double)r->largest_free);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_TOP, (double)r->top_bytes);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_CHUNKS, (double)r->chunks);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_FRAGMENTATION, r->fragmentation);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_HEAP, (double)r->heap_bytes);
+  ws_loop_metric(loop, WS_METRIC_CENSUS_STATE, (double)r->state);
+  for (int c = 0; c < WS_CENSUS_CLASSES; c++) {
+    if (r->classes[c] != 0)
+      census->classes_seen |= 1u << c;
+    if (census->classes_seen & (1u << c))
+      ws_loop_metric(loop, (uint16_t)(WS_METRIC_CENSUS_CLASS_BASE + c),
+                     (double)r->classes[c]);
+  }
+}
+
+int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
+                   ws_census_result *out) {
+  if (k >= loop->n_memories)
+    return WS_EINVAL;
+  uint32_t budget = census->hints.budget_permille ? census->hints.budget_permille
+                                                  : WS_CENSUS_BUDGET_DEFAULT;
+  uint64_t start = since_start(loop);
+  if (record && census->last_cost_ns > 0 && budget < 1000) {
+    double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
+    uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
+    if ((double)since < wait)
+      return WS_CENSUS_SKIPPED;
+  }
+  uint8_t *data;
+  size_t len;
+  int rc = loop->engine->ops->memory_view(loop->engine, k, &data, &len);
+  if (rc != 0)
+    return rc;
+  rc = ws_census_take(census, data, len, out);
+  uint64_t end = since_start(loop);
+  out->elapsed_ns = end - start;
+  if (record) {
+    /* The budget's cost is the median of the last three censuses: one that
+     * was preempted does not hold back the next ones. */
+    uint64_t *c = census->recent_ns;
+    c[0] = c[1];
+    c[1] = c[2];
+    c[2] = end - start;
+    uint64_t lo = c[0] < c[1] ? c[0] : c[1], hi = c[0] < c[1] ? c[1] : c[0];
+    census->last_end_ns = end;
+    census->last_cost_ns = c[2] < lo ? lo : c[2] > hi ? hi : c[2];
+    if (c[0] == 0) /* fewer than three so far: the latest */
+      census->last_cost_ns = c[2];
+    record_census(loop, census, out);
+  }
+  return rc == 0 ? WS_CENSUS_TAKEN : rc;
+}
+
 int ws_loop_track_memory(ws_loop *loop, uint32_t *index) {
   uint64_t *grown = realloc(loop->memory_bytes, (loop->n_memories + 1) * sizeof *grown);
   if (grown == NULL)

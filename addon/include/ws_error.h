@@ -13,7 +13,8 @@
   X(EFORMAT, -1001, "not a wasm-soak log of a known version")                            \
   X(EENGINE, -1002, "the engine failed; its own error is pending in the engine")         \
   X(EALLOC, -1003,                                                                       \
-    "the module's allocator returned no usable block for a buffer argument")
+    "the module's allocator returned no usable block for a buffer argument")             \
+  X(ENOHEAP, -1004, "no allocator heap was recognised in the memory")
 
 enum {
 #define WS_ERRNO_ENUM(name, value, message) WS_##name = (value),

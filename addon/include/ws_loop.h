@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ws_census.h"
 #include "ws_engine.h"
 #include "ws_protocol.h"
 #include "ws_ring.h"
@@ -81,6 +82,24 @@ int ws_loop_metric(ws_loop *loop, uint16_t id, double value);
  * memory's size as metric WS_METRIC_MEMORY_BASE + k. Returns 0 or the
  * engine's error. */
 int ws_loop_sample_memories(ws_loop *loop);
+
+/* Takes a census of memory k's heap (ws_census_take on the engine's view
+ * of it; call between batches, never inside the timed region) with census
+ * (the caller's, kept from call to call so the state found once is
+ * re-walked) and stores it in *out, its elapsed_ns set. When record != 0,
+ * records it as metrics: every WS_METRIC_CENSUS_* series and the size
+ * classes ever non-zero in this census (WS_METRIC_CENSUS_CLASS_BASE + k),
+ * or, when nothing was recognised, only the kind (none) and the time spent.
+ * Keeps the time spent on recorded censuses within
+ * census->hints.budget_permille of the run (WS_CENSUS_BUDGET_DEFAULT): one
+ * due sooner than that allows after the last (the median time of the last
+ * three) is skipped. A census that is
+ * not recorded (taken before the run, say) is never skipped and does not
+ * count. Returns WS_CENSUS_TAKEN, WS_CENSUS_SKIPPED
+ * (*out untouched), WS_ENOHEAP (out->reason says why), WS_EINVAL for a
+ * memory the loop does not track, or the engine's error. */
+int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
+                   ws_census_result *out);
 
 /* Tracks the engine's next memory from now on: stores its index in *index
  * and writes a memory-tracked mark. Returns 0, WS_ENOMEM, or the engine's

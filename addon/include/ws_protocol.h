@@ -1,11 +1,12 @@
 /* The protocol between the C core and JavaScript: the record every call and
  * sample becomes, the ring's control words, the loop's statuses, argument
- * kinds and value types, allocation counters, metric ids, the log's magic,
- * series roles and finding kinds. Each list is written once here, as an
- * X-macro X(NAME, value, "jsName"), and generates both the C enum and the
- * binding's `constants` export (addon/napi/constants.c): JavaScript never
- * restates one of these numbers (src/protocol.js re-exports them). Layout of
- * records and the log: docs/log-format.md. */
+ * kinds and value types, allocation counters, metric ids, the heap census's
+ * allocator kinds, the log's magic, series roles and finding kinds. Each
+ * list is written once here, as an X-macro X(NAME, value, "jsName"), and
+ * generates both the C enum and the binding's `constants` export
+ * (addon/napi/constants.c): JavaScript never restates one of these numbers
+ * (src/protocol.js re-exports them). Layout of records and the log:
+ * docs/log-format.md. */
 #ifndef WS_PROTOCOL_H
 #define WS_PROTOCOL_H
 
@@ -50,8 +51,51 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(STACK_POINTER, 7, "stackPointer")                                                    \
   X(ALLOCATOR_LIVE, 8, "allocatorLive")                                                  \
   X(ALLOCATOR_HEAP, 9, "allocatorHeap")                                                  \
-  X(ALLOCATOR_FREE, 10, "allocatorFree")
+  X(ALLOCATOR_FREE, 10, "allocatorFree")                                                 \
+  /* Heap census (ws_census.h), read from linear memory: */                              \
+  X(CENSUS_LIVE, 11, "censusLive")                   /* payload of in-use chunks */      \
+  X(CENSUS_LIVE_GROSS, 12, "censusLiveGross")        /* in-use chunks, headers too */    \
+  X(CENSUS_FREE, 13, "censusFree")                   /* free chunks, top excluded */     \
+  X(CENSUS_FREE_CHUNKS, 14, "censusFreeChunks")      /* their count */                   \
+  X(CENSUS_LARGEST_FREE, 15, "censusLargestFree")    /* the largest of them */           \
+  X(CENSUS_TOP, 16, "censusTop")                     /* top (wilderness) chunk */        \
+  X(CENSUS_CHUNKS, 17, "censusChunks")               /* in-use + free chunks */          \
+  X(CENSUS_FRAGMENTATION, 18, "censusFragmentation") /* per mille */                     \
+  X(CENSUS_HEAP, 19, "censusHeap")                   /* bytes the segments span */       \
+  X(CENSUS_KIND, 20, "censusKind")                   /* WS_CENSUS_KINDS */               \
+  X(CENSUS_STATE, 21, "censusState")                 /* the state's address */           \
+  X(CENSUS_WALK_NS, 22, "censusWalkNs")              /* locate + walk time */            \
+  /* In-use chunks of [2^k, 2^(k+1)) bytes: id WS_METRIC_CENSUS_CLASS_BASE + k. */       \
+  X(CENSUS_CLASS_16, 68, "censusClass16")                                                \
+  X(CENSUS_CLASS_32, 69, "censusClass32")                                                \
+  X(CENSUS_CLASS_64, 70, "censusClass64")                                                \
+  X(CENSUS_CLASS_128, 71, "censusClass128")                                              \
+  X(CENSUS_CLASS_256, 72, "censusClass256")                                              \
+  X(CENSUS_CLASS_512, 73, "censusClass512")                                              \
+  X(CENSUS_CLASS_1K, 74, "censusClass1K")                                                \
+  X(CENSUS_CLASS_2K, 75, "censusClass2K")                                                \
+  X(CENSUS_CLASS_4K, 76, "censusClass4K")                                                \
+  X(CENSUS_CLASS_8K, 77, "censusClass8K")                                                \
+  X(CENSUS_CLASS_16K, 78, "censusClass16K")                                              \
+  X(CENSUS_CLASS_32K, 79, "censusClass32K")                                              \
+  X(CENSUS_CLASS_64K, 80, "censusClass64K")                                              \
+  X(CENSUS_CLASS_128K, 81, "censusClass128K")                                            \
+  X(CENSUS_CLASS_256K, 82, "censusClass256K")                                            \
+  X(CENSUS_CLASS_512K, 83, "censusClass512K")                                            \
+  X(CENSUS_CLASS_1M, 84, "censusClass1M")                                                \
+  X(CENSUS_CLASS_2M, 85, "censusClass2M")                                                \
+  X(CENSUS_CLASS_4M, 86, "censusClass4M")                                                \
+  X(CENSUS_CLASS_8M, 87, "censusClass8M")                                                \
+  X(CENSUS_CLASS_16M, 88, "censusClass16M")                                              \
+  X(CENSUS_CLASS_32M, 89, "censusClass32M")                                              \
+  X(CENSUS_CLASS_64M, 90, "censusClass64M")                                              \
+  X(CENSUS_CLASS_128M, 91, "censusClass128M")                                            \
+  X(CENSUS_CLASS_256M, 92, "censusClass256M")                                            \
+  X(CENSUS_CLASS_512M, 93, "censusClass512M")                                            \
+  X(CENSUS_CLASS_1G, 94, "censusClass1G")                                                \
+  X(CENSUS_CLASS_2G, 95, "censusClass2G")
 #define WS_METRIC_MEMORY_BASE 256
+#define WS_METRIC_CENSUS_CLASS_BASE 64
 
 #define WS_MARKS(X)                                                                      \
   X(BACKPRESSURE, 1, "backpressure")    /* a: ns the loop waited for the consumer */     \
@@ -67,6 +111,14 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(LIVE, 3, "live")                                                                     \
   X(PEAK, 4, "peak")
 #define WS_COUNT_FIELDS 5
+
+/* The allocators the heap census recognises (ws_census.h). */
+#define WS_CENSUS_KINDS(X)                                                               \
+  X(NONE, 0, "none")                    /* nothing recognised */                         \
+  X(DLMALLOC, 1, "dlmalloc")            /* C dlmalloc 2.8 (wasi-libc, Emscripten) */     \
+  X(DLMALLOC_RUST, 2, "dlmallocRust")   /* Rust's dlmalloc crate */                      \
+  X(DLMALLOC_OTHER, 3, "dlmallocOther") /* dlmalloc chunks, another state layout */      \
+  X(EMMALLOC, 4, "emmalloc")            /* Emscripten's emmalloc */
 
 /* ---- Ring ---- */
 
@@ -168,10 +220,14 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_VAL_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_VAL_, name, value)
 #define WS_ROLE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_ROLE_, name, value)
 #define WS_KIND_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_KIND_, name, value)
+#define WS_CENSUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CENSUS_, name, value)
 
 enum { WS_RECORD_TYPES(WS_REC_ENUM) };
 enum { WS_RECORD_FLAGS(WS_FLAG_ENUM) };
 enum { WS_METRICS(WS_METRIC_ENUM) };
+_Static_assert(WS_METRIC_CENSUS_CLASS_16 == WS_METRIC_CENSUS_CLASS_BASE + 4 &&
+                   WS_METRIC_CENSUS_CLASS_2G == WS_METRIC_CENSUS_CLASS_BASE + 31,
+               "census class k is metric WS_METRIC_CENSUS_CLASS_BASE + k");
 enum { WS_MARKS(WS_MARK_ENUM) };
 enum { WS_COUNTERS(WS_COUNT_ENUM) };
 enum { WS_RING_CONTROL(WS_CTL_ENUM) };
@@ -179,6 +235,7 @@ enum { WS_LOOP_STATUSES(WS_STATUS_ENUM) };
 enum { WS_ARG_KINDS(WS_ARG_ENUM) };
 enum { WS_VALUE_TYPES(WS_VAL_ENUM) };
 enum { WS_SERIES_ROLES(WS_ROLE_ENUM) };
+enum { WS_CENSUS_KINDS(WS_CENSUS_ENUM) };
 enum { WS_KIND_STABLE = 0, WS_FINDING_KINDS(WS_KIND_ENUM) WS_KIND_COUNT };
 
 /* Returns the kind's name ("stable", "leak", ...), or "unknown". */

@@ -86,6 +86,8 @@ static napi_status build_constants(napi_env env, napi_value *out) {
 #undef WS_SET_DEFAULT
   NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
   NAPI_CHECK(set_number(env, c, "maxSeries", WS_MAX_SERIES));
+  WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
+  NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(kinds_in_order(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
   NAPI_CHECK(set_string(env, c, "logMagic", WS_LOG_MAGIC));

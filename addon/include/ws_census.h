@@ -1,0 +1,119 @@
+/* The heap census: reads a module's linear memory (read-only, never writes
+ * it), recognises the allocator by the structure of its state and heap, and
+ * walks the heap into live bytes, free bytes, top, chunk counts,
+ * fragmentation and a size-class histogram of in-use chunks. Recognised:
+ * dlmalloc's chunk format (C dlmalloc 2.8 as in wasi-libc and Emscripten,
+ * and Rust's dlmalloc crate, whose state fields lie in another order) and
+ * Emscripten's emmalloc. Nothing is guessed: a state candidate counts only
+ * when a walk of its heap lands exactly where the state says the heap ends,
+ * with consistent in-use bits, footers and (emmalloc) free-list links.
+ * Layouts matched and their proofs: docs/architecture.md, "Heap census".
+ * Single-threaded; the census object is the caller's. */
+#ifndef WS_CENSUS_H
+#define WS_CENSUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ws_protocol.h"
+
+/* Size classes of the histogram: class k counts in-use chunks whose size
+ * (header included) is in [2^k, 2^(k+1)). */
+#define WS_CENSUS_CLASSES 32
+
+/* Bytes searched for the allocator state when no hint bounds the search:
+ * static data and the stack lie below the heap, well within this. */
+#define WS_CENSUS_SCAN_DEFAULT (32u << 20)
+
+/* Chunks one walk may visit before it fails, unless a hint says otherwise. */
+#define WS_CENSUS_MAX_CHUNKS_DEFAULT (64u << 20)
+
+/* Share of wall time, per mille, that ws_loop_census may spend by default. */
+#define WS_CENSUS_BUDGET_DEFAULT 50
+
+/* What ws_loop_census did (its non-negative results). */
+enum {
+  WS_CENSUS_TAKEN = 0,  /* walked and recorded */
+  WS_CENSUS_SKIPPED = 1 /* not attempted: the time budget is spent */
+};
+
+/* Optional knowledge about the memory; 0 in a field means unknown or the
+ * default. */
+typedef struct {
+  /* First byte of the heap: the state is searched for below it only. */
+  uint64_t heap_base;
+  /* Bytes searched for the state (WS_CENSUS_SCAN_DEFAULT). */
+  uint64_t scan_limit;
+  /* Chunks one walk may visit (WS_CENSUS_MAX_CHUNKS_DEFAULT). */
+  uint64_t max_chunks;
+  /* ws_loop_census's share of the run's time (WS_CENSUS_BUDGET_DEFAULT). */
+  uint32_t budget_permille;
+} ws_census_hints;
+
+/* One census of a heap. Sizes are bytes; chunks are the allocator's blocks
+ * (dlmalloc chunks, emmalloc regions), headers included unless named
+ * payload. The allocator's own records (dlmalloc segment records and
+ * fenceposts, emmalloc's block roots and sentinels) count in none of them. */
+typedef struct {
+  int kind; /* WS_CENSUS_* allocator kind (ws_protocol.h) */
+  /* The address of the state: dlmalloc's `top` field, emmalloc's list head. */
+  uint64_t state;
+  uint64_t live_bytes;    /* payload of in-use chunks (size minus header) */
+  uint64_t live_gross;    /* in-use chunk bytes, headers included */
+  uint64_t in_use_chunks; /* their count */
+  uint64_t free_bytes;    /* free chunks, the top chunk excluded */
+  uint64_t free_chunks;   /* their count */
+  uint64_t largest_free;  /* the largest of them */
+  uint64_t top_bytes;     /* the top (wilderness) chunk: free space at the heap's end */
+  uint64_t chunks;        /* in_use_chunks + free_chunks */
+  uint64_t heap_bytes;    /* bytes the heap's segments span */
+  uint32_t segments;      /* segments (emmalloc: blocks) walked */
+  /* Fragmentation of the free space below the top, per mille:
+   * 1000 * (1 - largest_free / free_bytes), 0 without free chunks. */
+  uint32_t fragmentation;
+  /* 1 when this census had to find the state: the first one, or the
+   * remembered state no longer validated. */
+  int located;
+  uint64_t elapsed_ns;                 /* set by ws_loop_census (0 from ws_census_take) */
+  uint64_t classes[WS_CENSUS_CLASSES]; /* in-use chunks by size class */
+  const char *reason;                  /* why nothing was recognised (static), or NULL */
+} ws_census_result;
+
+/* The caller-owned census of one memory: hints, where the state was proven
+ * last, and what the loop needs to keep within its budget. Initialise with
+ * ws_census_init; no resource needs freeing. */
+typedef struct {
+  ws_census_hints hints;
+  int kind;       /* kind remembered, WS_CENSUS_NONE before the first success */
+  uint32_t align; /* dlmalloc: chunk alignment (8 or 16) */
+  /* dlmalloc: the address of the `top` field; emmalloc: of the list head. */
+  uint64_t top_at;
+  uint64_t topsize_at; /* dlmalloc: the address of `topsize` */
+  /* dlmalloc: the address of the first segment record { base, size, next }. */
+  uint64_t seg_at;
+  uint64_t locates; /* searches for the state so far */
+  /* Histogram classes ever non-zero (ws_loop_census records them). */
+  uint32_t classes_seen;
+  /* ws_loop_census's time budget: when the last census ended, the cost it
+   * budgets for, the last three censuses' times. */
+  uint64_t last_end_ns, last_cost_ns, recent_ns[3];
+} ws_census;
+
+/* Initialises census with hints (copied; NULL for none). */
+void ws_census_init(ws_census *census, const ws_census_hints *hints);
+
+/* Takes a census of the heap in mem[0..len) (read only; may be NULL when len
+ * is 0): re-walks from the state remembered in census, and searches for the
+ * state again when there is none or it no longer validates. Fills *out and
+ * remembers the state on success. Returns 0, or WS_ENOHEAP when no allocator
+ * was recognised (out->reason says why; census forgets its state). Work is
+ * bounded by the hints' scan limit and chunk limit; mem may change between
+ * calls (grown, moved), never during one. */
+int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
+                   ws_census_result *out);
+
+/* Returns a static, human-readable name of an allocator kind ("dlmalloc, C
+ * layout (dlmalloc 2.8)"), "unknown" for none of them; never NULL. */
+const char *ws_census_kind_text(int kind);
+
+#endif
