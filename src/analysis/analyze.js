@@ -3,6 +3,7 @@
 // written by src/report/result.js. The base summary, the counting pass's
 // allocations and budgets, the trend verdicts, and the exit code they imply.
 import { EXIT } from '../cli/exit-codes.js';
+import { CENSUS_KIND } from '../protocol.js';
 import { checkBudgets, growthAttribution, summarizeAllocations } from './allocations.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun, verdictOf } from './verdict.js';
@@ -21,17 +22,25 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
 
 /**
  * The series the trend tests judge, best source first: live bytes from the
- * scenario's stats(), else the counting pass, else the allocator's own
- * statistics (mallinfo, emmalloc); heap bytes from stats(), else the
- * allocator; the JS heap as retained after full GCs (the sampled heap also
- * holds garbage not yet collected; no full GC during the run: untested).
+ * scenario's stats(), else the heap census (the allocator's own chunks, read
+ * in linear memory and proven by a walk: no rebuild, no second pass), else
+ * the counting pass, else the allocator's own statistics (mallinfo,
+ * emmalloc); heap bytes from stats(), else the census, else the allocator;
+ * the JS heap as retained after full GCs (the sampled heap also holds
+ * garbage not yet collected; no full GC during the run: untested).
  * allocations: summarizeAllocations of the counting pass, or null.
  */
+/** The allocator the census recognised last, by its protocol name. */
+function censusKindOf(series) {
+  const id = series?.value[series.value.length - 1];
+  return Object.keys(CENSUS_KIND).find((name) => CENSUS_KIND[name] === id) ?? 'unknown allocator';
+}
+
 function trendInput(data, allocations = null) {
   const m = data.metrics;
   const counted = allocations?.liveSeries;
-  const live = m.liveBytes ?? counted ?? m.allocatorLive;
-  const heap = m.heapBytes ?? m.allocatorHeap;
+  const live = m.liveBytes ?? m.censusLive ?? counted ?? m.allocatorLive;
+  const heap = m.heapBytes ?? m.censusHeap ?? m.allocatorHeap;
   const metrics = { ...m, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
   if (live) metrics.liveBytes = live;
   if (heap) metrics.heapBytes = heap;
@@ -39,6 +48,7 @@ function trendInput(data, allocations = null) {
   if (live === counted && allocations) metrics.livePeak = allocations.peakSeries;
   let liveSource = null;
   if (m.liveBytes) liveSource = 'stats()';
+  else if (m.censusLive) liveSource = `heap census (${censusKindOf(m.censusKind)})`;
   else if (counted) liveSource = 'counting pass';
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
   return { input: { ...data, metrics }, liveSource };
