@@ -62,8 +62,38 @@ function countingPassOf(count, counted) {
   };
 }
 
-const writeSummary = (dir, summary) =>
-  writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+/**
+ * Writes dir/summary.json; when the folder cannot take it (a full disk, a
+ * read-only folder), prints the summary on stderr with the reason instead.
+ * Returns true when written.
+ */
+export function writeSummaryOrPrint(dir, summary) {
+  const text = `${JSON.stringify(summary, null, 2)}\n`;
+  try {
+    writeFileSync(join(dir, 'summary.json'), text);
+    return true;
+  } catch (err) {
+    process.stderr.write(
+      `wasm-soak: cannot write summary.json in ${dir}: ${err.message}; the summary follows.\n${text}`,
+    );
+    return false;
+  }
+}
+
+/** Marks summary as cut short by a signal that came during the analysis or the reports. */
+function markInterrupted(summary, interrupt, figures) {
+  const first = interrupt?.first;
+  if (!first) return;
+  const cutShort =
+    {
+      run: ['the run'],
+      'counting pass': ['the counting pass'],
+      analysis: figures ? ['figures'] : [],
+      reports: figures ? ['figures'] : [],
+    }[first.during] ?? [];
+  summary.interrupted = { signal: first.signal, during: first.during, cutShort };
+  summary.exitCode = EXIT.INTERRUPTED;
+}
 
 /**
  * Reads dir/samples.wslog (and dir/samples-count.wslog when a counting pass
@@ -73,8 +103,26 @@ const writeSummary = (dir, summary) =>
  * pass's outcome or null. summary.json is written before the reports, so a
  * failing plot never loses the analysis. Returns the summary.
  */
-export async function analyzeResult(dir, { cfg, run, count = null }) {
+export async function analyzeResult(dir, { cfg, run, count = null, interrupt = null }) {
+  // A signal from here on: finish the analysis and the text reports, skip
+  // the figures (the slow part); a second one stops at once.
+  const skipFigures = new AbortController();
+  interrupt?.enter('analysis', {
+    message: 'finishing the analysis (the figures will be skipped)',
+    stop: () => skipFigures.abort(),
+    now: () =>
+      writeSummaryOrPrint(dir, {
+        schema: 'wasm-soak-summary',
+        version: 1,
+        status: run.status,
+        exitCode: EXIT.INTERRUPTED,
+        error: null,
+        interrupted: { during: 'analysis', cutShort: ['analysis', 'reports'], recover: `wasm-soak report ${dir}` },
+      }),
+  });
+  await interrupt?.checkpoint();
   const data = readRun(join(dir, 'samples.wslog'));
+  await interrupt?.checkpoint();
   const countLog = join(dir, 'samples-count.wslog');
   const counted = existsSync(countLog) ? readRun(countLog, { allocs: true }) : null;
   const allocations = counted ? summarizeAllocations(counted) : null;
@@ -103,8 +151,33 @@ export async function analyzeResult(dir, { cfg, run, count = null }) {
   summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn);
   // A counting pass that was asked for and failed loses requested data.
   if (count?.status === 'failed' && summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
+  if (run.error?.code === 'WS_EHUNG') {
+    const e = summary.error;
+    summary.findings.push({
+      kind: 'hung-call',
+      sentence: run.error.message,
+      iteration: e.iteration,
+      op: e.op,
+      phase: e.phase,
+      elapsedMs: e.elapsedMs,
+    });
+  }
+  const figuresAsked = (cfg.formats ?? ['png']).some((f) => ['png', 'svg', 'html'].includes(f));
+  markInterrupted(summary, interrupt, figuresAsked);
   summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
-  writeSummary(dir, summary);
+  if (!writeSummaryOrPrint(dir, summary)) {
+    summary.outputs.summary = null;
+    summary.exitCode = summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : EXIT.FAILED;
+  }
+  interrupt?.enter('reports', {
+    message: 'skipping the figures; writing the summary and the text reports',
+    stop: () => skipFigures.abort(),
+    now: () => {
+      summary.interrupted = { ...summary.interrupted, cutShort: ['reports'], recover: `wasm-soak report ${dir}` };
+      summary.exitCode = EXIT.INTERRUPTED;
+      writeSummaryOrPrint(dir, summary);
+    },
+  });
   try {
     // The figures show what the verdicts judged (e.g. live bytes from the
     // counting pass when the module reports none itself); the JS heap line is
@@ -113,14 +186,22 @@ export async function analyzeResult(dir, { cfg, run, count = null }) {
     const reports = await writeReports(dir, figureData, summary, {
       formats: cfg.formats ?? undefined,
       requirePlots: cfg.requirePlots,
+      plotTimeoutMs: cfg.plotTimeoutMs,
+      signal: skipFigures.signal,
     });
     summary.outputs.figures = reports.figures;
     summary.outputs.plotsSkipped = reports.skipped;
   } catch (err) {
-    if (err.code !== 'WS_PLOTS_FAILED') throw err;
-    summary.outputs.plotsSkipped = err.message;
-    summary.exitCode = EXIT.FAILED;
+    if (err.code === 'WS_PLOTS_FAILED') {
+      summary.outputs.plotsSkipped = err.message;
+    } else {
+      // A report that cannot be written (a full disk): named, not a crash.
+      process.stderr.write(`wasm-soak: cannot write the reports in ${dir}: ${err.message}\n`);
+      summary.outputs.reportsError = err.message;
+    }
+    if (summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
   }
-  writeSummary(dir, summary);
+  markInterrupted(summary, interrupt, figuresAsked);
+  if (!writeSummaryOrPrint(dir, summary)) summary.outputs.summary = null;
   return summary;
 }

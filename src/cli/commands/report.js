@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeResult, exitCodeFor } from '../../analysis/analyze.js';
 import { readRun } from '../../analysis/log-reader.js';
+import { interrupts } from '../../run/interrupt.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULTS } from '../options.js';
 
@@ -46,8 +47,11 @@ export async function commandReport({ values, positionals }) {
     budgets: c.budgets ?? null,
     formats: values.formats ?? DEFAULTS.formats,
     requirePlots: values.requirePlots ?? DEFAULTS.requirePlots,
+    plotTimeoutMs: values.plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
   };
-  const summary = await analyzeResult(dir, { cfg, run: previousOutcome(dir, data) });
+  const interrupt = interrupts();
+  const summary = await analyzeResult(dir, { cfg, run: previousOutcome(dir, data), interrupt });
+  if (interrupt.interrupted) return EXIT.INTERRUPTED;
   if (!values.quiet)
     process.stdout.write(
       `${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`,
