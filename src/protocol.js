@@ -1,9 +1,9 @@
 // The protocol between the C core and JavaScript, as the addon exports it
 // (addon/include/ws_protocol.h): record layout, record types and flags,
-// metric ids, marks, allocation counters, ring control words, loop statuses,
-// argument kinds and value types, series roles, the heap census's allocator
-// kinds, finding kinds in severity order, the verdict defaults, the log's
-// magic and version. No number here is written in JS.
+// metric ids, marks, allocation counters, ring control words, worker phases,
+// loop statuses, argument kinds and value types, series roles, the heap
+// census's allocator kinds, finding kinds in severity order, the verdict
+// defaults, the log's magic and version. No number here is written in JS.
 // Also the one decoder of raw records that the main thread uses.
 import { addon } from './addon.js';
 
@@ -21,9 +21,14 @@ export const COUNTER = freeze(c.counter);
 export const COUNTER_FIELDS = c.counterFields;
 export const CTL = freeze(c.ctl);
 export const CTL_WORDS = c.ctlWords;
+/** Worker phases (the PHASE control word), by name; PHASE_NAMES[value] is the name. */
+export const PHASE = freeze(c.phase);
+export const PHASE_NAMES = Object.freeze(Object.fromEntries(Object.entries(c.phase).map(([k, v]) => [v, k])));
 export const RING_HEADER_BYTES = c.ringHeaderBytes;
 export const STATUS = freeze(c.status);
 export const ARG_KIND = freeze(c.argKind);
+/** Most argument sources of one raw op (ws_loop.h WS_MAX_PARAMS; a buffer is one). */
+export const MAX_PARAMS = c.maxParams;
 export const VALUE_TYPE = freeze(c.valueType);
 export const ROLE = freeze(c.role);
 /** Allocators the heap census recognises (metric censusKind). */

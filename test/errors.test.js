@@ -13,11 +13,7 @@ const scenario = (name) => fixture('test', 'scenarios', `${name}.mjs`);
 
 const usageCases = [
   ['a missing file', ['run', '/nonexistent/thing.wasm', '--call', 'step'], /Cannot find the target/],
-  [
-    'an invalid module',
-    ['run', fixture('test', 'fixtures', 'not-wasm.wasm'), '--call', 'step'],
-    /not a valid WebAssembly module/,
-  ],
+  ['an invalid module', ['run', fixture('test', 'fixtures', 'not-wasm.wasm'), '--call', 'step'], /not a valid module/],
   [
     'a missing export',
     ['run', mod('clean'), '--call', 'nope'],

@@ -20,15 +20,27 @@ export const CHILD_TIMEOUT_MS = 300_000;
  * Runs the CLI with args; resolves { code, signal, stdout, stderr, timedOut }.
  * onSpawn(child) runs once the child exists; onStderr(text, child) sees
  * progress output as it arrives. A child still running after timeoutMs is
- * killed (SIGKILL) and timedOut is true.
+ * killed (SIGKILL) and timedOut is true. input: text on a stdin held open;
+ * shell: a sh prefix (e.g. "ulimit -f 64;") run before node.
  */
-export function runCli(args, { onStderr, onSpawn, cwd = ROOT, env = {}, timeoutMs = CHILD_TIMEOUT_MS } = {}) {
+export function runCli(
+  args,
+  { onStderr, onSpawn, cwd = ROOT, env = {}, timeoutMs = CHILD_TIMEOUT_MS, input = null, shell = null } = {},
+) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    // shell: a sh command prefix run before exec-ing node (e.g. "ulimit -f 64;").
+    const command = shell ? '/bin/sh' : process.execPath;
+    const argv = shell ? ['-c', `${shell} exec "$0" "$@"`, process.execPath, CLI, ...args] : [CLI, ...args];
+    const child = spawn(command, argv, {
       cwd,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    // input: written to the child's stdin, which stays open until it exits.
+    if (input !== null) {
+      child.stdin.on('error', () => {});
+      child.stdin.write(input);
+    }
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -52,30 +64,26 @@ export function runCli(args, { onStderr, onSpawn, cwd = ROOT, env = {}, timeoutM
 }
 
 /**
- * Resolves once the file at path is larger than bytes beyond the size it
- * first had when seen (0 before it exists): evidence that a run is under
- * way. Polls every 20 ms; rejects after timeoutMs.
+ * Resolves once the file at path exists and holds at least bytes: evidence
+ * that a run is under way (0: that it exists). Polls every 20 ms; rejects
+ * after timeoutMs.
  */
-export function whenFileGrows(path, bytes, { timeoutMs = CHILD_TIMEOUT_MS } = {}) {
-  const size = () => {
-    try {
-      return statSync(path).size;
-    } catch {
-      return -1;
-    }
-  };
+export function whenFileReaches(path, bytes, { timeoutMs = CHILD_TIMEOUT_MS } = {}) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    let base = null;
     const poll = setInterval(() => {
-      const now = size();
-      if (now >= 0 && base === null) base = now;
-      if (base !== null && now - base >= bytes) {
+      let size = -1;
+      try {
+        size = statSync(path).size;
+      } catch {
+        // not there yet
+      }
+      if (size >= bytes) {
         clearInterval(poll);
-        resolve(now);
+        resolve(size);
       } else if (Date.now() - started > timeoutMs) {
         clearInterval(poll);
-        reject(new Error(`${path} did not grow by ${bytes} bytes within ${timeoutMs} ms`));
+        reject(new Error(`${path} did not reach ${bytes} bytes within ${timeoutMs} ms`));
       }
     }, 20);
   });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
-import { fixture, readSummary, runCli, tempDir, whenFileGrows } from './helpers.js';
+import { fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   test(`${signal} mid-run keeps every sample and exits 130`, async () => {
@@ -17,8 +17,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-n', '4000000000', '-o', out],
       {
         onSpawn(child) {
-          // 64 KiB past the header: thousands of calls recorded.
-          whenFileGrows(log, 65536).then(() => child.kill(signal));
+          // 256 KiB: the header and thousands of calls recorded.
+          whenFileReaches(log, 262144).then(() => child.kill(signal));
         },
       },
     );

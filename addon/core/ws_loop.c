@@ -54,6 +54,12 @@ static uint32_t last_call(const ws_loop *loop) {
   return loop->iteration > 0 ? loop->iteration - 1 : 0;
 }
 
+/* Publishes a control word another thread reads (the scenario's ctx, the
+ * main thread's watchdog): a relaxed atomic store, no ordering needed. */
+static void set_ctl(ws_loop *loop, int word, int32_t value) {
+  __atomic_store_n(&loop->ring.ctl[word], value, __ATOMIC_RELAXED);
+}
+
 /* Pushes rec and, when the push had to wait, a back-pressure mark. */
 static void push(ws_loop *loop, const ws_record *rec) {
   uint64_t waited = ws_ring_push(&loop->ring, rec);
@@ -311,7 +317,8 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
       rc = engine->stage_args(loop->engine, op, args, n_args);
     if (rc != 0)
       return rc;
-    loop->ring.ctl[WS_CTL_ITERATION] = (int32_t)loop->iteration;
+    set_ctl(loop, WS_CTL_ITERATION, (int32_t)loop->iteration);
+    set_ctl(loop, WS_CTL_CALL, (int32_t)op + 1);
     uint64_t before = loop->total_bytes;
     reset_counters(loop);
 
@@ -319,6 +326,8 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
     int outcome = engine->call(loop->engine, op);
     uint64_t end = ws_clock_ticks(&loop->clock);
 
+    if (outcome != WS_CALL_PENDING)
+      set_ctl(loop, WS_CTL_CALL, 0);
     if (outcome < 0)
       return outcome;
     if (outcome == WS_CALL_THREW) {
@@ -347,6 +356,7 @@ int ws_loop_settle(ws_loop *loop, int threw) {
     return WS_EINVAL;
   uint64_t end = ws_clock_ticks(&loop->clock);
   loop->pending = 0;
+  set_ctl(loop, WS_CTL_CALL, 0);
   uint8_t flags = WS_FLAG_ASYNC | (threw ? WS_FLAG_THREW : 0);
   return finish_call(loop, loop->pending_op, loop->pending_start, end,
                      loop->pending_before, flags, 0);

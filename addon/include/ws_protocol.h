@@ -129,7 +129,26 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CAPACITY, 2, "capacity")   /* slots, a power of two */                               \
   X(STOP, 3, "stop")           /* main thread -> loop: stop after this call */           \
   X(ITERATION, 4, "iteration") /* loop -> scenario ctx: the current iteration */         \
-  X(WAITING, 5, "waiting")     /* 1 while back-pressure holds the loop */
+  X(WAITING, 5, "waiting")     /* 1 while back-pressure holds the loop */                \
+  X(CALL, 6, "call")           /* loop -> watchdog: 1 + op of the call in progress */    \
+  X(PHASE, 7, "phase")         /* worker -> watchdog: a WS_PHASE_* */                    \
+  X(EXIT, 8, "exit")           /* worker -> main: a target's process.exit, see below */
+
+/* The EXIT word, once a target called process.exit(code): bit 8 set, the
+ * code's low 8 bits in bits 0-7, and in bits 9 and up the CALL word of that
+ * moment (1 + the op in progress, 0 outside a call). */
+
+/* What the worker is doing, in its PHASE control word (the main thread's
+ * watchdog names a hang by it). */
+#define WS_WORKER_PHASES(X)                                                              \
+  X(LOAD, 0, "load")            /* loading the target */                                 \
+  X(SETUP, 1, "setup")          /* the scenario's setup(ctx) */                          \
+  X(LOOP, 2, "loop")            /* the C loop (a call when CALL is not 0) */             \
+  X(PENDING, 3, "pending")      /* awaiting the promise an op returned */                \
+  X(STATS, 4, "stats")          /* a slow sample, the scenario's stats() included */     \
+  X(EVENT_LOOP, 5, "eventLoop") /* yielding to the worker's event loop */                \
+  X(TEARDOWN, 6, "teardown")    /* the scenario's teardown(state, ctx) */                \
+  X(END, 7, "end")              /* done: posting the outcome */
 #define WS_CTL_WORDS 16
 #define WS_RING_HEADER_BYTES (WS_CTL_WORDS * 4)
 
@@ -215,6 +234,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_MARK_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_MARK_, name, value)
 #define WS_COUNT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_COUNT_, name, value)
 #define WS_CTL_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CTL_, name, value)
+#define WS_PHASE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_PHASE_, name, value)
 #define WS_STATUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_STATUS_, name, value)
 #define WS_ARG_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_ARG_, name, value)
 #define WS_VAL_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_VAL_, name, value)
@@ -231,6 +251,7 @@ _Static_assert(WS_METRIC_CENSUS_CLASS_16 == WS_METRIC_CENSUS_CLASS_BASE + 4 &&
 enum { WS_MARKS(WS_MARK_ENUM) };
 enum { WS_COUNTERS(WS_COUNT_ENUM) };
 enum { WS_RING_CONTROL(WS_CTL_ENUM) };
+enum { WS_WORKER_PHASES(WS_PHASE_ENUM) };
 enum { WS_LOOP_STATUSES(WS_STATUS_ENUM) };
 enum { WS_ARG_KINDS(WS_ARG_ENUM) };
 enum { WS_VALUE_TYPES(WS_VAL_ENUM) };

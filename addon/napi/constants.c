@@ -73,10 +73,12 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
   NAPI_CHECK(set_number(env, c, "counterFields", WS_COUNT_FIELDS));
   WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);
+  WS_EXPORT_LIST(env, c, "phase", WS_WORKER_PHASES);
   NAPI_CHECK(set_number(env, c, "ctlWords", WS_CTL_WORDS));
   NAPI_CHECK(set_number(env, c, "ringHeaderBytes", WS_RING_HEADER_BYTES));
   WS_EXPORT_LIST(env, c, "status", WS_LOOP_STATUSES);
   WS_EXPORT_LIST(env, c, "argKind", WS_ARG_KINDS);
+  NAPI_CHECK(set_number(env, c, "maxParams", WS_MAX_PARAMS));
   WS_EXPORT_LIST(env, c, "valueType", WS_VALUE_TYPES);
   WS_EXPORT_LIST(env, c, "role", WS_SERIES_ROLES);
   NAPI_CHECK(napi_create_object(env, &defaults));

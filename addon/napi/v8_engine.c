@@ -170,13 +170,22 @@ static int call_trampoline(v8_engine *e, napi_ref fn) {
   return 0;
 }
 
+/* Keeps value, whatever it is, as the run's error: boxed as { value }, since
+ * a reference holds only objects before Node-API 10 and a target may throw a
+ * string or undefined. */
+static napi_status keep_error(v8_engine *e, napi_value value) {
+  napi_value box;
+  drop_ref(e->env, &e->error);
+  NAPI_CHECK(napi_create_object(e->env, &box));
+  NAPI_CHECK(napi_set_named_property(e->env, box, "value", value));
+  return napi_create_reference(e->env, box, 1, &e->error);
+}
+
 /* Stores the pending exception (the call threw) as the run's error. */
 static void take_exception(v8_engine *e) {
   napi_value exception;
-  if (napi_get_and_clear_last_exception(e->env, &exception) == napi_ok) {
-    drop_ref(e->env, &e->error);
-    napi_create_reference(e->env, exception, 1, &e->error);
-  }
+  if (napi_get_and_clear_last_exception(e->env, &exception) == napi_ok)
+    keep_error(e, exception);
 }
 
 /* ---- the seam ---- */
@@ -435,12 +444,15 @@ napi_status v8_engine_settled(v8_engine *e, napi_value error) {
   drop_ref(e->env, &e->pending);
   if (error == NULL)
     return napi_ok;
-  drop_ref(e->env, &e->error);
-  return napi_create_reference(e->env, error, 1, &e->error);
+  return keep_error(e, error);
 }
 
 napi_status v8_engine_error(v8_engine *e, napi_value *out) {
-  return ref_value(e->env, e->error, out);
+  napi_value box;
+  if (e->error == NULL)
+    return napi_get_undefined(e->env, out);
+  NAPI_CHECK(napi_get_reference_value(e->env, e->error, &box));
+  return napi_get_named_property(e->env, box, "value", out);
 }
 
 void v8_engine_destroy(v8_engine *e) {

@@ -116,6 +116,19 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
   summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn);
   // A counting pass that was asked for and failed loses requested data.
   if (count?.status === 'failed' && summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
+  // A hung call (the watchdog ended the worker) is named as a finding; the
+  // run failed (exit 3) whatever the samples recorded before it say.
+  if (run.error?.code === 'WS_EHUNG') {
+    const e = summary.error;
+    summary.findings.push({
+      kind: 'hung-call',
+      sentence: run.error.message,
+      iteration: e.iteration,
+      op: e.op,
+      phase: e.phase,
+      elapsedMs: e.elapsedMs,
+    });
+  }
   summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
   // The figures show what the verdicts judged (e.g. live bytes from the
   // counting pass when the module reports none itself); the JS heap line is

@@ -54,16 +54,27 @@ export function buildSummary(data, warmupEnd, windows, run) {
 
   let error = null;
   if (run.error) {
+    // Where it failed: as the run says (a hung call, a failed stats()), else
+    // the call that threw.
     let failedAt = calls - 1;
     while (failedAt >= 0 && !(flags[failedAt] & FLAG.threw)) failedAt--;
+    const known = Number.isInteger(run.error.iteration) && run.error.iteration >= 0;
+    const at = known ? run.error.iteration : failedAt >= 0 ? failedAt : null;
+    const opName = known
+      ? (run.error.op ?? (at < calls ? (ops[op[at]]?.name ?? null) : null))
+      : failedAt >= 0
+        ? (ops[op[failedAt]]?.name ?? null)
+        : null;
     error = {
       message: run.error.message,
       name: run.error.name ?? 'Error',
-      iteration: failedAt >= 0 ? failedAt : null,
-      op: failedAt >= 0 ? (ops[op[failedAt]]?.name ?? null) : null,
+      code: run.error.code ?? null,
+      iteration: at,
+      op: opName,
       phase: run.phase ?? 'iteration',
       stack: run.error.stack ?? null,
     };
+    if (run.error.elapsedMs !== undefined) error.elapsedMs = run.error.elapsedMs;
   }
 
   return {

@@ -54,6 +54,11 @@ export function parseDuration(text, name = 'duration') {
   return ms;
 }
 
+/** A timeout: a duration as parseDuration takes it, or 0 (no timeout), in milliseconds. */
+export function parseTimeout(text, name) {
+  return text === '0' ? 0 : parseDuration(text, name);
+}
+
 /** "auto" or a whole number of warm-up iterations. */
 export function parseWarmup(text, name = 'warmup') {
   if (text === 'auto') return 'auto';

@@ -15,7 +15,7 @@ const BUCKETS = 1000; // about one per pixel of the plot area
 const OP_WINDOWS = 60;
 const MAX_POINTS = 3000;
 const SPIKE_GROUP = 5; // buckets per spike marker at most // per slow-cadence series and for growth markers
-const GNUPLOT_TIMEOUT_MS = 60_000;
+const GNUPLOT_TIMEOUT_MS = 60_000; // the default of --plot-timeout
 export const INSTALL_HINT = 'apt-get install gnuplot-nox';
 
 // ---- units and scales ----
@@ -495,33 +495,59 @@ function assignments(vars) {
 }
 
 // Runs one gnuplot script; resolves { ok, reason, stderr } and never rejects.
-function runGnuplot(bin, script, vars) {
+// gnuplot runs in its own process group, so that a timeout (timeoutMs, 0:
+// none) or an aborted signal ends it and anything it started; the promise
+// then resolves at once, without waiting for pipes a child may hold open.
+function runGnuplot(bin, script, vars, { timeoutMs = GNUPLOT_TIMEOUT_MS, signal } = {}) {
   return new Promise((resolve) => {
     let stderr = '',
-      settled = false;
-    const done = (result) => {
-      if (!settled) {
-        settled = true;
-        resolve({ stderr, ...result });
+      settled = false,
+      timer = null;
+    let child;
+    const kill = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
       }
     };
-    const child = spawn(bin, ['-e', assignments(vars), script], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const timer = setTimeout(() => child.kill('SIGKILL'), GNUPLOT_TIMEOUT_MS);
+    const done = (result) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ stderr, ...result });
+    };
+    const onAbort = () => {
+      kill();
+      done({ ok: false, interrupted: true, reason: 'skipped: interrupted' });
+    };
+    if (signal?.aborted) return done({ ok: false, interrupted: true, reason: 'skipped: interrupted' });
+    child = spawn(bin, ['-e', assignments(vars), script], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    if (timeoutMs > 0)
+      timer = setTimeout(() => {
+        kill();
+        child.stderr.destroy();
+        done({
+          ok: false,
+          timedOut: true,
+          reason: `${bin} did not finish within ${Number((timeoutMs / 1000).toPrecision(3))} s (--plot-timeout)`,
+        });
+      }, timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       stderr += chunk;
     });
     child.on('error', (err) => {
-      clearTimeout(timer);
       done({ ok: false, missing: err.code === 'ENOENT', reason: `cannot run ${bin}: ${err.message}` });
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
+    child.on('close', (code, sig) => {
       done(
         code === 0
           ? { ok: true }
           : {
               ok: false,
-              reason: `${bin} exited with ${signal ?? `status ${code}`}: ${stderr.trim().split('\n').at(-1) ?? ''}`,
+              reason: `${bin} exited with ${sig ?? `status ${code}`}: ${stderr.trim().split('\n').at(-1) ?? ''}`,
             },
       );
     });
@@ -572,7 +598,7 @@ async function prepare(data, summary, tmp) {
 // formats ('png', 'svg'). Resolves { figures, skipped, stderr }: the file
 // names made, null or the reason some or all were not made, and gnuplot's
 // stderr (one section per run).
-export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gnuplot' }) {
+export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gnuplot', timeoutMs, signal }) {
   const exts = formats.filter((f) => TERMS[f]);
   if (!exts.length) return { figures: [], skipped: null, stderr: '' };
   if (!(data?.calls > 0)) return { figures: [], skipped: 'the run recorded no calls', stderr: '' };
@@ -587,20 +613,29 @@ export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gn
     const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: `${spec.name}.${ext}`, ext })));
     const results = await pool(jobs, availableParallelism(), async (job) => {
       const out = join(dir, job.file);
-      const r = await runGnuplot(gnuplot, join(PLOTS, `${job.spec.name}.gp`), {
-        ...job.spec.vars,
-        out,
-        term: TERMS[job.ext],
-      });
+      const r = await runGnuplot(
+        gnuplot,
+        join(PLOTS, `${job.spec.name}.gp`),
+        { ...job.spec.vars, out, term: TERMS[job.ext] },
+        { timeoutMs, signal },
+      );
       if (r.ok && !(await nonEmpty(out))) Object.assign(r, { ok: false, reason: `${gnuplot} wrote no ${job.file}` });
       if (!r.ok) await rm(out, { force: true });
       return { ...job, ...r };
     });
     const failed = results.filter((r) => !r.ok);
     const missing = failed.some((r) => r.missing);
-    let skipped = null;
-    if (missing) skipped = `gnuplot was not found (${gnuplot})`;
-    else if (failed.length) skipped = `gnuplot failed for ${failed.map((r) => r.file).join(', ')}: ${failed[0].reason}`;
+    const timedOut = failed.filter((r) => r.timedOut);
+    const interrupted = failed.filter((r) => r.interrupted);
+    const others = failed.filter((r) => !r.timedOut && !r.interrupted);
+    const parts = [];
+    if (missing) parts.push(`gnuplot was not found (${gnuplot})`);
+    else {
+      if (timedOut.length) parts.push(`${timedOut.map((r) => r.file).join(', ')} skipped: ${timedOut[0].reason}`);
+      if (interrupted.length) parts.push(`${interrupted.map((r) => r.file).join(', ')} skipped: interrupted`);
+      if (others.length) parts.push(`gnuplot failed for ${others.map((r) => r.file).join(', ')}: ${others[0].reason}`);
+    }
+    const skipped = parts.length ? parts.join('; ') : null;
     const stderr = results.map((r) => `# ${r.file}: ${r.ok ? 'ok' : r.reason}\n${r.stderr}`).join('\n');
     return { figures: results.filter((r) => r.ok).map((r) => r.file), skipped, stderr };
   } finally {

@@ -31,8 +31,15 @@ async function timedMedians(data, summary) {
 // kept gnuplot stderr (null when gnuplot was not needed). Plots failing never
 // stop the other reports; with requirePlots the promise then rejects with an
 // Error whose code is 'WS_PLOTS_FAILED', after everything else is written.
-// env.WASM_SOAK_GNUPLOT overrides the gnuplot executable.
-export async function writeReports(dir, data, summary, { formats = REPORT_FORMATS, requirePlots = false } = {}) {
+// env.WASM_SOAK_GNUPLOT overrides the gnuplot executable. plotTimeoutMs
+// bounds each figure (0: no bound); an aborted signal skips the figures not
+// yet drawn (a signal during the reports), the rest is still written.
+export async function writeReports(
+  dir,
+  data,
+  summary,
+  { formats = REPORT_FORMATS, requirePlots = false, plotTimeoutMs, signal } = {},
+) {
   const unknown = formats.filter((f) => !REPORT_FORMATS.includes(f));
   if (unknown.length)
     throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${REPORT_FORMATS.join(', ')}`), {
@@ -47,6 +54,8 @@ export async function writeReports(dir, data, summary, { formats = REPORT_FORMAT
     plots = await renderFigures(dir, data, summary, {
       formats: plotFormats,
       gnuplot: process.env.WASM_SOAK_GNUPLOT || 'gnuplot',
+      timeoutMs: plotTimeoutMs,
+      signal,
     });
     gnuplotStderr = join(dir, 'gnuplot-stderr.txt');
     await writeFile(gnuplotStderr, plots.stderr);

@@ -1,30 +1,107 @@
-// Writes a result folder from an analysis (src/analysis/analyze.js):
-// summary.json first, so that a failing plot never loses the analysis, then
-// the figures and reports, then summary.json again with what they wrote.
+// Writes a result folder from its logs: the pure analysis
+// (src/analysis/analyze.js), then summary.json first, so that a failing plot
+// never loses the analysis, then the figures and reports, then summary.json
+// again with what they wrote. A signal during the analysis or the reports
+// (src/run/interrupt.js) skips the figures and marks the summary; a second
+// one stops at once with a summary that says how to recover.
+import { analyze } from '../analysis/analyze.js';
+import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../cli/exit-codes.js';
 import { writeReports } from './report.js';
-import { writeSummary } from './summary-json.js';
+import { writeSummaryOrPrint } from './summary-json.js';
+
+const FIGURE_FORMATS = ['png', 'svg', 'html'];
+
+/** Marks summary as cut short by a signal that came during the analysis or the reports. */
+function markInterrupted(summary, interrupt, figures) {
+  const first = interrupt?.first;
+  if (!first) return;
+  const cutShort =
+    {
+      run: ['the run'],
+      'counting pass': ['the counting pass'],
+      analysis: figures ? ['figures'] : [],
+      reports: figures ? ['figures'] : [],
+    }[first.during] ?? [];
+  summary.interrupted = { signal: first.signal, during: first.during, cutShort };
+  summary.exitCode = EXIT.INTERRUPTED;
+}
 
 /**
  * Writes dir/summary.json and the reports of { summary, figureData } (what
- * analyze returns). cfg: { formats, requirePlots }. Fills summary.outputs'
- * figures and plotsSkipped; plots that were required but could not be drawn
- * make the exit code EXIT.FAILED. Returns the summary as written.
+ * analyze returns). cfg: { formats, requirePlots, plotTimeoutMs }; interrupt:
+ * the command's interrupt controller, or null; skipFigures: an
+ * AbortController whose abort skips the figures not yet drawn. Fills
+ * summary.outputs; plots that were required but could not be drawn, or
+ * reports that could not be written, make the exit code EXIT.FAILED.
+ * Returns the summary as written.
  */
-export async function writeResult(dir, { summary, figureData }, cfg = {}) {
-  writeSummary(dir, summary);
+export async function writeResult(dir, { summary, figureData }, cfg = {}, interrupt = null, skipFigures = null) {
+  const figuresAsked = (cfg.formats ?? ['png']).some((f) => FIGURE_FORMATS.includes(f));
+  markInterrupted(summary, interrupt, figuresAsked);
+  if (!writeSummaryOrPrint(dir, summary)) {
+    summary.outputs.summary = null;
+    if (summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
+  }
+  const skip = skipFigures ?? new AbortController();
+  interrupt?.enter('reports', {
+    message: 'skipping the figures; writing the summary and the text reports',
+    stop: () => skip.abort(),
+    now: () => {
+      summary.interrupted = { ...summary.interrupted, cutShort: ['reports'], recover: `wasm-soak report ${dir}` };
+      summary.exitCode = EXIT.INTERRUPTED;
+      writeSummaryOrPrint(dir, summary);
+    },
+  });
   try {
     const reports = await writeReports(dir, figureData, summary, {
       formats: cfg.formats ?? undefined,
       requirePlots: cfg.requirePlots,
+      plotTimeoutMs: cfg.plotTimeoutMs,
+      signal: skip.signal,
     });
     summary.outputs.figures = reports.figures;
     summary.outputs.plotsSkipped = reports.skipped;
   } catch (err) {
-    if (err.code !== 'WS_PLOTS_FAILED') throw err;
-    summary.outputs.plotsSkipped = err.message;
-    summary.exitCode = EXIT.FAILED;
+    if (err.code === 'WS_PLOTS_FAILED') {
+      summary.outputs.plotsSkipped = err.message;
+    } else {
+      // A report that cannot be written (a full disk): named, not a crash.
+      process.stderr.write(`wasm-soak: cannot write the reports in ${dir}: ${err.message}\n`);
+      summary.outputs.reportsError = err.message;
+    }
+    if (summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
   }
-  writeSummary(dir, summary);
+  markInterrupted(summary, interrupt, figuresAsked);
+  if (!writeSummaryOrPrint(dir, summary)) summary.outputs.summary = null;
   return summary;
+}
+
+/**
+ * Reads dir's logs (or takes logs = readResultLogs(dir) already read),
+ * analyses them and writes the result folder (writeResult). run: the timed
+ * pass's outcome; count: the counting pass's, or null. A first signal during
+ * the analysis lets it finish and skips the figures; a second writes a
+ * summary that names `wasm-soak report DIR` and stops. Returns the summary.
+ */
+export async function analyzeInto(dir, { cfg, run, count = null, interrupt = null, logs = null }) {
+  const skipFigures = new AbortController();
+  interrupt?.enter('analysis', {
+    message: 'finishing the analysis (the figures will be skipped)',
+    stop: () => skipFigures.abort(),
+    now: () =>
+      writeSummaryOrPrint(dir, {
+        schema: 'wasm-soak-summary',
+        version: 1,
+        status: run.status,
+        exitCode: EXIT.INTERRUPTED,
+        error: null,
+        interrupted: { during: 'analysis', cutShort: ['analysis', 'reports'], recover: `wasm-soak report ${dir}` },
+      }),
+  });
+  await interrupt?.checkpoint();
+  const read = logs ?? readResultLogs(dir);
+  await interrupt?.checkpoint();
+  const result = analyze({ ...read, cfg, run, count });
+  return writeResult(dir, result, cfg, interrupt, skipFigures);
 }

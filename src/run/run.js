@@ -3,23 +3,25 @@
 // preliminary verdict of the run so far), handles signals, then analyses the
 // log and writes the result folder.
 
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { analyze } from '../analysis/analyze.js';
 import { createLiveAnalysis } from '../analysis/live.js';
-import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
-import { writeResult } from '../report/result.js';
-import { writeSummary } from '../report/summary-json.js';
+import { CTL, CTL_WORDS, PHASE } from '../protocol.js';
+import { analyzeInto } from '../report/result.js';
+import { writeSummaryOrPrint } from '../report/summary-json.js';
 import { VERSION } from '../version.js';
 import { createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
+import { interrupts } from './interrupt.js';
 import { createLogWriter } from './log-writer.js';
+import { prepareOutDir } from './out-dir.js';
 import { createProgress } from './progress.js';
 import { describeTarget } from './target.js';
+import { createWatchdog, DURATION_GRACE_MS, describeState, seconds } from './watchdog.js';
 
 const DRAIN_MS = 10;
 const TICK_EVERY = 5; // progress every 5 drains (250 ms)
@@ -76,13 +78,63 @@ function progressMode(cfg) {
   return process.stderr.isTTY ? 'tty' : 'lines';
 }
 
+/** A write error of the log, as the run's error: the folder and the errno. */
+function writeFailure(err, logPath) {
+  return {
+    name: 'Error',
+    code: err.code ?? 'WS_EWRITE',
+    message: `cannot write the sample log in ${dirname(logPath)}: ${err.message}; the samples written before it are kept`,
+    stack: err.stack,
+  };
+}
+
+/** What a worker that exited by itself was doing (its control words say). */
+function exitOutcome(control, code, ops) {
+  const exitWord = Atomics.load(control, CTL.exit);
+  const exited = (exitWord & 0x100) !== 0;
+  const s = {
+    write: Atomics.load(control, CTL.write),
+    iteration: Atomics.load(control, CTL.iteration),
+    call: exited ? exitWord >>> 9 : Atomics.load(control, CTL.call),
+    phase: Atomics.load(control, CTL.phase),
+  };
+  const d = describeState(s, ops);
+  let error;
+  if (exited) {
+    error = {
+      name: 'Error',
+      code: 'WS_EEXIT',
+      message: `the target called process.exit(${exitWord & 0xff}) during ${d.what}`,
+    };
+  } else if (code === 0 && (d.pending || [PHASE.setup, PHASE.stats, PHASE.teardown].includes(s.phase))) {
+    error = {
+      name: 'Error',
+      code: 'WS_ENEVER',
+      message: `${d.what} ${d.pending ? 'returned a promise that' : 'awaited a promise that'} never settled: the worker's event loop emptied with it pending, so nothing was left that could settle it`,
+    };
+  } else {
+    return {
+      type: 'done',
+      status: 'failed',
+      phase: 'worker',
+      error: { name: 'Error', message: `the worker exited unexpectedly (code ${code}) during ${d.what}` },
+    };
+  }
+  return { type: 'done', status: 'failed', phase: d.phase, error: { ...error, iteration: d.iteration, op: d.op } };
+}
+
 /**
  * Runs one pass of target in a fresh worker and writes its log at logPath.
  * pass is 'timed' or 'count' (the counting pass: instrumented allocator, same
- * seed and iteration sequence). Returns { outcome, wroteLog, signals }.
+ * seed and iteration sequence). Returns { outcome, wroteLog }. A watchdog
+ * ends a hung call or setup (outcome failed, error.code WS_EHUNG); a write
+ * error of the log stops the run (failed, the errno's code); a first signal
+ * stops the loop after its call, a second exits 130 at once with the log
+ * flushed (interrupt.js).
  */
-async function runPass({ target, cfg, argv, logPath, outputs, pass }) {
+async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt }) {
   const sab = createRing(cfg.ringRecords);
+  const control = new Int32Array(sab, 0, CTL_WORDS);
   const worker = new Worker(new URL('../worker/worker.js', import.meta.url), {
     workerData: {
       ring: sab,
@@ -96,83 +148,199 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass }) {
 
   let writer = null;
   let progress = null;
-  let drainTimer = null;
+  let header = null;
   let ticks = 0;
+  let settle;
+  const settled = new Promise((resolve) => {
+    settle = resolve;
+  });
+  let outcome = null;
+  const finish = (o) => {
+    if (outcome) return;
+    outcome = o;
+    settle(o);
+  };
+  const watchdog = createWatchdog({
+    control,
+    callTimeoutMs: cfg.callTimeoutMs ?? 0,
+    setupTimeoutMs: cfg.setupTimeoutMs ?? 0,
+    durationMs: cfg.durationMs,
+  });
   const drain = createDrain(sab, (chunk) => {
     writer.append(chunk);
     progress.consume(chunk);
   });
-
-  let signals = 0;
-  const onSignal = () => {
-    signals++;
-    if (signals === 1) requestStop(sab);
-    else worker.terminate();
+  let writeError = null;
+  const safeDrain = () => {
+    if (!writer || writeError) return 0;
+    try {
+      return drain();
+    } catch (err) {
+      writeError = err;
+      worker.terminate();
+      finish({ type: 'done', status: 'failed', phase: 'log', error: writeFailure(err, logPath) });
+      return 0;
+    }
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const closeLog = () => {
+    if (!writer) return;
+    while (safeDrain() > 0);
+    try {
+      writer.close();
+    } catch (err) {
+      writeError ??= err;
+    }
+    writer = null;
+  };
 
-  const outcome = await new Promise((resolve) => {
-    worker.on('message', (msg) => {
-      if (msg.type === 'ready') {
-        const header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
-        writer = createLogWriter(logPath, header);
-        const mode = progressMode(cfg);
-        const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
-        const name = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
-        progress = createProgress({ name, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
-        drainTimer = setInterval(() => {
-          drain();
-          if (++ticks % TICK_EVERY === 0) progress.tick();
-        }, DRAIN_MS);
-      } else if (msg.type === 'drain') {
-        drain();
-      } else if (msg.type === 'done' || msg.type === 'fatal') {
-        resolve(msg);
-      }
-    });
-    worker.on('error', (err) =>
-      resolve({
+  const name = pass === 'count' ? 'counting pass' : 'run';
+  let stopAt = null;
+  let toldStuck = false;
+  interrupt?.enter(name, {
+    message:
+      pass === 'count'
+        ? 'stopping the counting pass after its current call; every sample is kept'
+        : 'stopping after the current iteration; every sample is kept, then the partial run is analysed',
+    stop() {
+      stopAt = performance.now();
+      if (!header) {
+        // Setup: there is no loop to stop yet.
+        worker.terminate();
+        finish({ type: 'done', status: 'interrupted', phase: 'setup', error: null });
+      } else requestStop(sab);
+    },
+    now() {
+      worker.terminate();
+      closeLog();
+      process.stderr.write(
+        `wasm-soak: the log ${logPath} is closed with every sample recorded so far; \`wasm-soak report ${dirname(logPath)}\` analyses it.\n`,
+      );
+      writeStoppedSummary(dirname(logPath), target, cfg, ['the rest of the run', 'analysis', 'reports']);
+    },
+  });
+
+  const timer = setInterval(() => {
+    if (writer) {
+      safeDrain();
+      if (++ticks % TICK_EVERY === 0) progress?.tick();
+    }
+    const hang = watchdog.check();
+    if (hang) {
+      const d = describeState(hang, header?.ops);
+      const limit =
+        hang.by === 'duration'
+          ? `was still running ${seconds(DURATION_GRACE_MS)} after --duration ${seconds(cfg.durationMs)} ran out`
+          : `did not ${d.pending ? 'settle' : hang.phase === PHASE.setup || hang.phase === PHASE.load ? 'finish' : 'return'} within ${seconds(hang.by === 'setup-timeout' ? cfg.setupTimeoutMs : cfg.callTimeoutMs)} (--${hang.by})`;
+      const subject = d.pending ? `the promise returned by ${d.what}` : d.what;
+      worker.terminate();
+      finish({
         type: 'done',
         status: 'failed',
-        phase: 'worker',
-        error: { name: err.name, message: `the worker died: ${err.message}`, stack: err.stack },
-      }),
-    );
-    worker.on('exit', (code) =>
-      resolve({
-        type: 'done',
-        status: signals > 1 ? 'interrupted' : 'failed',
-        phase: 'worker',
-        error: signals > 1 ? null : { name: 'Error', message: `the worker exited unexpectedly (code ${code})` },
-      }),
-    );
+        phase: d.phase,
+        hung: true,
+        error: {
+          name: 'Error',
+          code: 'WS_EHUNG',
+          message: `hung call: ${subject} ${limit}; the worker was stopped`,
+          iteration: d.iteration,
+          op: d.op,
+          elapsedMs: Math.round(hang.stuckMs),
+        },
+      });
+    } else if (stopAt !== null && !toldStuck && performance.now() - stopAt > 2000) {
+      const now = watchdog.current();
+      if (now.stuckMs > 2000) {
+        toldStuck = true;
+        const d = describeState(now, header?.ops);
+        const until = cfg.callTimeoutMs ? ` (at most until --call-timeout ${seconds(cfg.callTimeoutMs)})` : '';
+        process.stderr.write(
+          `wasm-soak: ${d.what} has been running for ${seconds(now.stuckMs)}; waiting for it to end${until} — press Ctrl-C again to stop now.\n`,
+        );
+      }
+    }
+  }, DRAIN_MS);
+
+  worker.on('message', (msg) => {
+    if (outcome) return;
+    if (msg.type === 'ready') {
+      header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
+      try {
+        writer = createLogWriter(logPath, header);
+      } catch (err) {
+        worker.terminate();
+        finish({ type: 'fatal', status: 'failed', phase: 'log', error: writeFailure(err, logPath) });
+        return;
+      }
+      watchdog.started();
+      const mode = progressMode(cfg);
+      const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
+      const label = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
+      progress = createProgress({ name: label, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
+    } else if (msg.type === 'drain') {
+      safeDrain();
+    } else if (msg.type === 'done' || msg.type === 'fatal') {
+      finish(msg);
+    }
   });
-  clearInterval(drainTimer);
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  if (writer) {
-    while (drain() > 0);
-    writer.close();
-    progress.finish();
-  }
+  worker.on('error', (err) =>
+    finish({
+      type: 'done',
+      status: 'failed',
+      phase: 'worker',
+      error: { name: err.name, message: `the worker died: ${err.message}`, stack: err.stack },
+    }),
+  );
+  worker.on('exit', (code) => finish(exitOutcome(control, code, header?.ops)));
+
+  await settled;
+  clearInterval(timer);
+  const wroteLog = writer !== null;
+  closeLog();
+  progress?.finish();
   await worker.terminate();
-  return { outcome, wroteLog: writer !== null, signals };
+  return { outcome, wroteLog };
 }
 
-/** Turns a pass that never started into the right error (exit 2 or 3). */
+/**
+ * Writes a summary that says the run stopped before its analysis (a second
+ * signal): the log is intact and `wasm-soak report DIR` analyses it. Never
+ * throws; to stderr when the folder cannot take it.
+ */
+function writeStoppedSummary(dir, target, cfg, cutShort) {
+  const summary = {
+    schema: 'wasm-soak-summary',
+    version: 1,
+    name: target.name,
+    status: 'interrupted',
+    exitCode: EXIT.INTERRUPTED,
+    seed: cfg.seed,
+    error: null,
+    interrupted: { during: 'run', cutShort, recover: `wasm-soak report ${dir}` },
+  };
+  writeSummaryOrPrint(dir, summary);
+}
+
+/** Turns a pass that never started into the right error (exit 2, 3 or 130). */
 function startFailure(outcome, target, cfg, outDir) {
+  if (outcome.status === 'interrupted') {
+    writeStoppedSummary(outDir, target, cfg, ['setup', 'the run']);
+    return new SoakError('WS_EINTR', `${target.name}: interrupted during setup, before the first sample.`, {
+      exitCode: EXIT.INTERRUPTED,
+    });
+  }
   const e = outcome.error ?? { name: 'Error', message: 'the worker ended before the run started' };
   if (e.exitCode === EXIT.USAGE)
     return new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
-  const message =
-    outcome.phase === 'setup'
-      ? `${target.name}: setup failed: ${e.message}`
-      : `${target.name}: the run could not start: ${e.message}`;
+  const where = { setup: 'setup failed', load: 'loading the target failed', log: 'the log could not be written' };
+  const message = `${target.name}: ${where[outcome.phase] ?? 'the run could not start'}: ${e.message}`;
   const fix =
     outcome.phase === 'setup'
       ? "Fix the scenario's setup; the stack is in summary.json."
-      : 'The stack is in summary.json; please report it with the command line.';
+      : outcome.phase === 'log'
+        ? 'Free space in the result folder or choose another with --out.'
+        : outcome.phase === 'load'
+          ? 'Check the target; details are in summary.json.'
+          : 'The stack is in summary.json; please report it with the command line.';
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
@@ -180,10 +348,18 @@ function startFailure(outcome, target, cfg, outDir) {
     status: 'failed',
     exitCode: EXIT.FAILED,
     seed: cfg.seed,
-    error: { message: e.message, name: e.name, phase: outcome.phase, iteration: null, op: null, stack: e.stack },
+    error: {
+      message: e.message,
+      name: e.name,
+      code: e.code ?? null,
+      phase: outcome.phase,
+      iteration: null,
+      op: null,
+      stack: e.stack,
+    },
   };
-  writeSummary(outDir, summary);
-  return new SoakError('WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
+  writeSummaryOrPrint(outDir, summary);
+  return new SoakError(e.code === 'WS_EHUNG' ? 'WS_EHUNG' : 'WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
 }
 
 const runOf = (outcome) => ({
@@ -203,28 +379,29 @@ const runOf = (outcome) => ({
  */
 export async function runTarget(targetPath, cfg, argv) {
   const target = describeTarget(targetPath);
-  const outDir = cfg.out ?? join(RESULTS_ROOT, target.name);
-  mkdirSync(outDir, { recursive: true });
+  const outDir = prepareOutDir(cfg.out ?? join(RESULTS_ROOT, target.name));
+  const interrupt = interrupts();
   const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
   // The worker measures the JS heap that survives full GCs (src/worker.js);
   // isolates created after this get gc().
   setFlagsFromString('--expose-gc');
-  const timed = await runPass({ target, cfg, argv, logPath: join(outDir, 'samples.wslog'), outputs, pass: 'timed' });
+  const timedLog = join(outDir, 'samples.wslog');
+  const timed = await runPass({ target, cfg, argv, logPath: timedLog, outputs, pass: 'timed', interrupt });
   if (!timed.wroteLog) throw startFailure(timed.outcome, target, cfg, outDir);
   const run = runOf(timed.outcome);
 
   let count = null;
   const countLog = join(outDir, 'samples-count.wslog');
   rmSync(countLog, { force: true });
-  if (cfg.countAllocs && run.status === 'completed') {
+  if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
     const completed = timed.outcome.completed;
     const countCfg = { ...cfg, iterations: completed, durationMs: null };
-    const pass = await runPass({ target, cfg: countCfg, argv, logPath: countLog, outputs, pass: 'count' });
+    const pass = await runPass({ target, cfg: countCfg, argv, logPath: countLog, outputs, pass: 'count', interrupt });
     count = pass.wroteLog
       ? runOf(pass.outcome)
-      : { status: 'failed', phase: pass.outcome.phase, error: pass.outcome.error };
+      : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
     if (count.status === 'interrupted') run.status = 'interrupted';
   }
-  const summary = await writeResult(outDir, analyze({ ...readResultLogs(outDir), cfg, run, count }), cfg);
+  const summary = await analyzeInto(outDir, { cfg, run, count, interrupt });
   return { exitCode: summary.exitCode, summary, outDir };
 }

@@ -5,11 +5,13 @@
 // the slow-cadence samples.
 import './quiet-wasi.js'; // first: before node:wasi loads
 import { closeSync, openSync } from 'node:fs';
+import { devNull } from 'node:os';
+import { inspect } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
-import { CTL, METRIC, STATUS } from '../protocol.js';
+import { CTL, METRIC, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { createSources } from './allocator/sources.js';
 import { installCapture } from './capture.js';
@@ -17,6 +19,20 @@ import { createContext, loadScenario } from './targets/scenario.js';
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
+
+// What the worker is doing, for the main thread's watchdog (src/run/watchdog.js).
+const enter = (phase) => Atomics.store(control, CTL.phase, phase);
+enter(PHASE.load);
+
+// A target's own process.exit() ends this worker thread only; the EXIT word
+// tells the main thread that the target asked for it, and with which code.
+const exitWorker = process.exit;
+process.exit = function exit(code) {
+  const n = Number(code ?? process.exitCode ?? 0);
+  const call = Atomics.load(control, CTL.call); // ws_protocol.h: the EXIT word
+  Atomics.store(control, CTL.exit, (call << 9) | 0x100 | (Number.isInteger(n) ? n & 0xff : 1));
+  return exitWorker.call(process, code);
+};
 
 // Memories and instances are held weakly, so that a target that creates
 // and drops instances is measured as it behaves (not kept alive by us), and
@@ -74,18 +90,26 @@ const capture = installCapture({
   },
 });
 
+// Any thrown value, as the summary reports it: an Error (any subclass, also
+// one from another realm) keeps its name, message and stack; anything else is
+// described as what it is ("threw a string: 'x'", "threw undefined").
 function serializeError(err) {
-  if (err instanceof Error) {
+  const isError = err instanceof Error || Object.prototype.toString.call(err) === '[object Error]';
+  if (isError) {
     return {
       name: err.name,
-      message: err.message,
+      message: String(err.message || err.name || 'an error without a message'),
       stack: err.stack,
       code: err.code,
       fix: err.fix,
       exitCode: err.exitCode,
     };
   }
-  return { name: 'Error', message: String(err), stack: null };
+  const what =
+    err === undefined || err === null
+      ? String(err)
+      : `${typeof err === 'object' ? 'an object' : `a ${typeof err}`}: ${inspect(err, { depth: 2, breakLength: Infinity }).slice(0, 500)}`;
+  return { name: 'non-Error value', message: `threw ${what} (not an Error, so no stack)`, stack: null };
 }
 
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
@@ -135,6 +159,7 @@ async function prepare(stdio) {
   }
   const { scenario, ops } = await loadScenario(target.path);
   const ctx = createContext({ seed: config.seed, control, track: capture.track });
+  enter(PHASE.setup);
   const state = await scenario.setup(ctx);
   return { scenario, state, ctx, ops, bufferMemory: 0 };
 }
@@ -224,6 +249,7 @@ async function loop(prepared) {
       continue;
     }
     if (st === STATUS.async) {
+      enter(PHASE.pending);
       try {
         await addon.pending(runner);
         addon.settle(runner, false, undefined);
@@ -231,17 +257,29 @@ async function loop(prepared) {
         addon.settle(runner, true, err);
         return { status: 'failed', error: err };
       }
+      enter(PHASE.loop);
     }
     trackLateMemories();
     const now = performance.now();
     const completed = addon.completed(runner);
     const finished = st !== STATUS.yield && st !== STATUS.async;
     if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || finished) {
-      await slowSample(prepared, now - started);
+      enter(PHASE.stats);
+      try {
+        await slowSample(prepared, now - started);
+      } catch (err) {
+        return {
+          status: 'failed',
+          error: err,
+          phase: prepared.scenario?.stats ? 'stats' : 'slow sample',
+          iteration: completed - 1, // the sample follows this call
+        };
+      }
+      enter(PHASE.loop);
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
     }
-    if (st === STATUS.threw) return { status: 'failed', error: addon.error(runner) };
+    if (st === STATUS.threw) return { status: 'failed', error: addon.error(runner), phase: 'iteration' };
     if (st === STATUS.done) return { status: 'completed', reason: 'iterations' };
     if (st === STATUS.deadline) return { status: 'completed', reason: 'duration' };
     if (st === STATUS.stopped) return { status: 'interrupted', reason: 'signal' };
@@ -250,7 +288,9 @@ async function loop(prepared) {
       now - lastYield >= config.yieldMs ||
       st === STATUS.async
     ) {
+      enter(PHASE.eventLoop);
       await yieldToEventLoop();
+      enter(PHASE.loop);
       nextYieldIteration = completed + config.yieldEvery;
       lastYield = performance.now();
     }
@@ -258,7 +298,11 @@ async function loop(prepared) {
 }
 
 async function main() {
-  const stdio = { stdout: openSync(outputs.stdout, 'a'), stderr: openSync(outputs.stderr, 'a') };
+  const stdio = {
+    stdin: openSync(devNull, 'r'),
+    stdout: openSync(outputs.stdout, 'a'),
+    stderr: openSync(outputs.stderr, 'a'),
+  };
   let prepared;
   try {
     prepared = await prepare(stdio);
@@ -300,20 +344,26 @@ async function main() {
       shared: t.shared,
     })),
   });
+  enter(PHASE.loop);
   let outcome;
   try {
     outcome = await loop(prepared);
   } catch (err) {
-    outcome = { status: 'failed', error: err };
+    // The loop itself failed (e.g. the module's allocator gave no block for a
+    // buffer argument): at the iteration it was about to run.
+    outcome = { status: 'failed', error: err, phase: 'iteration', iteration: addon.completed(runner) };
   }
   if (prepared.scenario?.teardown) {
+    enter(PHASE.teardown);
     try {
       await prepared.scenario.teardown(prepared.state, prepared.ctx);
     } catch (err) {
       outcome = outcome.status === 'failed' ? outcome : { status: 'failed', error: err, phase: 'teardown' };
     }
   }
+  enter(PHASE.end);
   if (outcome.status !== 'failed') addon.end(runner);
+  closeSync(stdio.stdin);
   closeSync(stdio.stdout);
   closeSync(stdio.stderr);
   parentPort.postMessage({
@@ -323,7 +373,7 @@ async function main() {
     phase: outcome.phase ?? 'iteration',
     completed: addon.completed(runner),
     untrackedMemories,
-    error: outcome.error === undefined ? null : serializeError(outcome.error),
+    error: outcome.status === 'failed' ? { ...serializeError(outcome.error), iteration: outcome.iteration } : null,
   });
 }
 

@@ -22,6 +22,8 @@ typedef struct {
   uint32_t throw_at;   /* the call (1-based) that throws, 0: none */
   uint32_t pending_at; /* the call (1-based) that returns a promise, 0: none */
   uint32_t calls;
+  const int32_t *ctl; /* the ring's control words, when the test watches them */
+  int32_t call_word;  /* WS_CTL_CALL as the last call saw it */
   ws_value staged[2 * WS_MAX_PARAMS];
   uint32_t n_staged;
   ws_value seen[MAX_CALLS][4]; /* the first arguments of each call */
@@ -46,6 +48,8 @@ static int fake_call(ws_engine *e, uint32_t op) {
       f->first_byte[f->calls] = f->memory[f->staged[0].i];
   }
   f->calls++;
+  if (f->ctl != NULL)
+    f->call_word = f->ctl[WS_CTL_CALL];
   if (f->grow_every != 0 && f->calls % f->grow_every == 0)
     f->memory_bytes += 65536;
   if (f->calls == f->throw_at)
@@ -251,14 +255,21 @@ static void test_throw_and_async(void) {
   CHECK(recs[4].flags & WS_FLAG_THREW);
   ws_loop_destroy(loop);
 
+  /* The CALL control word is 1 + op during a call and while its promise is
+   * pending (the watchdog reads it), 0 otherwise. */
   fake_engine *g = new_engine();
   g->pending_at = 3;
+  g->ctl = r.ring.ctl;
   CHECK(ws_loop_create(&c, &op, 1, &r.ring, &g->base, &loop) == 0);
   CHECK(ws_loop_settle(loop, 0) == WS_EINVAL);
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_ASYNC);
+  CHECK(g->call_word == 1);
+  CHECK(r.ring.ctl[WS_CTL_CALL] == 1);
+  CHECK(r.ring.ctl[WS_CTL_ITERATION] == 2);
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_EINVAL);
   CHECK(ws_loop_completed(loop) == 2);
   CHECK(ws_loop_settle(loop, 1) == 0);
+  CHECK(r.ring.ctl[WS_CTL_CALL] == 0);
   CHECK(ws_loop_completed(loop) == 3);
   CHECK(drain(&r, recs, 64) == 3);
   CHECK(recs[2].flags == (WS_FLAG_ASYNC | WS_FLAG_THREW));

@@ -2,9 +2,10 @@
 // log, also one left by an interrupted or crashed run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze, exitCodeFor } from '../../analysis/analyze.js';
+import { exitCodeFor } from '../../analysis/analyze.js';
 import { readResultLogs } from '../../analysis/log-reader.js';
-import { writeResult } from '../../report/result.js';
+import { analyzeInto } from '../../report/result.js';
+import { interrupts } from '../../run/interrupt.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULTS } from '../options.js';
 
@@ -38,7 +39,8 @@ function previousOutcome(dir, data) {
  */
 export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
-  const { timed: data, counted } = readResultLogs(dir);
+  const logs = readResultLogs(dir);
+  const data = logs.timed;
   const c = data.header.config ?? {};
   const cfg = {
     warmup: values.warmup ?? c.warmup ?? DEFAULTS.warmup,
@@ -47,8 +49,11 @@ export async function commandReport({ values, positionals }) {
     budgets: c.budgets ?? null,
     formats: values.formats ?? DEFAULTS.formats,
     requirePlots: values.requirePlots ?? DEFAULTS.requirePlots,
+    plotTimeoutMs: values.plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
   };
-  const summary = await writeResult(dir, analyze({ timed: data, counted, cfg, run: previousOutcome(dir, data) }), cfg);
+  const interrupt = interrupts();
+  const summary = await analyzeInto(dir, { cfg, run: previousOutcome(dir, data), interrupt, logs });
+  if (interrupt.interrupted) return EXIT.INTERRUPTED;
   if (!values.quiet)
     process.stdout.write(
       `${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`,

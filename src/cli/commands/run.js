@@ -10,9 +10,19 @@ function printResult(summary, outDir) {
     `${summary.name}: ${summary.status}, ${summary.iterations.completed} iterations, verdict ${summary.verdict}`,
     `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${summary.memory.growthEvents} growth events)`,
   ];
-  for (const f of summary.findings ?? []) lines.push(`  ${f.kind}: ${f.sentence}`);
-  if (summary.error)
-    lines.push(`  error at iteration ${summary.error.iteration} (${summary.error.op}): ${summary.error.message}`);
+  // A hung call is told by the error line.
+  for (const f of summary.findings ?? []) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
+  if (summary.error) {
+    const e = summary.error;
+    const at = e.iteration != null ? `iteration ${e.iteration}${e.op != null ? ` (op ${e.op})` : ''}` : null;
+    const where = e.phase === 'iteration' && at ? `at ${at}` : `in ${e.phase ?? 'the run'}${at ? ` near ${at}` : ''}`;
+    lines.push(`  error ${where}: ${e.message}`);
+  }
+  if (summary.outputs?.plotsSkipped) lines.push(`  figures: ${summary.outputs.plotsSkipped}`);
+  if (summary.interrupted?.cutShort?.length)
+    lines.push(
+      `  interrupted during the ${summary.interrupted.during}: cut short: ${summary.interrupted.cutShort.join(', ')}`,
+    );
   lines.push(`  results: ${outDir}  (reproduce: ${summary.reproduce})`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -31,6 +41,8 @@ export async function commandRun({ values, positionals }, argv) {
       `wasm-soak: the counting pass failed: ${summary.sources.countingPass.error?.message ?? 'unknown error'}\n`,
     );
   }
+  if (summary.status === 'failed' && summary.error && (cfg.quiet || cfg.json))
+    process.stderr.write(`wasm-soak: ${summary.name}: ${summary.error.phase}: ${summary.error.message}\n`);
   if (cfg.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else if (!cfg.quiet) printResult(summary, outDir);
   return exitCode;

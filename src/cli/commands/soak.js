@@ -120,6 +120,10 @@ export async function commandSoak({ values, positionals, given }) {
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);
+      if (err.exitCode === EXIT.INTERRUPTED) {
+        worst = EXIT.INTERRUPTED;
+        break;
+      }
       worst = Math.max(worst, err.exitCode === EXIT.USAGE ? EXIT.USAGE : EXIT.FAILED);
       mismatches.push(`${t.name}: could not run (${err.message})`);
       continue;
@@ -134,7 +138,7 @@ export async function commandSoak({ values, positionals, given }) {
     );
     for (const f of summary.findings ?? []) process.stdout.write(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
     worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
-    if (summary.status === 'interrupted') break;
+    if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
   }
   await writeJunit(join(outRoot, 'junit.xml'), summaries);
   process.stdout.write(`results: ${outRoot}/ (junit.xml for the whole suite)\n`);

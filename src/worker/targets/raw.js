@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
 import { usageError } from '../../cli/exit-codes.js';
-import { ARG_KIND, VALUE_TYPE } from '../../protocol.js';
+import { ARG_KIND, MAX_PARAMS, VALUE_TYPE } from '../../protocol.js';
 import { buildTrampoline } from './trampoline.js';
 import { inspectModule } from './wasm-info.js';
 
@@ -36,6 +36,21 @@ function loadModuleFile(path) {
       'WS_ENOENT',
       `Cannot read the module ${path}: ${err.code ?? err.message}.`,
       'Check the path; a raw target is a .wasm file, a scenario an .mjs/.js file.',
+    );
+  }
+  // The engine's own validation first: a truncated or corrupted module is
+  // named as such, not as whatever the partial sections suggest.
+  if (!WebAssembly.validate(bytes)) {
+    let why = 'the engine rejects it';
+    try {
+      new WebAssembly.Module(bytes);
+    } catch (err) {
+      why = err.message.replace(/^WebAssembly\.Module\(\): /, '');
+    }
+    throw usageError(
+      'WS_EMODULE',
+      `${path} is not a valid module: ${why}.`,
+      'Pass a complete compiled .wasm binary (a truncated download or an interrupted build step leaves a partial one).',
     );
   }
   try {
@@ -135,6 +150,13 @@ function argSources(exp, specs) {
       p++;
     }
   }
+  if (out.length > MAX_PARAMS) {
+    throw usageError(
+      'WS_ESIGNATURE',
+      `${sig} takes ${out.length} argument sources; a raw target passes at most ${MAX_PARAMS} (WS_MAX_PARAMS in addon/include/ws_loop.h).`,
+      'Write a scenario (an .mjs file with setup and iteration) that calls the export with its arguments.',
+    );
+  }
   if (p !== params.length || out.length !== expanded.length) {
     throw usageError(
       'WS_ESIGNATURE',
@@ -178,8 +200,8 @@ function findAllocator(exports, info, alloc) {
  * Instantiates the module at path for a run. Returns { ops, instance, info,
  * alloc, free, slots, bufferMemory, memoryNames }: ops call the export through
  * the argument trampoline (trampoline.js), built with pristine (the unhooked
- * WebAssembly constructors). stdio: { stdout, stderr } file descriptors for
- * WASI output. Throws exit-2 SoakErrors for input problems.
+ * WebAssembly constructors). stdio: { stdin, stdout, stderr } file descriptors
+ * for WASI (stdin: the null device). Throws exit-2 SoakErrors for input problems.
  */
 export async function prepareRawTarget(path, config, stdio, pristine) {
   const { bytes, info } = loadModuleFile(path);
@@ -208,6 +230,7 @@ export async function prepareRawTarget(path, config, stdio, pristine) {
         args: [path],
         env: {},
         returnOnExit: true,
+        stdin: stdio.stdin, // the null device: a module never reads wasm-soak's stdin
         stdout: stdio.stdout,
         stderr: stdio.stderr,
       })

@@ -1,0 +1,92 @@
+// The main thread's watchdog over a worker: reads the ring's control words
+// (write count, current iteration, call in progress, worker phase) at every
+// drain tick, and names a hang when none of them changed for too long: a
+// call or its promise past --call-timeout, a setup past --setup-timeout, a
+// call still running a grace second after --duration ran out. Ending the
+// hang (terminating the worker) is the caller's.
+import { CTL, PHASE } from '../protocol.js';
+
+/** How long past --duration a call may still run before it is ended. */
+export const DURATION_GRACE_MS = 1000;
+
+export const seconds = (ms) => `${Number((ms / 1000).toPrecision(3))} s`;
+
+/**
+ * control: the ring's Int32 control words. Timeouts in ms (0: none).
+ * check(now) returns null or a hang { phase, by, stuckMs, iteration, call }
+ * (by: 'call-timeout' | 'setup-timeout' | 'duration'); current(now) what the
+ * worker is doing and for how long; started() marks the run's start (its
+ * ready message), from which --duration counts.
+ */
+export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, durationMs }) {
+  let beat = '';
+  let since = performance.now();
+  let runStart = null;
+  const state = () => ({
+    write: Atomics.load(control, CTL.write),
+    iteration: Atomics.load(control, CTL.iteration),
+    call: Atomics.load(control, CTL.call),
+    phase: Atomics.load(control, CTL.phase),
+  });
+
+  function current(now = performance.now()) {
+    const s = state();
+    const key = `${s.write},${s.iteration},${s.call},${s.phase}`;
+    if (key !== beat) {
+      beat = key;
+      since = now;
+    }
+    return { ...s, stuckMs: now - since };
+  }
+
+  function check(now = performance.now()) {
+    const s = current(now);
+    const inSetup = s.phase === PHASE.load || s.phase === PHASE.setup;
+    const limit = inSetup ? setupTimeoutMs : callTimeoutMs;
+    let by = null;
+    if (limit > 0 && s.stuckMs >= limit) by = inSetup ? 'setup-timeout' : 'call-timeout';
+    else if (
+      !inSetup &&
+      durationMs &&
+      runStart !== null &&
+      now - runStart >= durationMs + DURATION_GRACE_MS &&
+      s.stuckMs >= DURATION_GRACE_MS
+    )
+      by = 'duration';
+    return by ? { ...s, by } : null;
+  }
+
+  return {
+    check,
+    current,
+    started() {
+      runStart = performance.now();
+    },
+  };
+}
+
+/**
+ * Words for what the worker was doing (a state from current/check, ops the
+ * header's ops): { phase, what, iteration, op } where phase is the name the
+ * summary uses and what a phrase for messages.
+ */
+export function describeState(s, ops = []) {
+  const op = s.call > 0 ? (ops[s.call - 1]?.name ?? `#${s.call - 1}`) : null;
+  const after = s.write > 0 ? ` (after iteration ${Math.max(0, s.iteration)})` : '';
+  if (s.phase === PHASE.load) return { phase: 'load', what: 'loading the target', iteration: null, op: null };
+  if (s.phase === PHASE.setup) return { phase: 'setup', what: 'setup()', iteration: null, op: null };
+  if (s.call > 0) {
+    const what = `iteration ${s.iteration} (op "${op}")`;
+    return { phase: 'iteration', what, iteration: s.iteration, op, pending: s.phase === PHASE.pending };
+  }
+  if (s.phase === PHASE.stats) return { phase: 'stats', what: `stats()${after}`, iteration: null, op: null };
+  if (s.phase === PHASE.teardown) return { phase: 'teardown', what: 'teardown()', iteration: null, op: null };
+  if (s.phase === PHASE.eventLoop)
+    return {
+      phase: 'event loop',
+      what: `the worker's event loop (a timer or callback of the target${after})`,
+      iteration: null,
+      op: null,
+    };
+  return { phase: 'worker', what: `the worker${after}`, iteration: null, op: null };
+}

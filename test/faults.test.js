@@ -1,0 +1,376 @@
+// One test per row of docs/faults.md: every fault ends in a named message,
+// the documented exit code and every sample kept. Hangs use small fixtures
+// (test/fixtures/hang.wat, test/scenarios/*-hangs.mjs) with short timeouts;
+// signals are sent on evidence (a file appearing or growing), never after a
+// fixed time.
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { analyzeInto } from '../src/report/result.js';
+import { fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
+
+const hang = fixture('test', 'fixtures', 'hang.wasm');
+const scenario = (name) => fixture('test', 'scenarios', `${name}.mjs`);
+const TEXT = ['--format', 'md,junit'];
+// Loading the target may take seconds on a loaded machine: only the setup
+// tests shorten --setup-timeout.
+const SETUP = ['--setup-timeout', '60s'];
+
+/** Runs target with args into a fresh folder; returns { r, out, s } (s: summary.json or null). */
+async function run(target, args, opts) {
+  const out = tempDir();
+  const r = await runCli(['run', target, '-o', out, ...TEXT, ...SETUP, ...args], opts);
+  const path = join(out, 'summary.json');
+  return { r, out, s: existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null };
+}
+
+function assertLogKept(out, calls) {
+  const data = readRun(join(out, 'samples.wslog'));
+  assert.equal(data.calls, calls, 'every completed call is in the log');
+  for (let i = 0; i < data.calls; i++) if (!(data.elapsed[i] > 0)) assert.fail(`iteration ${i} has no time`);
+}
+
+// ---- hangs ----
+
+test('a wasm call that never returns: --call-timeout ends it, hung call named, exit 3', async () => {
+  const { r, out, s } = await run(hang, ['--call', 'spin', '-n', '100000', '--call-timeout', '1s']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(s.status, 'failed');
+  assert.equal(s.error.code, 'WS_EHUNG');
+  assert.equal(s.error.iteration, 2000);
+  assert.equal(s.error.op, 'spin');
+  assert.ok(s.error.elapsedMs >= 1000, `elapsed ${s.error.elapsedMs}`);
+  assert.match(s.error.message, /iteration 2000 \(op "spin"\) did not return within 1 s \(--call-timeout\)/);
+  assert.ok(s.findings.some((f) => f.kind === 'hung-call' && f.iteration === 2000));
+  assert.match(r.stdout, /error at iteration 2000 \(op spin\): hung call/);
+  assert.equal(s.iterations.completed, 2000);
+  assertLogKept(out, 2000);
+});
+
+test('--duration also bounds a hung call', async () => {
+  const { r, s } = await run(hang, ['--call', 'spin', '-n', '100000', '--duration', '2s']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(s.error.code, 'WS_EHUNG');
+  assert.match(s.error.message, /still running 1 s after --duration 2 s ran out/);
+});
+
+test('a pending promise that never settles (a timer keeps the worker alive) is a hung call', async () => {
+  const { r, out, s } = await run(scenario('hang-promise'), ['-n', '5000', '--call-timeout', '1s']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(s.error.code, 'WS_EHUNG');
+  assert.equal(s.error.iteration, 500);
+  assert.match(s.error.message, /the promise returned by iteration 500 \(op "iteration"\) did not settle/);
+  assertLogKept(out, 500);
+});
+
+test('a pending promise that never settles with an empty event loop is named', async () => {
+  const { r, s } = await run(scenario('never-settles'), ['-n', '5000']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(s.error.iteration, 100);
+  assert.equal(s.error.op, 'iteration');
+  assert.match(s.error.message, /returned a promise that never settled: the worker's event loop emptied/);
+});
+
+test('a setup that never resolves: --setup-timeout, exit 3', async () => {
+  const out = tempDir();
+  const r = await runCli(['run', scenario('setup-hangs'), '-o', out, '--setup-timeout', '3s']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /setup failed: hung call: setup\(\) did not finish within 3 s \(--setup-timeout\)/);
+  assert.equal(readSummary(out).error.phase, 'setup');
+});
+
+test('a stats() that never settles is a hung call in phase stats', async () => {
+  const { r, s } = await run(scenario('stats-hangs'), ['-n', '5000', '--call-timeout', '1s']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(s.error.phase, 'stats');
+  assert.match(s.error.message, /stats\(\) \(after iteration \d+\) did not return within 1 s/);
+});
+
+// A gnuplot stand-in that never finishes; its child holds stderr open, as a
+// real hung plot can. started: a file it creates first (evidence it runs).
+function hungGnuplot(dir) {
+  const bin = join(dir, 'gnuplot-hangs');
+  writeFileSync(bin, `#!/bin/sh\ntouch "${join(dir, 'started')}"\nsleep 600\n`);
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+test('a hung gnuplot: --plot-timeout skips the figure with a message, the other reports are written', async () => {
+  const tools = tempDir();
+  const out = tempDir();
+  const r = await runCli(
+    ['run', hang, '--call', 'spin', '-n', '1000', '-o', out, '--format', 'png,md,junit', '--plot-timeout', '1s'],
+    { env: { WASM_SOAK_GNUPLOT: hungGnuplot(tools) } },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(out);
+  assert.match(s.outputs.plotsSkipped, /time\.png.* skipped: .* did not finish within 1 s \(--plot-timeout\)/);
+  assert.match(r.stdout, /figures: .*--plot-timeout/);
+  for (const f of ['summary.md', 'junit.xml']) assert.ok(existsSync(join(out, f)), f);
+  assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), /Plots were skipped/);
+});
+
+// ---- signals ----
+
+test('SIGINT during a hung call: the message says so; a second SIGINT exits 130 with the log intact', async () => {
+  const out = tempDir();
+  const log = join(out, 'samples.wslog');
+  let first = false;
+  let second = false;
+  const r = await runCli(['run', hang, '--call', 'spin', '-n', '100000', '-o', out, ...TEXT], {
+    onSpawn(child) {
+      whenFileReaches(log, 1000 * 32).then(() => {
+        first = true;
+        child.kill('SIGINT');
+      });
+    },
+    onStderr(text, child) {
+      if (first && !second && /has been running for .*press Ctrl-C again/.test(text)) {
+        second = true;
+        child.kill('SIGINT');
+      }
+    },
+  });
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /SIGINT: stopping after the current iteration/);
+  assert.match(r.stderr, /iteration 2000 \(op "spin"\) has been running for/);
+  assert.match(r.stderr, /SIGINT again: stopping now/);
+  const s = readSummary(out);
+  assert.equal(s.status, 'interrupted');
+  assert.equal(s.interrupted.recover, `wasm-soak report ${out}`);
+  assertLogKept(out, 2000);
+  // `report` recovers the rest from the log.
+  const again = await runCli(['report', out, '--format', 'md']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(readSummary(out).iterations.completed, 2000);
+});
+
+test('SIGINT during the counting pass: exit 130, both logs kept', async () => {
+  const out = tempDir();
+  const countLog = join(out, 'samples-count.wslog');
+  const r = await runCli(
+    [
+      'run',
+      fixture('soak', 'modules', 'clean.wasm'),
+      '--call',
+      'step',
+      '--count-allocs',
+      '-n',
+      '2000000',
+      '-o',
+      out,
+      ...TEXT,
+    ],
+    {
+      onSpawn(child) {
+        whenFileReaches(countLog, 262144).then(
+          () => child.kill('SIGINT'),
+          () => {},
+        );
+      },
+    },
+  );
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /SIGINT: stopping the counting pass after its current call/);
+  const s = readSummary(out);
+  assert.equal(s.status, 'interrupted');
+  assert.equal(s.iterations.completed, 2000000, 'the timed pass completed');
+  assert.equal(s.sources.countingPass.status, 'interrupted');
+  const counted = readRun(countLog, { allocs: true });
+  assert.ok(counted.calls > 0 && counted.calls < 2000000);
+});
+
+test('SIGTERM during setup: exit 130, named', async () => {
+  const out = tempDir();
+  const r = await runCli(['run', scenario('setup-hangs'), '-o', out, '--setup-timeout', '0'], {
+    onSpawn(child) {
+      // The worker opens module-stdout.txt before it loads the target.
+      whenFileReaches(join(out, 'module-stdout.txt'), 0).then(() => child.kill('SIGTERM'));
+    },
+  });
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /interrupted during setup, before the first sample/);
+  assert.equal(readSummary(out).status, 'interrupted');
+});
+
+test('SIGINT while the reports are drawn: figures skipped, summary and text reports written, exit 130', async () => {
+  const tools = tempDir();
+  const out = tempDir();
+  const r = await runCli(
+    ['run', hang, '--call', 'spin', '-n', '1000', '-o', out, '--format', 'png,md,junit', '--plot-timeout', '0'],
+    {
+      env: { WASM_SOAK_GNUPLOT: hungGnuplot(tools) },
+      onSpawn(child) {
+        whenFileReaches(join(tools, 'started'), 0).then(() => child.kill('SIGINT'));
+      },
+    },
+  );
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /SIGINT: skipping the figures; writing the summary and the text reports/);
+  const s = readSummary(out);
+  assert.equal(s.status, 'completed');
+  assert.equal(s.exitCode, 130);
+  assert.deepEqual(s.interrupted.cutShort, ['figures']);
+  assert.equal(s.interrupted.during, 'reports');
+  assert.match(s.outputs.plotsSkipped, /interrupted/);
+  for (const f of ['summary.md', 'junit.xml']) assert.ok(existsSync(join(out, f)), f);
+  assertLogKept(out, 1000);
+});
+
+test('a signal during the analysis: the analysis finishes, figures are skipped, the summary is marked', async () => {
+  const { out } = await run(hang, ['--call', 'spin', '-n', '1000']);
+  let stop = null;
+  const interrupt = {
+    signal: new AbortController().signal,
+    first: null,
+    interrupted: false,
+    enter(name, phase) {
+      if (name === 'analysis') stop = phase.stop;
+    },
+    async checkpoint() {
+      // The signal arrives during the analysis.
+      if (!this.first) {
+        this.first = { signal: 'SIGINT', during: 'analysis' };
+        this.interrupted = true;
+        stop();
+      }
+    },
+  };
+  const cfg = { warmup: 'auto', failOn: [], timeThreshold: 0.1, budgets: null, formats: ['png', 'md'] };
+  const s = await analyzeInto(out, { cfg, run: { status: 'completed', reason: 'iterations' }, interrupt });
+  assert.equal(s.exitCode, 130);
+  assert.deepEqual(s.interrupted, { signal: 'SIGINT', during: 'analysis', cutShort: ['figures'] });
+  assert.match(s.outputs.plotsSkipped ?? 'no gnuplot', /interrupted|not found/);
+  assert.ok(existsSync(join(out, 'summary.md')));
+});
+
+// ---- errors named at their source ----
+
+for (const [kind, expected] of [
+  ['string', /threw a string: 'a string'/],
+  ['undefined', /threw undefined/],
+  ['object', /threw an object: \{ code: 42, reason: 'bad input' \}/],
+  ['subclass', /^unexpected token$/],
+  ['rejection', /threw a string: 'rejected string'/],
+]) {
+  test(`a scenario that throws ${kind === 'subclass' ? 'an Error subclass' : kind === 'rejection' ? 'a rejected string' : kind} is reported faithfully`, async () => {
+    const { r, s } = await run(scenario('throws-value'), ['-n', '100'], { env: { WASM_SOAK_TEST_THROW: kind } });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(s.error.message, expected);
+    assert.equal(s.error.iteration, 10);
+    assert.equal(s.error.phase, 'iteration');
+    if (kind === 'subclass') assert.equal(s.error.name, 'ParseError');
+  });
+}
+
+test("process.exit() in a scenario's setup is the scenario's, exit 3", async () => {
+  const out = tempDir();
+  const r = await runCli(['run', scenario('exit-in-setup'), '-o', out]);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /setup failed: the target called process\.exit\(7\) during setup\(\)/);
+  assert.doesNotMatch(r.stderr, /please report/);
+});
+
+test('process.exit() in an iteration names the iteration, exit 3', async () => {
+  const { r, s } = await run(scenario('exit-in-iteration'), ['-n', '1000']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(s.error.iteration, 50);
+  assert.match(s.error.message, /process\.exit\(0\) during iteration 50 \(op "iteration"\)/);
+});
+
+test('a throwing stats() is phase stats, a throwing teardown() phase teardown', async () => {
+  const stats = await run(scenario('stats-throws'), ['-n', '5000', '--slow-every', '1000']);
+  assert.equal(stats.r.code, 3, stats.r.stderr);
+  assert.equal(stats.s.error.phase, 'stats');
+  assert.equal(stats.s.error.message, 'stats broke');
+  assert.ok(Number.isInteger(stats.s.error.iteration));
+  const teardown = await run(scenario('teardown-throws'), ['-n', '100']);
+  assert.equal(teardown.r.code, 3, teardown.r.stderr);
+  assert.equal(teardown.s.error.phase, 'teardown');
+  assert.equal(teardown.s.error.name, 'TypeError');
+  assert.match(teardown.r.stdout, /error in teardown: teardown broke/);
+});
+
+test('a truncated .wasm is exit 2 "not a valid module"', async () => {
+  const dir = tempDir();
+  const bytes = readFileSync(fixture('soak', 'modules', 'clean.wasm'));
+  const cut = join(dir, 'cut.wasm');
+  writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  const r = await runCli(['run', cut, '-o', join(dir, 'out')]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /cut\.wasm is not a valid module: /);
+});
+
+test('an export with more parameters than a raw target passes: exit 2, the limit and the alternative named', async () => {
+  const r = await runCli(['run', hang, '--call', 'many', '-o', tempDir()]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /takes 17 argument sources; a raw target passes at most 16 \(WS_MAX_PARAMS/);
+  assert.match(r.stderr, /Write a scenario/);
+});
+
+test("a raw WASI module reads an empty stdin, not wasm-soak's", async () => {
+  const { r, s } = await run(fixture('test', 'fixtures', 'stdin.wasm'), ['--call', 'read', '-n', '50'], {
+    input: 'data the module must not see\n',
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(s.status, 'completed');
+});
+
+// ---- output folder and write errors ----
+
+test('--out that is a file, or below a file: exit 2 before the run', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'file');
+  writeFileSync(file, 'x');
+  for (const out of [file, join(file, 'below')]) {
+    const r = await runCli(['run', hang, '--call', 'spin', '-n', '10', '-o', out]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /is a file, not a folder/);
+  }
+});
+
+test('--out under /proc: exit 2 at once, no loop', { skip: !existsSync('/proc/self') && 'no procfs' }, async () => {
+  const r = await runCli(['run', hang, '--call', 'spin', '-n', '10', '-o', '/proc/wasm-soak-test/x'], {
+    timeoutMs: 30_000,
+  });
+  assert.equal(r.timedOut, false);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /Cannot create the result folder \/proc\/wasm-soak-test: E/);
+});
+
+test('a read-only result folder: exit 2 before the run', {
+  skip: process.getuid?.() === 0 && 'root writes in read-only folders',
+}, async () => {
+  const dir = tempDir();
+  chmodSync(dir, 0o500);
+  const r = await runCli(['run', hang, '--call', 'spin', '-n', '10', '-o', dir]);
+  chmodSync(dir, 0o700);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /Cannot write in the result folder .*EACCES/);
+});
+
+test('a write error during the run (file size limit) stops it: exit 3, folder and errno named, samples kept', async () => {
+  const out = tempDir();
+  const r = await runCli(
+    ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-n', '4000000000', '-o', out, '-q', ...TEXT],
+    { shell: 'ulimit -f 1024;' }, // 512 KiB per file
+  );
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, new RegExp(`cannot write the sample log in ${out}: EFBIG`));
+  const s = readSummary(out);
+  assert.equal(s.error.phase, 'log');
+  const data = readRun(join(out, 'samples.wslog'));
+  assert.ok(data.calls > 1000);
+  assert.equal(s.iterations.completed, data.calls);
+});
+
+test('a summary that cannot be written goes to stderr', async () => {
+  const out = tempDir();
+  mkdirSync(join(out, 'summary.json')); // a folder where the file should go
+  const r = await runCli(['run', hang, '--call', 'spin', '-n', '100', '-o', out, ...TEXT]);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /cannot write summary\.json in .*EISDIR.*the summary follows/s);
+  assert.match(r.stderr, /"schema": "wasm-soak-summary"/);
+});

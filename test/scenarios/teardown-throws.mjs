@@ -1,0 +1,10 @@
+// Test scenario: teardown() throws.
+export default {
+  setup() {
+    return {};
+  },
+  iteration() {},
+  teardown() {
+    throw new TypeError('teardown broke');
+  },
+};
