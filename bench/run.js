@@ -1,10 +1,16 @@
 // `npm run bench`: every benchmark, one after the other, each printing its
 // own side-by-side figures: the runner's per-iteration overhead, the trend
 // analysis of 1 M samples (statistics alone, then the whole log-to-summary
-// analysis), plotting 10 M samples.
+// analysis), plotting 10 M samples, the heap census on 5 M chunks.
 import { spawnSync } from 'node:child_process';
 
-const benches = [['bench/runner.js'], ['--expose-gc', 'bench/verdict.js'], ['bench/analysis.js'], ['bench/plot.js']];
+const benches = [
+  ['bench/runner.js'],
+  ['--expose-gc', 'bench/verdict.js'],
+  ['bench/analysis.js'],
+  ['bench/plot.js'],
+  ['bench/census.js'],
+];
 let failed = 0;
 for (const args of benches) {
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
