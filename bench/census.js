@@ -4,7 +4,7 @@
 // (taken before the first call: a search of static memory and a walk that
 // proves the state), the re-walks from the remembered state at the slow
 // samples, and the census's share of the run's wall time (kept under 5 % by
-// the census's own time budget, which skips censuses due too soon; the
+// the census's own 4 % time budget, which skips censuses due too soon; the
 // share without the budget is printed too).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
