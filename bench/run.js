@@ -2,7 +2,7 @@
 // own side-by-side figures: the runner's per-iteration overhead, the trend
 // analysis of 1 M samples (statistics alone, then the whole log-to-summary
 // analysis), the progress line's preliminary verdict on a 200 000-call run,
-// plotting 10 M samples.
+// plotting 10 M samples, the heap census on 5 M chunks.
 import { spawnSync } from 'node:child_process';
 
 const benches = [
@@ -11,6 +11,7 @@ const benches = [
   ['bench/analysis.js'],
   ['bench/live.js'],
   ['bench/plot.js'],
+  ['bench/census.js'],
 ];
 let failed = 0;
 for (const args of benches) {

@@ -10,7 +10,8 @@
 // Outputs must be byte-identical across rebuilds and machines: the compiler
 // runs from the repository root on relative paths, with no debug info
 // (wasi-libc's own DWARF is stripped at link time), so no path is embedded.
-// Needs Debian's clang, lld, wasi-libc and wabt (wat2wasm).
+// Needs Debian's clang, lld, wasi-libc and wabt (wat2wasm), and Debian's
+// emscripten for the fixtures listed in EMCC.
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -46,6 +47,17 @@ const EXTRA = {
   // feature; a 4 MiB stack placed first holds 200 000 calls of 16 B drift and
   // makes an overflow trap instead of overwriting static data.
   drift: ['-mmutable-globals', '-Wl,--export=__stack_pointer', '-Wl,--stack-first', '-Wl,-z,stack-size=4194304'],
+  // A release build: the allocator exported for the host, no name section.
+  'leak-stripped': ['-Wl,--export=malloc', '-Wl,--export=free', '-Wl,--strip-all'],
+};
+
+// Fixtures built with Debian's emcc instead of clang: standalone wasm
+// (WASI imports only, none here), no JS glue, and a fixed 16 MiB memory so
+// that no growth callback is imported; flags per fixture.
+const EMCC_COMMON = ['-O2', '-sSTANDALONE_WASM', '--no-entry', '-Wall', '-Wextra', '-Werror'];
+const EMCC = {
+  'leak-emscripten': ['-sMALLOC=dlmalloc'],
+  'leak-emmalloc': ['-sMALLOC=emmalloc'],
 };
 
 // Test-only files that are committed as they are, not built.
@@ -57,6 +69,8 @@ const STATIC_TEST_FILES = new Set(['not-wasm.wasm']);
 // the output would then depend on how the build was started and what the
 // machine has. So the tools run with a PATH on which every folder holding a
 // wasm-opt is replaced by a folder of links to everything in it but wasm-opt.
+// Debian's emcc, which runs wasm-opt itself, gets the binaryen its own config
+// names (BINARYEN_ROOT, read with em-config) first on its PATH.
 function toolEnv() {
   const links = mkdtempSync(join(tmpdir(), 'soak-tools-'));
   process.on('exit', () => rmSync(links, { recursive: true, force: true }));
@@ -75,12 +89,26 @@ function toolEnv() {
 }
 const TOOL_ENV = toolEnv();
 
-function run(cmd, args) {
+let emccEnv = null;
+function emccEnvironment() {
+  if (!emccEnv) {
+    let root;
+    try {
+      root = execFileSync('em-config', ['BINARYEN_ROOT'], { env: TOOL_ENV }).toString().trim();
+    } catch {
+      fail("em-config not found or failing: install Debian's emscripten");
+    }
+    emccEnv = { ...TOOL_ENV, PATH: `${join(root, 'bin')}:${TOOL_ENV.PATH}` };
+  }
+  return emccEnv;
+}
+
+function run(cmd, args, env = TOOL_ENV) {
   try {
-    execFileSync(cmd, args, { cwd: ROOT, env: TOOL_ENV, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   } catch (err) {
     if (err.code === 'ENOENT') {
-      fail(`${cmd} not found: install Debian's clang, lld, wasi-libc and wabt`);
+      fail(`${cmd} not found: install Debian's clang, lld, wasi-libc, wabt and emscripten`);
     }
     fail(`${cmd} ${args.join(' ')} failed (exit ${err.status})`);
   }
@@ -106,7 +134,8 @@ function buildAll(soakOut, testOut) {
   for (const name of names(FIXTURES, '.c')) {
     const src = `${FIXTURES}/${name}.c`;
     const out = join(soakOut, `${name}.wasm`);
-    run('clang', [...COMMON, ...(EXTRA[name] || []), src, '-o', out]);
+    if (EMCC[name]) run('emcc', [...EMCC_COMMON, ...EMCC[name], src, '-o', out], emccEnvironment());
+    else run('clang', [...COMMON, ...(EXTRA[name] || []), src, '-o', out]);
     outputs.push({ built: out, committed: `${MODULES}/${name}.wasm` });
   }
   for (const name of names(TEST_FIXTURES, '.wat')) {

@@ -1,6 +1,7 @@
 /* The runner's JS API, on the worker's JS thread: converts createRunner's
  * options into a loop (addon/core/ws_loop.c) over the V8 engine
- * (v8_engine.c) and forwards each call. The runner handle is a type-tagged
+ * (v8_engine.c) and forwards each call; keeps the heap census of each
+ * memory it was asked about. The runner handle is a type-tagged
  * object; the loop, the engine and the references are freed when it is
  * collected. */
 #include <stdlib.h>
@@ -14,6 +15,8 @@ typedef struct {
   napi_ref counters_ref; /* counting pass: keeps the counters alive */
   v8_engine *engine;
   ws_loop *loop;
+  ws_census *censuses; /* per memory index, created by the first census */
+  uint32_t n_censuses;
 } runner;
 
 static const napi_type_tag runner_tag = {0x7773736f616b7275ULL, 0x6e6e657230303031ULL};
@@ -39,6 +42,7 @@ static void finalize_runner(napi_env env, void *data, void *hint) {
   runner *r = data;
   ws_loop_destroy(r->loop);
   v8_engine_destroy(r->engine);
+  free(r->censuses);
   if (r->ring_ref != NULL)
     napi_delete_reference(env, r->ring_ref);
   if (r->counters_ref != NULL)
@@ -321,6 +325,128 @@ static napi_value add_memory(napi_env env, napi_callback_info info) {
   return result_of(env, r, rc < 0 ? rc : (int)index);
 }
 
+/* The census of memory k, created on first use; NULL when out of memory. */
+static ws_census *census_of(runner *r, uint32_t k) {
+  if (k >= r->n_censuses) {
+    ws_census *grown = realloc(r->censuses, (k + 1) * sizeof *grown);
+    if (grown == NULL)
+      return NULL;
+    for (uint32_t i = r->n_censuses; i <= k; i++)
+      ws_census_init(&grown[i], NULL);
+    r->censuses = grown;
+    r->n_censuses = k + 1;
+  }
+  return &r->censuses[k];
+}
+
+/* Sets obj[key] = value (a number). */
+static napi_status set_number(napi_env env, napi_value obj, const char *key,
+                              double value) {
+  napi_value v;
+  NAPI_CHECK(napi_create_double(env, value, &v));
+  return napi_set_named_property(env, obj, key, v);
+}
+
+/* Sets obj[key] = value (a string, or null for NULL). */
+static napi_status set_string(napi_env env, napi_value obj, const char *key,
+                              const char *value) {
+  napi_value v;
+  if (value == NULL)
+    NAPI_CHECK(napi_get_null(env, &v));
+  else
+    NAPI_CHECK(napi_create_string_utf8(env, value, NAPI_AUTO_LENGTH, &v));
+  return napi_set_named_property(env, obj, key, v);
+}
+
+/* The JS name of a census kind (WS_CENSUS_KINDS). */
+static const char *census_kind_name(int kind) {
+  switch (kind) {
+#define WS_CENSUS_NAME(name, value, js)                                                  \
+  case value:                                                                            \
+    return js;
+    WS_CENSUS_KINDS(WS_CENSUS_NAME)
+#undef WS_CENSUS_NAME
+  default:
+    return "none";
+  }
+}
+
+/* Builds census's JS description of result r (status: taken, skipped, none). */
+static napi_status census_object(napi_env env, int rc, const ws_census *c,
+                                 const ws_census_result *r, napi_value *out) {
+  NAPI_CHECK(napi_create_object(env, out));
+  const char *status = rc == WS_CENSUS_TAKEN     ? "taken"
+                       : rc == WS_CENSUS_SKIPPED ? "skipped"
+                                                 : "none";
+  NAPI_CHECK(set_string(env, *out, "status", status));
+  NAPI_CHECK(set_number(env, *out, "locates", (double)c->locates));
+  if (rc == WS_CENSUS_SKIPPED)
+    return napi_ok;
+  NAPI_CHECK(set_string(env, *out, "kind", census_kind_name(r->kind)));
+  NAPI_CHECK(set_string(env, *out, "kindText", ws_census_kind_text(r->kind)));
+  NAPI_CHECK(set_string(env, *out, "reason", r->reason));
+  NAPI_CHECK(set_number(env, *out, "walkNs", (double)r->elapsed_ns));
+  NAPI_CHECK(set_number(env, *out, "located", r->located));
+  if (rc != WS_CENSUS_TAKEN)
+    return napi_ok;
+  NAPI_CHECK(set_number(env, *out, "state", (double)r->state));
+  NAPI_CHECK(set_number(env, *out, "liveBytes", (double)r->live_bytes));
+  NAPI_CHECK(set_number(env, *out, "liveGross", (double)r->live_gross));
+  NAPI_CHECK(set_number(env, *out, "inUseChunks", (double)r->in_use_chunks));
+  NAPI_CHECK(set_number(env, *out, "freeBytes", (double)r->free_bytes));
+  NAPI_CHECK(set_number(env, *out, "freeChunks", (double)r->free_chunks));
+  NAPI_CHECK(set_number(env, *out, "largestFree", (double)r->largest_free));
+  NAPI_CHECK(set_number(env, *out, "topBytes", (double)r->top_bytes));
+  NAPI_CHECK(set_number(env, *out, "chunks", (double)r->chunks));
+  NAPI_CHECK(set_number(env, *out, "heapBytes", (double)r->heap_bytes));
+  NAPI_CHECK(set_number(env, *out, "segments", r->segments));
+  NAPI_CHECK(set_number(env, *out, "fragmentation", r->fragmentation));
+  napi_value classes;
+  NAPI_CHECK(napi_create_array_with_length(env, WS_CENSUS_CLASSES, &classes));
+  for (uint32_t k = 0; k < WS_CENSUS_CLASSES; k++) {
+    napi_value v;
+    NAPI_CHECK(napi_create_double(env, (double)r->classes[k], &v));
+    NAPI_CHECK(napi_set_element(env, classes, k, v));
+  }
+  return napi_set_named_property(env, *out, "classes", classes);
+}
+
+/* census(runner, k, record) takes a census of memory k's heap
+ * (ws_loop_census; the state found is kept in the runner and re-walked next
+ * time), records it as metrics when record is true, and returns
+ * { status: 'taken' | 'skipped' | 'none', locates, kind, kindText, reason,
+ * walkNs, located, state, liveBytes, liveGross, inUseChunks, freeBytes,
+ * freeChunks, largestFree, topBytes, chunks, heapBytes, segments,
+ * fragmentation, classes } (fields after located only when taken; only
+ * status and locates when skipped to keep within the time budget). Call it
+ * between batches. */
+static napi_value census(napi_env env, napi_callback_info info) {
+  napi_value argv[2], out;
+  runner *r = unwrap(env, info, 2, argv);
+  if (r == NULL)
+    return NULL;
+  uint32_t k;
+  bool record = false;
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &k));
+  NAPI_CALL(env, napi_get_value_bool(env, argv[1], &record));
+  if (k >= v8_engine_memories(r->engine)) {
+    ws_binding_throw_code(env, WS_EINVAL, "no tracked memory has that index");
+    return NULL;
+  }
+  ws_census *c = census_of(r, k);
+  if (c == NULL) {
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+    return NULL;
+  }
+  ws_census_result result;
+  int rc = ws_loop_census(r->loop, k, c, record, &result);
+  if (rc < 0 && rc != WS_ENOHEAP)
+    return result_of(env, r, rc);
+  v8_engine_end_batch(r->engine);
+  NAPI_CALL(env, census_object(env, rc, c, &result, &out));
+  return out;
+}
+
 /* end(runner) writes the end mark. */
 static napi_value end_run(napi_env env, napi_callback_info info) {
   runner *r = unwrap(env, info, 0, NULL);
@@ -339,6 +465,7 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "metric", metric));
   NAPI_CHECK(ws_binding_export(env, exports, "sampleMemories", sample_memories));
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));
+  NAPI_CHECK(ws_binding_export(env, exports, "census", census));
   NAPI_CHECK(ws_binding_export(env, exports, "end", end_run));
   return napi_ok;
 }

@@ -13,7 +13,7 @@ import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
 import { CTL, METRIC, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
-import { createSources } from './allocator/sources.js';
+import { censusSource, createSources, heapMemory } from './allocator/sources.js';
 import { installCapture } from './capture.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 
@@ -45,6 +45,7 @@ const instances = []; // { ref: WeakRef<Instance>, imports: WeakRef | null }: wh
 let untrackedMemories = 0;
 let sources = null;
 let sourcesSeen = 0;
+let heapIndex = -1; // the tracked memory the heap census reads, or -1
 const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
 let runner = null;
 
@@ -193,8 +194,10 @@ async function slowSample(prepared, elapsedMs) {
   if (instances.length !== sourcesSeen) {
     sources = createSources(liveInstances());
     sourcesSeen = instances.length;
+    heapIndex = heapMemoryIndex(prepared);
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
+  if (heapIndex >= 0) addon.census(runner, heapIndex, true);
   const stats = prepared.scenario?.stats;
   if (stats) {
     const s = await stats.call(prepared.scenario, prepared.state);
@@ -209,6 +212,16 @@ function trackLateMemories() {
     const index = addon.addMemory(runner, memory, entry.shared);
     parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.initialBytes });
   }
+}
+
+/**
+ * The tracked memory the heap census reads: a raw module's own memory (the
+ * one buffers go to), else the first live instance's memory; -1 for none.
+ */
+function heapMemoryIndex(prepared) {
+  if (target.kind === 'module') return tracked.length > 0 ? prepared.bufferMemory : -1;
+  const memory = heapMemory(liveInstances());
+  return memory ? tracked.findIndex((t) => memoryOf(t) === memory) : -1;
 }
 
 /** The instances still alive, as createSources takes them. */
@@ -331,10 +344,12 @@ async function main() {
   });
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
+  heapIndex = heapMemoryIndex(prepared);
+  const census = heapIndex >= 0 ? addon.census(runner, heapIndex, false) : null;
   parentPort.postMessage({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
-    sources: sources.describe(),
+    sources: { ...sources.describe(), census: censusSource(census) },
     instrumented: counting ? counting.instrumented : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({

@@ -1,7 +1,9 @@
 // Automatic allocator sources (worker side): what a module lets us see of its
 // heap without being rebuilt. Each source is read at the slow cadence and
 // recorded as a metric (docs/log-format.md); when none is available the
-// summary names the export or build option that would enable it.
+// summary names the export or build option that would enable it. The heap
+// census (addon.census) needs no export at all: heapMemory() picks the
+// memory it reads, censusSource() says what it found.
 
 import { METRIC } from '../../protocol.js';
 
@@ -120,6 +122,40 @@ const HINTS = {
   stackPointer:
     'export the __stack_pointer global (wasm-ld: -Wl,--export=__stack_pointer with -mmutable-globals) or emscripten_stack_get_current',
 };
+
+/** The memory of the first instance that has one (exported or imported), or null. */
+export function heapMemory(instances) {
+  for (const { instance, imports } of instances) {
+    const memory = memoryOf(instance, imports);
+    if (memory) return memory;
+  }
+  return null;
+}
+
+/**
+ * The header's description of the heap census taken before the first call
+ * (addon.census's result, or null without a memory): { source, kind, state,
+ * chunks, walkMs } when an allocator was recognised, else { source: null,
+ * enable } saying why. The census is retried at every slow sample; its
+ * series say what it found later.
+ */
+export function censusSource(result) {
+  if (!result) return { source: null, enable: 'the module has no linear memory to read' };
+  if (result.status !== 'taken') {
+    return {
+      source: null,
+      enable: `not recognised before the first call: ${result.reason ?? 'not attempted'}; retried at every slow sample (series censusKind)`,
+    };
+  }
+  const walkMs = result.walkNs / 1e6;
+  return {
+    source: `${result.kindText}, state at 0x${result.state.toString(16)}, ${result.chunks} chunks, walked in ${walkMs.toFixed(2)} ms`,
+    kind: result.kind,
+    state: result.state,
+    chunks: result.chunks,
+    walkMs,
+  };
+}
 
 /**
  * Collects sources from the instances seen so far ([{ instance, imports }]):

@@ -1,0 +1,115 @@
+// The heap census end to end: runs through the CLI and reads the census
+// series (docs/log-format.md, metric ids 11-22 and the size classes) back
+// from the log. Raw mode with no flag beyond --call: the stripped leaking
+// wasi-libc fixture's census live bytes grow, the clean fixture's stay
+// flat, modules with no dlmalloc or emmalloc are never recognised; and on
+// fixtures with their own live-bytes counter (wasi-libc dlmalloc, Emscripten
+// dlmalloc and emmalloc) census live bytes track the counter within the
+// allocator's per-chunk padding. The C walker itself is tested in
+// test/c/test_census.c.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { CENSUS_KIND, METRIC, METRIC_CENSUS_CLASS_BASE } from '../src/protocol.js';
+import { fixture, runCli, tempDir } from './helpers.js';
+
+// Payload bytes a chunk may hold beyond the request: alignment padding (16 B
+// chunks in wasi-libc, 8 B in Emscripten's dlmalloc, 4 B regions in emmalloc).
+const PADDING = 16;
+
+/** Runs target with args, returns the decoded log (the folder is removed). */
+async function censusRun(target, args = []) {
+  const dir = tempDir('wasm-soak-census-');
+  try {
+    const r = await runCli(['run', fixture(target), ...args, '-o', dir, '--format', 'md']);
+    assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
+    return await readRun(join(dir, 'samples.wslog'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const values = (series) => Array.from(series?.value ?? []);
+
+/** In-use chunks per census sample: the sum of the size classes. */
+function inUseChunks(run) {
+  const names = Object.entries(METRIC)
+    .filter(([, id]) => id >= METRIC_CENSUS_CLASS_BASE && id < METRIC_CENSUS_CLASS_BASE + 32)
+    .map(([name]) => name);
+  const n = run.metrics.censusLive.value.length;
+  return Array.from({ length: n }, (_, i) => names.reduce((sum, name) => sum + (run.metrics[name]?.value[i] ?? 0), 0));
+}
+
+test('census: the stripped leaking fixture (exported malloc, no names) grows in raw mode', async () => {
+  const bytes = readFileSync(fixture('soak/modules/leak-stripped.wasm'));
+  assert.equal(WebAssembly.Module.customSections(new WebAssembly.Module(bytes), 'name').length, 0);
+  const run = await censusRun('soak/modules/leak-stripped.wasm', ['--call', 'step', '-n', '100000']);
+  const m = run.metrics;
+  assert.ok(run.header.sources.census, 'the header says what the census found at the start');
+  assert.ok(values(m.censusKind).every((k) => k === CENSUS_KIND.dlmalloc));
+  const live = values(m.censusLive);
+  const iter = Array.from(m.censusLive.iter);
+  assert.ok(live.length >= 2, `${live.length} census samples`);
+  assert.ok(iter.at(-1) >= 50000, `last census at iteration ${iter.at(-1)}`);
+  // About 36 B leak per call; the working set (about 300 KiB) only churns.
+  const perCall = (live.at(-1) - live[0]) / (iter.at(-1) - iter[0]);
+  assert.ok(perCall > 20 && perCall < 60, `census live bytes grow ${perCall.toFixed(1)} B per call`);
+  assert.equal(values(m.censusState).length, live.length);
+  assert.ok(values(m.censusChunks).at(-1) > 50000, 'every leaked block is a chunk');
+  assert.ok(values(m.censusClass32).at(-1) > 30000, 'the leak is in the 32-63 B class');
+});
+
+test('census: the clean fixture stays flat in raw mode', async () => {
+  const run = await censusRun('soak/modules/clean.wasm', ['--call', 'step', '-n', '100000']);
+  const live = values(run.metrics.censusLive);
+  const iter = Array.from(run.metrics.censusLive.iter);
+  assert.ok(live.length >= 2 && iter.at(-1) >= 50000, `${live.length} samples, last at ${iter.at(-1)}`);
+  assert.ok(values(run.metrics.censusKind).every((k) => k === CENSUS_KIND.dlmalloc));
+  for (const v of live) assert.ok(v > 100 * 1024 && v < 512 * 1024, `census live ${v} B`);
+  const perCall = (live.at(-1) - live[0]) / (iter.at(-1) - iter[0]);
+  assert.ok(Math.abs(perCall) < 4, `census live bytes move ${perCall.toFixed(2)} B per call`);
+});
+
+for (const [name, kind] of [
+  ['leak', CENSUS_KIND.dlmalloc],
+  ['leak-emscripten', CENSUS_KIND.dlmalloc],
+  ['leak-emmalloc', CENSUS_KIND.emmalloc],
+]) {
+  test(`census: live bytes track the ${name} fixture's own counter within per-chunk padding`, async () => {
+    const run = await censusRun(`test/scenarios/census-${name}.mjs`);
+    const m = run.metrics;
+    assert.ok(
+      values(m.censusKind).every((k) => k === kind),
+      `kinds ${values(m.censusKind)}`,
+    );
+    const census = values(m.censusLive);
+    const chunks = inUseChunks(run);
+    const counted = new Map(Array.from(m.liveBytes.iter, (it, i) => [it, m.liveBytes.value[i]]));
+    assert.ok(census.length >= 1);
+    m.censusLive.iter.forEach((it, i) => {
+      const own = counted.get(it);
+      assert.ok(own !== undefined, `stats() sampled at iteration ${it}`);
+      const extra = census[i] - own;
+      assert.ok(
+        extra >= 0 && extra <= PADDING * chunks[i],
+        `iteration ${it}: census ${census[i]} B, counter ${own} B, ${chunks[i]} chunks`,
+      );
+    });
+    assert.ok(census.at(-1) > census[0], 'the leak shows');
+  });
+}
+
+test('census: modules without dlmalloc or emmalloc are never recognised', async () => {
+  for (const name of ['fragment', 'empty']) {
+    const run = await censusRun(`soak/modules/${name}.wasm`, ['--call', 'step']);
+    assert.ok(
+      values(run.metrics.censusKind).every((k) => k === CENSUS_KIND.none),
+      name,
+    );
+    assert.equal(run.metrics.censusLive, undefined, `${name}: no census live bytes`);
+    assert.equal(run.header.sources.census.source, null);
+    assert.match(run.header.sources.census.enable, /no allocator state was found/);
+  }
+});
