@@ -22,10 +22,10 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
 
 /**
  * The series the trend tests judge, best source first: live bytes from the
- * scenario's stats(), else the heap census (the allocator's own chunks, read
- * in linear memory and proven by a walk: no rebuild, no second pass), else
- * the counting pass, else the allocator's own statistics (mallinfo,
- * emmalloc); heap bytes from stats(), else the census, else the allocator;
+ * scenario's stats(), else the counting pass when it found the allocator's
+ * entry points (exact counts), else the heap census (the allocator's own
+ * chunks, read in linear memory and proven by a walk: no rebuild, no second
+ * pass), else the allocator's own statistics (mallinfo, emmalloc); heap bytes from stats(), else the census, else the allocator;
  * the JS heap as retained after full GCs (the sampled heap also holds
  * garbage not yet collected; no full GC during the run: untested).
  * allocations: summarizeAllocations of the counting pass, or null.
@@ -38,8 +38,11 @@ function censusKindOf(series) {
 
 function trendInput(data, allocations = null) {
   const m = data.metrics;
-  const counted = allocations?.liveSeries;
-  const live = m.liveBytes ?? m.censusLive ?? counted ?? m.allocatorLive;
+  // A counting pass that found no allocator entry point saw nothing: its
+  // flat live bytes are no evidence (a stripped build), so they are not used.
+  const found = allocations?.summary.instrumented.some((entryPoints) => entryPoints.length > 0);
+  const counted = found ? allocations.liveSeries : undefined;
+  const live = m.liveBytes ?? counted ?? m.censusLive ?? m.allocatorLive;
   const heap = m.heapBytes ?? m.censusHeap ?? m.allocatorHeap;
   const metrics = { ...m, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
   if (live) metrics.liveBytes = live;
@@ -48,8 +51,8 @@ function trendInput(data, allocations = null) {
   if (live === counted && allocations) metrics.livePeak = allocations.peakSeries;
   let liveSource = null;
   if (m.liveBytes) liveSource = 'stats()';
-  else if (m.censusLive) liveSource = `heap census (${censusKindOf(m.censusKind)})`;
   else if (counted) liveSource = 'counting pass';
+  else if (m.censusLive) liveSource = `heap census (${censusKindOf(m.censusKind)})`;
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
   return { input: { ...data, metrics }, liveSource };
 }
