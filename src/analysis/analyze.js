@@ -3,7 +3,6 @@
 // written by src/report/result.js. The base summary, the counting pass's
 // allocations and budgets, the trend verdicts, and the exit code they imply.
 import { EXIT } from '../cli/exit-codes.js';
-import { CENSUS_KIND } from '../protocol.js';
 import { checkBudgets, growthAttribution, summarizeAllocations } from './allocations.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun, verdictOf } from './verdict.js';
@@ -23,27 +22,23 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
 /**
  * The series the trend tests judge, best source first: live bytes from the
  * scenario's stats(), else the counting pass when it found the allocator's
- * entry points (exact counts), else the heap census (the allocator's own
- * chunks, read in linear memory and proven by a walk: no rebuild, no second
- * pass), else the allocator's own statistics (mallinfo, emmalloc); heap bytes from stats(), else the census, else the allocator;
+ * entry points (exact counts), else the allocator's own statistics
+ * (mallinfo, emmalloc). The heap census series are recorded but not judged
+ * yet: its samples are time-budgeted, and a fast run's ten or so census
+ * points read as "flat" to the trend test, which would turn a leak into
+ * fragmentation; heap bytes from stats(), else the allocator;
  * the JS heap as retained after full GCs (the sampled heap also holds
  * garbage not yet collected; no full GC during the run: untested).
  * allocations: summarizeAllocations of the counting pass, or null.
  */
-/** The allocator the census recognised last, by its protocol name. */
-function censusKindOf(series) {
-  const id = series?.value[series.value.length - 1];
-  return Object.keys(CENSUS_KIND).find((name) => CENSUS_KIND[name] === id) ?? 'unknown allocator';
-}
-
 function trendInput(data, allocations = null) {
   const m = data.metrics;
   // A counting pass that found no allocator entry point saw nothing: its
   // flat live bytes are no evidence (a stripped build), so they are not used.
   const found = allocations?.summary.instrumented.some((entryPoints) => entryPoints.length > 0);
   const counted = found ? allocations.liveSeries : undefined;
-  const live = m.liveBytes ?? counted ?? m.censusLive ?? m.allocatorLive;
-  const heap = m.heapBytes ?? m.censusHeap ?? m.allocatorHeap;
+  const live = m.liveBytes ?? counted ?? m.allocatorLive;
+  const heap = m.heapBytes ?? m.allocatorHeap;
   const metrics = { ...m, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
   if (live) metrics.liveBytes = live;
   if (heap) metrics.heapBytes = heap;
@@ -52,7 +47,6 @@ function trendInput(data, allocations = null) {
   let liveSource = null;
   if (m.liveBytes) liveSource = 'stats()';
   else if (counted) liveSource = 'counting pass';
-  else if (m.censusLive) liveSource = `heap census (${censusKindOf(m.censusKind)})`;
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
   return { input: { ...data, metrics }, liveSource };
 }
