@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
 import { analyzeInto } from '../src/report/result.js';
-import { fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
+import { fixture, readSummary, runCli, tempDir, whenFileReaches, whenLogHasCalls } from './helpers.js';
 
 const hang = fixture('test', 'fixtures', 'hang.wasm');
 const scenario = (name) => fixture('test', 'scenarios', `${name}.mjs`);
@@ -121,7 +121,8 @@ test('SIGINT during a hung call: the message says so; a second SIGINT exits 130 
   let second = false;
   const r = await runCli(['run', hang, '--call', 'spin', '-n', '100000', '-o', out, ...TEXT], {
     onSpawn(child) {
-      whenFileReaches(log, 1000 * 32).then(() => {
+      // All 2000 calls before the hang are logged: the worker is in the hung one.
+      whenLogHasCalls(log, 2000).then(() => {
         first = true;
         child.kill('SIGINT');
       });

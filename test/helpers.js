@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readRun } from '../src/analysis/log-reader.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'src', 'cli', 'main.js');
@@ -64,29 +65,55 @@ export function runCli(
 }
 
 /**
- * Resolves once the file at path exists and holds at least bytes: evidence
- * that a run is under way (0: that it exists). Polls every 20 ms; rejects
- * after timeoutMs.
+ * Resolves with ready()'s value once it returns a non-null value, polling
+ * every 20 ms (a throw counts as not yet); rejects with what() after
+ * timeoutMs.
  */
-export function whenFileReaches(path, bytes, { timeoutMs = CHILD_TIMEOUT_MS } = {}) {
+function whenReady(ready, what, timeoutMs) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const poll = setInterval(() => {
-      let size = -1;
+      let value = null;
       try {
-        size = statSync(path).size;
+        value = ready();
       } catch {
         // not there yet
       }
-      if (size >= bytes) {
+      if (value !== null) {
         clearInterval(poll);
-        resolve(size);
+        resolve(value);
       } else if (Date.now() - started > timeoutMs) {
         clearInterval(poll);
-        reject(new Error(`${path} did not reach ${bytes} bytes within ${timeoutMs} ms`));
+        reject(new Error(`${what()} within ${timeoutMs} ms`));
       }
     }, 20);
   });
+}
+
+/**
+ * Resolves once the file at path exists and holds at least bytes: evidence
+ * that a run is under way (0: that it exists). Rejects after timeoutMs.
+ */
+export function whenFileReaches(path, bytes, { timeoutMs = CHILD_TIMEOUT_MS } = {}) {
+  const size = () => statSync(path).size;
+  return whenReady(
+    () => (size() >= bytes ? size() : null),
+    () => `${path} did not reach ${bytes} bytes`,
+    timeoutMs,
+  );
+}
+
+/**
+ * Resolves once the sample log at path holds at least calls completed calls:
+ * evidence that the worker has started call number calls. Rejects after
+ * timeoutMs.
+ */
+export function whenLogHasCalls(path, calls, { timeoutMs = CHILD_TIMEOUT_MS } = {}) {
+  return whenReady(
+    () => (readRun(path).calls >= calls ? calls : null),
+    () => `${path} did not hold ${calls} calls`,
+    timeoutMs,
+  );
 }
 
 export const readSummary = (dir) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
