@@ -13,6 +13,7 @@ export function createCounting() {
   const counters = new Float64Array(new ArrayBuffer(COUNTER_FIELDS * 8));
   const sizes = new Map();
   const instrumented = [];
+  const coverage = [];
 
   const free = (ptr) => {
     const size = sizes.get(ptr);
@@ -43,11 +44,13 @@ export function createCounting() {
   return {
     counters,
     instrumented,
+    coverage,
     /** The capture hook's transform: instrument the module if it has an allocator. */
     transform(bytes) {
       const result = instrumentAllocator(bytes);
       if (!result) return null;
       instrumented.push(result.entryPoints);
+      coverage.push({ found: result.found, complete: result.complete });
       return { bytes: result.bytes, imports: { [HOOK_MODULE]: { event } } };
     },
   };
