@@ -4,6 +4,7 @@
 // requested, live bytes, peak live bytes). Live bytes are requested bytes of
 // blocks allocated and not yet freed, tracked by pointer.
 import { COUNTER, COUNTER_FIELDS } from '../../protocol.js';
+import { glueAllocatorNames } from './glue-names.js';
 import { EVENT, HOOK_MODULE, instrumentAllocator } from './instrument.js';
 
 const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = COUNTER;
@@ -45,9 +46,13 @@ export function createCounting() {
     counters,
     instrumented,
     coverage,
-    /** The capture hook's transform: instrument the module if it has an allocator. */
+    /**
+     * The capture hook's transform: instrument the module if it has an
+     * allocator. Called from the hooked WebAssembly call, so the glue that
+     * compiles the module is on the stack (glueAllocatorNames).
+     */
     transform(bytes) {
-      const result = instrumentAllocator(bytes);
+      const result = instrumentAllocator(bytes, glueAllocatorNames());
       if (!result) return null;
       instrumented.push(result.entryPoints);
       coverage.push({ found: result.found, complete: result.complete });

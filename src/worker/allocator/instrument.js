@@ -100,16 +100,24 @@ function forwardTarget(module, internal) {
 
 /**
  * The functions to wrap: [{ internal, entry, name, how }], by export name,
- * then by name section, each followed through forwarders to a function not
- * found under a name of its own.
+ * then by name section, then by the export the JS glue binds to the name
+ * (glueNames: export name -> entry name), each followed through forwarders
+ * to a function not found under a name of its own.
  */
-function findEntryPoints(module) {
+function findEntryPoints(module, glueNames) {
   const exported = exportedFunctions(module);
+  const glued = new Map();
+  for (const [exportName, name] of glueNames) if (exported.has(exportName)) glued.set(name, exportName);
   const named = [];
   for (const [name, entry] of Object.entries(ENTRY_POINTS)) {
     const byExport = exported.get(name);
-    const internal = byExport ?? (module.getFunction(name) ? name : null);
-    if (internal) named.push({ internal, entry, name, how: byExport ? 'export' : 'name section' });
+    const byGlue = glued.has(name) ? exported.get(glued.get(name)) : undefined;
+    const internal = byExport ?? (module.getFunction(name) ? name : null) ?? byGlue;
+    if (!internal) continue;
+    let how = 'name section';
+    if (byExport) how = 'export';
+    else if (internal === byGlue) how = `export "${glued.get(name)}", bound to _${name} by the JS glue`;
+    named.push({ internal, entry, name, how });
   }
   const taken = new Set(named.map((n) => n.internal));
   const found = new Map();
@@ -185,7 +193,9 @@ function wrapperBody(m, { entry, info, params }, origName) {
 
 /**
  * Rewrites bytes (a wasm module) so that its allocator reports to the import
- * wasm_soak.event(kind, ptr, size, oldPtr). Returns { bytes, entryPoints,
+ * wasm_soak.event(kind, ptr, size, oldPtr); glueNames maps minified export
+ * names to the entry points the module's JS glue binds them to
+ * (glue-names.js). Returns { bytes, entryPoints,
  * found, complete }: the names wrapped, how each was found ("export",
  * "name section", and the forwarders followed), and whether they cover the
  * allocator's core (coversCore); or null when the module has no allocator
@@ -193,11 +203,11 @@ function wrapperBody(m, { entry, info, params }, origName) {
  * runs are enabled (ENGINE_FEATURES), so a module using exceptions, SIMD or
  * bulk memory validates.
  */
-export function instrumentAllocator(bytes) {
+export function instrumentAllocator(bytes, glueNames = new Map()) {
   const m = binaryen.readBinary(bytes);
   try {
     m.setFeatures(ENGINE_FEATURES);
-    const found = findEntryPoints(m);
+    const found = findEntryPoints(m, glueNames);
     if (found.length === 0) return null;
     m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));
     m.addFunctionImport(
