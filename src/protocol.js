@@ -33,6 +33,8 @@ export const VALUE_TYPE = freeze(c.valueType);
 export const ROLE = freeze(c.role);
 /** Allocators the heap census recognises (metric censusKind). */
 export const CENSUS_KIND = freeze(c.censusKind);
+/** Each census kind's description, by id ("dlmalloc, Rust crate layout"). */
+export const CENSUS_KIND_TEXT = freeze(c.censusKindText);
 /** In-use chunks of [2^k, 2^(k+1)) bytes are metric METRIC_CENSUS_CLASS_BASE + k. */
 export const METRIC_CENSUS_CLASS_BASE = c.metricCensusClassBase;
 /** Finding kinds, most severe first (a verdict is the most severe finding's kind). */

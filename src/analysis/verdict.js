@@ -132,7 +132,7 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
     case 'fragmentation':
       return `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(p)}`;
     case 'growth':
-      return `${what} grows by ${rate} after warm-up, but live bytes are not observable, so a leak cannot be told from fragmentation; a scenario stats() returning liveBytes, or an exported mallinfo, would tell.${describeProjection(p)}`;
+      return `${what} grows by ${rate} after warm-up, but live bytes are not observable (the heap census recognised no allocator), so a leak cannot be told from fragmentation; --count-allocs (no rebuild), a scenario stats() returning liveBytes, or an exported mallinfo would tell.${describeProjection(p)}`;
     case 'stack-drift':
       return `The shadow stack pointer sinks by ${rate} and is never restored: something allocates on the wasm stack without giving it back, and the module will corrupt its memory or trap when the stack runs out.${p ? ` At this pace the stack pointer reaches address 0 after about ${formatCount(p.iterations)} more calls (sooner if static data lies below the stack).` : ''}`;
     case 'js-heap-growth':

@@ -118,6 +118,7 @@ const SOURCE_LABELS = [
   ['heapTop', 'heap top'],
   ['allocator', 'allocator statistics'],
   ['stackPointer', 'stack pointer'],
+  ['census', 'heap census'],
 ];
 
 // Entry points the counting pass instrumented, per module ([[names], ...]).
@@ -147,12 +148,14 @@ export function sourceRows(s) {
     source: src.liveBytes ?? null,
     enable:
       src.liveBytes == null
-        ? 'a scenario stats() returning liveBytes, an allocator with statistics (above), or --count-allocs'
+        ? 'a scenario stats() returning liveBytes, an allocator with statistics or one the heap census recognises (above), or --count-allocs'
         : null,
   });
   const cp = src.countingPass;
   if (cp) {
     const parts = [cp.status, `instrumented ${instrumentedText(cp.instrumented)}`];
+    const how = (cp.entryPoints ?? []).filter((e) => e.how !== 'export' && e.how !== 'name section');
+    if (how.length) parts.push(how.map((e) => `${e.name}: ${e.how}`).join(', '));
     if (cp.error) parts.push(`error${cp.error.phase ? ` (${cp.error.phase})` : ''}: ${cp.error.message}`);
     rows.push({
       what: 'counting pass',

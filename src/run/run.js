@@ -263,7 +263,12 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
   worker.on('message', (msg) => {
     if (outcome) return;
     if (msg.type === 'ready') {
-      header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
+      header = {
+        ...buildHeader({ target, cfg, argv, ready: msg }),
+        pass,
+        instrumented: msg.instrumented,
+        coverage: msg.coverage,
+      };
       try {
         writer = createLogWriter(logPath, header);
       } catch (err) {

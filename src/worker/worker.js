@@ -351,6 +351,7 @@ async function main() {
     name: prepared.scenario?.name ?? null,
     sources: { ...sources.describe(), census: censusSource(census) },
     instrumented: counting ? counting.instrumented : null,
+    coverage: counting ? counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({
       label: t.label,
