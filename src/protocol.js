@@ -37,6 +37,10 @@ export const CENSUS_KIND = freeze(c.censusKind);
 export const METRIC_CENSUS_CLASS_BASE = c.metricCensusClassBase;
 /** Finding kinds, most severe first (a verdict is the most severe finding's kind). */
 export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
+/** Why a run's data could not decide (the verdict "inconclusive"), by name. */
+export const UNDECIDED_REASON = freeze(c.undecidedReason);
+/** Largest wasm32 linear memory (4 GiB), decided in C. */
+export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */
 export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
 /** Most memory series one analysis takes. */

@@ -89,6 +89,8 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
   NAPI_CHECK(set_number(env, c, "maxSeries", WS_MAX_SERIES));
   WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
+  WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
+  NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(kinds_in_order(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));

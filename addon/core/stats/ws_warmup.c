@@ -46,14 +46,15 @@ int ws_warmup_time(const float *x, size_t n, size_t *end) {
 }
 
 int ws_warmup_memory(const double *iter, const double *bytes, size_t m, size_t calls,
-                     size_t *end) {
+                     double limit, size_t *end) {
   *end = 0;
   double quiet = (double)calls / 20;
   for (size_t i = 1; i < m; i++) {
     if (!(bytes[i] > bytes[i - 1]))
       continue;
     double e = iter[i];
-    if (e >= (double)calls / 2)
+    /* Growth stopped by the limit did not stop: it ran out of memory. */
+    if (e >= (double)calls / 2 || (limit > 0 && bytes[i] >= limit))
       break;
     double next = (double)calls;
     for (size_t j = i + 1; j < m; j++) {
