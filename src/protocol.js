@@ -43,6 +43,12 @@ export const UNDECIDED_REASON = freeze(c.undecidedReason);
 export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */
 export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
+/** Fewest slow samples a sampled series needs after warm-up to be tested (C's WS_MEM_MIN_POINTS). */
+export const MEM_MIN_POINTS = c.memMinPoints;
+/** The auto warm-up is at most 1 / WARMUP_CAP_DIVISOR of the run. */
+export const WARMUP_CAP_DIVISOR = c.warmupCapDivisor;
+/** Fewest calls after warm-up the time test takes. */
+export const TIME_MIN_CALLS = c.timeMinCalls;
 /** Most memory series one analysis takes. */
 export const MAX_SERIES = c.maxSeries;
 export const LOG_MAGIC = c.logMagic;

@@ -224,6 +224,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 /* Largest linear memory of wasm32: 65 536 pages of 64 KiB. A memory that
  * reaches it (or its declared maximum) can grow no more. */
 #define WS_WASM32_MAX_BYTES 4294967296.0
+/* A wasm page. */
+#define WS_PAGE_BYTES 65536.0
 /* One-sided significance level of every trend test. */
 #define WS_ALPHA 0.01
 

@@ -139,6 +139,10 @@ void ws_time_windows(size_t from, size_t to, ws_windows *w);
 
 /* ---- Time drift (ws_drift.c) ---- */
 
+/* Fewest calls the time test takes after warm-up: 8 batches of
+ * WS_BATCH_MIN_CALLS. */
+#define WS_TIME_MIN_CALLS 80
+
 typedef struct {
   double threshold; /* relative change across the run that matters (0.10) */
   double alpha;     /* one-sided significance level (0.01) */
@@ -206,9 +210,10 @@ enum {
 #define WS_MEM_MIN_POINTS 12
 
 /* Growth events of a step series (linear memory) inside the window: each
- * increase is one event. A large event adds at least 1/WS_LARGE_STEP_DIVISOR
- * of the value in effect at the window's start (12.5 %: below Emscripten's
- * 20 % geometric step, above a 64 KiB page of any memory over 512 KiB). */
+ * increase is one event. A large event adds more than one 64 KiB page (the
+ * finest step there is) and at least 1/WS_LARGE_STEP_DIVISOR of the value in
+ * effect at the window's start (12.5 %: below Emscripten's 20 % geometric
+ * step). */
 #define WS_LARGE_STEP_DIVISOR 8
 typedef struct {
   size_t count;       /* increases inside the window */
@@ -301,8 +306,9 @@ typedef struct {
 #define WS_MAX_FINDINGS 6
 
 /* Turns series patterns and the time signal into findings, most severe
- * first: memory-exhausted (a series reached its limit: the declared maximum
- * or 4 GiB; observed, not projected), stack-drift (the stack depth grows for
+ * first: memory-exhausted (a series reached its limit, the declared maximum
+ * or 4 GiB, to within its last growth step or a page: observed, not
+ * projected), stack-drift (the stack depth grows for
  * good: a caller that allocates on the shadow stack and never restores it),
  * leak (live bytes sustained), fragmentation (heap or linear memory
  * sustained while live bytes and their peaks are flat), growth (the same

@@ -88,6 +88,9 @@ static napi_status build_constants(napi_env env, napi_value *out) {
 #undef WS_SET_DEFAULT
   NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
   NAPI_CHECK(set_number(env, c, "maxSeries", WS_MAX_SERIES));
+  NAPI_CHECK(set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
+  NAPI_CHECK(set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));
+  NAPI_CHECK(set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
   WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));

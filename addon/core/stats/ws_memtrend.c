@@ -166,7 +166,9 @@ static void growth_events(const double *iter, const double *value, size_t m, siz
       continue;
     e->count++;
     last = value[j];
-    if (value[j] - value[j - 1] < e->base / WS_LARGE_STEP_DIVISOR)
+    /* One page is the finest step there is: never a coarse policy's. */
+    double d = value[j] - value[j - 1];
+    if (d < e->base / WS_LARGE_STEP_DIVISOR || d <= WS_PAGE_BYTES)
       continue;
     if (e->large++ == 0)
       e->first_large = iter[j];

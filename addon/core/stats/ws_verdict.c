@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ws_internal.h"
 #include "ws_stats.h"
 
 void ws_verdict_opts_default(ws_verdict_opts *o) {
@@ -23,17 +24,15 @@ static double value_at(const ws_series_in *s, double t) {
   return v;
 }
 
-/* Fewest calls the time test takes after warm-up: 8 batches of 10. */
-#define TIME_MIN_CALLS 80
-
 /* Returns the signal of series s and its result r in a run of calls: its
- * pattern, where it reached its limit, and what it leaves open with the
+ * pattern, where it reached its limit (within the last growth step, or a
+ * page, of it), and what it leaves open with the
  * calls that would decide it, by the series' own sampling rate. */
 static ws_signal signal_of(const ws_series_in *s, const ws_memtrend_result *r,
                            size_t calls) {
   ws_signal g = {s->role, r->pattern, r->peak_grows, r->grown, 0, 0, -1, 0};
   for (size_t j = 0; s->limit > 0 && j < s->n; j++) {
-    if (s->value[j] >= s->limit) {
+    if (ws__at_limit(j > 0 ? s->value[j - 1] : s->value[j], s->value[j], s->limit)) {
       g.exhausted_at = s->iter[j];
       g.bytes = s->value[j];
       break;
@@ -73,7 +72,8 @@ static ws_time_signal time_signal(const ws_drift_result *d) {
   double window = (double)(d->to - d->from);
   if (!d->tested) {
     t.undecided = WS_UNDECIDED_FEW_CALLS;
-    t.more_calls = window < TIME_MIN_CALLS ? TIME_MIN_CALLS - window : TIME_MIN_CALLS;
+    t.more_calls =
+        window < WS_TIME_MIN_CALLS ? WS_TIME_MIN_CALLS - window : WS_TIME_MIN_CALLS;
   } else if (d->spans) {
     t.undecided = WS_UNDECIDED_SPANS_THRESHOLD;
     t.more_calls = d->more_calls;
