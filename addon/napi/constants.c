@@ -103,8 +103,13 @@ static napi_status build_constants(napi_env env, napi_value *out) {
 #undef WS_SET_DEFAULT
   NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
   NAPI_CHECK(set_number(env, c, "maxSeries", WS_MAX_SERIES));
+  NAPI_CHECK(set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
+  NAPI_CHECK(set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));
+  NAPI_CHECK(set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
   WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
   NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
+  WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
+  NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(kinds_in_order(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));

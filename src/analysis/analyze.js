@@ -9,12 +9,14 @@ import { buildSummary } from './summary.js';
 import { analyzeRun, verdictOf } from './verdict.js';
 
 /**
- * Exit code for a run's status and findings (README, "Exit codes"). Budget
- * findings always fail: a budget is an explicit gate.
+ * Exit code for a run's status, findings and what it left undecided (README,
+ * "Exit codes"). Budget findings always fail: a budget is an explicit gate.
+ * Undecided questions fail only when failOn names 'inconclusive'.
  */
-export function exitCodeFor(status, findings, failOn) {
+export function exitCodeFor(status, findings, failOn, inconclusive = []) {
   if (status === 'failed') return EXIT.FAILED;
   if (status === 'interrupted') return EXIT.INTERRUPTED;
+  if (failOn.includes('inconclusive') && inconclusive.length > 0) return EXIT.FINDING;
   return findings.some((f) => f.kind === 'budget' || failOn.includes(f.kind)) ? EXIT.FINDING : EXIT.OK;
 }
 
@@ -130,7 +132,8 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
   summary.warmup = trend.warmup;
   const census = censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls });
   summary.findings = [...trend.findings.map((f) => withGrowingClasses(f, census)), ...budgetFindings];
-  summary.verdict = verdictOf(summary.findings);
+  summary.inconclusive = trend.inconclusive;
+  summary.verdict = verdictOf(summary.findings, summary.inconclusive);
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;
   summary.sources = {
@@ -147,7 +150,7 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
     };
   summary.allocations = allocations ? allocations.summary : null;
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
-  summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn);
+  summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn, summary.inconclusive);
   // A counting pass that was asked for and failed loses requested data.
   if (count?.status === 'failed' && summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
   // A hung call (the watchdog ended the worker) is named as a finding; the

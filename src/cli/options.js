@@ -210,7 +210,7 @@ export const OPTIONS = Object.freeze(
       parse: parseFailOn,
       default: FINDING_KINDS,
       shown: 'all',
-      help: `findings that exit 1: ${FINDING_KINDS.join(', ')}, or none`,
+      help: `findings that exit 1: ${FINDING_KINDS.join(', ')}, inconclusive (not by default), or none`,
       commands: ANALYSIS,
     },
     {

@@ -77,15 +77,15 @@ export function parseTimeThreshold(text, name = 'time-threshold') {
   return t;
 }
 
-/** "none" or a comma-separated list of finding kinds. */
+/** "none" or a comma-separated list of finding kinds, and "inconclusive". */
 export function parseFailOn(text, name = 'fail-on') {
   if (text === 'none') return [];
   const kinds = text.split(',').map((k) => k.trim());
   for (const k of kinds) {
-    if (!FINDING_KINDS.includes(k)) {
+    if (!FINDING_KINDS.includes(k) && k !== 'inconclusive') {
       throw optionError(
         `--${name} names an unknown finding kind "${k}".`,
-        `Use a comma-separated list of ${FINDING_KINDS.join(', ')}, or none.`,
+        `Use a comma-separated list of ${FINDING_KINDS.join(', ')}, inconclusive, or none.`,
       );
     }
   }

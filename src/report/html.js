@@ -18,6 +18,7 @@ import {
   opRows,
   reproduceCommand,
   sourceRows,
+  undecidedLines,
   verdictLine,
 } from './words.js';
 
@@ -105,14 +106,23 @@ function errorSection(s) {
 ${e.stack ? `<pre>${esc(e.stack)}</pre>` : ''}</section>`;
 }
 
+// What the data left undecided, after the findings.
+function undecidedBlock(s) {
+  const lines = undecidedLines(s);
+  if (!lines.length) return '';
+  return `<div class="note" id="inconclusive"><p><strong>Inconclusive:</strong></p><ul>${lines
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join('')}</ul></div>`;
+}
+
 function findingsSection(s) {
   const list = s.findings ?? [];
   if (!list.length) {
     return s.verdict
-      ? '<section id="findings"><h2>Findings</h2><p>None: every tested series stayed flat after warm-up.</p></section>'
+      ? `<section id="findings"><h2>Findings</h2><p>None${s.verdict === 'inconclusive' ? '' : ': every tested series stayed flat after warm-up'}.</p>${undecidedBlock(s)}</section>`
       : '';
   }
-  return `<section id="findings"><h2>Findings</h2>${list
+  return `<section id="findings"><h2>Findings</h2>${undecidedBlock(s)}${list
     .map(
       (f) => `<div class="finding">
 <p>${esc(f.sentence)}</p>${table(findingEvidence(f))}</div>`,

@@ -1,7 +1,7 @@
 // JUnit XML for CI: one testcase per soak target. A finding is a failure
 // whose message is its sentence; a failed run is an error.
 import { writeFile } from 'node:fs/promises';
-import { findingEvidence, reproduceCommand } from './words.js';
+import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
 
 // Escapes text for XML attributes and content, dropping characters XML 1.0
 // cannot carry.
@@ -24,8 +24,9 @@ function testcase(s) {
       .join('\n');
     body.push(`<failure message="${xml(f.sentence)}" type="${xml(f.kind)}">${xml(evidence)}</failure>`);
   }
+  const undecided = undecidedLines(s).map((l) => `\ninconclusive: ${l}`);
   body.push(
-    `<system-out>${xml(`verdict: ${s.verdict ?? 'none'} (${s.status})\nreproduce: ${reproduceCommand(s)}`)}</system-out>`,
+    `<system-out>${xml(`verdict: ${s.verdict ?? 'none'} (${s.status})${undecided.join('')}\nreproduce: ${reproduceCommand(s)}`)}</system-out>`,
   );
   return `    <testcase classname="wasm-soak" name="${xml(s.name ?? 'wasm-soak')}" time="${time}">\n      ${body.join('\n      ')}\n    </testcase>`;
 }

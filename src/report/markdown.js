@@ -16,6 +16,7 @@ import {
   opRows,
   reproduceCommand,
   sourceRows,
+  undecidedLines,
   verdictLine,
 } from './words.js';
 
@@ -86,6 +87,8 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
   }
   if (s.findings?.length) out.push('');
+  const undecided = undecidedLines(s);
+  if (undecided.length) out.push('Inconclusive:', '', ...undecided.map((l) => `- ${l}`), '');
   const rows = opRows(s);
   if (rows.length) {
     out.push('| op | calls | early median | late median | change | late p99 |', '|---|--:|--:|--:|--:|--:|');

@@ -52,8 +52,14 @@ export function verdictLine(s) {
       text: `No leak, fragmentation, growth or slowdown found in ${calls} calls${partial}.`,
     };
   }
-  const first = s.findings?.[0]?.sentence ?? '';
+  const first = s.findings?.[0]?.sentence ?? s.inconclusive?.[0]?.sentence ?? '';
   return { ok: false, title: word[0].toUpperCase() + word.slice(1), text: `${first}${partial}`.trim() };
+}
+
+// What the data left undecided, one line each ("reason: sentence"); [] when
+// nothing was (summary.inconclusive, docs/summary.md).
+export function undecidedLines(s) {
+  return (s.inconclusive ?? []).map((u) => `${u.reason}: ${u.sentence}`);
 }
 
 // Label/value pairs backing a finding's sentence.

@@ -60,6 +60,6 @@ export async function commandReport({ values, positionals }) {
     );
   // Re-reporting an interrupted run judges what it recorded.
   return summary.exitCode === EXIT.INTERRUPTED
-    ? exitCodeFor('completed', summary.findings, cfg.failOn)
+    ? exitCodeFor('completed', summary.findings, cfg.failOn, summary.inconclusive)
     : summary.exitCode;
 }

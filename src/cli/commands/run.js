@@ -1,6 +1,7 @@
 // `wasm-soak run TARGET`: one soak run, its result folder and a short report
 // on stdout.
 import { formatBytes, formatNs } from '../../report/format.js';
+import { undecidedLines } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { runConfig } from '../options.js';
 
@@ -12,6 +13,7 @@ function printResult(summary, outDir) {
   ];
   // A hung call is told by the error line.
   for (const f of summary.findings ?? []) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
+  for (const line of undecidedLines(summary)) lines.push(`  inconclusive, ${line}`);
   if (summary.error) {
     const e = summary.error;
     const at = e.iteration != null ? `iteration ${e.iteration}${e.op != null ? ` (op ${e.op})` : ''}` : null;
