@@ -36,6 +36,25 @@ const ENTRY_POINTS = {
   __wbindgen_realloc: { kind: 'realloc', ptr: 0, size: 2 },
 };
 
+// What Node 20's engine runs, so binaryen validates the features a module
+// uses (mutable imported globals in Emscripten's dynamic linking, bulk
+// memory, SIMD...) instead of its MVP default. Not Features.All: that also
+// switches on encodings the engine cannot read (compact imports).
+const F = binaryen.Features;
+const ENGINE_FEATURES =
+  F.MutableGlobals |
+  F.NontrappingFPToInt |
+  F.SignExt |
+  F.BulkMemory |
+  F.BulkMemoryOpt |
+  F.SIMD128 |
+  F.ReferenceTypes |
+  F.Multivalue |
+  F.ExceptionHandling |
+  F.TailCall |
+  F.ExtendedConst |
+  F.Atomics;
+
 /** Internal function names of exports, so `_malloc` exported as "malloc" is found. */
 function exportedFunctions(module) {
   const out = new Map();
@@ -109,6 +128,7 @@ function wrapperBody(m, { entry, info, params }, origName) {
 export function instrumentAllocator(bytes) {
   const m = binaryen.readBinary(bytes);
   try {
+    m.setFeatures(ENGINE_FEATURES);
     const found = findEntryPoints(m);
     if (found.length === 0) return null;
     m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));
