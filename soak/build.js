@@ -2,6 +2,7 @@
 // Builds the soak fixture modules and the test-only modules.
 //
 //   node soak/build.js          soak/fixtures/<name>.c -> soak/modules/<name>.wasm
+//                               soak/fixtures/<name>.ts -> soak/modules/<name>.wasm (asc)
 //                               test/fixtures/<name>.wat -> test/fixtures/<name>.wasm
 //                               test/fixtures/dylink-{main,side}.c -> dylink-main.{cjs,wasm},
 //                               dylink-side.wasm (Emscripten dynamic linking)
@@ -25,6 +26,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = 'soak/fixtures';
 const MODULES = 'soak/modules';
 const TEST_FIXTURES = 'test/fixtures';
+const ASC_BIN = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
 
 // Flags for every fixture. -O2 keeps the workloads realistic; --strip-debug
 // drops the DWARF that wasi-libc's libc.a carries (it holds build paths).
@@ -80,6 +82,11 @@ const DYLINK_MAIN = [
   '-Wextra',
   '-Werror',
 ];
+
+// AssemblyScript fixtures (soak/fixtures/<name>.ts), built with the
+// assemblyscript compiler from npm (a devDependency): its TLSF allocator with
+// the incremental GC, the runtime (__pin, __unpin, __collect) exported.
+const ASC = ['--runtime', 'incremental', '--exportRuntime', '-O3', '--noAssert'];
 
 // Test-only files that are committed as they are, not built.
 const STATIC_TEST_FILES = new Set(['not-wasm.wasm']);
@@ -157,6 +164,11 @@ function buildAll(soakOut, testOut) {
     const out = join(soakOut, `${name}.wasm`);
     if (EMCC[name]) run('emcc', [...EMCC_COMMON, ...EMCC[name], src, '-o', out], emccEnvironment());
     else run('clang', [...COMMON, ...(EXTRA[name] || []), src, '-o', out]);
+    outputs.push({ built: out, committed: `${MODULES}/${name}.wasm` });
+  }
+  for (const name of names(FIXTURES, '.ts')) {
+    const out = join(soakOut, `${name}.wasm`);
+    run(process.execPath, [ASC_BIN, ...ASC, `${FIXTURES}/${name}.ts`, '--outFile', out]);
     outputs.push({ built: out, committed: `${MODULES}/${name}.wasm` });
   }
   run(
