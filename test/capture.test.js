@@ -143,8 +143,10 @@ for (const withTransform of [false, true]) {
       assert.ok(again instanceof original.Instance, 'instantiate(module) resolves to an Instance');
       const direct = new W.Instance(result.module, imports);
       const pristine = new original.Instance(new original.Module(NEEDS_IMPORT), imports);
+      assert.equal(result.module.constructor, W.Module);
       for (const instance of [result.instance, again, direct]) {
         assert.equal(Object.getPrototypeOf(instance), original.Instance.prototype);
+        assert.equal(instance.constructor, W.Instance);
         assert.deepEqual(Reflect.ownKeys(instance), Reflect.ownKeys(pristine));
         assert.deepEqual(Reflect.ownKeys(instance.exports), Reflect.ownKeys(pristine.exports));
         assert.ok(Object.isFrozen(instance.exports));
@@ -161,6 +163,7 @@ for (const withTransform of [false, true]) {
       }
       assert.equal(W.Memory.name, 'Memory');
       assert.ok(new W.Memory({ initial: 1 }) instanceof original.Memory);
+      assert.equal(new W.Memory({ initial: 1 }).constructor, W.Memory);
     }),
   );
 

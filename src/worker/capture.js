@@ -66,12 +66,10 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
     return instance;
   };
 
-  W.Memory = new Proxy(OriginalMemory, {
-    construct(target, args, newTarget) {
-      const memory = Reflect.construct(target, args, newTarget);
-      see(memory, `new Memory #${++constructed}`, false);
-      return memory;
-    },
+  wrapConstructor(W, 'Memory', (target, args, newTarget) => {
+    const memory = Reflect.construct(target, args, newTarget);
+    see(memory, `new Memory #${++constructed}`, false);
+    return memory;
   });
   // A rewritten module imports its hooks: the import object is seen through
   // an object that adds them and reads everything else from the original.
@@ -80,11 +78,9 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
     const extra = extraImports.get(module);
     return extra && isObject(imports) ? Object.assign(Object.create(imports), extra) : imports;
   };
-  W.Instance = new Proxy(OriginalInstance, {
-    construct(target, [module, imports, ...rest], newTarget) {
-      const instance = Reflect.construct(target, [module, withExtra(module, imports), ...rest], newTarget);
-      return seen(module, instance, imports);
-    },
+  wrapConstructor(W, 'Instance', (target, [module, imports, ...rest], newTarget) => {
+    const instance = Reflect.construct(target, [module, withExtra(module, imports), ...rest], newTarget);
+    return seen(module, instance, imports);
   });
   // { bytes, imports } for a module the transform rewrote, else null.
   const rewrite = (source) => {
@@ -136,13 +132,11 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
 
 /** Wraps Module, compile and compileStreaming so that rewrite(bytes) sees every module's bytes first. */
 function installTransform(W, rewrite, extraImports) {
-  W.Module = new Proxy(W.Module, {
-    construct(target, [source, ...rest], newTarget) {
-      const rewritten = rewrite(source);
-      const module = Reflect.construct(target, [rewritten ? rewritten.bytes : source, ...rest], newTarget);
-      if (rewritten) extraImports.set(module, rewritten.imports);
-      return module;
-    },
+  wrapConstructor(W, 'Module', (target, [source, ...rest], newTarget) => {
+    const rewritten = rewrite(source);
+    const module = Reflect.construct(target, [rewritten ? rewritten.bytes : source, ...rest], newTarget);
+    if (rewritten) extraImports.set(module, rewritten.imports);
+    return module;
   });
   const compile = W.compile;
   replace(W, 'compile', function (source, ...rest) {
@@ -180,6 +174,17 @@ async function responseBytes(response) {
   if (!r.ok) throw new TypeError(`WebAssembly response has status code ${r.status}`);
   if (r.bodyUsed) throw new TypeError('WebAssembly response body has already been used');
   return new Uint8Array(await r.arrayBuffer());
+}
+
+/**
+ * Replaces the constructor W[name] with a Proxy whose construct trap is
+ * construct(target, args, newTarget). Objects it makes keep their prototype,
+ * whose constructor becomes the Proxy, so x.constructor === W[name] holds.
+ */
+function wrapConstructor(W, name, construct) {
+  const wrapped = new Proxy(W[name], { construct });
+  Object.defineProperty(W[name].prototype, 'constructor', { value: wrapped });
+  W[name] = wrapped;
 }
 
 /** Replaces obj[key] with fn, keeping the original's name and length (its attributes are kept by assignment). */
