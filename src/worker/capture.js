@@ -74,10 +74,7 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
   // A rewritten module imports its hooks: the import object is seen through
   // an object that adds them and reads everything else from the original.
   const extraImports = new WeakMap(); // WebAssembly.Module -> imports
-  const withExtra = (module, imports) => {
-    const extra = extraImports.get(module);
-    return extra && isObject(imports) ? Object.assign(Object.create(imports), extra) : imports;
-  };
+  const withExtra = (module, imports) => withHooks(imports, extraImports.get(module));
   wrapConstructor(W, 'Instance', (target, [module, imports, ...rest], newTarget) => {
     const instance = Reflect.construct(target, [module, withExtra(module, imports), ...rest], newTarget);
     return seen(module, instance, imports);
@@ -104,7 +101,7 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
     } catch (err) {
       return Promise.reject(err);
     }
-    const all = rewritten && isObject(imports) ? Object.assign(Object.create(imports), rewritten.imports) : imports;
+    const all = withHooks(imports, rewritten?.imports);
     return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
       if (rewritten) extraImports.set(result.module, rewritten.imports);
       seen(result.module, result.instance, imports);
@@ -157,6 +154,17 @@ function installTransform(W, rewrite, extraImports) {
 }
 
 const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
+/**
+ * The import object a rewritten module gets: a new object whose own fields
+ * are the hooks (extra) and whose prototype is the glue's import object, so
+ * the engine reads every other module name from it as it would; imports
+ * itself when there are no hooks or it is not an object (the engine then
+ * throws as it would have).
+ */
+function withHooks(imports, extra) {
+  return extra && isObject(imports) ? Object.assign(Object.create(imports), extra) : imports;
+}
+
 const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
 
 /**
