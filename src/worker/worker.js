@@ -41,7 +41,8 @@ process.exit = function exit(code) {
 const MAX_MEMORIES = 64;
 const MAX_INSTANCES = 32;
 const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes, shared, initialBytes }
-const instances = []; // { ref: WeakRef<Instance>, imports: WeakRef | null }: where allocator sources are looked for
+const instances = []; // { ref: WeakRef<Instance> }: where allocator sources are looked for
+const importedOf = new WeakMap(); // Instance -> its declared memory and stack-pointer imports
 let untrackedMemories = 0;
 let sources = null;
 let sourcesSeen = 0;
@@ -70,17 +71,15 @@ const capture = installCapture({
     tracked.push(entry);
     if (runner) lateMemories.push([memory, entry]);
   },
-  onInstance(instance, imports) {
+  onInstance(instance, imported) {
     if (instances.length >= MAX_INSTANCES) {
       const alive = instances.filter((x) => x.ref.deref() !== undefined);
       instances.length = 0;
       instances.push(...alive);
     }
     if (instances.length < MAX_INSTANCES) {
-      instances.push({
-        ref: new WeakRef(instance),
-        imports: imports && typeof imports === 'object' ? new WeakRef(imports) : null,
-      });
+      instances.push({ ref: new WeakRef(instance) });
+      importedOf.set(instance, imported);
     }
   },
   onLabel(memory, label) {
@@ -229,7 +228,7 @@ function liveInstances() {
   const out = [];
   for (const x of instances) {
     const instance = x.ref.deref();
-    if (instance) out.push({ instance, imports: x.imports?.deref() });
+    if (instance) out.push({ instance, imports: importedOf.get(instance) });
   }
   return out;
 }
