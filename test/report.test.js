@@ -212,12 +212,19 @@ test('a leaking op mix gets four figures and every report', async () => {
   const timeSvg = await readFile(join(dir, 'time.svg'), 'utf8');
   assert.match(timeSvg, /Time per call — fixture &lt;&amp;(&gt;|>) \(seed 42\)/);
   // The slowdown's slope is in ln(ns): a relative drift, drawn as a curve.
-  assert.match(timeSvg, /trend \+0\.401 % per 1,000 calls \(95 %: \+0\.3 % to \+0\.501 %\)/);
-  assert.match(timeSvg, /spikes above the axis after warm-up \(highest 2(\.00)? ms\)/);
+  // The figure and the page write the slope alike (format.js).
+  assert.match(timeSvg, /Trend of time per call: \+0\.4 % per 1,000 calls \(95 % interval \+0\.3 % to \+0\.5 %\)/);
+  assert.match(timeSvg, /<title>fitted trend of time per call \(the finding\)<\/title>/);
+  assert.match(timeSvg, /spikes above the axis \(highest 2(\.00)? ms\)/);
+  assert.doesNotMatch(timeSvg, /<title>(Gnuplot|gnuplot_plot_\d+)<\/title>/, 'every title says what it shows');
+  assert.match(timeSvg, /<desc>Time per call over 6,000 iterations/);
   const memorySvg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(memorySvg, /grew during step/);
   assert.match(memorySvg, /grew during alloc_free/);
   assert.match(memorySvg, /heap top − live bytes/, 'the fragmentation gap is shaded');
+  // The leak's series carries its fitted trend, labelled with slope and interval.
+  assert.match(memorySvg, /Trend of live bytes: 48\.0 KiB per 1,000 calls \(95 % interval 45\.9 KiB to 49\.8 KiB\)/);
+  assert.match(memorySvg, /<title>window tested \(iterations 600–6,000\)<\/title>/);
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   assert.match(html, /class="banner bad"/);
   assert.match(html, /never come back: a leak\./);

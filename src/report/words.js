@@ -2,9 +2,9 @@
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
 import { KIND_WORDS } from '../analysis/verdict.js';
-import { formatCount as count, formatBytes, formatMs, formatNs, formatPercent, trim } from './format.js';
+import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
 
-export { formatBytes, formatMs, formatNs, formatPercent };
+export { formatBytes, formatMs, formatNs, formatP, formatPercent };
 
 export function formatCount(n) {
   return Number.isFinite(n) ? count(n) : '–';
@@ -19,10 +19,43 @@ function formatQuantity(v, unit) {
   return Number.isFinite(v) ? `${trim(v)}${unit ? ` ${unit}` : ''}` : '–';
 }
 
-function formatP(p) {
-  if (!Number.isFinite(p)) return '–';
-  if (p <= 0) return '< 1e-300'; // below what a double carries
-  return p < 1e-4 ? p.toExponential(1) : trim(p, 2);
+/** A trend's slope with its interval: "34.4 KiB per 1,000 calls (95 % interval 33.0 KiB to 35.9 KiB)". */
+export function slopeText({ perKiloIterations: k, low, high, unit }) {
+  const ci =
+    Number.isFinite(low) && Number.isFinite(high)
+      ? ` (95 % interval ${formatQuantity(low, unit)} to ${formatQuantity(high, unit)})`
+      : '';
+  return `${formatQuantity(k, unit)} per 1,000 calls${ci}`;
+}
+
+// ---- which figure carries a finding ----
+
+// Series the memory figure draws (names as src/analysis/verdict.js gives them).
+const MEMORY_SERIES = new Set(['memory', 'heap-top', 'heap-bytes', 'live-bytes', 'js-heap']);
+export const isTimeSeries = (name) => typeof name === 'string' && name.startsWith('time');
+const isMemorySeries = (name) =>
+  typeof name === 'string' && (MEMORY_SERIES.has(name) || name.startsWith('memory:') || name.startsWith('census'));
+
+/** The figure that draws a finding's series: 'time', 'memory', 'stack', or null (a budget's call). */
+export function findingFigure(f) {
+  if (isTimeSeries(f?.series)) return 'time';
+  if (f?.series === 'stack-depth') return 'stack';
+  if (isMemorySeries(f?.series) || f?.slope?.unit === 'bytes') return 'memory';
+  return null;
+}
+
+/** The finding the verdict names: the first of the verdict's kind, else the first. */
+export function leadFinding(s) {
+  return s.findings?.find((f) => f.kind === s.verdict) ?? s.findings?.[0] ?? null;
+}
+
+const FIGURE_ORDER = ['time', 'memory', 'stack', 'distribution', 'ops'];
+
+/** Figure names in reading order: the one carrying the verdict's finding first, then the usual order. */
+export function orderFigures(s, names) {
+  const lead = findingFigure(leadFinding(s));
+  const rank = (name) => (name === lead ? -1 : FIGURE_ORDER.indexOf(name) >>> 0);
+  return [...names].sort((a, b) => rank(a) - rank(b));
 }
 
 // The banner: ok (green) only for a completed or interrupted run judged stable.
@@ -73,14 +106,7 @@ export function findingEvidence(f) {
       bytes ? formatBytes(v) : `${formatCount(v)} ${f.series === 'allocs-per-call' ? 'allocations' : ''}`.trim();
     rows.push(['value', `${amount(f.value)}${f.limit != null ? ` (budget ${amount(f.limit)} per call)` : ''}`]);
   }
-  if (f.slope) {
-    const { perKiloIterations: k, low, high, unit } = f.slope;
-    const ci =
-      Number.isFinite(low) && Number.isFinite(high)
-        ? ` (95 % interval ${formatQuantity(low, unit)} to ${formatQuantity(high, unit)})`
-        : '';
-    rows.push(['slope', `${formatQuantity(k, unit)} per 1,000 calls${ci}`]);
-  }
+  if (f.slope) rows.push(['slope', slopeText(f.slope)]);
   if (f.pValue != null) rows.push(['p-value', formatP(f.pValue)]);
   if (f.effect) {
     const { relative, low, high } = f.effect;
