@@ -255,6 +255,144 @@ export function reproduceCommand(s) {
   return Array.isArray(s.command) ? s.command.map(shellQuote).join(' ') : '';
 }
 
+const OUT_FLAGS = new Set(['-o', '--out']);
+
+/**
+ * The command that runs the target again as this run ran (seed included),
+ * without its -o/--out, so that it never overwrites this result folder: the
+ * evidence. extra: arguments to add ('--count-allocs').
+ */
+export function rerunCommand(s, extra = []) {
+  const add = (text) => [text, ...extra.filter((a) => !text.split(' ').includes(a))].filter(Boolean).join(' ');
+  if (s.reproduce) return add(s.reproduce.replace(/\s(?:-o|--out)(?:=|\s+)(?:'[^']*'|\S+)/g, ''));
+  const argv = Array.isArray(s.command) ? s.command : [];
+  const kept = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (OUT_FLAGS.has(argv[i])) i++;
+    else if (!/^(-o|--out)=/.test(argv[i])) kept.push(argv[i]);
+  }
+  return add(kept.map(shellQuote).join(' '));
+}
+
+// ---- what to do next ----
+
+const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+
+const MEMORY_KINDS_WITHOUT_LIVE = ['growth'];
+// How much longer an inconclusive run should go: a trend's interval narrows
+// with the run's length to the power 1.5, so 4 times the calls make it about
+// 8 times narrower.
+const LONGER = 4;
+
+// Size classes of the heap census that grew (summary.series entries whose
+// name carries the class size, e.g. censusClass64, with a rising trend).
+function growingSizeClasses(s) {
+  return (s.series ?? [])
+    .filter(
+      (x) =>
+        /class/i.test(x.name ?? '') &&
+        x.slope?.perKiloIterations > 0 &&
+        (x.pattern === 'sustained' || (Number.isFinite(x.pValue) && x.pValue < 0.01)),
+    )
+    .map((x) => Number(/(\d+)\D*$/.exec(x.name)?.[1]))
+    .filter(Number.isFinite);
+}
+
+/**
+ * The next steps a reader can take, drawn from what the run knew, most
+ * useful first: [{ text, command }] (command: a shell line, or null). The
+ * last is always the command that reproduces the run without -o.
+ */
+export function nextSteps(s) {
+  const steps = [];
+  const lead = leadFinding(s);
+  const figure = findingFigure(lead);
+  const counted = s.sources?.countingPass != null;
+  const calls = s.iterations?.completed ?? s.samples?.calls ?? 0;
+  if (s.status === 'failed') {
+    steps.push({
+      text: `Fix the error above${s.error?.iteration != null ? ` (it came at iteration ${formatCount(s.error.iteration)})` : ''}; the command below runs the same calls again.`,
+      command: null,
+    });
+  }
+  if (s.verdict === 'inconclusive') {
+    const n = Math.max(1, calls) * LONGER;
+    steps.push({
+      text: `Run ${LONGER} times longer (${formatCount(n)} calls): a trend's interval narrows about ${LONGER ** 1.5} times, enough to call it.`,
+      command: rerunCommand(s, ['-n', String(n)]),
+    });
+  }
+  if (figure === 'memory' && !counted && lead?.series !== 'js-heap') {
+    const why = MEMORY_KINDS_WITHOUT_LIVE.includes(lead.kind)
+      ? 'it tells a leak (live bytes grow) from fragmentation (they stay flat) and names the op that allocates'
+      : 'it counts what each op allocates and leaves behind';
+    steps.push({
+      text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${why}.`,
+      command: rerunCommand(s, ['--count-allocs']),
+    });
+  }
+  const classes = growingSizeClasses(s);
+  if (classes.length) {
+    steps.push({
+      text: `The heap census saw these size classes grow: ${classes.map((b) => formatBytes(b)).join(', ')}. Look for allocations of those sizes on every call.`,
+      command: null,
+    });
+  }
+  if (figure === 'memory' && s.allocations && lead?.series !== 'js-heap') {
+    // The counting pass's per-op bytes left live: the size a leak leaves per call.
+    for (const o of s.allocations.ops ?? []) {
+      const per = o.liveLeftBehind / o.calls;
+      if (per >= 1)
+        steps.push({
+          text: `${o.name} leaves ${formatBytes(per)} live per call on average (${formatBytes(o.liveLeftBehind)} over ${formatCount(o.calls)} calls): look for an allocation of about that size that is never freed.`,
+          command: null,
+        });
+    }
+  }
+  if (figure === 'memory' && lead?.series !== 'js-heap') {
+    const grew = growthRows(s).filter((g) => g.growthEvents > 0 || g.liveLeftBehind > 0);
+    const top = grew[0];
+    if (top && (s.growthAttribution?.length ?? 0) > 1) {
+      const left = top.liveLeftBehind > 0 ? `, left ${formatBytes(top.liveLeftBehind)} live behind` : '';
+      steps.push({
+        text: `Start with ${top.op}: memory grew most during it (${plural(top.growthEvents, 'growth event')}, ${formatBytes(top.grownBytes)}${left}).`,
+        command: null,
+      });
+    }
+  }
+  if (lead?.series === 'js-heap') {
+    steps.push({
+      text: 'The JS heap grows, not wasm memory: look for objects the JS glue keeps per call (caches, closures, objects only a FinalizationRegistry frees, whose callbacks run only when the event loop turns).',
+      command: null,
+    });
+  }
+  if (figure === 'time' && (s.memory?.growthEvents ?? 0) <= (s.memory ? 1 : 0)) {
+    steps.push({
+      text: 'Calls slow down while memory stays put: look for work per call that grows with what the module has accumulated (a list or table searched on every call, a cache that is never trimmed).',
+      command: null,
+    });
+  }
+  if (figure === 'time') {
+    const worst = (s.ops ?? [])
+      .map((o) => ({ name: o.name, change: medianChange(o.time) }))
+      .filter((o) => Number.isFinite(o.change))
+      .sort((a, b) => b.change - a.change)[0];
+    if (worst && (s.ops?.length ?? 0) > 1)
+      steps.push({
+        text: `Start with ${worst.name}: its median grew most (${formatPercent(worst.change)} from the early to the late window).`,
+        command: null,
+      });
+  }
+  if (lead?.series === 'stack-depth') {
+    steps.push({
+      text: 'Look for a function that moves the shadow stack pointer down (alloca, a large local array, a varargs call) and returns without restoring it: often hand-written or generated glue.',
+      command: null,
+    });
+  }
+  steps.push({ text: 'Reproduce this run (same seed; without -o, so this folder is kept):', command: rerunCommand(s) });
+  return steps;
+}
+
 export function figureTitle(s) {
   return `${s.name ?? 'wasm-soak'}${s.seed != null ? ` (seed ${s.seed})` : ''}`;
 }
