@@ -5,6 +5,7 @@ import {
   allocationRows,
   figureTitle,
   findingEvidence,
+  findingFigure,
   formatAllocs,
   formatBytes,
   formatCount,
@@ -12,9 +13,10 @@ import {
   formatNs,
   formatPercent,
   growthRows,
+  leadFinding,
   medianChange,
+  nextSteps,
   opRows,
-  reproduceCommand,
   sourceRows,
   verdictLine,
 } from './words.js';
@@ -79,13 +81,26 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
   const v = verdictLine(s);
   const out = [`## ${v.ok ? '✅' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
   if (!s.findings?.length) out.push(v.text, '');
-  if (s.error?.stack) out.push('```', s.error.stack, '```', '');
   for (const f of s.findings ?? []) {
     out.push(`- **${f.kind}**: ${f.sentence}`);
     const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
   }
   if (s.findings?.length) out.push('');
+  // What to do next, then the figure that carries the finding.
+  out.push('**Next step**', '');
+  nextSteps(s).forEach((x, i) => {
+    out.push(`${i + 1}. ${x.text}`);
+    if (x.command) out.push('   ```sh', `   ${x.command}`, '   ```');
+  });
+  out.push('');
+  const lead = findingFigure(leadFinding(s));
+  if (lead && figures.includes(`${lead}.png`))
+    out.push(
+      `Evidence: [${lead} figure](${lead}.png) (the finding's series, its fitted trend and the window tested)`,
+      '',
+    );
+  if (s.error?.stack) out.push('```', s.error.stack, '```', '');
   const rows = opRows(s);
   if (rows.length) {
     out.push('| op | calls | early median | late median | change | late p99 |', '|---|--:|--:|--:|--:|--:|');
@@ -112,6 +127,5 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       '',
     );
   if (skipped) out.push(`> Plots were skipped: ${skipped}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
-  out.push('Reproduce:', '```sh', reproduceCommand(s), '```', '');
   return out.join('\n');
 }

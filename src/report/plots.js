@@ -19,6 +19,17 @@ const SPIKE_GROUP = 5; // buckets per spike marker at most
 const GNUPLOT_TIMEOUT_MS = 60_000; // the default of --plot-timeout
 export const INSTALL_HINT = 'apt-get install gnuplot-nox';
 
+/**
+ * The one stderr line for figures that were skipped (skipped: the reason
+ * renderFigures gave), naming the install command when gnuplot is missing.
+ */
+export function plotsWarning(skipped, dir) {
+  const fix = /not found/.test(skipped)
+    ? `install it with ${INSTALL_HINT}, then run wasm-soak report ${dir}`
+    : `gnuplot's messages are in ${join(dir, 'gnuplot-stderr.txt')}`;
+  return `wasm-soak: figures skipped: ${skipped}; ${fix}\n`;
+}
+
 // ---- units, scales and tics ----
 
 function iterScale(n) {
