@@ -88,12 +88,15 @@ function logTics(lo, hi) {
 // its unit (from the top), range and tics, log or linear from 0.
 function timeAxis(lo, hi, logy) {
   if (logy) {
-    // The unit of the axis's geometric middle: decades either side read
-    // as 0.1 … 10,000 rather than 0.001 … 10.
-    const unit = timeUnit(Math.sqrt(lo * hi)),
-      min = (lo / unit.div) * 0.9,
-      max = (hi / unit.div) * 1.1;
-    return { unit, min, max, tics: ticList(logTics(min, max)) };
+    // The unit of the axis's geometric middle, so decades either side read
+    // as 0.1 … 10,000 rather than 0.001 … 10; a larger one when a tick
+    // would still pass 10,000.
+    for (let unit = timeUnit(Math.sqrt(lo * hi)); ; unit = timeUnit(unit.div * 1e4)) {
+      const min = (lo / unit.div) * 0.9,
+        max = (hi / unit.div) * 1.1,
+        tics = logTics(min, max);
+      if (!(tics.at(-1) > 1e4) || unit.label === 's') return { unit, min, max, tics: ticList(tics) };
+    }
   }
   const unit = timeUnit(hi),
     t = linearTics(hi / unit.div);
