@@ -12,17 +12,29 @@
 #              the margin above the plot in trendcolor (''/unset: none)
 #   yticlist, y2ticlist  tic lists ('("1" 1, "2" 2)') with labels in the
 #              axis's unit, written by the one number formatter, or ''
-if (term eq 'svg') {
-  set terminal svg size 1000,560 font 'sans,12' noenhanced background rgb 'white'
-} else {
+#   narrow     1: an SVG for narrow screens (taller, larger text, the key in
+#              one column, the trend note on three lines); 0 or unset: not
+if (!exists('narrow')) {
+  narrow = 0
+}
+if (term ne 'svg') {
   set terminal pngcairo size 1000,560 font 'sans,10' noenhanced background rgb 'white'
+}
+if (term eq 'svg' && narrow) {
+  set terminal svg size 600,940 font 'sans,17' noenhanced background rgb 'white'
+}
+if (term eq 'svg' && !narrow) {
+  set terminal svg size 1000,560 font 'sans,12' noenhanced background rgb 'white'
 }
 set output out
 set encoding utf8
-set title title font ',13'
+set title title font (narrow ? ',19' : ',13')
 set xlabel xlabel offset 0, 0.4
 set grid xtics ytics lc rgb '#e4e4e4'
 set key outside below center horizontal maxcols 2 samplen 2.5 width 1 height 1
+if (narrow) {
+  set key outside below left Left reverse horizontal maxcols 1 samplen 2 width 0 height 0.5
+}
 set border 3
 set tics nomirror
 if (xmax > 0) {
@@ -36,9 +48,17 @@ if (y2ticlist ne '') {
 }
 
 if (exists('trendnote') && trendnote ne '') {
-  set tmargin 4.5
-  set title offset 0, 0.6
-  set label 3 trendnote at graph 0.5, graph 1 offset 0, 0.9 center tc rgb trendcolor font ',11'
+  note = trendnote
+  # Narrow: what it fits, the slope and the interval on lines of their own.
+  if (narrow && strstrt(note, ': ') > 0) {
+    note = note[1:strstrt(note, ': ')] . "\n" . note[strstrt(note, ': ') + 2:]
+  }
+  if (narrow && strstrt(note, ' (95 %') > 0) {
+    note = note[1:strstrt(note, ' (95 %') - 1] . "\n" . note[strstrt(note, ' (95 %') + 1:]
+  }
+  set tmargin (narrow ? 6.5 : 4.5)
+  set title offset 0, (narrow ? 2.4 : 0.6)
+  set label 3 note at graph 0.5, graph 1 offset 0, (narrow ? 2.2 : 0.9) center tc rgb trendcolor font (narrow ? ',15' : ',11')
 }
 
 # The window tested: a light tint behind the data. Warm-up: excluded from

@@ -50,6 +50,16 @@ const MEASURE = `() => {
       label: f.querySelector('svg')?.getAttribute('aria-labelledby') ?? null,
       texts,
       width: Math.round(f.getBoundingClientRect().width),
+      // The render on screen (a figure may carry a narrow one) and the
+      // height of its smallest tick label as shown.
+      shown: [...f.querySelectorAll('.plot')].filter((p) => getComputedStyle(p).display !== 'none').length,
+      smallestText: Math.min(
+        ...[...f.querySelectorAll('.plot')]
+          .filter((p) => getComputedStyle(p).display !== 'none')
+          .flatMap((p) => [...p.querySelectorAll('svg text')])
+          .map((t) => t.getBoundingClientRect().height)
+          .filter((h) => h > 0),
+      ),
     };
   });
   const boxes = [...document.querySelectorAll('.scroll')].map((b) => ({
@@ -140,6 +150,8 @@ test('each finding kind: the verdict, the next step and the finding figure with 
       assert.ok(f.svgTitle && !/^Gnuplot$/.test(f.svgTitle), `${k.verdict}/${f.name}: the SVG has its own title`);
       assert.ok(!f.texts.includes('gnuplot_plot_1'), `${k.verdict}/${f.name}: no gnuplot default names`);
       assert.ok(f.label, `${k.verdict}/${f.name}: labelled for screen readers`);
+      assert.equal(f.shown, 1, `${k.verdict}/${f.name}: one render shown`);
+      assert.ok(f.smallestText >= 9, `${k.verdict}/${f.name}: text readable (${f.smallestText} px high)`);
       assert.deepEqual(rawNanosecondTicks(f), [], `${k.verdict}/${f.name}: no raw-nanosecond ticks above 10,000`);
       assert.deepEqual(mismatchedUnits(f), [], `${k.verdict}/${f.name}: tick units match the axes`);
     }
@@ -174,7 +186,11 @@ test('390 px wide: nothing overflows the page; tables and figures scroll inside 
       assert.ok(b.width <= 390, `${verdict}: a table box ends at ${b.width} px`);
       assert.equal(b.overflowX, 'auto', `${verdict}: a table scrolls in its box`);
     }
-    for (const f of m.figures) assert.ok(f.width <= 390, `${verdict}/${f.name}: the figure fits (${f.width} px)`);
+    for (const f of m.figures) {
+      assert.ok(f.width <= 390, `${verdict}/${f.name}: the figure fits (${f.width} px)`);
+      assert.equal(f.shown, 1, `${verdict}/${f.name}: one render shown`);
+      assert.ok(f.smallestText >= 9, `${verdict}/${f.name}: text readable (${f.smallestText} px high)`);
+    }
   }
 });
 

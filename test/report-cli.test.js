@@ -23,13 +23,17 @@ after(() => {
 
 const read = (dir, file) => readFileSync(join(dir, file), 'utf8');
 const nonEmpty = (dir, file) => existsSync(join(dir, file)) && statSync(join(dir, file)).size > 0;
-const outputs = (figures) => [...figures.flatMap((f) => [`${f}.png`, `${f}.svg`]), ...REPORTS];
+const outputs = (figures) => [...figures.flatMap((f) => [`${f}.png`, `${f}.svg`, `${f}-narrow.svg`]), ...REPORTS];
 
 function assertOutputs(dir, figures) {
   for (const f of outputs(figures)) assert.ok(nonEmpty(dir, f), `${f} written`);
   const html = read(dir, 'report.html');
   for (const f of figures)
-    assert.match(html, new RegExp(`<figure id="fig-${f}"><div class="plot"><svg`), `${f} inlined`);
+    assert.match(
+      html,
+      new RegExp(`<figure id="fig-${f}"><div class="plot wide"><svg[\\s\\S]*?<div class="plot narrow"><svg`),
+      `${f} inlined, with its narrow render`,
+    );
   assert.match(read(dir, 'summary.md'), /^## /);
   assert.match(read(dir, 'junit.xml'), /<testcase classname="wasm-soak" name="[^"]+"/);
 }

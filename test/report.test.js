@@ -203,7 +203,7 @@ test('a leaking op mix gets four figures and every report', async () => {
   assert.equal(r.skipped, null);
   assert.deepEqual(
     r.figures.sort(),
-    ['distribution', 'memory', 'ops', 'time'].flatMap((f) => [`${f}.png`, `${f}.svg`]).sort(),
+    ['distribution', 'memory', 'ops', 'time'].flatMap((f) => [`${f}.png`, `${f}.svg`, `${f}-narrow.svg`]).sort(),
   );
   assert.equal(r.gnuplotStderr, join(dir, 'gnuplot-stderr.txt'));
   for (const f of ['time', 'memory', 'distribution', 'ops']) {
@@ -603,7 +603,7 @@ test('report.html renders in headless Chromium', {
   assert.equal(d.status, 0, d.stderr);
   assert.doesNotMatch(d.stderr, /CONSOLE|Uncaught|Refused to/);
   for (const f of ['time', 'memory', 'distribution', 'ops'])
-    assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><div class="plot"><svg`));
+    assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><div class="plot wide"><svg`));
   assert.match(d.stdout, /<header class="banner bad" id="verdict">/);
   assert.match(d.stdout, /<section id="allocator"><h2>Inside the allocator<\/h2>/);
 });

@@ -63,7 +63,7 @@ table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:3px 12px 3px 0;text-align:left;vertical-align:top}
 table.grid th,table.grid td{border-bottom:1px solid var(--rule);text-align:right;padding:4px 10px}
 table.grid th:first-child,table.grid td:first-child{text-align:left}
-.scroll{overflow-x:auto;max-width:100%}
+.scroll{overflow-x:auto;max-width:100%}.plot.narrow{display:none}
 .finding{border-left:4px solid var(--bad);padding:2px 0 2px 14px;margin:12px 0}
 .finding p{margin:0 0 6px;font-weight:600}
 .finding th{color:var(--muted);font-weight:normal}
@@ -76,8 +76,9 @@ h3{font-size:15px;margin:14px 0 6px}
 table.sources td.found{color:var(--ok);font-weight:600}table.sources td.missing{color:var(--warn);font-weight:600}
 table.sources td{padding-bottom:6px}table.sources th{white-space:nowrap}table.grid td{white-space:nowrap}
 @media (max-width:700px){body{font-size:14px}main,.wrap{padding:0 8px 32px}.banner{padding:12px 8px}.banner h1{font-size:20px}
-section{padding:10px 12px}.plot{overflow-x:auto}.plot svg{min-width:760px;max-height:none}table.sources th{white-space:normal}}
-@media print{:root{--bg:#fff;--card:#fff;--fg:#000;--code:#f3f3f3}body{font-size:11pt}
+section{padding:10px 12px}.plot{overflow-x:auto}.plot:not(.narrow) svg{min-width:760px}.plot svg{max-height:none}
+.plot.wide{display:none}.plot.narrow{display:block}table.sources th{white-space:normal}}
+@media print{.plot.wide{display:block}.plot.narrow{display:none}:root{--bg:#fff;--card:#fff;--fg:#000;--code:#f3f3f3}body{font-size:11pt}
 .banner{print-color-adjust:exact;-webkit-print-color-adjust:exact}section{border:0;padding:0;margin:10px 0}
 section,figure,.finding,table,tr,pre{break-inside:avoid}h2,h3{break-after:avoid}figure svg{filter:none}
 .plot svg{max-height:none}.scroll{overflow:visible}table.grid{font-size:9pt}table.grid th,table.grid td{padding:2px 5px;white-space:normal}}
@@ -141,8 +142,10 @@ function findingsSection(s) {
     .join('')}</section>`;
 }
 
+// A figure, with its narrow-screen render when there is one (CSS shows one).
 function figureHtml(f) {
-  return `<figure id="fig-${esc(f.name)}"><div class="plot">${inlineSvg(f.svg, `fig-${f.name}`)}</div>
+  const narrow = f.narrow ? `<div class="plot narrow">${inlineSvg(f.narrow, `fig-${f.name}-n`)}</div>` : '';
+  return `<figure id="fig-${esc(f.name)}"><div class="plot${narrow ? ' wide' : ''}">${inlineSvg(f.svg, `fig-${f.name}`)}</div>${narrow}
 <figcaption>${esc(CAPTIONS[f.name] ?? '')}</figcaption></figure>`;
 }
 

@@ -11,7 +11,11 @@ import { byteUnit, formatTick, timeUnit } from './format.js';
 import { figureTitle, formatBytes, formatCount, formatNs, isTimeSeries, slopeText } from './words.js';
 
 const PLOTS = fileURLToPath(new URL('../../plots', import.meta.url));
-const TERMS = { png: 'pngcairo', svg: 'svg' };
+// Formats a figure is drawn in: 'narrow' is an SVG for screens under
+// 700 px (<figure>-narrow.svg: taller, larger text), which report.html
+// swaps in there.
+const TERMS = { png: 'pngcairo', svg: 'svg', narrow: 'svg' };
+const fileOf = (name, ext) => (ext === 'narrow' ? `${name}-narrow.svg` : `${name}.${ext}`);
 const BUCKETS = 1000; // about one per pixel of the plot area
 const OP_WINDOWS = 60;
 const MAX_POINTS = 3000;
@@ -840,17 +844,17 @@ export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gn
     } catch (err) {
       return { figures: [], skipped: `preparing plot data failed: ${err.message}`, stderr: '' };
     }
-    const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: `${spec.name}.${ext}`, ext })));
+    const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: fileOf(spec.name, ext), ext })));
     const results = await pool(jobs, availableParallelism(), async (job) => {
       const out = resolve(dir, job.file);
       const r = await runGnuplot(
         gnuplot,
         join(PLOTS, `${job.spec.name}.gp`),
-        { ...job.spec.vars, out, term: TERMS[job.ext] },
+        { ...job.spec.vars, out, term: TERMS[job.ext], narrow: job.ext === 'narrow' ? 1 : 0 },
         { timeoutMs, signal },
       );
       if (r.ok && !(await nonEmpty(out))) Object.assign(r, { ok: false, reason: `${gnuplot} wrote no ${job.file}` });
-      if (r.ok && job.ext === 'svg') await labelSvg(out, job.spec);
+      if (r.ok && TERMS[job.ext] === 'svg') await labelSvg(out, job.spec);
       if (!r.ok) await rm(out, { force: true });
       return { ...job, ...r };
     });
