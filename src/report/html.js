@@ -46,14 +46,14 @@ const CAPTIONS = {
 };
 
 const CSS = `
-:root{color-scheme:light dark;--bg:#f6f7f9;--fg:#1d232b;--card:#fff;--line:#dfe3e8;--rule:#eceff2;--muted:#5b6570;--code:#f0f2f5;--ok:#1e7d3a;--bad:#b3261e;--warn:#8a5a00;--note:#fff6db;--noteline:#f0d67a}
-@media (prefers-color-scheme:dark){:root{--bg:#14171b;--fg:#e2e6ea;--card:#1d2126;--line:#353b43;--rule:#2b3036;--muted:#9ba5b0;--code:#262b31;--ok:#23703a;--bad:#a8281f;--warn:#e0b05a;--note:#33301c;--noteline:#6e6020}
+:root{color-scheme:light dark;--bg:#f6f7f9;--fg:#1d232b;--card:#fff;--line:#dfe3e8;--rule:#eceff2;--muted:#5b6570;--code:#f0f2f5;--ok:#1e7d3a;--bad:#b3261e;--warn:#8a5a00;--unsure:#8a5a00;--note:#fff6db;--noteline:#f0d67a}
+@media (prefers-color-scheme:dark){:root{--bg:#14171b;--fg:#e2e6ea;--card:#1d2126;--line:#353b43;--rule:#2b3036;--muted:#9ba5b0;--code:#262b31;--ok:#23703a;--bad:#a8281f;--warn:#e0b05a;--unsure:#7a5200;--note:#33301c;--noteline:#6e6020}
 figure svg{filter:invert(.9) hue-rotate(180deg)}}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:var(--fg);background:var(--bg)}
 main,.wrap{max-width:1060px;margin:0 auto;padding:0 16px 48px}
 .banner .wrap{padding-bottom:0}
 .banner{padding:14px 24px;color:#fff;margin-bottom:12px}
-.banner.ok{background:var(--ok)}.banner.bad{background:var(--bad)}
+.banner.ok{background:var(--ok)}.banner.bad{background:var(--bad)}.banner.unsure{background:var(--unsure)}
 .banner h1{margin:0;font-size:24px}.banner p{margin:4px 0 0;font-size:16px}
 .banner .sub{opacity:.85;font-size:14px}
 section{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:12px 20px;margin:12px 0}
@@ -112,7 +112,8 @@ function banner(s) {
   ]
     .filter(Boolean)
     .join(' · ');
-  return `<header class="banner ${v.ok ? 'ok' : 'bad'}" id="verdict"><div class="wrap">
+  const tone = v.ok ? 'ok' : v.unsure ? 'unsure' : 'bad';
+  return `<header class="banner ${tone}" id="verdict"><div class="wrap">
 <h1>${esc(v.title)} — ${esc(figureTitle(s))}</h1><p>${esc(v.text)}</p><p class="sub">${esc(sub)}</p></div></header>`;
 }
 

@@ -79,7 +79,7 @@ function allocatorLines(s, timed) {
 // why plots are missing; timed: the timed pass's medians (report.js) or null.
 export function renderMarkdown(s, { figures = [], skipped = null, timed = null } = {}) {
   const v = verdictLine(s);
-  const out = [`## ${v.ok ? '✅' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
+  const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
   if (!s.findings?.length) out.push(v.text, '');
   for (const f of s.findings ?? []) {
     out.push(`- **${f.kind}**: ${f.sentence}`);

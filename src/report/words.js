@@ -2,6 +2,7 @@
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
 import { KIND_WORDS } from '../analysis/verdict.js';
+import { FINDING_KINDS } from '../protocol.js';
 import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
 
 export { formatBytes, formatMs, formatNs, formatP, formatPercent };
@@ -65,7 +66,7 @@ export function verdictLine(s) {
     const where = s.error?.iteration != null ? ` at iteration ${formatCount(s.error.iteration)}` : '';
     // A crash still leaves the calls recorded up to the last flush, judged.
     const judged =
-      s.verdict && s.samples?.calls > 0
+      s.verdict && s.verdict !== 'error' && s.samples?.calls > 0
         ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[s.verdict] ?? s.verdict}`
         : '';
     return {
@@ -85,8 +86,12 @@ export function verdictLine(s) {
       text: `No leak, fragmentation, growth or slowdown found in ${calls} calls${partial}.`,
     };
   }
+  const title = word[0].toUpperCase() + word.slice(1);
+  // A verdict that names no finding (inconclusive): neither green nor red.
+  if (!FINDING_KINDS.includes(s.verdict) && !s.findings?.length)
+    return { ok: false, unsure: true, title, text: `No finding could be called in ${calls} calls${partial}.` };
   const first = s.findings?.[0]?.sentence ?? '';
-  return { ok: false, title: word[0].toUpperCase() + word.slice(1), text: `${first}${partial}`.trim() };
+  return { ok: false, title, text: `${first}${partial}`.trim() };
 }
 
 // Label/value pairs backing a finding's sentence.
