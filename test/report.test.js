@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
+import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
 import { writeReports } from '../src/report/report.js';
+import { findingFigure, nextSteps, orderFigures, verdictLine } from '../src/report/words.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const dirs = [];
@@ -255,6 +257,54 @@ test('a stable single op without stats: green, no ops figure, formats honoured',
   const html = await readFile(join(dir2, 'report.html'), 'utf8');
   assert.match(html, /class="banner ok"/);
   assert.match(html, /id="fig-memory"/);
+  // A clean run: spikes in a neutral grey, nothing in the finding's red.
+  const time = html.slice(html.indexOf('id="fig-time"'), html.indexOf('id="fig-memory"'));
+  assert.match(time, /spikes above the axis/);
+  assert.doesNotMatch(time, /rgb\(214,\s*39,\s*40\)/, 'no red on a clean run');
+  assert.ok(html.indexOf('id="fig-time"') < html.indexOf('id="fig-memory"'), 'no finding: the usual order');
+});
+
+test('the next step is drawn from what the run knew; p-values never print as 0', () => {
+  const steps = (s) => nextSteps(s).map((x) => `${x.text}${x.command ? ` $ ${x.command}` : ''}`);
+  const growth = {
+    ...makeSummary({ findings: [{ ...LEAK, kind: 'growth', series: 'memory' }] }),
+    reproduce: "wasm-soak run leak.wasm --call step -o 'my results' --seed 42",
+  };
+  const g = steps(growth);
+  assert.match(
+    g[0],
+    /--count-allocs \(no rebuild\).* \$ wasm-soak run leak\.wasm --call step --seed 42 --count-allocs$/,
+  );
+  assert.match(
+    g.at(-1),
+    /without -o.* \$ wasm-soak run leak\.wasm --call step --seed 42$/,
+    'never overwrites the evidence',
+  );
+  // With a counting pass: no --count-allocs, the bytes each op leaves live per call.
+  const counted = withAllocator(makeSummary({ findings: [LEAK] }));
+  const c = steps(counted);
+  assert.ok(!c.some((t) => /--count-allocs \(no rebuild\)/.test(t)));
+  assert.ok(
+    c.some((t) => /leaves .* live per call on average/.test(t)),
+    c.join('\n'),
+  );
+  // Growing size classes of the heap census, when the summary has them.
+  const census = {
+    ...growth,
+    series: [{ name: 'censusClass64', slope: { perKiloIterations: 640 }, pattern: 'sustained' }],
+  };
+  assert.ok(steps(census).some((t) => /size classes grow: 64 B/.test(t)));
+  // Inconclusive: run longer, by how much.
+  const unsure = { ...makeSummary(), verdict: 'inconclusive' };
+  assert.match(steps(unsure)[0], /Run 4 times longer \(24,000 calls\).* -n 24000$/);
+  assert.equal(verdictLine(unsure).unsure, true);
+  // The figure that carries each finding comes first.
+  assert.deepEqual(orderFigures(growth, ['time', 'memory', 'distribution']), ['memory', 'time', 'distribution']);
+  assert.deepEqual(orderFigures(makeSummary({ findings: [SLOW] }), ['memory', 'time']), ['time', 'memory']);
+  assert.equal(findingFigure({ kind: 'stack-drift', series: 'stack-depth' }), 'stack');
+  assert.equal(formatP(0), '< 1e-16');
+  assert.equal(formatP(3e-20), '< 1e-16');
+  assert.equal(formatP(2e-6), '2.0e-6');
 });
 
 test('a failed run is an error, and plots are skipped with a reason', async () => {
