@@ -10,7 +10,7 @@
 #   wtitle     its key entry
 #   trendnote  what the dashed trend line fits, its slope and interval, set in
 #              the margin above the plot in trendcolor (''/unset: none)
-#   yticlist, y2ticlist  tic lists ('("1" 1, "2" 2)') with labels in the
+#   xticlist, yticlist, y2ticlist  tic lists ('("1" 1, "2" 2)') with labels in the
 #              axis's unit, written by the one number formatter, or ''
 #   narrow     1: an SVG for narrow screens (taller, larger text, the key in
 #              one column, the trend note on three lines); 0 or unset: not
@@ -39,6 +39,9 @@ set border 3
 set tics nomirror
 if (xmax > 0) {
   set xrange [0:xmax]
+}
+if (exists('xticlist') && xticlist ne '') {
+  eval 'set xtics ' . xticlist
 }
 if (yticlist ne '') {
   eval 'set ytics ' . yticlist

@@ -5,15 +5,12 @@
 # warmup=0 and wto=0 here):
 #   earlyfile, latefile  rows time, fraction: quantiles of each window
 #   earlytitle, latetitle  key entries (window, n, median)
-#   xticlist   tic list for the log x axis, labels in the axis's unit
+#   xticlist   tic list for the log x axis, labels in the axis's unit (common.gp sets it)
 load 'common.gp'
 set logscale x
 set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
 set mxtics 10
-if (xticlist ne '') {
-  eval 'set xtics ' . xticlist
-}
 set yrange [0:1]
 set ytics ('0' 0, '0.25' 0.25, '0.5' 0.5, '0.75' 0.75, '0.9' 0.9, '1' 1)
 set ylabel 'fraction of calls at or below'

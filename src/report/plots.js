@@ -88,6 +88,9 @@ function logTics(lo, hi) {
   return decades;
 }
 
+// The iteration axis's tics, written like every other number (2,000, not 2000).
+const xTics = (xmax) => ticList(linearTics(xmax).values.filter((v) => v <= xmax * (1 + 1e-9)));
+
 // The y axis of a time figure whose plotted values run from lo to hi (ns):
 // its unit (from the top), range and tics, log or linear from 0.
 function timeAxis(lo, hi, logy) {
@@ -291,6 +294,7 @@ function timeFigure(addon, data, summary, ctx) {
     yunit: unit.label,
     warmup: warm / xs.div,
     xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
     ...windowVars(trend?.window ?? testedWindow(summary, isTimeSeries), xs),
     logy: logy ? 1 : 0,
     ymin: axis.min,
@@ -502,6 +506,7 @@ function memoryFigure(data, summary, ctx) {
     y2ticlist: twoAxes ? ticList(y2t.values, ` ${y2u.label}`) : '',
     warmup: warmupEnd(summary, 'memory', n) / xs.div,
     xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
     ...windowVars(trend?.window ?? testedWindow(summary, (name) => name === 'memory'), xs),
     nops: grows.length,
     jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
@@ -570,6 +575,7 @@ function stackFigure(data, summary, ctx) {
     y2ticlist: '',
     warmup: warmupEnd(summary, 'memory', n) / xs.div,
     xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
     ...windowVars(trend?.window ?? testedWindow(summary, isStack), xs),
     ...trendVars(fit && trend, 'stack depth'),
   };
@@ -675,6 +681,7 @@ function opsFigure(addon, data, summary, ctx) {
     y2ticlist: '',
     warmup: warmupEnd(summary, 'time', n) / xs.div,
     xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
     ...windowVars(testedWindow(summary, isTimeSeries), xs),
     nops: used.length,
   };

@@ -1,6 +1,6 @@
 // `wasm-soak run TARGET`: one soak run, its result folder and a short report
 // on stdout.
-import { formatBytes, formatNs } from '../../report/format.js';
+import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { nextSteps, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { runConfig } from '../options.js';
@@ -15,8 +15,8 @@ function printResult(summary, outDir) {
   for (const x of nextSteps(summary).slice(0, -1))
     lines.push(`  next: ${x.text}${x.command ? `\n    ${x.command}` : ''}`);
   lines.push(
-    `  ${summary.status}, ${summary.iterations.completed} iterations, verdict ${summary.verdict}`,
-    `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${summary.memory.growthEvents} growth events)`,
+    `  ${summary.status}, ${formatCount(summary.iterations.completed)} iterations, verdict ${summary.verdict}`,
+    `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${formatCount(summary.memory.growthEvents)} growth events)`,
   );
   if (summary.error) {
     const e = summary.error;
