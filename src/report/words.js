@@ -283,7 +283,13 @@ export function rerunCommand(s, extra = []) {
 
 const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
-const MEMORY_KINDS_WITHOUT_LIVE = ['growth'];
+// What a counting pass would add to a memory finding, by kind.
+const COUNTING_TELLS = {
+  growth: 'it tells a leak (live bytes grow) from fragmentation (they stay flat) and names the op that allocates',
+  leak: 'it names the op that leaves bytes live and how many per call',
+  fragmentation: 'it shows which op allocates how many bytes per call: the sizes that fragment the heap',
+  default: 'it counts what each op allocates and leaves behind',
+};
 // How much longer an inconclusive run should go: a trend's interval narrows
 // with the run's length to the power 1.5, so 4 times the calls make it about
 // 8 times narrower.
@@ -328,11 +334,8 @@ export function nextSteps(s) {
     });
   }
   if (figure === 'memory' && !counted && lead?.series !== 'js-heap') {
-    const why = MEMORY_KINDS_WITHOUT_LIVE.includes(lead.kind)
-      ? 'it tells a leak (live bytes grow) from fragmentation (they stay flat) and names the op that allocates'
-      : 'it counts what each op allocates and leaves behind';
     steps.push({
-      text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${why}.`,
+      text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${COUNTING_TELLS[lead.kind] ?? COUNTING_TELLS.default}.`,
       command: rerunCommand(s, ['--count-allocs']),
     });
   }
