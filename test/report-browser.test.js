@@ -4,7 +4,8 @@
 // checks are layout facts measured in the page; the screenshots and PDFs
 // stay in test-artifacts/report/ (gitignored) for CI to keep.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,8 +14,12 @@ import { fixture, ROOT, readSummary, runCli, tempDir } from './helpers.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'report');
 const FOLD = 900;
+const PDFTOPPM = '/usr/bin/pdftoppm';
 
 // One target per verdict, and the figure that should carry its finding.
+// Seeds are pinned; a machine under load must not turn noise into a
+// slowdown that outranks the verdict under test, so the targets that are
+// not about time raise the time threshold.
 const KINDS = [
   { verdict: 'stable', target: ['soak/modules/clean.wasm', '--call', 'step'], figure: null },
   { verdict: 'growth', target: ['soak/modules/leak.wasm', '--call', 'step'], figure: 'memory' },
@@ -117,7 +122,9 @@ before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   for (const k of KINDS) {
     const dir = tempDir(`wasm-soak-browser-${k.verdict}-`);
-    const r = await runCli(['run', ...k.target.map((t) => (t.includes('/') ? fixture(t) : t)), '-q', '-o', dir]);
+    const quiet = k.verdict === 'slowdown' ? [] : ['--time-threshold', '5'];
+    const args = [...k.target.map((t) => (t.includes('/') ? fixture(t) : t)), '--seed', '7', ...quiet];
+    const r = await runCli(['run', ...args, '-q', '-o', dir]);
     assert.ok(r.code === 0 || r.code === 1, `${k.verdict}: exit ${r.code}: ${r.stderr}`);
     runs.set(k.verdict, { dir, summary: readSummary(dir) });
   }
@@ -125,6 +132,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
+  for (const { dir } of runs.values()) rmSync(dir, { recursive: true, force: true });
 });
 
 const skip = !existsSync(CHROMIUM) && `${CHROMIUM} is not installed`;
@@ -231,6 +239,20 @@ test('print: figures, tables and headings never split or orphaned; the PDF is wr
     for (const b of m.breaks.filter(Boolean)) {
       if (b.sel === 'h2') assert.equal(b.after, 'avoid', 'a heading stays with what follows');
       else assert.equal(b.inside, 'avoid', `a ${b.sel} is never split`);
+    }
+    // The pages as images next to the PDF, when poppler's pdftoppm is there.
+    if (existsSync(PDFTOPPM)) {
+      const r = spawnSync(
+        PDFTOPPM,
+        ['-r', '50', '-png', join(ARTIFACTS, `${verdict}.pdf`), join(ARTIFACTS, `${verdict}-print`)],
+        {
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      assert.equal(r.status, 0, r.stderr);
+      const images = readdirSync(ARTIFACTS).filter((f) => f.startsWith(`${verdict}-print`) && f.endsWith('.png'));
+      assert.equal(images.length, pages, `${verdict}: one image per page`);
     }
     for (const right of m.tables)
       assert.ok(right <= m.mainRight + 1, `${verdict}: a table fits the page (${right} > ${m.mainRight})`);
