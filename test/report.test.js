@@ -305,6 +305,8 @@ test('the next step is drawn from what the run knew; p-values never print as 0',
   assert.equal(formatP(0), '< 1e-16');
   assert.equal(formatP(3e-20), '< 1e-16');
   assert.equal(formatP(2e-6), '2.0e-6');
+  assert.equal(formatP(0.00432), '0.0043', 'two significant digits, not two decimals');
+  assert.equal(formatP(0.27), '0.27');
 });
 
 test('a failed run is an error, and plots are skipped with a reason', async () => {

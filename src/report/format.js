@@ -61,12 +61,14 @@ export function formatPercent(r) {
 
 /**
  * A p-value: "< 1e-16" below what a double's distance from 1 can tell (a
- * tail that rounds to 0 is not 0), "3.2e-7" when small, else two digits.
+ * tail that rounds to 0 is not 0), "3.2e-7" when small, else two
+ * significant digits ("0.0043", "0.27").
  */
 export function formatP(p) {
   if (!Number.isFinite(p)) return '–';
   if (p < 1e-16) return '< 1e-16';
-  return p < 1e-4 ? p.toExponential(1) : trim(p, 2);
+  // Two significant digits, never rounded to 0 by a fixed number of decimals.
+  return p < 1e-4 ? p.toExponential(1) : String(Number(p.toPrecision(2)));
 }
 
 /** A tick label: up to six significant digits, thousands separated ("0.25", "2,500"). */
