@@ -20,7 +20,7 @@
 #              so that the second axis is the JS heap's own)
 #   growfile   one block per op (first line: its key entry in quotes, then
 #              rows x, bytes) of calls during which memory grew
-#   nops       number of blocks in growfile
+#   nops       number of blocks in growfile;  growsize  their marker size
 #   trendfile  rows x, y: the finding's fitted trend;  trendtitle  its key
 #              entry;  trendnote, trendcolor  its slope (common.gp);
 #              trendaxes  'x1y1' or 'x1y2' (the JS heap's)
@@ -61,7 +61,7 @@ if (censuslargestfile ne '') {
 }
 if (growfile ne '') {
   plot_cmd = plot_cmd . ", for [i=0:nops-1] growfile index i using 1:2 with points" \
-    . " pt (i == 0 ? 9 : 4 + 2 * i) ps 1.1 lc rgb word('#e66101 #5e3c99 #b2abd2 #fdb863 #018571', i % 5 + 1)" \
+    . " pt (i == 0 ? 9 : 4 + 2 * i) ps growsize lc rgb word('#e66101 #5e3c99 #b2abd2 #fdb863 #018571', i % 5 + 1)" \
     . " title columnheader(1)"
 }
 if (jsheapfile ne '' || rssfile ne '') {

@@ -509,6 +509,8 @@ function memoryFigure(data, summary, ctx) {
     xticlist: xTics(n / xs.div),
     ...windowVars(trend?.window ?? testedWindow(summary, (name) => name === 'memory'), xs),
     nops: grows.length,
+    // Many growth markers shrink, so the lines (and the trend) stay visible.
+    growsize: grows.reduce((t, g) => t + g.rows.length, 0) > 40 ? 0.7 : 1.1,
     jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
     heaptitle: `heap top (${heapSource})`,
     livetitle: `live bytes (${liveSource})`,
