@@ -46,8 +46,8 @@ export async function writeReports(
       code: 'WS_EINVAL',
     });
   const want = new Set(formats);
-  // The HTML report inlines SVG figures, so it needs them drawn.
-  const plotFormats = ['png', 'svg'].filter((f) => want.has(f) || (f === 'svg' && want.has('html')));
+  // The HTML report inlines SVG figures (and their narrow-screen renders).
+  const plotFormats = ['png', 'svg', 'narrow'].filter((f) => want.has(f) || (f !== 'png' && want.has('html')));
   let plots = { figures: [], skipped: null, stderr: '' };
   let gnuplotStderr = null;
   if (plotFormats.length) {
@@ -65,8 +65,14 @@ export async function writeReports(
   if (want.has('html')) {
     const svgs = await Promise.all(
       figures
-        .filter((f) => f.endsWith('.svg'))
-        .map(async (f) => ({ name: f.replace(/\.svg$/, ''), svg: await readFile(join(dir, f), 'utf8') })),
+        .filter((f) => f.endsWith('.svg') && !f.endsWith('-narrow.svg'))
+        .map(async (f) => {
+          const name = f.replace(/\.svg$/, '');
+          const narrow = figures.includes(`${name}-narrow.svg`)
+            ? await readFile(join(dir, `${name}-narrow.svg`), 'utf8')
+            : null;
+          return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
+        }),
     );
     await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
   }

@@ -7,6 +7,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../cli/exit-codes.js';
+import { plotsWarning } from './plots.js';
 import { writeReports } from './report.js';
 import { writeSummaryOrPrint } from './summary-json.js';
 
@@ -62,6 +63,8 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
     });
     summary.outputs.figures = reports.figures;
     summary.outputs.plotsSkipped = reports.skipped;
+    // Never silent: figures missing are one line on stderr (--require-plots says more).
+    if (reports.skipped && !skip.signal.aborted) process.stderr.write(plotsWarning(reports.skipped, dir));
   } catch (err) {
     if (err.code === 'WS_PLOTS_FAILED') {
       summary.outputs.plotsSkipped = err.message;
