@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
 import { writeReports } from '../src/report/report.js';
+import { runResult } from '../src/report/suite-result.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const dirs = [];
@@ -307,7 +308,7 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
   }
 });
 
-test('writeJunit: one testcase per target', async () => {
+test('writeJunit: one testcase per run, findings that gate the exit code fail', async () => {
   const dir = await tmp();
   const summaries = [
     makeSummary(),
@@ -315,10 +316,12 @@ test('writeJunit: one testcase per target', async () => {
     makeSummary({ status: 'failed', error: { message: 'boom & "bust"' } }),
   ];
   summaries[1].name = 'leaky';
-  await writeJunit(join(dir, 'all.xml'), summaries);
+  const result = { name: 'suite', cases: summaries.map((s) => runResult(s).cases[0]) };
+  await writeJunit(join(dir, 'all.xml'), result);
   const xml = await readFile(join(dir, 'all.xml'), 'utf8');
-  assert.equal(xml, renderJunit(summaries));
+  assert.equal(xml, renderJunit(result));
   assert.match(xml, /<testsuites name="wasm-soak" tests="3" failures="1" errors="1"/);
+  assert.match(xml, /<testsuite name="suite" [^>]*timestamp="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d" hostname="[^"]+"/);
   assert.equal(xml.match(/<testcase /g).length, 3);
   assert.match(xml, /name="leaky"/);
   assert.match(xml, /message="boom &#38; &#34;bust&#34;"/);

@@ -16,6 +16,7 @@ import {
   parseDuration,
   parseFailOn,
   parseFormats,
+  parseShard,
   parseTimeout,
   parseTimeThreshold,
   parseWarmup,
@@ -50,6 +51,13 @@ export const COMMANDS = Object.freeze({
     about:
       "Rewrites summary.json and the reports from the folder's log. --warmup, --time-threshold and --fail-on default to the run's values recorded in its log, else to the defaults below.",
     operand: { name: 'result folder', min: 1, max: 1 },
+  },
+  merge: {
+    usage: 'wasm-soak merge <suite-results-dir>... [-o DIR]',
+    summary: 'combine the result folders of suite shards',
+    about:
+      'Reads the suite-result.json of each folder (the --out of `wasm-soak soak`, one per --shard) and writes one junit.xml, index.html, summary.md and suite-result.json for the whole suite. Exit 0 when every target passed, 1 when one failed, 3 when one could not run.',
+    operand: { name: 'result folder', min: 1, max: Infinity },
   },
   export: {
     usage: 'wasm-soak export <result-dir> --csv',
@@ -163,8 +171,9 @@ export const OPTIONS = Object.freeze(
       help: {
         run: `result folder (default ${RESULTS_ROOT}/<name>)`,
         soak: `root of the result folders, one per target (default ${RESULTS_ROOT})`,
+        merge: `where the merged suite reports go (default ${RESULTS_ROOT})`,
       },
-      commands: RUN,
+      commands: [...RUN, 'merge'],
     },
     {
       name: 'count-allocs',
@@ -284,6 +293,14 @@ export const OPTIONS = Object.freeze(
       name: 'expect',
       default: false,
       help: "check each verdict against the suite's expect (exit 0 when all match, 1 otherwise)",
+      commands: ['soak'],
+    },
+    {
+      name: 'shard',
+      value: 'K/N',
+      parse: parseShard,
+      default: null,
+      help: 'run the Kth of N shares of the suite (targets K, K+N, K+2N, ...); `wasm-soak merge` combines the shares',
       commands: ['soak'],
     },
     { name: 'csv', default: false, help: 'write samples.csv and metrics.csv', commands: ['export'] },

@@ -186,3 +186,17 @@ export function parseBudget(text, name) {
   }
   return budget;
 }
+
+/** "K/N" with 1 <= K <= N: the Kth of N shards of a suite, as { k, n }. */
+export function parseShard(text, name) {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const k = m ? Number(m[1]) : 0;
+  const n = m ? Number(m[2]) : 0;
+  if (!m || n < 1 || k < 1 || k > n) {
+    throw optionError(
+      `--${name} must be K/N with 1 <= K <= N, got "${text}".`,
+      `Example: --${name} 2/4 runs the second of four shares of the suite.`,
+    );
+  }
+  return { k, n };
+}

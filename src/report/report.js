@@ -7,6 +7,7 @@ import { renderHtml } from './html.js';
 import { writeJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
+import { runResult } from './suite-result.js';
 
 // The timed pass's median time per call over the whole run, all ops and per
 // op ({ median, ops: { name: median } }), to set beside the counting pass's
@@ -71,7 +72,7 @@ export async function writeReports(
     await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
   }
   if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
-  if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), [summary]);
+  if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), runResult(summary));
   if (skipped && requirePlots) {
     throw Object.assign(new Error(`plots were required but ${skipped}; install gnuplot with ${INSTALL_HINT}`), {
       code: 'WS_PLOTS_FAILED',

@@ -47,7 +47,7 @@ function buildHeader({ target, cfg, argv, ready }) {
     createdAt: new Date().toISOString(),
     command,
     reproduce: command.map(quote).join(' '),
-    target: { ...target, name: ready.name ?? target.name },
+    target: { ...target, name: cfg.name ?? ready.name ?? target.name },
     seed: cfg.seed,
     config: {
       iterations: cfg.iterations,
@@ -379,6 +379,8 @@ const runOf = (outcome) => ({
  */
 export async function runTarget(targetPath, cfg, argv) {
   const target = describeTarget(targetPath);
+  // A suite names its targets (cfg.name); that name wins over the file's.
+  if (cfg.name) target.name = cfg.name;
   const outDir = prepareOutDir(cfg.out ?? join(RESULTS_ROOT, target.name));
   const interrupt = interrupts();
   const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
