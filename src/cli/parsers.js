@@ -3,7 +3,7 @@
 // configuration holds, or throws a SoakError (exit 2) that names the option,
 // what was wrong and an example that works.
 
-import { FINDING_KINDS } from '../protocol.js';
+import { loadAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
 
@@ -77,15 +77,19 @@ export function parseTimeThreshold(text, name = 'time-threshold') {
   return t;
 }
 
+/** The finding kinds in severity order, as C defines them (read from the addon on use). */
+export const findingKinds = () => loadAddon().constants.findingKinds;
+
 /** "none" or a comma-separated list of finding kinds. */
 export function parseFailOn(text, name = 'fail-on') {
   if (text === 'none') return [];
   const kinds = text.split(',').map((k) => k.trim());
+  const known = findingKinds();
   for (const k of kinds) {
-    if (!FINDING_KINDS.includes(k)) {
+    if (!known.includes(k)) {
       throw optionError(
         `--${name} names an unknown finding kind "${k}".`,
-        `Use a comma-separated list of ${FINDING_KINDS.join(', ')}, or none.`,
+        `Use a comma-separated list of ${known.join(', ')}, or none.`,
       );
     }
   }

@@ -5,7 +5,15 @@
 // callers, exports and tables all go through the wrapper; a depth guard
 // reports only the outermost call (dlmalloc's realloc calling malloc counts
 // once).
-import binaryen from 'binaryen';
+import { loadBinaryen } from '../../binaryen.js';
+
+// binaryen loads when a counting pass starts (loadInstrumenter), never before.
+let binaryen = null;
+
+/** Loads binaryen; instrumentAllocator needs it. Throws its SoakError when it is not installed. */
+export async function loadInstrumenter() {
+  binaryen ??= await loadBinaryen();
+}
 
 export const EVENT = Object.freeze({ ALLOC: 1, FREE: 2, REALLOC: 3 });
 export const HOOK_MODULE = 'wasm_soak';
