@@ -61,6 +61,13 @@ test('a tarball installed with --ignore-scripts runs a soak; without an addon th
   assert.equal(run.code, 0, run.stderr);
   assert.equal(readSummary(out).verdict, 'stable');
 
+  const lib = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "const m = await import('wasm-soak'); console.log(typeof m.soak, m.version)"],
+    { cwd: project, encoding: 'utf8' },
+  );
+  assert.equal(lib.stdout.trim(), `function ${packed.version}`, lib.stderr);
+
   const counting = npx(
     ['run', fixture('soak', 'modules', 'leak.wasm'), '--call', 'step', '--count-allocs', '-q', '-o', join(dir, 'c')],
     project,

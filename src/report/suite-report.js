@@ -4,8 +4,9 @@
 // table for a GitHub step summary: no links to files it cannot show), plus
 // suite-result.json for `wasm-soak merge`.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { prepareOutDir } from '../run/out-dir.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
 import { writeSuiteResult } from './suite-result.js';
@@ -80,7 +81,7 @@ export function renderSuiteMarkdown(result) {
 
 /** Writes junit.xml, index.html, summary.md and suite-result.json of result at root. */
 export async function writeSuiteReports(root, result) {
-  await mkdir(root, { recursive: true });
+  prepareOutDir(root);
   await writeJunit(join(root, 'junit.xml'), result);
   await writeFile(join(root, 'index.html'), renderSuiteHtml(root, result));
   await writeFile(join(root, 'summary.md'), renderSuiteMarkdown(result));
