@@ -28,7 +28,7 @@ function sizeOf(path) {
   return readdirSync(path).reduce((sum, f) => sum + sizeOf(join(path, f)), 0);
 }
 
-test('a tarball installed with --ignore-scripts runs a soak; without an addon the CLI still helps', LIMIT, async () => {
+test('a tarball installed with --ignore-scripts runs a soak; without an addon the CLI still helps', LIMIT, async (t) => {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'prebuild.js')], { stdio: 'ignore' });
   // --ignore-scripts: prepack would rebuild the addon; prebuild.js just copied the current build.
   const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT));
@@ -51,6 +51,7 @@ test('a tarball installed with --ignore-scripts runs a soak; without an addon th
   );
   const modules = join(project, 'node_modules');
   const installed = sizeOf(modules);
+  t.diagnostic(`tarball ${packed.size} B, default install ${installed} B`);
   assert.ok(installed < 10 * 2 ** 20, `default install is ${(installed / 2 ** 20).toFixed(1)} MiB`);
 
   const out = join(dir, 'out');
