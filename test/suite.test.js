@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { mergeResults } from '../src/cli/commands/merge.js';
 import { shardOf } from '../src/cli/commands/soak.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -141,4 +142,40 @@ test('two shards merged give the same suite report as one unsharded run', LIMIT,
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /Shard 1\/2 of the suite is missing/);
   assert.ok(!existsSync(join(dir, 'partial')), 'a usage error writes nothing');
+});
+
+test('merge refuses shards that do not make one suite', () => {
+  const part = (name, k, n, cases = []) => ({
+    name,
+    shard: { k, n },
+    cases,
+    hosts: ['h'],
+    startedAt: '2026-01-01T00:00:00Z',
+    wallMs: 1,
+  });
+  const refuses = (results, pattern) =>
+    assert.throws(
+      () =>
+        mergeResults(
+          results,
+          results.map((_, i) => `d${i + 1}`),
+        ),
+      (err) => err.exitCode === 2 && pattern.test(err.message),
+    );
+  refuses([part('a', 1, 2), part('b', 2, 2)], /shards of different suites \(a, b\)/);
+  refuses([part('a', 1, 2), part('a', 1, 2)], /Shard 1\/2 is given twice \(d2\)/);
+  refuses([part('a', 1, 2), part('a', 2, 3)], /different splits \(1\/2, 2\/3\)/);
+  refuses(
+    [part('a', 1, 2, [{ name: 't', index: 0 }]), part('a', 2, 2, [{ name: 't', index: 1 }])],
+    /"t" is in both d1 and d2/,
+  );
+  const merged = mergeResults(
+    [part('a', 2, 2, [{ name: 'y', index: 1 }]), part('a', 1, 2, [{ name: 'x', index: 0 }])],
+    ['d1', 'd2'],
+  );
+  assert.deepEqual(
+    merged.cases.map((c) => c.name),
+    ['x', 'y'],
+    'suite order',
+  );
 });

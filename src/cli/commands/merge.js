@@ -15,6 +15,14 @@ function checkShards(results, dirs) {
   if (shards.some((s) => !s)) return;
   const n = shards[0].n;
   const where = dirs.join(', ');
+  const suites = [...new Set(results.map((r) => r.name))];
+  if (suites.length > 1) {
+    throw usageError(
+      'WS_EMERGE',
+      `The folders ${where} are shards of different suites (${suites.join(', ')}).`,
+      'Merge the shards of one suite; to combine whole suites, merge their unsharded results.',
+    );
+  }
   if (shards.some((s) => s.n !== n)) {
     throw usageError(
       'WS_EMERGE',
