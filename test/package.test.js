@@ -28,73 +28,77 @@ function sizeOf(path) {
   return readdirSync(path).reduce((sum, f) => sum + sizeOf(join(path, f)), 0);
 }
 
-test('a tarball installed with --ignore-scripts runs a soak; without an addon the CLI still helps', LIMIT, async (t) => {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'prebuild.js')], { stdio: 'ignore' });
-  // --ignore-scripts: prepack would rebuild the addon; prebuild.js just copied the current build.
-  const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT));
-  assert.ok(
-    packed.files.some((f) => /^prebuilds\/linux-x64\/wasm-soak\.napi\.glibc\.node$/.test(f.path)),
-    'the tarball carries the linux-x64 prebuild',
-  );
-  assert.ok(!packed.files.some((f) => f.path.startsWith('build/')), 'no local build in the tarball');
-  assert.ok(
-    packed.files.some((f) => f.path === 'src/index.d.ts'),
-    'the types are packed',
-  );
+test(
+  'a tarball installed with --ignore-scripts runs a soak; without an addon the CLI still helps',
+  LIMIT,
+  async (t) => {
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'prebuild.js')], { stdio: 'ignore' });
+    // --ignore-scripts: prepack would rebuild the addon; prebuild.js just copied the current build.
+    const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT));
+    assert.ok(
+      packed.files.some((f) => /^prebuilds\/linux-x64\/wasm-soak\.napi\.glibc\.node$/.test(f.path)),
+      'the tarball carries the linux-x64 prebuild',
+    );
+    assert.ok(!packed.files.some((f) => f.path.startsWith('build/')), 'no local build in the tarball');
+    assert.ok(
+      packed.files.some((f) => f.path === 'src/index.d.ts'),
+      'the types are packed',
+    );
 
-  const project = join(dir, 'project');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  npm(
-    ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', join(dir, packed.filename)],
-    project,
-  );
-  const modules = join(project, 'node_modules');
-  const installed = sizeOf(modules);
-  t.diagnostic(`tarball ${packed.size} B, default install ${installed} B`);
-  assert.ok(installed < 10 * 2 ** 20, `default install is ${(installed / 2 ** 20).toFixed(1)} MiB`);
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    npm(
+      ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', join(dir, packed.filename)],
+      project,
+    );
+    const modules = join(project, 'node_modules');
+    const installed = sizeOf(modules);
+    t.diagnostic(`tarball ${packed.size} B, default install ${installed} B`);
+    assert.ok(installed < 10 * 2 ** 20, `default install is ${(installed / 2 ** 20).toFixed(1)} MiB`);
 
-  const out = join(dir, 'out');
-  const run = npx(
-    ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-q', '--format', 'md', '-o', out],
-    project,
-  );
-  assert.equal(run.code, 0, run.stderr);
-  assert.equal(readSummary(out).verdict, 'stable');
+    const out = join(dir, 'out');
+    const run = npx(
+      ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-q', '--format', 'md', '-o', out],
+      project,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readSummary(out).verdict, 'stable');
 
-  const lib = spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', "const m = await import('wasm-soak'); console.log(typeof m.soak, m.version)"],
-    { cwd: project, encoding: 'utf8' },
-  );
-  assert.equal(lib.stdout.trim(), `function ${packed.version}`, lib.stderr);
+    const lib = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('wasm-soak'); console.log(typeof m.soak, m.version)"],
+      { cwd: project, encoding: 'utf8' },
+    );
+    assert.equal(lib.stdout.trim(), `function ${packed.version}`, lib.stderr);
 
-  const counting = npx(
-    ['run', fixture('soak', 'modules', 'leak.wasm'), '--call', 'step', '--count-allocs', '-q', '-o', join(dir, 'c')],
-    project,
-  );
-  assert.equal(counting.code, 3);
-  assert.match(
-    counting.stderr,
-    /rewrites the allocator with binaryen, which is not installed[\s\S]*npm install binaryen/,
-  );
+    const counting = npx(
+      ['run', fixture('soak', 'modules', 'leak.wasm'), '--call', 'step', '--count-allocs', '-q', '-o', join(dir, 'c')],
+      project,
+    );
+    assert.equal(counting.code, 3);
+    assert.match(
+      counting.stderr,
+      /rewrites the allocator with binaryen, which is not installed[\s\S]*npm install binaryen/,
+    );
 
-  // Another platform with scripts blocked: no addon at all.
-  rmSync(join(modules, 'wasm-soak', 'prebuilds'), { recursive: true });
-  const help = npx(['--help'], project);
-  assert.equal(help.code, 0, help.stderr);
-  assert.match(help.stdout, /Usage/);
-  assert.equal(npx(['--version'], project).code, 0);
-  const runHelp = npx(['help', 'run'], project);
-  assert.equal(runHelp.code, 0, runHelp.stderr);
-  const usage = npx(['run', '--bogus'], project);
-  assert.equal(usage.code, 2);
-  assert.match(usage.stderr, /Unknown option '--bogus'/);
-  const noAddon = npx(
-    ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-o', join(dir, 'none')],
-    project,
-  );
-  assert.equal(noAddon.code, 3);
-  assert.match(noAddon.stderr, /native addon is not built for linux-x64[\s\S]*npm rebuild wasm-soak/);
-  assert.doesNotMatch(noAddon.stderr, /at .*node-gyp-build/, 'a message, not a stack');
-});
+    // Another platform with scripts blocked: no addon at all.
+    rmSync(join(modules, 'wasm-soak', 'prebuilds'), { recursive: true });
+    const help = npx(['--help'], project);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /Usage/);
+    assert.equal(npx(['--version'], project).code, 0);
+    const runHelp = npx(['help', 'run'], project);
+    assert.equal(runHelp.code, 0, runHelp.stderr);
+    const usage = npx(['run', '--bogus'], project);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /Unknown option '--bogus'/);
+    const noAddon = npx(
+      ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-o', join(dir, 'none')],
+      project,
+    );
+    assert.equal(noAddon.code, 3);
+    assert.match(noAddon.stderr, /native addon is not built for linux-x64[\s\S]*npm rebuild wasm-soak/);
+    assert.doesNotMatch(noAddon.stderr, /at .*node-gyp-build/, 'a message, not a stack');
+  },
+);
