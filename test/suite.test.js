@@ -179,3 +179,12 @@ test('merge refuses shards that do not make one suite', () => {
     'suite order',
   );
 });
+
+test("run --format junit: the testcase's time is the run's wall time", LIMIT, async () => {
+  const out = join(dir, 'one');
+  const r = await runCli(['run', mod('clean'), '--call', 'step', '-q', '--format', 'junit', '-o', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const [c] = testcases(readFileSync(join(out, 'junit.xml'), 'utf8'));
+  assert.equal(c.outcome, 'passed');
+  assert.ok(c.time > readSummary(out).durationMs / 1000, `${c.time} s is more than the loop's time`);
+});

@@ -33,11 +33,16 @@ export function caseOutcome({ summary, expect = null, expectMode = false, error 
   return { outcome: 'passed', message: `verdict ${summary.verdict ?? 'none'}` };
 }
 
-/** The one-case result of a single run (its junit.xml). */
-export function runResult(summary) {
+/**
+ * The one-case result of a single run (its junit.xml). startedAt:
+ * performance.now() when the run started (its wall time runs until now);
+ * without it, the loop's time.
+ */
+export function runResult(summary, startedAt) {
+  const wallMs = Number.isFinite(startedAt) ? performance.now() - startedAt : summary.durationMs;
   return {
     name: summary.name,
-    cases: [{ name: summary.name, ...caseOutcome({ summary }), expect: null, wallMs: summary.durationMs, summary }],
+    cases: [{ name: summary.name, ...caseOutcome({ summary }), expect: null, wallMs, summary }],
   };
 }
 

@@ -380,6 +380,7 @@ const runOf = (outcome) => ({
  * before any sample, (exit 3) when the target could not start.
  */
 export async function runTarget(targetPath, cfg, argv, { interrupt: given } = {}) {
+  const startedAt = performance.now();
   const target = describeTarget(targetPath);
   if (cfg.countAllocs) checkBinaryen();
   // A suite names its targets (cfg.name); that name wins over the file's.
@@ -404,6 +405,6 @@ export async function runTarget(targetPath, cfg, argv, { interrupt: given } = {}
       : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
     if (count.status === 'interrupted') run.status = 'interrupted';
   }
-  const summary = await analyzeInto(outDir, { cfg, run, count, interrupt });
+  const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt });
   return { exitCode: summary.exitCode, summary, outDir };
 }
