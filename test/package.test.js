@@ -2,8 +2,9 @@
 // platform (prebuilds/, loaded by node-gyp-build), so an install with
 // scripts blocked still runs a soak; binaryen is an optional peer (the
 // default install stays small, the counting pass names the package to add);
-// without any addon, help, --version and usage errors still work and a run
-// says how to build one (exit 3).
+// without any addon, help, --version and usage errors still work, a run
+// says how to build one (exit 3), and that fix (npm rebuild: the install
+// script builds from source) works.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -100,5 +101,23 @@ test(
     assert.equal(noAddon.code, 3);
     assert.match(noAddon.stderr, /native addon is not built for linux-x64[\s\S]*npm rebuild wasm-soak/);
     assert.doesNotMatch(noAddon.stderr, /at .*node-gyp-build/, 'a message, not a stack');
+
+    // The fix the message names: the install script builds the addon from source.
+    npm(['rebuild', 'wasm-soak', '--foreground-scripts'], project);
+    const rebuilt = npx(
+      [
+        'run',
+        fixture('soak', 'modules', 'clean.wasm'),
+        '--call',
+        'step',
+        '-q',
+        '--format',
+        'md',
+        '-o',
+        join(dir, 'rebuilt'),
+      ],
+      project,
+    );
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
   },
 );
