@@ -6,8 +6,10 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { glueAllocatorNames } from '../src/worker/allocator/glue-names.js';
-import { instrumentAllocator } from '../src/worker/allocator/instrument.js';
+import { instrumentAllocator, loadInstrumenter } from '../src/worker/allocator/instrument.js';
 import { fixture, runCli, tempDir } from './helpers.js';
+
+await loadInstrumenter();
 
 const wasm = (name) => readFileSync(fixture('test', 'fixtures', `${name}.wasm`));
 

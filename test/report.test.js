@@ -11,6 +11,7 @@ import { inflateSync } from 'node:zlib';
 import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
 import { writeReports } from '../src/report/report.js';
+import { runResult } from '../src/report/suite-result.js';
 import { findingFigure, nextSteps, orderFigures, verdictLine } from '../src/report/words.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -368,7 +369,7 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
   }
 });
 
-test('writeJunit: one testcase per target', async () => {
+test('writeJunit: one testcase per run, findings that gate the exit code fail', async () => {
   const dir = await tmp();
   const summaries = [
     makeSummary(),
@@ -376,10 +377,12 @@ test('writeJunit: one testcase per target', async () => {
     makeSummary({ status: 'failed', error: { message: 'boom & "bust"' } }),
   ];
   summaries[1].name = 'leaky';
-  await writeJunit(join(dir, 'all.xml'), summaries);
+  const result = { name: 'suite', cases: summaries.map((s) => runResult(s).cases[0]) };
+  await writeJunit(join(dir, 'all.xml'), result);
   const xml = await readFile(join(dir, 'all.xml'), 'utf8');
-  assert.equal(xml, renderJunit(summaries));
+  assert.equal(xml, renderJunit(result));
   assert.match(xml, /<testsuites name="wasm-soak" tests="3" failures="1" errors="1"/);
+  assert.match(xml, /<testsuite name="suite" [^>]*timestamp="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d" hostname="[^"]+"/);
   assert.equal(xml.match(/<testcase /g).length, 3);
   assert.match(xml, /name="leaky"/);
   assert.match(xml, /message="boom &#38; &#34;bust&#34;"/);

@@ -30,7 +30,8 @@ function markInterrupted(summary, interrupt, figures) {
 
 /**
  * Writes dir/summary.json and the reports of { summary, figureData } (what
- * analyze returns). cfg: { formats, requirePlots, plotTimeoutMs }; interrupt:
+ * analyze returns). cfg: { formats, requirePlots, plotTimeoutMs, startedAt
+ * (performance.now() when the run started, for junit.xml's wall time) }; interrupt:
  * the command's interrupt controller, or null; skipFigures: an
  * AbortController whose abort skips the figures not yet drawn. Fills
  * summary.outputs; plots that were required but could not be drawn, or
@@ -60,6 +61,7 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
       requirePlots: cfg.requirePlots,
       plotTimeoutMs: cfg.plotTimeoutMs,
       signal: skip.signal,
+      startedAt: cfg.startedAt,
     });
     summary.outputs.figures = reports.figures;
     summary.outputs.plotsSkipped = reports.skipped;

@@ -5,11 +5,13 @@
 // blocks allocated and not yet freed, tracked by pointer.
 import { COUNTER, COUNTER_FIELDS } from '../../protocol.js';
 import { glueAllocatorNames } from './glue-names.js';
-import { EVENT, HOOK_MODULE, instrumentAllocator } from './instrument.js';
+import { EVENT, HOOK_MODULE, instrumentAllocator, loadInstrumenter } from './instrument.js';
 
 const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = COUNTER;
 
-export function createCounting() {
+/** The counting pass's state; loads binaryen first. */
+export async function createCounting() {
+  await loadInstrumenter();
   // Over an explicit ArrayBuffer, so V8 never moves it (C keeps a pointer).
   const counters = new Float64Array(new ArrayBuffer(COUNTER_FIELDS * 8));
   const sizes = new Map();

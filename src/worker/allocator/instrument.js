@@ -11,7 +11,15 @@
 // callers, exports and tables all go through the wrapper; a depth guard
 // reports only the outermost call (dlmalloc's realloc calling malloc counts
 // once).
-import binaryen from 'binaryen';
+import { loadBinaryen } from '../../binaryen.js';
+
+// binaryen loads when a counting pass starts (loadInstrumenter), never before.
+let binaryen = null;
+
+/** Loads binaryen; instrumentAllocator needs it. Throws its SoakError when it is not installed. */
+export async function loadInstrumenter() {
+  binaryen ??= await loadBinaryen();
+}
 
 export const EVENT = Object.freeze({ ALLOC: 1, FREE: 2, REALLOC: 3 });
 export const HOOK_MODULE = 'wasm_soak';
@@ -63,7 +71,11 @@ const ENGINE_FEATURES = [
   'ReferenceTypes',
   'Multivalue',
   'ExtendedConst',
-].reduce((all, name) => all | binaryen.Features[name], binaryen.Features.MVP);
+];
+
+/** ENGINE_FEATURES as binaryen's feature mask (binaryen loaded). */
+const engineFeatures = () =>
+  ENGINE_FEATURES.reduce((all, name) => all | binaryen.Features[name], binaryen.Features.MVP);
 
 /** Internal function names of exports, so `_malloc` exported as "malloc" is found. */
 function exportedFunctions(module) {
@@ -206,7 +218,7 @@ function wrapperBody(m, { entry, info, params }, origName) {
 export function instrumentAllocator(bytes, glueNames = new Map()) {
   const m = binaryen.readBinary(bytes);
   try {
-    m.setFeatures(ENGINE_FEATURES);
+    m.setFeatures(engineFeatures());
     const found = findEntryPoints(m, glueNames);
     if (found.length === 0) return null;
     m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));
