@@ -443,7 +443,9 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                                                   : WS_CENSUS_BUDGET_DEFAULT;
   uint64_t start = since_start(loop);
   double share = run_share(loop);
-  int floor_due = share - census->last_share >= 1.0 / WS_CENSUS_FLOOR;
+  /* Due by the floor once the run has entered a 64th it has no census in. */
+  int floor_due = (uint32_t)(share * WS_CENSUS_FLOOR) >
+                  (uint32_t)(census->last_share * WS_CENSUS_FLOOR);
   if (record && !floor_due && census->last_cost_ns > 0 && budget < 1000) {
     double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
     uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
