@@ -467,7 +467,10 @@ export function runConfig(values) {
   // Enough slow samples for the trend tests on a short run: at least the
   // census floor C keeps (WS_CENSUS_FLOOR) across the run's calls.
   if (values.slowEvery === undefined && Number.isFinite(cfg.iterations))
-    cfg.slowEvery = Math.max(1, Math.min(MAX_SLOW_EVERY, Math.floor(cfg.iterations / loadAddon().constants.censusFloor)));
+    cfg.slowEvery = Math.max(
+      1,
+      Math.min(MAX_SLOW_EVERY, Math.floor(cfg.iterations / loadAddon().constants.censusFloor)),
+    );
   cfg.budgets = { allocs: maxAllocsPerCall, bytes: maxBytesPerCall };
   // Budgets are checked on the counting pass's exact counts.
   cfg.countAllocs = cfg.countAllocs || maxAllocsPerCall !== null || maxBytesPerCall !== null;
