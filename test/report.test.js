@@ -321,7 +321,7 @@ test('an inconclusive run says what is open and what would decide it in every re
   ];
   await writeReports(dir, makeRun({ live: false }), summary, { formats: ['md', 'html', 'junit'] });
   const md = await readFile(join(dir, 'summary.md'), 'utf8');
-  assert.match(md, /^## ❌ Inconclusive/);
+  assert.match(md, /^## ⚠️ Inconclusive/);
   assert.match(md, /- late-step: Linear memory took a large step late <&>\./);
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   assert.match(html, /id="inconclusive"/);
