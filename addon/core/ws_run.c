@@ -21,18 +21,26 @@ static int grow(double **array, size_t *cap, size_t need) {
   return 0;
 }
 
-static int push_step(ws_run *run, double iteration, double bytes) {
-  size_t cap = run->cap_mem;
-  if (grow(&run->mem_iter, &cap, run->n_mem + 1) != 0)
+/* Appends (x, y) to the pair of arrays xs, ys holding *n elements in room
+ * for *cap. Returns 0 or WS_ENOMEM (the arrays stay valid). */
+static int push_pair(double **xs, double **ys, size_t *n, size_t *cap, double x,
+                     double y) {
+  size_t cap2 = *cap;
+  if (grow(xs, &cap2, *n + 1) != 0)
     return WS_ENOMEM;
-  cap = run->cap_mem;
-  if (grow(&run->mem_bytes, &cap, run->n_mem + 1) != 0)
+  cap2 = *cap;
+  if (grow(ys, &cap2, *n + 1) != 0)
     return WS_ENOMEM;
-  run->cap_mem = cap;
-  run->mem_iter[run->n_mem] = iteration;
-  run->mem_bytes[run->n_mem] = bytes;
-  run->n_mem++;
+  *cap = cap2;
+  (*xs)[*n] = x;
+  (*ys)[*n] = y;
+  (*n)++;
   return 0;
+}
+
+static int push_step(ws_run *run, double iteration, double bytes) {
+  return push_pair(&run->mem_iter, &run->mem_bytes, &run->n_mem, &run->cap_mem, iteration,
+                   bytes);
 }
 
 /* Returns the series for id, creating it on first sight; NULL on ENOMEM. */
@@ -71,9 +79,18 @@ static int push_metric(ws_run *run, const ws_record *rec) {
   return 0;
 }
 
+/* Appends a call record. Iterations rise by one from 0; a damaged stretch
+ * of the log (ws_log_damage_at) leaves a gap, counted in lost_calls. */
 static int decode_call(ws_run *run, const ws_record *rec) {
-  if (rec->iteration != run->calls || run->calls >= run->cap_calls)
+  uint64_t expected = run->calls + run->lost_calls;
+  if (rec->iteration < expected || run->calls >= run->cap_calls)
     return WS_EFORMAT;
+  if (rec->iteration > expected) {
+    if (push_pair(&run->gap_index, &run->gap_iter, &run->n_gaps, &run->cap_gaps,
+                  (double)run->calls, rec->iteration) != 0)
+      return WS_ENOMEM;
+    run->lost_calls += rec->iteration - expected;
+  }
   run->elapsed[run->calls] = (float)rec->a;
   run->op[run->calls] = rec->op;
   run->flags[run->calls] = rec->flags;
@@ -157,6 +174,10 @@ void ws_run_free(ws_run *run) {
   free(run->metrics);
   free(run->mem_iter);
   free(run->mem_bytes);
+  free(run->gap_index);
+  free(run->gap_iter);
+  run->gap_index = run->gap_iter = NULL;
+  run->n_gaps = run->cap_gaps = 0;
   run->metrics = NULL;
   run->mem_iter = run->mem_bytes = NULL;
   run->n_metrics = run->n_mem = run->cap_mem = 0;

@@ -10,22 +10,54 @@
 
 typedef struct ws_log ws_log;
 
-/* Opens the log at path, validates magic and version and reads its JSON
- * header. On success *out owns an open file and must be closed with
- * ws_log_close. Returns WS_EIO when the file cannot be read, WS_EFORMAT when
- * it is not a version-1 wasm-soak log, WS_ENOMEM. */
+/* A damaged stretch of a version-2 log: bytes that are not intact blocks,
+ * between two intact ones (or the end of the file). */
+typedef struct {
+  uint64_t offset;          /* file offset where the damage starts */
+  uint64_t bytes;           /* its length */
+  uint64_t records;         /* records lost in it */
+  int records_estimated;    /* 1: no intact block follows, records = bytes / 32 */
+  int64_t after_iteration;  /* iteration of the last record before it, -1: none */
+  int64_t before_iteration; /* iteration of the first record after it, -1: none */
+} ws_log_damage;
+
+/* Opens the log at path, validates magic and version (WS_LOG_OLDEST_VERSION
+ * to WS_LOG_VERSION) and reads its JSON header. On success *out owns an open
+ * file and must be closed with ws_log_close. Returns WS_EIO when the file
+ * cannot be read, WS_EFORMAT when it is not a wasm-soak log of a known
+ * version, WS_ENOMEM. */
 int ws_log_open(const char *path, ws_log **out);
+/* Returns the log's format version. */
+uint32_t ws_log_version(const ws_log *log);
 /* Returns the NUL-terminated JSON header, owned by log. */
 const char *ws_log_header(const ws_log *log);
-/* Returns the number of complete records in the file. */
+/* Returns an upper bound on the records ws_log_next returns (exact for a
+ * version-1 log: its complete records). */
 uint64_t ws_log_record_count(const ws_log *log);
-/* Returns the bytes of a torn last record (0 when the file ends cleanly). */
+/* Returns the bytes of a torn last record (0 when the file ends cleanly),
+ * known once ws_log_next returned 0. */
 uint32_t ws_log_torn_bytes(const ws_log *log);
-/* Reads the next record into rec. Returns 1 when a record was read, 0 at the
- * end (a torn tail is not a record), WS_EIO on a read error. */
+/* Reads the next intact record into rec, skipping damaged stretches (each
+ * one noted, see ws_log_damage_at) and resynchronising on the next intact
+ * block. Returns 1 when a record was read, 0 at the end (a torn tail is not
+ * a record), WS_EIO on a read error, WS_ENOMEM. */
 int ws_log_next(ws_log *log, ws_record *rec);
+/* Returns the number of damaged stretches found so far. */
+size_t ws_log_damage_count(const ws_log *log);
+/* Returns damaged stretch i (< ws_log_damage_count), owned by log. */
+const ws_log_damage *ws_log_damage_at(const ws_log *log, size_t i);
 /* Closes log and frees it; NULL is allowed. */
 void ws_log_close(ws_log *log);
+
+/* Returns the CRC-32C (Castagnoli) of data[0..n). */
+uint32_t ws_crc32c(const void *data, size_t n);
+
+/* Fills out with the header of a block of n records (1 <= n <=
+ * WS_LOG_BLOCK_RECORDS) at records (n * WS_RECORD_SIZE bytes): the sync
+ * marker, n, the records' CRC-32C, index (records in the log before this
+ * block), seq (blocks before it) and the header's own CRC-32C. */
+void ws_log_block_header(uint8_t out[WS_RECORD_SIZE], const void *records, uint32_t n,
+                         uint64_t index, uint32_t seq);
 
 /* ---- Decoded run (docs/architecture.md, "Decoded run data") ---- */
 
@@ -42,6 +74,13 @@ typedef struct {
   uint8_t *flags;
   size_t cap_calls;
   size_t calls; /* call records decoded */
+  /* Calls missing between decoded ones (a damaged stretch of the log): the
+   * per-call arrays hold the intact calls in order, without gaps. */
+  uint64_t lost_calls;
+  /* Where the gaps are: call gap_index[k] (an index into the per-call
+   * arrays) has iteration gap_iter[k]; later calls follow it one by one. */
+  double *gap_index, *gap_iter;
+  size_t n_gaps, cap_gaps;
   /* Total tracked memory as a step series: iteration 0 and every change. */
   double *mem_iter, *mem_bytes;
   size_t n_mem, cap_mem;

@@ -223,7 +223,16 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 /* ---- Log ---- */
 
 #define WS_LOG_MAGIC "WASMSOAK"
-#define WS_LOG_VERSION 1u
+/* The version written; readers also read every version from
+ * WS_LOG_OLDEST_VERSION on (1: bare records, no blocks). */
+#define WS_LOG_VERSION 2u
+#define WS_LOG_OLDEST_VERSION 1u
+/* Version 2 groups records in blocks, each after a 32-byte block header
+ * that starts with this 8-byte sync marker (its first byte is no record
+ * type) and holds at most WS_LOG_BLOCK_RECORDS records. */
+#define WS_LOG_SYNC "\xf7WSSYNC\n"
+#define WS_LOG_SYNC_BYTES 8
+#define WS_LOG_BLOCK_RECORDS 4096
 
 /* ---- The enums ---- */
 

@@ -30,6 +30,35 @@ static napi_status set_number(napi_env env, napi_value obj, const char *key, dou
   return napi_set_named_property(env, obj, key, v);
 }
 
+/* Returns the log's damaged stretches as [{ offset, bytes, records,
+ * recordsEstimated, afterIteration, beforeIteration }] (iterations null when
+ * none). */
+static napi_status damage_array(napi_env env, const ws_log *log, napi_value *out) {
+  size_t n = ws_log_damage_count(log);
+  NAPI_CHECK(napi_create_array_with_length(env, n, out));
+  for (size_t i = 0; i < n; i++) {
+    const ws_log_damage *d = ws_log_damage_at(log, i);
+    napi_value o, v;
+    NAPI_CHECK(napi_create_object(env, &o));
+    NAPI_CHECK(set_number(env, o, "offset", (double)d->offset));
+    NAPI_CHECK(set_number(env, o, "bytes", (double)d->bytes));
+    NAPI_CHECK(set_number(env, o, "records", (double)d->records));
+    NAPI_CHECK(napi_get_boolean(env, d->records_estimated != 0, &v));
+    NAPI_CHECK(napi_set_named_property(env, o, "recordsEstimated", v));
+    const int64_t iters[2] = {d->after_iteration, d->before_iteration};
+    static const char *names[2] = {"afterIteration", "beforeIteration"};
+    for (int k = 0; k < 2; k++) {
+      if (iters[k] < 0)
+        NAPI_CHECK(napi_get_null(env, &v));
+      else
+        NAPI_CHECK(napi_create_double(env, (double)iters[k], &v));
+      NAPI_CHECK(napi_set_named_property(env, o, names[k], v));
+    }
+    NAPI_CHECK(napi_set_element(env, *out, (uint32_t)i, o));
+  }
+  return napi_ok;
+}
+
 /* Builds the result object from a decoded run; the per-call typed arrays
  * are views of length run->calls over the buffers the decode filled. */
 static napi_status build_result(napi_env env, const ws_log *log, const ws_run *run,
@@ -88,6 +117,14 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
   NAPI_CHECK(set_number(env, obj, "backPressureNs", (double)run->backpressure_ns));
   NAPI_CHECK(set_number(env, obj, "durationMs", (double)run->last_t_ns / 1e6));
   NAPI_CHECK(set_number(env, obj, "tornBytes", ws_log_torn_bytes(log)));
+  NAPI_CHECK(set_number(env, obj, "version", ws_log_version(log)));
+  NAPI_CHECK(set_number(env, obj, "lostCalls", (double)run->lost_calls));
+  NAPI_CHECK(f64_array(env, run->gap_index, run->n_gaps, &v));
+  NAPI_CHECK(napi_set_named_property(env, obj, "gapIndex", v));
+  NAPI_CHECK(f64_array(env, run->gap_iter, run->n_gaps, &v));
+  NAPI_CHECK(napi_set_named_property(env, obj, "gapIter", v));
+  NAPI_CHECK(damage_array(env, log, &v));
+  NAPI_CHECK(napi_set_named_property(env, obj, "damage", v));
   NAPI_CHECK(napi_get_boolean(env, run->complete != 0, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "complete", v));
   *out = obj;
@@ -154,6 +191,39 @@ static napi_value read_log(napi_env env, napi_callback_info info) {
   return err == 0 && st == napi_ok ? result : NULL;
 }
 
+/* logBlockHeader(out, records, index, seq) fills out (a Uint8Array of at
+ * least 32 bytes) with the header of the block holding records (a
+ * Uint8Array of 1 to WS_LOG_BLOCK_RECORDS whole records, possibly over a
+ * SharedArrayBuffer): docs/log-format.md, "Blocks". JS thread (the log
+ * writer). Throws WS_EINVAL on a bad argument. */
+static napi_value log_block_header(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value args[4];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  void *out = NULL, *records = NULL;
+  size_t out_len = 0, rec_len = 0;
+  napi_typedarray_type type;
+  double index = 0, seq = 0;
+  if (argc < 4 ||
+      napi_get_typedarray_info(env, args[0], &type, &out_len, &out, NULL, NULL) !=
+          napi_ok ||
+      type != napi_uint8_array ||
+      napi_get_typedarray_info(env, args[1], &type, &rec_len, &records, NULL, NULL) !=
+          napi_ok ||
+      type != napi_uint8_array ||
+      napi_get_value_double(env, args[2], &index) != napi_ok ||
+      napi_get_value_double(env, args[3], &seq) != napi_ok || out_len < WS_RECORD_SIZE ||
+      rec_len == 0 || rec_len % WS_RECORD_SIZE != 0 ||
+      rec_len / WS_RECORD_SIZE > WS_LOG_BLOCK_RECORDS || !(index >= 0) || !(seq >= 0)) {
+    ws_binding_throw_code(env, WS_EINVAL, "logBlockHeader(out, records, index, seq)");
+    return NULL;
+  }
+  ws_log_block_header(out, records, (uint32_t)(rec_len / WS_RECORD_SIZE), (uint64_t)index,
+                      (uint32_t)seq);
+  return NULL;
+}
+
 napi_status ws_binding_log_init(napi_env env, napi_value exports) {
-  return ws_binding_export(env, exports, "readLog", read_log);
+  NAPI_CHECK(ws_binding_export(env, exports, "readLog", read_log));
+  return ws_binding_export(env, exports, "logBlockHeader", log_block_header);
 }

@@ -24,7 +24,16 @@ export function readRun(path, { allocs = false } = {}) {
       exitCode: EXIT.USAGE,
     });
   }
-  return decodedRun(raw, JSON.parse(raw.header), allocs);
+  let header;
+  try {
+    header = JSON.parse(raw.header);
+  } catch (err) {
+    throw new SoakError('WS_EFORMAT', `${path} has a damaged header: its JSON does not parse (${err.message}).`, {
+      fix: 'The header names the run and its options, without it the records cannot be read; re-run the soak (the header is written first, so only a damaged file loses it).',
+      exitCode: EXIT.USAGE,
+    });
+  }
+  return decodedRun(raw, header, allocs);
 }
 
 /**
@@ -39,6 +48,34 @@ export function readResultLogs(dir) {
   return { timed, counted };
 }
 
+/**
+ * What a damaged log lost, for the summary and the commands that read it:
+ * null when the log is intact, else { stretches: [{ offset, bytes, records,
+ * recordsEstimated, afterIteration, beforeIteration }], records, calls }.
+ */
+export function damageOf(data) {
+  const stretches = data.damage ?? [];
+  if (stretches.length === 0) return null;
+  return {
+    stretches,
+    records: stretches.reduce((n, d) => n + d.records, 0),
+    calls: data.lostCalls ?? 0,
+  };
+}
+
+/** One sentence on what a damaged log lost and where, or null when it is intact. */
+export function damageWords(path, data) {
+  const d = damageOf(data);
+  if (!d) return null;
+  const where = d.stretches
+    .map((s) => {
+      const after = s.afterIteration == null ? 'the start' : `iteration ${s.afterIteration}`;
+      const before = s.beforeIteration == null ? 'the end' : `iteration ${s.beforeIteration}`;
+      return `${s.recordsEstimated ? 'about ' : ''}${s.records} at byte ${s.offset} (${s.bytes} bytes, between ${after} and ${before})`;
+    })
+    .join('; ');
+  return `${path} is damaged: ${d.records} records lost in ${d.stretches.length} stretch${d.stretches.length === 1 ? '' : 'es'}: ${where}; ${d.calls} calls are missing, every intact record was kept.`;
+}
 /** The name a metric id has in a decoded run (`memory:<label>` for memories). */
 function metricName(id, header) {
   if (id < METRIC_MEMORY_BASE) return METRIC_NAMES[id] ?? `metric:${id}`;
@@ -64,6 +101,11 @@ export function decodedRun(raw, header, allocs = false) {
     durationMs: raw.durationMs,
     backPressureWaits: raw.backPressureWaits,
     tornBytes: raw.tornBytes,
+    version: raw.version,
+    damage: raw.damage ?? [],
+    lostCalls: raw.lostCalls ?? 0,
+    gapIndex: raw.gapIndex ?? new Float64Array(0),
+    gapIter: raw.gapIter ?? new Float64Array(0),
     complete: raw.complete,
     ...(allocs
       ? {

@@ -2,6 +2,7 @@
 // time rows of the early and late windows, memory figures, the error.
 import { addon } from '../addon.js';
 import { FLAG } from '../protocol.js';
+import { damageOf } from './log-reader.js';
 
 function windowRow(stats, row, from, to) {
   const [n, median, p90, p99] = stats.subarray(row * 4, row * 4 + 4);
@@ -89,7 +90,7 @@ export function buildSummary(data, warmupEnd, windows, run) {
     reproduce: header.reproduce,
     target: header.target,
     env: header.env,
-    iterations: { requested: header.config.iterations, completed: calls },
+    iterations: { requested: header.config.iterations, completed: calls + (data.lostCalls ?? 0) },
     durationMs: data.durationMs,
     samples: {
       calls,
@@ -97,6 +98,7 @@ export function buildSummary(data, warmupEnd, windows, run) {
       tornBytes: data.tornBytes,
       backPressureWaits: data.backPressureWaits,
       complete: data.complete,
+      damage: damageOf(data),
     },
     error,
     warmup: { method: header.config.warmup === 'auto' ? 'auto' : 'fixed', iterations: warm },

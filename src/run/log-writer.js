@@ -1,7 +1,10 @@
-// Append-only writer of the sample log (docs/log-format.md).
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+// Append-only writer of the sample log (docs/log-format.md): the preamble
+// and JSON header, then the records in checksummed blocks, each written by
+// one write so that a crash tears at most the last one.
+import { closeSync, fsyncSync, openSync, writeSync, writevSync } from 'node:fs';
 
-import { LOG_MAGIC, LOG_VERSION, RECORD_SIZE } from '../protocol.js';
+import { addon } from '../addon.js';
+import { LOG_BLOCK_RECORDS, LOG_MAGIC, LOG_VERSION, RECORD_SIZE } from '../protocol.js';
 
 /** Encodes the preamble, JSON header and padding that start a log. */
 export function encodeLogStart(header) {
@@ -15,19 +18,50 @@ export function encodeLogStart(header) {
   return out;
 }
 
-/** Creates the log at path with header; append() adds raw records. */
+/** Writes all of buffers to fd, resuming after a short write. */
+function writeAll(fd, buffers) {
+  let done = writevSync(fd, buffers);
+  for (const b of buffers) {
+    if (done >= b.length) {
+      done -= b.length;
+      continue;
+    }
+    for (let off = done; off < b.length; ) off += writeSync(fd, b, off, b.length - off);
+    done = 0;
+  }
+}
+
+/**
+ * Creates the log at path with header; append(chunk) adds whole raw records
+ * (a Uint8Array, possibly over the ring's SharedArrayBuffer) as blocks of
+ * at most LOG_BLOCK_RECORDS records.
+ */
 export function createLogWriter(path, header) {
   const fd = openSync(path, 'w');
   writeSync(fd, encodeLogStart(header));
+  const blockHeader = Buffer.alloc(RECORD_SIZE);
+  let records = 0;
+  let blocks = 0;
   let bytes = 0;
   return {
     append(chunk) {
-      let off = 0;
-      while (off < chunk.length) off += writeSync(fd, chunk, off, chunk.length - off);
-      bytes += chunk.length;
+      const maxBytes = LOG_BLOCK_RECORDS * RECORD_SIZE;
+      for (let off = 0; off < chunk.length; off += maxBytes) {
+        const body = chunk.subarray(off, Math.min(chunk.length, off + maxBytes));
+        addon.logBlockHeader(blockHeader, body, records, blocks);
+        writeAll(fd, [blockHeader, body]);
+        records += body.length / RECORD_SIZE;
+        blocks++;
+        bytes += RECORD_SIZE + body.length;
+      }
     },
+    /** Records appended so far. */
     get records() {
-      return bytes / RECORD_SIZE;
+      return records;
+    },
+    /** Bytes of blocks written so far (the header excluded). */
+    get bytes() {
+      return bytes;
     },
     close() {
       fsyncSync(fd);

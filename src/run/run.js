@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { createLiveAnalysis } from '../analysis/live.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
-import { CTL, CTL_WORDS, PHASE } from '../protocol.js';
+import { CTL, CTL_WORDS, LOG_VERSION, PHASE } from '../protocol.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
 import { VERSION } from '../version.js';
@@ -42,7 +42,7 @@ function buildHeader({ target, cfg, argv, ready }) {
   const command = ['wasm-soak', ...reproduceCommand(argv, cfg.seed)];
   return {
     format: 'wasm-soak-log',
-    version: 1,
+    version: LOG_VERSION,
     tool: { name: 'wasm-soak', version: VERSION },
     createdAt: new Date().toISOString(),
     command,
