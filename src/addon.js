@@ -6,4 +6,8 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export const addon = require('node-gyp-build')(root);
+// WASM_SOAK_ADDON names another build of the same addon to load instead:
+// the ASan/UBSan build of test/asan.test.js (docs/sanitizers.md).
+export const addon = process.env.WASM_SOAK_ADDON
+  ? require(process.env.WASM_SOAK_ADDON)
+  : require('node-gyp-build')(root);
