@@ -2,7 +2,8 @@
 // own side-by-side figures: the runner's per-iteration overhead, the trend
 // analysis of 1 M samples (statistics alone, then the whole log-to-summary
 // analysis), the progress line's preliminary verdict on a 200 000-call run,
-// plotting 10 M samples, the heap census on 5 M chunks.
+// plotting 10 M samples, the heap census on 5 M chunks, and a self-soak:
+// 10 M calls through the harness, whose own memory must stay flat.
 import { spawnSync } from 'node:child_process';
 
 const benches = [
@@ -12,6 +13,7 @@ const benches = [
   ['bench/live.js'],
   ['bench/plot.js'],
   ['bench/census.js'],
+  ['bench/self-soak.js'],
 ];
 let failed = 0;
 for (const args of benches) {
