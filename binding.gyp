@@ -22,6 +22,7 @@
         "addon/core/ws_rng.c",
         "addon/core/ws_rss.c",
         "addon/core/ws_run.c",
+        "addon/core/ws_thin.c",
         "addon/core/census/ws_census.c",
         "addon/core/census/ws_dlmalloc.c",
         "addon/core/census/ws_emmalloc.c",

@@ -59,12 +59,44 @@ uint32_t ws_crc32c(const void *data, size_t n);
 void ws_log_block_header(uint8_t out[WS_RECORD_SIZE], const void *records, uint32_t n,
                          uint64_t index, uint32_t seq);
 
+/* ---- Thinning (docs/log-format.md, "Thinned logs") ---- */
+
+typedef struct ws_thin ws_thin;
+
+/* Returns the iteration kept of aligned block `block` of 2^shift iterations:
+ * a seeded choice, nested (the survivor at shift + 1 is one of the two
+ * survivors at shift of its halves). */
+uint64_t ws_thin_survivor(uint64_t seed, unsigned shift, uint64_t block);
+/* Creates a thinning filter for a run of n_ops ops seeded with seed, at
+ * shift 0 (everything kept). Returns 0 or WS_ENOMEM; free with
+ * ws_thin_free. */
+int ws_thin_create(uint64_t seed, uint32_t n_ops, ws_thin **out);
+/* Raises the stride to 2^shift (shift <= 31; a lower one is ignored) from
+ * iteration from on; the next filter call writes a THINNED mark first. */
+void ws_thin_set_shift(ws_thin *t, unsigned shift, uint32_t from);
+/* Returns the current shift. */
+unsigned ws_thin_shift(const ws_thin *t);
+/* Returns room, in records, that ws_thin_filter needs in out for n records:
+ * n + 1 + n_ops * (n / 64 + 2). */
+size_t ws_thin_out_records(const ws_thin *t, size_t n);
+/* Filters n raw records at in into out (room: ws_thin_out_records): at shift
+ * 0 a copy; else each call's survivor of its block, metrics once per 16
+ * blocks per id, the allocation record of a kept call, every mark, and
+ * summary records of blocks of 64 strides. Returns the records written. */
+size_t ws_thin_filter(ws_thin *t, const uint8_t *in, size_t n, uint8_t *out);
+/* Writes the summaries of the calls not yet summed up (room: n_ops
+ * records); returns the records written. */
+size_t ws_thin_finish(ws_thin *t, uint8_t *out);
+/* Frees t; NULL is allowed. */
+void ws_thin_free(ws_thin *t);
+
 /* ---- Decoded run (docs/architecture.md, "Decoded run data") ---- */
 
 typedef struct {
   uint16_t id;
   size_t n, cap;
   double *iter, *t_ms, *value; /* owned by the run */
+  uint64_t bucket;             /* thinned logs: the last sample's block of 16 strides */
 } ws_metric_series;
 
 typedef struct {
@@ -93,6 +125,18 @@ typedef struct {
   uint64_t backpressure_waits, backpressure_ns;
   uint64_t last_t_ns; /* largest timestamp seen */
   int complete;       /* the end mark was seen */
+  /* Thinned logs: set by the caller before decoding (thin_shift 0: not
+   * thinned). The per-call arrays then hold one call per aligned block of
+   * 2^thin_shift iterations (ws_thin_survivor), slow metrics one sample per
+   * 16 blocks per series, and every call is counted per op in op_calls,
+   * op_threw (calls before thin_from from their records, later ones from
+   * summary records) and growth_events. */
+  unsigned thin_shift;
+  uint64_t thin_seed;
+  uint32_t thin_from;
+  double *op_calls, *op_threw; /* per op index, n_op_totals of them */
+  size_t n_op_totals;
+  uint64_t growth_events;
 } ws_run;
 
 /* Packs a call's allocation counters (WS_COUNT_* order) into an allocation
@@ -107,6 +151,11 @@ void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op,
  * are allocated here and owned by run until ws_run_free. Returns WS_EFORMAT
  * when call records are out of order, WS_ENOMEM, or WS_EIO. */
 int ws_run_decode(ws_log *log, ws_run *run);
+
+/* Reads every remaining record of log for its THINNED marks: stores the
+ * largest shift in *shift (0: not thinned) and the iteration the first
+ * applies from in *from. Returns 0, WS_EIO or WS_ENOMEM. */
+int ws_log_thinning(ws_log *log, unsigned *shift, uint32_t *from);
 
 /* Frees the arrays ws_run_decode allocated (not the caller's per-call ones)
  * and clears their pointers. */

@@ -33,7 +33,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CALL, 1, "call")                                                                     \
   X(METRIC, 2, "metric")                                                                 \
   X(MARK, 3, "mark")                                                                     \
-  X(ALLOC, 4, "alloc")
+  X(ALLOC, 4, "alloc")                                                                   \
+  X(SUMMARY, 5, "summary") /* a thinned log's per-op summary of a block of calls */
 
 #define WS_RECORD_FLAGS(X)                                                               \
   X(GREW, 1, "grew")   /* tracked memory grew during the call */                         \
@@ -100,7 +101,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_MARKS(X)                                                                      \
   X(BACKPRESSURE, 1, "backpressure")    /* a: ns the loop waited for the consumer */     \
   X(MEMORY_TRACKED, 2, "memoryTracked") /* a: memory index, b: its bytes */              \
-  X(END, 3, "end")                      /* the run ended cleanly; a: iterations */
+  X(END, 3, "end")                      /* the run ended cleanly; a: iterations */       \
+  X(THINNED, 4, "thinned") /* from iteration b on, one call in 2^a is logged */
 
 /* Allocation counters of one call (counting pass), in the order of the
  * Float64Array the allocator hooks update. */

@@ -1,6 +1,6 @@
 // Decodes a sample log into the analysis input (docs/architecture.md,
 // "Decoded run data"). The heavy lifting is the C log reader.
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
@@ -16,7 +16,7 @@ const METRIC_NAMES = Object.fromEntries(Object.entries(METRIC).map(([name, id]) 
 export function readRun(path, { allocs = false } = {}) {
   let raw;
   try {
-    raw = addon.readLog(path, allocs);
+    raw = addon.readLog(path, allocs, thinSeed(path));
   } catch (err) {
     const what = err.code === 'WS_EIO' ? 'cannot be read' : 'is not a wasm-soak sample log';
     throw new SoakError(err.code ?? 'WS_EFORMAT', `${path} ${what} (${err.message}).`, {
@@ -46,6 +46,29 @@ export function readResultLogs(dir) {
   const countLog = join(dir, 'samples-count.wslog');
   const counted = existsSync(countLog) ? readRun(countLog, { allocs: true }) : null;
   return { timed, counted };
+}
+
+/**
+ * The seed a capped log was thinned with (its run's), when it is big enough
+ * to have been thinned (a quarter of its cap or more: thinning starts before
+ * half), else undefined: the reader then skips its pass for the strides.
+ */
+function thinSeed(path) {
+  try {
+    const fd = openSync(path, 'r');
+    const pre = Buffer.alloc(16);
+    readSync(fd, pre, 0, 16, 0);
+    const length = pre.readUInt32LE(12);
+    const size = fstatSync(fd).size;
+    const text = Buffer.alloc(Math.min(length, size));
+    readSync(fd, text, 0, text.length, 16);
+    closeSync(fd);
+    const header = JSON.parse(text.toString('utf8'));
+    const cap = header.config?.maxLogBytes;
+    return cap > 0 && size >= cap / 4 && Number.isSafeInteger(header.seed) ? header.seed : undefined;
+  } catch {
+    return undefined; // not a log, or a damaged header: readLog and JSON.parse say which
+  }
 }
 
 /**
@@ -106,6 +129,20 @@ export function decodedRun(raw, header, allocs = false) {
     lostCalls: raw.lostCalls ?? 0,
     gapIndex: raw.gapIndex ?? new Float64Array(0),
     gapIter: raw.gapIter ?? new Float64Array(0),
+    // A thinned log (docs/log-format.md): one call kept per stride
+    // iterations, every call counted per op.
+    stride: raw.thinStride ?? 1,
+    thinning:
+      raw.thinStride > 1
+        ? {
+            stride: raw.thinStride,
+            from: raw.thinnedFrom,
+            opCalls: raw.opCalls,
+            opThrew: raw.opThrew,
+            growthEvents: raw.growthEvents,
+            iterations: raw.opCalls.reduce((a, b) => a + b, 0),
+          }
+        : null,
     complete: raw.complete,
     ...(allocs
       ? {

@@ -58,6 +58,7 @@ function buildHeader({ target, cfg, argv, ready }) {
       yieldEvery: cfg.yieldEvery,
       yieldMs: cfg.yieldMs,
       ringRecords: cfg.ringRecords,
+      maxLogBytes: cfg.maxLogBytes ?? null,
       calls: cfg.calls,
       args: cfg.args,
       alloc: cfg.alloc,
@@ -265,7 +266,10 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
     if (msg.type === 'ready') {
       header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
       try {
-        writer = createLogWriter(logPath, header);
+        // The cap bounds the timed pass's log; the counting pass's is as long as the run was.
+        writer = createLogWriter(logPath, header, {
+          maxBytes: pass === 'timed' ? (cfg.maxLogBytes ?? Infinity) : Infinity,
+        });
       } catch (err) {
         worker.terminate();
         finish({ type: 'fatal', status: 'failed', phase: 'log', error: writeFailure(err, logPath) });

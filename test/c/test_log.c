@@ -1,6 +1,7 @@
 /* Tests of the log reader: round trip, torn tail, not a log, and the
  * version-2 blocks: a damaged stretch in the middle, a bad checksum, a
- * truncated tail, garbage to the end; version 1 still read; CRC-32C. */
+ * truncated tail, garbage to the end; version 1 still read; CRC-32C; the
+ * thinning of a capped log. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,7 +251,80 @@ static void test_crc32c(void) {
   CHECK(same);
 }
 
+static void test_thin(void) {
+  /* One survivor per block, nested: the survivor at shift s + 1 is one of
+   * its halves' survivors at shift s. */
+  int ok = 1;
+  for (unsigned s = 1; s < 12; s++)
+    for (uint64_t j = 0; j < 200; j++) {
+      uint64_t v = ws_thin_survivor(99, s, j);
+      ok &= v >> s == j;
+      ok &= v == ws_thin_survivor(99, s - 1, v >> (s - 1));
+    }
+  CHECK(ok);
+  CHECK(ws_thin_survivor(99, 0, 1234) == 1234);
+
+  /* 3000 calls of two ops at shift 4: a mark, one call per 16, summaries
+   * per 1024 calls that count every call, min, max and median. */
+  ws_thin *t = NULL;
+  CHECK(ws_thin_create(7, 2, &t) == 0);
+  enum { N = 3000 };
+  uint8_t *in = malloc((size_t)N * WS_RECORD_SIZE);
+  for (uint32_t i = 0; i < N; i++) {
+    ws_record rec = {WS_REC_CALL,
+                     i % 100 == 0 ? WS_FLAG_GREW : 0,
+                     (uint16_t)(i % 2),
+                     i,
+                     100 + i % 50,
+                     0,
+                     i};
+    memcpy(in + (size_t)i * WS_RECORD_SIZE, &rec, sizeof rec);
+  }
+  CHECK(ws_thin_filter(t, in, 10, in) == 10); /* shift 0 keeps everything */
+  ws_thin_set_shift(t, 4, 10);
+  ws_thin_set_shift(t, 2, 10); /* a lower shift is ignored */
+  CHECK(ws_thin_shift(t) == 4);
+  size_t room = ws_thin_out_records(t, N);
+  uint8_t *out = malloc(room * WS_RECORD_SIZE);
+  size_t n = ws_thin_filter(t, in + 10 * WS_RECORD_SIZE, N - 10, out);
+  n += ws_thin_finish(t, out + n * WS_RECORD_SIZE);
+  CHECK(n <= room);
+  uint32_t kept = 0, marks = 0, calls[2] = {0, 0}, growth = 0;
+  float lo = 1e9f, hi = 0, median = 0;
+  ok = 1;
+  for (size_t k = 0; k < n; k++) {
+    ws_record rec;
+    ws__record_decode(out + k * WS_RECORD_SIZE, &rec);
+    if (rec.type == WS_REC_MARK) {
+      marks++;
+      ok &= rec.op == WS_MARK_THINNED && rec.a == 4 && rec.b == 10;
+    } else if (rec.type == WS_REC_CALL) {
+      kept++;
+      ok &= rec.iteration == ws_thin_survivor(7, 4, rec.iteration >> 4);
+    } else if (rec.type == WS_REC_SUMMARY) {
+      calls[rec.op] += (uint32_t)rec.a;
+      growth += (uint32_t)rec.b;
+      uint32_t bits[3] = {(uint32_t)(rec.b >> 32), (uint32_t)rec.t,
+                          (uint32_t)(rec.t >> 32)};
+      float f[3];
+      memcpy(f, bits, sizeof f);
+      median = f[0];
+      lo = f[1] < lo ? f[1] : lo;
+      hi = f[2] > hi ? f[2] : hi;
+    }
+  }
+  CHECK(ok && marks == 1);
+  CHECK(calls[0] + calls[1] == N - 10 && calls[0] == calls[1]);
+  CHECK(growth == 29); /* iterations 100, 200, ... 2900 */
+  CHECK(lo == 100 && hi == 149 && median >= 115 && median <= 135);
+  CHECK(kept >= (N - 10) / 16 - 1 && kept <= (N - 10) / 16 + 1);
+  free(in);
+  free(out);
+  ws_thin_free(t);
+}
+
 int main(void) {
+  test_thin();
   test_v1_still_read();
   test_not_a_log();
   test_v2_round_trip();
