@@ -18,6 +18,7 @@ import {
   parseFailOn,
   parseFormats,
   parseShard,
+  parseSize,
   parseTimeout,
   parseTimeThreshold,
   parseWarmup,
@@ -280,6 +281,15 @@ export const OPTIONS = Object.freeze(
       parse: powerOfTwo({ min: 16, max: 1 << 24 }),
       default: 1 << 18,
       help: 'ring size in 32-byte records (a power of two)',
+      commands: RUN,
+    },
+    {
+      name: 'max-log-bytes',
+      value: 'SIZE',
+      parse: parseSize,
+      default: 2 * 1024 ** 3,
+      shown: '2G',
+      help: 'cap on the sample log (bytes, or with K, M, G: binary units); past about half of it the log is thinned, and it never passes it (docs/log-format.md, "Thinned logs")',
       commands: RUN,
     },
     {
