@@ -733,6 +733,30 @@ static void test_emmalloc(void) {
   free(m);
 }
 
+/* A heap grown block by block, as a module that grows its memory often
+ * leaves it: 100 blocks, each below the next, all walked. A list that runs
+ * up through memory (a newer block below an older one) is refused. */
+static void test_emmalloc_many_blocks(void) {
+  size_t len = 0x400000;
+  uint8_t *m = em_memory(len);
+  expect e = {0};
+  uint64_t older = 0;
+  for (uint32_t i = 0; i < 100; i++) {
+    uint64_t root = 0x10000 + 0x8000 * (uint64_t)i;
+    em_block(m, root, root + 0x7000, older, 20, 70 + i, i == 99, &e);
+    older = root;
+  }
+  put(m, LIST_HEAD, (uint32_t)older);
+  ws_census_result r;
+  CHECK(fresh_take(m, len, &r) == 0);
+  CHECK(r.kind == WS_CENSUS_EMMALLOC && r.segments == 100);
+  CHECK(matches(&r, &e));
+  /* The oldest block's link pointing up at the newest: a cycle. */
+  put(m, 0x10000 + 4, (uint32_t)older);
+  CHECK(fresh_take(m, len, &r) == WS_ENOHEAP);
+  free(m);
+}
+
 /* ---- ws_loop_census ---- */
 
 typedef struct {
@@ -880,6 +904,7 @@ int main(void) {
   test_no_false_recognition();
   test_limits();
   test_emmalloc();
+  test_emmalloc_many_blocks();
   test_loop_census();
   test_kind_text();
   return check_report("census");

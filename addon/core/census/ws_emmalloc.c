@@ -25,7 +25,6 @@
 #define HEADER_BYTES 8u    /* size at both ends */
 #define SENTINEL_BYTES 16u /* sizeof(Region) */
 #define ROOT_MAX 64u       /* a root region: 16 bytes, grown by alignment padding */
-#define MAX_BLOCKS 64
 #define MAX_WALKS 1024
 
 /* Checks that the free region at r is linked: its prev's next and its
@@ -121,33 +120,28 @@ int ws__emmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_resu
     return -1;
   uint64_t root = ws__word(h, census->top_at), end;
   uint64_t budget = h->max_chunks;
-  uint64_t seen[MAX_BLOCKS][2];
-  int n = 0;
+  /* sbrk only grows, so each older block lies wholly below the newer one:
+   * the list runs down through memory, which also rules out cycles and
+   * overlaps, for any number of blocks. */
+  uint64_t below = UINT64_MAX;
+  uint32_t n = 0;
   while (root != 0) {
-    if (n >= MAX_BLOCKS || !root_shape(h, root, &end))
+    if (!root_shape(h, root, &end) || end > below)
       return -1;
-    for (int i = 0; i < n; i++)
-      if (root < seen[i][1] && seen[i][0] < end)
-        return -1;
     if (walk_block(h, root, end, n == 0, &budget, out) != 0)
       return -1;
-    seen[n][0] = root;
-    seen[n][1] = end;
+    out->heap_bytes += end - root;
+    below = root;
     n++;
     root = ws__word(h, root + 4);
   }
-  if (n == 0)
-    return -1;
   /* The list head is static data, below every block: a root's link to an
    * older root (inside the heap) does not count as the head. */
-  for (int i = 0; i < n; i++)
-    if (census->top_at + 4 > seen[i][0])
-      return -1;
+  if (n == 0 || census->top_at + 4 > below)
+    return -1;
   out->kind = WS_CENSUS_EMMALLOC;
   out->state = census->top_at;
-  out->segments = (uint32_t)n;
-  for (int i = 0; i < n; i++)
-    out->heap_bytes += seen[i][1] - seen[i][0];
+  out->segments = n;
   ws__census_finish(out);
   return 0;
 }
