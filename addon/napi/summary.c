@@ -1,5 +1,7 @@
 /* windowStats(elapsed, op, from, to, nOps): per-window time quantiles for the
- * run summary (JS thread). */
+ * run summary; bootstrapPaired(d, replicates, level, seed): the ratio of two
+ * arms from paired block log differences, with its interval (compare). JS
+ * thread. */
 #include <stdlib.h>
 
 #include "binding.h"
@@ -39,6 +41,52 @@ static napi_value window_stats(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* Sets obj[name] = the number v. */
+static napi_status set_number(napi_env env, napi_value obj, const char *name, double v) {
+  napi_value n;
+  napi_status st = napi_create_double(env, v, &n);
+  return st == napi_ok ? napi_set_named_property(env, obj, name, n) : st;
+}
+
+/* bootstrapPaired(Float64Array d, replicates, level, seed) returns
+ * { change, low, high, block, replicates } from ws_bootstrap_paired; throws
+ * WS_EINVAL for fewer than WS_BOOT_MIN_WINDOW pairs or a value that is not
+ * finite. */
+static napi_value bootstrap_paired(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4], result;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  napi_typedarray_type type;
+  size_t n;
+  void *d;
+  uint32_t replicates;
+  double level;
+  int64_t seed;
+  NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &type, &n, &d, NULL, NULL));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &replicates));
+  NAPI_CALL(env, napi_get_value_double(env, argv[2], &level));
+  NAPI_CALL(env, napi_get_value_int64(env, argv[3], &seed));
+  if (type != napi_float64_array) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "bootstrapPaired(Float64Array, replicates, level, seed)");
+    return NULL;
+  }
+  ws_window_change w;
+  int err = ws_bootstrap_paired(d, n, replicates, level, (uint64_t)seed, &w);
+  if (err != 0) {
+    ws_binding_throw_code(env, err, NULL);
+    return NULL;
+  }
+  NAPI_CALL(env, napi_create_object(env, &result));
+  NAPI_CALL(env, set_number(env, result, "change", w.change));
+  NAPI_CALL(env, set_number(env, result, "low", w.low));
+  NAPI_CALL(env, set_number(env, result, "high", w.high));
+  NAPI_CALL(env, set_number(env, result, "block", (double)w.block));
+  NAPI_CALL(env, set_number(env, result, "replicates", (double)w.replicates));
+  return result;
+}
+
 napi_status ws_binding_summary_init(napi_env env, napi_value exports) {
-  return ws_binding_export(env, exports, "windowStats", window_stats);
+  NAPI_CHECK(ws_binding_export(env, exports, "windowStats", window_stats));
+  return ws_binding_export(env, exports, "bootstrapPaired", bootstrap_paired);
 }

@@ -77,6 +77,20 @@ export function parseTimeThreshold(text, name = 'time-threshold') {
   return t;
 }
 
+/** A relative change gate: "5%", "0.05" (a fraction) or "none" (no gate); a fraction in [0, 10) or null. */
+export function parseGate(text, name) {
+  if (text === 'none') return null;
+  const m = /^(\d+(?:\.\d+)?)(%)?$/.exec(text);
+  const value = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
+  if (!(value >= 0 && value < 10)) {
+    throw optionError(
+      `--${name} must be a percentage such as 5%, a fraction such as 0.05, or none, got "${text}".`,
+      `Example: --${name} 5%`,
+    );
+  }
+  return value;
+}
+
 /** "none" or a comma-separated list of finding kinds. */
 export function parseFailOn(text, name = 'fail-on') {
   if (text === 'none') return [];

@@ -14,6 +14,7 @@ import { usageError } from '../cli/exit-codes.js';
 import { CTL, METRIC, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { censusSource, createSources, heapMemory } from './allocator/sources.js';
+import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 
@@ -247,13 +248,24 @@ async function loop(prepared) {
   let lastSlow = started;
   let nextYieldIteration = config.yieldEvery;
   let lastYield = started;
+  const gate = config.blockCalls
+    ? createBlockGate({
+        control,
+        blockCalls: config.blockCalls,
+        slots: config.checkOutputs ? prepared.slots : null,
+        post: (m) => parentPort.postMessage(m),
+        enter,
+      })
+    : null;
   for (;;) {
     // Run to the next due point; one already passed waits on its floor, so
     // check again after another --yield-every iterations.
+    gate?.wait(addon.completed(runner));
     const done = addon.completed(runner);
     const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
     const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
-    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, config.yieldEvery), yieldNs);
+    const untilBlock = gate ? gate.budget(done) : config.yieldEvery;
+    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, untilBlock, config.yieldEvery), yieldNs);
     if (st === STATUS.full) {
       // Back-pressure: ask for a drain and sleep until the main thread frees slots.
       const read = Atomics.load(control, CTL.read);
@@ -292,6 +304,7 @@ async function loop(prepared) {
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
     }
+    gate?.reached(completed);
     if (st === STATUS.threw) return { status: 'failed', error: addon.error(runner), phase: 'iteration' };
     if (st === STATUS.done) return { status: 'completed', reason: 'iterations' };
     if (st === STATUS.deadline) return { status: 'completed', reason: 'duration' };
