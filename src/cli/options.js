@@ -290,6 +290,28 @@ export const OPTIONS = Object.freeze(
       commands: ANALYSIS,
     },
     { name: 'json', default: false, help: 'print summary.json on stdout', commands: ['run'] },
+    {
+      name: 'save-baseline',
+      value: 'NAME',
+      parse: (text) => text,
+      default: null,
+      help: {
+        run: 'store what a later --baseline needs (seed, time per call, counts, sizes, verdict) as soak-results/baselines/NAME, or in a folder when NAME has a slash',
+        soak: 'as for run, one baseline per target: NAME/<target>',
+      },
+      commands: RUN,
+    },
+    {
+      name: 'baseline',
+      value: 'NAME|DIR',
+      parse: (text) => text,
+      default: null,
+      help: {
+        run: 'compare the run with a saved baseline (its seed unless --seed): time change with its interval (within noise is a result), exact counts, high-water mark, verdict; exit 1 on a regression beyond the --fail-if-* gates',
+        soak: 'as for run, each target against NAME/<target>',
+      },
+      commands: RUN,
+    },
     { name: 'quiet', short: 'q', default: false, help: 'no progress output', commands: [...ANALYSIS, 'compare'] },
     {
       name: 'blocks',
@@ -331,20 +353,33 @@ export const OPTIONS = Object.freeze(
       parse: parseGate,
       default: 0.05,
       shown: '5%',
-      help: "exit 1 when an arm's time ratio to A is beyond this (the interval's low end above it, a real difference); none: no gate",
-      commands: ['compare'],
+      help: {
+        compare:
+          "exit 1 when an arm's time ratio to A is beyond this (the interval's low end above it, a real difference); none: no gate",
+        run: 'with --baseline: exit 1 when the time per call rose beyond this (the interval’s low end above it); none: no gate',
+        soak: 'with --baseline: as for run, per target',
+      },
+      commands: ARM,
     },
     {
       name: 'fail-if-more-allocs',
       default: false,
-      help: 'exit 1 when an arm makes more allocations than A over the same calls (exact, counting pass)',
-      commands: ['compare'],
+      help: {
+        compare: 'exit 1 when an arm makes more allocations than A over the same calls (exact, counting pass)',
+        run: 'with --baseline (both runs counted): exit 1 on more allocations than the baseline over the same calls',
+        soak: 'with --baseline: as for run, per target',
+      },
+      commands: ARM,
     },
     {
       name: 'fail-if-higher-water',
       default: false,
-      help: "exit 1 when an arm's memory high-water mark is above A's",
-      commands: ['compare'],
+      help: {
+        compare: "exit 1 when an arm's memory high-water mark is above A's",
+        run: "with --baseline: exit 1 when the memory high-water mark is above the baseline's",
+        soak: 'with --baseline: as for run, per target',
+      },
+      commands: ARM,
     },
     {
       name: 'expect',

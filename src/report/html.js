@@ -1,6 +1,7 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 
+import { baselineLines } from '../baseline/words.js';
 import { INSTALL_HINT } from './plots.js';
 import {
   allocationRows,
@@ -237,6 +238,13 @@ function runSection(s) {
   ])}</section>`;
 }
 
+// The run against its baseline (--baseline), or nothing.
+function baselineSection(s) {
+  if (!s.baseline) return '';
+  const items = baselineLines(s.baseline).map((l) => `<li>${esc(l)}</li>`);
+  return `<section id="baseline"><h2>Against the baseline</h2><ul>${items.join('')}</ul></section>`;
+}
+
 // Renders the page. figures: [{ name, svg }] with gnuplot's SVG text;
 // skipped: null or why plots are missing; timed: the timed pass's median
 // time per call ({ median, ops: { name: median } }, from report.js) or null.
@@ -249,7 +257,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
 <title>wasm-soak: ${esc(s.verdict ?? s.status)} — ${esc(figureTitle(s))}</title>
 <style>${CSS}</style></head>
 <body>${banner(s)}<main>
-${errorSection(s)}${findingsSection(s)}${figuresSection(figures, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
+${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(figures, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
 <p class="muted">Written by ${esc(s.tool?.name ?? 'wasm-soak')} from summary.json (schema ${esc(s.version ?? '?')}).</p>
 </main></body></html>
 `;

@@ -1,6 +1,7 @@
 // JUnit XML for CI: one testcase per soak target. A finding is a failure
 // whose message is its sentence; a failed run is an error.
 import { writeFile } from 'node:fs/promises';
+import { baselineLines } from '../baseline/words.js';
 import { findingEvidence, reproduceCommand } from './words.js';
 
 // Escapes text for XML attributes and content, dropping characters XML 1.0
@@ -24,15 +25,23 @@ function testcase(s) {
       .join('\n');
     body.push(`<failure message="${xml(f.sentence)}" type="${xml(f.kind)}">${xml(evidence)}</failure>`);
   }
-  body.push(
-    `<system-out>${xml(`verdict: ${s.verdict ?? 'none'} (${s.status})\nreproduce: ${reproduceCommand(s)}`)}</system-out>`,
-  );
+  // A regression against the baseline (--baseline) is a failure too.
+  const baseline = s.baseline ? baselineLines(s.baseline) : [];
+  for (const g of s.baseline?.regressions ?? []) {
+    body.push(
+      `<failure message="${xml(g.sentence)}" type="baseline-${xml(g.metric)}">${xml(baseline.join('\n'))}</failure>`,
+    );
+  }
+  const out = [`verdict: ${s.verdict ?? 'none'} (${s.status})`, ...baseline, `reproduce: ${reproduceCommand(s)}`];
+  body.push(`<system-out>${xml(out.join('\n'))}</system-out>`);
   return `    <testcase classname="wasm-soak" name="${xml(s.name ?? 'wasm-soak')}" time="${time}">\n      ${body.join('\n      ')}\n    </testcase>`;
 }
 
 // Returns the JUnit document for several targets (one testsuite).
 export function renderJunit(summaries) {
-  const failures = summaries.filter((s) => s.status !== 'failed' && s.findings?.length).length;
+  const failures = summaries.filter(
+    (s) => s.status !== 'failed' && (s.findings?.length || s.baseline?.regressions.length),
+  ).length;
   const errors = summaries.filter((s) => s.status === 'failed').length;
   const time = summaries.reduce((t, s) => t + (Number.isFinite(s.durationMs) ? s.durationMs : 0), 0) / 1000;
   const head = `tests="${summaries.length}" failures="${failures}" errors="${errors}" time="${time.toFixed(3)}"`;

@@ -1,5 +1,6 @@
 // summary.md: a short Markdown report that fits a GitHub step summary.
 
+import { baselineLines } from '../baseline/words.js';
 import { INSTALL_HINT } from './plots.js';
 import {
   allocationRows,
@@ -86,6 +87,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
   }
   if (s.findings?.length) out.push('');
+  if (s.baseline) out.push(...baselineLines(s.baseline).map((l) => `- ${cell(l)}`), '');
   const rows = opRows(s);
   if (rows.length) {
     out.push('| op | calls | early median | late median | change | late p99 |', '|---|--:|--:|--:|--:|--:|');

@@ -5,6 +5,8 @@
 // code gates on findings like `run` does.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
+import { baselineLines } from '../../baseline/words.js';
 import { writeJunit } from '../../report/junit.js';
 import { runTarget } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
@@ -93,7 +95,8 @@ function planTargets(targets, shared, outRoot, suitePath) {
   return targets.map((t) => {
     const argv = targetArgv(t, shared);
     try {
-      return { t, argv, cfg: { ...runConfig(parseCommand('run', argv).values), out: join(outRoot, t.name) } };
+      const cfg = withBaseline(runConfig(parseCommand('run', argv).values), t.path, argv, t.name);
+      return { t, argv, cfg: { ...cfg, out: join(outRoot, t.name) } };
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       throw new SoakError(err.code, `target "${t.name}" of ${suitePath}: ${err.message}`, {
@@ -130,13 +133,18 @@ export async function commandSoak({ values, positionals, given }) {
     }
     const { summary } = result;
     summaries.push(summary);
+    saveRunBaseline(cfg, summary, result.outDir, t.path, t.name);
     const matches = !t.expect || t.expect.includes(summary.verdict);
     if (!matches) mismatches.push(`${t.name}: verdict ${summary.verdict}, expected ${t.expect.join(' or ')}`);
+    for (const g of summary.baseline?.regressions ?? [])
+      mismatches.push(`${t.name}: against its baseline: ${g.sentence}`);
     const mark = values.expect && t.expect ? (matches ? 'as expected' : `EXPECTED ${t.expect.join('|')}`) : '';
     process.stdout.write(
       `${t.name.padEnd(16)} ${summary.status.padEnd(11)} verdict ${summary.verdict.padEnd(15)} ${mark}  (seed ${summary.seed})\n`,
     );
     for (const f of summary.findings ?? []) process.stdout.write(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
+    if (summary.baseline)
+      for (const l of baselineLines(summary.baseline)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
     worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
     if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
   }
@@ -144,7 +152,9 @@ export async function commandSoak({ values, positionals, given }) {
   process.stdout.write(`results: ${outRoot}/ (junit.xml for the whole suite)\n`);
   if (values.expect) {
     if (mismatches.length) {
-      process.stdout.write(`verdicts that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`);
+      process.stdout.write(
+        `verdicts (or baselines) that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`,
+      );
       return worst === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : EXIT.FINDING;
     }
     process.stdout.write("every verdict matched the suite's expectations\n");
