@@ -5,7 +5,7 @@
 // checked-output mismatch named at its first call, the allocator pair's
 // sizes and counts, and the gates.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseGate } from '../src/cli/parsers.js';
@@ -17,6 +17,8 @@ import { fixture, runCli, tempDir } from './helpers.js';
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
 const readJson = (dir) => JSON.parse(readFileSync(join(dir, 'compare.json'), 'utf8'));
 const QUICK = ['--call', 'step', '--format', 'md', '-q', '--seed', '7'];
+// Short comparisons that report without the time gate.
+const SHORT = ['--fail-if-slower', 'none', '--blocks', '4', '--block-calls', '500', '--format', 'md', '-q'];
 
 test('two arms run ABBA BAAB; more arms a balanced order', () => {
   assert.equal(describeOrder(blockOrder(2, 8), ['A', 'B']), 'AB BA BA AB AB BA BA AB');
@@ -125,19 +127,7 @@ test('a planted 20 % slowdown is found, an arm doing the same work is within the
 test('dlmalloc vs a first-fit allocator: sizes, exact counts, confounds and the three outputs', async () => {
   const out = tempDir();
   const args = [mod('alloc-dlmalloc'), mod('alloc-firstfit'), '--boundary', '--check-outputs'];
-  const r = await runCli([
-    'compare',
-    ...args,
-    '--fail-if-slower',
-    'none',
-    '--blocks',
-    '4',
-    '--block-calls',
-    '500',
-    '-o',
-    out,
-    ...QUICK,
-  ]);
+  const r = await runCli(['compare', ...args, ...SHORT, '-o', out, '--call', 'step']);
   assert.equal(r.code, 0, r.stderr + r.stdout);
   const c = readJson(out);
   const [a, b] = c.arms;
@@ -199,7 +189,63 @@ test('compare refuses fewer than two modules and a scenario', async () => {
   const one = await runCli(['compare', mod('work'), '--call', 'step']);
   assert.equal(one.code, 2);
   assert.match(one.stderr, /compare needs at least 2 modules, got 1/);
-  const scenario = await runCli(['compare', mod('work'), fixture('soak', 'scenarios', 'clean-stats.mjs')]);
+  const scenario = await runCli([
+    'compare',
+    mod('work'),
+    fixture('soak', 'scenarios', 'clean-stats.mjs'),
+    '--call',
+    'step',
+  ]);
   assert.equal(scenario.code, 2);
-  assert.match(scenario.stderr, /compare takes raw modules/);
+  assert.match(scenario.stderr, /compare takes raw modules, or one scenario with --arm/);
+});
+
+test('a suite target with arms runs as a comparison and checks its expected winners', async () => {
+  const dir = tempDir();
+  const suite = join(dir, 'suite.json');
+  const target = {
+    name: 'allocators',
+    arms: [mod('alloc-dlmalloc'), mod('alloc-firstfit')],
+    call: 'step',
+    blocks: 4,
+    blockCalls: 500,
+    expect: { smaller: 'A' }, // wrong on purpose: B is the smaller build
+  };
+  writeFileSync(suite, JSON.stringify({ targets: [target] }));
+  const r = await runCli(['soak', suite, '--expect', '--format', 'md', '-q', '-o', join(dir, 'out')]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout, /allocators: the smallest arm \(gzip -9\) is B, expected A/);
+  assert.match(r.stdout, /B vs A: time ×[\d.]+ \(95 %/);
+  assert.ok(existsSync(join(dir, 'out', 'allocators', 'compare.json')));
+});
+
+test('a scenario compared across builds: setup(ctx) gets each arm’s module in ctx.arm', async () => {
+  const out = tempDir();
+  const r = await runCli([
+    'compare',
+    fixture('soak', 'scenarios', 'compare-arm.mjs'),
+    '--arm',
+    `dl=${mod('alloc-dlmalloc')}`,
+    '--arm',
+    `ff=${mod('alloc-firstfit')}`,
+    ...SHORT,
+    '-o',
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const c = readJson(out);
+  assert.deepEqual(
+    c.arms.map((a) => a.name),
+    ['dl', 'ff'],
+  );
+  assert.ok(c.arms[1].size.gzip < c.arms[0].size.gzip);
+  assert.equal(c.arms[1].counts.allocs, c.arms[0].counts.allocs);
+  const refused = await runCli([
+    'compare',
+    fixture('soak', 'scenarios', 'compare-arm.mjs'),
+    '--arm',
+    `dl=${mod('work')}`,
+  ]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /needs at least 2 --arm NAME=PATH, got 1/);
 });

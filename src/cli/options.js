@@ -11,6 +11,7 @@ import {
   integer,
   parseAlloc,
   parseArgSpec,
+  parseArm,
   parseBudget,
   parseCalls,
   parseDuration,
@@ -46,11 +47,11 @@ export const COMMANDS = Object.freeze({
     operand: { name: 'suite file', min: 0, max: 1 },
   },
   compare: {
-    usage: 'wasm-soak compare <A.wasm> <B.wasm> [C.wasm …] [options]',
+    usage: 'wasm-soak compare <A.wasm> <B.wasm> [C.wasm …] | <scenario.mjs> --arm A=a.wasm --arm B=b.wasm [options]',
     summary: 'compare builds in interleaved ABBA blocks',
     about:
       'Runs every module with the same --call/--args and seeded call sequence, each on its own instance, in serial rounds of one block per arm in ABBA order, then a counting pass per arm. Prints the stated confounds and a TL;DR table (time with a block-paired interval, allocations, high-water mark, sizes, verdicts) and writes compare.json, compare.md and compare.html (default soak-results/compare-<A>-<B>). Exit 1 on a regression of B (and later arms) against A beyond the gates.',
-    operand: { name: 'module', min: 2, max: 26 },
+    operand: { name: 'module', min: 1, max: 26 },
   },
   report: {
     usage: 'wasm-soak report <result-dir> [options]',
@@ -313,6 +314,15 @@ export const OPTIONS = Object.freeze(
       commands: RUN,
     },
     { name: 'quiet', short: 'q', default: false, help: 'no progress output', commands: [...ANALYSIS, 'compare'] },
+    {
+      name: 'arm',
+      value: 'NAME=PATH',
+      parse: parseArm,
+      multiple: true,
+      default: Object.freeze([]),
+      help: 'with a scenario: one arm, the module its setup(ctx) loads from ctx.arm.path; repeat for each arm',
+      commands: ['compare'],
+    },
     {
       name: 'blocks',
       value: 'N',

@@ -91,6 +91,18 @@ export function parseGate(text, name) {
   return value;
 }
 
+/** A compare arm of a scenario, "NAME=PATH": { name, path }. */
+export function parseArm(text, name) {
+  const m = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(text);
+  if (!m || m[1] === 'control' || m[1] === 'boundary') {
+    throw optionError(
+      `--${name} must be NAME=PATH with a name of letters, digits, _ . - (not control or boundary), got "${text}".`,
+      `Example: --${name} dlmalloc=build/dlmalloc.wasm`,
+    );
+  }
+  return { name: m[1], path: m[2] };
+}
+
 /** "none" or a comma-separated list of finding kinds. */
 export function parseFailOn(text, name = 'fail-on') {
   if (text === 'none') return [];

@@ -7,7 +7,7 @@
 // sequence. Then a counting pass per arm, each arm's own result folder
 // (summary, verdict, reports), and the comparison's analysis and outputs.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { readRun } from '../analysis/log-reader.js';
 import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
@@ -29,22 +29,67 @@ import { writeCompare } from './write-compare.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-/** The arms of paths (A, B, …), the control (a copy of A) and the boundary module. */
+/** The arms of one scenario run against each --arm module: its setup(ctx) gets ctx.arm. */
+function scenarioArms(path, target, cfg) {
+  if (cfg.arm.length < 2) {
+    throw usageError(
+      'WS_EUSAGE',
+      `compare ${path} needs at least 2 --arm NAME=PATH, got ${cfg.arm.length}.`,
+      'Give the scenario one module per arm: --arm A=a.wasm --arm B=b.wasm (its setup(ctx) loads ctx.arm.path).',
+    );
+  }
+  for (const [option, given] of [
+    ['--check-outputs', cfg.checkOutputs],
+    ['--boundary', cfg.boundary],
+  ]) {
+    if (given) {
+      throw usageError(
+        'WS_EUSAGE',
+        `${option} needs raw modules; ${path} is a scenario.`,
+        `Leave ${option} out, or compare the modules directly.`,
+      );
+    }
+  }
+  return cfg.arm.map(({ name, path: module }) => {
+    describeTarget(module); // exit 2 when it is missing
+    return { name, role: 'arm', path: module, target: { ...target, arm: { name, path: resolve(module) } } };
+  });
+}
+
+/** The arms (A, B, … or the --arm names), the control (a copy of the first) and nothing else yet. */
 function describeArms(paths, cfg) {
   if (paths.length > LETTERS.length) {
     throw usageError('WS_EUSAGE', `compare takes at most ${LETTERS.length} arms.`, 'Compare fewer modules at once.');
   }
-  const arms = paths.map((path, i) => ({ name: LETTERS[i], role: 'arm', path, target: describeTarget(path) }));
-  for (const a of arms) {
-    if (a.target.kind !== 'module') {
+  const targets = paths.map((path) => describeTarget(path));
+  let arms;
+  if (targets[0].kind === 'scenario' && paths.length === 1) arms = scenarioArms(paths[0], targets[0], cfg);
+  else {
+    const scenario = targets.findIndex((t) => t.kind !== 'module');
+    if (scenario >= 0) {
       throw usageError(
         'WS_ETARGET',
-        `compare takes raw modules; ${a.path} is a scenario.`,
-        'Give .wasm modules that export the --call function(s).',
+        `compare takes raw modules, or one scenario with --arm; ${paths[scenario]} is a scenario among modules.`,
+        'Give .wasm modules that export the --call function(s), or the scenario alone with --arm NAME=PATH per build.',
       );
     }
+    if (paths.length < 2) {
+      throw usageError(
+        'WS_EUSAGE',
+        `compare needs at least 2 modules, got ${paths.length}.`,
+        'Give A.wasm and B.wasm.',
+      );
+    }
+    if (cfg.arm.length) {
+      throw usageError('WS_EUSAGE', '--arm is for a scenario.', 'Give the modules as operands instead.');
+    }
+    arms = paths.map((path, i) => ({ name: LETTERS[i], role: 'arm', path, target: targets[i] }));
   }
-  if (cfg.control) arms.push({ ...arms[0], name: 'control', role: 'control' });
+  if (cfg.control) {
+    const first = arms[0];
+    const target = first.target.arm ? { ...first.target, arm: { ...first.target.arm, name: 'control' } } : first.target;
+    arms.push({ ...first, name: 'control', role: 'control', target });
+  }
   return arms;
 }
 
@@ -160,7 +205,7 @@ async function runRounds(arms, design, cfg, progress) {
 
 /** The result folder of a comparison: --out, else soak-results/compare-<A>-<B>…. */
 function outDirOf(cfg, arms) {
-  const names = arms.filter((a) => a.role === 'arm').map((a) => a.target.name);
+  const names = arms.filter((a) => a.role === 'arm').map((a) => (a.target.arm ? a.name : a.target.name));
   return prepareOutDir(cfg.out ?? join(RESULTS_ROOT, `compare-${names.join('-')}`));
 }
 

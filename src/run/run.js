@@ -142,7 +142,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     workerData: {
       ring: sab,
       config: { ...cfg, countPass: pass === 'count' },
-      target: { kind: target.kind, path: target.path },
+      target: { kind: target.kind, path: target.path, arm: target.arm ?? null },
       outputs,
     },
     stdout: false,

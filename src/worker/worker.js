@@ -160,7 +160,7 @@ async function prepare(stdio) {
     };
   }
   const { scenario, ops } = await loadScenario(target.path);
-  const ctx = createContext({ seed: config.seed, control, track: capture.track });
+  const ctx = createContext({ seed: config.seed, control, track: capture.track, arm: target.arm ?? null });
   enter(PHASE.setup);
   const state = await scenario.setup(ctx);
   return { scenario, state, ctx, ops, bufferMemory: 0 };

@@ -7,10 +7,18 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
+import { runCompare } from '../../compare/run-compare.js';
+import {
+  COMPARE_KEYS,
+  compareArgv,
+  compareLines,
+  compareMismatches,
+  resolveCompareTarget,
+} from '../../compare/suite-target.js';
 import { writeJunit } from '../../report/junit.js';
 import { runTarget } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
-import { DEFAULT_SUITE, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
+import { compareConfig, DEFAULT_SUITE, optionsOf, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
 
 const TARGET_KEYS = new Set([
   'name',
@@ -23,6 +31,7 @@ const TARGET_KEYS = new Set([
   'seed',
   'countAllocs',
   'expect',
+  ...COMPARE_KEYS,
 ]);
 
 /** Reads and validates a suite file; exit-2 errors name the entry at fault. */
@@ -60,6 +69,7 @@ function readSuite(path) {
         `${where} needs a "name" made of letters, digits, '.', '-' or '_'.`,
         'Names become result folder names.',
       );
+    if (t.arms !== undefined) return resolveCompareTarget(t, base, where);
     if (Boolean(t.module) === Boolean(t.scenario))
       throw usageError(
         'WS_ESUITE',
@@ -91,10 +101,15 @@ const SOAK_OWN = new Set(['out', 'expect']);
  * Each target's run argv and configuration, all resolved before the first
  * run, so that a bad suite entry or option stops the suite before any work.
  */
-function planTargets(targets, shared, outRoot, suitePath) {
+function planTargets(targets, given, outRoot, suitePath) {
+  const takes = (command) => (g) => !SOAK_OWN.has(g.name) && optionsOf(command).some((o) => o.name === g.name);
+  const shared = given.filter(takes('run')).flatMap((g) => g.argv);
+  const sharedCompare = given.filter(takes('compare')).flatMap((g) => g.argv);
   return targets.map((t) => {
-    const argv = targetArgv(t, shared);
+    const argv = t.compare ? compareArgv(t, sharedCompare) : targetArgv(t, shared);
     try {
+      if (t.compare)
+        return { t, argv, cfg: { ...compareConfig(parseCommand('compare', argv).values), out: join(outRoot, t.name) } };
       const cfg = withBaseline(runConfig(parseCommand('run', argv).values), t.path, argv, t.name);
       return { t, argv, cfg: { ...cfg, out: join(outRoot, t.name) } };
     } catch (err) {
@@ -111,14 +126,23 @@ function planTargets(targets, shared, outRoot, suitePath) {
 export async function commandSoak({ values, positionals, given }) {
   const suitePath = positionals[0] ?? DEFAULT_SUITE;
   const outRoot = values.out ?? RESULTS_ROOT;
-  const shared = given.filter((g) => !SOAK_OWN.has(g.name)).flatMap((g) => g.argv);
-  const plan = planTargets(readSuite(suitePath), shared, outRoot, suitePath);
+  const plan = planTargets(readSuite(suitePath), given, outRoot, suitePath);
   const summaries = [];
   const mismatches = [];
   let worst = EXIT.OK;
   for (const { t, argv, cfg } of plan) {
     let result;
     try {
+      if (t.compare) {
+        const { exitCode, result: c } = await runCompare(t.compare.paths, cfg, ['compare', ...argv]);
+        const missed = compareMismatches(t, c);
+        mismatches.push(...missed);
+        const mark = values.expect && t.expect ? (missed.length ? 'NOT AS EXPECTED' : 'as expected') : '';
+        process.stdout.write(`${t.name.padEnd(16)} compared   ${c.arms.length} arms ${mark}  (seed ${cfg.seed})\n`);
+        for (const l of compareLines(c)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
+        worst = Math.max(worst, exitCode);
+        continue;
+      }
       result = await runTarget(t.path, cfg, ['run', ...argv]);
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
