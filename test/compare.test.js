@@ -249,3 +249,22 @@ test('a scenario compared across builds: setup(ctx) gets each arm’s module in 
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /needs at least 2 --arm NAME=PATH, got 1/);
 });
+
+test('an arm that traps fails the comparison (exit 3) and stops the others', async () => {
+  const out = tempDir();
+  const r = await runCli([
+    'compare',
+    mod('clean'),
+    mod('trap'),
+    ...SHORT,
+    '--block-calls',
+    '2000',
+    '-o',
+    out,
+    '--call',
+    'step',
+  ]);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /arm B \(trap\.wasm\) failed/);
+  assert.ok(existsSync(join(out, 'A', 'summary.json')) && existsSync(join(out, 'B', 'summary.json')));
+});

@@ -262,14 +262,19 @@ export async function runCompare(paths, cfg, argv) {
   const rounds = ready.every(Boolean)
     ? await runRounds(arms, design, cfg, progress)
     : { mismatches: [], stopped: null };
-  if (!ready.every(Boolean)) stopArms(arms);
+  // An arm that could not start or ended early (a trap, a hang) stops the
+  // others, which would otherwise wait paused for their next block.
+  if (!ready.every(Boolean) || rounds.stopped) stopArms(arms);
   const passes = await Promise.all(arms.map((a) => a.pass));
 
   for (const [i, a] of arms.entries()) {
     const { outcome, wroteLog } = passes[i];
     if (!wroteLog) throw startFailure(outcome, a.target, cfg, a.dir);
   }
-  const failed = arms.find((_, i) => passes[i].outcome.status !== 'completed');
+  // The arm to blame: one that failed, before one stopped because of it.
+  const failed =
+    arms.find((_, i) => passes[i].outcome.status === 'failed') ??
+    arms.find((_, i) => passes[i].outcome.status !== 'completed');
   // Counting passes (exact, so not interleaved) and each arm's own result folder.
   for (const [i, a] of arms.entries()) {
     const run = runOf(passes[i].outcome);
