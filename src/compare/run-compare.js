@@ -203,6 +203,32 @@ async function runRounds(arms, design, cfg, progress) {
   return { mismatches, stopped: null };
 }
 
+/**
+ * Runs each arm's counting pass when count (exact, so not interleaved; not
+ * for the boundary module) and writes each arm's own result folder; sets
+ * arm.summary.
+ */
+async function analyseArms(arms, passes, armCfg, argv, count) {
+  for (const [i, a] of arms.entries()) {
+    const run = runOf(passes[i].outcome);
+    let counted = null;
+    if (count && a.role !== 'boundary') {
+      const pass = await runPass({
+        target: a.target,
+        cfg: { ...armCfg, iterations: passes[i].outcome.completed },
+        argv,
+        logPath: join(a.dir, 'samples-count.wslog'),
+        outputs: { stdout: join(a.dir, 'module-stdout.txt'), stderr: join(a.dir, 'module-stderr.txt') },
+        pass: 'count',
+        interrupt: null,
+      });
+      const { outcome } = pass;
+      counted = pass.wroteLog ? runOf(outcome) : { status: outcome.status, phase: outcome.phase, error: outcome.error };
+    }
+    a.summary = await analyzeInto(a.dir, { cfg: armCfg, run, count: counted, interrupt: null });
+  }
+}
+
 /** The result folder of a comparison: --out, else soak-results/compare-<A>-<B>…. */
 function outDirOf(cfg, arms) {
   const names = arms.filter((a) => a.role === 'arm').map((a) => (a.target.arm ? a.name : a.target.name));
@@ -251,13 +277,14 @@ export async function runCompare(paths, cfg, argv) {
   for (const a of arms) startArm(a, { ...armCfg, blockCalls, checkOutputs }, argv);
   const ready = await Promise.all(arms.map((a) => a.ready));
   const progress = (done, total) => {
-    if (!cfg.quiet)
-      stream.write(
-        `compare: round ${done}/${total} (${design.order
-          .split(' ')
-          .slice(0, done - 1)
-          .join(' ')})\n`,
-      );
+    if (cfg.quiet) return;
+    const ran = design.order
+      .split(' ')
+      .slice(0, done - 1)
+      .join(' ');
+    stream.write(
+      done === 1 ? 'compare: warm-up round done\n' : `compare: round ${done - 1}/${total - 1} done (${ran})\n`,
+    );
   };
   const rounds = ready.every(Boolean)
     ? await runRounds(arms, design, cfg, progress)
@@ -275,27 +302,7 @@ export async function runCompare(paths, cfg, argv) {
   const failed =
     arms.find((_, i) => passes[i].outcome.status === 'failed') ??
     arms.find((_, i) => passes[i].outcome.status !== 'completed');
-  // Counting passes (exact, so not interleaved) and each arm's own result folder.
-  for (const [i, a] of arms.entries()) {
-    const run = runOf(passes[i].outcome);
-    let count = null;
-    if (!failed && cfg.countAllocs && a.role !== 'boundary' && !interrupt.interrupted) {
-      const countCfg = { ...armCfg, iterations: passes[i].outcome.completed };
-      const pass = await runPass({
-        target: a.target,
-        cfg: countCfg,
-        argv,
-        logPath: join(a.dir, 'samples-count.wslog'),
-        outputs: { stdout: join(a.dir, 'module-stdout.txt'), stderr: join(a.dir, 'module-stderr.txt') },
-        pass: 'count',
-        interrupt: null,
-      });
-      count = pass.wroteLog
-        ? runOf(pass.outcome)
-        : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
-    }
-    a.summary = await analyzeInto(a.dir, { cfg: armCfg, run, count, interrupt: null });
-  }
+  await analyseArms(arms, passes, armCfg, argv, !failed && cfg.countAllocs && !interrupt.interrupted);
   if (interrupt.interrupted || failed) {
     const why = interrupt.interrupted
       ? 'interrupted'
