@@ -3,10 +3,9 @@
 // zeros. Timed in the same blocks as the arms, it is pure call and
 // marshalling cost (the loop, the trampoline, the clock), the part of a
 // small call that is the boundary rather than the code.
-import binaryen from 'binaryen';
+import { loadBinaryen } from '../binaryen.js';
 import { chooseCalls } from '../worker/targets/raw.js';
 
-const TYPES = { i32: binaryen.i32, i64: binaryen.i64, f32: binaryen.f32, f64: binaryen.f64 };
 // Where the stand-in allocator places every buffer: one block, reused.
 const BUFFER_AT = 1024;
 
@@ -25,9 +24,12 @@ function zero(m, t) {
  * largest buffer and a malloc that always returns the same block and a free
  * that does nothing (the empty function never reads it). Throws the same
  * usage errors as a raw target for an ambiguous or missing --call.
+ * Resolves the bytes (binaryen loads on first use).
  */
-export function buildBoundaryModule(info, cfg, path) {
+export async function buildBoundaryModule(info, cfg, path) {
   const calls = chooseCalls(info, cfg.calls, path);
+  const binaryen = await loadBinaryen();
+  const TYPES = { i32: binaryen.i32, i64: binaryen.i64, f32: binaryen.f32, f64: binaryen.f64 };
   const m = new binaryen.Module();
   for (const c of calls) {
     const exp = info.exports.find((e) => e.name === c.name);

@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { readRun } from '../analysis/log-reader.js';
+import { checkBinaryen } from '../binaryen.js';
 import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
@@ -241,11 +242,12 @@ function outDirOf(cfg, arms) {
  */
 export async function runCompare(paths, cfg, argv) {
   const arms = describeArms(paths, cfg);
+  checkBinaryen(); // every arm's counting pass rewrites its allocator
   for (const a of arms) a.facts = moduleFacts(a.path);
   const outDir = outDirOf(cfg, arms);
   if (cfg.boundary) {
     const path = join(outDir, 'boundary.wasm');
-    writeFileSync(path, buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));
+    writeFileSync(path, await buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));
     arms.push({ name: 'boundary', role: 'boundary', path, target: describeTarget(path), facts: moduleFacts(path) });
   }
   for (const a of arms) a.dir = join(outDir, a.name);

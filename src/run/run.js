@@ -5,9 +5,9 @@
 
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createLiveAnalysis } from '../analysis/live.js';
+import { checkBinaryen } from '../binaryen.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS, PHASE } from '../protocol.js';
@@ -47,7 +47,7 @@ function buildHeader({ target, cfg, argv, ready }) {
     createdAt: new Date().toISOString(),
     command,
     reproduce: command.map(quote).join(' '),
-    target: { ...target, name: ready.name ?? target.name },
+    target: { ...target, name: cfg.name ?? ready.name ?? target.name },
     seed: cfg.seed,
     config: {
       iterations: cfg.iterations,
@@ -266,7 +266,12 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
   worker.on('message', (msg) => {
     if (outcome) return;
     if (msg.type === 'ready') {
-      header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
+      header = {
+        ...buildHeader({ target, cfg, argv, ready: msg }),
+        pass,
+        instrumented: msg.instrumented,
+        coverage: msg.coverage,
+      };
       try {
         writer = createLogWriter(logPath, header);
       } catch (err) {
@@ -377,18 +382,21 @@ export const runOf = (outcome) => ({
 /**
  * Runs targetPath with cfg. argv is the command line after `wasm-soak` (kept
  * in the header to reproduce the run). With cfg.countAllocs a counting pass
- * follows the timed one, over the same iterations. Returns { exitCode,
+ * follows the timed one, over the same iterations. interrupt: what stops the
+ * run early (default: the command's SIGINT/SIGTERM handlers, interrupt.js;
+ * the library passes its AbortSignal's, abort.js). Returns { exitCode,
  * summary, outDir }. Throws SoakError (exit 2) for input problems found
  * before any sample, (exit 3) when the target could not start.
  */
-export async function runTarget(targetPath, cfg, argv) {
+export async function runTarget(targetPath, cfg, argv, { interrupt: given } = {}) {
+  const startedAt = performance.now();
   const target = describeTarget(targetPath);
+  if (cfg.countAllocs) checkBinaryen();
+  // A suite names its targets (cfg.name); that name wins over the file's.
+  if (cfg.name) target.name = cfg.name;
   const outDir = prepareOutDir(cfg.out ?? join(RESULTS_ROOT, target.name));
-  const interrupt = interrupts();
+  const interrupt = given ?? interrupts();
   const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
-  // The worker measures the JS heap that survives full GCs (src/worker.js);
-  // isolates created after this get gc().
-  setFlagsFromString('--expose-gc');
   const timedLog = join(outDir, 'samples.wslog');
   const timed = await runPass({ target, cfg, argv, logPath: timedLog, outputs, pass: 'timed', interrupt });
   if (!timed.wroteLog) throw startFailure(timed.outcome, target, cfg, outDir);
@@ -406,6 +414,6 @@ export async function runTarget(targetPath, cfg, argv) {
       : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
     if (count.status === 'interrupted') run.status = 'interrupted';
   }
-  const summary = await analyzeInto(outDir, { cfg, run, count, interrupt });
+  const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt });
   return { exitCode: summary.exitCode, summary, outDir };
 }

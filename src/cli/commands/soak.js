@@ -1,10 +1,12 @@
-// `wasm-soak soak [suite.json]`: runs every target of a suite with the same
-// options, prints one verdict line per target and writes a suite-wide
-// junit.xml. With --expect each target's verdict is checked against the
-// suite's `expect` (exit 0 when all match, 1 otherwise); without it the exit
-// code gates on findings like `run` does.
+// `wasm-soak soak [suite.json]`: runs every target of a suite (or with
+// --shard K/N its share) with the same options, prints one verdict line per
+// target and writes the suite's reports at the root: junit.xml, index.html,
+// summary.md and suite-result.json (suite-report.js). With --expect each
+// target's verdict is checked against the suite's `expect` (exit 0 when all
+// match, 1 otherwise); without it the exit code gates on findings like `run`
+// does.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
 import { runCompare } from '../../compare/run-compare.js';
@@ -15,7 +17,8 @@ import {
   compareMismatches,
   resolveCompareTarget,
 } from '../../compare/suite-target.js';
-import { writeJunit } from '../../report/junit.js';
+import { writeSuiteReports } from '../../report/suite-report.js';
+import { createSuiteResult } from '../../report/suite-result.js';
 import { runTarget } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
 import { compareConfig, DEFAULT_SUITE, optionsOf, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
@@ -34,7 +37,10 @@ const TARGET_KEYS = new Set([
   ...COMPARE_KEYS,
 ]);
 
-/** Reads and validates a suite file; exit-2 errors name the entry at fault. */
+/**
+ * Reads and validates a suite file; exit-2 errors name the entry at fault.
+ * Returns { name, targets } (name: the suite's "name", else the file's).
+ */
 function readSuite(path) {
   let suite;
   try {
@@ -54,7 +60,8 @@ function readSuite(path) {
     );
   }
   const base = dirname(resolve(path));
-  return suite.targets.map((t, i) => {
+  const name = typeof suite.name === 'string' ? suite.name : basename(path, '.json');
+  const targets = suite.targets.map((t, i) => {
     const where = `target ${i + 1}${t.name ? ` ("${t.name}")` : ''} of ${path}`;
     const unknown = Object.keys(t).filter((k) => !TARGET_KEYS.has(k));
     if (unknown.length)
@@ -69,7 +76,7 @@ function readSuite(path) {
         `${where} needs a "name" made of letters, digits, '.', '-' or '_'.`,
         'Names become result folder names.',
       );
-    if (t.arms !== undefined) return resolveCompareTarget(t, base, where);
+    if (t.arms !== undefined) return { ...resolveCompareTarget(t, base, where), index: i };
     if (Boolean(t.module) === Boolean(t.scenario))
       throw usageError(
         'WS_ESUITE',
@@ -77,9 +84,13 @@ function readSuite(path) {
         'Paths are relative to the suite file.',
       );
     const expect = t.expect === undefined ? null : [t.expect].flat();
-    return { ...t, path: resolve(base, t.module ?? t.scenario), expect };
+    return { ...t, index: i, path: resolve(base, t.module ?? t.scenario), expect };
   });
+  return { name, targets };
 }
+
+/** The targets of shard { k, n } (every nth target from the kth), or all of them. */
+export const shardOf = (targets, shard) => (shard ? targets.filter((_, i) => i % shard.n === shard.k - 1) : targets);
 
 /** The run argv for one suite target under the suite-wide options. */
 function targetArgv(t, shared) {
@@ -95,7 +106,7 @@ function targetArgv(t, shared) {
 }
 
 // Options that `soak` uses itself; every other one goes to each target.
-const SOAK_OWN = new Set(['out', 'expect']);
+const SOAK_OWN = new Set(['out', 'expect', 'shard']);
 
 /**
  * Each target's run argv and configuration, all resolved before the first
@@ -110,8 +121,9 @@ function planTargets(targets, given, outRoot, suitePath) {
     try {
       if (t.compare)
         return { t, argv, cfg: { ...compareConfig(parseCommand('compare', argv).values), out: join(outRoot, t.name) } };
-      const cfg = withBaseline(runConfig(parseCommand('run', argv).values), t.path, argv, t.name);
-      return { t, argv, cfg: { ...cfg, out: join(outRoot, t.name) } };
+      const run = withBaseline(runConfig(parseCommand('run', argv).values), t.path, argv, t.name);
+      const cfg = { ...run, name: t.name, out: join(outRoot, t.name) };
+      return { t, argv, cfg };
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       throw new SoakError(err.code, `target "${t.name}" of ${suitePath}: ${err.message}`, {
@@ -126,13 +138,31 @@ function planTargets(targets, given, outRoot, suitePath) {
 export async function commandSoak({ values, positionals, given }) {
   const suitePath = positionals[0] ?? DEFAULT_SUITE;
   const outRoot = values.out ?? RESULTS_ROOT;
-  const plan = planTargets(readSuite(suitePath), given, outRoot, suitePath);
-  const summaries = [];
+  const suite = readSuite(suitePath);
+  const plan = planTargets(shardOf(suite.targets, values.shard), given, outRoot, suitePath);
+  const suiteResult = createSuiteResult({
+    name: suite.name,
+    suite: resolve(suitePath),
+    shard: values.shard ?? null,
+    expectMode: Boolean(values.expect),
+  });
   const mismatches = [];
   let worst = EXIT.OK;
   for (const { t, argv, cfg } of plan) {
     let result;
+    const started = performance.now();
+    const addCase = (outcome) =>
+      suiteResult.addCase({
+        index: t.index,
+        name: t.name,
+        dir: cfg.out,
+        expect: t.expect,
+        wallMs: performance.now() - started,
+        ...outcome,
+      });
     try {
+      // A comparison (a target with arms): compare's outputs in its folder;
+      // the suite's reports list only its runs.
       if (t.compare) {
         const { exitCode, result: c } = await runCompare(t.compare.paths, cfg, ['compare', ...argv]);
         const missed = compareMismatches(t, c);
@@ -146,6 +176,7 @@ export async function commandSoak({ values, positionals, given }) {
       result = await runTarget(t.path, cfg, ['run', ...argv]);
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
+      addCase({ error: err });
       process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);
       if (err.exitCode === EXIT.INTERRUPTED) {
         worst = EXIT.INTERRUPTED;
@@ -156,7 +187,7 @@ export async function commandSoak({ values, positionals, given }) {
       continue;
     }
     const { summary } = result;
-    summaries.push(summary);
+    addCase({ summary });
     saveRunBaseline(cfg, summary, result.outDir, t.path, t.name);
     const matches = !t.expect || t.expect.includes(summary.verdict);
     if (!matches) mismatches.push(`${t.name}: verdict ${summary.verdict}, expected ${t.expect.join(' or ')}`);
@@ -172,8 +203,8 @@ export async function commandSoak({ values, positionals, given }) {
     worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
     if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
   }
-  await writeJunit(join(outRoot, 'junit.xml'), summaries);
-  process.stdout.write(`results: ${outRoot}/ (junit.xml for the whole suite)\n`);
+  await writeSuiteReports(outRoot, suiteResult.finish());
+  process.stdout.write(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
   if (values.expect) {
     if (mismatches.length) {
       process.stdout.write(
