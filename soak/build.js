@@ -51,6 +51,10 @@ const EXTRA = {
   // feature; a 4 MiB stack placed first holds 200 000 calls of 16 B drift and
   // makes an overflow trap instead of overwriting static data.
   drift: ['-mmutable-globals', '-Wl,--export=__stack_pointer', '-Wl,--stack-first', '-Wl,-z,stack-size=4194304'],
+  // The allocator comparison: the same workload on dlmalloc and on a small
+  // first-fit allocator, both exported like a host-facing malloc.
+  'alloc-dlmalloc': ['-Wl,--export=malloc', '-Wl,--export=free'],
+  'alloc-firstfit': ['-Wl,--export=malloc', '-Wl,--export=free'],
   // A release build: the allocator exported for the host, no name section.
   'leak-stripped': ['-Wl,--export=malloc', '-Wl,--export=free', '-Wl,--strip-all'],
 };

@@ -270,6 +270,13 @@ test('suite.json names existing targets with known expectations', () => {
   for (const t of suite.targets) {
     assert.ok(!names.has(t.name), `duplicate target ${t.name}`);
     names.add(t.name);
+    if (t.arms) {
+      // A comparison: its arms exist and its expect names winners among them.
+      const arms = Array.isArray(t.arms) ? t.arms : Object.values(t.arms);
+      for (const a of arms) assert.ok(existsSync(new URL(`soak/${a}`, root)), `${t.name}: missing ${a}`);
+      assert.deepEqual(Object.keys(t.expect).sort(), ['faster', 'smaller']);
+      continue;
+    }
     assert.ok(Boolean(t.module) !== Boolean(t.scenario), `${t.name}: exactly one of module/scenario`);
     assert.ok(existsSync(new URL(`soak/${t.module ?? t.scenario}`, root)), `${t.name}: missing file`);
     for (const x of [t.expect].flat()) assert.ok(known.has(x), `${t.name}: unknown expect ${x}`);

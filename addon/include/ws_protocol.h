@@ -134,7 +134,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(WAITING, 5, "waiting")     /* 1 while back-pressure holds the loop */                \
   X(CALL, 6, "call")           /* loop -> watchdog: 1 + op of the call in progress */    \
   X(PHASE, 7, "phase")         /* worker -> watchdog: a WS_PHASE_* */                    \
-  X(EXIT, 8, "exit")           /* worker -> main: a target's process.exit, see below */
+  X(EXIT, 8, "exit")           /* worker -> main: a target's process.exit, see below */  \
+  X(GRANT, 9, "grant")         /* main -> worker (compare): blocks it may run */
 
 /* The EXIT word, once a target called process.exit(code): bit 8 set, the
  * code's low 8 bits in bits 0-7, and in bits 9 and up the CALL word of that
@@ -150,7 +151,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(STATS, 4, "stats")          /* a slow sample, the scenario's stats() included */     \
   X(EVENT_LOOP, 5, "eventLoop") /* yielding to the worker's event loop */                \
   X(TEARDOWN, 6, "teardown")    /* the scenario's teardown(state, ctx) */                \
-  X(END, 7, "end")              /* done: posting the outcome */
+  X(END, 7, "end")              /* done: posting the outcome */                          \
+  X(PAUSED, 8, "paused")        /* compare: between blocks, while other arms run */
 #define WS_CTL_WORDS 16
 #define WS_RING_HEADER_BYTES (WS_CTL_WORDS * 4)
 

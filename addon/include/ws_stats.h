@@ -111,6 +111,20 @@ int ws_bootstrap_change(const double *early, size_t ne, const double *late, size
                         size_t replicates, double level, uint64_t seed,
                         ws_window_change *out);
 
+/* Estimates the ratio exp(mean(d)) - 1 of paired log differences d[0..n)
+ * (d[i] = log(b_i) - log(a_i) for the i-th pair of blocks of two arms run
+ * side by side, e.g. in ABBA order), with a percentile interval at level
+ * (0.95: 2.5 % in each tail) from a moving-block bootstrap of the pairs:
+ * each replicate resamples d in blocks of ceil(n^(1/3)) consecutive pairs,
+ * so drift that spans neighbouring pairs stays in its block; the interval
+ * is the same expanded, centred percentile interval as
+ * ws_bootstrap_change's. Deterministic for a seed (ws_rng). Allocates
+ * replicates doubles and frees them. Returns 0, WS_EINVAL when n <
+ * WS_BOOT_MIN_WINDOW, a value is not finite, replicates < 2 or level is
+ * outside (0, 1), or WS_ENOMEM. */
+int ws_bootstrap_paired(const double *d, size_t n, size_t replicates, double level,
+                        uint64_t seed, ws_window_change *out);
+
 /* ---- Early and late windows (ws_windows.c) ---- */
 
 /* How the post-warm-up calls [from, to) are cut into batches, and the early

@@ -1,5 +1,8 @@
 /* windowStats(elapsed, op, from, to, nOps): per-window time quantiles for the
- * run summary (JS thread). */
+ * run summary; bootstrapPaired(d, replicates, level, seed): the ratio of two
+ * arms from paired block log differences, with its interval (compare);
+ * bootstrapChange(early, late, replicates, level, seed): a run against its
+ * baseline. JS thread. */
 #include <stdlib.h>
 
 #include "binding.h"
@@ -39,6 +42,96 @@ static napi_value window_stats(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* Sets obj[name] = the number v. */
+static napi_status set_number(napi_env env, napi_value obj, const char *name, double v) {
+  napi_value n;
+  napi_status st = napi_create_double(env, v, &n);
+  return st == napi_ok ? napi_set_named_property(env, obj, name, n) : st;
+}
+
+/* Returns { change, low, high, block, replicates } of w, or NULL with an
+ * exception pending. */
+static napi_value change_object(napi_env env, const ws_window_change *w) {
+  napi_value result;
+  NAPI_CALL(env, napi_create_object(env, &result));
+  NAPI_CALL(env, set_number(env, result, "change", w->change));
+  NAPI_CALL(env, set_number(env, result, "low", w->low));
+  NAPI_CALL(env, set_number(env, result, "high", w->high));
+  NAPI_CALL(env, set_number(env, result, "block", (double)w->block));
+  NAPI_CALL(env, set_number(env, result, "replicates", (double)w->replicates));
+  return result;
+}
+
+/* bootstrapPaired(Float64Array d, replicates, level, seed) returns
+ * { change, low, high, block, replicates } from ws_bootstrap_paired; throws
+ * WS_EINVAL for fewer than WS_BOOT_MIN_WINDOW pairs or a value that is not
+ * finite. */
+static napi_value bootstrap_paired(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  napi_typedarray_type type;
+  size_t n;
+  void *d;
+  uint32_t replicates;
+  double level;
+  int64_t seed;
+  NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &type, &n, &d, NULL, NULL));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &replicates));
+  NAPI_CALL(env, napi_get_value_double(env, argv[2], &level));
+  NAPI_CALL(env, napi_get_value_int64(env, argv[3], &seed));
+  if (type != napi_float64_array) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "bootstrapPaired(Float64Array, replicates, level, seed)");
+    return NULL;
+  }
+  ws_window_change w;
+  int err = ws_bootstrap_paired(d, n, replicates, level, (uint64_t)seed, &w);
+  if (err != 0) {
+    ws_binding_throw_code(env, err, NULL);
+    return NULL;
+  }
+  return change_object(env, &w);
+}
+
+/* bootstrapChange(Float64Array early, Float64Array late, replicates, level,
+ * seed) returns { change, low, high, block, replicates } from
+ * ws_bootstrap_change on two windows of log values (a run against its
+ * baseline); throws WS_EINVAL for a window of fewer than WS_BOOT_MIN_WINDOW
+ * values. */
+static napi_value bootstrap_change(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  napi_typedarray_type t1, t2;
+  size_t ne, nl;
+  void *early, *late;
+  uint32_t replicates;
+  double level;
+  int64_t seed;
+  NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &t1, &ne, &early, NULL, NULL));
+  NAPI_CALL(env, napi_get_typedarray_info(env, argv[1], &t2, &nl, &late, NULL, NULL));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &replicates));
+  NAPI_CALL(env, napi_get_value_double(env, argv[3], &level));
+  NAPI_CALL(env, napi_get_value_int64(env, argv[4], &seed));
+  if (t1 != napi_float64_array || t2 != napi_float64_array) {
+    ws_binding_throw_code(
+        env, WS_EINVAL,
+        "bootstrapChange(Float64Array, Float64Array, replicates, level, seed)");
+    return NULL;
+  }
+  ws_window_change w;
+  int err =
+      ws_bootstrap_change(early, ne, late, nl, replicates, level, (uint64_t)seed, &w);
+  if (err != 0) {
+    ws_binding_throw_code(env, err, NULL);
+    return NULL;
+  }
+  return change_object(env, &w);
+}
+
 napi_status ws_binding_summary_init(napi_env env, napi_value exports) {
-  return ws_binding_export(env, exports, "windowStats", window_stats);
+  NAPI_CHECK(ws_binding_export(env, exports, "bootstrapChange", bootstrap_change));
+  NAPI_CHECK(ws_binding_export(env, exports, "windowStats", window_stats));
+  return ws_binding_export(env, exports, "bootstrapPaired", bootstrap_paired);
 }

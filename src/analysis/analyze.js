@@ -2,6 +2,7 @@
 // Pure: it reads nothing and writes nothing; the result folder's files are
 // written by src/report/result.js. The base summary, the counting pass's
 // allocations and budgets, the trend verdicts, and the exit code they imply.
+import { againstBaseline, baselineRecord } from '../baseline/record.js';
 import { EXIT } from '../cli/exit-codes.js';
 import { formatBytes, formatCount } from '../report/format.js';
 import { checkBudgets, coverageComplete, growthAttribution, summarizeAllocations } from './allocations.js';
@@ -197,6 +198,18 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
       phase: e.phase,
       elapsedMs: e.elapsedMs,
     });
+  }
+  // --baseline: the run against the saved one; a regression beyond the
+  // gates is a finding's exit code.
+  if (cfg.baseline?.record) {
+    const current = baselineRecord(summary, timed, cfg.baseline.sizes, null);
+    const gates = { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater };
+    summary.baseline = againstBaseline(current, cfg.baseline.record, {
+      gates,
+      seed: summary.seed,
+      dir: cfg.baseline.dir,
+    });
+    if (summary.baseline.regressions.length && summary.exitCode === EXIT.OK) summary.exitCode = EXIT.FINDING;
   }
   summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
   // The figures show what the verdicts judged (e.g. live bytes from the

@@ -12,11 +12,13 @@ import {
   integer,
   parseAlloc,
   parseArgSpec,
+  parseArm,
   parseBudget,
   parseCalls,
   parseDuration,
   parseFailOn,
   parseFormats,
+  parseGate,
   parseShard,
   parseSize,
   parseTimeout,
@@ -46,6 +48,13 @@ export const COMMANDS = Object.freeze({
     summary: `run every target of a suite (default ${DEFAULT_SUITE})`,
     about: 'Runs each target of the suite in turn; every option except --out and --expect applies to each target.',
     operand: { name: 'suite file', min: 0, max: 1 },
+  },
+  compare: {
+    usage: 'wasm-soak compare <A.wasm> <B.wasm> [C.wasm …] | <scenario.mjs> --arm A=a.wasm --arm B=b.wasm [options]',
+    summary: 'compare builds in interleaved ABBA blocks',
+    about:
+      'Runs every module with the same --call/--args and seeded call sequence, each on its own instance, in serial rounds of one block per arm in ABBA order, then a counting pass per arm. Prints the stated confounds and a TL;DR table (time with a block-paired interval, allocations, high-water mark, sizes, verdicts) and writes compare.json, compare.md and compare.html (default soak-results/compare-<A>-<B>). Exit 1 on a regression of B (and later arms) against A beyond the gates.',
+    operand: { name: 'module', min: 1, max: 26 },
   },
   report: {
     usage: 'wasm-soak report <result-dir> [options]',
@@ -82,6 +91,8 @@ const NO_ADDON = 'decided by the native addon, which is not built';
 
 const RUN = ['run', 'soak'];
 const ANALYSIS = ['run', 'soak', 'report'];
+// What a compared arm takes as a run does.
+const ARM = [...RUN, 'compare'];
 
 /**
  * Every option, in the order the help lists them. name: the long flag;
@@ -102,7 +113,7 @@ export const OPTIONS = Object.freeze(
       default: null,
       shown: 'the only function export',
       help: 'export(s) to call, with weights (raw modules)',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'args',
@@ -112,7 +123,7 @@ export const OPTIONS = Object.freeze(
       default: Object.freeze([]),
       shown: 'iter for every parameter',
       help: 'parameter sources: iter, random, random:LO..HI, buf:MIN..MAX (pointer and length via the module\'s allocator) or an integer; "op=SPEC" for one of the --call ops; repeatable',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'alloc',
@@ -121,7 +132,7 @@ export const OPTIONS = Object.freeze(
       default: null,
       shown: 'malloc,free or __wbindgen_malloc,__wbindgen_free',
       help: 'allocator exports for buf arguments',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'iterations',
@@ -149,7 +160,7 @@ export const OPTIONS = Object.freeze(
       default: 60_000,
       shown: '60s',
       help: 'a call (or the promise it returns, stats(), teardown()) running longer is a hung call: the worker is stopped, exit 3; 0: no limit',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'setup-timeout',
@@ -159,7 +170,7 @@ export const OPTIONS = Object.freeze(
       default: 60_000,
       shown: '60s',
       help: "loading the target and the scenario's setup() may take this long, else exit 3; 0: no limit",
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'seed',
@@ -168,7 +179,7 @@ export const OPTIONS = Object.freeze(
       default: null,
       shown: 'random',
       help: 'seed of every random choice; printed, it reproduces a run',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'out',
@@ -179,9 +190,10 @@ export const OPTIONS = Object.freeze(
       help: {
         run: `result folder (default ${RESULTS_ROOT}/<name>)`,
         soak: `root of the result folders, one per target (default ${RESULTS_ROOT})`,
+        compare: `the comparison's folder: compare.*, one folder per arm (default ${RESULTS_ROOT}/compare-<A>-<B>)`,
         merge: `where the merged suite reports go (default ${RESULTS_ROOT})`,
       },
-      commands: [...RUN, 'merge'],
+      commands: [...ARM, 'merge'],
     },
     {
       name: 'count-allocs',
@@ -211,7 +223,7 @@ export const OPTIONS = Object.freeze(
       parse: parseWarmup,
       default: 'auto',
       help: 'warm-up iterations excluded from trends',
-      commands: ANALYSIS,
+      commands: [...ANALYSIS, 'compare'],
     },
     {
       name: 'time-threshold',
@@ -225,7 +237,7 @@ export const OPTIONS = Object.freeze(
       },
       fromAddon: true,
       help: 'smallest relative time drift worth a finding',
-      commands: ANALYSIS,
+      commands: [...ANALYSIS, 'compare'],
     },
     {
       name: 'fail-on',
@@ -249,7 +261,7 @@ export const OPTIONS = Object.freeze(
       default: MAX_SLOW_EVERY,
       shown: `-n / 64 (the heap census floor), at most ${MAX_SLOW_EVERY}`,
       help: 'slow samples (RSS, JS heap, memories, heap census, stats()) every N iterations',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'slow-ms',
@@ -257,7 +269,7 @@ export const OPTIONS = Object.freeze(
       parse: integer({ min: 1 }),
       default: 1000,
       help: 'and at least every MS milliseconds',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'yield-every',
@@ -265,7 +277,7 @@ export const OPTIONS = Object.freeze(
       parse: integer({ min: 1 }),
       default: 1000,
       help: `yield to the event loop every N iterations; when not given, at most every ${DEFAULT_YIELD_FLOOR_MS} ms`,
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'yield-ms',
@@ -273,7 +285,7 @@ export const OPTIONS = Object.freeze(
       parse: integer({ min: 1 }),
       default: 2,
       help: 'and at least every MS milliseconds',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'ring-records',
@@ -281,7 +293,7 @@ export const OPTIONS = Object.freeze(
       parse: powerOfTwo({ min: 16, max: 1 << 24 }),
       default: 1 << 18,
       help: 'ring size in 32-byte records (a power of two)',
-      commands: RUN,
+      commands: ARM,
     },
     {
       name: 'max-log-bytes',
@@ -299,7 +311,7 @@ export const OPTIONS = Object.freeze(
       key: 'formats',
       default: REPORT_FORMATS,
       help: 'reports to write',
-      commands: ANALYSIS,
+      commands: [...ANALYSIS, 'compare'],
     },
     {
       name: 'plot-timeout',
@@ -309,7 +321,7 @@ export const OPTIONS = Object.freeze(
       default: 60_000,
       shown: '60s',
       help: 'a figure gnuplot has not drawn in this long is skipped (the other reports are written); 0: no limit',
-      commands: ANALYSIS,
+      commands: [...ANALYSIS, 'compare'],
     },
     {
       name: 'require-plots',
@@ -318,7 +330,106 @@ export const OPTIONS = Object.freeze(
       commands: ANALYSIS,
     },
     { name: 'json', default: false, help: 'print summary.json on stdout', commands: ['run'] },
-    { name: 'quiet', short: 'q', default: false, help: 'no progress output', commands: ANALYSIS },
+    {
+      name: 'save-baseline',
+      value: 'NAME',
+      parse: (text) => text,
+      default: null,
+      help: {
+        run: 'store what a later --baseline needs (seed, time per call, counts, sizes, verdict) as soak-results/baselines/NAME, or in a folder when NAME has a slash',
+        soak: 'as for run, one baseline per target: NAME/<target>',
+      },
+      commands: RUN,
+    },
+    {
+      name: 'baseline',
+      value: 'NAME|DIR',
+      parse: (text) => text,
+      default: null,
+      help: {
+        run: 'compare the run with a saved baseline (its seed unless --seed): time change with its interval (within noise is a result), exact counts, high-water mark, verdict; exit 1 on a regression beyond the --fail-if-* gates',
+        soak: 'as for run, each target against NAME/<target>',
+      },
+      commands: RUN,
+    },
+    { name: 'quiet', short: 'q', default: false, help: 'no progress output', commands: [...ANALYSIS, 'compare'] },
+    {
+      name: 'arm',
+      value: 'NAME=PATH',
+      parse: parseArm,
+      multiple: true,
+      default: Object.freeze([]),
+      help: 'with a scenario: one arm, the module its setup(ctx) loads from ctx.arm.path; repeat for each arm',
+      commands: ['compare'],
+    },
+    {
+      name: 'blocks',
+      value: 'N',
+      parse: integer({ min: 4, max: 10000 }),
+      default: 8,
+      help: 'measured blocks per arm (after one warm-up block), run in ABBA rounds',
+      commands: ['compare'],
+    },
+    {
+      name: 'block-calls',
+      value: 'N',
+      parse: integer({ min: 16, max: 1 << 24 }),
+      default: 2000,
+      help: 'calls per block',
+      commands: ['compare'],
+    },
+    {
+      name: 'control',
+      default: false,
+      help: 'add an unchanged copy of the first module as an arm: its difference from A is the noise floor',
+      commands: ['compare'],
+    },
+    {
+      name: 'boundary',
+      default: false,
+      help: 'add a synthesised module with empty exports of the same signatures, timed in the same blocks: the call boundary cost',
+      commands: ['compare'],
+    },
+    {
+      name: 'check-outputs',
+      default: false,
+      help: "every call's results must agree with A's (per-block checksum); a mismatch names the first differing call (exit 1)",
+      commands: ['compare'],
+    },
+    {
+      name: 'fail-if-slower',
+      value: 'PCT',
+      parse: parseGate,
+      default: 0.05,
+      shown: '5%',
+      help: {
+        compare:
+          "exit 1 when an arm's time ratio to A is beyond this (the interval's low end above it, a real difference); none: no gate",
+        run: 'with --baseline: exit 1 when the time per call rose beyond this (the interval’s low end above it); none: no gate',
+        soak: 'with --baseline: as for run, per target',
+      },
+      commands: ARM,
+    },
+    {
+      name: 'fail-if-more-allocs',
+      default: false,
+      help: {
+        compare: 'exit 1 when an arm makes more allocations than A over the same calls (exact, counting pass)',
+        run: 'with --baseline (both runs counted): exit 1 on more allocations than the baseline over the same calls',
+        soak: 'with --baseline: as for run, per target',
+      },
+      commands: ARM,
+    },
+    {
+      name: 'fail-if-higher-water',
+      default: false,
+      help: {
+        compare: "exit 1 when an arm's memory high-water mark is above A's",
+        run: "with --baseline: exit 1 when the memory high-water mark is above the baseline's",
+        soak: 'with --baseline: as for run, per target',
+      },
+      commands: ARM,
+    },
     {
       name: 'expect',
       default: false,
@@ -386,11 +497,15 @@ function foreignOption(command, o) {
 function checkOperands(command, positionals) {
   const { name, min, max } = COMMANDS[command].operand;
   const fix = `Usage: ${COMMANDS[command].usage}`;
-  if (positionals.length < min) throw usageError('WS_EUSAGE', `${command} needs a ${name}.`, fix);
+  if (positionals.length < min) {
+    const needs = min === 1 ? `a ${name}` : `at least ${min} ${name}s, got ${positionals.length}`;
+    throw usageError('WS_EUSAGE', `${command} needs ${needs}.`, fix);
+  }
   if (positionals.length > max) {
+    const most = min === max ? 'one' : max === 1 ? 'at most one' : `at most ${max}`;
     throw usageError(
       'WS_EUSAGE',
-      `${command} takes ${min === max ? 'one' : 'at most one'} ${name}, got ${positionals.length}: ${positionals.join(' ')}.`,
+      `${command} takes ${most} ${max === 1 ? name : `${name}s`}, got ${positionals.length}: ${positionals.join(' ')}.`,
       fix,
     );
   }
@@ -449,6 +564,40 @@ function checkArgOps(args, calls) {
       );
     }
   }
+}
+
+/**
+ * The comparison's configuration from the values of parseCommand('compare',
+ * argv): the schema's defaults, then what was given; every arm's verdict
+ * judges every finding kind, and a counting pass follows the blocks.
+ */
+export function compareConfig(values) {
+  const { help, ...cfg } = {
+    ...Object.fromEntries(optionsOf('compare').map((o) => [o.key, o.default])),
+    ...values,
+  };
+  cfg.seed ??= Math.floor(Math.random() * 2 ** 32);
+  const calls = (cfg.blocks + 1) * cfg.blockCalls;
+  if (calls > 2 ** 32 - 2) {
+    throw usageError(
+      'WS_EOPTION',
+      `--blocks ${cfg.blocks} × --block-calls ${cfg.blockCalls} is more calls per arm than a run can make.`,
+      'Use fewer or smaller blocks.',
+    );
+  }
+  if (typeof cfg.warmup === 'number' && cfg.warmup >= calls) {
+    throw usageError(
+      'WS_EOPTION',
+      `--warmup ${cfg.warmup} leaves no iterations to measure out of ${calls} per arm.`,
+      'Use a smaller --warmup, more blocks, or --warmup auto.',
+    );
+  }
+  checkArgOps(cfg.args, cfg.calls);
+  cfg.yieldFloorMs = values.yieldEvery === undefined ? DEFAULT_YIELD_FLOOR_MS : 0;
+  cfg.failOn = DEFAULTS.failOn;
+  cfg.budgets = { allocs: null, bytes: null };
+  cfg.countAllocs = true;
+  return cfg;
 }
 
 /**

@@ -90,6 +90,32 @@ export function parseTimeThreshold(text, name = 'time-threshold') {
   return t;
 }
 
+/** A relative change gate: "5%", "0.05" (a fraction) or "none" (no gate); a fraction in [0, 10) or null. */
+export function parseGate(text, name) {
+  if (text === 'none') return null;
+  const m = /^(\d+(?:\.\d+)?)(%)?$/.exec(text);
+  const value = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
+  if (!(value >= 0 && value < 10)) {
+    throw optionError(
+      `--${name} must be a percentage such as 5%, a fraction such as 0.05, or none, got "${text}".`,
+      `Example: --${name} 5%`,
+    );
+  }
+  return value;
+}
+
+/** A compare arm of a scenario, "NAME=PATH": { name, path }. */
+export function parseArm(text, name) {
+  const m = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(text);
+  if (!m || m[1] === 'control' || m[1] === 'boundary') {
+    throw optionError(
+      `--${name} must be NAME=PATH with a name of letters, digits, _ . - (not control or boundary), got "${text}".`,
+      `Example: --${name} dlmalloc=build/dlmalloc.wasm`,
+    );
+  }
+  return { name: m[1], path: m[2] };
+}
+
 /** The finding kinds in severity order, as C defines them (read from the addon on use). */
 export const findingKinds = () => loadAddon().constants.findingKinds;
 

@@ -1,6 +1,7 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 
+import { baselineLines } from '../baseline/words.js';
 import { INSTALL_HINT } from './plots.js';
 import {
   allocationRows,
@@ -288,6 +289,13 @@ function runSection(s) {
   ])}</section>`;
 }
 
+// The run against its baseline (--baseline), or nothing.
+function baselineSection(s) {
+  if (!s.baseline) return '';
+  const items = baselineLines(s.baseline).map((l) => `<li>${esc(l)}</li>`);
+  return `<section id="baseline"><h2>Against the baseline</h2><ul>${items.join('')}</ul></section>`;
+}
+
 // Renders the page. figures: [{ name, svg }] with gnuplot's SVG text;
 // skipped: null or why plots are missing; timed: the timed pass's median
 // time per call ({ median, ops: { name: median } }, from report.js) or null.
@@ -302,7 +310,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
 <title>wasm-soak: ${esc(s.verdict ?? s.status)} — ${esc(figureTitle(s))}</title>
 <style>${CSS}</style></head>
 <body>${banner(s)}<main>
-${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
+${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
 <p class="muted">Written by ${esc(s.tool?.name ?? 'wasm-soak')} from summary.json (schema ${esc(s.version ?? '?')}).</p>
 </main></body></html>
 `;

@@ -6,6 +6,7 @@
 
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { baselineLines } from '../baseline/words.js';
 import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
 
 // Escapes text for XML attributes and content, dropping characters XML 1.0
@@ -29,6 +30,7 @@ function systemOut(c) {
   if (c.expect) lines.push(`expected: ${c.expect.join(' or ')}`);
   for (const f of s.findings ?? []) lines.push(`${f.kind}: ${f.sentence}`, evidenceText(f));
   for (const l of c.summary ? undecidedLines(s) : []) lines.push(`inconclusive: ${l}`);
+  if (s.baseline) lines.push(...baselineLines(s.baseline));
   if (c.summary) lines.push(`reproduce: ${reproduceCommand(s)}`);
   return `<system-out>${xml(lines.join('\n'))}</system-out>`;
 }
@@ -44,6 +46,10 @@ function testcase(c) {
   } else if (c.outcome === 'failed') {
     for (const f of c.summary?.findings ?? []) {
       body.push(`<failure message="${xml(f.sentence)}" type="${xml(f.kind)}">${xml(evidenceText(f))}</failure>`);
+    }
+    // A regression against the baseline (--baseline) is a failure too.
+    for (const g of c.summary?.baseline?.regressions ?? []) {
+      body.push(`<failure message="${xml(g.sentence)}" type="baseline-${xml(g.metric)}"></failure>`);
     }
   }
   body.push(systemOut(c));

@@ -1,5 +1,6 @@
 // summary.md: a short Markdown report that fits a GitHub step summary.
 
+import { baselineLines } from '../baseline/words.js';
 import { INSTALL_HINT } from './plots.js';
 import {
   allocationRows,
@@ -88,6 +89,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
   }
   if (s.findings?.length) out.push('');
+  if (s.baseline) out.push(...baselineLines(s.baseline).map((l) => `- ${cell(l)}`), '');
   const undecided = undecidedLines(s);
   if (undecided.length) out.push('Inconclusive:', '', ...undecided.map((l) => `- ${l}`), '');
   // What to do next, then the figure that carries the finding.

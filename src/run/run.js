@@ -131,16 +131,19 @@ function exitOutcome(control, code, ops) {
  * ends a hung call or setup (outcome failed, error.code WS_EHUNG); a write
  * error of the log stops the run (failed, the errno's code); a first signal
  * stops the loop after its call, a second exits 130 at once with the log
- * flushed (interrupt.js).
+ * flushed (interrupt.js). hooks (compare, src/compare/run-compare.js):
+ * onRing(sab) gets the ring before the worker starts, onMessage(msg) every
+ * worker message the pass does not handle itself (a 'block'), and 'ready'.
  */
-async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt }) {
+export async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt, hooks = null }) {
   const sab = createRing(cfg.ringRecords);
+  hooks?.onRing(sab);
   const control = new Int32Array(sab, 0, CTL_WORDS);
   const worker = new Worker(new URL('../worker/worker.js', import.meta.url), {
     workerData: {
       ring: sab,
       config: { ...cfg, countPass: pass === 'count' },
-      target: { kind: target.kind, path: target.path },
+      target: { kind: target.kind, path: target.path, arm: target.arm ?? null },
       outputs,
     },
     stdout: false,
@@ -285,11 +288,12 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
       const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
       const label = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
       progress = createProgress({ name: label, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
+      hooks?.onMessage(msg);
     } else if (msg.type === 'drain') {
       safeDrain();
     } else if (msg.type === 'done' || msg.type === 'fatal') {
       finish(msg);
-    }
+    } else hooks?.onMessage(msg);
   });
   worker.on('error', (err) =>
     finish({
@@ -330,7 +334,7 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
 }
 
 /** Turns a pass that never started into the right error (exit 2, 3 or 130). */
-function startFailure(outcome, target, cfg, outDir) {
+export function startFailure(outcome, target, cfg, outDir) {
   if (outcome.status === 'interrupted') {
     writeStoppedSummary(outDir, target, cfg, ['setup', 'the run']);
     return new SoakError('WS_EINTR', `${target.name}: interrupted during setup, before the first sample.`, {
@@ -371,7 +375,7 @@ function startFailure(outcome, target, cfg, outDir) {
   return new SoakError(e.code === 'WS_EHUNG' ? 'WS_EHUNG' : 'WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
 }
 
-const runOf = (outcome) => ({
+export const runOf = (outcome) => ({
   status: outcome.type === 'fatal' ? 'failed' : outcome.status,
   reason: outcome.reason,
   phase: outcome.phase,

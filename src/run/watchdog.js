@@ -41,6 +41,8 @@ export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, duratio
 
   function check(now = performance.now()) {
     const s = current(now);
+    // A compare arm between its blocks waits for the other arms by design.
+    if (s.phase === PHASE.paused) return null;
     const inSetup = s.phase === PHASE.load || s.phase === PHASE.setup;
     const limit = inSetup ? setupTimeoutMs : callTimeoutMs;
     let by = null;

@@ -15,6 +15,7 @@ import { usageError } from '../cli/exit-codes.js';
 import { CTL, METRIC, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { censusSource, createSources, heapMemory } from './allocator/sources.js';
+import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 
@@ -159,7 +160,7 @@ async function prepare(stdio) {
     };
   }
   const { scenario, ops } = await loadScenario(target.path);
-  const ctx = createContext({ seed: config.seed, control, track: capture.track });
+  const ctx = createContext({ seed: config.seed, control, track: capture.track, arm: target.arm ?? null });
   enter(PHASE.setup);
   const state = await scenario.setup(ctx);
   return { scenario, state, ctx, ops, bufferMemory: 0 };
@@ -261,13 +262,24 @@ async function loop(prepared) {
   let lastSlow = started;
   let nextYieldIteration = config.yieldEvery;
   let lastYield = started;
+  const gate = config.blockCalls
+    ? createBlockGate({
+        control,
+        blockCalls: config.blockCalls,
+        slots: config.checkOutputs ? prepared.slots : null,
+        post: (m) => parentPort.postMessage(m),
+        enter,
+      })
+    : null;
   for (;;) {
     // Run to the next due point; one already passed waits on its floor, so
     // check again after another --yield-every iterations.
+    gate?.wait(addon.completed(runner));
     const done = addon.completed(runner);
     const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
     const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
-    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, config.yieldEvery), yieldNs);
+    const untilBlock = gate ? gate.budget(done) : config.yieldEvery;
+    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, untilBlock, config.yieldEvery), yieldNs);
     if (st === STATUS.full) {
       // Back-pressure: ask for a drain and sleep until the main thread frees slots.
       const read = Atomics.load(control, CTL.read);
@@ -306,6 +318,7 @@ async function loop(prepared) {
       nextSlowIteration = completed + config.slowEvery;
       lastSlow = now;
     }
+    gate?.reached(completed);
     if (st === STATUS.threw) return { status: 'failed', error: addon.error(runner), phase: 'iteration' };
     if (st === STATUS.done) return { status: 'completed', reason: 'iterations' };
     if (st === STATUS.deadline) return { status: 'completed', reason: 'duration' };

@@ -150,3 +150,31 @@ int ws_bootstrap_change(const double *early, size_t ne, const double *late, size
   free(diff);
   return 0;
 }
+
+int ws_bootstrap_paired(const double *d, size_t n, size_t replicates, double level,
+                        uint64_t seed, ws_window_change *out) {
+  if (n < WS_BOOT_MIN_WINDOW || replicates < 2 || !(level > 0 && level < 1))
+    return WS_EINVAL;
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(d[i]))
+      return WS_EINVAL;
+  double *means = malloc(replicates * sizeof *means);
+  if (means == NULL)
+    return WS_ENOMEM;
+  size_t b = block_length(n);
+  ws_rng rng;
+  ws_rng_seed(&rng, seed);
+  for (size_t r = 0; r < replicates; r++)
+    means[r] = resampled_mean(&rng, d, n, b);
+  qsort(means, replicates, sizeof *means, ws__compare_doubles);
+  double estimate = mean_of(d, n);
+  double shift = estimate - mean_of(means, replicates);
+  double tail = expanded_tail(level, n, b);
+  out->change = expm1(estimate);
+  out->low = expm1(sorted_quantile(means, replicates, tail) + shift);
+  out->high = expm1(sorted_quantile(means, replicates, 1 - tail) + shift);
+  out->block = b;
+  out->replicates = replicates;
+  free(means);
+  return 0;
+}

@@ -1,5 +1,8 @@
 // `wasm-soak run TARGET`: one soak run, its result folder and a short report
 // on stdout.
+
+import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
+import { baselineLines } from '../../baseline/words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { nextSteps, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
@@ -25,6 +28,7 @@ function printResult(summary, outDir) {
     const where = e.phase === 'iteration' && at ? `at ${at}` : `in ${e.phase ?? 'the run'}${at ? ` near ${at}` : ''}`;
     lines.push(`  error ${where}: ${e.message}`);
   }
+  if (summary.baseline) lines.push(...baselineLines(summary.baseline).map((l) => `  ${l}`));
   if (summary.outputs?.plotsSkipped) lines.push(`  figures: ${summary.outputs.plotsSkipped}`);
   if (summary.interrupted?.cutShort?.length)
     lines.push(
@@ -36,8 +40,10 @@ function printResult(summary, outDir) {
 
 /** Runs the target of parseCommand('run', argv); resolves the exit code. */
 export async function commandRun({ values, positionals }, argv) {
-  const cfg = runConfig(values);
+  const cfg = withBaseline(runConfig(values), positionals[0], argv);
   const { exitCode, summary, outDir } = await runTarget(positionals[0], cfg, ['run', ...argv]);
+  const saved = saveRunBaseline(cfg, summary, outDir, positionals[0]);
+  if (saved && !cfg.quiet && !cfg.json) process.stderr.write(`wasm-soak: baseline saved: ${saved}\n`);
   if (cfg.requirePlots && summary.outputs?.plotsSkipped) {
     process.stderr.write(
       `wasm-soak: --require-plots: ${summary.outputs.plotsSkipped}\nInstall gnuplot (apt-get install gnuplot-nox); gnuplot's messages are in ${outDir}/gnuplot-stderr.txt.\n`,

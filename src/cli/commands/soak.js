@@ -7,11 +7,21 @@
 // does.
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
+import { baselineLines } from '../../baseline/words.js';
+import { runCompare } from '../../compare/run-compare.js';
+import {
+  COMPARE_KEYS,
+  compareArgv,
+  compareLines,
+  compareMismatches,
+  resolveCompareTarget,
+} from '../../compare/suite-target.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { runTarget } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
-import { DEFAULT_SUITE, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
+import { compareConfig, DEFAULT_SUITE, optionsOf, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
 
 const TARGET_KEYS = new Set([
   'name',
@@ -24,6 +34,7 @@ const TARGET_KEYS = new Set([
   'seed',
   'countAllocs',
   'expect',
+  ...COMPARE_KEYS,
 ]);
 
 /**
@@ -65,6 +76,7 @@ function readSuite(path) {
         `${where} needs a "name" made of letters, digits, '.', '-' or '_'.`,
         'Names become result folder names.',
       );
+    if (t.arms !== undefined) return { ...resolveCompareTarget(t, base, where), index: i };
     if (Boolean(t.module) === Boolean(t.scenario))
       throw usageError(
         'WS_ESUITE',
@@ -100,11 +112,17 @@ const SOAK_OWN = new Set(['out', 'expect', 'shard']);
  * Each target's run argv and configuration, all resolved before the first
  * run, so that a bad suite entry or option stops the suite before any work.
  */
-function planTargets(targets, shared, outRoot, suitePath) {
+function planTargets(targets, given, outRoot, suitePath) {
+  const takes = (command) => (g) => !SOAK_OWN.has(g.name) && optionsOf(command).some((o) => o.name === g.name);
+  const shared = given.filter(takes('run')).flatMap((g) => g.argv);
+  const sharedCompare = given.filter(takes('compare')).flatMap((g) => g.argv);
   return targets.map((t) => {
-    const argv = targetArgv(t, shared);
+    const argv = t.compare ? compareArgv(t, sharedCompare) : targetArgv(t, shared);
     try {
-      const cfg = { ...runConfig(parseCommand('run', argv).values), name: t.name, out: join(outRoot, t.name) };
+      if (t.compare)
+        return { t, argv, cfg: { ...compareConfig(parseCommand('compare', argv).values), out: join(outRoot, t.name) } };
+      const run = withBaseline(runConfig(parseCommand('run', argv).values), t.path, argv, t.name);
+      const cfg = { ...run, name: t.name, out: join(outRoot, t.name) };
       return { t, argv, cfg };
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
@@ -120,9 +138,8 @@ function planTargets(targets, shared, outRoot, suitePath) {
 export async function commandSoak({ values, positionals, given }) {
   const suitePath = positionals[0] ?? DEFAULT_SUITE;
   const outRoot = values.out ?? RESULTS_ROOT;
-  const shared = given.filter((g) => !SOAK_OWN.has(g.name)).flatMap((g) => g.argv);
   const suite = readSuite(suitePath);
-  const plan = planTargets(shardOf(suite.targets, values.shard), shared, outRoot, suitePath);
+  const plan = planTargets(shardOf(suite.targets, values.shard), given, outRoot, suitePath);
   const suiteResult = createSuiteResult({
     name: suite.name,
     suite: resolve(suitePath),
@@ -144,6 +161,18 @@ export async function commandSoak({ values, positionals, given }) {
         ...outcome,
       });
     try {
+      // A comparison (a target with arms): compare's outputs in its folder;
+      // the suite's reports list only its runs.
+      if (t.compare) {
+        const { exitCode, result: c } = await runCompare(t.compare.paths, cfg, ['compare', ...argv]);
+        const missed = compareMismatches(t, c);
+        mismatches.push(...missed);
+        const mark = values.expect && t.expect ? (missed.length ? 'NOT AS EXPECTED' : 'as expected') : '';
+        process.stdout.write(`${t.name.padEnd(16)} compared   ${c.arms.length} arms ${mark}  (seed ${cfg.seed})\n`);
+        for (const l of compareLines(c)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
+        worst = Math.max(worst, exitCode);
+        continue;
+      }
       result = await runTarget(t.path, cfg, ['run', ...argv]);
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
@@ -159,13 +188,18 @@ export async function commandSoak({ values, positionals, given }) {
     }
     const { summary } = result;
     addCase({ summary });
+    saveRunBaseline(cfg, summary, result.outDir, t.path, t.name);
     const matches = !t.expect || t.expect.includes(summary.verdict);
     if (!matches) mismatches.push(`${t.name}: verdict ${summary.verdict}, expected ${t.expect.join(' or ')}`);
+    for (const g of summary.baseline?.regressions ?? [])
+      mismatches.push(`${t.name}: against its baseline: ${g.sentence}`);
     const mark = values.expect && t.expect ? (matches ? 'as expected' : `EXPECTED ${t.expect.join('|')}`) : '';
     process.stdout.write(
       `${t.name.padEnd(16)} ${summary.status.padEnd(11)} verdict ${summary.verdict.padEnd(15)} ${mark}  (seed ${summary.seed})\n`,
     );
     for (const f of summary.findings ?? []) process.stdout.write(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
+    if (summary.baseline)
+      for (const l of baselineLines(summary.baseline)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
     worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
     if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
   }
@@ -173,7 +207,9 @@ export async function commandSoak({ values, positionals, given }) {
   process.stdout.write(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
   if (values.expect) {
     if (mismatches.length) {
-      process.stdout.write(`verdicts that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`);
+      process.stdout.write(
+        `verdicts (or baselines) that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`,
+      );
       return worst === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : EXIT.FINDING;
     }
     process.stdout.write("every verdict matched the suite's expectations\n");

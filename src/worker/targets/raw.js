@@ -75,7 +75,7 @@ function functionExports(info) {
 }
 
 /** Chooses the ops: --call, or the module's only non-internal function. */
-function chooseCalls(info, calls, path) {
+export function chooseCalls(info, calls, path) {
   const fns = functionExports(info);
   const list = fns.map((e) => `${e.name}(${e.params.join(', ')})`).join(', ') || 'none';
   if (!calls) {
@@ -196,6 +196,9 @@ function findAllocator(exports, info, alloc) {
   );
 }
 
+/** The checked outputs' ring: room for one block's calls (a power of two), or 0. */
+const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Math.log2(Math.max(1, blockCalls))) : 0);
+
 /**
  * Instantiates the module at path for a run. Returns { ops, instance, info,
  * alloc, free, slots, bufferMemory, memoryNames }: ops call the export through
@@ -258,7 +261,7 @@ export async function prepareRawTarget(path, config, stdio, pristine) {
   let trampoline;
   try {
     const targets = exported.map((op) => ({ fn: instance.exports[op.name], ...op.exp }));
-    trampoline = buildTrampoline(targets, allocator, pristine);
+    trampoline = buildTrampoline(targets, allocator, pristine, outputCapacity(config.checkOutputs, config.blockCalls));
   } catch (err) {
     throw usageError(
       'WS_ESIGNATURE',

@@ -60,11 +60,13 @@ export async function loadScenario(path) {
  * live iteration index (read from the ring's control word, so the loop does
  * not touch ctx per call) and track(memory, label).
  */
-export function createContext({ seed, control, track }) {
+export function createContext({ seed, control, track, arm = null }) {
   const random = createRandom(seed);
   return Object.freeze({
     ...random,
     seed,
+    // compare --arm NAME=PATH: the arm this instance runs ({ name, path } of its module), else null.
+    arm: arm ? Object.freeze({ ...arm }) : null,
     get iteration() {
       return control[CTL.iteration];
     },

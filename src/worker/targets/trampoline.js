@@ -10,12 +10,37 @@
 const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b, funcref: 0x70, externref: 0x6f };
 // load opcode and alignment (log2) per parameter type
 const LOAD = { i32: [0x28, 2], i64: [0x29, 3], f32: [0x2a, 2], f64: [0x2b, 3] };
-const OP = { call: 0x10, drop: 0x1a, end: 0x0b, i32Const: 0x41, i32Load: 0x28, i32Store: 0x36 };
+const OP = {
+  call: 0x10,
+  drop: 0x1a,
+  end: 0x0b,
+  localGet: 0x20,
+  localSet: 0x21,
+  i32Const: 0x41,
+  i64Const: 0x42,
+  i32Load: 0x28,
+  i32Store: 0x36,
+  i64Store: 0x37,
+  i32And: 0x71,
+  i32Shl: 0x74,
+  i32Add: 0x6a,
+  i64Mul: 0x7e,
+  i64Xor: 0x85,
+};
+// A result as i64 bits, for the output checksum: i32 zero-extended, f32's
+// bits zero-extended, f64's bits.
+const AS_I64 = { i32: [0xad], i64: [], f32: [0xbc, 0xad], f64: [0xbd] };
+const FOLD_PRIME = 16777619;
 export const SLOT_BYTES = 8;
 // Buffer allocation: alloc() reads the length from slot 0 and stores the
 // pointer in slot 1; free() reads the pointer from slot 0, the length from slot 1.
 const ALLOC_IN = 0;
 const ALLOC_OUT = 8;
+// Checked outputs (compare --check-outputs): each op call folds its results
+// into one i64 and stores it at OUTPUT_VALUES + 8 * (counter mod capacity),
+// then increments the i32 counter at OUTPUT_COUNTER.
+export const OUTPUT_COUNTER = 1024;
+export const OUTPUT_VALUES = 2048;
 
 const uleb = (n) => {
   const out = [];
@@ -52,29 +77,51 @@ const drops = (results) => results.map(() => OP.drop);
 // instructions leaving one value, and drops what it returns.
 const callBody = (target, args, results) => [0, ...args.flat(), OP.call, ...uleb(target), ...drops(results), OP.end];
 
+// The same, storing a fold of the results (local 0, an i64) as the next
+// output value (capacity: a power of two).
+function checkedCallBody(target, args, results, capacity) {
+  const fold = [...results]
+    .reverse()
+    .flatMap((t) => [
+      ...AS_I64[t],
+      OP.localGet,
+      0,
+      OP.i64Const,
+      ...sleb(FOLD_PRIME),
+      OP.i64Mul,
+      OP.i64Xor,
+      OP.localSet,
+      0,
+    ]);
+  const counter = i32At(OUTPUT_COUNTER);
+  const store = [...counter, OP.i32Const, ...sleb(capacity - 1), OP.i32And, OP.i32Const, 3, OP.i32Shl];
+  store.push(OP.localGet, 0, OP.i64Store, 3, ...uleb(OUTPUT_VALUES));
+  const next = [OP.i32Const, ...sleb(OUTPUT_COUNTER), ...counter, OP.i32Const, 1, OP.i32Add, OP.i32Store, 2, 0];
+  return [1, 1, VALTYPE.i64, ...args.flat(), OP.call, ...uleb(target), ...fold, ...store, ...next, OP.end];
+}
+
 /**
  * Builds the trampoline for ops [{ fn, params, results }] (wasm exports and
  * their signatures) and, when given, the allocator { malloc, free } (wasm
  * exports with their signatures: malloc(len[, align]) -> ptr, free(ptr[,
  * len[, align]])). WebAssembly: the constructors to use (the capture hooks
- * must not see the trampoline). Returns { calls: [function per op], alloc,
- * free, slots: ArrayBuffer } or throws a TypeError for a signature it cannot
- * pass.
+ * must not see the trampoline). outputs: 0, or the capacity (a power of two)
+ * of the checked outputs' ring (OUTPUT_VALUES). Returns { calls: [function
+ * per op], alloc, free, slots: ArrayBuffer } or throws a TypeError for a
+ * signature it cannot pass.
  */
-export function buildTrampoline(ops, allocator, WebAssembly) {
+export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
   const imported = [...ops];
   if (allocator) imported.push(allocator.malloc, allocator.free);
   const types = [...imported.map(funcType), funcType({ params: [], results: [] })];
   const voidType = imported.length;
   const imports = imported.map((_, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
-  imports.push([...name('t'), ...name('slots'), 0x02, 0x01, 1, 1]);
-  const bodies = ops.map((op, k) =>
-    callBody(
-      k,
-      op.params.map((type, slot) => load(type, slot)),
-      op.results,
-    ),
-  );
+  const pages = 1 + Math.ceil((outputs * 8) / 65536);
+  imports.push([...name('t'), ...name('slots'), 0x02, 0x01, ...uleb(pages), ...uleb(pages)]);
+  const bodies = ops.map((op, k) => {
+    const args = op.params.map((type, slot) => load(type, slot));
+    return outputs ? checkedCallBody(k, args, op.results, outputs) : callBody(k, args, op.results);
+  });
   const exports = ops.map((_, k) => [...name(`c${k}`), 0x00, ...uleb(imported.length + k)]);
   if (allocator) {
     const { malloc, free } = allocator;
@@ -98,7 +145,7 @@ export function buildTrampoline(ops, allocator, WebAssembly) {
     ...section(7, vector(exports)),
     ...section(10, vector(bodies.map((b) => [...uleb(b.length), ...b]))),
   ]);
-  const slots = new WebAssembly.Memory({ initial: 1, maximum: 1 });
+  const slots = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const t = { slots };
   imported.forEach((f, k) => {
     t[`f${k}`] = f.fn;

@@ -80,7 +80,9 @@ function readImport(r, info) {
 /**
  * Parses bytes (a Uint8Array of a wasm module) and returns
  * { imports: [{ module, name, kind }], exports: [{ name, kind, index, params?, results? }],
- *   memories: [{ min, max, shared, memory64, imported? }] } (limits in 64 KiB pages).
+ *   memories: [{ min, max, shared, memory64, imported? }],
+ *   custom: [{ name, start, end }] } (limits in 64 KiB pages; custom
+ *   sections by name with their payload's byte range).
  * Throws an Error with code 'WS_EMODULE' when the bytes are not a wasm module.
  */
 export function inspectModule(bytes) {
@@ -89,13 +91,14 @@ export function inspectModule(bytes) {
   }
   const r = new Reader(bytes);
   r.pos = 8;
-  const info = { imports: [], exports: [], memories: [], functions: [], types: [] };
+  const info = { imports: [], exports: [], memories: [], functions: [], types: [], custom: [] };
   try {
     while (r.pos < bytes.length) {
       const id = r.byte();
       const size = r.u32();
       const end = r.pos + size;
-      if (id === 1) info.types = readTypes(r);
+      if (id === 0) info.custom.push({ name: r.name(), start: r.pos, end });
+      else if (id === 1) info.types = readTypes(r);
       else if (id === 2) for (let n = r.u32(); n > 0; n--) readImport(r, info);
       else if (id === 3) for (let n = r.u32(); n > 0; n--) info.functions.push(r.u32());
       else if (id === 5) for (let n = r.u32(); n > 0; n--) info.memories.push(r.limits());
@@ -116,5 +119,5 @@ export function inspectModule(bytes) {
     const sig = info.types[info.functions[e.index]];
     if (sig) Object.assign(e, sig);
   }
-  return { imports: info.imports, exports: info.exports, memories: info.memories };
+  return { imports: info.imports, exports: info.exports, memories: info.memories, custom: info.custom };
 }

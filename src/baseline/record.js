@@ -1,0 +1,140 @@
+// What a baseline keeps of a run, and a run against a baseline (pure: no
+// file is read or written here; src/baseline/store.js does that). A
+// baseline is what a later comparison needs: the seed (a run against it
+// replays the same calls), the target's fingerprint and sizes, the verdict,
+// the time per call with the medians of BATCHES equal batches of the
+// post-warm-up calls (the noise of the time), the exact counts of the
+// counting pass, and the memory high-water mark.
+import { addon } from '../addon.js';
+
+const BATCHES = 32;
+const LEVEL = 0.95;
+const REPLICATES = 4000;
+
+/** The medians of BATCHES equal batches of the calls [from, calls) of a decoded run. */
+function batchMedians(timed, from) {
+  const n = timed.header.ops.length;
+  const span = timed.calls - from;
+  const k = Math.min(BATCHES, Math.floor(span / 8));
+  const out = [];
+  for (let b = 0; b < k; b++) {
+    const lo = from + Math.floor((b * span) / k);
+    const hi = from + Math.floor(((b + 1) * span) / k);
+    out.push(addon.windowStats(timed.elapsed, timed.op, lo, hi, n)[1]);
+  }
+  return out;
+}
+
+/** The exact counts of the counting pass, or null. */
+function countsOf(summary) {
+  const a = summary.allocations;
+  if (!a?.calls || !a.instrumented.some((e) => e.length > 0)) return null;
+  return { calls: a.calls, allocs: a.allocs.total, bytes: a.bytes.total, liveEnd: a.live.end };
+}
+
+/**
+ * The baseline record of an analysed run: summary (analyze's), timed (its
+ * decoded timed log), sizes ({ raw, gzip, brotli } of a module, or null),
+ * name. Returns the baseline.json object (docs/summary.md, "baseline").
+ */
+export function baselineRecord(summary, timed, sizes, name) {
+  const from = Math.min(summary.warmup.iterations, timed.calls);
+  const time = addon.windowStats(timed.elapsed, timed.op, from, timed.calls, timed.header.ops.length);
+  return {
+    schema: 'wasm-soak-baseline',
+    version: 1,
+    name,
+    createdAt: new Date().toISOString(),
+    seed: summary.seed,
+    target: { name: summary.name, kind: summary.target.kind, ...(summary.target.module ?? summary.target.scenario) },
+    sizes,
+    config: { calls: timed.header.config.calls, args: timed.header.config.args, iterations: timed.calls },
+    verdict: summary.verdict,
+    findings: summary.findings.map((f) => f.kind),
+    time: { calls: time[0], median: time[1], p90: time[2], p99: time[3], batchMedians: batchMedians(timed, from) },
+    counts: countsOf(summary),
+    memory: { highWater: summary.memory.max, growthEvents: summary.memory.growthEvents },
+    reproduce: summary.reproduce,
+  };
+}
+
+/**
+ * A run against a baseline (both baselineRecord objects, the run's made
+ * now): the time change with its 95 % bootstrap interval from the two runs'
+ * batch medians ("within noise" when it includes no change), the exact
+ * count differences (when both runs counted), the high-water mark, the
+ * verdict change, and the regressions beyond gates ({ slower: fraction |
+ * null, moreAllocs, higherWater }). Returns summary.baseline.
+ */
+export function againstBaseline(run, base, { gates, seed, dir }) {
+  const log = (xs) => Float64Array.from(xs, Math.log);
+  let time = null;
+  if (run.time.batchMedians.length >= 4 && base.time.batchMedians.length >= 4) {
+    const w = addon.bootstrapChange(log(base.time.batchMedians), log(run.time.batchMedians), REPLICATES, LEVEL, seed);
+    time = {
+      baseline: base.time.median,
+      current: run.time.median,
+      change: w.change,
+      low: w.low,
+      high: w.high,
+      level: LEVEL,
+      withinNoise: w.low <= 0 && w.high >= 0,
+    };
+  }
+  // Exact differences need the same calls (same seed and iterations);
+  // otherwise only the rates per call are comparable.
+  const sameCalls = run.counts && base.counts && run.counts.calls === base.counts.calls && run.seed === base.seed;
+  const perCall = (c, k) => c[k] / c.calls;
+  const counts =
+    run.counts && base.counts
+      ? {
+          exact: sameCalls,
+          allocs: sameCalls ? run.counts.allocs - base.counts.allocs : null,
+          bytes: sameCalls ? run.counts.bytes - base.counts.bytes : null,
+          allocsPerCall: perCall(run.counts, 'allocs') - perCall(base.counts, 'allocs'),
+          bytesPerCall: perCall(run.counts, 'bytes') - perCall(base.counts, 'bytes'),
+          liveEnd: run.counts.liveEnd - base.counts.liveEnd,
+        }
+      : null;
+  const highWater = { baseline: base.memory.highWater, current: run.memory.highWater };
+  const regressions = [];
+  if (time && gates.slower !== null && !time.withinNoise && time.low > gates.slower) {
+    regressions.push({
+      metric: 'time',
+      sentence: `time per call rose ${(time.change * 100).toFixed(1)} % against baseline ${base.name} (95 % interval ${(time.low * 100).toFixed(1)}–${(time.high * 100).toFixed(1)} %), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
+    });
+  }
+  if (gates.moreAllocs && counts && (counts.exact ? counts.allocs > 0 : counts.allocsPerCall > 0)) {
+    const more = counts.exact
+      ? `${counts.allocs} more allocations than baseline ${base.name} over the same ${run.counts.calls} calls`
+      : `${counts.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${base.name} (not the same calls: another seed or iteration count)`;
+    regressions.push({ metric: 'allocations', sentence: `${more} (--fail-if-more-allocs)` });
+  }
+  if (gates.higherWater && highWater.current > highWater.baseline) {
+    regressions.push({
+      metric: 'high-water',
+      sentence: `memory high-water mark ${highWater.current} bytes, ${highWater.current - highWater.baseline} above baseline ${base.name} (--fail-if-higher-water)`,
+    });
+  }
+  return {
+    name: base.name,
+    dir,
+    createdAt: base.createdAt,
+    sameTarget: run.target.sha256 === base.target.sha256,
+    sameSeed: run.seed === base.seed,
+    sameConfig: JSON.stringify(run.config) === JSON.stringify(base.config),
+    time,
+    counts,
+    highWater,
+    sizes:
+      run.sizes && base.sizes
+        ? {
+            raw: run.sizes.raw - base.sizes.raw,
+            gzip: run.sizes.gzip - base.sizes.gzip,
+            brotli: run.sizes.brotli - base.sizes.brotli,
+          }
+        : null,
+    verdict: run.verdict === base.verdict ? null : { from: base.verdict, to: run.verdict },
+    regressions,
+  };
+}

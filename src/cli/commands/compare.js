@@ -1,0 +1,13 @@
+// `wasm-soak compare A.wasm B.wasm [C.wasm …]`: the arms in interleaved ABBA
+// blocks, the TL;DR table on stdout, compare.json/.md/.html in the folder.
+import { runCompare } from '../../compare/run-compare.js';
+import { terminalReport } from '../../compare/write-compare.js';
+import { compareConfig } from '../options.js';
+
+/** Runs the comparison of parseCommand('compare', argv); resolves the exit code. */
+export async function commandCompare({ values, positionals }, argv) {
+  const cfg = compareConfig(values);
+  const { exitCode, result, outDir } = await runCompare(positionals, cfg, ['compare', ...argv]);
+  process.stdout.write(`${terminalReport(result, outDir)}\n`);
+  return exitCode;
+}

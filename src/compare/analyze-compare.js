@@ -1,0 +1,197 @@
+// The analysis of a comparison (docs/compare.md): per-arm results and the
+// differences of every arm from the first, with the confounds first. Pure:
+// it takes the arms' module facts, their analysed summaries and decoded
+// timed logs, and writes nothing. The time ratio of an arm to A is the
+// geometric mean of its block medians over A's in the same rounds, with a
+// block-paired bootstrap interval (C: ws_bootstrap_paired); a difference is
+// called real only when that interval excludes no change and, with a
+// control arm, lies beyond the control's own interval.
+import { addon } from '../addon.js';
+import { CENSUS_KIND } from '../protocol.js';
+import { compareConfounds } from './confounds.js';
+
+const LEVEL = 0.95;
+const REPLICATES = 4000;
+
+/** Median, p90 and p99 of the calls [from, to) of a decoded run. */
+function timeOf(timed, from, to) {
+  const nOps = timed.header.ops.length;
+  const s = addon.windowStats(timed.elapsed, timed.op, from, Math.min(to, timed.calls), nOps);
+  return { calls: s[0], median: s[1], p90: s[2], p99: s[3] };
+}
+
+/** Each measured block's median time per call (blocks 1..blocks; block 0 warms up). */
+function blockMedians(timed, blocks, blockCalls) {
+  const out = new Float64Array(blocks);
+  for (let b = 0; b < blocks; b++) out[b] = timeOf(timed, (b + 1) * blockCalls, (b + 2) * blockCalls).median;
+  return out;
+}
+
+/** Allocations and bytes per call from the counting pass (exact totals over the same calls), or null. */
+function countsOf(summary) {
+  const a = summary.allocations;
+  if (!a?.calls || !a.instrumented.some((e) => e.length > 0)) return null;
+  return {
+    calls: a.calls,
+    allocs: a.allocs.total,
+    bytes: a.bytes.total,
+    allocsPerCall: a.allocs.total / a.calls,
+    bytesPerCall: a.bytes.total / a.calls,
+    liveEnd: a.live.end,
+  };
+}
+
+const CENSUS_NAMES = Object.fromEntries(Object.entries(CENSUS_KIND).map(([name, kind]) => [kind, name]));
+
+/**
+ * What the heap census recognised during the run (the last kind its
+ * censusKind series recorded, e.g. "dlmalloc"), else before the first call,
+ * or null.
+ */
+function censusOf(summary, timed) {
+  const kinds = timed.metrics.censusKind?.value ?? [];
+  const last = kinds.length ? kinds[kinds.length - 1] : CENSUS_KIND.none;
+  if (last !== CENSUS_KIND.none) return CENSUS_NAMES[last] ?? null;
+  return summary.sources?.census?.source?.split(',')[0] ?? null;
+}
+
+/** The per-arm result. */
+function armResult(arm, { blocks, blockCalls }) {
+  const { summary, timed, facts } = arm;
+  const measured = timeOf(timed, blockCalls, (blocks + 1) * blockCalls);
+  return {
+    name: arm.name,
+    role: arm.role,
+    path: arm.path,
+    sha256: facts.sha256,
+    size: facts.size,
+    producers: facts.producers,
+    features: facts.features,
+    imports: facts.imports,
+    memoryLimits: facts.memories,
+    allocator: { exports: facts.allocatorExports, census: censusOf(summary, timed) },
+    status: summary.status,
+    verdict: summary.verdict,
+    findings: (summary.findings ?? []).map((f) => ({ kind: f.kind, sentence: f.sentence })),
+    time: measured,
+    blockMedians: Array.from(blockMedians(timed, blocks, blockCalls)),
+    counts: countsOf(summary),
+    memory: {
+      highWater: summary.memory.max,
+      end: summary.memory.end,
+      growthEvents: summary.memory.growthEvents,
+    },
+    result: arm.dir,
+  };
+}
+
+/** The ratio of arm to base over the paired blocks, with its interval. */
+function timeRatio(arm, base, seed) {
+  const d = new Float64Array(arm.blockMedians.length);
+  for (let i = 0; i < d.length; i++) d[i] = Math.log(arm.blockMedians[i]) - Math.log(base.blockMedians[i]);
+  const w = addon.bootstrapPaired(d, REPLICATES, LEVEL, seed);
+  return { ratio: 1 + w.change, change: w.change, low: w.low, high: w.high, level: LEVEL, pairs: d.length };
+}
+
+/** Whether an interval [low, high] of a relative change is beyond no change and the control's floor. */
+function isReal(t, floor) {
+  return t.low > floor || t.high < -floor;
+}
+
+const diff = (a, b) => (a === null || b === null || a === undefined || b === undefined ? null : a - b);
+
+/**
+ * Analyses a comparison. arms: [{ name, role ('arm' | 'control' |
+ * 'boundary'), path, dir, facts (module-facts.js), summary (the arm's
+ * analysed summary), timed (its decoded timed log) }], the first arm the
+ * reference; design: { blocks, blockCalls, order (letters), seed };
+ * outputs: { checked, mismatches: [...] }; gates: { slower (a fraction or
+ * null), moreAllocs, higherWater }. Returns the compare.json object.
+ */
+export function analyzeCompare({ arms, design, outputs, gates }) {
+  const results = arms.map((a) => armResult(a, design));
+  const base = results[0];
+  const control = results.find((r) => r.role === 'control') ?? null;
+  const boundary = results.find((r) => r.role === 'boundary') ?? null;
+  const controlTime = control ? timeRatio(control, base, design.seed) : null;
+  const floor = controlTime ? Math.max(Math.abs(controlTime.low), Math.abs(controlTime.high)) : 0;
+  const differences = [];
+  const regressions = [];
+  for (const r of results.slice(1)) {
+    if (r.role === 'boundary') continue;
+    const time = r === control ? controlTime : timeRatio(r, base, design.seed);
+    const real = r.role === 'control' ? isReal(time, 0) : isReal(time, floor);
+    const d = {
+      arm: r.name,
+      against: base.name,
+      role: r.role,
+      time: { ...time, real, noiseFloor: r.role === 'control' ? null : controlTime ? floor : null },
+      allocsPerCall: r.counts && base.counts ? r.counts.allocsPerCall - base.counts.allocsPerCall : null,
+      bytesPerCall: r.counts && base.counts ? r.counts.bytesPerCall - base.counts.bytesPerCall : null,
+      allocs: r.counts && base.counts ? r.counts.allocs - base.counts.allocs : null,
+      highWater: diff(r.memory.highWater, base.memory.highWater),
+      growthEvents: diff(r.memory.growthEvents, base.memory.growthEvents),
+      size: {
+        raw: r.size.raw - base.size.raw,
+        gzip: r.size.gzip - base.size.gzip,
+        brotli: r.size.brotli - base.size.brotli,
+      },
+      verdict: r.verdict === base.verdict ? null : { from: base.verdict, to: r.verdict },
+    };
+    differences.push(d);
+    if (r.role !== 'arm') continue;
+    if (gates.slower !== null && real && time.low > gates.slower) {
+      regressions.push({
+        arm: r.name,
+        metric: 'time',
+        sentence: `${r.name} is slower than ${base.name}: ×${time.ratio.toFixed(3)} (95 % interval ×${(1 + time.low).toFixed(3)}–×${(1 + time.high).toFixed(3)}), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
+      });
+    }
+    if (gates.moreAllocs && d.allocs !== null && d.allocs > 0) {
+      regressions.push({
+        arm: r.name,
+        metric: 'allocations',
+        sentence: `${r.name} allocates more than ${base.name}: ${d.allocs} more allocations over the same ${r.counts.calls} calls (--fail-if-more-allocs)`,
+      });
+    }
+    if (gates.higherWater && d.highWater !== null && d.highWater > 0) {
+      regressions.push({
+        arm: r.name,
+        metric: 'high-water',
+        sentence: `${r.name}'s memory high-water mark is ${d.highWater} bytes above ${base.name}'s (--fail-if-higher-water)`,
+      });
+    }
+  }
+  for (const m of outputs.mismatches) {
+    regressions.push({ arm: m.arm, metric: 'outputs', sentence: m.sentence });
+  }
+  const boundaryCost = boundary
+    ? {
+        median: boundary.time.median,
+        share: Object.fromEntries(
+          results.filter((r) => r.role !== 'boundary').map((r) => [r.name, boundary.time.median / r.time.median]),
+        ),
+      }
+    : null;
+  return {
+    schema: 'wasm-soak-compare',
+    version: 1,
+    confounds: compareConfounds(results.filter((r) => r.role !== 'boundary')),
+    design: {
+      blocks: design.blocks,
+      blockCalls: design.blockCalls,
+      warmupBlocks: 1,
+      order: design.order,
+      seed: design.seed,
+      callsPerArm: (design.blocks + 1) * design.blockCalls,
+    },
+    arms: results,
+    differences,
+    boundary: boundaryCost,
+    outputs: { checked: outputs.checked, mismatches: outputs.mismatches },
+    gates,
+    regressions,
+    exitCode: regressions.length > 0 ? 1 : 0,
+    reproduce: design.reproduce,
+  };
+}

@@ -1,0 +1,329 @@
+// Runs a comparison on the main thread: one worker per arm (each keeps its
+// own instance for the whole comparison, so long-run behaviour still
+// accumulates), all prepared before the first call, then serial rounds in
+// ABBA order (design.js) in which the main thread grants each arm one block
+// in turn (CTL.grant; the worker's C loop runs the block, src/worker/blocks.js)
+// while the others wait paused. Every arm runs the same seeded call
+// sequence. Then a counting pass per arm, each arm's own result folder
+// (summary, verdict, reports), and the comparison's analysis and outputs.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { readRun } from '../analysis/log-reader.js';
+import { checkBinaryen } from '../binaryen.js';
+import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
+import { RESULTS_ROOT } from '../cli/options.js';
+import { CTL, CTL_WORDS } from '../protocol.js';
+import { analyzeInto } from '../report/result.js';
+import { requestStop } from '../run/drain.js';
+import { interrupts } from '../run/interrupt.js';
+import { prepareOutDir } from '../run/out-dir.js';
+import { reproduceCommand, runOf, runPass, startFailure } from '../run/run.js';
+import { describeTarget } from '../run/target.js';
+import { analyzeCompare } from './analyze-compare.js';
+import { buildBoundaryModule } from './boundary.js';
+import { compareConfounds } from './confounds.js';
+import { blockOrder, describeOrder, roundOrder } from './design.js';
+import { moduleFacts } from './module-facts.js';
+import { firstMismatch } from './outputs.js';
+import { writeCompare } from './write-compare.js';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The arms of one scenario run against each --arm module: its setup(ctx) gets ctx.arm. */
+function scenarioArms(path, target, cfg) {
+  if (cfg.arm.length < 2) {
+    throw usageError(
+      'WS_EUSAGE',
+      `compare ${path} needs at least 2 --arm NAME=PATH, got ${cfg.arm.length}.`,
+      'Give the scenario one module per arm: --arm A=a.wasm --arm B=b.wasm (its setup(ctx) loads ctx.arm.path).',
+    );
+  }
+  for (const [option, given] of [
+    ['--check-outputs', cfg.checkOutputs],
+    ['--boundary', cfg.boundary],
+  ]) {
+    if (given) {
+      throw usageError(
+        'WS_EUSAGE',
+        `${option} needs raw modules; ${path} is a scenario.`,
+        `Leave ${option} out, or compare the modules directly.`,
+      );
+    }
+  }
+  return cfg.arm.map(({ name, path: module }) => {
+    describeTarget(module); // exit 2 when it is missing
+    return { name, role: 'arm', path: module, target: { ...target, arm: { name, path: resolve(module) } } };
+  });
+}
+
+/** The arms (A, B, … or the --arm names), the control (a copy of the first) and nothing else yet. */
+function describeArms(paths, cfg) {
+  if (paths.length > LETTERS.length) {
+    throw usageError('WS_EUSAGE', `compare takes at most ${LETTERS.length} arms.`, 'Compare fewer modules at once.');
+  }
+  const targets = paths.map((path) => describeTarget(path));
+  let arms;
+  if (targets[0].kind === 'scenario' && paths.length === 1) arms = scenarioArms(paths[0], targets[0], cfg);
+  else {
+    const scenario = targets.findIndex((t) => t.kind !== 'module');
+    if (scenario >= 0) {
+      throw usageError(
+        'WS_ETARGET',
+        `compare takes raw modules, or one scenario with --arm; ${paths[scenario]} is a scenario among modules.`,
+        'Give .wasm modules that export the --call function(s), or the scenario alone with --arm NAME=PATH per build.',
+      );
+    }
+    if (paths.length < 2) {
+      throw usageError(
+        'WS_EUSAGE',
+        `compare needs at least 2 modules, got ${paths.length}.`,
+        'Give A.wasm and B.wasm.',
+      );
+    }
+    if (cfg.arm.length) {
+      throw usageError('WS_EUSAGE', '--arm is for a scenario.', 'Give the modules as operands instead.');
+    }
+    arms = paths.map((path, i) => ({ name: LETTERS[i], role: 'arm', path, target: targets[i] }));
+  }
+  if (cfg.control) {
+    const first = arms[0];
+    const target = first.target.arm ? { ...first.target, arm: { ...first.target.arm, name: 'control' } } : first.target;
+    arms.push({ ...first, name: 'control', role: 'control', target });
+  }
+  return arms;
+}
+
+/** Prints the stated confounds the modules alone show, before any number. */
+function printConfounds(arms, stream) {
+  const shown = arms
+    .filter((a) => a.role !== 'boundary')
+    .map((a) => ({
+      name: a.name,
+      producers: a.facts.producers,
+      features: a.facts.features,
+      imports: a.facts.imports,
+      memoryLimits: a.facts.memories,
+      allocator: { exports: a.facts.allocatorExports, census: undefined },
+    }));
+  const { differs, matches } = compareConfounds(shown);
+  const lines = arms.map(
+    (a) => `  ${a.name}: ${a.path} (sha256 ${a.facts.sha256.slice(0, 12)}…, ${a.facts.size.raw} B)`,
+  );
+  for (const d of differs) {
+    lines.push(
+      `  differs — ${d.aspect}: ${Object.entries(d.values)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' | ')}`,
+    );
+  }
+  for (const m of matches) lines.push(`  matches — ${m.aspect}: ${m.value}`);
+  stream.write(`compare: arms and stated confounds\n${lines.join('\n')}\n`);
+}
+
+/**
+ * A pending block of an arm: resolves when the worker reports block k, or
+ * when its pass ended first (then with null).
+ */
+function blockWaiter(arm, k) {
+  return new Promise((resolve) => {
+    if (arm.blocks.has(k)) return resolve(arm.blocks.get(k));
+    arm.waiting = { k, resolve };
+    arm.pass.then(() => resolve(arm.blocks.get(k) ?? null));
+  });
+}
+
+/** Starts arm's worker; its 'ready' and 'block' messages land on the arm. */
+function startArm(arm, cfg, argv) {
+  mkdirSync(arm.dir, { recursive: true });
+  let onReady;
+  arm.ready = new Promise((resolve) => {
+    onReady = resolve;
+  });
+  arm.blocks = new Map();
+  arm.waiting = null;
+  const hooks = {
+    onRing(sab) {
+      arm.control = new Int32Array(sab, 0, CTL_WORDS);
+      arm.sab = sab;
+    },
+    onMessage(msg) {
+      if (msg.type === 'ready') onReady(true);
+      if (msg.type !== 'block') return;
+      arm.blocks.set(msg.block, msg);
+      if (arm.waiting?.k === msg.block) arm.waiting.resolve(msg);
+    },
+  };
+  arm.pass = runPass({
+    target: arm.target,
+    cfg,
+    argv,
+    logPath: join(arm.dir, 'samples.wslog'),
+    outputs: { stdout: join(arm.dir, 'module-stdout.txt'), stderr: join(arm.dir, 'module-stderr.txt') },
+    pass: 'timed',
+    interrupt: null,
+    hooks,
+  });
+  arm.pass.then(() => onReady(false));
+}
+
+/** Lets arm run one more block. */
+function grant(arm) {
+  Atomics.add(arm.control, CTL.grant, 1);
+  Atomics.notify(arm.control, CTL.grant);
+}
+
+/** Asks every started arm to stop after its call, also one paused between blocks. */
+function stopArms(arms) {
+  for (const a of arms) {
+    if (!a.sab) continue;
+    requestStop(a.sab);
+    grant(a);
+  }
+}
+
+/** Runs the rounds; returns the checked outputs' mismatches (at most one per arm). */
+async function runRounds(arms, design, cfg, progress) {
+  const mismatches = [];
+  const rounds = design.blocks + 1; // round 0 warms every arm up
+  for (let r = 0; r < rounds; r++) {
+    const order = r === 0 ? arms.map((_, i) => i) : roundOrder(arms.length, r - 1);
+    for (const i of order) {
+      const arm = arms[i];
+      const waiter = blockWaiter(arm, r);
+      grant(arm);
+      if ((await waiter) === null) return { mismatches, stopped: arm };
+    }
+    if (cfg.checkOutputs) {
+      for (const m of firstMismatch(arms, r, design.blockCalls)) {
+        if (!mismatches.some((x) => x.arm === m.arm)) mismatches.push(m);
+      }
+    }
+    progress(r + 1, rounds);
+  }
+  return { mismatches, stopped: null };
+}
+
+/**
+ * Runs each arm's counting pass when count (exact, so not interleaved; not
+ * for the boundary module) and writes each arm's own result folder; sets
+ * arm.summary.
+ */
+async function analyseArms(arms, passes, armCfg, argv, count) {
+  for (const [i, a] of arms.entries()) {
+    const run = runOf(passes[i].outcome);
+    let counted = null;
+    if (count && a.role !== 'boundary') {
+      const pass = await runPass({
+        target: a.target,
+        cfg: { ...armCfg, iterations: passes[i].outcome.completed },
+        argv,
+        logPath: join(a.dir, 'samples-count.wslog'),
+        outputs: { stdout: join(a.dir, 'module-stdout.txt'), stderr: join(a.dir, 'module-stderr.txt') },
+        pass: 'count',
+        interrupt: null,
+      });
+      const { outcome } = pass;
+      counted = pass.wroteLog ? runOf(outcome) : { status: outcome.status, phase: outcome.phase, error: outcome.error };
+    }
+    a.summary = await analyzeInto(a.dir, { cfg: armCfg, run, count: counted, interrupt: null });
+  }
+}
+
+/** The result folder of a comparison: --out, else soak-results/compare-<A>-<B>…. */
+function outDirOf(cfg, arms) {
+  const names = arms.filter((a) => a.role === 'arm').map((a) => (a.target.arm ? a.name : a.target.name));
+  return prepareOutDir(cfg.out ?? join(RESULTS_ROOT, `compare-${names.join('-')}`));
+}
+
+/**
+ * Compares the modules at paths under cfg (compareConfig). argv: the command
+ * line after `wasm-soak`. Returns { exitCode, result, outDir }.
+ */
+export async function runCompare(paths, cfg, argv) {
+  const arms = describeArms(paths, cfg);
+  checkBinaryen(); // every arm's counting pass rewrites its allocator
+  for (const a of arms) a.facts = moduleFacts(a.path);
+  const outDir = outDirOf(cfg, arms);
+  if (cfg.boundary) {
+    const path = join(outDir, 'boundary.wasm');
+    writeFileSync(path, await buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));
+    arms.push({ name: 'boundary', role: 'boundary', path, target: describeTarget(path), facts: moduleFacts(path) });
+  }
+  for (const a of arms) a.dir = join(outDir, a.name);
+  const stream = process.stderr;
+  if (!cfg.quiet) printConfounds(arms, stream);
+
+  const order = blockOrder(arms.length, cfg.blocks);
+  const design = {
+    blocks: cfg.blocks,
+    blockCalls: cfg.blockCalls,
+    // In the order's letters the control is a (a copy of A), the boundary module 0.
+    order: describeOrder(
+      order,
+      arms.map((a) => ({ arm: a.name, control: 'a', boundary: '0' })[a.role]),
+    ),
+    seed: cfg.seed,
+    reproduce: ['wasm-soak', ...reproduceCommand(argv, cfg.seed)].join(' '),
+  };
+  const iterations = (cfg.blocks + 1) * cfg.blockCalls;
+  // The blocks are the timed pass's alone: the counting pass runs straight through.
+  const { blockCalls, checkOutputs, ...rest } = cfg;
+  const armCfg = { ...rest, iterations, durationMs: null, quiet: true, countAllocs: false };
+  setFlagsFromString('--expose-gc');
+  const interrupt = interrupts();
+  interrupt.enter('run', {
+    message: 'stopping every arm after its current call; the arms’ samples are kept',
+    stop: () => stopArms(arms),
+  });
+  for (const a of arms) startArm(a, { ...armCfg, blockCalls, checkOutputs }, argv);
+  const ready = await Promise.all(arms.map((a) => a.ready));
+  const progress = (done, total) => {
+    if (cfg.quiet) return;
+    const ran = design.order
+      .split(' ')
+      .slice(0, done - 1)
+      .join(' ');
+    stream.write(
+      done === 1 ? 'compare: warm-up round done\n' : `compare: round ${done - 1}/${total - 1} done (${ran})\n`,
+    );
+  };
+  const rounds = ready.every(Boolean)
+    ? await runRounds(arms, design, cfg, progress)
+    : { mismatches: [], stopped: null };
+  // An arm that could not start or ended early (a trap, a hang) stops the
+  // others, which would otherwise wait paused for their next block.
+  if (!ready.every(Boolean) || rounds.stopped) stopArms(arms);
+  const passes = await Promise.all(arms.map((a) => a.pass));
+
+  for (const [i, a] of arms.entries()) {
+    const { outcome, wroteLog } = passes[i];
+    if (!wroteLog) throw startFailure(outcome, a.target, cfg, a.dir);
+  }
+  // The arm to blame: one that failed, before one stopped because of it.
+  const failed =
+    arms.find((_, i) => passes[i].outcome.status === 'failed') ??
+    arms.find((_, i) => passes[i].outcome.status !== 'completed');
+  await analyseArms(arms, passes, armCfg, argv, !failed && cfg.countAllocs && !interrupt.interrupted);
+  if (interrupt.interrupted || failed) {
+    const why = interrupt.interrupted
+      ? 'interrupted'
+      : `arm ${failed.name} (${basename(failed.path)}) ${failed.summary.status}: ${failed.summary.error?.message ?? 'see its summary.json'}`;
+    throw new SoakError(
+      interrupt.interrupted ? 'WS_EINTR' : 'WS_EARM',
+      `compare: ${why}; each arm's samples and summary are in ${outDir}/<arm>/.`,
+      {
+        exitCode: interrupt.interrupted ? EXIT.INTERRUPTED : EXIT.FAILED,
+      },
+    );
+  }
+  for (const a of arms) a.timed = readRun(join(a.dir, 'samples.wslog'));
+  const result = analyzeCompare({
+    arms,
+    design,
+    outputs: { checked: cfg.checkOutputs, mismatches: rounds.mismatches },
+    gates: { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater },
+  });
+  result.outputsWritten = writeCompare(outDir, result);
+  return { exitCode: result.exitCode, result, outDir };
+}

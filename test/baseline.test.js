@@ -1,0 +1,100 @@
+// run --save-baseline / --baseline: what a baseline keeps, a regressed build
+// gated by it with the metric named in the summary, summary.md and
+// junit.xml, an unchanged build within it, and a missing baseline.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fixture, runCli, tempDir } from './helpers.js';
+
+const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
+const QUICK = ['--call', 'step', '-n', '6000', '--format', 'md,junit', '-q', '--fail-if-slower', 'none'];
+const summaryOf = (dir) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+
+test('a baseline run, then a regressed build exits 1 and names the metric; the same build is within it', async () => {
+  const root = tempDir();
+  const baseline = join(root, 'nightly');
+  const saved = await runCli([
+    'run',
+    mod('clean'),
+    ...QUICK,
+    '--count-allocs',
+    '--seed',
+    '5',
+    '--save-baseline',
+    baseline,
+    '-o',
+    join(root, 'a'),
+  ]);
+  assert.equal(saved.code, 0, saved.stderr);
+  const record = JSON.parse(readFileSync(join(baseline, 'baseline.json'), 'utf8'));
+  assert.equal(record.schema, 'wasm-soak-baseline');
+  assert.equal(record.seed, 5);
+  assert.equal(record.config.iterations, 6000);
+  assert.equal(record.counts.calls, 6000);
+  assert.ok(record.sizes.raw > 0 && record.sizes.gzip > 0 && record.sizes.brotli > 0);
+  assert.ok(record.time.batchMedians.length >= 4);
+
+  // The regressed build: one more allocation per call. Its own leak finding
+  // is not gated (--fail-on none): the exit code is the baseline's.
+  const out = join(root, 'b');
+  const regressed = await runCli([
+    'run',
+    mod('leak'),
+    ...QUICK,
+    '--fail-on',
+    'none',
+    '--fail-if-more-allocs',
+    '--baseline',
+    baseline,
+    '-o',
+    out,
+  ]);
+  assert.equal(regressed.code, 1, regressed.stderr);
+  const s = summaryOf(out);
+  assert.equal(s.seed, 5, 'the baseline seed replays the same calls');
+  assert.equal(s.baseline.counts.exact, true);
+  assert.equal(s.baseline.counts.allocs, 6000);
+  assert.deepEqual(
+    s.baseline.regressions.map((g) => g.metric),
+    ['allocations'],
+  );
+  assert.equal(s.baseline.sameTarget, false);
+  assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), /REGRESSION \(allocations\): 6000 more allocations/);
+  assert.match(readFileSync(join(out, 'junit.xml'), 'utf8'), /type="baseline-allocations"/);
+
+  // The same build against it: exact counts agree, nothing regresses.
+  const same = join(root, 'c');
+  const again = await runCli([
+    'run',
+    mod('clean'),
+    ...QUICK,
+    '--fail-if-more-allocs',
+    '--baseline',
+    baseline,
+    '-o',
+    same,
+  ]);
+  assert.equal(again.code, 0, again.stderr);
+  const t = summaryOf(same).baseline;
+  assert.equal(t.sameTarget, true);
+  assert.equal(t.counts.allocs, 0);
+  assert.equal(t.verdict, null);
+  assert.ok(Number.isFinite(t.time.change) && t.time.low <= t.time.change && t.time.change <= t.time.high);
+});
+
+test('soak --save-baseline keeps one baseline per target; a missing baseline is exit 2', async () => {
+  const root = tempDir();
+  const suite = join(root, 'suite.json');
+  writeFileSync(
+    suite,
+    JSON.stringify({ targets: [{ name: 'clean', module: mod('clean'), call: 'step', iterations: 3000 }] }),
+  );
+  const base = join(root, 'base');
+  const r = await runCli(['soak', suite, '--save-baseline', base, '--format', 'md', '-q', '-o', join(root, 'out')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(existsSync(join(base, 'clean', 'baseline.json')));
+  const missing = await runCli(['run', mod('clean'), '--call', 'step', '--baseline', join(root, 'nope'), '-q']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /--baseline .*nope: cannot read .*baseline\.json/);
+});

@@ -1,0 +1,273 @@
+// `wasm-soak compare`: the ABBA block order, the checked outputs'
+// trampoline, the stated confounds, and comparisons of the soak fixtures
+// end to end: a planted 20 % slowdown found with an interval that covers it
+// while an arm that does the same work is within the control's noise, a
+// checked-output mismatch named at its first call, the allocator pair's
+// sizes and counts, and the gates.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseGate } from '../src/cli/parsers.js';
+import { compareConfounds } from '../src/compare/confounds.js';
+import { blockOrder, describeOrder } from '../src/compare/design.js';
+import { buildTrampoline, OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/worker/targets/trampoline.js';
+import { fixture, runCli, tempDir } from './helpers.js';
+
+const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
+const readJson = (dir) => JSON.parse(readFileSync(join(dir, 'compare.json'), 'utf8'));
+const QUICK = ['--call', 'step', '--format', 'md', '-q', '--seed', '7'];
+// Short comparisons that report without the time gate.
+const SHORT = ['--fail-if-slower', 'none', '--blocks', '4', '--block-calls', '500', '--format', 'md', '-q'];
+
+test('two arms run ABBA BAAB; more arms a balanced order', () => {
+  assert.equal(describeOrder(blockOrder(2, 8), ['A', 'B']), 'AB BA BA AB AB BA BA AB');
+  for (const n of [3, 4]) {
+    const order = blockOrder(n, 2 * n);
+    for (const round of order) assert.deepEqual([...round].sort(), [...Array(n).keys()]);
+    // Every arm sits in every position equally often.
+    for (let pos = 0; pos < n; pos++) {
+      const seen = order.map((round) => round[pos]).sort();
+      assert.deepEqual(
+        seen,
+        [...Array(n).keys()].flatMap((i) => [i, i]),
+      );
+    }
+  }
+});
+
+test('checked outputs: the trampoline stores a fold of each call’s results and counts the calls', () => {
+  const results = [];
+  const fn = (x) => {
+    results.push(x);
+    return x * 3;
+  };
+  const ops = [{ fn, params: ['i32'], results: ['i32'] }];
+  const t = buildTrampoline(ops, null, WebAssembly, 8);
+  const slots = new Int32Array(t.slots);
+  for (const x of [5, 7, 5]) {
+    slots[0] = x;
+    t.calls[0]();
+  }
+  assert.deepEqual(results, [5, 7, 5]);
+  assert.equal(new Int32Array(t.slots, OUTPUT_COUNTER, 1)[0], 3);
+  const values = new BigInt64Array(t.slots, OUTPUT_VALUES, 3);
+  assert.equal(values[0], 15n);
+  assert.equal(values[1], 21n);
+  assert.equal(values[2], values[0]); // same call, same value
+  // Without outputs the results are dropped and nothing is stored.
+  const plain = buildTrampoline(ops, null, WebAssembly);
+  assert.equal(plain.slots.byteLength, 65536);
+  new Int32Array(plain.slots)[0] = 5;
+  plain.calls[0]();
+  assert.equal(new BigInt64Array(plain.slots, OUTPUT_VALUES, 1)[0], 0n);
+});
+
+test('confounds: what differs is listed apart from what matches', () => {
+  const arm = (name, producers, census) => ({
+    name,
+    producers: { 'processed-by': [producers] },
+    features: [],
+    imports: [],
+    memoryLimits: ['2..unbounded pages'],
+    allocator: { exports: 'malloc/free', census },
+  });
+  const { differs, matches } = compareConfounds([arm('A', 'clang 14', 'dlmalloc'), arm('B', 'clang 17', null)]);
+  assert.deepEqual(
+    differs.map((d) => d.aspect),
+    ['toolchain (producers section)', 'allocator (heap census)'],
+  );
+  assert.deepEqual(differs[1].values, { A: 'dlmalloc', B: 'not recognised' });
+  assert.ok(matches.some((m) => m.aspect === 'memory limits' && m.value === '2..unbounded pages'));
+  // Before the run the census is unknown and not listed at all.
+  const early = compareConfounds([arm('A', 'x', undefined), arm('B', 'x', undefined)]);
+  assert.ok(![...early.differs, ...early.matches].some((d) => d.aspect.includes('census')));
+});
+
+test('--fail-if-slower takes a percentage, a fraction or none', () => {
+  assert.equal(parseGate('5%', 'fail-if-slower'), 0.05);
+  assert.equal(parseGate('0.1', 'fail-if-slower'), 0.1);
+  assert.equal(parseGate('none', 'fail-if-slower'), null);
+  assert.throws(() => parseGate('fast', 'fail-if-slower'), /percentage such as 5%/);
+});
+
+test('a planted 20 % slowdown is found, an arm doing the same work is within the control, a wrong output is named', async () => {
+  const out = tempDir();
+  const args = [mod('work'), mod('work-slow'), mod('work-wrong'), '--control', '--check-outputs'];
+  const r = await runCli(['compare', ...args, '--blocks', '8', '--block-calls', '1000', '-o', out, ...QUICK]);
+  assert.equal(r.code, 1, r.stderr);
+  const c = readJson(out);
+  assert.deepEqual(
+    c.arms.map((a) => [a.name, a.role]),
+    [
+      ['A', 'arm'],
+      ['B', 'arm'],
+      ['C', 'arm'],
+      ['control', 'control'],
+    ],
+  );
+  const [slow, same] = c.differences;
+  // Generous bound: the interval, widened by 5 points, covers the planted +20 %.
+  assert.ok(slow.time.low - 0.05 <= 0.2 && 0.2 <= slow.time.high + 0.05, JSON.stringify(slow.time));
+  assert.equal(slow.time.real, true);
+  assert.ok(c.regressions.some((g) => g.arm === 'B' && g.metric === 'time'));
+  // work-wrong does exactly A's work: no real difference, no time regression.
+  assert.equal(same.arm, 'C');
+  assert.equal(same.time.real, false, JSON.stringify(same.time));
+  assert.ok(!c.regressions.some((g) => g.arm === 'C' && g.metric === 'time'));
+  // Its outputs differ from call 3000 on: named at that call; B's agree.
+  assert.deepEqual(
+    c.outputs.mismatches.map((m) => [m.arm, m.iteration]),
+    [['C', 3000]],
+  );
+  assert.match(r.stdout, /REGRESSION \(outputs\): checked outputs differ: C's call 3000/);
+  assert.match(r.stdout, /^stated confounds:/);
+});
+
+test('dlmalloc vs a first-fit allocator: sizes, exact counts, confounds and the three outputs', async () => {
+  const out = tempDir();
+  const args = [mod('alloc-dlmalloc'), mod('alloc-firstfit'), '--boundary', '--check-outputs'];
+  const r = await runCli(['compare', ...args, ...SHORT, '-o', out, '--call', 'step']);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const c = readJson(out);
+  const [a, b] = c.arms;
+  // The size-optimised allocator wins on size, raw and compressed.
+  for (const k of ['raw', 'gzip', 'brotli']) assert.ok(b.size[k] < a.size[k] / 2, `${k}: ${a.size[k]} vs ${b.size[k]}`);
+  assert.match(a.sha256, /^[0-9a-f]{64}$/);
+  assert.notEqual(a.sha256, b.sha256);
+  // The same workload: exactly the same allocations, bytes and live bytes.
+  assert.equal(a.counts.allocsPerCall, 4);
+  assert.equal(b.counts.allocs, a.counts.allocs);
+  assert.equal(b.counts.bytes, a.counts.bytes);
+  assert.equal(b.counts.liveEnd, a.counts.liveEnd);
+  assert.equal(c.differences[0].allocs, 0);
+  assert.deepEqual(c.outputs.mismatches, []);
+  // The census recognises dlmalloc but not the first-fit heap: a stated confound.
+  const census = c.confounds.differs.find((d) => d.aspect === 'allocator (heap census)');
+  assert.deepEqual(census.values, { A: 'dlmalloc', B: 'not recognised' });
+  assert.ok(c.confounds.matches.some((m) => m.aspect === 'toolchain (producers section)'));
+  // The boundary module ran in the same blocks and is a share of each arm's call.
+  assert.equal(c.arms[2].role, 'boundary');
+  for (const name of ['A', 'B']) assert.ok(c.boundary.share[name] > 0 && c.boundary.share[name] < 1);
+  assert.match(r.stdout, /\n\s*metric\s+\| A\s+\| B\s+\| Δ\n/);
+  const md = readFileSync(join(out, 'compare.md'), 'utf8');
+  assert.ok(md.indexOf('## Stated confounds') < md.indexOf('## TL;DR'));
+  assert.match(md, /\| metric \| A \| B \| Δ \|/);
+  const html = readFileSync(join(out, 'compare.html'), 'utf8');
+  assert.ok(!/<script|https?:\/\//.test(html.replace('http://www.w3.org/2000/svg', '')), 'self-contained');
+  assert.match(html, /<svg/);
+  for (const arm of ['A', 'B', 'boundary']) assert.ok(existsSync(join(out, arm, 'summary.json')), arm);
+});
+
+test('the gates: more allocations and a higher high-water mark exit 1 and are named', async () => {
+  const out = tempDir();
+  const r = await runCli([
+    'compare',
+    mod('clean'),
+    mod('leak'),
+    '--fail-if-slower',
+    'none',
+    '--fail-if-more-allocs',
+    '--fail-if-higher-water',
+    '--blocks',
+    '4',
+    '--block-calls',
+    '2000',
+    '-o',
+    out,
+    ...QUICK,
+  ]);
+  assert.equal(r.code, 1, r.stderr);
+  const c = readJson(out);
+  assert.deepEqual(c.regressions.map((g) => g.metric).sort(), ['allocations', 'high-water']);
+  assert.equal(c.differences[0].allocsPerCall, 1);
+  // A verdict change is listed as A's verdict → B's (short runs may be inconclusive).
+  const v = c.differences[0].verdict;
+  if (c.arms[0].verdict === c.arms[1].verdict) assert.equal(v, null);
+  else assert.deepEqual(v, { from: c.arms[0].verdict, to: c.arms[1].verdict });
+  assert.match(r.stdout, /REGRESSION \(allocations\): B allocates more than A/);
+});
+
+test('compare refuses fewer than two modules and a scenario', async () => {
+  const one = await runCli(['compare', mod('work'), '--call', 'step']);
+  assert.equal(one.code, 2);
+  assert.match(one.stderr, /compare needs at least 2 modules, got 1/);
+  const scenario = await runCli([
+    'compare',
+    mod('work'),
+    fixture('soak', 'scenarios', 'clean-stats.mjs'),
+    '--call',
+    'step',
+  ]);
+  assert.equal(scenario.code, 2);
+  assert.match(scenario.stderr, /compare takes raw modules, or one scenario with --arm/);
+});
+
+test('a suite target with arms runs as a comparison and checks its expected winners', async () => {
+  const dir = tempDir();
+  const suite = join(dir, 'suite.json');
+  const target = {
+    name: 'allocators',
+    arms: [mod('alloc-dlmalloc'), mod('alloc-firstfit')],
+    call: 'step',
+    blocks: 4,
+    blockCalls: 500,
+    expect: { smaller: 'A' }, // wrong on purpose: B is the smaller build
+  };
+  writeFileSync(suite, JSON.stringify({ targets: [target] }));
+  const r = await runCli(['soak', suite, '--expect', '--format', 'md', '-q', '-o', join(dir, 'out')]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout, /allocators: the smallest arm \(gzip -9\) is B, expected A/);
+  assert.match(r.stdout, /B vs A: time ×[\d.]+ \(95 %/);
+  assert.ok(existsSync(join(dir, 'out', 'allocators', 'compare.json')));
+});
+
+test('a scenario compared across builds: setup(ctx) gets each arm’s module in ctx.arm', async () => {
+  const out = tempDir();
+  const r = await runCli([
+    'compare',
+    fixture('soak', 'scenarios', 'compare-arm.mjs'),
+    '--arm',
+    `dl=${mod('alloc-dlmalloc')}`,
+    '--arm',
+    `ff=${mod('alloc-firstfit')}`,
+    ...SHORT,
+    '-o',
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const c = readJson(out);
+  assert.deepEqual(
+    c.arms.map((a) => a.name),
+    ['dl', 'ff'],
+  );
+  assert.ok(c.arms[1].size.gzip < c.arms[0].size.gzip);
+  assert.equal(c.arms[1].counts.allocs, c.arms[0].counts.allocs);
+  const refused = await runCli([
+    'compare',
+    fixture('soak', 'scenarios', 'compare-arm.mjs'),
+    '--arm',
+    `dl=${mod('work')}`,
+  ]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /needs at least 2 --arm NAME=PATH, got 1/);
+});
+
+test('an arm that traps fails the comparison (exit 3) and stops the others', async () => {
+  const out = tempDir();
+  const r = await runCli([
+    'compare',
+    mod('clean'),
+    mod('trap'),
+    ...SHORT,
+    '--block-calls',
+    '2000',
+    '-o',
+    out,
+    '--call',
+    'step',
+  ]);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /arm B \(trap\.wasm\) failed/);
+  assert.ok(existsSync(join(out, 'A', 'summary.json')) && existsSync(join(out, 'B', 'summary.json')));
+});
