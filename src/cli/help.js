@@ -1,9 +1,9 @@
 // Help text, generated from the option schema (options.js): the global help
 // lists the commands, a command's help its usage and every option it takes.
-import { MEM_MIN_POINTS, TIME_MIN_CALLS, WARMUP_CAP_DIVISOR } from '../protocol.js';
+import { tryAddon } from '../native.js';
 import { formatCount } from '../report/format.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, DEFAULTS, flagOf, optionsOf } from './options.js';
+import { COMMANDS, flagOf, optionsOf } from './options.js';
 
 const WIDTH = 80;
 const COLUMN = 27; // where an option's description starts
@@ -45,18 +45,24 @@ function optionLine(o, command) {
   return `${flag.padEnd(COLUMN)}${wrap(text, COLUMN, COLUMN)}`;
 }
 
-// The shortest run that can decide, from C's own limits: the sampled series
-// need MEM_MIN_POINTS slow samples after a warm-up of up to a
-// 1/WARMUP_CAP_DIVISOR of the run.
+// The shortest run that can decide, from C's own limits (read from the
+// addon when it is built, so that help works without it): the sampled series
+// need memMinPoints slow samples after a warm-up of up to a
+// 1/warmupCapDivisor of the run, the time test timeMinCalls calls.
 function decidesText() {
-  const calls = Math.ceil((MEM_MIN_POINTS * DEFAULTS.slowEvery * WARMUP_CAP_DIVISOR) / (WARMUP_CAP_DIVISOR - 1));
+  const c = tryAddon()?.constants;
+  if (!c)
+    return 'Verdicts: too short a run is inconclusive, with what would decide it (build the addon to see the limits).';
+  const cap = c.warmupCapDivisor;
+  const after = (n) => Math.ceil((n * cap) / (cap - 1));
   return (
-    `Verdicts: the shortest run that can decide is about ${formatCount(calls)} calls at the default --slow-every ` +
-    `${DEFAULTS.slowEvery} (${MEM_MIN_POINTS} slow samples of live bytes and the heap after a warm-up of at most ` +
-    `1/${WARMUP_CAP_DIVISOR} of the run: fewer points cannot tell flat from growing); the time test needs ` +
-    `${TIME_MIN_CALLS} calls after warm-up, and a large late step of linear memory a plateau as long as the run ` +
-    'before it, or live bytes (--count-allocs). Until then the verdict is inconclusive, with what would decide it; ' +
-    'it exits 0 unless --fail-on names inconclusive.'
+    `Verdicts: the shortest run that can decide is about ${formatCount(after(c.timeMinCalls))} calls: the time test ` +
+    `needs ${formatCount(c.timeMinCalls)} calls after a warm-up of at most 1/${cap} of the run; the memory series ` +
+    `need ${c.memMinPoints} slow samples after it (the default --slow-every, a ${c.censusFloor}th of -n, gives any ` +
+    `run about ${formatCount(Math.floor((c.censusFloor * (cap - 1)) / cap))}; with --slow-every S, a run of about ` +
+    `${formatCount(after(c.memMinPoints))} × S calls); a large late step of linear memory needs a plateau as long as ` +
+    'the run before it, or live bytes (--count-allocs). Until then the verdict is inconclusive, with what would ' +
+    'decide it; it exits 0 unless --fail-on names inconclusive.'
   );
 }
 
