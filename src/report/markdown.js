@@ -82,7 +82,8 @@ function allocatorLines(s, timed) {
 export function renderMarkdown(s, { figures = [], skipped = null, timed = null } = {}) {
   const v = verdictLine(s);
   const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
-  if (!s.findings?.length) out.push(v.text, '');
+  // The verdict's sentence when no finding tells it; a failed run's error always.
+  if (!s.findings?.length || s.status === 'failed') out.push(v.text, '');
   for (const f of s.findings ?? []) {
     out.push(`- **${f.kind}**: ${f.sentence}`);
     const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
