@@ -1,6 +1,8 @@
 /* Memory trend: does one memory series keep growing after warm-up, or did it
  * step up to a plateau? Works on WS_MEM_SEGMENTS segment levels, so a series
- * of any length costs O(m) plus a fixed-size trend test. */
+ * of any length costs O(m) plus a fixed-size trend test; a step series
+ * (linear memory) is also judged by its growth events, the few large steps
+ * a coarse growth policy leaves a leak (staircase, doubling, late step). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -162,10 +164,10 @@ static void growth_events(const double *iter, const double *value, size_t m, siz
   e->base = value[j];
   double mid = 0.5 * ((double)from + (double)to), last = value[j];
   for (j++; j < m && iter[j] < (double)to; j++) {
+    last = value[j];
     if (!(value[j] > value[j - 1]))
       continue;
     e->count++;
-    last = value[j];
     /* One page is the finest step there is: never a coarse policy's. */
     double d = value[j] - value[j - 1];
     if (d < e->base / WS_LARGE_STEP_DIVISOR || d <= WS_PAGE_BYTES)
@@ -175,8 +177,6 @@ static void growth_events(const double *iter, const double *value, size_t m, siz
     e->last_large = iter[j];
     e->large_early += iter[j] < mid;
   }
-  for (; j < m && iter[j] < (double)to; j++)
-    last = value[j];
   e->grown = last - e->base;
   e->staircase = e->large >= 3 && e->large_early >= 1 && e->large > e->large_early;
   e->doubling = e->large >= 2 && e->last_large >= mid && last >= 2 * e->base;
