@@ -113,7 +113,8 @@ export const OPTIONS = Object.freeze(
       value: 'N',
       parse: integer({ min: 1, max: 2 ** 32 - 2 }),
       default: 20000,
-      help: 'iterations',
+      shown: '20000 when --duration is not given',
+      help: 'iterations; with --duration, whichever limit comes first',
       commands: RUN,
     },
     {
@@ -122,7 +123,7 @@ export const OPTIONS = Object.freeze(
       parse: parseDuration,
       key: 'durationMs',
       default: null,
-      help: 'stop after this long (90s, 30m, 2h; whichever limit comes first)',
+      help: 'run this long (90s, 30m, 2h); without -n, until it runs out',
       commands: RUN,
     },
     {
@@ -409,7 +410,10 @@ export function runConfig(values) {
     ...values,
   };
   cfg.seed ??= Math.floor(Math.random() * 2 ** 32);
-  if (typeof cfg.warmup === 'number' && cfg.warmup >= cfg.iterations) {
+  // The -n default bounds a run only when neither limit is given: a
+  // --duration run without -n runs until its time is up (iterations null).
+  if (values.iterations === undefined && cfg.durationMs !== null) cfg.iterations = null;
+  if (typeof cfg.warmup === 'number' && cfg.iterations !== null && cfg.warmup >= cfg.iterations) {
     throw usageError(
       'WS_EOPTION',
       `--warmup ${cfg.warmup} leaves no iterations to measure out of ${cfg.iterations}.`,

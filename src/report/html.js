@@ -219,7 +219,10 @@ function runSection(s) {
   return `<section id="reproduce"><h2>Reproduce</h2><pre><code>${esc(reproduceCommand(s))}</code></pre></section>
 <section id="environment"><h2>Run and environment</h2>${table([
     ['status', `${s.status ?? '–'} (exit code ${s.exitCode ?? '–'})`],
-    ['iterations', `${formatCount(s.iterations?.completed)} of ${formatCount(s.iterations?.requested)} requested`],
+    [
+      'iterations',
+      `${formatCount(s.iterations?.completed)} ${s.iterations?.requested == null ? 'until --duration ran out' : `of ${formatCount(s.iterations.requested)} requested`}`,
+    ],
     ['warm-up', w ? `${formatCount(w.iterations)} iterations (${w.method})` : '–'],
     [
       'samples',

@@ -7,7 +7,7 @@ import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '
 const WINDOW = 1024;
 
 /**
- * mode: 'tty' | 'lines' | 'none'. total: iterations requested; durationMs:
+ * mode: 'tty' | 'lines' | 'none'. total: iterations requested (null: until --duration); durationMs:
  * optional limit. trend: optional preliminary verdict ({ consume, describe },
  * see src/analysis/live.js), fed every drained chunk; the last line asks it
  * for the run as it ended.
@@ -37,15 +37,15 @@ export function createProgress({ name, total, durationMs, mode, stream = process
   function line(final = false) {
     const elapsed = performance.now() - started;
     const rate = done / Math.max(elapsed / 1000, 1e-9);
-    const byCount = ((total - done) / Math.max(rate, 1e-9)) * 1000;
+    const byCount = total ? ((total - done) / Math.max(rate, 1e-9)) * 1000 : Infinity;
     const byTime = durationMs ? durationMs - elapsed : Infinity;
     const sorted = Array.from(window.subarray(0, filled)).sort((a, b) => a - b);
     const median = filled ? sorted[filled >> 1] : NaN;
-    const fraction = Math.min(1, Math.max(done / total, durationMs ? elapsed / durationMs : 0));
+    const fraction = Math.min(1, Math.max(total ? done / total : 0, durationMs ? elapsed / durationMs : 0));
     const bar = '#'.repeat(Math.round(fraction * 20)).padEnd(20, '-');
     const words = trend?.describe(final);
     const live = words ? ` · ${words}` : '';
-    return `${name} [${bar}] ${formatCount(done)}/${formatCount(total)} ${formatRate(rate)} it/s ETA ${formatDuration(Math.min(byCount, byTime))} mem ${formatBytes(memory)} median ${formatNs(median)}${live}`;
+    return `${name} [${bar}] ${formatCount(done)}${total ? `/${formatCount(total)}` : ''} ${formatRate(rate)} it/s ETA ${formatDuration(Math.min(byCount, byTime))} mem ${formatBytes(memory)} median ${formatNs(median)}${live}`;
   }
 
   function tick() {
