@@ -100,7 +100,9 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;
   summary.findings = [...trend.findings, ...budgetFindings];
-  summary.verdict = verdictOf(summary.findings);
+  // A failed run has no verdict of its own: its findings judge the calls
+  // before the failure (summary.error says where it failed), its verdict is "error".
+  summary.verdict = run.status === 'failed' ? 'error' : verdictOf(summary.findings);
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;
   summary.sources = {

@@ -2,6 +2,7 @@
 // time rows of the early and late windows, memory figures, the error.
 import { addon } from '../addon.js';
 import { FLAG } from '../protocol.js';
+import { TOOL } from '../version.js';
 
 function windowRow(stats, row, from, to) {
   const [n, median, p90, p99] = stats.subarray(row * 4, row * 4 + 4);
@@ -80,6 +81,7 @@ export function buildSummary(data, warmupEnd, windows, run) {
   return {
     schema: 'wasm-soak-summary',
     version: 1,
+    tool: TOOL, // the tool that wrote this summary
     name: header.target.name,
     status: run.status,
     exitCode: run.exitCode,

@@ -84,6 +84,7 @@ function projection(s, r, data, options) {
 // entry is shown by its name).
 export const KIND_WORDS = Object.freeze({
   stable: 'stable',
+  error: 'error',
   leak: 'leak',
   fragmentation: 'fragmentation',
   growth: 'memory growth',

@@ -168,6 +168,15 @@ export const OPTIONS = Object.freeze(
       commands: RUN,
     },
     {
+      name: 'force',
+      default: false,
+      help: {
+        run: 'write over a result folder that holds a previous result (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
+        soak: 'write over a result root that holds a previous suite (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
+      },
+      commands: RUN,
+    },
+    {
       name: 'count-allocs',
       default: false,
       help: 'add a counting pass: allocations and live bytes per call',

@@ -18,6 +18,7 @@ import {
   opRows,
   reproduceCommand,
   sourceRows,
+  toolName,
   verdictLine,
 } from './words.js';
 
@@ -253,7 +254,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
 <style>${CSS}</style></head>
 <body>${banner(s)}<main>
 ${errorSection(s)}${findingsSection(s)}${figuresSection(figures, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
-<p class="muted">Written by ${esc(s.tool?.name ?? 'wasm-soak')} from summary.json (schema ${esc(s.version ?? '?')}).</p>
+<p class="muted">Written by ${esc(toolName(s))} from summary.json (schema ${esc(s.version ?? '?')}).</p>
 </main></body></html>
 `;
 }

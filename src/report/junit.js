@@ -1,6 +1,7 @@
 // JUnit XML for CI: one testcase per soak target. A finding is a failure
 // whose message is its sentence; a failed run is an error.
 import { writeFile } from 'node:fs/promises';
+import { TOOL } from '../version.js';
 import { findingEvidence, reproduceCommand } from './words.js';
 
 // Escapes text for XML attributes and content, dropping characters XML 1.0
@@ -39,6 +40,7 @@ export function renderJunit(summaries) {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="wasm-soak" ${head}>
   <testsuite name="wasm-soak" ${head}>
+    <properties><property name="wasm-soak.version" value="${xml(TOOL.version)}"/></properties>
 ${summaries.map(testcase).join('\n')}
   </testsuite>
 </testsuites>

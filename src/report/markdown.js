@@ -16,6 +16,7 @@ import {
   opRows,
   reproduceCommand,
   sourceRows,
+  toolName,
   verdictLine,
 } from './words.js';
 
@@ -112,6 +113,6 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       '',
     );
   if (skipped) out.push(`> Plots were skipped: ${skipped}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
-  out.push('Reproduce:', '```sh', reproduceCommand(s), '```', '');
+  out.push('Reproduce:', '```sh', reproduceCommand(s), '```', '', `<sub>${toolName(s)}</sub>`, '');
   return out.join('\n');
 }

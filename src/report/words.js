@@ -1,7 +1,7 @@
 // Turns summary.json values into the words and numbers the reports show
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
-import { KIND_WORDS } from '../analysis/verdict.js';
+import { KIND_WORDS, verdictOf } from '../analysis/verdict.js';
 import { formatCount as count, formatBytes, formatMs, formatNs, formatPercent, trim } from './format.js';
 
 export { formatBytes, formatMs, formatNs, formatPercent };
@@ -30,10 +30,11 @@ export function verdictLine(s) {
   const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
   if (s.status === 'failed') {
     const where = s.error?.iteration != null ? ` at iteration ${formatCount(s.error.iteration)}` : '';
-    // A crash still leaves the calls recorded up to the last flush, judged.
+    // A crash still leaves the calls recorded up to the last flush, judged
+    // (the verdict of the run is "error"; the findings judge those calls).
     const judged =
-      s.verdict && s.samples?.calls > 0
-        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[s.verdict] ?? s.verdict}`
+      s.findings && s.samples?.calls > 0
+        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[verdictOf(s.findings)]}`
         : '';
     return {
       ok: false,
@@ -54,6 +55,20 @@ export function verdictLine(s) {
   }
   const first = s.findings?.[0]?.sentence ?? '';
   return { ok: false, title: word[0].toUpperCase() + word.slice(1), text: `${first}${partial}`.trim() };
+}
+
+/** The tool and version that wrote the summary: "wasm-soak 0.1.0". */
+export const toolName = (s) => `${s.tool?.name ?? 'wasm-soak'} ${s.tool?.version ?? '(version unknown)'}`.trim();
+
+/**
+ * Where and why a failed run failed, from summary.error: "at iteration 500
+ * (op step): unreachable", "in stats near iteration 999: …".
+ */
+export function describeFailure(e) {
+  if (!e) return 'the run failed';
+  const at = e.iteration != null ? `iteration ${e.iteration}${e.op != null ? ` (op ${e.op})` : ''}` : null;
+  const where = e.phase === 'iteration' && at ? `at ${at}` : `in ${e.phase ?? 'the run'}${at ? ` near ${at}` : ''}`;
+  return `${where}: ${e.message}`;
 }
 
 // Label/value pairs backing a finding's sentence.

@@ -13,7 +13,7 @@ import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS, PHASE } from '../protocol.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
-import { VERSION } from '../version.js';
+import { TOOL } from '../version.js';
 import { createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
 import { interrupts } from './interrupt.js';
@@ -43,7 +43,7 @@ function buildHeader({ target, cfg, argv, ready }) {
   return {
     format: 'wasm-soak-log',
     version: 1,
-    tool: { name: 'wasm-soak', version: VERSION },
+    tool: TOOL,
     createdAt: new Date().toISOString(),
     command,
     reproduce: command.map(quote).join(' '),
@@ -310,6 +310,7 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
+    tool: TOOL,
     name: target.name,
     status: 'interrupted',
     exitCode: EXIT.INTERRUPTED,
@@ -344,9 +345,11 @@ function startFailure(outcome, target, cfg, outDir) {
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
+    tool: TOOL,
     name: target.name,
     status: 'failed',
     exitCode: EXIT.FAILED,
+    verdict: 'error',
     seed: cfg.seed,
     error: {
       message: e.message,
@@ -360,6 +363,14 @@ function startFailure(outcome, target, cfg, outDir) {
   };
   writeSummaryOrPrint(outDir, summary);
   return new SoakError(e.code === 'WS_EHUNG' ? 'WS_EHUNG' : 'WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
+}
+
+/** Says where a previous result went (prepareOutDir moved it aside); given: the folder as the user named it. */
+export function tellMovedAside(given, out) {
+  if (out.movedTo)
+    process.stderr.write(
+      `wasm-soak: ${given} held a previous result; it is kept as ${given}${out.movedTo.slice(out.path.length)} (--force writes over it instead).\n`,
+    );
 }
 
 const runOf = (outcome) => ({
@@ -379,7 +390,9 @@ const runOf = (outcome) => ({
  */
 export async function runTarget(targetPath, cfg, argv) {
   const target = describeTarget(targetPath);
-  const outDir = prepareOutDir(cfg.out ?? join(RESULTS_ROOT, target.name));
+  const given = cfg.out ?? join(RESULTS_ROOT, target.name);
+  const out = prepareOutDir(given, { force: cfg.force });
+  const outDir = out.path;
   const interrupt = interrupts();
   const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
   // The worker measures the JS heap that survives full GCs (src/worker.js);
@@ -387,7 +400,14 @@ export async function runTarget(targetPath, cfg, argv) {
   setFlagsFromString('--expose-gc');
   const timedLog = join(outDir, 'samples.wslog');
   const timed = await runPass({ target, cfg, argv, logPath: timedLog, outputs, pass: 'timed', interrupt });
-  if (!timed.wroteLog) throw startFailure(timed.outcome, target, cfg, outDir);
+  if (!timed.wroteLog) {
+    const err = startFailure(timed.outcome, target, cfg, outDir);
+    // A usage error leaves nothing on disk (the previous result is back in place).
+    if (err.exitCode === EXIT.USAGE) out.discard();
+    else tellMovedAside(given, out);
+    throw err;
+  }
+  tellMovedAside(given, out);
   const run = runOf(timed.outcome);
 
   let count = null;

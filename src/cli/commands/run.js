@@ -1,6 +1,7 @@
 // `wasm-soak run TARGET`: one soak run, its result folder and a short report
 // on stdout.
 import { formatBytes, formatNs } from '../../report/format.js';
+import { describeFailure } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { runConfig } from '../options.js';
 
@@ -12,12 +13,7 @@ function printResult(summary, outDir) {
   ];
   // A hung call is told by the error line.
   for (const f of summary.findings ?? []) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
-  if (summary.error) {
-    const e = summary.error;
-    const at = e.iteration != null ? `iteration ${e.iteration}${e.op != null ? ` (op ${e.op})` : ''}` : null;
-    const where = e.phase === 'iteration' && at ? `at ${at}` : `in ${e.phase ?? 'the run'}${at ? ` near ${at}` : ''}`;
-    lines.push(`  error ${where}: ${e.message}`);
-  }
+  if (summary.error) lines.push(`  error ${describeFailure(summary.error)}`);
   if (summary.outputs?.plotsSkipped) lines.push(`  figures: ${summary.outputs.plotsSkipped}`);
   if (summary.interrupted?.cutShort?.length)
     lines.push(
@@ -41,8 +37,9 @@ export async function commandRun({ values, positionals }, argv) {
       `wasm-soak: the counting pass failed: ${summary.sources.countingPass.error?.message ?? 'unknown error'}\n`,
     );
   }
-  if (summary.status === 'failed' && summary.error && (cfg.quiet || cfg.json))
-    process.stderr.write(`wasm-soak: ${summary.name}: ${summary.error.phase}: ${summary.error.message}\n`);
+  // -q and --json silence the report, never the error of a failed run.
+  if (summary.status === 'failed' && (cfg.quiet || cfg.json))
+    process.stderr.write(`wasm-soak: ${summary.name}: failed, verdict error ${describeFailure(summary.error)}\n`);
   if (cfg.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else if (!cfg.quiet) printResult(summary, outDir);
   return exitCode;

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeJunit } from '../../report/junit.js';
-import { runTarget } from '../../run/run.js';
+import { describeFailure } from '../../report/words.js';
+import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
+import { runTarget, tellMovedAside } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
 import { DEFAULT_SUITE, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
 
@@ -110,6 +112,7 @@ export async function commandSoak({ values, positionals, given }) {
   const outRoot = values.out ?? RESULTS_ROOT;
   const shared = given.filter((g) => !SOAK_OWN.has(g.name)).flatMap((g) => g.argv);
   const plan = planTargets(readSuite(suitePath), shared, outRoot, suitePath);
+  tellMovedAside(outRoot, prepareOutDir(outRoot, { force: values.force, holds: holdsSuite }));
   const summaries = [];
   const mismatches = [];
   let worst = EXIT.OK;
@@ -137,6 +140,7 @@ export async function commandSoak({ values, positionals, given }) {
       `${t.name.padEnd(16)} ${summary.status.padEnd(11)} verdict ${summary.verdict.padEnd(15)} ${mark}  (seed ${summary.seed})\n`,
     );
     for (const f of summary.findings ?? []) process.stdout.write(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
+    if (summary.status === 'failed') process.stdout.write(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
     worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
     if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
   }
