@@ -19,12 +19,11 @@ import { describeEnvironment } from './env.js';
 import { interrupts } from './interrupt.js';
 import { createLogWriter } from './log-writer.js';
 import { prepareOutDir } from './out-dir.js';
-import { createProgress } from './progress.js';
+import { createProgress, createTerminal, progressMode } from './progress.js';
 import { describeTarget } from './target.js';
 import { createWatchdog, DURATION_GRACE_MS, describeState, seconds } from './watchdog.js';
 
 const DRAIN_MS = 10;
-const TICK_EVERY = 5; // progress every 5 drains (250 ms)
 
 /** The argv that reproduces a run: the original one with its seed pinned. */
 export function reproduceCommand(argv, seed) {
@@ -71,11 +70,6 @@ function buildHeader({ target, cfg, argv, ready }) {
     sources: ready.sources,
     env: describeEnvironment(),
   };
-}
-
-function progressMode(cfg) {
-  if (cfg.quiet) return 'none';
-  return process.stderr.isTTY ? 'tty' : 'lines';
 }
 
 /** A write error of the log, as the run's error: the folder and the errno. */
@@ -142,14 +136,22 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
       target: { kind: target.kind, path: target.path },
       outputs,
     },
-    stdout: false,
-    stderr: false,
+    stdout: true,
+    stderr: true,
   });
+  // What the target prints goes above the bar, line by line; with --json
+  // its stdout goes to stderr, so that stdout holds only the summary.
+  const mode = progressMode({ quiet: cfg.quiet });
+  const terminal = createTerminal({ mode });
+  const printed = { stdout: cfg.json ? process.stderr : process.stdout, stderr: process.stderr };
+  for (const name of ['stdout', 'stderr']) {
+    worker[name].setEncoding('utf8');
+    worker[name].on('data', (text) => terminal.above(text, printed[name]));
+  }
 
   let writer = null;
   let progress = null;
   let header = null;
-  let ticks = 0;
   let settle;
   const settled = new Promise((resolve) => {
     settle = resolve;
@@ -222,7 +224,7 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
   const timer = setInterval(() => {
     if (writer) {
       safeDrain();
-      if (++ticks % TICK_EVERY === 0) progress?.tick();
+      progress?.tick(); // it redraws at its own pace
     }
     const hang = watchdog.check();
     if (hang) {
@@ -272,10 +274,16 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
         return;
       }
       watchdog.started();
-      const mode = progressMode(cfg);
       const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
       const label = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
-      progress = createProgress({ name: label, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
+      progress = createProgress({
+        name: label,
+        total: cfg.iterations,
+        durationMs: cfg.durationMs,
+        mode,
+        terminal,
+        trend,
+      });
     } else if (msg.type === 'drain') {
       safeDrain();
     } else if (msg.type === 'done' || msg.type === 'fatal') {
@@ -296,7 +304,8 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
   clearInterval(timer);
   const wroteLog = writer !== null;
   closeLog();
-  progress?.finish();
+  if (progress) progress.finish();
+  else terminal.close(null);
   await worker.terminate();
   return { outcome, wroteLog };
 }
