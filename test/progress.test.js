@@ -76,9 +76,16 @@ test('what the target prints goes above the bar, whole lines only', () => {
   terminal.draw(FIELDS);
   terminal.above('half\n', dest);
   assert.equal(dest.text, 'first line\nsecond half\n');
-  terminal.above('no end', dest);
+  terminal.above('out: partial ', dest, 'stdout');
+  terminal.above('err: whole\n', dest, 'stderr');
+  assert.equal(dest.text, 'first line\nsecond half\nerr: whole\n', 'sources sharing a dest keep their lines apart');
+  terminal.above('no end', dest, 'stderr');
   terminal.close(FIELDS);
-  assert.equal(dest.text, 'first line\nsecond half\nno end\n', 'close flushes a partial line');
+  assert.equal(
+    dest.text,
+    'first line\nsecond half\nerr: whole\nout: partial \nno end\n',
+    'close flushes partial lines',
+  );
 });
 
 // ---- on a pseudo-terminal ----
@@ -160,9 +167,21 @@ test('what a scenario prints goes above the bar, never into it', { skip: !hasScr
 
 test('with --json, stdout holds only the summary: what the scenario prints goes to stderr', async () => {
   const scenario = fixture('test', 'scenarios', 'prints.mjs');
-  const r = await runCli(['run', scenario, '-n', '2000', '-o', join(tempDir(), 'r'), '--json', '--format', 'md']);
+  const r = await runCli([
+    'run',
+    scenario,
+    '-n',
+    '2000',
+    '-o',
+    join(tempDir(), 'r'),
+    '--json',
+    '--format',
+    'md',
+    '--fail-on',
+    'none',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).name, 'prints');
-  assert.match(r.stderr, /^out 1400 begins; and ends$/m);
+  for (const i of [0, 700, 1400]) assert.match(r.stderr, new RegExp(`^out ${i} begins; and ends$`, 'm'));
   assert.match(r.stderr, /^scenario says 1000$/m);
 });

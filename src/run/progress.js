@@ -49,10 +49,11 @@ export function fitLine(fields, width) {
 /**
  * The last line of the terminal, shared by the bar and what the target
  * prints. mode: as progressMode; stream: where the bar goes; columns(): the
- * width to fit (default stream.columns, else COLUMNS, else 80). draw(line)
- * shows the bar; above(text, dest) writes the complete lines of text to dest
- * (a writable) above it, keeping a partial line until its end arrives (or
- * close); close(fields) flushes what is pending and replaces the bar with
+ * width to fit (default stream.columns, else COLUMNS, else 80). draw(fields)
+ * shows the bar; above(text, dest, source) writes the complete lines of text
+ * to dest (a writable) above it, keeping a partial line of each source (a
+ * key: the target's stdout and stderr may share a dest) until its end
+ * arrives (or close); close(fields) flushes what is pending and replaces the bar with
  * the whole line of fields (null: none), which is never redrawn.
  */
 export function createTerminal({ mode, stream = process.stderr, columns } = {}) {
@@ -66,18 +67,18 @@ export function createTerminal({ mode, stream = process.stderr, columns } = {}) 
     barShown = false;
   }
 
-  function above(text, dest) {
+  function above(text, dest, source = dest) {
     if (closed) return void dest.write(text); // no bar to keep clear
-    const held = (pending.get(dest) ?? '') + text;
+    const held = (pending.get(source)?.held ?? '') + text;
     const end = held.lastIndexOf('\n') + 1;
-    pending.set(dest, held.slice(end));
+    pending.set(source, { dest, held: held.slice(end) });
     if (end === 0) return;
     clearBar(); // the next draw puts the bar back under the text
     dest.write(held.slice(0, end));
   }
 
   function flush() {
-    for (const [dest, held] of pending) {
+    for (const { dest, held } of pending.values()) {
       if (!held) continue;
       clearBar();
       dest.write(`${held}\n`);

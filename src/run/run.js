@@ -146,7 +146,7 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
   const printed = { stdout: cfg.json ? process.stderr : process.stdout, stderr: process.stderr };
   for (const name of ['stdout', 'stderr']) {
     worker[name].setEncoding('utf8');
-    worker[name].on('data', (text) => terminal.above(text, printed[name]));
+    worker[name].on('data', (text) => terminal.above(text, printed[name], name));
   }
 
   let writer = null;
