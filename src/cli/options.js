@@ -3,6 +3,7 @@
 // Commands resolve their arguments through parseCommand, the help is
 // generated from the same table (help.js), and the defaults below are the
 // only ones: an option cannot be accepted, documented or defaulted twice.
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FINDING_KINDS, VERDICT_DEFAULTS } from '../protocol.js';
 import { REPORT_FORMATS } from '../report/formats.js';
@@ -24,8 +25,11 @@ import {
 
 /** The result folders' root when --out is not given. */
 export const RESULTS_ROOT = 'soak-results';
-/** The suite `soak` runs when given none. */
-export const DEFAULT_SUITE = 'soak/suite.json';
+/**
+ * The suite `soak` runs when given none: the examples shipped in the
+ * package (soak/suite.json next to src/), wherever it is installed.
+ */
+export const EXAMPLE_SUITE = fileURLToPath(new URL('../../soak/suite.json', import.meta.url));
 
 /**
  * The commands: usage line, one-line summary, what the help adds, and the
@@ -40,8 +44,9 @@ export const COMMANDS = Object.freeze({
   },
   soak: {
     usage: 'wasm-soak soak [suite.json] [--expect] [options]',
-    summary: `run every target of a suite (default ${DEFAULT_SUITE})`,
-    about: 'Runs each target of the suite in turn; every option except --out and --expect applies to each target.',
+    summary: 'run every target of a suite (default: the shipped examples)',
+    about:
+      'Runs each target of the suite in turn; every option except --out and --expect applies to each target. Without a suite file it runs the examples shipped with wasm-soak (its soak/suite.json).',
     operand: { name: 'suite file', min: 0, max: 1 },
   },
   report: {

@@ -10,7 +10,7 @@ import { describeFailure } from '../../report/words.js';
 import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
 import { runTarget, tellMovedAside } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
-import { DEFAULT_SUITE, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
+import { EXAMPLE_SUITE, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
 
 const TARGET_KEYS = new Set([
   'name',
@@ -108,7 +108,8 @@ function planTargets(targets, shared, outRoot, suitePath) {
 
 /** Runs the suite of parseCommand('soak', argv); resolves the exit code. */
 export async function commandSoak({ values, positionals, given }) {
-  const suitePath = positionals[0] ?? DEFAULT_SUITE;
+  const suitePath = positionals[0] ?? EXAMPLE_SUITE;
+  if (positionals[0] === undefined) process.stdout.write(`the examples shipped with wasm-soak: ${suitePath}\n`);
   const outRoot = values.out ?? RESULTS_ROOT;
   const shared = given.filter((g) => !SOAK_OWN.has(g.name)).flatMap((g) => g.argv);
   const plan = planTargets(readSuite(suitePath), shared, outRoot, suitePath);
