@@ -100,6 +100,7 @@ function errorSection(s) {
   const e = s.error;
   return `<section id="error"><h2>Error</h2>${table([
     ['message', e.message],
+    ['phase', e.phase ?? '–'],
     ['iteration', e.iteration != null ? formatCount(e.iteration) : '–'],
     ['op', e.op ?? '–'],
   ])}

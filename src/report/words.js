@@ -29,7 +29,6 @@ function formatP(p) {
 export function verdictLine(s) {
   const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
   if (s.status === 'failed') {
-    const where = s.error?.iteration != null ? ` at iteration ${formatCount(s.error.iteration)}` : '';
     // A crash still leaves the calls recorded up to the last flush, judged
     // (the verdict of the run is "error"; the findings judge those calls).
     const judged =
@@ -39,7 +38,7 @@ export function verdictLine(s) {
     return {
       ok: false,
       title: 'Run failed',
-      text: `${s.error?.message ?? 'The run failed.'}${where}${judged}.`.replace(/\.\.$/, '.'),
+      text: `${s.error ? `Failed ${describeFailure(s.error)}` : 'The run failed'}${judged}.`.replace(/\.\.$/, '.'),
     };
   }
   const partial = s.status === 'interrupted' ? ' (interrupted: judged on the calls completed)' : '';

@@ -98,7 +98,15 @@ export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
     }
     missing.push(abs);
   }
-  const before = missing.length ? null : new Set(readdirSync(abs));
+  // What an existing folder held, so that discard removes only what this
+  // run added (nothing, when it cannot be listed).
+  const created = missing.length > 0;
+  let before = null;
+  if (!created) {
+    try {
+      before = new Set(readdirSync(abs));
+    } catch {}
+  }
   try {
     createFolders(missing);
     const probe = join(abs, `.wasm-soak-probe-${process.pid}`);
@@ -121,13 +129,13 @@ export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
         step();
       } catch {}
     };
-    if (before) {
+    if (created) {
+      attempt(() => rmSync(abs, { recursive: true, force: true }));
+      for (const p of missing.slice(0, -1).reverse()) attempt(() => rmdirSync(p));
+    } else if (before) {
       attempt(() => {
         for (const name of readdirSync(abs)) if (!before.has(name)) rmSync(join(abs, name), { recursive: true });
       });
-    } else {
-      attempt(() => rmSync(abs, { recursive: true, force: true }));
-      for (const p of missing.slice(0, -1).reverse()) attempt(() => rmdirSync(p));
     }
     if (movedTo) attempt(() => renameSync(movedTo, abs));
   }
