@@ -1,5 +1,6 @@
 // Times the figures (C decimation + gnuplot, PNG and SVG) for 10 M synthetic
-// samples and prints one line: `plot: <n> samples, <figures> figures in <ms> ms`.
+// samples and prints `plot: <n> samples, <figures> figures in <ms> ms`, then
+// the same with the narrow SVG renders report.html adds, as a ratio.
 // Usage: node bench/plot.js [samples]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,15 +61,21 @@ function syntheticRun() {
 const data = syntheticRun();
 const summary = { name: 'bench', seed: 1, warmup: { iterations: Math.floor(n / 20) } };
 const dir = await mkdtemp(join(tmpdir(), 'wasm-soak-bench-'));
-try {
+// PNG and SVG, then what report.html also asks for (the narrow renders),
+// side by side in one run.
+async function time(formats) {
   const t0 = performance.now();
-  const r = await renderFigures(dir, data, summary, {
-    formats: ['png', 'svg'],
-    gnuplot: process.env.WASM_SOAK_GNUPLOT || 'gnuplot',
-  });
-  const ms = performance.now() - t0;
+  const r = await renderFigures(dir, data, summary, { formats, gnuplot: process.env.WASM_SOAK_GNUPLOT || 'gnuplot' });
   if (r.skipped) throw new Error(`plots skipped: ${r.skipped}`);
-  console.log(`plot: ${n} samples, ${r.figures.length} figures in ${ms.toFixed(0)} ms`);
+  return { ms: performance.now() - t0, figures: r.figures.length };
+}
+try {
+  const base = await time(['png', 'svg']);
+  console.log(`plot: ${n} samples, ${base.figures} figures in ${base.ms.toFixed(0)} ms`);
+  const html = await time(['png', 'svg', 'narrow']);
+  console.log(
+    `plot with the narrow renders report.html shows: ${html.figures} figures in ${html.ms.toFixed(0)} ms (${(html.ms / base.ms).toFixed(2)}× PNG and SVG alone)`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

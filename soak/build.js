@@ -2,7 +2,10 @@
 // Builds the soak fixture modules and the test-only modules.
 //
 //   node soak/build.js          soak/fixtures/<name>.c -> soak/modules/<name>.wasm
+//                               soak/fixtures/<name>.ts -> soak/modules/<name>.wasm (asc)
 //                               test/fixtures/<name>.wat -> test/fixtures/<name>.wasm
+//                               test/fixtures/dylink-{main,side}.c -> dylink-main.{cjs,wasm},
+//                               dylink-side.wasm (Emscripten dynamic linking)
 //   node soak/build.js --check  builds into a temporary folder and compares every
 //                               output byte for byte with the committed file;
 //                               exits 1 naming each file that differs.
@@ -23,6 +26,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = 'soak/fixtures';
 const MODULES = 'soak/modules';
 const TEST_FIXTURES = 'test/fixtures';
+const ASC_BIN = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
 
 // Flags for every fixture. -O2 keeps the workloads realistic; --strip-debug
 // drops the DWARF that wasi-libc's libc.a carries (it holds build paths).
@@ -59,6 +63,30 @@ const EMCC = {
   'leak-emscripten': ['-sMALLOC=dlmalloc'],
   'leak-emmalloc': ['-sMALLOC=emmalloc'],
 };
+
+// The Emscripten dynamic-linking test fixture: a side module, and a main
+// module with its JS glue (CommonJS, hence .cjs) that loads the side module
+// at run time from Module.dynamicLibraries, as plugin hosts do; the side
+// module's symbols are undefined when the main module links.
+const DYLINK_SIDE = ['-O1', '-sSIDE_MODULE=1', '-Wall', '-Wextra', '-Werror'];
+const DYLINK_MAIN = [
+  '-O1',
+  '-sMAIN_MODULE=2',
+  '-sERROR_ON_UNDEFINED_SYMBOLS=0',
+  '-sWARN_ON_UNDEFINED_SYMBOLS=0',
+  '-sEXPORTED_FUNCTIONS=_step,_malloc,_free,_memset',
+  '-sMODULARIZE',
+  '-sEXPORT_NAME=createDylink',
+  '-sENVIRONMENT=node',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
+];
+
+// AssemblyScript fixtures (soak/fixtures/<name>.ts), built with the
+// assemblyscript compiler from npm (a devDependency): its TLSF allocator with
+// the incremental GC, the runtime (__pin, __unpin, __collect) exported.
+const ASC = ['--runtime', 'incremental', '--exportRuntime', '-O3', '--noAssert'];
 
 // Test-only files that are committed as they are, not built.
 const STATIC_TEST_FILES = new Set(['not-wasm.wasm']);
@@ -137,6 +165,24 @@ function buildAll(soakOut, testOut) {
     if (EMCC[name]) run('emcc', [...EMCC_COMMON, ...EMCC[name], src, '-o', out], emccEnvironment());
     else run('clang', [...COMMON, ...(EXTRA[name] || []), src, '-o', out]);
     outputs.push({ built: out, committed: `${MODULES}/${name}.wasm` });
+  }
+  for (const name of names(FIXTURES, '.ts')) {
+    const out = join(soakOut, `${name}.wasm`);
+    run(process.execPath, [ASC_BIN, ...ASC, `${FIXTURES}/${name}.ts`, '--outFile', out]);
+    outputs.push({ built: out, committed: `${MODULES}/${name}.wasm` });
+  }
+  run(
+    'emcc',
+    [...DYLINK_SIDE, `${TEST_FIXTURES}/dylink-side.c`, '-o', join(testOut, 'dylink-side.wasm')],
+    emccEnvironment(),
+  );
+  run(
+    'emcc',
+    [...DYLINK_MAIN, `${TEST_FIXTURES}/dylink-main.c`, '-o', join(testOut, 'dylink-main.cjs')],
+    emccEnvironment(),
+  );
+  for (const file of ['dylink-side.wasm', 'dylink-main.wasm', 'dylink-main.cjs']) {
+    outputs.push({ built: join(testOut, file), committed: `${TEST_FIXTURES}/${file}` });
   }
   for (const name of names(TEST_FIXTURES, '.wat')) {
     const src = `${TEST_FIXTURES}/${name}.wat`;

@@ -1,9 +1,6 @@
-// Loads the compiled addon (build/Release or a prebuild) with node-gyp-build.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The compiled addon, for the modules that cannot work without it (the
+// worker, the analysis, the protocol constants): importing this module loads
+// it, or throws the SoakError of native.js (exit 3).
+import { loadAddon } from './native.js';
 
-const require = createRequire(import.meta.url);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-export const addon = require('node-gyp-build')(root);
+export const addon = loadAddon();

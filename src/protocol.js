@@ -33,12 +33,24 @@ export const VALUE_TYPE = freeze(c.valueType);
 export const ROLE = freeze(c.role);
 /** Allocators the heap census recognises (metric censusKind). */
 export const CENSUS_KIND = freeze(c.censusKind);
+/** Each census kind's description, by id ("dlmalloc, Rust crate layout"). */
+export const CENSUS_KIND_TEXT = freeze(c.censusKindText);
 /** In-use chunks of [2^k, 2^(k+1)) bytes are metric METRIC_CENSUS_CLASS_BASE + k. */
 export const METRIC_CENSUS_CLASS_BASE = c.metricCensusClassBase;
 /** Finding kinds, most severe first (a verdict is the most severe finding's kind). */
 export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
+/** Why a run's data could not decide (the verdict "inconclusive"), by name. */
+export const UNDECIDED_REASON = freeze(c.undecidedReason);
+/** Largest wasm32 linear memory (4 GiB), decided in C. */
+export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */
 export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
+/** Fewest slow samples a sampled series needs after warm-up to be tested (C's WS_MEM_MIN_POINTS). */
+export const MEM_MIN_POINTS = c.memMinPoints;
+/** The auto warm-up is at most 1 / WARMUP_CAP_DIVISOR of the run. */
+export const WARMUP_CAP_DIVISOR = c.warmupCapDivisor;
+/** Fewest calls after warm-up the time test takes. */
+export const TIME_MIN_CALLS = c.timeMinCalls;
 /** Most memory series one analysis takes. */
 export const MAX_SERIES = c.maxSeries;
 export const LOG_MAGIC = c.logMagic;

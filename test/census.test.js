@@ -113,3 +113,61 @@ test('census: modules without dlmalloc or emmalloc are never recognised', async 
     assert.match(run.header.sources.census.enable, /no allocator state was found/);
   }
 });
+
+/** Runs target (a soak module) with args in raw mode; returns { code, summary }. */
+async function verdictRun(name, args = []) {
+  const dir = tempDir('wasm-soak-census-');
+  try {
+    const r = await runCli([
+      'run',
+      fixture('soak', 'modules', `${name}.wasm`),
+      '--call',
+      'step',
+      ...args,
+      '-o',
+      dir,
+      '-q',
+    ]);
+    return { code: r.code, stderr: r.stderr, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('census verdicts: the stripped leaking fixture is a leak in raw mode with no flags, naming the sizes that accumulate', async () => {
+  const { code, stderr, summary } = await verdictRun('leak-stripped', ['--fail-on', 'leak,fragmentation,growth']);
+  assert.equal(code, 1, stderr);
+  assert.equal(summary.verdict, 'leak');
+  assert.equal(summary.sources.liveBytes, 'heap census');
+  const leak = summary.findings.find((f) => f.kind === 'leak');
+  assert.equal(leak.series, 'live-bytes');
+  // The fixture leaks blocks of 24-48 B: mostly chunks of 32-64 B with the header.
+  assert.equal(leak.sizeClasses[0].fromBytes, 32);
+  assert.ok(leak.sizeClasses[0].change > 1000, JSON.stringify(leak.sizeClasses));
+  assert.match(leak.sentence, /Sizes that accumulate: \+[\d,]+ chunks of 32 B–64 B/);
+  assert.equal(summary.census.recognised, true);
+  assert.match(summary.sources.census.source, /dlmalloc/);
+});
+
+test('census verdicts: the clean fixture is stable on census live bytes', async () => {
+  const { code, stderr, summary } = await verdictRun('clean', ['--fail-on', 'leak,fragmentation,growth']);
+  assert.equal(code, 0, stderr);
+  assert.equal(summary.sources.liveBytes, 'heap census');
+  const live = summary.series.find((s) => s.name === 'live-bytes');
+  assert.equal(live.tested, true);
+  assert.notEqual(live.pattern, 'sustained');
+});
+
+test('census verdicts: with --count-allocs the stripped fixture stays a leak (the exported malloc forwarder is followed)', async () => {
+  const { code, stderr, summary } = await verdictRun('leak-stripped', [
+    '--count-allocs',
+    '--fail-on',
+    'leak,fragmentation,growth',
+  ]);
+  assert.equal(code, 1, stderr);
+  assert.equal(summary.verdict, 'leak');
+  assert.equal(summary.sources.liveBytes, 'counting pass');
+  assert.ok(summary.allocations.allocs.total > 10000, 'the pass sees the internal allocations');
+  const how = summary.sources.countingPass.entryPoints.map((e) => e.how).join('; ');
+  assert.match(how, /export, forwarding to function/);
+});

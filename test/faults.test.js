@@ -75,9 +75,10 @@ test('a pending promise that never settles with an empty event loop is named', a
 
 test('a setup that never resolves: --setup-timeout, exit 3', async () => {
   const out = tempDir();
-  const r = await runCli(['run', scenario('setup-hangs'), '-o', out, '--setup-timeout', '3s']);
+  // Long enough that loading the target (under the same bound) finishes on a loaded machine.
+  const r = await runCli(['run', scenario('setup-hangs'), '-o', out, '--setup-timeout', '10s']);
   assert.equal(r.code, 3, r.stderr);
-  assert.match(r.stderr, /setup failed: hung call: setup\(\) did not finish within 3 s \(--setup-timeout\)/);
+  assert.match(r.stderr, /setup failed: hung call: setup\(\) did not finish within 10 s \(--setup-timeout\)/);
   assert.equal(readSummary(out).error.phase, 'setup');
 });
 
@@ -143,7 +144,8 @@ test('SIGINT during a hung call: the message says so; a second SIGINT exits 130 
   assert.equal(s.interrupted.recover, `wasm-soak report ${out}`);
   assertLogKept(out, 2000);
   // `report` recovers the rest from the log.
-  const again = await runCli(['report', out, '--format', 'md']);
+  // Recovery is under test, not the verdict (timing on a loaded machine may drift).
+  const again = await runCli(['report', out, '--format', 'md', '--fail-on', 'none']);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(readSummary(out).iterations.completed, 2000);
 });

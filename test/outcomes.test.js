@@ -25,7 +25,7 @@ test('a failed run: verdict error, with the phase and the iteration, in every ou
   assert.equal(s.status, 'failed');
   assert.equal(s.verdict, 'error');
   assert.deepEqual([s.error.phase, s.error.iteration, s.error.op], ['iteration', 500, 'step']);
-  assert.match(r.stdout, /^trap: failed, 501 iterations, verdict error$/m);
+  assert.match(r.stdout, /^ {2}failed, 501 iterations, verdict error$/m);
   assert.match(r.stdout, /error at iteration 500 \(op step\): unreachable/);
   assert.doesNotMatch(r.stdout, /verdict stable/);
   assert.match(read(out, 'summary.md'), /❌ Run failed/);

@@ -79,12 +79,14 @@ test('what the target prints goes above the bar, whole lines only', () => {
   terminal.above('out: partial ', dest, 'stdout');
   terminal.above('err: whole\n', dest, 'stderr');
   assert.equal(dest.text, 'first line\nsecond half\nerr: whole\n', 'sources sharing a dest keep their lines apart');
-  terminal.above('no end', dest, 'stderr');
   terminal.close(FIELDS);
+  terminal.above('after the bar\nno end', dest, 'stderr');
+  terminal.end('stderr');
+  terminal.end('stdout');
   assert.equal(
     dest.text,
-    'first line\nsecond half\nerr: whole\nout: partial \nno end\n',
-    'close flushes partial lines',
+    'first line\nsecond half\nerr: whole\nafter the bar\nno end\nout: partial \n',
+    'a source that ended flushes its partial line',
   );
 });
 

@@ -22,6 +22,7 @@ test('protocol: every list is exported by the addon, with distinct values', () =
     'VALUE_TYPE',
     'ROLE',
     'CENSUS_KIND',
+    'UNDECIDED_REASON',
   ]) {
     const values = Object.values(protocol[name]);
     assert.ok(values.length > 0, name);
@@ -31,7 +32,12 @@ test('protocol: every list is exported by the addon, with distinct values', () =
   assert.equal(protocol.RECORD_SIZE, 32);
   assert.deepEqual(Object.keys(protocol.RECORD_OFFSETS), ['type', 'flags', 'op', 'iteration', 'a', 'b', 't']);
   assert.equal(protocol.RING_HEADER_BYTES, protocol.CTL_WORDS * 4);
-  assert.deepEqual(protocol.FINDING_KINDS.slice(0, 2), ['stack-drift', 'leak'], 'most severe first');
+  assert.deepEqual(
+    protocol.FINDING_KINDS.slice(0, 3),
+    ['memory-exhausted', 'stack-drift', 'leak'],
+    'most severe first',
+  );
+  assert.equal(protocol.WASM32_MAX_BYTES, 4294967296);
   assert.equal(protocol.LOG_MAGIC, 'WASMSOAK');
   assert.deepEqual(Object.keys(protocol.ARG_KIND), ['iter', 'random', 'buf', 'const']);
   assert.equal(protocol.CENSUS_KIND.none, 0);

@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
+import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
 import { writeReports } from '../src/report/report.js';
+import { runResult } from '../src/report/suite-result.js';
+import { findingFigure, nextSteps, orderFigures, verdictLine } from '../src/report/words.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const dirs = [];
@@ -203,7 +206,7 @@ test('a leaking op mix gets four figures and every report', async () => {
   assert.equal(r.skipped, null);
   assert.deepEqual(
     r.figures.sort(),
-    ['distribution', 'memory', 'ops', 'time'].flatMap((f) => [`${f}.png`, `${f}.svg`]).sort(),
+    ['distribution', 'memory', 'ops', 'time'].flatMap((f) => [`${f}.png`, `${f}.svg`, `${f}-narrow.svg`]).sort(),
   );
   assert.equal(r.gnuplotStderr, join(dir, 'gnuplot-stderr.txt'));
   for (const f of ['time', 'memory', 'distribution', 'ops']) {
@@ -212,12 +215,19 @@ test('a leaking op mix gets four figures and every report', async () => {
   const timeSvg = await readFile(join(dir, 'time.svg'), 'utf8');
   assert.match(timeSvg, /Time per call — fixture &lt;&amp;(&gt;|>) \(seed 42\)/);
   // The slowdown's slope is in ln(ns): a relative drift, drawn as a curve.
-  assert.match(timeSvg, /trend \+0\.401 % per 1,000 calls \(95 %: \+0\.3 % to \+0\.501 %\)/);
-  assert.match(timeSvg, /spikes above the axis after warm-up \(highest 2(\.00)? ms\)/);
+  // The figure and the page write the slope alike (format.js).
+  assert.match(timeSvg, /Trend of time per call: \+0\.4 % per 1,000 calls \(95 % interval \+0\.3 % to \+0\.5 %\)/);
+  assert.match(timeSvg, /<title>fitted trend of time per call \(the finding\)<\/title>/);
+  assert.match(timeSvg, /spikes above the axis \(highest 2(\.00)? ms\)/);
+  assert.doesNotMatch(timeSvg, /<title>(Gnuplot|gnuplot_plot_\d+)<\/title>/, 'every title says what it shows');
+  assert.match(timeSvg, /<desc>Time per call over 6,000 iterations/);
   const memorySvg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(memorySvg, /grew during step/);
   assert.match(memorySvg, /grew during alloc_free/);
   assert.match(memorySvg, /heap top − live bytes/, 'the fragmentation gap is shaded');
+  // The leak's series carries its fitted trend, labelled with slope and interval.
+  assert.match(memorySvg, /Trend of live bytes: 48\.0 KiB per 1,000 calls \(95 % interval 45\.9 KiB to 49\.8 KiB\)/);
+  assert.match(memorySvg, /<title>window tested \(iterations 600–6,000\)<\/title>/);
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   assert.match(html, /class="banner bad"/);
   assert.match(html, /never come back: a leak\./);
@@ -248,6 +258,58 @@ test('a stable single op without stats: green, no ops figure, formats honoured',
   const html = await readFile(join(dir2, 'report.html'), 'utf8');
   assert.match(html, /class="banner ok"/);
   assert.match(html, /id="fig-memory"/);
+  // A clean run: spikes in a neutral grey, nothing in the finding's red.
+  const time = html.slice(html.indexOf('id="fig-time"'), html.indexOf('id="fig-memory"'));
+  assert.match(time, /spikes above the axis/);
+  assert.doesNotMatch(time, /rgb\(214,\s*39,\s*40\)/, 'no red on a clean run');
+  assert.ok(html.indexOf('id="fig-time"') < html.indexOf('id="fig-memory"'), 'no finding: the usual order');
+});
+
+test('the next step is drawn from what the run knew; p-values never print as 0', () => {
+  const steps = (s) => nextSteps(s).map((x) => `${x.text}${x.command ? ` $ ${x.command}` : ''}`);
+  const growth = {
+    ...makeSummary({ findings: [{ ...LEAK, kind: 'growth', series: 'memory' }] }),
+    reproduce: "wasm-soak run leak.wasm --call step -o 'my results' --seed 42",
+  };
+  const g = steps(growth);
+  assert.match(
+    g[0],
+    /--count-allocs \(no rebuild\).* \$ wasm-soak run leak\.wasm --call step --seed 42 --count-allocs$/,
+  );
+  assert.match(
+    g.at(-1),
+    /without -o.* \$ wasm-soak run leak\.wasm --call step --seed 42$/,
+    'never overwrites the evidence',
+  );
+  // With a counting pass: no --count-allocs, the bytes each op leaves live per call.
+  const counted = withAllocator(makeSummary({ findings: [LEAK] }));
+  const c = steps(counted);
+  assert.ok(!c.some((t) => /--count-allocs \(no rebuild\)/.test(t)));
+  assert.ok(
+    c.some((t) => /leaves .* live per call on average/.test(t)),
+    c.join('\n'),
+  );
+  // Growing size classes of the heap census, when the summary has them.
+  const census = {
+    ...growth,
+    census: { recognised: true, growing: [{ fromBytes: 32, toBytes: 64, start: 10, end: 5010, change: 5000 }] },
+  };
+  assert.ok(steps(census).some((t) => /accumulate since warm-up: \+5,000 of 32 B–64 B/.test(t)));
+  // Inconclusive: run longer, by how much.
+  const unsure = { ...makeSummary(), verdict: 'inconclusive' };
+  assert.match(steps(unsure)[0], /Run longer \(24,000 calls\).* -n 24000$/);
+  const decides = { ...unsure, inconclusive: [{ reason: 'tooFewCalls', moreCalls: 14000 }] };
+  assert.match(steps(decides)[0], /Run longer \(20,000 calls\): by this run's own rates.* -n 20000$/);
+  assert.equal(verdictLine(unsure).unsure, true);
+  // The figure that carries each finding comes first.
+  assert.deepEqual(orderFigures(growth, ['time', 'memory', 'distribution']), ['memory', 'time', 'distribution']);
+  assert.deepEqual(orderFigures(makeSummary({ findings: [SLOW] }), ['memory', 'time']), ['time', 'memory']);
+  assert.equal(findingFigure({ kind: 'stack-drift', series: 'stack-depth' }), 'stack');
+  assert.equal(formatP(0), '< 1e-16');
+  assert.equal(formatP(3e-20), '< 1e-16');
+  assert.equal(formatP(2e-6), '2.0e-6');
+  assert.equal(formatP(0.00432), '0.0043', 'two significant digits, not two decimals');
+  assert.equal(formatP(0.27), '0.27');
 });
 
 test('a failed run is an error, and plots are skipped with a reason', async () => {
@@ -307,7 +369,7 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
   }
 });
 
-test('writeJunit: one testcase per target', async () => {
+test('writeJunit: one testcase per run, findings that gate the exit code fail', async () => {
   const dir = await tmp();
   const summaries = [
     makeSummary(),
@@ -315,10 +377,12 @@ test('writeJunit: one testcase per target', async () => {
     makeSummary({ status: 'failed', error: { message: 'boom & "bust"' } }),
   ];
   summaries[1].name = 'leaky';
-  await writeJunit(join(dir, 'all.xml'), summaries);
+  const result = { name: 'suite', cases: summaries.map((s) => runResult(s).cases[0]) };
+  await writeJunit(join(dir, 'all.xml'), result);
   const xml = await readFile(join(dir, 'all.xml'), 'utf8');
-  assert.equal(xml, renderJunit(summaries));
+  assert.equal(xml, renderJunit(result));
   assert.match(xml, /<testsuites name="wasm-soak" tests="3" failures="1" errors="1"/);
+  assert.match(xml, /<testsuite name="suite" [^>]*timestamp="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d" hostname="[^"]+"/);
   assert.equal(xml.match(/<testcase /g).length, 3);
   assert.match(xml, /name="leaky"/);
   assert.match(xml, /message="boom &#38; &#34;bust&#34;"/);
@@ -596,7 +660,7 @@ test('report.html renders in headless Chromium', {
   assert.equal(d.status, 0, d.stderr);
   assert.doesNotMatch(d.stderr, /CONSOLE|Uncaught|Refused to/);
   for (const f of ['time', 'memory', 'distribution', 'ops'])
-    assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><svg`));
+    assert.match(d.stdout, new RegExp(`<figure id="fig-${f}"><div class="plot wide"><svg`));
   assert.match(d.stdout, /<header class="banner bad" id="verdict">/);
   assert.match(d.stdout, /<section id="allocator"><h2>Inside the allocator<\/h2>/);
 });

@@ -69,3 +69,26 @@ test('climbing workload is a slowdown with flat memory', async () => {
   assert.equal(s.findings.length, 1, 'memory stays flat');
   assert.ok(s.findings[0].effect.relative > 0.5);
 });
+
+// Memory exhaustion is a finding (exit 1) with the call, the op and the
+// bytes, and growth until the limit is never start-up cost.
+const testModule = (name) => fixture('test', 'fixtures', `${name}.wasm`);
+
+test('a memory at its declared maximum is memory-exhausted', async () => {
+  const s = await verdictOf(testModule('declared-max'), ['--call', 'step', '-n', '2000', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.equal(f.kind, 'memory-exhausted');
+  assert.equal(f.op, 'step');
+  assert.equal(f.bytes, 4 * 65536);
+  assert.equal(f.limitBytes, 4 * 65536);
+  assert.ok(f.iteration >= 0 && f.iteration < 5, JSON.stringify(f));
+});
+
+test('4 MiB a call to the 4 GiB wasm32 limit is memory-exhausted, not start-up cost', async () => {
+  const s = await verdictOf(testModule('grow-4mib'), ['--call', 'step', '-n', '1100', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.ok(f.bytes > 4294967296 - 64 * 65536 && f.iteration > 1000, JSON.stringify(f));
+  assert.ok(s.warmup.startupGrowthBytes < 1 << 30, JSON.stringify(s.warmup));
+});

@@ -160,6 +160,7 @@ test('the JS heap threshold is decided in C and reported below it', () => {
 
 test('one verdict rule: the most severe finding in C order, budget last', () => {
   assert.deepEqual(FINDING_KINDS, [
+    'memory-exhausted',
     'stack-drift',
     'leak',
     'fragmentation',
@@ -169,6 +170,8 @@ test('one verdict rule: the most severe finding in C order, budget last', () => 
     'budget',
   ]);
   assert.equal(verdictOf([]), 'stable');
+  assert.equal(verdictOf([], [{ reason: 'late-step' }]), 'inconclusive');
+  assert.equal(verdictOf([{ kind: 'slowdown' }], [{ reason: 'late-step' }]), 'slowdown');
   assert.equal(verdictOf([{ kind: 'budget' }]), 'budget');
   assert.equal(verdictOf([{ kind: 'budget' }, { kind: 'slowdown' }, { kind: 'growth' }]), 'growth');
   // The analysis's verdict is C's, and the same rule gives it.

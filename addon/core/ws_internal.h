@@ -27,6 +27,11 @@ double ws__median_f32(float *a, size_t n);
  * of the core: every quantile and median goes through it. */
 double ws__rank_value_f32(float *a, size_t m, double h);
 
+/* Internal: returns 1 when a memory of value bytes, just grown from prev,
+ * has reached limit (> 0): the step just taken, or a page when there was
+ * none, would not fit again, so a memory.grow of that size fails. */
+int ws__at_limit(double prev, double value, double limit);
+
 /* Internal: qsort comparator of doubles in ascending order (no NaN). */
 int ws__compare_doubles(const void *pa, const void *pb);
 

@@ -422,6 +422,19 @@ static void record_census(ws_loop *loop, ws_census *census, const ws_census_resu
   }
 }
 
+/* Returns the share of the run done so far, 0 to 1: of its calls or of its
+ * duration, whichever is further along; 0 when neither bounds it. */
+static double run_share(const ws_loop *loop) {
+  double share = loop->iterations > 0 ? (double)loop->iteration / loop->iterations : 0;
+  if (loop->deadline > loop->t0) {
+    uint64_t now = ws_clock_ticks(&loop->clock);
+    double t = (double)(now - loop->t0) / (double)(loop->deadline - loop->t0);
+    if (t > share)
+      share = t;
+  }
+  return share < 1 ? share : 1;
+}
+
 int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                    ws_census_result *out) {
   if (k >= loop->n_memories)
@@ -429,7 +442,9 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
   uint32_t budget = census->hints.budget_permille ? census->hints.budget_permille
                                                   : WS_CENSUS_BUDGET_DEFAULT;
   uint64_t start = since_start(loop);
-  if (record && census->last_cost_ns > 0 && budget < 1000) {
+  double share = run_share(loop);
+  int floor_due = share - census->last_share >= 1.0 / WS_CENSUS_FLOOR;
+  if (record && !floor_due && census->last_cost_ns > 0 && budget < 1000) {
     double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
     uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
     if ((double)since < wait)
@@ -452,6 +467,7 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
     c[2] = end - start;
     uint64_t lo = c[0] < c[1] ? c[0] : c[1], hi = c[0] < c[1] ? c[1] : c[0];
     census->last_end_ns = end;
+    census->last_share = share;
     census->last_cost_ns = c[2] < lo ? lo : c[2] > hi ? hi : c[2];
     if (c[0] == 0) /* fewer than three so far: the latest */
       census->last_cost_ns = c[2];

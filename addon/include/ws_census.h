@@ -32,6 +32,14 @@
  * 4 %, so that costs that vary from census to census stay under 5 %. */
 #define WS_CENSUS_BUDGET_DEFAULT 40
 
+/* Recorded censuses the time budget never skips: one is due whenever the
+ * run has gone 1 / WS_CENSUS_FLOOR of its length (of its calls, or of its
+ * duration when that ends it sooner) since the last one, so that a trend
+ * test of the census series has points across the whole run even when each
+ * walk is costly next to the calls. On a run bounded by neither it does
+ * not apply. */
+#define WS_CENSUS_FLOOR 64
+
 /* What ws_loop_census did (its non-negative results). */
 enum {
   WS_CENSUS_TAKEN = 0,  /* walked and recorded */
@@ -98,6 +106,8 @@ typedef struct {
   /* ws_loop_census's time budget: when the last census ended, the cost it
    * budgets for, the last three censuses' times. */
   uint64_t last_end_ns, last_cost_ns, recent_ns[3];
+  /* The share of the run done at the last recorded census (WS_CENSUS_FLOOR). */
+  double last_share;
 } ws_census;
 
 /* Initialises census with hints (copied; NULL for none). */

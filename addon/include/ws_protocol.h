@@ -194,13 +194,24 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
  * trend kinds come from ws_classify; budget findings are exact per-call gates
  * the user sets, checked on the counting pass in src/analysis/allocations.js. */
 #define WS_FINDING_KINDS(X)                                                              \
-  X(STACK_DRIFT, 1, "stack-drift")                                                       \
-  X(LEAK, 2, "leak")                                                                     \
-  X(FRAGMENTATION, 3, "fragmentation")                                                   \
-  X(GROWTH, 4, "growth")                                                                 \
-  X(JS_HEAP_GROWTH, 5, "js-heap-growth")                                                 \
-  X(SLOWDOWN, 6, "slowdown")                                                             \
-  X(BUDGET, 7, "budget")
+  X(MEMORY_EXHAUSTED, 1, "memory-exhausted") /* observed, not projected: first */        \
+  X(STACK_DRIFT, 2, "stack-drift")                                                       \
+  X(LEAK, 3, "leak")                                                                     \
+  X(FRAGMENTATION, 4, "fragmentation")                                                   \
+  X(GROWTH, 5, "growth")                                                                 \
+  X(JS_HEAP_GROWTH, 6, "js-heap-growth")                                                 \
+  X(SLOWDOWN, 7, "slowdown")                                                             \
+  X(BUDGET, 8, "budget")
+
+/* Why a run's data cannot decide (the verdict "inconclusive" when nothing
+ * else was found; docs/verdicts.md, "Inconclusive"). Each comes with the
+ * calls that would decide it, by the run's own rates. */
+#define WS_UNDECIDED_REASONS(X)                                                          \
+  X(FEW_CALLS, 1, "few-calls")             /* too few calls after warm-up to test */     \
+  X(FEW_SAMPLES, 2, "few-samples")         /* a sampled series: too few points */        \
+  X(LATE_STEP, 3, "late-step")             /* large late step(s), no live bytes */       \
+  X(STILL_RISING, 4, "still-rising")       /* a memory trend not yet a plateau */        \
+  X(SPANS_THRESHOLD, 5, "spans-threshold") /* time interval spans the threshold */
 
 /* Practical significance of a retained JS heap trend: growth across the
  * tested window (level slope x window) below this is no finding. V8 keeps
@@ -210,6 +221,11 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_JS_HEAP_THRESHOLD 262144.0
 /* Smallest relative change of time per call across the run worth a finding. */
 #define WS_TIME_THRESHOLD 0.10
+/* Largest linear memory of wasm32: 65 536 pages of 64 KiB. A memory that
+ * reaches it (or its declared maximum) can grow no more. */
+#define WS_WASM32_MAX_BYTES 4294967296.0
+/* A wasm page. */
+#define WS_PAGE_BYTES 65536.0
 /* One-sided significance level of every trend test. */
 #define WS_ALPHA 0.01
 
@@ -241,6 +257,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_ROLE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_ROLE_, name, value)
 #define WS_KIND_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_KIND_, name, value)
 #define WS_CENSUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CENSUS_, name, value)
+#define WS_UNDECIDED_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_UNDECIDED_, name, value)
 
 enum { WS_RECORD_TYPES(WS_REC_ENUM) };
 enum { WS_RECORD_FLAGS(WS_FLAG_ENUM) };
@@ -257,9 +274,17 @@ enum { WS_ARG_KINDS(WS_ARG_ENUM) };
 enum { WS_VALUE_TYPES(WS_VAL_ENUM) };
 enum { WS_SERIES_ROLES(WS_ROLE_ENUM) };
 enum { WS_CENSUS_KINDS(WS_CENSUS_ENUM) };
-enum { WS_KIND_STABLE = 0, WS_FINDING_KINDS(WS_KIND_ENUM) WS_KIND_COUNT };
+/* A verdict is a finding kind, stable, or inconclusive (no finding, and
+ * something the data could not decide). */
+enum {
+  WS_KIND_INCONCLUSIVE = -1,
+  WS_KIND_STABLE = 0,
+  WS_FINDING_KINDS(WS_KIND_ENUM) WS_KIND_COUNT
+};
+enum { WS_UNDECIDED_REASONS(WS_UNDECIDED_ENUM) };
 
-/* Returns the kind's name ("stable", "leak", ...), or "unknown". */
+/* Returns the kind's name ("stable", "inconclusive", "leak", ...), or
+ * "unknown". */
 const char *ws_kind_name(int kind);
 
 #endif

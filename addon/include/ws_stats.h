@@ -73,10 +73,15 @@ int ws_warmup_time(const float *x, size_t n, size_t *end);
  * holds from iteration iter[i] (iter[0] is 0, iter increasing) in a run of
  * calls iterations. Warm-up ends after the first growth event at iteration e
  * (e < calls / 2) that is followed by a quiet gap of at least max(e, calls /
- * 20) iterations: from there on, growth is no longer the normal state. Stores
- * that event's iteration + 1 in *end, or 0 when there is none. Returns 0. */
+ * 20) iterations: from there on, growth is no longer the normal state. No event at or
+ * after one that reaches limit (> 0) ends it: growth the limit stopped did not stop.
+ * Stores that event's iteration + 1 in *end, or 0 when there is none. Returns 0. */
 int ws_warmup_memory(const double *iter, const double *bytes, size_t m, size_t calls,
-                     size_t *end);
+                     double limit, size_t *end);
+
+/* The auto warm-up is at most calls / WS_WARMUP_CAP_DIVISOR: a quarter of
+ * the run, so that at least three quarters are always judged. */
+#define WS_WARMUP_CAP_DIVISOR 4
 
 /* ---- Window change with a bootstrap interval (ws_bootstrap.c) ---- */
 
@@ -134,6 +139,10 @@ void ws_time_windows(size_t from, size_t to, ws_windows *w);
 
 /* ---- Time drift (ws_drift.c) ---- */
 
+/* Fewest calls the time test takes after warm-up: 8 batches of
+ * WS_BATCH_MIN_CALLS. */
+#define WS_TIME_MIN_CALLS 80
+
 typedef struct {
   double threshold; /* relative change across the run that matters (0.10) */
   double alpha;     /* one-sided significance level (0.01) */
@@ -159,8 +168,15 @@ typedef struct {
                                      * NaN when a window has fewer than
                                      * WS_BOOT_MIN_WINDOW batches */
   size_t windows_block; /* bootstrap block length in batches (0: no interval) */
-  int flagged;          /* p_up < alpha, effect_low > 0 and the 98 % upper
-                         * bound of the effect >= threshold */
+  double effect_low98, effect_high98; /* the effect from the 98 % interval */
+  int flagged;       /* p_up < alpha and the 98 % interval's low end of the effect
+                      * >= threshold: a drift of at least the threshold with 99 %
+                      * one-sided confidence */
+  int spans;         /* p_up < alpha, not flagged, and the 98 % interval reaches
+                      * the threshold: a drift of the threshold is possible but not
+                      * shown (inconclusive) */
+  double more_calls; /* with spans: calls to add for the interval to clear
+                      * the threshold, if its width falls as 1 / sqrt(calls) */
 } ws_drift_result;
 
 /* Tests per-call times x[from..calls) for an upward drift: the interquartile
@@ -171,7 +187,8 @@ typedef struct {
  * (ws_time_windows: the first and last fifth of the batches;
  * windows_change) with a 95 % moving-block bootstrap interval
  * (ws_bootstrap_change, WS_BOOT_REPLICATES replicates, seeded by o->seed);
- * the flag depends on the trend test only. Allocates O(calls / batches)
+ * the flag depends on the trend test only: the 98 % interval's low end of
+ * the effect must reach o->threshold. Allocates O(calls / batches)
  * floats and WS_BOOT_REPLICATES doubles. Returns 0 (r->tested says whether a
  * test was possible), WS_EINVAL for bad options, WS_ENOMEM. */
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
@@ -188,21 +205,51 @@ enum {
 
 /* Segments a memory window is cut into. */
 #define WS_MEM_SEGMENTS 16
+/* Fewest samples a sampled series needs inside the window to be tested: with
+ * fewer, the trend test has no power and "flat" would be a guess. */
+#define WS_MEM_MIN_POINTS 12
+
+/* Growth events of a step series (linear memory) inside the window: each
+ * increase is one event. A large event adds more than one 64 KiB page (the
+ * finest step there is) and at least 1/WS_LARGE_STEP_DIVISOR of the value in
+ * effect at the window's start (12.5 %: below Emscripten's 20 % geometric
+ * step). */
+#define WS_LARGE_STEP_DIVISOR 8
+typedef struct {
+  size_t count;       /* increases inside the window */
+  size_t large;       /* of them, large (above) */
+  size_t large_early; /* large ones in the first half of the window */
+  double first_large; /* iteration of the first and last large one (0: none) */
+  double last_large;
+  double base;   /* value in effect at the window's start */
+  double grown;  /* value at the window's end minus base */
+  int staircase; /* >= 3 large events, in both halves of the window */
+  int doubling;  /* >= 2 large events, the last in the second half, and the
+                  * window ends at >= 2 x base */
+  int late;      /* neither rule above, and the last large event is in the
+                  * second half of the run (iteration >= to / 2): a step that
+                  * no plateau as long as the run before it has followed */
+} ws_growth_events;
 
 typedef struct {
-  int pattern;       /* WS_PATTERN_* */
-  size_t from, to;   /* analysed iterations [from, to) */
-  size_t segments;   /* non-empty segments tested */
-  ws_trend trend;    /* segment levels, bytes per iteration */
-  double start, end; /* first and last segment level */
-  double grown;      /* trend.slope x (to - from): what the level trend grows
-                      * across the window (0 when untested) */
-  double last;       /* last value of the series */
-  double max;        /* largest value in the window */
-  size_t rises;      /* segment-to-segment increases */
-  int peak_grows;    /* per-segment peaks have a significant upward trend */
-  int never_falls;   /* no value in the window is below an earlier one */
-  ws_trend peak;     /* trend of per-segment peaks */
+  int pattern;             /* WS_PATTERN_* */
+  size_t from, to;         /* analysed iterations [from, to) */
+  size_t segments;         /* non-empty segments tested */
+  ws_trend trend;          /* segment levels, bytes per iteration */
+  double start, end;       /* first and last segment level */
+  double grown;            /* trend.slope x (to - from): what the level trend grows
+                            * across the window (0 when untested) */
+  double last;             /* last value of the series */
+  double max;              /* largest value in the window */
+  size_t rises;            /* segment-to-segment increases */
+  size_t points;           /* samples inside the window (a step series: its points
+                            * in effect there) */
+  ws_growth_events events; /* step series only (zero for samples) */
+  int still_rising;        /* pattern step, yet the second half's levels still rise
+                            * (Mann-Kendall p < 0.1): no plateau shown yet */
+  int peak_grows;          /* per-segment peaks have a significant upward trend */
+  int never_falls;         /* no value in the window is below an earlier one */
+  ws_trend peak;           /* trend of per-segment peaks */
 } ws_memtrend_result;
 
 /* Tests one memory series for sustained growth over iterations [from, to).
@@ -212,7 +259,11 @@ typedef struct {
  * level is the median sample (step series: the value at the segment's middle)
  * and whose peak is the largest value. Growth is sustained when the level
  * trend is significant (p_up < alpha, interval above 0) and
- * ws__growth_pattern says so. Allocates O(m) floats. Returns 0, WS_ENOMEM. */
+ * ws__growth_pattern says so, or (step series) when its growth events are a
+ * staircase or a doubling (ws_growth_events). Untested (never flat) with
+ * fewer than 8 non-empty segments or, for samples, fewer than
+ * WS_MEM_MIN_POINTS samples in the window. Allocates O(m) floats. Returns 0,
+ * WS_ENOMEM. */
 int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int step,
                         size_t from, size_t to, double alpha, ws_memtrend_result *r);
 
@@ -220,37 +271,67 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
 
 /* What classification needs to know about one memory series. */
 typedef struct {
-  int role;       /* WS_ROLE_* */
-  int pattern;    /* WS_PATTERN_* */
-  int peak_grows; /* its per-segment peaks grow */
-  double grown;   /* bytes it grows across the tested window
-                   * (ws_memtrend_result.grown) */
+  int role;            /* WS_ROLE_* */
+  int pattern;         /* WS_PATTERN_* */
+  int peak_grows;      /* its per-segment peaks grow */
+  double grown;        /* bytes it grows across the tested window
+                        * (ws_memtrend_result.grown) */
+  int undecided;       /* WS_UNDECIDED_* this series leaves open, or 0 */
+  double more_calls;   /* calls that would decide it (with undecided) */
+  double exhausted_at; /* iteration at which it reached its limit, or -1 */
+  double bytes;        /* its value there */
 } ws_signal;
 
+/* What the time test leaves to classification. */
 typedef struct {
-  int kind;   /* WS_KIND_* (never STABLE) */
-  int series; /* index of the signal it is about, -1 for time */
+  int flagged;       /* ws_drift_result.flagged */
+  int undecided;     /* WS_UNDECIDED_* or 0 */
+  double more_calls; /* calls that would decide it (with undecided) */
+} ws_time_signal;
+
+typedef struct {
+  int kind;         /* WS_KIND_* (a finding kind) */
+  int series;       /* index of the signal it is about, -1 for time */
+  double iteration; /* memory-exhausted: where the limit was reached */
+  double bytes;     /* memory-exhausted: the memory there */
 } ws_finding;
 
-#define WS_MAX_FINDINGS 5
+/* Something the data could not decide, and what would. */
+typedef struct {
+  int reason;        /* WS_UNDECIDED_* */
+  int series;        /* index of the signal, -1 for time */
+  double more_calls; /* more calls that would decide it, by the run's rates */
+} ws_undecided;
 
-/* Turns series patterns and the time drift flag into findings, most severe
- * first: stack-drift (the stack depth grows for good: a caller that allocates
- * on the shadow stack and never restores it), leak (live bytes sustained),
- * fragmentation (heap or linear memory sustained while live bytes and their
- * peaks are flat), growth (the same without live bytes, or with only their
- * peaks rising), js-heap-growth (the retained JS heap sustained and grown by
- * at least js_heap_threshold bytes across the window: practical
- * significance, as the time threshold is for slowdown), slowdown. One memory
- * finding at most, on the finest growing series (heap, then total linear
- * memory, then one memory). Stores up to WS_MAX_FINDINGS in out, their count
- * in *n, and in *below the index of the sustained JS heap series dismissed
- * as below the threshold (-1 when none was); returns the verdict (the most
- * severe kind, or WS_KIND_STABLE). */
-int ws_classify(const ws_signal *s, size_t k, int time_flagged, double js_heap_threshold,
-                ws_finding *out, size_t *n, int *below);
+#define WS_MAX_FINDINGS 6
+
+/* Turns series patterns and the time signal into findings, most severe
+ * first: memory-exhausted (a series reached its limit, the declared maximum
+ * or 4 GiB, to within its last growth step or a page: observed, not
+ * projected), stack-drift (the stack depth grows for
+ * good: a caller that allocates on the shadow stack and never restores it),
+ * leak (live bytes sustained), fragmentation (heap or linear memory
+ * sustained while live bytes and their peaks are flat), growth (the same
+ * without live bytes, or with only their peaks rising), js-heap-growth (the
+ * retained JS heap sustained and grown by at least js_heap_threshold bytes
+ * across the window: practical significance, as the time threshold is for
+ * slowdown), slowdown. One memory finding at most, on the finest growing
+ * series (heap, then total linear memory, then one memory). Stores up to
+ * WS_MAX_FINDINGS in out, their count in *n, and in *below the index of the
+ * sustained JS heap series dismissed as below the threshold (-1 when none
+ * was). Stores what the data left open in und (up to WS_MAX_SERIES + 1,
+ * count in *nund): memory questions only while no memory finding was made,
+ * a late linear-memory step only while no live-byte series was tested.
+ * Returns the verdict: the most severe kind, else WS_KIND_INCONCLUSIVE when
+ * something is open, else WS_KIND_STABLE. */
+int ws_classify(const ws_signal *s, size_t k, const ws_time_signal *time,
+                double js_heap_threshold, ws_finding *out, size_t *n, int *below,
+                ws_undecided *und, size_t *nund);
 
 /* ---- Whole-run analysis (ws_verdict.c) ---- */
+
+/* Most memory series ws_analyze_run takes. */
+#define WS_MAX_SERIES 16
 
 /* One memory series of a run (docs/architecture.md, "Decoded run data"). */
 typedef struct {
@@ -258,6 +339,8 @@ typedef struct {
   int step; /* 1 for a step series, 0 for samples */
   const double *iter, *value;
   size_t n;
+  double limit; /* bytes it cannot grow past (a linear memory's declared
+                 * maximum, else WS_WASM32_MAX_BYTES), 0 for none */
 } ws_series_in;
 
 /* Options of the whole-run analysis; the defaults are WS_VERDICT_DEFAULTS
@@ -278,7 +361,7 @@ typedef struct {
   int warmup_auto;
   size_t warmup;         /* the chosen point: memory tests start here, and
                           * so does the time test unless auto (then at
-                          * warmup_time, capped at half the run) */
+                          * warmup_time, capped at the same point) */
   size_t warmup_time;    /* MSER's end of time warm-up (auto) */
   size_t warmup_memory;  /* end of memory warm-up (auto) */
   double startup_growth; /* linear memory grown before the chosen point */
@@ -286,15 +369,14 @@ typedef struct {
   ws_memtrend_result *series; /* k results, in the caller's storage */
   ws_finding findings[WS_MAX_FINDINGS];
   size_t nfindings;
+  ws_undecided undecided[WS_MAX_SERIES + 1];
+  size_t nundecided;
   int below_threshold; /* series sustained but below js_heap_threshold, or -1 */
-  int verdict;         /* WS_KIND_* */
+  int verdict;         /* WS_KIND_* (WS_KIND_INCONCLUSIVE included) */
 } ws_verdict;
 
-/* Most memory series ws_analyze_run takes. */
-#define WS_MAX_SERIES 16
-
 /* Analyses a run: warm-up (auto: the later of the time and the memory
- * warm-up, at most half the run), time drift (auto: from the time warm-up
+ * warm-up, at most a quarter of the run), time drift (auto: from the time warm-up
  * alone), every series' trend, then classification (ws_classify, with
  * o->js_heap_threshold). elapsed[0..calls) are per-call ns; series[0..k) the
  * memory series (the first WS_ROLE_LINEAR one drives memory warm-up);

@@ -4,6 +4,7 @@
  * layout from offsetof/sizeof (src/protocol.js re-exports them; JS never
  * restates one). Runs on the JS thread of the isolate loading the addon. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "binding.h"
 #include "ws.h"
@@ -51,6 +52,20 @@ static napi_status kinds_in_order(napi_env env, napi_value *out) {
   return napi_ok;
 }
 
+/* Sets obj[name] to an object mapping each census kind's id to its text
+ * (ws_census_kind_text). */
+static napi_status census_kind_texts(napi_env env, napi_value obj, const char *name) {
+  napi_value texts;
+  NAPI_CHECK(napi_create_object(env, &texts));
+  char key[16];
+#define WS_SET_KIND_TEXT(kind, value, js)                                                \
+  snprintf(key, sizeof key, "%d", (value));                                              \
+  NAPI_CHECK(set_string(env, texts, key, ws_census_kind_text(value)));
+  WS_CENSUS_KINDS(WS_SET_KIND_TEXT)
+#undef WS_SET_KIND_TEXT
+  return napi_set_named_property(env, obj, name, texts);
+}
+
 /* Builds the constants object into *out. */
 static napi_status build_constants(napi_env env, napi_value *out) {
   napi_value c, offsets, errors, kinds, defaults;
@@ -88,7 +103,13 @@ static napi_status build_constants(napi_env env, napi_value *out) {
 #undef WS_SET_DEFAULT
   NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
   NAPI_CHECK(set_number(env, c, "maxSeries", WS_MAX_SERIES));
+  NAPI_CHECK(set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
+  NAPI_CHECK(set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));
+  NAPI_CHECK(set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
   WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
+  NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
+  WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
+  NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(kinds_in_order(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));

@@ -65,6 +65,21 @@ static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
   NAPI_CALL(env, set_num(env, o, "last", r->last));
   NAPI_CALL(env, set_num(env, o, "grownBytes", r->grown));
   NAPI_CALL(env, set_num(env, o, "rises", (double)r->rises));
+  NAPI_CALL(env, set_num(env, o, "points", (double)r->points));
+  if (r->events.base > 0) {
+    napi_value e;
+    NAPI_CALL(env, napi_create_object(env, &e));
+    NAPI_CALL(env, set_num(env, e, "count", (double)r->events.count));
+    NAPI_CALL(env, set_num(env, e, "large", (double)r->events.large));
+    NAPI_CALL(env, set_num(env, e, "lastLarge", r->events.last_large));
+    NAPI_CALL(env, set_num(env, e, "baseBytes", r->events.base));
+    NAPI_CALL(env, set_num(env, e, "grownBytes", r->events.grown));
+    NAPI_CALL(env, napi_get_boolean(env, r->events.staircase, &s));
+    NAPI_CALL(env, napi_set_named_property(env, e, "staircase", s));
+    NAPI_CALL(env, napi_get_boolean(env, r->events.doubling, &s));
+    NAPI_CALL(env, napi_set_named_property(env, e, "doubling", s));
+    NAPI_CALL(env, napi_set_named_property(env, o, "events", e));
+  }
   NAPI_CALL(env, napi_get_boolean(env, r->peak_grows, &s));
   NAPI_CALL(env, napi_set_named_property(env, o, "peakGrows", s));
   if (r->segments >= 8 && r->pattern != WS_PATTERN_UNTESTED) {
@@ -98,6 +113,8 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, set_num(env, o, "effect", d->effect));
   NAPI_CALL(env, set_num(env, o, "effectLow", d->effect_low));
   NAPI_CALL(env, set_num(env, o, "effectHigh", d->effect_high));
+  NAPI_CALL(env, set_num(env, o, "effectLow98", d->effect_low98));
+  NAPI_CALL(env, set_num(env, o, "effectHigh98", d->effect_high98));
   NAPI_CALL(env, set_num(env, o, "earlyNs", d->early_ns));
   NAPI_CALL(env, set_num(env, o, "lateNs", d->late_ns));
   NAPI_CALL(env, set_num(env, o, "windowsChange", d->windows_change));
@@ -128,11 +145,13 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   ws_series_in in[WS_MAX_SERIES];
   for (uint32_t i = 0; i < k; i++) {
     napi_value s, v;
-    double role = 0, step = 0;
+    double role = 0, step = 0, limit = 0;
     size_t ni, nv;
     NAPI_CALL(env, napi_get_element(env, argv[1], i, &s));
     NAPI_CALL(env, get_num(env, s, "role", &role));
     NAPI_CALL(env, get_num(env, s, "step", &step));
+    NAPI_CALL(env, get_num(env, s, "limit", &limit));
+    in[i].limit = limit > 0 ? limit : 0;
     in[i].role = (int)role;
     in[i].step = step != 0;
     NAPI_CALL(env, napi_get_named_property(env, s, "iter", &v));
@@ -191,9 +210,23 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
                                            NAPI_AUTO_LENGTH, &str));
     NAPI_CALL(env, napi_set_named_property(env, f, "kind", str));
     NAPI_CALL(env, set_num(env, f, "series", v.findings[i].series));
+    if (v.findings[i].kind == WS_KIND_MEMORY_EXHAUSTED) {
+      NAPI_CALL(env, set_num(env, f, "iteration", v.findings[i].iteration));
+      NAPI_CALL(env, set_num(env, f, "bytes", v.findings[i].bytes));
+    }
     NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, f));
   }
   NAPI_CALL(env, napi_set_named_property(env, out, "findings", arr));
+  NAPI_CALL(env, napi_create_array_with_length(env, v.nundecided, &arr));
+  for (size_t i = 0; i < v.nundecided; i++) {
+    napi_value u;
+    NAPI_CALL(env, napi_create_object(env, &u));
+    NAPI_CALL(env, set_num(env, u, "reason", v.undecided[i].reason));
+    NAPI_CALL(env, set_num(env, u, "series", v.undecided[i].series));
+    NAPI_CALL(env, set_num(env, u, "moreCalls", v.undecided[i].more_calls));
+    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, u));
+  }
+  NAPI_CALL(env, napi_set_named_property(env, out, "undecided", arr));
   NAPI_CALL(env, set_num(env, out, "belowThreshold", v.below_threshold));
   NAPI_CALL(env, set_num(env, out, "jsHeapThreshold", o.js_heap_threshold));
   NAPI_CALL(

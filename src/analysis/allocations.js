@@ -64,6 +64,7 @@ export function summarizeAllocations(count) {
     pass: 'count',
     calls: n,
     instrumented: count.header.instrumented ?? [],
+    complete: coverageComplete(count.header),
     allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },
     bytes: { ...row(byteStats, 0), total: byteTotals.reduce((a, b) => a + b, 0) },
     live: { start: n ? count.live[0] : 0, end: n ? count.live[n - 1] : 0, peak },
@@ -79,6 +80,18 @@ export function summarizeAllocations(count) {
     })),
   };
   return { summary, liveSeries, peakSeries };
+}
+
+/**
+ * Whether a counting pass's live bytes can judge a leak: it wrapped entry
+ * points, and in every module they cover the allocator's core. Logs written
+ * before coverage was recorded: when any entry point was wrapped.
+ */
+export function coverageComplete(header) {
+  const instrumented = header.instrumented ?? [];
+  if (!instrumented.some((names) => names.length > 0)) return false;
+  if (!header.coverage) return true;
+  return header.coverage.every((c) => c.complete);
 }
 
 /**

@@ -3,42 +3,53 @@
 // written by src/report/result.js. The base summary, the counting pass's
 // allocations and budgets, the trend verdicts, and the exit code they imply.
 import { EXIT } from '../cli/exit-codes.js';
-import { checkBudgets, growthAttribution, summarizeAllocations } from './allocations.js';
+import { checkBudgets, coverageComplete, growthAttribution, summarizeAllocations } from './allocations.js';
+import { censusSummary, growingClassesText } from './census.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun, verdictOf } from './verdict.js';
 
 /**
- * Exit code for a run's status and findings (README, "Exit codes"). Budget
- * findings always fail: a budget is an explicit gate.
+ * Exit code for a run's status, findings and what it left undecided (README,
+ * "Exit codes"). Budget findings always fail: a budget is an explicit gate.
+ * Undecided questions fail only when failOn names 'inconclusive'.
  */
-export function exitCodeFor(status, findings, failOn) {
+export function exitCodeFor(status, findings, failOn, inconclusive = []) {
   if (status === 'failed') return EXIT.FAILED;
   if (status === 'interrupted') return EXIT.INTERRUPTED;
+  if (failOn.includes('inconclusive') && inconclusive.length > 0) return EXIT.FINDING;
   return findings.some((f) => f.kind === 'budget' || failOn.includes(f.kind)) ? EXIT.FINDING : EXIT.OK;
 }
 
 const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), value: new Float64Array(0) };
 
 /**
+ * Whether the counting pass's live bytes are evidence: its entry points
+ * cover the allocator's core and it saw allocations (a pass that saw none
+ * while the module ran has missed the allocator, whatever it wrapped).
+ */
+function countedLiveUsable(allocations) {
+  return Boolean(allocations?.summary.complete && allocations.summary.allocs.total > 0);
+}
+
+/**
  * The series the trend tests judge, best source first: live bytes from the
- * scenario's stats(), else the counting pass when it found the allocator's
- * entry points (exact counts), else the allocator's own statistics
- * (mallinfo, emmalloc). The heap census series are recorded but not judged
- * yet: its samples are time-budgeted, and a fast run's ten or so census
- * points read as "flat" to the trend test, which would turn a leak into
- * fragmentation; heap bytes from stats(), else the allocator;
- * the JS heap as retained after full GCs (the sampled heap also holds
- * garbage not yet collected; no full GC during the run: untested).
+ * scenario's stats(), else the counting pass when it wrapped the allocator's
+ * core (exact counts; a pass that found nothing, or only boundary wrappers
+ * such as wasm-bindgen's, is no evidence), else the allocator's own
+ * statistics (mallinfo, emmalloc), else the heap census (live bytes walked
+ * in linear memory); heap bytes likewise from stats(), the allocator, or the
+ * span of the heap's segments in the census. The JS heap as retained after
+ * full GCs (the sampled heap also holds garbage not yet collected; no full
+ * GC during the run: untested). A source that saw nothing gives no series:
+ * missing live bytes are never read as flat ones.
  * allocations: summarizeAllocations of the counting pass, or null.
  */
 function trendInput(data, allocations = null) {
   const m = data.metrics;
-  // A counting pass that found no allocator entry point saw nothing: its
-  // flat live bytes are no evidence (a stripped build), so they are not used.
-  const found = allocations?.summary.instrumented.some((entryPoints) => entryPoints.length > 0);
-  const counted = found ? allocations.liveSeries : undefined;
-  const live = m.liveBytes ?? counted ?? m.allocatorLive;
-  const heap = m.heapBytes ?? m.allocatorHeap;
+  const counted = countedLiveUsable(allocations) ? allocations.liveSeries : undefined;
+  const census = m.censusLive?.value.length > 0 ? m.censusLive : undefined;
+  const live = m.liveBytes ?? counted ?? m.allocatorLive ?? census;
+  const heap = m.heapBytes ?? m.allocatorHeap ?? (census ? m.censusHeap : undefined);
   const metrics = { ...m, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
   if (live) metrics.liveBytes = live;
   if (heap) metrics.heapBytes = heap;
@@ -48,6 +59,7 @@ function trendInput(data, allocations = null) {
   if (m.liveBytes) liveSource = 'stats()';
   else if (counted) liveSource = 'counting pass';
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
+  else if (census) liveSource = 'heap census';
   return { input: { ...data, metrics }, liveSource };
 }
 
@@ -68,19 +80,38 @@ export function judgeTrends(data, cfg, allocations = null) {
   return { input, liveSource, trend };
 }
 
+// Findings whose sentence names the size classes that accumulate.
+const NAMES_CLASSES = new Set(['leak', 'growth', 'fragmentation']);
+
+/** Finding f with the census's growing size classes: f.sizeClasses and its sentence. */
+function withGrowingClasses(f, census) {
+  const text = NAMES_CLASSES.has(f.kind) ? growingClassesText(census) : '';
+  if (!text) return f;
+  return { ...f, sizeClasses: census.growing, sentence: `${f.sentence} Sizes that accumulate: ${text}.` };
+}
+
 /** What the summary says of the counting pass: null when none was asked for. */
-function countingPassOf(count, counted) {
+function countingPassOf(count, counted, allocations) {
   if (!count && !counted) return null;
   const instrumented = counted?.header.instrumented ?? [];
   const found = instrumented.some((entryPoints) => entryPoints.length > 0);
+  let note = null;
+  if (counted && !found)
+    note =
+      'no allocator entry point was found by export name, in the name section or behind a forwarder (a stripped release build?): the pass saw nothing, so its live bytes are not used; the heap census reads live bytes without names';
+  else if (counted && !coverageComplete(counted.header))
+    note =
+      "only boundary wrappers were found (e.g. wasm-bindgen's __wbindgen_malloc/__wbindgen_free), not the allocator behind them: memory they hand out is freed inside the module, so the pass's live bytes are not used for verdicts; the counts per call are still shown";
+  else if (allocations && !countedLiveUsable(allocations))
+    note =
+      'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used';
   return {
     status: count?.status ?? 'completed',
     instrumented,
+    entryPoints: (counted?.header.coverage ?? []).flatMap((c) => c.found),
+    complete: counted ? coverageComplete(counted.header) : false,
     error: count?.error ? { message: count.error.message, phase: count.phase ?? null } : null,
-    note:
-      counted && !found
-        ? 'no allocator entry point was found by export name or in the name section (a stripped release build?); use a build that keeps names, e.g. a debug build'
-        : null,
+    note,
   };
 }
 
@@ -99,20 +130,29 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;
-  summary.findings = [...trend.findings, ...budgetFindings];
+  const census = censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls });
+  summary.findings = [...trend.findings.map((f) => withGrowingClasses(f, census)), ...budgetFindings];
+  summary.inconclusive = trend.inconclusive;
   // A failed run has no verdict of its own: its findings judge the calls
   // before the failure (summary.error says where it failed), its verdict is "error".
-  summary.verdict = run.status === 'failed' ? 'error' : verdictOf(summary.findings);
+  summary.verdict = run.status === 'failed' ? 'error' : verdictOf(summary.findings, summary.inconclusive);
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;
   summary.sources = {
     ...(timed.header.sources ?? {}),
     liveBytes: liveSource,
-    countingPass: countingPassOf(count, counted),
+    countingPass: countingPassOf(count, counted, allocations),
   };
+  summary.census = census;
+  // Recognised only once the module had a heap: say so where the header could not.
+  if (census?.recognised && !summary.sources.census?.source)
+    summary.sources.census = {
+      source: `${census.kindText}, first recognised at the census after iteration ${census.firstAt}`,
+      kind: census.kind,
+    };
   summary.allocations = allocations ? allocations.summary : null;
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
-  summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn);
+  summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn, summary.inconclusive);
   // A counting pass that was asked for and failed loses requested data.
   if (count?.status === 'failed' && summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
   // A hung call (the watchdog ended the worker) is named as a finding; the

@@ -4,17 +4,18 @@
 // file validates options, picks the series a run has, and words the findings
 // for people. verdictOf is the one rule that turns findings into a verdict.
 import { addon } from '../addon.js';
-import { FINDING_KINDS, MAX_SERIES, ROLE, VERDICT_DEFAULTS } from '../protocol.js';
+import { FINDING_KINDS, MAX_SERIES, ROLE, UNDECIDED_REASON, VERDICT_DEFAULTS, WASM32_MAX_BYTES } from '../protocol.js';
 import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from '../report/format.js';
-
-const WASM32_CAP = 4294967296;
 
 /**
  * The verdict of a list of findings: the most severe finding's kind in the
- * severity order C defines (FINDING_KINDS), or 'stable' without findings.
+ * severity order C defines (FINDING_KINDS); without findings 'inconclusive'
+ * when the data left something undecided (inconclusive: the summary's list),
+ * else 'stable'.
  */
-export function verdictOf(findings) {
-  return FINDING_KINDS.find((kind) => findings.some((f) => f.kind === kind)) ?? 'stable';
+export function verdictOf(findings, inconclusive = []) {
+  const kind = FINDING_KINDS.find((k) => findings.some((f) => f.kind === k));
+  return kind ?? (inconclusive.length > 0 ? 'inconclusive' : 'stable');
 }
 
 function f64(a) {
@@ -25,13 +26,19 @@ function f64(a) {
 function collectSeries(data) {
   const out = [];
   const metrics = data.metrics ?? {};
-  const add = (name, role, step, s, values) => {
-    if (s?.iter && s.iter.length > 0) out.push({ name, role, step, iter: f64(s.iter), value: f64(values ?? s.value) });
+  const add = (name, role, step, s, values, limit = 0) => {
+    if (s?.iter && s.iter.length > 0)
+      out.push({ name, role, step, iter: f64(s.iter), value: f64(values ?? s.value), limit });
   };
-  if (data.memory) add('memory', ROLE.linear, 1, data.memory, data.memory.bytes);
+  // A linear memory cannot grow past its declared maximum, else 4 GiB; the
+  // total, past the sum of them.
   const memories = data.header?.memories ?? [];
+  const limitOf = (m) => m.maximumBytes ?? WASM32_MAX_BYTES;
+  const total = memories.length > 0 ? memories.reduce((t, m) => t + limitOf(m), 0) : WASM32_MAX_BYTES;
+  if (data.memory) add('memory', ROLE.linear, 1, data.memory, data.memory.bytes, total);
   if (memories.length > 1)
-    for (const m of memories) add(`memory:${m.label}`, ROLE.linearOne, 0, metrics[`memory:${m.label}`]);
+    for (const m of memories)
+      add(`memory:${m.label}`, ROLE.linearOne, 0, metrics[`memory:${m.label}`], undefined, limitOf(m));
   add('heap-top', ROLE.heap, 0, metrics.heapTop);
   add('heap-bytes', ROLE.heap, 0, metrics.heapBytes);
   add('live-bytes', ROLE.live, 0, metrics.liveBytes);
@@ -56,12 +63,12 @@ function limitFor(s, data, options) {
   const memories = data.header?.memories ?? [];
   if (s.name.startsWith('memory:')) {
     const m = memories.find((x) => `memory:${x.label}` === s.name);
-    return m?.maximumBytes ?? WASM32_CAP;
+    return m?.maximumBytes ?? WASM32_MAX_BYTES;
   }
   if (options.memoryMaximumBytes != null) return options.memoryMaximumBytes;
   const declared = memories.map((m) => m.maximumBytes);
   if (declared.length > 0 && declared.every((x) => x != null)) return declared.reduce((a, b) => a + b, 0);
-  return WASM32_CAP;
+  return WASM32_MAX_BYTES;
 }
 
 function projection(s, r, data, options) {
@@ -85,6 +92,8 @@ function projection(s, r, data, options) {
 export const KIND_WORDS = Object.freeze({
   stable: 'stable',
   error: 'error',
+  inconclusive: 'inconclusive',
+  'memory-exhausted': 'memory exhausted',
   leak: 'leak',
   fragmentation: 'fragmentation',
   growth: 'memory growth',
@@ -133,7 +142,7 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
     case 'fragmentation':
       return `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(p)}`;
     case 'growth':
-      return `${what} grows by ${rate} after warm-up, but live bytes are not observable, so a leak cannot be told from fragmentation; a scenario stats() returning liveBytes, or an exported mallinfo, would tell.${describeProjection(p)}`;
+      return `${what} grows by ${rate} after warm-up, but live bytes are not observable (the heap census recognised no allocator), so a leak cannot be told from fragmentation; --count-allocs (no rebuild), a scenario stats() returning liveBytes, or an exported mallinfo would tell.${describeProjection(p)}`;
     case 'stack-drift':
       return `The shadow stack pointer sinks by ${rate} and is never restored: something allocates on the wasm stack without giving it back, and the module will corrupt its memory or trap when the stack runs out.${p ? ` At this pace the stack pointer reaches address 0 after about ${formatCount(p.iterations)} more calls (sooner if static data lies below the stack).` : ''}`;
     case 'js-heap-growth':
@@ -143,6 +152,36 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
     default:
       return '';
   }
+}
+
+const LIVE_SOURCES =
+  'live bytes: run with --count-allocs, or give the scenario a stats() returning liveBytes, or use a build whose allocator the heap census recognises';
+
+// What the data could not decide, in words, with what would decide it.
+function undecidedWords(u, name, x, t, o) {
+  const what = name === 'time' ? 'the time test' : (SERIES_WORDS[name] ?? `memory ${name.slice('memory:'.length)}`);
+  const more = `about ${formatCount(u.moreCalls)} more calls`;
+  switch (u.reason) {
+    case UNDECIDED_REASON['few-calls']:
+      return `Too few calls after warm-up for ${what.toLowerCase()}: ${more} would let it decide.`;
+    case UNDECIDED_REASON['few-samples']:
+      return `${what} has ${formatCount(x.points)} samples after warm-up, too few to tell flat from growing: ${more} at this sampling rate (or a smaller --slow-every) would decide it.`;
+    case UNDECIDED_REASON['late-step']:
+      return `${what} took a large step late in the run (iteration ${formatCount(x.events.lastLarge)}; ${formatBytes(x.events.grownBytes)} over the tested window) and live bytes are not observed, so a plateau cannot yet be told from a leak under a coarse growth policy. ${more[0].toUpperCase()}${more.slice(1)} (a plateau as long as the run before the step) would decide it, or ${LIVE_SOURCES}.`;
+    case UNDECIDED_REASON['still-rising']:
+      return `${what} rose after warm-up (p = ${x.trend.pValue.toPrecision(2)}) but has not levelled off: ${more} would show whether it plateaus.`;
+    case UNDECIDED_REASON['spans-threshold']:
+      return `Time per call rises (the trend implies ${formatPercent(t.effect)} across the run, 98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), which may or may not reach the ${formatPercent(o.timeThreshold)} threshold: ${more} would decide it.`;
+    default:
+      return '';
+  }
+}
+
+function exhaustedWords(name, f, op, limitBytes) {
+  const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
+  const limit =
+    limitBytes >= WASM32_MAX_BYTES ? 'the 4 GiB limit of wasm32' : `its declared maximum (${formatBytes(limitBytes)})`;
+  return `${what} reached ${formatBytes(f.bytes)} at iteration ${formatCount(f.iteration)}${op != null ? ` (op ${op})` : ''}: ${limit}. From there every memory.grow fails, so the module's allocations fail.`;
 }
 
 function checkOptions(options) {
@@ -162,7 +201,8 @@ function checkOptions(options) {
 
 /**
  * Analyses a decoded run (docs/architecture.md) and returns { warmup, series,
- * findings, verdict, severityOrder, windows } as in docs/summary.md. Options:
+ * findings, inconclusive, verdict, severityOrder, windows } as in
+ * docs/summary.md. Options:
  * warmup ('auto' or N), timeThreshold, jsHeapThreshold, alpha (undefined: C's
  * defaults), memoryMaximumBytes, seed (default: the run header's).
  */
@@ -201,6 +241,8 @@ export function analyzeRun(data, options = {}) {
       start: x.start,
       end: x.end,
       peakGrows: x.peakGrows,
+      points: x.points,
+      ...(x.events ? { events: x.events } : {}),
     };
   });
   // A JS heap trend that C dismissed as below its practical threshold.
@@ -244,7 +286,21 @@ export function analyzeRun(data, options = {}) {
     windowsChange: t.tested ? t.windowsChange : null,
   });
   const memoryGrows = r.findings.some((f) => f.kind !== 'slowdown');
+  const opName = (i) => (data.op && i < data.op.length ? (data.header?.ops?.[data.op[i]]?.name ?? null) : null);
   const findings = r.findings.map((f) => {
+    if (f.kind === 'memory-exhausted') {
+      const s = series[f.series];
+      const op = opName(f.iteration);
+      return {
+        kind: f.kind,
+        series: s.name,
+        iteration: f.iteration,
+        op,
+        bytes: f.bytes,
+        limitBytes: s.limit,
+        sentence: exhaustedWords(s.name, f, op, s.limit),
+      };
+    }
     if (f.kind === 'slowdown') {
       return {
         kind: f.kind,
@@ -279,10 +335,21 @@ export function analyzeRun(data, options = {}) {
       sentence: sentence(f.kind, s.name, x, p, t),
     };
   });
+  const inconclusive = r.undecided.map((u) => {
+    const name = u.series < 0 ? 'time' : series[u.series].name;
+    const reason = Object.keys(UNDECIDED_REASON).find((k) => UNDECIDED_REASON[k] === u.reason);
+    return {
+      reason,
+      series: name,
+      moreCalls: u.moreCalls,
+      sentence: undecidedWords(u, name, u.series < 0 ? null : r.series[u.series], t, o),
+    };
+  });
   return {
     warmup,
     series: outSeries,
     findings,
+    inconclusive,
     verdict: r.verdict,
     severityOrder: FINDING_KINDS,
     // The early and late windows (C's ws_time_windows), also when the time

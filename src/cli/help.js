@@ -1,7 +1,9 @@
 // Help text, generated from the option schema (options.js): the global help
 // lists the commands, a command's help its usage and every option it takes.
+import { MEM_MIN_POINTS, TIME_MIN_CALLS, WARMUP_CAP_DIVISOR } from '../protocol.js';
+import { formatCount } from '../report/format.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, flagOf, optionsOf } from './options.js';
+import { COMMANDS, DEFAULTS, flagOf, optionsOf } from './options.js';
 
 const WIDTH = 80;
 const COLUMN = 27; // where an option's description starts
@@ -43,9 +45,25 @@ function optionLine(o, command) {
   return `${flag.padEnd(COLUMN)}${wrap(text, COLUMN, COLUMN)}`;
 }
 
+// The shortest run that can decide, from C's own limits: the sampled series
+// need MEM_MIN_POINTS slow samples after a warm-up of up to a
+// 1/WARMUP_CAP_DIVISOR of the run.
+function decidesText() {
+  const calls = Math.ceil((MEM_MIN_POINTS * DEFAULTS.slowEvery * WARMUP_CAP_DIVISOR) / (WARMUP_CAP_DIVISOR - 1));
+  return (
+    `Verdicts: the shortest run that can decide is about ${formatCount(calls)} calls at the default --slow-every ` +
+    `${DEFAULTS.slowEvery} (${MEM_MIN_POINTS} slow samples of live bytes and the heap after a warm-up of at most ` +
+    `1/${WARMUP_CAP_DIVISOR} of the run: fewer points cannot tell flat from growing); the time test needs ` +
+    `${TIME_MIN_CALLS} calls after warm-up, and a large late step of linear memory a plateau as long as the run ` +
+    'before it, or live bytes (--count-allocs). Until then the verdict is inconclusive, with what would decide it; ' +
+    'it exits 0 unless --fail-on names inconclusive.'
+  );
+}
+
 /** The help of one command: usage, what it does, its options. */
 export function commandHelp(command) {
   const c = COMMANDS[command];
+  const judges = optionsOf(command).some((o) => o.name === 'fail-on');
   return [
     `Usage: ${c.usage}`,
     '',
@@ -54,6 +72,7 @@ export function commandHelp(command) {
     'Options:',
     ...optionsOf(command).map((o) => optionLine(o, command)),
     '',
+    ...(judges ? [wrap(decidesText(), 0, 0), ''] : []),
     EXIT_CODES,
   ].join('\n');
 }

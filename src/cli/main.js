@@ -11,6 +11,7 @@ import { COMMANDS, parseCommand } from './options.js';
 const HANDLERS = {
   run: async () => (await import('./commands/run.js')).commandRun,
   soak: async () => (await import('./commands/soak.js')).commandSoak,
+  merge: async () => (await import('./commands/merge.js')).commandMerge,
   report: async () => (await import('./commands/report.js')).commandReport,
   export: async () => (await import('./commands/export.js')).commandExport,
 };

@@ -5,10 +5,11 @@
 // only ones: an option cannot be accepted, documented or defaulted twice.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FINDING_KINDS, VERDICT_DEFAULTS } from '../protocol.js';
+import { loadAddon, tryAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
 import {
+  findingKinds,
   integer,
   parseAlloc,
   parseArgSpec,
@@ -17,6 +18,7 @@ import {
   parseDuration,
   parseFailOn,
   parseFormats,
+  parseShard,
   parseTimeout,
   parseTimeThreshold,
   parseWarmup,
@@ -56,6 +58,13 @@ export const COMMANDS = Object.freeze({
       "Rewrites summary.json and the reports from the folder's log. --warmup, --time-threshold and --fail-on default to the run's values recorded in its log, else to the defaults below.",
     operand: { name: 'result folder', min: 1, max: 1 },
   },
+  merge: {
+    usage: 'wasm-soak merge <suite-results-dir>... [-o DIR]',
+    summary: 'combine the result folders of suite shards',
+    about:
+      'Reads the suite-result.json of each folder (the --out of `wasm-soak soak`, one per --shard) and writes one junit.xml, index.html, summary.md and suite-result.json for the whole suite. Exit 0 when every target passed, 1 when one failed, 3 when one could not run.',
+    operand: { name: 'result folder', min: 1, max: Infinity },
+  },
   export: {
     usage: 'wasm-soak export <result-dir> --csv',
     summary: 'the samples as CSV',
@@ -68,6 +77,10 @@ export const COMMANDS = Object.freeze({
 // its time turning the event loop, so the default comes with a floor (at
 // most one yield per 0.5 ms); a cadence given explicitly is kept exactly.
 const DEFAULT_YIELD_FLOOR_MS = 0.5;
+
+// Two defaults are decided in C (ws_protocol.h): read from the addon when
+// they are needed, so that the help and usage errors work without it.
+const NO_ADDON = 'decided by the native addon, which is not built';
 
 const RUN = ['run', 'soak'];
 const ANALYSIS = ['run', 'soak', 'report'];
@@ -169,8 +182,9 @@ export const OPTIONS = Object.freeze(
       help: {
         run: `result folder (default ${RESULTS_ROOT}/<name>)`,
         soak: `root of the result folders, one per target (default ${RESULTS_ROOT})`,
+        merge: `where the merged suite reports go (default ${RESULTS_ROOT})`,
       },
-      commands: RUN,
+      commands: [...RUN, 'merge'],
     },
     {
       name: 'force',
@@ -215,7 +229,13 @@ export const OPTIONS = Object.freeze(
       name: 'time-threshold',
       value: 'F',
       parse: parseTimeThreshold,
-      default: VERDICT_DEFAULTS.timeThreshold,
+      get default() {
+        return loadAddon().constants.verdictDefaults.timeThreshold;
+      },
+      get shown() {
+        return String(tryAddon()?.constants.verdictDefaults.timeThreshold ?? NO_ADDON);
+      },
+      fromAddon: true,
       help: 'smallest relative time drift worth a finding',
       commands: ANALYSIS,
     },
@@ -223,9 +243,15 @@ export const OPTIONS = Object.freeze(
       name: 'fail-on',
       value: 'KINDS',
       parse: parseFailOn,
-      default: FINDING_KINDS,
+      get default() {
+        return Object.freeze([...findingKinds()]);
+      },
       shown: 'all',
-      help: `findings that exit 1: ${FINDING_KINDS.join(', ')}, or none`,
+      fromAddon: true,
+      get help() {
+        const kinds = tryAddon()?.constants.findingKinds;
+        return `findings that exit 1: ${kinds ? kinds.join(', ') : 'a list of finding kinds'}, inconclusive (not by default), or none`;
+      },
       commands: ANALYSIS,
     },
     {
@@ -301,9 +327,18 @@ export const OPTIONS = Object.freeze(
       help: "check each verdict against the suite's expect (exit 0 when all match, 1 otherwise)",
       commands: ['soak'],
     },
+    {
+      name: 'shard',
+      value: 'K/N',
+      parse: parseShard,
+      default: null,
+      help: 'run the Kth of N shares of the suite (targets K, K+N, K+2N, ...); `wasm-soak merge` combines the shares',
+      commands: ['soak'],
+    },
     { name: 'csv', default: false, help: 'write samples.csv and metrics.csv', commands: ['export'] },
     { name: 'help', short: 'h', default: false, help: 'this help', commands: Object.keys(COMMANDS) },
-  ].map((o) => Object.freeze({ key: camelCase(o.name), ...o })),
+    // Copied with their getters (a spread would read the addon's defaults now).
+  ].map((o) => Object.freeze(Object.defineProperties({ key: camelCase(o.name) }, Object.getOwnPropertyDescriptors(o)))),
 );
 
 function camelCase(name) {
@@ -312,8 +347,13 @@ function camelCase(name) {
 
 const BY_NAME = new Map(OPTIONS.map((o) => [o.name, o]));
 
-/** The schema's defaults by configuration key; the only copy of each. */
-export const DEFAULTS = Object.freeze(Object.fromEntries(OPTIONS.map((o) => [o.key, o.default])));
+/** The schema's defaults by configuration key; the only copy of each (those decided in C read on use). */
+export const DEFAULTS = Object.freeze(
+  Object.defineProperties(
+    {},
+    Object.fromEntries(OPTIONS.map((o) => [o.key, { get: () => o.default, enumerable: true }])),
+  ),
+);
 
 /** The options command takes, in help order. */
 export const optionsOf = (command) => OPTIONS.filter((o) => o.commands.includes(command));
@@ -419,8 +459,9 @@ function checkArgOps(args, calls) {
  * Throws a SoakError (exit 2) for combinations that cannot run.
  */
 export function runConfig(values) {
+  const run = optionsOf('run');
   const { maxAllocsPerCall, maxBytesPerCall, help, ...cfg } = {
-    ...Object.fromEntries(optionsOf('run').map((o) => [o.key, o.default])),
+    ...Object.fromEntries(run.filter((o) => !o.fromAddon).map((o) => [o.key, o.default])),
     ...values,
   };
   cfg.seed ??= Math.floor(Math.random() * 2 ** 32);
@@ -435,6 +476,8 @@ export function runConfig(values) {
     );
   }
   checkArgOps(cfg.args, cfg.calls);
+  // The defaults decided in C, after the checks: a usage error needs no addon.
+  for (const o of run.filter((x) => x.fromAddon && !(x.key in values))) cfg[o.key] = o.default;
   cfg.yieldFloorMs = values.yieldEvery === undefined ? DEFAULT_YIELD_FLOOR_MS : 0;
   cfg.budgets = { allocs: maxAllocsPerCall, bytes: maxBytesPerCall };
   // Budgets are checked on the counting pass's exact counts.

@@ -3,7 +3,7 @@
 // configuration holds, or throws a SoakError (exit 2) that names the option,
 // what was wrong and an example that works.
 
-import { FINDING_KINDS } from '../protocol.js';
+import { loadAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
 
@@ -77,15 +77,19 @@ export function parseTimeThreshold(text, name = 'time-threshold') {
   return t;
 }
 
-/** "none" or a comma-separated list of finding kinds. */
+/** The finding kinds in severity order, as C defines them (read from the addon on use). */
+export const findingKinds = () => loadAddon().constants.findingKinds;
+
+/** "none" or a comma-separated list of finding kinds, and "inconclusive". */
 export function parseFailOn(text, name = 'fail-on') {
   if (text === 'none') return [];
   const kinds = text.split(',').map((k) => k.trim());
+  const known = findingKinds();
   for (const k of kinds) {
-    if (!FINDING_KINDS.includes(k)) {
+    if (!known.includes(k) && k !== 'inconclusive') {
       throw optionError(
         `--${name} names an unknown finding kind "${k}".`,
-        `Use a comma-separated list of ${FINDING_KINDS.join(', ')}, or none.`,
+        `Use a comma-separated list of ${known.join(', ')}, inconclusive, or none.`,
       );
     }
   }
@@ -185,4 +189,18 @@ export function parseBudget(text, name) {
     else budget.all = Number(m[2]);
   }
   return budget;
+}
+
+/** "K/N" with 1 <= K <= N: the Kth of N shards of a suite, as { k, n }. */
+export function parseShard(text, name) {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const k = m ? Number(m[1]) : 0;
+  const n = m ? Number(m[2]) : 0;
+  if (!m || n < 1 || k < 1 || k > n) {
+    throw optionError(
+      `--${name} must be K/N with 1 <= K <= N, got "${text}".`,
+      `Example: --${name} 2/4 runs the second of four shares of the suite.`,
+    );
+  }
+  return { k, n };
 }

@@ -58,3 +58,45 @@ export function formatPercent(r) {
   const t = trim(r * 100, 3);
   return t === '0' || t === '-0' ? '0 %' : `${r > 0 ? '+' : ''}${t} %`;
 }
+
+/**
+ * A p-value: "< 1e-16" below what a double's distance from 1 can tell (a
+ * tail that rounds to 0 is not 0), "3.2e-7" when small, else two
+ * significant digits ("0.0043", "0.27").
+ */
+export function formatP(p) {
+  if (!Number.isFinite(p)) return '–';
+  if (p < 1e-16) return '< 1e-16';
+  // Two significant digits, never rounded to 0 by a fixed number of decimals.
+  return p < 1e-4 ? p.toExponential(1) : String(Number(p.toPrecision(2)));
+}
+
+/** A tick label: up to six significant digits, thousands separated ("0.25", "2,500"). */
+export function formatTick(v) {
+  return Number(v.toPrecision(6)).toLocaleString('en-US', { maximumSignificantDigits: 6 });
+}
+
+/**
+ * The unit for an axis of times whose top is `ns`: the largest of ns, µs, ms
+ * and s in which the top stays below 10,000 ({ div, label }), so no tick is
+ * written in raw nanoseconds past 10,000.
+ */
+export function timeUnit(ns) {
+  if (!(ns >= 1e4)) return { div: 1, label: 'ns' };
+  if (ns < 1e7) return { div: 1e3, label: 'µs' };
+  if (ns < 1e10) return { div: 1e6, label: 'ms' };
+  return { div: 1e9, label: 's' };
+}
+
+/** The unit for an axis of bytes whose top is `max`: bytes, KiB, MiB or GiB, the top at least 4 of it. */
+export function byteUnit(max) {
+  const units = [
+    ['bytes', 1],
+    ['KiB', 2 ** 10],
+    ['MiB', 2 ** 20],
+    ['GiB', 2 ** 30],
+  ];
+  let pick = units[0];
+  for (const u of units) if (max >= 4 * u[1]) pick = u;
+  return { label: pick[0], div: pick[1] };
+}

@@ -6,6 +6,7 @@ import {
   allocationRows,
   figureTitle,
   findingEvidence,
+  findingFigure,
   formatAllocs,
   formatBytes,
   formatCount,
@@ -14,24 +15,32 @@ import {
   formatPercent,
   growthRows,
   instrumentedText,
+  leadFinding,
   medianChange,
+  nextSteps,
   opRows,
-  reproduceCommand,
+  orderFigures,
+  rerunCommand,
   sourceRows,
   toolName,
+  undecidedLines,
   verdictLine,
 } from './words.js';
 
 const CAPTIONS = {
   time:
-    'Time per call. Washed out: warm-up (excluded from the trend tests). Dark line: rolling ' +
-    'median; band: middle 80 % of calls; light band: fastest and slowest call per bucket (every ' +
-    'spike is kept; red triangles mark spikes above a linear axis). Dashed: the fitted trend, ' +
-    'red when it is a finding.',
+    'Time per call. Washed out: warm-up (excluded from the trend tests); tinted: the window tested. ' +
+    'Dark line: rolling median; band: middle 80 % of calls; light band: fastest and slowest call per ' +
+    'bucket (every spike is kept; grey triangles mark spikes above a linear axis). Dashed: the fitted ' +
+    'trend, its slope and 95 % interval above the plot, red when it is the finding.',
   memory:
-    'Memory. Steps: linear memory; markers: calls during which it grew, by op. Heap top and ' +
-    'live bytes when the scenario reports them: the shaded gap between them is memory the heap ' +
-    'holds free, and it widens when the allocator fragments. JS heap and RSS use the right axis.',
+    'Memory. Steps: linear memory; markers: calls during which it grew, by op. Heap top and live ' +
+    'bytes when the run could see them: the shaded gap between them is memory the heap holds free, and ' +
+    'it widens when the allocator fragments. JS heap and RSS use the right axis; when the JS heap is ' +
+    "the finding the right axis is its own, spanning its range. Dashed red: the finding's fitted trend.",
+  stack:
+    'Shadow stack depth: the first stack pointer seen minus each one. It rises for good when a call ' +
+    'takes stack space and never gives it back. Dashed: the fitted trend.',
   distribution:
     'Time per call early vs late after warm-up (fraction of calls at or below each ' +
     'time). A shift right or a longer tail shows a change a median can hide.',
@@ -39,30 +48,42 @@ const CAPTIONS = {
 };
 
 const CSS = `
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d232b;background:#f6f7f9}
+:root{color-scheme:light dark;--bg:#f6f7f9;--fg:#1d232b;--card:#fff;--line:#dfe3e8;--rule:#eceff2;--muted:#5b6570;--code:#f0f2f5;--ok:#1e7d3a;--bad:#b3261e;--warn:#8a5a00;--unsure:#8a5a00;--note:#fff6db;--noteline:#f0d67a}
+@media (prefers-color-scheme:dark){:root{--bg:#14171b;--fg:#e2e6ea;--card:#1d2126;--line:#353b43;--rule:#2b3036;--muted:#9ba5b0;--code:#262b31;--ok:#23703a;--bad:#a8281f;--warn:#e0b05a;--unsure:#7a5200;--note:#33301c;--noteline:#6e6020}
+figure svg{filter:invert(.9) hue-rotate(180deg)}}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:var(--fg);background:var(--bg)}
 main,.wrap{max-width:1060px;margin:0 auto;padding:0 16px 48px}
 .banner .wrap{padding-bottom:0}
-.banner{padding:18px 24px;color:#fff;margin-bottom:20px}
-.banner.ok{background:#1e7d3a}.banner.bad{background:#b3261e}
-.banner h1{margin:0;font-size:26px}.banner p{margin:4px 0 0;font-size:17px}
+.banner{padding:14px 24px;color:#fff;margin-bottom:12px}
+.banner.ok{background:var(--ok)}.banner.bad{background:var(--bad)}.banner.unsure{background:var(--unsure)}
+.banner h1{margin:0;font-size:24px}.banner p{margin:4px 0 0;font-size:16px}
 .banner .sub{opacity:.85;font-size:14px}
-section{background:#fff;border:1px solid #dfe3e8;border-radius:6px;padding:14px 20px;margin:16px 0}
+section{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:12px 20px;margin:12px 0}
 h2{font-size:18px;margin:4px 0 10px}
+#next ol{margin:0;padding-left:22px}#next li{margin:2px 0}#next pre{margin:4px 0 6px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:3px 12px 3px 0;text-align:left;vertical-align:top}
-table.grid th,table.grid td{border-bottom:1px solid #eceff2;text-align:right;padding:4px 10px}
+table.grid th,table.grid td{border-bottom:1px solid var(--rule);text-align:right;padding:4px 10px}
 table.grid th:first-child,table.grid td:first-child{text-align:left}
-.finding{border-left:4px solid #b3261e;padding:2px 0 2px 14px;margin:12px 0}
+.scroll{overflow-x:auto;max-width:100%}.plot.narrow{display:none}
+.finding{border-left:4px solid var(--bad);padding:2px 0 2px 14px;margin:12px 0}
 .finding p{margin:0 0 6px;font-weight:600}
-.finding th{color:#5b6570;font-weight:normal}
-figure{margin:12px 0 22px}figure svg{display:block;width:100%;height:auto}
-figcaption{color:#5b6570;font-size:13px}
-pre{background:#f0f2f5;padding:10px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-.note{background:#fff6db;border:1px solid #f0d67a;padding:4px 14px;margin:8px 0}
-.muted{color:#5b6570}
+.finding th{color:var(--muted);font-weight:normal}
+figure{margin:8px 0 18px}.plot svg{display:block;width:100%;height:auto;max-height:80vh}
+figcaption{color:var(--muted);font-size:13px}
+pre{background:var(--code);padding:8px 10px;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
+.note{background:var(--note);border:1px solid var(--noteline);padding:4px 14px;margin:8px 0}
+.muted{color:var(--muted)}
 h3{font-size:15px;margin:14px 0 6px}
-table.sources td.found{color:#1e7d3a;font-weight:600}table.sources td.missing{color:#8a5a00;font-weight:600}
+table.sources td.found{color:var(--ok);font-weight:600}table.sources td.missing{color:var(--warn);font-weight:600}
 table.sources td{padding-bottom:6px}table.sources th{white-space:nowrap}table.grid td{white-space:nowrap}
+@media (max-width:700px){body{font-size:14px}main,.wrap{padding:0 8px 32px}.banner{padding:12px 8px}.banner h1{font-size:20px}
+section{padding:10px 12px}.plot{overflow-x:auto}.plot:not(.narrow) svg{min-width:760px}.plot svg{max-height:none}
+.plot.wide{display:none}.plot.narrow{display:block}table.sources th{white-space:normal}}
+@media print{.plot.wide{display:block}.plot.narrow{display:none}:root{--bg:#fff;--card:#fff;--fg:#000;--code:#f3f3f3}body{font-size:11pt}
+.banner{print-color-adjust:exact;-webkit-print-color-adjust:exact}section{border:0;padding:0;margin:10px 0}
+section,figure,.finding,table,tr,pre{break-inside:avoid}h2,h3{break-after:avoid}figure svg{filter:none}
+.plot svg{max-height:none}.scroll{overflow:visible}table.grid{font-size:9pt}table.grid th,table.grid td{padding:2px 5px;white-space:normal}}
 `;
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -75,11 +96,13 @@ function inlineSvg(svg, prefix) {
     .replace(/\bid=(['"])/g, `id=$1${prefix}-`)
     .replace(/(href=['"]#)/g, `$1${prefix}-`)
     .replace(/url\(#/g, `url(#${prefix}-`)
-    .replace(/<svg\b/, `<svg role="img" aria-label="${esc(prefix)}"`);
+    .replace(/<title>/, `<title id="${prefix}-title">`)
+    .replace(/<desc>/, `<desc id="${prefix}-desc">`)
+    .replace(/<svg\b/, `<svg role="img" aria-labelledby="${prefix}-title" aria-describedby="${prefix}-desc"`);
 }
 
 function table(rows) {
-  return `<table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`;
+  return `<div class="scroll"><table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table></div>`;
 }
 
 function banner(s) {
@@ -91,7 +114,8 @@ function banner(s) {
   ]
     .filter(Boolean)
     .join(' · ');
-  return `<header class="banner ${v.ok ? 'ok' : 'bad'}" id="verdict"><div class="wrap">
+  const tone = v.ok ? 'ok' : v.unsure ? 'unsure' : 'bad';
+  return `<header class="banner ${tone}" id="verdict"><div class="wrap">
 <h1>${esc(v.title)} — ${esc(figureTitle(s))}</h1><p>${esc(v.text)}</p><p class="sub">${esc(sub)}</p></div></header>`;
 }
 
@@ -107,14 +131,23 @@ function errorSection(s) {
 ${e.stack ? `<pre>${esc(e.stack)}</pre>` : ''}</section>`;
 }
 
+// What the data left undecided, after the findings.
+function undecidedBlock(s) {
+  const lines = undecidedLines(s);
+  if (!lines.length) return '';
+  return `<div class="note" id="inconclusive"><p><strong>Inconclusive:</strong></p><ul>${lines
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join('')}</ul></div>`;
+}
+
 function findingsSection(s) {
   const list = s.findings ?? [];
   if (!list.length) {
     return s.verdict
-      ? '<section id="findings"><h2>Findings</h2><p>None: every tested series stayed flat after warm-up.</p></section>'
+      ? `<section id="findings"><h2>Findings</h2><p>None${s.verdict === 'inconclusive' ? '' : ': every tested series stayed flat after warm-up'}.</p>${undecidedBlock(s)}</section>`
       : '';
   }
-  return `<section id="findings"><h2>Findings</h2>${list
+  return `<section id="findings"><h2>Findings</h2>${undecidedBlock(s)}${list
     .map(
       (f) => `<div class="finding">
 <p>${esc(f.sentence)}</p>${table(findingEvidence(f))}</div>`,
@@ -122,18 +155,36 @@ function findingsSection(s) {
     .join('')}</section>`;
 }
 
-function figuresSection(figures, skipped) {
+// A figure, with its narrow-screen render when there is one (CSS shows one).
+function figureHtml(f) {
+  const narrow = f.narrow ? `<div class="plot narrow">${inlineSvg(f.narrow, `fig-${f.name}-n`)}</div>` : '';
+  return `<figure id="fig-${esc(f.name)}"><div class="plot${narrow ? ' wide' : ''}">${inlineSvg(f.svg, `fig-${f.name}`)}</div>${narrow}
+<figcaption>${esc(CAPTIONS[f.name] ?? '')}</figcaption></figure>`;
+}
+
+// What to do next, under the verdict: drawn from what the run knew.
+function nextSection(s) {
+  const steps = nextSteps(s);
+  return `<section id="next" aria-label="Next steps"><h2>Next step</h2><ol>${steps
+    .map((x) => `<li>${esc(x.text)}${x.command ? `<pre><code>${esc(x.command)}</code></pre>` : ''}</li>`)
+    .join('')}</ol></section>`;
+}
+
+// The figure carrying the verdict's finding, right under the next step.
+function leadSection(s, figures) {
+  const lead = figures.find((f) => f.name === findingFigure(leadFinding(s)));
+  return lead ? `<section id="evidence" aria-label="The finding's figure">${figureHtml(lead)}</section>` : '';
+}
+
+function figuresSection(s, figures, skipped) {
   const note = skipped
     ? `<div class="note" id="plots-skipped"><p><strong>Plots were skipped:</strong> ${esc(skipped)}.</p>
 <p>Install gnuplot with <code>${esc(INSTALL_HINT)}</code>, then run <code>wasm-soak report DIR</code> on this result folder to draw them.</p></div>`
     : '';
-  const body = figures
-    .map(
-      (f) => `<figure id="fig-${esc(f.name)}">${inlineSvg(f.svg, `fig-${f.name}`)}
-<figcaption>${esc(CAPTIONS[f.name] ?? '')}</figcaption></figure>`,
-    )
-    .join('\n');
-  return `<section id="figures"><h2>Figures</h2>${note}${body}</section>`;
+  const lead = findingFigure(leadFinding(s));
+  const rest = figures.filter((f) => f.name !== lead);
+  if (!note && !rest.length) return '';
+  return `<section id="figures"><h2>${lead && rest.length < figures.length ? 'More figures' : 'Figures'}</h2>${note}${rest.map(figureHtml).join('\n')}</section>`;
 }
 
 function opsSection(s) {
@@ -146,10 +197,10 @@ function opsSection(s) {
     early && late
       ? `<p class="muted">Early: iterations ${formatCount(early.from)}–${formatCount(early.to)}; late: ${formatCount(late.from)}–${formatCount(late.to)}. Times include the harness's own cost per call (about 60 ns on the reference machine).</p>`
       : '';
-  return `<section id="ops"><h2>Time per op</h2><table class="grid">
+  return `<section id="ops"><h2>Time per op</h2><div class="scroll" role="region" aria-label="Time per op" tabindex="0"><table class="grid">
 <tr><th>op</th><th>calls</th><th>threw</th><th>early median</th><th>p90</th><th>p99</th><th>late median</th><th>p90</th><th>p99</th><th>median change</th></tr>
 ${rows.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(formatCount(r.count))}</td><td>${r.threw == null ? '' : esc(formatCount(r.threw))}</td>${cells(r.time?.early)}${cells(r.time?.late)}<td>${esc(formatPercent(medianChange(r.time)))}</td></tr>`).join('\n')}
-</table>${windows}</section>`;
+</table></div>${windows}</section>`;
 }
 
 const signed = (b) => (Number.isFinite(b) && b > 0 ? `+${formatBytes(b)}` : formatBytes(b));
@@ -164,7 +215,7 @@ function allocatorSection(s, timed) {
   if (!sources.length && !allocs.length && !growth.length) return '';
   const parts = ['<section id="allocator"><h2>Inside the allocator</h2>'];
   if (sources.length) {
-    parts.push(`<h3>Sources</h3><table class="sources" id="allocator-sources">
+    parts.push(`<h3>Sources</h3><div class="scroll"><table class="sources" id="allocator-sources">
 ${sources
   .map(
     (r) =>
@@ -173,23 +224,23 @@ ${sources
       }${r.enable ? `${r.source != null ? '<br>' : ''}<span class="muted">${r.found ? '' : 'to enable: '}${esc(r.enable)}</span>` : ''}</td></tr>`,
   )
   .join('\n')}
-</table>`);
+</table></div>`);
   }
   if (allocs.length) {
     const a = s.allocations;
     const ns = (v) => (v == null ? '–' : formatNs(v));
     const time = (r) => `<td>${esc(ns(r.timedMedianNs))}</td><td>${esc(ns(r.countMedianNs))}</td>`;
-    parts.push(`<h3>Allocations per call (counting pass)</h3><table class="grid" id="allocator-ops">
+    parts.push(`<h3>Allocations per call (counting pass)</h3><div class="scroll" role="region" aria-label="Allocations per call" tabindex="0"><table class="grid" id="allocator-ops">
 <tr><th>op</th><th>calls</th><th>allocs/call median</th><th>p99</th><th>bytes/call median</th><th>p99</th><th>frees</th><th>live bytes left behind</th><th>time/call timed</th><th>counting pass</th></tr>
 ${allocs.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(formatCount(r.calls))}</td><td>${esc(formatAllocs(r.allocs.median))}</td><td>${esc(formatAllocs(r.allocs.p99))}</td><td>${esc(formatBytes(r.bytes.median))}</td><td>${esc(formatBytes(r.bytes.p99))}</td><td>${esc(formatCount(r.frees))}</td><td>${esc(r.liveLeftBehind == null ? '–' : signed(r.liveLeftBehind))}</td>${time(r)}</tr>`).join('\n')}
-</table><p class="muted">A separate pass with the same seed and call sequence counted every call into the allocator (instrumented: ${esc(instrumentedText(a.instrumented))}); the timed pass stays uninstrumented, so its times are the ones the trend tests judge. Median time per call: ${esc(formatNs(timed?.median ?? NaN))} timed, ${esc(formatNs(a.timeMedianNs ?? NaN))} in the counting pass. Live bytes ${esc(formatBytes(a.live?.start))} after the first call, ${esc(formatBytes(a.live?.end))} at the end, peak ${esc(formatBytes(a.live?.peak))}; ${esc(formatCount(a.allocs?.total))} allocations of ${esc(formatBytes(a.bytes?.total))} in all.</p>`);
+</table></div><p class="muted">A separate pass with the same seed and call sequence counted every call into the allocator (instrumented: ${esc(instrumentedText(a.instrumented))}); the timed pass stays uninstrumented, so its times are the ones the trend tests judge. Median time per call: ${esc(formatNs(timed?.median ?? NaN))} timed, ${esc(formatNs(a.timeMedianNs ?? NaN))} in the counting pass. Live bytes ${esc(formatBytes(a.live?.start))} after the first call, ${esc(formatBytes(a.live?.end))} at the end, peak ${esc(formatBytes(a.live?.peak))}; ${esc(formatCount(a.allocs?.total))} allocations of ${esc(formatBytes(a.bytes?.total))} in all.</p>`);
   }
   if (growth.length) {
     const live = growth.some((g) => g.liveLeftBehind != null);
-    parts.push(`<h3>Memory growth by op</h3><table class="grid" id="allocator-growth">
+    parts.push(`<h3>Memory growth by op</h3><div class="scroll" role="region" aria-label="Memory growth by op" tabindex="0"><table class="grid" id="allocator-growth">
 <tr><th>op</th><th>growth events</th><th>grown bytes</th>${live ? '<th>live bytes left behind</th>' : ''}</tr>
 ${growth.map((g) => `<tr><td>${esc(g.op)}</td><td>${esc(formatCount(g.growthEvents))}</td><td>${esc(formatBytes(g.grownBytes))}</td>${live ? `<td>${esc(g.liveLeftBehind == null ? '–' : signed(g.liveLeftBehind))}</td>` : ''}</tr>`).join('\n')}
-</table><p class="muted">Growth events: calls of the timed pass during which linear memory grew, and by how much.${live ? " Live bytes left behind: the change of live bytes across the op's calls in the counting pass (negative when it frees what others allocated)." : ' Run with --count-allocs to see which ops leave live bytes behind.'}</p>`);
+</table></div><p class="muted">Growth events: calls of the timed pass during which linear memory grew, and by how much.${live ? " Live bytes left behind: the change of live bytes across the op's calls in the counting pass (negative when it frees what others allocated)." : ' Run with --count-allocs to see which ops leave live bytes behind.'}</p>`);
   }
   parts.push('</section>');
   return parts.join('');
@@ -218,7 +269,7 @@ function runSection(s) {
   const env = s.env ?? {},
     mod = s.target?.module;
   const w = s.warmup;
-  return `<section id="reproduce"><h2>Reproduce</h2><pre><code>${esc(reproduceCommand(s))}</code></pre></section>
+  return `<section id="reproduce"><h2>Reproduce</h2><pre><code>${esc(rerunCommand(s))}</code></pre></section>
 <section id="environment"><h2>Run and environment</h2>${table([
     ['status', `${s.status ?? '–'} (exit code ${s.exitCode ?? '–'})`],
     [
@@ -247,6 +298,8 @@ function runSection(s) {
 // time per call ({ median, ops: { name: median } }, from report.js) or null.
 export function renderHtml(summary, { figures = [], skipped = null, timed = null } = {}) {
   const s = summary;
+  const byName = new Map(figures.map((f) => [f.name, f]));
+  const ordered = orderFigures(s, [...byName.keys()]).map((name) => byName.get(name));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -254,7 +307,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
 <title>wasm-soak: ${esc(s.verdict ?? s.status)} — ${esc(figureTitle(s))}</title>
 <style>${CSS}</style></head>
 <body>${banner(s)}<main>
-${errorSection(s)}${findingsSection(s)}${figuresSection(figures, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
+${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
 <p class="muted">Written by ${esc(toolName(s))} from summary.json (schema ${esc(s.version ?? '?')}).</p>
 </main></body></html>
 `;

@@ -1,8 +1,13 @@
-// JUnit XML for CI: one testcase per soak target. A finding is a failure
-// whose message is its sentence; a failed run is an error.
+// JUnit XML for CI: one testcase per soak target, named as the suite names
+// it, timed by the wall clock. A case's outcome (suite-result.js) decides:
+// passed (its verdict and findings in system-out), failed (a verdict the
+// suite did not expect, or without expectations a finding that gates the
+// exit code), error (the run failed or could not start).
+
 import { writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { TOOL } from '../version.js';
-import { findingEvidence, reproduceCommand } from './words.js';
+import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
 
 // Escapes text for XML attributes and content, dropping characters XML 1.0
 // cannot carry.
@@ -12,42 +17,64 @@ const xml = (s) =>
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function testcase(s) {
-  const time = Number.isFinite(s.durationMs) ? (s.durationMs / 1000).toFixed(3) : '0';
-  const body = [];
-  if (s.status === 'failed') {
-    const e = s.error ?? {};
-    body.push(`<error message="${xml(e.message ?? 'the run failed')}" type="run-failed">${xml(e.stack ?? '')}</error>`);
-  }
-  for (const f of s.findings ?? []) {
-    const evidence = findingEvidence(f)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join('\n');
-    body.push(`<failure message="${xml(f.sentence)}" type="${xml(f.kind)}">${xml(evidence)}</failure>`);
-  }
-  body.push(
-    `<system-out>${xml(`verdict: ${s.verdict ?? 'none'} (${s.status})\nreproduce: ${reproduceCommand(s)}`)}</system-out>`,
-  );
-  return `    <testcase classname="wasm-soak" name="${xml(s.name ?? 'wasm-soak')}" time="${time}">\n      ${body.join('\n      ')}\n    </testcase>`;
+const seconds = (ms) => (Number.isFinite(ms) ? ms / 1000 : 0).toFixed(3);
+
+const evidenceText = (f) =>
+  findingEvidence(f)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+
+function systemOut(c) {
+  const s = c.summary ?? {};
+  const lines = [`verdict: ${s.verdict ?? 'none'} (${s.status ?? 'not run'})`];
+  if (c.expect) lines.push(`expected: ${c.expect.join(' or ')}`);
+  for (const f of s.findings ?? []) lines.push(`${f.kind}: ${f.sentence}`, evidenceText(f));
+  for (const l of c.summary ? undecidedLines(s) : []) lines.push(`inconclusive: ${l}`);
+  if (c.summary) lines.push(`reproduce: ${reproduceCommand(s)}`);
+  return `<system-out>${xml(lines.join('\n'))}</system-out>`;
 }
 
-// Returns the JUnit document for several targets (one testsuite).
-export function renderJunit(summaries) {
-  const failures = summaries.filter((s) => s.status !== 'failed' && s.findings?.length).length;
-  const errors = summaries.filter((s) => s.status === 'failed').length;
-  const time = summaries.reduce((t, s) => t + (Number.isFinite(s.durationMs) ? s.durationMs : 0), 0) / 1000;
-  const head = `tests="${summaries.length}" failures="${failures}" errors="${errors}" time="${time.toFixed(3)}"`;
+function testcase(c) {
+  const body = [];
+  if (c.outcome === 'error') {
+    const stack = c.summary?.error?.stack ?? '';
+    body.push(`<error message="${xml(c.message ?? 'the run failed')}" type="run-failed">${xml(stack)}</error>`);
+  } else if (c.outcome === 'failed' && c.expect) {
+    const findings = (c.summary?.findings ?? []).map((f) => `${f.sentence}\n${evidenceText(f)}`).join('\n');
+    body.push(`<failure message="${xml(c.message)}" type="unexpected-verdict">${xml(findings)}</failure>`);
+  } else if (c.outcome === 'failed') {
+    for (const f of c.summary?.findings ?? []) {
+      body.push(`<failure message="${xml(f.sentence)}" type="${xml(f.kind)}">${xml(evidenceText(f))}</failure>`);
+    }
+  }
+  body.push(systemOut(c));
+  return `    <testcase classname="wasm-soak" name="${xml(c.name)}" time="${seconds(c.wallMs)}">\n      ${body.join('\n      ')}\n    </testcase>`;
+}
+
+/**
+ * The JUnit document of one suite result (suite-result.js): { name,
+ * startedAt, hosts, wallMs, cases }. Each case: { name, outcome, message,
+ * expect, wallMs, summary }.
+ */
+export function renderJunit(result) {
+  const { cases } = result;
+  const count = (o) => cases.filter((c) => c.outcome === o).length;
+  const time = seconds(result.wallMs ?? cases.reduce((t, c) => t + (c.wallMs ?? 0), 0));
+  const head = `tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="0" time="${time}"`;
+  // JUnit's timestamp is ISO 8601 local time without a zone: UTC here.
+  const timestamp = new Date(result.startedAt ?? Date.now()).toISOString().slice(0, 19);
+  const host = (result.hosts ?? [hostname()]).join(',');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="wasm-soak" ${head}>
-  <testsuite name="wasm-soak" ${head}>
+  <testsuite name="${xml(result.name ?? 'wasm-soak')}" ${head} timestamp="${timestamp}" hostname="${xml(host)}">
     <properties><property name="wasm-soak.version" value="${xml(TOOL.version)}"/></properties>
-${summaries.map(testcase).join('\n')}
+${cases.map(testcase).join('\n')}
   </testsuite>
 </testsuites>
 `;
 }
 
-// Writes one JUnit file for all summaries (one testcase each).
-export async function writeJunit(path, summaries) {
-  await writeFile(path, renderJunit(summaries));
+/** Writes renderJunit(result) at path. */
+export async function writeJunit(path, result) {
+  await writeFile(path, renderJunit(result));
 }

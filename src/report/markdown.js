@@ -5,6 +5,7 @@ import {
   allocationRows,
   figureTitle,
   findingEvidence,
+  findingFigure,
   formatAllocs,
   formatBytes,
   formatCount,
@@ -12,11 +13,13 @@ import {
   formatNs,
   formatPercent,
   growthRows,
+  leadFinding,
   medianChange,
+  nextSteps,
   opRows,
-  reproduceCommand,
   sourceRows,
   toolName,
+  undecidedLines,
   verdictLine,
 } from './words.js';
 
@@ -78,15 +81,30 @@ function allocatorLines(s, timed) {
 // why plots are missing; timed: the timed pass's medians (report.js) or null.
 export function renderMarkdown(s, { figures = [], skipped = null, timed = null } = {}) {
   const v = verdictLine(s);
-  const out = [`## ${v.ok ? '✅' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
+  const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
   if (!s.findings?.length) out.push(v.text, '');
-  if (s.error?.stack) out.push('```', s.error.stack, '```', '');
   for (const f of s.findings ?? []) {
     out.push(`- **${f.kind}**: ${f.sentence}`);
     const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
   }
   if (s.findings?.length) out.push('');
+  const undecided = undecidedLines(s);
+  if (undecided.length) out.push('Inconclusive:', '', ...undecided.map((l) => `- ${l}`), '');
+  // What to do next, then the figure that carries the finding.
+  out.push('**Next step**', '');
+  nextSteps(s).forEach((x, i) => {
+    out.push(`${i + 1}. ${x.text}`);
+    if (x.command) out.push('   ```sh', `   ${x.command}`, '   ```');
+  });
+  out.push('');
+  const lead = findingFigure(leadFinding(s));
+  if (lead && figures.includes(`${lead}.png`))
+    out.push(
+      `Evidence: [${lead} figure](${lead}.png) (the finding's series, its fitted trend and the window tested)`,
+      '',
+    );
+  if (s.error?.stack) out.push('```', s.error.stack, '```', '');
   const rows = opRows(s);
   if (rows.length) {
     out.push('| op | calls | early median | late median | change | late p99 |', '|---|--:|--:|--:|--:|--:|');
@@ -113,6 +131,6 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       '',
     );
   if (skipped) out.push(`> Plots were skipped: ${skipped}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
-  out.push('Reproduce:', '```sh', reproduceCommand(s), '```', '', `<sub>${toolName(s)}</sub>`, '');
+  out.push(`<sub>${toolName(s)}</sub>`, '');
   return out.join('\n');
 }

@@ -2,42 +2,39 @@
 // writes gnuplot data files into a temporary folder, runs plots/<figure>.gp
 // once per figure and format, and reports what it made or why it could not.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLAG } from '../protocol.js';
-import { figureTitle, formatBytes, formatCount, formatNs } from './words.js';
+import { byteUnit, formatTick, timeUnit } from './format.js';
+import { figureTitle, formatBytes, formatCount, formatNs, isTimeSeries, slopeText } from './words.js';
 
 const PLOTS = fileURLToPath(new URL('../../plots', import.meta.url));
-const TERMS = { png: 'pngcairo', svg: 'svg' };
+// Formats a figure is drawn in: 'narrow' is an SVG for screens under
+// 700 px (<figure>-narrow.svg: taller, larger text), which report.html
+// swaps in there.
+const TERMS = { png: 'pngcairo', svg: 'svg', narrow: 'svg' };
+const fileOf = (name, ext) => (ext === 'narrow' ? `${name}-narrow.svg` : `${name}.${ext}`);
 const BUCKETS = 1000; // about one per pixel of the plot area
 const OP_WINDOWS = 60;
 const MAX_POINTS = 3000;
-const SPIKE_GROUP = 5; // buckets per spike marker at most // per slow-cadence series and for growth markers
+const SPIKE_GROUP = 5; // buckets per spike marker at most
 const GNUPLOT_TIMEOUT_MS = 60_000; // the default of --plot-timeout
 export const INSTALL_HINT = 'apt-get install gnuplot-nox';
 
-// ---- units and scales ----
-
-// The unit for an axis whose largest value is ns.
-function timeUnit(ns) {
-  if (ns < 1e4) return { div: 1, label: 'ns' };
-  if (ns < 1e7) return { div: 1e3, label: 'µs' };
-  return { div: 1e6, label: 'ms' };
+/**
+ * The one stderr line for figures that were skipped (skipped: the reason
+ * renderFigures gave), naming the install command when gnuplot is missing.
+ */
+export function plotsWarning(skipped, dir) {
+  const fix = /not found/.test(skipped)
+    ? `install it with ${INSTALL_HINT}, then run wasm-soak report ${dir}`
+    : `gnuplot's messages are in ${join(dir, 'gnuplot-stderr.txt')}`;
+  return `wasm-soak: figures skipped: ${skipped}; ${fix}\n`;
 }
 
-function byteUnit(max) {
-  const units = [
-    ['bytes', 1],
-    ['KiB', 2 ** 10],
-    ['MiB', 2 ** 20],
-    ['GiB', 2 ** 30],
-  ];
-  let pick = units[0];
-  for (const u of units) if (max >= 4 * u[1]) pick = u;
-  return { label: pick[0], div: pick[1] };
-}
+// ---- units, scales and tics ----
 
 function iterScale(n) {
   if (n >= 2e6) return { div: 1e6, label: 'iteration (millions)' };
@@ -53,11 +50,83 @@ function warmupEnd(summary, signal, n) {
   return Math.max(0, Math.min(n, Math.round(w)));
 }
 
-const trim = (x) => Number(x.toPrecision(3)).toLocaleString('en-US', { maximumFractionDigits: 3 });
-const percent = (r) => {
-  const t = trim(Math.abs(r) * 100);
-  return t === '0' ? '0 %' : `${r > 0 ? '+' : '−'}${t} %`;
-};
+// A gnuplot tic list, each label written by the one number formatter.
+const ticList = (values, suffix = '') =>
+  values.length ? `(${values.map((v) => `"${formatTick(v)}${suffix}" ${num(v)}`).join(', ')})` : '';
+
+// Tics of a linear axis from lo (0 unless given; rounded down to a tic)
+// that reaches at least hi: about five at a step of 1, 2, 2.5 or 5 times a
+// power of ten. { values, min, max } (the first and last tic).
+function linearTics(hi, lo = 0) {
+  if (!(hi > lo)) return { values: [lo, lo + 1], min: lo, max: lo + 1 };
+  const raw = (hi - lo) / 5,
+    p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((x) => x >= raw);
+  const first = Math.floor(lo / step + 1e-9),
+    last = Math.ceil(hi / step - 1e-9);
+  const values = Array.from({ length: last - first + 1 }, (_, i) => Number(((first + i) * step).toPrecision(12)));
+  return { values, min: values[0], max: values.at(-1) };
+}
+
+// Tics of a log axis from lo to hi: powers of ten, with 2 and 5 (or more
+// steps) between them when the range spans less than two decades.
+function logTics(lo, hi) {
+  if (!(lo > 0) || !(hi > lo)) return [];
+  const steps = [[1], [1, 2, 5], [1, 1.5, 2, 3, 5, 7]];
+  for (const mant of hi / lo >= 100 ? steps : steps.slice(1)) {
+    const tics = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      for (const m of mant) {
+        const v = Number((m * 10 ** e).toPrecision(3));
+        if (v >= lo && v <= hi) tics.push(v);
+      }
+    }
+    if (tics.length >= 4 && tics.length <= 14) return tics;
+  }
+  const decades = [];
+  for (let e = Math.ceil(Math.log10(lo)); e <= Math.floor(Math.log10(hi)); e++) decades.push(10 ** e);
+  return decades;
+}
+
+// The iteration axis's tics, written like every other number (2,000, not 2000).
+const xTics = (xmax) => ticList(linearTics(xmax).values.filter((v) => v <= xmax * (1 + 1e-9)));
+
+// The y axis of a time figure whose plotted values run from lo to hi (ns):
+// its unit (from the top), range and tics, log or linear from 0.
+function timeAxis(lo, hi, logy) {
+  if (logy) {
+    // The unit of the axis's geometric middle, so decades either side read
+    // as 0.1 … 10,000 rather than 0.001 … 10; a larger one when a tick
+    // would still pass 10,000.
+    for (let unit = timeUnit(Math.sqrt(lo * hi)); ; unit = timeUnit(unit.div * 1e4)) {
+      const min = (lo / unit.div) * 0.9,
+        max = (hi / unit.div) * 1.1,
+        tics = logTics(min, max);
+      if (!(tics.at(-1) > 1e4) || unit.label === 's') return { unit, min, max, tics: ticList(tics) };
+    }
+  }
+  const unit = timeUnit(hi),
+    t = linearTics(hi / unit.div);
+  return { unit, min: 0, max: t.max, tics: ticList(t.values) };
+}
+
+// The window a trend test judged, for the figure showing the series that
+// match: the finding's, else the tested series'. null when there is none.
+function testedWindow(summary, match) {
+  const hit = summary.findings?.find((f) => match(f.series) && f.window);
+  const w = hit?.window ?? summary.series?.find((s) => match(s.name) && s.tested !== false && s.window)?.window ?? null;
+  return w && w.to > w.from ? w : null;
+}
+
+// The variables that shade the tested window (common.gp), in x units.
+function windowVars(w, xs) {
+  if (!w) return { wfrom: 0, wto: 0, wtitle: '' };
+  return {
+    wfrom: w.from / xs.div,
+    wto: w.to / xs.div,
+    wtitle: `window tested (iterations ${formatCount(w.from)}–${formatCount(w.to)})`,
+  };
+}
 
 // ---- data files ----
 
@@ -95,54 +164,67 @@ function envelope(iter, value, max, upper = null) {
   return out;
 }
 
-// ---- figures: each returns { name, vars, files } or null when not applicable ----
+// ---- figures: each returns { name, vars, files, fileVars, desc } or null when not applicable ----
 
-// The fitted trend of time per call: the slowdown finding, else the tested
-// 'time' series. Its slope is in ln(ns) per 1,000 calls (a relative drift),
-// or in ns for a linear fit.
-function timeTrend(summary) {
-  const isTime = (name) => typeof name === 'string' && name.startsWith('time');
-  const finding = summary.findings?.find((f) => isTime(f.series) && f.slope);
-  const found = finding ?? summary.series?.find((s) => isTime(s.name ?? s.series) && s.tested !== false && s.slope);
-  const unit = found?.slope.unit;
-  if (!found || !Number.isFinite(found.slope.perKiloIterations) || !['ns', 'ln(ns)', undefined].includes(unit))
-    return null;
-  return { ...found, log: unit === 'ln(ns)', finding: Boolean(finding) };
+// The fitted trend drawn in a figure: the finding on a series that match()
+// accepts, else (with tested) that figure's tested series. null when there
+// is none, or its slope is not finite. { ...finding or series, finding }.
+function trendFor(summary, match, { tested = false } = {}) {
+  const finding = summary.findings?.find((f) => match(f.series) && f.slope);
+  const found =
+    finding ?? (tested ? summary.series?.find((s) => match(s.name) && s.tested !== false && s.slope) : null);
+  if (!found || !Number.isFinite(found.slope.perKiloIterations)) return null;
+  return { ...found, finding: Boolean(finding) };
 }
 
-// The trend line's rows (x, time in unit) over its window and its key entry.
-// The intercept is the median offset of the rolling medians from the slope.
-function trendLine(trend, b, buckets, warm, n, unit, xs) {
-  const k = trend.slope.perKiloIterations / 1000; // per iteration
-  const from = Math.max(0, trend.window?.from ?? warm),
-    to = Math.min(n, trend.window?.to ?? n);
-  const f = trend.log ? Math.log : (v) => v;
-  const offsets = [];
-  for (let i = 0; i < buckets; i++) {
-    const x = (b[i * 8] + b[i * 8 + 1]) / 2,
-      med = b[i * 8 + 6];
-    if (x >= from && x < to && med > 0 && Number.isFinite(med)) offsets.push(f(med) - k * x);
-  }
+// The variables naming a trend line (common.gp): a short key entry, and
+// the note above the plot with what it fits and its slope with interval.
+function trendVars(trend, what) {
+  if (!trend) return { trendtitle: '', trendnote: '', trendcolor: '#d62728' };
+  const of = what ? ` of ${what}` : '';
+  return {
+    trendtitle: trend.finding ? `fitted trend${of} (the finding)` : `fitted trend${of} (no finding)`,
+    trendnote: `${trend.finding ? 'Trend' : 'Fitted trend (no finding)'}${of}: ${slopeText(trend.slope)}`,
+    trendcolor: trend.finding ? '#d62728' : '#555555',
+  };
+}
+
+// A straight fitted line through samples (x, y) of a series over the trend's
+// window: slope k per iteration, the intercept the median offset of the
+// samples from it. Rows [x, y] at both ends, or null with under 2 samples.
+function fittedLine(points, k, from, to) {
+  const offsets = points.filter(([x, y]) => x >= from && x < to && Number.isFinite(y)).map(([x, y]) => y - k * x);
   if (offsets.length < 2) return null;
   offsets.sort((u, v) => u - v);
   const a = offsets[offsets.length >> 1];
-  const steps = trend.log ? 48 : 1;
-  const line = Array.from({ length: steps + 1 }, (_, j) => {
-    const x = from + ((to - from) * j) / steps,
-      y = a + k * x;
-    return [x / xs.div, (trend.log ? Math.exp(y) : y) / unit.div];
-  });
-  const { perKiloIterations: s, low, high } = trend.slope;
-  const both = Number.isFinite(low) && Number.isFinite(high);
-  let text;
-  if (trend.log) {
-    const rel = (v) => percent(Math.expm1(v));
-    text = `${rel(s)} per 1,000 calls${both ? ` (95 %: ${rel(low)} to ${rel(high)})` : ''}`;
-  } else {
-    const abs = (v) => `${v >= 0 ? '+' : '−'}${formatNs(Math.abs(v))}`;
-    text = `${abs(s)} per 1,000 calls${both ? ` (95 %: ${abs(low)} to ${abs(high)})` : ''}`;
+  return [
+    [from, a + k * from],
+    [to, a + k * to],
+  ];
+}
+
+// The time trend's rows (x, time in unit) over its window. A slope in ln(ns)
+// (a relative drift) is fitted to the log of the rolling medians and drawn
+// as a curve; one in ns as a line.
+function timeTrendLine(trend, b, buckets, warm, n, unit, xs) {
+  const log = trend.slope.unit === 'ln(ns)';
+  if (!log && !['ns', undefined].includes(trend.slope.unit)) return null;
+  const k = trend.slope.perKiloIterations / 1000; // per iteration
+  const from = Math.max(0, trend.window?.from ?? warm),
+    to = Math.min(n, trend.window?.to ?? n);
+  const points = [];
+  for (let i = 0; i < buckets; i++) {
+    const med = b[i * 8 + 6];
+    if (med > 0) points.push([(b[i * 8] + b[i * 8 + 1]) / 2, log ? Math.log(med) : med]);
   }
-  return { line, title: `${trend.finding ? 'trend' : 'fitted trend (no finding)'} ${text}` };
+  const ends = fittedLine(points, k, from, to);
+  if (!ends) return null;
+  const steps = log ? 48 : 1;
+  return Array.from({ length: steps + 1 }, (_, j) => {
+    const x = from + ((to - from) * j) / steps,
+      y = ends[0][1] + k * (x - from);
+    return [x / xs.div, (log ? Math.exp(y) : y) / unit.div];
+  });
 }
 
 function timeFigure(addon, data, summary, ctx) {
@@ -160,12 +242,16 @@ function timeFigure(addon, data, summary, ctx) {
   );
   const xs = ctx.x;
   let topP90 = 0,
-    topMedian = 0;
+    topMedian = 0,
+    lowest = Infinity,
+    highestAll = 0;
   for (let i = 0; i < buckets; i++) {
     const o = b.subarray(i * 8, i * 8 + 8); // WS_BAND_* fields
     if (!o.every(Number.isFinite)) continue;
     if (o[0] >= warm) topP90 = Math.max(topP90, o[7]);
     topMedian = Math.max(topMedian, o[6]);
+    if (o[2] > 0) lowest = Math.min(lowest, o[2]);
+    highestAll = Math.max(highestAll, o[3]);
   }
   // A linear axis fits the steady state; a slow warm-up shows up to twice that.
   const steady = Math.max(topP90, p99);
@@ -191,8 +277,9 @@ function timeFigure(addon, data, summary, ctx) {
   }
   // Log y when the spread calls for it: a wide body, or a linear axis that
   // would clip the slowest call of more than a tenth of the buckets.
-  const logy = p1 > 0 && (p99 / p1 > 50 || clipped > 0.1 * after);
-  const unit = timeUnit(logy ? p99 : top);
+  const logy = p1 > 0 && lowest < Infinity && (p99 / p1 > 50 || clipped > 0.1 * after);
+  const axis = timeAxis(lowest, logy ? highestAll : top, logy);
+  const unit = axis.unit;
   const bucketRows = [];
   for (let i = 0; i < buckets; i++) {
     const o = b.subarray(i * 8, i * 8 + 8);
@@ -200,34 +287,42 @@ function timeFigure(addon, data, summary, ctx) {
     bucketRows.push([(o[0] + o[1]) / 2 / xs.div, ...[o[2], o[3], o[5], o[6], o[7]].map((v) => v / unit.div)]);
   }
   const files = { 'time.dat': rows(bucketRows) };
+  const trend = trendFor(summary, isTimeSeries, { tested: true });
   const vars = {
     title: `Time per call — ${ctx.title}`,
     xlabel: xs.label,
     yunit: unit.label,
     warmup: warm / xs.div,
     xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
+    ...windowVars(trend?.window ?? testedWindow(summary, isTimeSeries), xs),
     logy: logy ? 1 : 0,
-    ymax: top > 0 ? top / unit.div : 1,
-    trendtitle: '',
-    trendcolor: '#d62728',
+    ymin: axis.min,
+    ymax: axis.max,
+    yticlist: axis.tics,
+    y2ticlist: '',
+    ...trendVars(null),
     spiketitle: '',
   };
   if (!logy && spikes.length) {
     files['time-spikes.dat'] = rows(spikes.map((s) => [s.at / xs.div, vars.ymax]));
-    vars.spiketitle = `spikes above the axis after warm-up (highest ${formatNs(highest)})`;
+    vars.spiketitle = `spikes above the axis (highest ${formatNs(highest)})`;
   }
-  const trend = timeTrend(summary);
-  const fit = trend && trendLine(trend, b, buckets, warm, n, unit, xs);
-  if (fit) {
-    files['time-trend.dat'] = rows(fit.line);
-    vars.trendtitle = fit.title;
-    if (!trend.finding) vars.trendcolor = '#555555';
+  const line = trend && timeTrendLine(trend, b, buckets, warm, n, unit, xs);
+  if (line) {
+    files['time-trend.dat'] = rows(line);
+    Object.assign(vars, trendVars(trend, 'time per call'));
   }
   return {
     name: 'time',
     vars,
     files,
     fileVars: { datafile: 'time.dat', trendfile: 'time-trend.dat', spikefile: 'time-spikes.dat' },
+    desc:
+      `Time per call over ${formatCount(n)} iterations on a ${logy ? 'log' : 'linear'} axis in ${unit.label}: ` +
+      `rolling median, p10–p90 band and fastest–slowest envelope` +
+      (line ? `; ${vars.trendnote}` : '') +
+      '.',
   };
 }
 
@@ -300,6 +395,16 @@ function peakBand(live, peak) {
   return { rows: envelope(live.iter, live.value, MAX_POINTS, upper), above };
 }
 
+// The decoded run's series for each memory series name a finding or the
+// summary may test (src/analysis/verdict.js), as drawn in the memory figure.
+const MEMORY_TREND_SERIES = {
+  memory: ['memfile', 'linear memory'],
+  'heap-top': ['heapfile', 'the heap top'],
+  'heap-bytes': ['heapfile', 'the allocator heap'],
+  'live-bytes': ['livefile', 'live bytes'],
+  'js-heap': ['jsheapfile', 'the JS heap'],
+};
+
 function memoryFigure(data, summary, ctx) {
   const n = data.calls,
     mem = data.memory;
@@ -324,14 +429,52 @@ function memoryFigure(data, summary, ctx) {
   else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
   const heapSource = fromAllocator(heap, m.allocatorHeap) ? allocator : 'stats()';
   const band = peakBand(live, m.livePeak);
-  const left = { memfile: steps, heapfile: series(heap), livefile: series(live), peakfile: band?.rows };
+  const left = {
+    memfile: steps,
+    heapfile: series(heap),
+    livefile: series(live),
+    peakfile: band?.rows,
+    // The heap census (when it ran): bytes in use, free, the largest free block.
+    censuslivefile: series(m.censusLive),
+    censusfreefile: series(m.censusFree),
+    censuslargestfile: series(m.censusLargestFree),
+  };
   // The JS heap retained after full GCs is what the js-heap trend tests;
-  // the raw heap (with its GC sawtooth) only when that is missing.
+  // the raw heap (with its GC sawtooth) only when that is missing. When it
+  // is the finding the right axis is its own: RSS (hundreds of MiB) would
+  // flatten it.
   const retained = m.jsHeapAfterGC?.iter.length > 0;
-  const right = { jsheapfile: series(retained ? m.jsHeapAfterGC : m.jsHeap), rssfile: series(m.rss) };
-  const maxOf = (group) => Math.max(0, ...Object.values(group).flatMap((r) => (r ? r.map((p) => p.at(-1)) : [])));
-  const yu = byteUnit(maxOf(left)),
-    y2u = byteUnit(maxOf(right));
+  const trend = trendFor(summary, (name) => name in MEMORY_TREND_SERIES);
+  const [trendKey, trendWhat] = trend ? MEMORY_TREND_SERIES[trend.series] : [];
+  const right = {
+    jsheapfile: series(retained ? m.jsHeapAfterGC : m.jsHeap),
+    rssfile: trendKey === 'jsheapfile' ? null : series(m.rss),
+  };
+  const fit =
+    trend &&
+    fittedLine(
+      { ...left, ...right }[trendKey] ?? [],
+      trend.slope.perKiloIterations / 1000,
+      trend.window?.from ?? 0,
+      trend.window?.to ?? n,
+    );
+  const onRight = trendKey === 'jsheapfile';
+  const maxOf = (group, extra) =>
+    Math.max(
+      0,
+      ...Object.values(group).flatMap((r) => (r ? r.map((p) => p.at(-1)) : [])),
+      ...(extra ?? []).map((p) => p[1]),
+    );
+  const yTop = maxOf(left, onRight ? null : fit),
+    y2Top = maxOf(right, onRight ? fit : null);
+  const yu = byteUnit(yTop),
+    y2u = byteUnit(y2Top);
+  const twoAxes = Boolean(right.jsheapfile || right.rssfile);
+  // The JS heap as the finding: its axis spans its own range, not from 0,
+  // so a climb of a few MiB on a 30 MiB heap shows.
+  const y2Low = onRight ? Math.min(...right.jsheapfile.map((p) => p[1]), ...fit.map((p) => p[1])) : 0;
+  const yt = linearTics((yTop * 1.04) / yu.div),
+    y2t = linearTics((y2Top * 1.02) / y2u.div, (y2Low * 0.98) / y2u.div);
   const files = {},
     fileVars = {};
   const add = (key, list, unit) => {
@@ -342,6 +485,7 @@ function memoryFigure(data, summary, ctx) {
   for (const [key, list] of Object.entries(left)) add(key, list, yu);
   for (const [key, list] of Object.entries(right)) add(key, list, y2u);
   add('gapfile', heapGap(heap, live), yu);
+  if (fit) add('trendfile', fit, onRight ? y2u : yu);
   const grows = growthEvents(data, data.header?.ops ?? []);
   if (grows.length) {
     files['grow.dat'] = blocks(
@@ -349,19 +493,39 @@ function memoryFigure(data, summary, ctx) {
     );
     fileVars.growfile = 'grow.dat';
   }
+  // With two axes in one figure every tick names its unit.
   const vars = {
     title: `Memory — ${ctx.title}`,
     xlabel: xs.label,
     yunit: yu.label,
     y2unit: y2u.label,
+    ymax: yt.max,
+    y2min: y2t.min,
+    y2max: y2t.max,
+    yticlist: ticList(yt.values, twoAxes ? ` ${yu.label}` : ''),
+    y2ticlist: twoAxes ? ticList(y2t.values, ` ${y2u.label}`) : '',
     warmup: warmupEnd(summary, 'memory', n) / xs.div,
     xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
+    ...windowVars(trend?.window ?? testedWindow(summary, (name) => name === 'memory'), xs),
     nops: grows.length,
+    // Many growth markers shrink, so the lines (and the trend) stay visible.
+    growsize: grows.reduce((t, g) => t + g.rows.length, 0) > 40 ? 0.7 : 1.1,
     jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
     heaptitle: `heap top (${heapSource})`,
     livetitle: `live bytes (${liveSource})`,
     peaktitle: band ? `peak live within calls (up to ${formatBytes(band.above)} above live)` : '',
+    ...trendVars(fit && trend, trendWhat),
+    trendaxes: onRight ? 'x1y2' : 'x1y1',
   };
+  const drawn = [
+    'linear memory',
+    left.heapfile && 'heap top',
+    left.livefile && 'live bytes',
+    left.censuslivefile && 'the heap census',
+    right.jsheapfile && 'the worker JS heap (right axis)',
+    right.rssfile && 'process RSS (right axis)',
+  ].filter(Boolean);
   return {
     name: 'memory',
     vars,
@@ -372,11 +536,57 @@ function memoryFigure(data, summary, ctx) {
       livefile: '',
       peakfile: '',
       gapfile: '',
+      censuslivefile: '',
+      censusfreefile: '',
+      censuslargestfile: '',
       jsheapfile: '',
       rssfile: '',
       growfile: '',
+      trendfile: '',
       ...fileVars,
     },
+    desc: `Memory over ${formatCount(n)} iterations in ${yu.label}: ${drawn.join(', ')}${fit ? `; ${vars.trendnote}` : ''}.`,
+  };
+}
+
+// The shadow stack's depth (the first stack pointer seen minus each one),
+// with the stack-drift trend or the tested series' fit.
+function stackFigure(data, summary, ctx) {
+  const sp = data.metrics?.stackPointer;
+  if (!sp || sp.iter.length < 2) return null;
+  const n = data.calls,
+    xs = ctx.x;
+  const depth = Float64Array.from(sp.value, (v) => sp.value[0] - v);
+  const points = envelope(sp.iter, depth, MAX_POINTS);
+  const isStack = (name) => name === 'stack-depth';
+  const trend = trendFor(summary, isStack, { tested: true });
+  const fit =
+    trend && fittedLine(points, trend.slope.perKiloIterations / 1000, trend.window?.from ?? 0, trend.window?.to ?? n);
+  const top = Math.max(0, ...points.map((p) => p[1]), ...(fit ?? []).map((p) => p[1]));
+  const unit = byteUnit(top),
+    t = linearTics((top * 1.04) / unit.div || 1);
+  const scale = (list) => list.map(([x, y]) => [x / xs.div, y / unit.div]);
+  const files = { 'stack.dat': rows(scale(points)) };
+  if (fit) files['stack-trend.dat'] = rows(scale(fit));
+  const vars = {
+    title: `Shadow stack — ${ctx.title}`,
+    xlabel: xs.label,
+    yunit: unit.label,
+    ymax: t.max,
+    yticlist: ticList(t.values),
+    y2ticlist: '',
+    warmup: warmupEnd(summary, 'memory', n) / xs.div,
+    xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
+    ...windowVars(trend?.window ?? testedWindow(summary, isStack), xs),
+    ...trendVars(fit && trend, 'stack depth'),
+  };
+  return {
+    name: 'stack',
+    vars,
+    files,
+    fileVars: { datafile: 'stack.dat', trendfile: 'stack-trend.dat' },
+    desc: `Shadow stack depth over ${formatCount(n)} iterations in ${unit.label}${fit ? `; ${vars.trendnote}` : ''}.`,
   };
 }
 
@@ -387,26 +597,7 @@ const ECDF_P = (() => {
 
 // Explicit tics for a log axis from lo to hi: powers of ten, with 2 and 5
 // (or more steps) between them when the range spans less than two decades,
-// as a gnuplot tic list ('("2" 2, "5" 5, ...)'), or '' for gnuplot's own.
-function logTics(lo, hi) {
-  if (!(lo > 0) || !(hi > lo)) return '';
-  const steps = [[1], [1, 2, 5], [1, 1.5, 2, 3, 5, 7]];
-  for (const mant of hi / lo >= 100 ? steps : steps.slice(1)) {
-    const tics = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-      for (const m of mant) {
-        const v = m * 10 ** e;
-        if (v >= lo && v <= hi) tics.push(Number(v.toPrecision(3)));
-      }
-    }
-    if (tics.length >= 4 && tics.length <= 14) {
-      return `(${tics.map((v) => `"${v.toLocaleString('en-US', { maximumFractionDigits: 6 })}" ${v}`).join(', ')})`;
-    }
-  }
-  return '';
-}
 
-// The early and late windows are the summary's (one definition, in C:
 // ws_time_windows); none when the run had too few calls after warm-up.
 function distributionWindows(summary, n) {
   const { early, late } = summary.time ?? {};
@@ -421,15 +612,20 @@ function distributionFigure(addon, data, summary, ctx) {
   for (const key of ['early', 'late'])
     q[key] = addon.decimateQuantiles(data.elapsed, win[key].from, win[key].to, ECDF_P);
   const median = (arr) => arr[ECDF_P.indexOf(0.5)];
-  const at = (arr, p) => arr[ECDF_P.indexOf(p)];
-  const unit = timeUnit(Math.max(at(q.early, 0.99), at(q.late, 0.99)));
+  const hiNs = Math.max(q.early.at(-1), q.late.at(-1));
+  const unit = timeUnit(hiNs);
   const lo = Math.min(q.early[0], q.late[0]) / unit.div,
-    hi = Math.max(q.early.at(-1), q.late.at(-1)) / unit.div;
+    hi = hiNs / unit.div;
   const files = {},
     vars = {
       title: `Time per call, early vs late after warm-up — ${ctx.title}`,
-      xunit: unit.label,
-      xticlist: logTics(lo, hi),
+      xlabel: `time per call (${unit.label}, log scale)`,
+      xmax: 0,
+      warmup: 0,
+      ...windowVars(null),
+      yticlist: '',
+      y2ticlist: '',
+      xticlist: ticList(logTics(lo, hi)),
     };
   for (const key of ['early', 'late']) {
     const pts = Array.from(ECDF_P, (p, i) => [q[key][i] / unit.div, p]).filter(([x]) => x > 0 && Number.isFinite(x));
@@ -439,7 +635,13 @@ function distributionFigure(addon, data, summary, ctx) {
       `${key}: iterations ${formatCount(from)}–${formatCount(to)}` +
       ` (n = ${formatCount(to - from)}, median ${formatNs(median(q[key]))})`;
   }
-  return { name: 'distribution', vars, files, fileVars: { earlyfile: 'early.dat', latefile: 'late.dat' } };
+  return {
+    name: 'distribution',
+    vars,
+    files,
+    fileVars: { earlyfile: 'early.dat', latefile: 'late.dat' },
+    desc: `Fraction of calls at or below each time (log axis in ${unit.label}), ${vars.earlytitle}; ${vars.latetitle}.`,
+  };
 }
 
 function opsFigure(addon, data, summary, ctx) {
@@ -463,9 +665,10 @@ function opsFigure(addon, data, summary, ctx) {
   const used = perOp.filter((b) => b.rows.length);
   if (used.length < 2) return null;
   medians.sort((a, b) => a - b);
-  const unit = timeUnit(medians.at(-1));
   const xs = ctx.x;
   const logy = medians[0] > 0 && medians.at(-1) / medians[0] > 50;
+  const axis = timeAxis(medians[0], medians.at(-1) * (logy ? 1 : 1.05), logy);
+  const unit = axis.unit;
   const files = {
     'ops.dat': blocks(used.map((b) => ({ title: b.title, rows: b.rows.map(([x, v]) => [x / xs.div, v / unit.div]) }))),
   };
@@ -474,11 +677,23 @@ function opsFigure(addon, data, summary, ctx) {
     xlabel: xs.label,
     yunit: unit.label,
     logy: logy ? 1 : 0,
+    ymin: axis.min,
+    ymax: axis.max,
+    yticlist: axis.tics,
+    y2ticlist: '',
     warmup: warmupEnd(summary, 'time', n) / xs.div,
     xmax: n / xs.div,
+    xticlist: xTics(n / xs.div),
+    ...windowVars(testedWindow(summary, isTimeSeries), xs),
     nops: used.length,
   };
-  return { name: 'ops', vars, files, fileVars: { datafile: 'ops.dat' } };
+  return {
+    name: 'ops',
+    vars,
+    files,
+    fileVars: { datafile: 'ops.dat' },
+    desc: `Median time of each op (${used.map((b) => b.title).join(', ')}) in ${windows} windows, in ${unit.label}.`,
+  };
 }
 
 // ---- gnuplot ----
@@ -523,7 +738,12 @@ function runGnuplot(bin, script, vars, { timeoutMs = GNUPLOT_TIMEOUT_MS, signal 
       done({ ok: false, interrupted: true, reason: 'skipped: interrupted' });
     };
     if (signal?.aborted) return done({ ok: false, interrupted: true, reason: 'skipped: interrupted' });
-    child = spawn(bin, ['-e', assignments(vars), script], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    // From plots/, where every script loads common.gp.
+    child = spawn(bin, ['-e', assignments(vars), script], {
+      cwd: PLOTS,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     if (timeoutMs > 0)
       timer = setTimeout(() => {
         kill();
@@ -575,6 +795,28 @@ async function nonEmpty(path) {
   }
 }
 
+const xmlText = (t) => String(t).replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+// Names an SVG figure for readers and screen readers: gnuplot's document
+// title ("Gnuplot") becomes the figure's, its description says what the
+// figure shows, and each plot's title ("gnuplot_plot_3") its key entry.
+export function describeSvg(svg, title, desc) {
+  return svg
+    .replace(/<title>Gnuplot<\/title>/, `<title>${xmlText(title)}</title>`)
+    .replace(/<desc>Produced by GNUPLOT[^<]*<\/desc>/, `<desc>${xmlText(desc)}</desc>`)
+    .replace(
+      /(<g id="gnuplot_plot_\d+"\s*>)<title>gnuplot_plot_\d+<\/title>([\s\S]*?)(?=<g id="gnuplot_plot_|$)/g,
+      (_all, open, body) => {
+        const key = /<text>([^<]*)<\/text>/.exec(body);
+        return key ? `${open}<title>${key[1]}</title>${body}` : `${open}${body}`;
+      },
+    );
+}
+
+async function labelSvg(path, spec) {
+  await writeFile(path, describeSvg(await readFile(path, 'utf8'), spec.vars.title, spec.desc));
+}
+
 // Prepares every applicable figure's data files in tmp.
 async function prepare(data, summary, tmp) {
   const { addon } = await import('../addon.js');
@@ -582,6 +824,7 @@ async function prepare(data, summary, tmp) {
   const specs = [
     timeFigure(addon, data, summary, ctx),
     memoryFigure(data, summary, ctx),
+    stackFigure(data, summary, ctx),
     distributionFigure(addon, data, summary, ctx),
     opsFigure(addon, data, summary, ctx),
   ].filter(Boolean);
@@ -610,16 +853,17 @@ export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gn
     } catch (err) {
       return { figures: [], skipped: `preparing plot data failed: ${err.message}`, stderr: '' };
     }
-    const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: `${spec.name}.${ext}`, ext })));
+    const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: fileOf(spec.name, ext), ext })));
     const results = await pool(jobs, availableParallelism(), async (job) => {
-      const out = join(dir, job.file);
+      const out = resolve(dir, job.file);
       const r = await runGnuplot(
         gnuplot,
         join(PLOTS, `${job.spec.name}.gp`),
-        { ...job.spec.vars, out, term: TERMS[job.ext] },
+        { ...job.spec.vars, out, term: TERMS[job.ext], narrow: job.ext === 'narrow' ? 1 : 0 },
         { timeoutMs, signal },
       );
       if (r.ok && !(await nonEmpty(out))) Object.assign(r, { ok: false, reason: `${gnuplot} wrote no ${job.file}` });
+      if (r.ok && TERMS[job.ext] === 'svg') await labelSvg(out, job.spec);
       if (!r.ok) await rm(out, { force: true });
       return { ...job, ...r };
     });

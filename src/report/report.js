@@ -7,6 +7,7 @@ import { renderHtml } from './html.js';
 import { writeJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
+import { runResult } from './suite-result.js';
 
 // The timed pass's median time per call over the whole run, all ops and per
 // op ({ median, ops: { name: median } }), to set beside the counting pass's
@@ -34,11 +35,13 @@ async function timedMedians(data, summary) {
 // env.WASM_SOAK_GNUPLOT overrides the gnuplot executable. plotTimeoutMs
 // bounds each figure (0: no bound); an aborted signal skips the figures not
 // yet drawn (a signal during the reports), the rest is still written.
+// startedAt: performance.now() when the run started, so that junit.xml's
+// time is the wall time until it is written (else the loop's time).
 export async function writeReports(
   dir,
   data,
   summary,
-  { formats = REPORT_FORMATS, requirePlots = false, plotTimeoutMs, signal } = {},
+  { formats = REPORT_FORMATS, requirePlots = false, plotTimeoutMs, signal, startedAt } = {},
 ) {
   const unknown = formats.filter((f) => !REPORT_FORMATS.includes(f));
   if (unknown.length)
@@ -46,8 +49,8 @@ export async function writeReports(
       code: 'WS_EINVAL',
     });
   const want = new Set(formats);
-  // The HTML report inlines SVG figures, so it needs them drawn.
-  const plotFormats = ['png', 'svg'].filter((f) => want.has(f) || (f === 'svg' && want.has('html')));
+  // The HTML report inlines SVG figures (and their narrow-screen renders).
+  const plotFormats = ['png', 'svg', 'narrow'].filter((f) => want.has(f) || (f !== 'png' && want.has('html')));
   let plots = { figures: [], skipped: null, stderr: '' };
   let gnuplotStderr = null;
   if (plotFormats.length) {
@@ -65,13 +68,19 @@ export async function writeReports(
   if (want.has('html')) {
     const svgs = await Promise.all(
       figures
-        .filter((f) => f.endsWith('.svg'))
-        .map(async (f) => ({ name: f.replace(/\.svg$/, ''), svg: await readFile(join(dir, f), 'utf8') })),
+        .filter((f) => f.endsWith('.svg') && !f.endsWith('-narrow.svg'))
+        .map(async (f) => {
+          const name = f.replace(/\.svg$/, '');
+          const narrow = figures.includes(`${name}-narrow.svg`)
+            ? await readFile(join(dir, `${name}-narrow.svg`), 'utf8')
+            : null;
+          return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
+        }),
     );
     await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
   }
   if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
-  if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), [summary]);
+  if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), runResult(summary, startedAt));
   if (skipped && requirePlots) {
     throw Object.assign(new Error(`plots were required but ${skipped}; install gnuplot with ${INSTALL_HINT}`), {
       code: 'WS_PLOTS_FAILED',

@@ -8,6 +8,7 @@ import { analyze } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../cli/exit-codes.js';
 import { TOOL } from '../version.js';
+import { plotsWarning } from './plots.js';
 import { writeReports } from './report.js';
 import { writeSummaryOrPrint } from './summary-json.js';
 
@@ -30,7 +31,8 @@ function markInterrupted(summary, interrupt, figures) {
 
 /**
  * Writes dir/summary.json and the reports of { summary, figureData } (what
- * analyze returns). cfg: { formats, requirePlots, plotTimeoutMs }; interrupt:
+ * analyze returns). cfg: { formats, requirePlots, plotTimeoutMs, startedAt
+ * (performance.now() when the run started, for junit.xml's wall time) }; interrupt:
  * the command's interrupt controller, or null; skipFigures: an
  * AbortController whose abort skips the figures not yet drawn. Fills
  * summary.outputs; plots that were required but could not be drawn, or
@@ -60,9 +62,12 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
       requirePlots: cfg.requirePlots,
       plotTimeoutMs: cfg.plotTimeoutMs,
       signal: skip.signal,
+      startedAt: cfg.startedAt,
     });
     summary.outputs.figures = reports.figures;
     summary.outputs.plotsSkipped = reports.skipped;
+    // Never silent: figures missing are one line on stderr (--require-plots says more).
+    if (reports.skipped && !skip.signal.aborted) process.stderr.write(plotsWarning(reports.skipped, dir));
   } catch (err) {
     if (err.code === 'WS_PLOTS_FAILED') {
       summary.outputs.plotsSkipped = err.message;

@@ -2,9 +2,10 @@
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
 import { KIND_WORDS, verdictOf } from '../analysis/verdict.js';
-import { formatCount as count, formatBytes, formatMs, formatNs, formatPercent, trim } from './format.js';
+import { FINDING_KINDS } from '../protocol.js';
+import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
 
-export { formatBytes, formatMs, formatNs, formatPercent };
+export { formatBytes, formatMs, formatNs, formatP, formatPercent };
 
 export function formatCount(n) {
   return Number.isFinite(n) ? count(n) : '–';
@@ -19,10 +20,43 @@ function formatQuantity(v, unit) {
   return Number.isFinite(v) ? `${trim(v)}${unit ? ` ${unit}` : ''}` : '–';
 }
 
-function formatP(p) {
-  if (!Number.isFinite(p)) return '–';
-  if (p <= 0) return '< 1e-300'; // below what a double carries
-  return p < 1e-4 ? p.toExponential(1) : trim(p, 2);
+/** A trend's slope with its interval: "34.4 KiB per 1,000 calls (95 % interval 33.0 KiB to 35.9 KiB)". */
+export function slopeText({ perKiloIterations: k, low, high, unit }) {
+  const ci =
+    Number.isFinite(low) && Number.isFinite(high)
+      ? ` (95 % interval ${formatQuantity(low, unit)} to ${formatQuantity(high, unit)})`
+      : '';
+  return `${formatQuantity(k, unit)} per 1,000 calls${ci}`;
+}
+
+// ---- which figure carries a finding ----
+
+// Series the memory figure draws (names as src/analysis/verdict.js gives them).
+const MEMORY_SERIES = new Set(['memory', 'heap-top', 'heap-bytes', 'live-bytes', 'js-heap']);
+export const isTimeSeries = (name) => typeof name === 'string' && name.startsWith('time');
+const isMemorySeries = (name) =>
+  typeof name === 'string' && (MEMORY_SERIES.has(name) || name.startsWith('memory:') || name.startsWith('census'));
+
+/** The figure that draws a finding's series: 'time', 'memory', 'stack', or null (a budget's call). */
+export function findingFigure(f) {
+  if (isTimeSeries(f?.series)) return 'time';
+  if (f?.series === 'stack-depth') return 'stack';
+  if (isMemorySeries(f?.series) || f?.slope?.unit === 'bytes') return 'memory';
+  return null;
+}
+
+/** The finding the verdict names: the first of the verdict's kind, else the first. */
+export function leadFinding(s) {
+  return s.findings?.find((f) => f.kind === s.verdict) ?? s.findings?.[0] ?? null;
+}
+
+const FIGURE_ORDER = ['time', 'memory', 'stack', 'distribution', 'ops'];
+
+/** Figure names in reading order: the one carrying the verdict's finding first, then the usual order. */
+export function orderFigures(s, names) {
+  const lead = findingFigure(leadFinding(s));
+  const rank = (name) => (name === lead ? -1 : FIGURE_ORDER.indexOf(name) >>> 0);
+  return [...names].sort((a, b) => rank(a) - rank(b));
 }
 
 // The banner: ok (green) only for a completed or interrupted run judged stable.
@@ -33,7 +67,7 @@ export function verdictLine(s) {
     // (the verdict of the run is "error"; the findings judge those calls).
     const judged =
       s.findings && s.samples?.calls > 0
-        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[verdictOf(s.findings)]}`
+        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[verdictOf(s.findings, s.inconclusive)]}`
         : '';
     return {
       ok: false,
@@ -52,8 +86,21 @@ export function verdictLine(s) {
       text: `No leak, fragmentation, growth or slowdown found in ${calls} calls${partial}.`,
     };
   }
+  const title = word[0].toUpperCase() + word.slice(1);
+  // A verdict that names no finding (inconclusive): neither green nor red,
+  // and its first undecided series says why.
+  if (!FINDING_KINDS.includes(s.verdict) && !s.findings?.length) {
+    const why = s.inconclusive?.[0]?.sentence ?? `No finding could be called in ${calls} calls.`;
+    return { ok: false, unsure: true, title, text: `${why}${partial}`.trim() };
+  }
   const first = s.findings?.[0]?.sentence ?? '';
-  return { ok: false, title: word[0].toUpperCase() + word.slice(1), text: `${first}${partial}`.trim() };
+  return { ok: false, title, text: `${first}${partial}`.trim() };
+}
+
+// What the data left undecided, one line each ("reason: sentence"); [] when
+// nothing was (summary.inconclusive, docs/summary.md).
+export function undecidedLines(s) {
+  return (s.inconclusive ?? []).map((u) => `${u.reason}: ${u.sentence}`);
 }
 
 /** The tool and version that wrote the summary: "wasm-soak 0.1.0". */
@@ -87,14 +134,7 @@ export function findingEvidence(f) {
       bytes ? formatBytes(v) : `${formatCount(v)} ${f.series === 'allocs-per-call' ? 'allocations' : ''}`.trim();
     rows.push(['value', `${amount(f.value)}${f.limit != null ? ` (budget ${amount(f.limit)} per call)` : ''}`]);
   }
-  if (f.slope) {
-    const { perKiloIterations: k, low, high, unit } = f.slope;
-    const ci =
-      Number.isFinite(low) && Number.isFinite(high)
-        ? ` (95 % interval ${formatQuantity(low, unit)} to ${formatQuantity(high, unit)})`
-        : '';
-    rows.push(['slope', `${formatQuantity(k, unit)} per 1,000 calls${ci}`]);
-  }
+  if (f.slope) rows.push(['slope', slopeText(f.slope)]);
   if (f.pValue != null) rows.push(['p-value', formatP(f.pValue)]);
   if (f.effect) {
     const { relative, low, high } = f.effect;
@@ -132,6 +172,7 @@ const SOURCE_LABELS = [
   ['heapTop', 'heap top'],
   ['allocator', 'allocator statistics'],
   ['stackPointer', 'stack pointer'],
+  ['census', 'heap census'],
 ];
 
 // Entry points the counting pass instrumented, per module ([[names], ...]).
@@ -161,12 +202,14 @@ export function sourceRows(s) {
     source: src.liveBytes ?? null,
     enable:
       src.liveBytes == null
-        ? 'a scenario stats() returning liveBytes, an allocator with statistics (above), or --count-allocs'
+        ? 'a scenario stats() returning liveBytes, an allocator with statistics or one the heap census recognises (above), or --count-allocs'
         : null,
   });
   const cp = src.countingPass;
   if (cp) {
     const parts = [cp.status, `instrumented ${instrumentedText(cp.instrumented)}`];
+    const how = (cp.entryPoints ?? []).filter((e) => e.how !== 'export' && e.how !== 'name section');
+    if (how.length) parts.push(how.map((e) => `${e.name}: ${e.how}`).join(', '));
     if (cp.error) parts.push(`error${cp.error.phase ? ` (${cp.error.phase})` : ''}: ${cp.error.message}`);
     rows.push({
       what: 'counting pass',
@@ -241,6 +284,142 @@ function shellQuote(arg) {
 export function reproduceCommand(s) {
   if (s.reproduce) return s.reproduce;
   return Array.isArray(s.command) ? s.command.map(shellQuote).join(' ') : '';
+}
+
+const OUT_FLAGS = new Set(['-o', '--out']);
+
+/**
+ * The command that runs the target again as this run ran (seed included),
+ * without its -o/--out, so that it never overwrites this result folder: the
+ * evidence. extra: arguments to add ('--count-allocs').
+ */
+export function rerunCommand(s, extra = []) {
+  const add = (text) => [text, ...extra.filter((a) => !text.split(' ').includes(a))].filter(Boolean).join(' ');
+  if (s.reproduce) return add(s.reproduce.replace(/\s(?:-o|--out)(?:=|\s+)(?:'[^']*'|\S+)/g, ''));
+  const argv = Array.isArray(s.command) ? s.command : [];
+  const kept = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (OUT_FLAGS.has(argv[i])) i++;
+    else if (!/^(-o|--out)=/.test(argv[i])) kept.push(argv[i]);
+  }
+  return add(kept.map(shellQuote).join(' '));
+}
+
+// ---- what to do next ----
+
+const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+
+// What a counting pass would add to a memory finding, by kind.
+const COUNTING_TELLS = {
+  growth: 'it tells a leak (live bytes grow) from fragmentation (they stay flat) and names the op that allocates',
+  leak: 'it names the op that leaves bytes live and how many per call',
+  fragmentation: 'it shows which op allocates how many bytes per call: the sizes that fragment the heap',
+  default: 'it counts what each op allocates and leaves behind',
+};
+// How much longer an inconclusive run should go: a trend's interval narrows
+// with the run's length to the power 1.5, so 4 times the calls make it about
+// 8 times narrower.
+const LONGER = 4;
+
+/**
+ * The next steps a reader can take, drawn from what the run knew, most
+ * useful first: [{ text, command }] (command: a shell line, or null). The
+ * last is always the command that reproduces the run without -o.
+ */
+export function nextSteps(s) {
+  const steps = [];
+  const lead = leadFinding(s);
+  const figure = findingFigure(lead);
+  const counted = s.sources?.countingPass != null;
+  const calls = s.iterations?.completed ?? s.samples?.calls ?? 0;
+  if (s.status === 'failed') {
+    steps.push({
+      text: `Fix the error above${s.error?.iteration != null ? ` (it came at iteration ${formatCount(s.error.iteration)})` : ''}; the command below runs the same calls again.`,
+      command: null,
+    });
+  }
+  if (s.verdict === 'inconclusive') {
+    // The calls the analysis says would decide (by the run's own rates), else LONGER times the run.
+    const more = Math.max(0, ...(s.inconclusive ?? []).map((u) => u.moreCalls).filter(Number.isFinite));
+    const n = more > 0 ? Math.ceil(calls + more) : Math.max(1, calls) * LONGER;
+    const why =
+      more > 0
+        ? "by this run's own rates, that is enough to decide"
+        : `a trend's interval narrows about ${LONGER ** 1.5} times, enough to call it`;
+    steps.push({
+      text: `Run longer (${formatCount(n)} calls): ${why}.`,
+      command: rerunCommand(s, ['-n', String(n)]),
+    });
+  }
+  if (figure === 'memory' && !counted && lead?.series !== 'js-heap') {
+    steps.push({
+      text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${COUNTING_TELLS[lead.kind] ?? COUNTING_TELLS.default}.`,
+      command: rerunCommand(s, ['--count-allocs']),
+    });
+  }
+  const classes = s.census?.growing ?? [];
+  if (classes.length && lead) {
+    const sizes = classes.map(
+      (c) => `+${formatCount(c.change)} of ${formatBytes(c.fromBytes)}–${formatBytes(c.toBytes)}`,
+    );
+    steps.push({
+      text: `The heap census saw in-use chunks of these sizes accumulate since warm-up: ${sizes.join(', ')}. Look for the allocation of that size the op makes on every call (headers included: a chunk is a few bytes larger than the request).`,
+      command: null,
+    });
+  }
+  if (figure === 'memory' && s.allocations && lead?.series !== 'js-heap') {
+    // The counting pass's per-op bytes left live: the size a leak leaves per call.
+    for (const o of s.allocations.ops ?? []) {
+      const per = o.liveLeftBehind / o.calls;
+      if (per >= 1)
+        steps.push({
+          text: `${o.name} leaves ${formatBytes(per)} live per call on average (${formatBytes(o.liveLeftBehind)} over ${formatCount(o.calls)} calls): look for an allocation of about that size that is never freed.`,
+          command: null,
+        });
+    }
+  }
+  if (figure === 'memory' && lead?.series !== 'js-heap') {
+    const grew = growthRows(s).filter((g) => g.growthEvents > 0 || g.liveLeftBehind > 0);
+    const top = grew[0];
+    if (top && (s.growthAttribution?.length ?? 0) > 1) {
+      const left = top.liveLeftBehind > 0 ? `, left ${formatBytes(top.liveLeftBehind)} live behind` : '';
+      steps.push({
+        text: `Start with ${top.op}: memory grew most during it (${plural(top.growthEvents, 'growth event')}, ${formatBytes(top.grownBytes)}${left}).`,
+        command: null,
+      });
+    }
+  }
+  if (lead?.series === 'js-heap') {
+    steps.push({
+      text: 'The JS heap grows, not wasm memory: look for objects the JS glue keeps per call (caches, closures, objects only a FinalizationRegistry frees, whose callbacks run only when the event loop turns).',
+      command: null,
+    });
+  }
+  if (figure === 'time' && (s.memory?.growthEvents ?? 0) <= (s.memory ? 1 : 0)) {
+    steps.push({
+      text: 'Calls slow down while memory stays put: look for work per call that grows with what the module has accumulated (a list or table searched on every call, a cache that is never trimmed).',
+      command: null,
+    });
+  }
+  if (figure === 'time') {
+    const worst = (s.ops ?? [])
+      .map((o) => ({ name: o.name, change: medianChange(o.time) }))
+      .filter((o) => Number.isFinite(o.change))
+      .sort((a, b) => b.change - a.change)[0];
+    if (worst && (s.ops?.length ?? 0) > 1)
+      steps.push({
+        text: `Start with ${worst.name}: its median grew most (${formatPercent(worst.change)} from the early to the late window).`,
+        command: null,
+      });
+  }
+  if (lead?.series === 'stack-depth') {
+    steps.push({
+      text: 'Look for a function that moves the shadow stack pointer down (alloca, a large local array, a varargs call) and returns without restoring it: often hand-written or generated glue.',
+      command: null,
+    });
+  }
+  steps.push({ text: 'Reproduce this run (same seed; without -o, so this folder is kept):', command: rerunCommand(s) });
+  return steps;
 }
 
 export function figureTitle(s) {

@@ -30,9 +30,9 @@ const RESULT_FILES = ['summary.json', 'samples.wslog'];
 export const holdsRun = (dir) =>
   RESULT_FILES.some((f) => statSync(join(dir, f), { throwIfNoEntry: false })?.isFile() ?? false);
 
-/** True when dir holds a suite's result: its junit.xml or a target's result folder. */
+/** True when dir holds a suite's result: its junit.xml or suite-result.json, or a target's result folder. */
 export function holdsSuite(dir) {
-  if (existsSync(join(dir, 'junit.xml'))) return true;
+  if (['junit.xml', 'suite-result.json'].some((f) => existsSync(join(dir, f)))) return true;
   return readdirSync(dir, { withFileTypes: true }).some((e) => e.isDirectory() && holdsRun(join(dir, e.name)));
 }
 

@@ -53,13 +53,12 @@ export function fitLine(fields, width) {
  * shows the bar; above(text, dest, source) writes the complete lines of text
  * to dest (a writable) above it, keeping a partial line of each source (a
  * key: the target's stdout and stderr may share a dest) until its end
- * arrives (or close); close(fields) flushes what is pending and replaces the bar with
- * the whole line of fields (null: none), which is never redrawn.
+ * arrives or end(source) says the source ended; close(fields) replaces the
+ * bar with the whole line of fields (null: none), which is never redrawn.
  */
 export function createTerminal({ mode, stream = process.stderr, columns } = {}) {
   const width = columns ?? (() => stream.columns || Number(process.env.COLUMNS) || DEFAULT_COLUMNS);
   let barShown = false;
-  let closed = false;
   const pending = new Map();
 
   function clearBar() {
@@ -68,7 +67,6 @@ export function createTerminal({ mode, stream = process.stderr, columns } = {}) 
   }
 
   function above(text, dest, source = dest) {
-    if (closed) return void dest.write(text); // no bar to keep clear
     const held = (pending.get(source)?.held ?? '') + text;
     const end = held.lastIndexOf('\n') + 1;
     pending.set(source, { dest, held: held.slice(end) });
@@ -77,13 +75,13 @@ export function createTerminal({ mode, stream = process.stderr, columns } = {}) 
     dest.write(held.slice(0, end));
   }
 
-  function flush() {
-    for (const { dest, held } of pending.values()) {
-      if (!held) continue;
-      clearBar();
-      dest.write(`${held}\n`);
-    }
-    pending.clear();
+  // A source's last partial line, once it has ended.
+  function end(source) {
+    const p = pending.get(source);
+    pending.delete(source);
+    if (!p?.held) return;
+    clearBar();
+    p.dest.write(`${p.held}\n`);
   }
 
   const plain = (fields) =>
@@ -102,14 +100,13 @@ export function createTerminal({ mode, stream = process.stderr, columns } = {}) 
   }
 
   // The last line is never redrawn, so it is written whole (it may wrap).
+  // What the target prints may still arrive after it.
   function close(fields) {
-    flush();
     if (fields && mode !== 'none') stream.write(`${mode === 'tty' ? CLEAR_LINE : ''}${plain(fields)}\n`);
     barShown = false;
-    closed = true;
   }
 
-  return { draw, above, close };
+  return { draw, above, end, close };
 }
 
 /**

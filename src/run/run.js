@@ -5,9 +5,9 @@
 
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { createLiveAnalysis } from '../analysis/live.js';
+import { checkBinaryen } from '../binaryen.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS, PHASE } from '../protocol.js';
@@ -46,7 +46,7 @@ function buildHeader({ target, cfg, argv, ready }) {
     createdAt: new Date().toISOString(),
     command,
     reproduce: command.map(quote).join(' '),
-    target: { ...target, name: ready.name ?? target.name },
+    target: { ...target, name: cfg.name ?? ready.name ?? target.name },
     seed: cfg.seed,
     config: {
       iterations: cfg.iterations,
@@ -147,6 +147,7 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
   for (const name of ['stdout', 'stderr']) {
     worker[name].setEncoding('utf8');
     worker[name].on('data', (text) => terminal.above(text, printed[name], name));
+    worker[name].on('end', () => terminal.end(name));
   }
 
   let writer = null;
@@ -265,7 +266,12 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
   worker.on('message', (msg) => {
     if (outcome) return;
     if (msg.type === 'ready') {
-      header = { ...buildHeader({ target, cfg, argv, ready: msg }), pass, instrumented: msg.instrumented };
+      header = {
+        ...buildHeader({ target, cfg, argv, ready: msg }),
+        pass,
+        instrumented: msg.instrumented,
+        coverage: msg.coverage,
+      };
       try {
         writer = createLogWriter(logPath, header);
       } catch (err) {
@@ -393,30 +399,33 @@ const runOf = (outcome) => ({
 /**
  * Runs targetPath with cfg. argv is the command line after `wasm-soak` (kept
  * in the header to reproduce the run). With cfg.countAllocs a counting pass
- * follows the timed one, over the same iterations. Returns { exitCode,
+ * follows the timed one, over the same iterations. interrupt: what stops the
+ * run early (default: the command's SIGINT/SIGTERM handlers, interrupt.js;
+ * the library passes its AbortSignal's, abort.js). Returns { exitCode,
  * summary, outDir }. Throws SoakError (exit 2) for input problems found
  * before any sample, (exit 3) when the target could not start.
  */
-export async function runTarget(targetPath, cfg, argv) {
+export async function runTarget(targetPath, cfg, argv, { interrupt: given } = {}) {
+  const startedAt = performance.now();
   const target = describeTarget(targetPath);
-  const given = cfg.out ?? join(RESULTS_ROOT, target.name);
-  const out = prepareOutDir(given, { force: cfg.force });
+  if (cfg.countAllocs) checkBinaryen();
+  // A suite names its targets (cfg.name); that name wins over the file's.
+  if (cfg.name) target.name = cfg.name;
+  const named = cfg.out ?? join(RESULTS_ROOT, target.name);
+  const out = prepareOutDir(named, { force: cfg.force });
   const outDir = out.path;
-  const interrupt = interrupts();
+  const interrupt = given ?? interrupts();
   const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
-  // The worker measures the JS heap that survives full GCs (src/worker.js);
-  // isolates created after this get gc().
-  setFlagsFromString('--expose-gc');
   const timedLog = join(outDir, 'samples.wslog');
   const timed = await runPass({ target, cfg, argv, logPath: timedLog, outputs, pass: 'timed', interrupt });
   if (!timed.wroteLog) {
     const err = startFailure(timed.outcome, target, cfg, outDir);
     // A usage error leaves nothing on disk (the previous result is back in place).
     if (err.exitCode === EXIT.USAGE) out.discard();
-    else tellMovedAside(given, out);
+    else tellMovedAside(named, out);
     throw err;
   }
-  tellMovedAside(given, out);
+  tellMovedAside(named, out);
   const run = runOf(timed.outcome);
 
   let count = null;
@@ -431,6 +440,6 @@ export async function runTarget(targetPath, cfg, argv) {
       : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
     if (count.status === 'interrupted') run.status = 'interrupted';
   }
-  const summary = await analyzeInto(outDir, { cfg, run, count, interrupt });
+  const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt });
   return { exitCode: summary.exitCode, summary, outDir };
 }

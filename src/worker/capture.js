@@ -3,20 +3,33 @@
 // constructors and WebAssembly.instantiate/instantiateStreaming are wrapped
 // so that a memory is seen however the glue obtains it, also when a release
 // build exports it under a minified name (Emscripten's "O").
+//
+// The hooks are invisible to the glue. They never enumerate an import object
+// and read from it only the memory and __stack_pointer imports the module
+// declares (WebAssembly.Module.imports), after the engine has read them:
+// Emscripten's dynamic-linking glue passes Proxies whose getters create GOT
+// entries, so reading any other field corrupts its linking. What the
+// wrapped functions return or throw is what the originals return or throw
+// (the same objects, the same errors); the constructors stay the same for
+// instanceof. Module and compile are wrapped only when a transform is given.
 
 /**
  * Installs the hooks on globalThis.WebAssembly. onMemory(memory, label) is
  * called once per new memory; a later, better label (an export or import
  * name) is reported through onLabel(memory, label). onInstance(instance,
- * imports) is called for every instance, with the import object it got (the
- * allocator sources look at both). transform(bytes) may return rewritten
- * module bytes and extra imports ({ bytes, imports }) before anything is
- * compiled; it is used by the counting pass. Returns { track(memory, label),
- * pristine: the unhooked { Memory, Module, Instance } }.
+ * imported) is called for every instance, with a new plain object holding
+ * the memory and __stack_pointer global imports it declared, as
+ * { module: { field: value } } (the allocator sources look at both).
+ * transform(bytes) may return rewritten module bytes and extra imports
+ * ({ bytes, imports }) before anything is compiled; it is used by the
+ * counting pass. Returns { track(memory, label), pristine: the unhooked
+ * { Memory, Module, Instance } }.
  */
 export function installCapture({ onMemory, onLabel, onInstance = () => {}, transform = null }) {
   const W = globalThis.WebAssembly;
   const OriginalMemory = W.Memory;
+  const OriginalModule = W.Module;
+  const OriginalInstance = W.Instance;
   const labels = new WeakMap();
   let constructed = 0;
 
@@ -30,87 +43,162 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
       onLabel(value, label);
     }
   };
-  const scanImports = (imports) => {
-    if (!imports || typeof imports !== 'object') return;
-    for (const [module, fields] of Object.entries(imports)) {
-      if (!fields || typeof fields !== 'object') continue;
-      for (const [name, value] of Object.entries(fields)) see(value, `${module}.${name}`, true);
+  // Reads the declared memory and __stack_pointer imports once more, after
+  // the engine read them; a getter that throws now is skipped.
+  const declaredImports = (module, imports) => {
+    const imported = {};
+    if (!isObject(imports)) return imported;
+    for (const { module: from, name, kind } of OriginalModule.imports(module)) {
+      if (kind !== 'memory' && !(kind === 'global' && name === '__stack_pointer')) continue;
+      try {
+        const value = imports[from][name];
+        imported[from] ??= {};
+        imported[from][name] = value;
+        see(value, `${from}.${name}`, true);
+      } catch {}
     }
+    return imported;
   };
-  const scanInstance = (instance, imports) => {
+  const seen = (module, instance, imports) => {
+    const imported = declaredImports(module, imports);
     for (const [name, value] of Object.entries(instance.exports)) see(value, name, true);
-    onInstance(instance, imports);
+    onInstance(instance, imported);
+    return instance;
   };
-  // Rewritten modules import their hooks; merge those into the import object.
+
+  wrapConstructor(W, 'Memory', (target, args, newTarget) => {
+    const memory = Reflect.construct(target, args, newTarget);
+    see(memory, `new Memory #${++constructed}`, false);
+    return memory;
+  });
+  // A rewritten module imports its hooks: the import object is seen through
+  // an object that adds them and reads everything else from the original.
   const extraImports = new WeakMap(); // WebAssembly.Module -> imports
-  const withExtra = (module, imports) => {
-    const extra = extraImports.get(module);
-    return extra ? { ...imports, ...extra } : imports;
-  };
-  const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
+  const withExtra = (module, imports) => withHooks(imports, extraImports.get(module));
+  wrapConstructor(W, 'Instance', (target, [module, imports, ...rest], newTarget) => {
+    const instance = Reflect.construct(target, [module, withExtra(module, imports), ...rest], newTarget);
+    return seen(module, instance, imports);
+  });
+  // { bytes, imports } for a module the transform rewrote, else null.
   const rewrite = (source) => {
-    if (!transform || !isBytes(source)) return { bytes: source, imports: null };
+    if (!transform || !isBytes(source)) return null;
     const view =
       source instanceof ArrayBuffer
         ? new Uint8Array(source)
         : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-    return transform(view) ?? { bytes: source, imports: null };
+    // Invalid bytes reach the engine as they are, to fail as they would.
+    return W.validate(view) ? transform(view) : null;
   };
-
-  W.Memory = new Proxy(OriginalMemory, {
-    construct(target, args, newTarget) {
-      const memory = Reflect.construct(target, args, newTarget);
-      see(memory, `new Memory #${++constructed}`, false);
-      return memory;
-    },
-  });
-  const OriginalModule = W.Module;
-  W.Module = new Proxy(OriginalModule, {
-    construct(target, args, newTarget) {
-      const { bytes, imports } = rewrite(args[0]);
-      const module = Reflect.construct(target, [bytes, ...args.slice(1)], newTarget);
-      if (imports) extraImports.set(module, imports);
-      return module;
-    },
-  });
-  const compile = W.compile;
-  W.compile = async function (source, ...rest) {
-    const { bytes, imports } = rewrite(source);
-    const module = await compile.call(this, bytes, ...rest);
-    if (imports) extraImports.set(module, imports);
-    return module;
-  };
-  const OriginalInstance = W.Instance;
-  W.Instance = new Proxy(OriginalInstance, {
-    construct(target, args, newTarget) {
-      const imports = withExtra(args[0], args[1]);
-      scanImports(imports);
-      const instance = Reflect.construct(target, [args[0], imports], newTarget);
-      scanInstance(instance, imports);
-      return instance;
-    },
-  });
   const instantiate = W.instantiate;
-  W.instantiate = async function (source, imports) {
-    let module = source;
-    if (!(source instanceof OriginalModule)) module = await W.compile(source);
-    const all = withExtra(module, imports);
-    scanImports(all);
-    const instance = await instantiate.call(this, module, all);
-    scanInstance(instance, all);
-    return source instanceof OriginalModule ? instance : { module, instance };
-  };
+  replace(W, 'instantiate', function (source, imports, ...rest) {
+    if (source instanceof OriginalModule) {
+      const instance = instantiate.call(this, source, withExtra(source, imports), ...rest);
+      return instance.then((i) => seen(source, i, imports));
+    }
+    let rewritten;
+    try {
+      rewritten = rewrite(source);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const all = withHooks(imports, rewritten?.imports);
+    return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
+      if (rewritten) extraImports.set(result.module, rewritten.imports);
+      seen(result.module, result.instance, imports);
+      return result;
+    });
+  });
   if (typeof W.instantiateStreaming === 'function') {
-    W.instantiateStreaming = async (response, imports) => {
-      const bytes = new Uint8Array(await (await response).arrayBuffer());
-      return W.instantiate(bytes, imports);
-    };
+    const instantiateStreaming = W.instantiateStreaming;
+    replace(W, 'instantiateStreaming', function (response, imports, ...rest) {
+      if (!transform) {
+        return instantiateStreaming.call(this, response, imports, ...rest).then((result) => {
+          seen(result.module, result.instance, imports);
+          return result;
+        });
+      }
+      return responseBytes(response).then((bytes) => W.instantiate(bytes, imports, ...rest));
+    });
   }
-  if (typeof W.compileStreaming === 'function') {
-    W.compileStreaming = async (response) => W.compile(new Uint8Array(await (await response).arrayBuffer()));
-  }
+  if (transform) installTransform(W, rewrite, extraImports);
   // The harness's own modules (the argument trampoline) are built with the
   // constructors as they were, unseen by these hooks.
   const pristine = { Memory: OriginalMemory, Module: OriginalModule, Instance: OriginalInstance };
   return { track: (memory, label) => see(memory, label ?? `tracked #${++constructed}`, true), pristine };
+}
+
+/** Wraps Module, compile and compileStreaming so that rewrite(bytes) sees every module's bytes first. */
+function installTransform(W, rewrite, extraImports) {
+  wrapConstructor(W, 'Module', (target, [source, ...rest], newTarget) => {
+    const rewritten = rewrite(source);
+    const module = Reflect.construct(target, [rewritten ? rewritten.bytes : source, ...rest], newTarget);
+    if (rewritten) extraImports.set(module, rewritten.imports);
+    return module;
+  });
+  const compile = W.compile;
+  replace(W, 'compile', function (source, ...rest) {
+    let rewritten;
+    try {
+      rewritten = rewrite(source);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return compile.call(this, rewritten ? rewritten.bytes : source, ...rest).then((module) => {
+      if (rewritten) extraImports.set(module, rewritten.imports);
+      return module;
+    });
+  });
+  if (typeof W.compileStreaming === 'function') {
+    replace(W, 'compileStreaming', (response) => responseBytes(response).then((bytes) => W.compile(bytes)));
+  }
+}
+
+const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
+/**
+ * The import object a rewritten module gets: a new object whose own fields
+ * are the hooks (extra) and whose prototype is the glue's import object, so
+ * the engine reads every other module name from it as it would; imports
+ * itself when there are no hooks or it is not an object (the engine then
+ * throws as it would have).
+ */
+function withHooks(imports, extra) {
+  return extra && isObject(imports) ? Object.assign(Object.create(imports), extra) : imports;
+}
+
+const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
+
+/**
+ * The bytes of a Response (or a promise of one), refused as the streaming
+ * functions refuse them: a TypeError unless it is an ok Response of type
+ * application/wasm whose body was not read.
+ */
+async function responseBytes(response) {
+  const r = await response;
+  if (!(r instanceof Response)) throw new TypeError('WebAssembly: the argument must be a Response or a promise of one');
+  const type = r.headers.get('content-type');
+  if (type?.split(';')[0].trim().toLowerCase() !== 'application/wasm') {
+    throw new TypeError(`WebAssembly response has unsupported MIME type '${type}'`);
+  }
+  if (!r.ok) throw new TypeError(`WebAssembly response has status code ${r.status}`);
+  if (r.bodyUsed) throw new TypeError('WebAssembly response body has already been used');
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+/**
+ * Replaces the constructor W[name] with a Proxy whose construct trap is
+ * construct(target, args, newTarget). Objects it makes keep their prototype,
+ * whose constructor becomes the Proxy, so x.constructor === W[name] holds.
+ */
+function wrapConstructor(W, name, construct) {
+  const wrapped = new Proxy(W[name], { construct });
+  Object.defineProperty(W[name].prototype, 'constructor', { value: wrapped });
+  W[name] = wrapped;
+}
+
+/** Replaces obj[key] with fn, keeping the original's name and length (its attributes are kept by assignment). */
+function replace(obj, key, fn) {
+  const original = obj[key];
+  Object.defineProperty(fn, 'name', { value: original.name });
+  Object.defineProperty(fn, 'length', { value: original.length });
+  obj[key] = fn;
 }

@@ -7,7 +7,8 @@ import './quiet-wasi.js'; // first: before node:wasi loads
 import { closeSync, openSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { inspect } from 'node:util';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
@@ -41,7 +42,8 @@ process.exit = function exit(code) {
 const MAX_MEMORIES = 64;
 const MAX_INSTANCES = 32;
 const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes, shared, initialBytes }
-const instances = []; // { ref: WeakRef<Instance>, imports: WeakRef | null }: where allocator sources are looked for
+const instances = []; // { ref: WeakRef<Instance> }: where allocator sources are looked for
+const importedOf = new WeakMap(); // Instance -> its declared memory and stack-pointer imports
 let untrackedMemories = 0;
 let sources = null;
 let sourcesSeen = 0;
@@ -52,7 +54,7 @@ let runner = null;
 const memoryOf = (entry) => entry.ref.deref();
 
 // The counting pass rewrites every module's allocator before it compiles.
-const counting = config.countPass ? createCounting() : null;
+const counting = config.countPass ? await createCounting() : null;
 
 const capture = installCapture({
   transform: counting ? counting.transform : null,
@@ -70,17 +72,15 @@ const capture = installCapture({
     tracked.push(entry);
     if (runner) lateMemories.push([memory, entry]);
   },
-  onInstance(instance, imports) {
+  onInstance(instance, imported) {
     if (instances.length >= MAX_INSTANCES) {
       const alive = instances.filter((x) => x.ref.deref() !== undefined);
       instances.length = 0;
       instances.push(...alive);
     }
     if (instances.length < MAX_INSTANCES) {
-      instances.push({
-        ref: new WeakRef(instance),
-        imports: imports && typeof imports === 'object' ? new WeakRef(imports) : null,
-      });
+      instances.push({ ref: new WeakRef(instance) });
+      importedOf.set(instance, imported);
     }
   },
   onLabel(memory, label) {
@@ -167,14 +167,28 @@ async function prepare(stdio) {
 
 // The JS heap sampled at an arbitrary moment includes garbage not yet
 // collected; what a leak in the glue grows is the heap that survives a full
-// GC. The main thread exposes gc() to this isolate (V8 makes it a
-// non-configurable global, so the target can see it too); it runs at
-// RETAINED_CHECKPOINTS evenly spaced points of the run (by iterations, or by
-// time for a --duration run), outside the timed region. Returns NaN between
-// checkpoints.
+// GC. It runs at RETAINED_CHECKPOINTS evenly spaced points of the run (by
+// iterations, or by time for a --duration run), outside the timed region.
+// Returns NaN between checkpoints.
 // Raw modules have no JS glue (the JS heap is the harness's own), so only
 // scenarios pay for the checkpoints.
-const collectGarbage = target.kind === 'scenario' ? globalThis.gc : null;
+
+/**
+ * V8's gc(), taken from a fresh context: --expose-gc is on only while that
+ * context is created (V8 flags are process-wide; the host's stay as they
+ * were), and the target's globals do not get it. The gc() of any context
+ * collects this whole isolate.
+ */
+function exposeGc() {
+  if (runInNewContext('typeof gc') === 'function') return runInNewContext('gc'); // the host has it on
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc');
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+const collectGarbage = target.kind === 'scenario' ? exposeGc() : null;
 const RETAINED_CHECKPOINTS = 16;
 let checkpoint = 0;
 
@@ -229,7 +243,7 @@ function liveInstances() {
   const out = [];
   for (const x of instances) {
     const instance = x.ref.deref();
-    if (instance) out.push({ instance, imports: x.imports?.deref() });
+    if (instance) out.push({ instance, imports: importedOf.get(instance) });
   }
   return out;
 }
@@ -351,6 +365,7 @@ async function main() {
     name: prepared.scenario?.name ?? null,
     sources: { ...sources.describe(), census: censusSource(census) },
     instrumented: counting ? counting.instrumented : null,
+    coverage: counting ? counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({
       label: t.label,

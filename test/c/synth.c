@@ -30,6 +30,16 @@ void ws_synth_time_defaults(ws_synth_time *o, size_t calls, uint64_t seed) {
                        .drift = 0};
 }
 
+void ws_synth_time_vary(ws_synth_time *o, unsigned i) {
+  static const double sigma[] = {0.1, 0.2, 0.3};
+  static const double ar[] = {0.0, 0.5, 0.8};
+  static const size_t gc[] = {0, 300, 1000};
+  o->sigma = sigma[i % 3];
+  o->ar = ar[(i / 3) % 3];
+  o->gc_every = gc[(i / 9) % 3];
+  o->tierup_at = (i / 27) % 2 ? 0 : o->tierup_at;
+}
+
 void ws_synth_time_fill(const ws_synth_time *o, float *out) {
   ws_rng rng;
   ws_rng_seed(&rng, o->seed);
@@ -59,12 +69,29 @@ void ws_synth_mem_defaults(ws_synth_mem *o, size_t calls, uint64_t seed) {
                       .js_base = 6 << 20};
 }
 
+/* Returns the heap capacity after one growth step of policy from cap. */
+static double grow_step(int policy, double cap) {
+  const double page = 65536, mib = 1 << 20;
+  switch (policy) {
+  case WS_SYNTH_GEOMETRIC: {
+    double step = ceil(cap * 0.2 / page) * page;
+    return cap + (step < page ? page : step > 96 * mib ? 96 * mib : step);
+  }
+  case WS_SYNTH_DOUBLING:
+    return cap > 0 ? 2 * cap : page;
+  case WS_SYNTH_SEGMENTS:
+    return cap + 32 * mib;
+  default:
+    return cap + page;
+  }
+}
+
 void ws_synth_mem_fill(const ws_synth_mem *o, ws_synth_mem_out *out) {
   const double page = 65536;
   ws_rng rng;
   ws_rng_seed(&rng, o->seed);
   size_t ramp = o->calls / 20 > 0 ? o->calls / 20 : 1;
-  double wander = 0, phi = 0.995, top = 0, js = 0, lin = -1;
+  double wander = 0, phi = 0.995, top = 0, js = 0, lin = -1, cap = 0;
   int stepped = 0;
   out->lin_n = 0;
   out->s_n = 0;
@@ -77,13 +104,19 @@ void ws_synth_mem_fill(const ws_synth_mem *o, ws_synth_mem_out *out) {
     double want = 1.25 * live + o->frag * (double)t;
     if (want > top)
       top = want;
-    double bytes = o->initial + ceil(top / page) * page;
-    if (o->plateau && t >= o->calls * 7 / 10) {
-      if (!stepped)
+    int late = o->plateau && t >= o->calls * 7 / 10;
+    if (o->policy == WS_SYNTH_PAGES) {
+      if (late && !stepped)
         top += page;
-      stepped = 1;
-      bytes = o->initial + ceil(top / page) * page;
+      cap = ceil(top / page) * page;
+    } else {
+      while (cap < top)
+        cap = grow_step(o->policy, cap);
+      if (late && !stepped)
+        cap = grow_step(o->policy, cap);
     }
+    stepped |= late;
+    double bytes = o->initial + cap;
     if (bytes != lin) {
       out->lin_iter[out->lin_n] = (double)t;
       out->lin_bytes[out->lin_n++] = bytes;

@@ -26,13 +26,27 @@ typedef struct {
 
 /* Fills o with a realistic default model for calls calls and seed. */
 void ws_synth_time_defaults(ws_synth_time *o, size_t calls, uint64_t seed);
+/* Varies o's noise model with a run index i, so that rates cover a range of
+ * realistic conditions, not one fixture: sigma 0.1-0.3, AR(1) 0-0.8, GC
+ * pauses none / every 300 / every 1000 calls, the tier-up in half the runs. */
+void ws_synth_time_vary(ws_synth_time *o, unsigned i);
 /* Writes o->calls per-call times (ns) into out. */
 void ws_synth_time_fill(const ws_synth_time *o, float *out);
+
+/* How linear memory grows when the heap top outgrows it: realistic
+ * policies of wasm runtimes (docs/verdicts.md, "Growth events"). */
+enum {
+  WS_SYNTH_PAGES = 0,     /* to the next 64 KiB page (wasi-libc's sbrk) */
+  WS_SYNTH_GEOMETRIC = 1, /* by 20 %, at most 96 MiB a step (Emscripten) */
+  WS_SYNTH_DOUBLING = 2,  /* by doubling (TinyGo, AssemblyScript) */
+  WS_SYNTH_SEGMENTS = 3   /* in 32 MiB segments (Rust's dlmalloc, large) */
+};
 
 /* Memory model: live bytes follow a start-up ramp, then a slowly wandering
  * working set (AR(1)) plus leak bytes per call; the allocator's heap top is
  * the high-water mark of live bytes plus overhead and frag bytes per call;
- * linear memory is the heap top rounded up to 64 KiB pages. */
+ * linear memory is initial bytes plus a heap capacity that grows by the
+ * policy whenever the heap top outgrows it. */
 typedef struct {
   size_t calls;
   uint64_t seed;
@@ -42,7 +56,9 @@ typedef struct {
   double live_sd;      /* standard deviation of the working set's wander */
   double leak;         /* live bytes added per call */
   double frag;         /* heap bytes added per call without live growth */
-  int plateau;         /* 1: one extra page step at 70 % of the run */
+  int plateau;         /* 1: one extra growth step (by the policy) at 70 % of
+                        * the run */
+  int policy;          /* WS_SYNTH_* growth policy of linear memory */
   double js_base;      /* worker JS heap floor */
   double js_leak;      /* JS heap bytes added per call */
 } ws_synth_mem;

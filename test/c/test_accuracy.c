@@ -6,7 +6,8 @@
  *     -Itest/c test/c/test_accuracy.c addon/ws_*.c -lm -o /tmp/accuracy
  * Prints the measured false-alarm and detection rates and fails when a
  * target is missed: false alarms <= 1 % over 500 stationary runs (time and
- * memory, plateau steps included); detection >= 95 % for a +10 % time drift,
+ * memory, plateau steps included); detection >= 95 % for a +20 % time drift
+ * (twice the threshold: the gate needs the drift shown, test_time_accuracy.c),
  * a 16 B/call leak with live bytes visible and sustained linear-memory
  * growth of one 64 KiB page per 1 500 calls, each over 20 000 calls. */
 #include <stdio.h>
@@ -31,18 +32,6 @@ typedef struct {
 /* Which series a synthetic run exposes to the analysis. */
 enum { WITH_LIVE = 1, WITH_HEAP = 2, WITH_JS = 4 };
 
-/* Varies the noise model with the run index so that the rates cover a
- * range of realistic conditions, not one fixture. */
-static void vary_time(ws_synth_time *t, unsigned i) {
-  static const double sigma[] = {0.1, 0.2, 0.3};
-  static const double ar[] = {0.0, 0.5, 0.8};
-  static const size_t gc[] = {0, 300, 1000};
-  t->sigma = sigma[i % 3];
-  t->ar = ar[(i / 3) % 3];
-  t->gc_every = gc[(i / 9) % 3];
-  t->tierup_at = (i / 27) % 2 ? 0 : t->tierup_at;
-}
-
 /* Runs the analysis on one synthetic run and returns its verdict; stores a
  * bit per finding kind in *kinds. */
 static int analyse(buffers *b, const ws_synth_time *t, const ws_synth_mem *m, int with,
@@ -53,13 +42,13 @@ static int analyse(buffers *b, const ws_synth_time *t, const ws_synth_mem *m, in
   ws_synth_mem_fill(m, &out);
   ws_series_in s[4];
   size_t k = 0;
-  s[k++] = (ws_series_in){WS_ROLE_LINEAR, 1, out.lin_iter, out.lin_bytes, out.lin_n};
+  s[k++] = (ws_series_in){WS_ROLE_LINEAR, 1, out.lin_iter, out.lin_bytes, out.lin_n, 0};
   if (with & WITH_LIVE)
-    s[k++] = (ws_series_in){WS_ROLE_LIVE, 0, out.s_iter, out.live, out.s_n};
+    s[k++] = (ws_series_in){WS_ROLE_LIVE, 0, out.s_iter, out.live, out.s_n, 0};
   if (with & WITH_HEAP)
-    s[k++] = (ws_series_in){WS_ROLE_HEAP, 0, out.s_iter, out.heap, out.s_n};
+    s[k++] = (ws_series_in){WS_ROLE_HEAP, 0, out.s_iter, out.heap, out.s_n, 0};
   if (with & WITH_JS)
-    s[k++] = (ws_series_in){WS_ROLE_JS_HEAP, 0, out.s_iter, out.js, out.s_n};
+    s[k++] = (ws_series_in){WS_ROLE_JS_HEAP, 0, out.s_iter, out.js, out.s_n, 0};
   ws_memtrend_result res[4];
   ws_verdict v = {.series = res};
   ws_verdict_opts o;
@@ -91,7 +80,7 @@ int main(void) {
     ws_synth_mem m;
     ws_synth_time_defaults(&t, CALLS, SEED_SHIFT + 1000 + i);
     ws_synth_mem_defaults(&m, CALLS, SEED_SHIFT + 5000 + i);
-    vary_time(&t, i);
+    ws_synth_time_vary(&t, i);
     m.plateau = i % 2;
     unsigned kinds;
     int verdict = analyse(&b, &t, &m, (int)(i % 8), &kinds);
@@ -107,8 +96,8 @@ int main(void) {
     unsigned kinds;
     ws_synth_time_defaults(&t, CALLS, SEED_SHIFT + 20000 + i);
     ws_synth_mem_defaults(&m, CALLS, SEED_SHIFT + 30000 + i);
-    vary_time(&t, i);
-    t.drift = 0.10;
+    ws_synth_time_vary(&t, i);
+    t.drift = 2 * WS_TIME_THRESHOLD;
     analyse(&b, &t, &m, 0, &kinds);
     drift += (kinds >> WS_KIND_SLOWDOWN) & 1;
 
@@ -130,7 +119,8 @@ int main(void) {
          "any %.1f %% (target <= 1 %%)\n",
          STATIONARY, 100.0 * time_fa / STATIONARY, 100.0 * mem_fa / STATIONARY,
          100.0 * any_fa / STATIONARY);
-  printf("accuracy: detection over %d runs: +10 %% time drift %.1f %%, 16 B/call leak "
+  printf("accuracy: detection over %d runs: +20 %% time drift (2x threshold) %.1f %%, 16 "
+         "B/call leak "
          "(live bytes) %.1f %%, 1 page/1500 calls growth %.1f %%, as fragmentation with "
          "flat live bytes %.1f %% (target >= 95 %%)\n",
          DETECT, 100.0 * drift / DETECT, 100.0 * leak / DETECT, 100.0 * growth / DETECT,

@@ -121,8 +121,8 @@ static int analyse_kept(const float *x, size_t calls, const ws_synth_mem_out *me
   ws_live_get(l, &v);
   *stride = v.stride;
   ws_series_in in[2] = {
-      {WS_ROLE_LINEAR, 1, v.memory.iter, v.memory.value, v.memory.n},
-      {WS_ROLE_LIVE, 0, v.metrics[0].iter, v.metrics[0].value, v.metrics[0].n}};
+      {WS_ROLE_LINEAR, 1, v.memory.iter, v.memory.value, v.memory.n, 0},
+      {WS_ROLE_LIVE, 0, v.metrics[0].iter, v.metrics[0].value, v.metrics[0].n, 0}};
   ws_memtrend_result res[2];
   ws_verdict out = {.series = res};
   ws_verdict_opts o;

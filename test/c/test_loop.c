@@ -352,6 +352,45 @@ static void test_counting_and_metrics(void) {
   free(f);
 }
 
+/* A census budget that would skip nearly every census still leaves one per
+ * 1 / WS_CENSUS_FLOOR of the run: the floor does not depend on time. */
+static void test_census_floor(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 1u << 12);
+  ws_op_spec op = op_with(1, 0, NULL);
+  ws_loop_config c = config_for(WS_CENSUS_FLOOR * 10);
+  ws_loop *loop;
+  ws_record recs[1024];
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  ws_census_hints hints = {0};
+  hints.budget_permille = 1;
+  ws_census census;
+  ws_census_init(&census, &hints);
+  ws_census_result out;
+  uint32_t taken = 0, attempts = 0, last_taken_at = 0, widest_gap = 0;
+  int status;
+  do {
+    status = ws_loop_run(loop, 5, UINT64_MAX / 4);
+    int rc = ws_loop_census(loop, 0, &census, 1, &out);
+    CHECK(rc == WS_CENSUS_SKIPPED || rc == WS_ENOHEAP);
+    attempts++;
+    if (rc != WS_CENSUS_SKIPPED) {
+      uint32_t at = ws_loop_completed(loop);
+      widest_gap = at - last_taken_at > widest_gap ? at - last_taken_at : widest_gap;
+      last_taken_at = at;
+      taken++;
+    }
+    drain(&r, recs, 1024);
+  } while (status == WS_STATUS_YIELD);
+  CHECK(status == WS_STATUS_DONE && attempts == 2 * WS_CENSUS_FLOOR);
+  CHECK(taken >= WS_CENSUS_FLOOR);
+  CHECK(widest_gap <= 10);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
 /* Specs the loop cannot build are refused up front. */
 static void test_bad_specs(void) {
   fake_engine *f = new_engine();
@@ -380,6 +419,7 @@ int main(void) {
   test_throw_and_async();
   test_backpressure_stop_deadline();
   test_counting_and_metrics();
+  test_census_floor();
   test_bad_specs();
   return check_report("loop");
 }

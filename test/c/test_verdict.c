@@ -8,9 +8,25 @@
 #include "synth.h"
 #include "ws_stats.h"
 
+/* A signal with nothing undecided and no limit reached. */
+#define SIG(role, pattern, peak, grown)                                                  \
+  { role, pattern, peak, grown, 0, 0, -1, 0 }
+
+/* ws_classify with a time signal that is flagged or not and nothing left
+ * open by time. */
+static int classify(const ws_signal *s, size_t k, int flagged, double threshold,
+                    ws_finding *f, size_t *n, int *below) {
+  ws_time_signal t = {flagged, 0, 0};
+  ws_undecided und[WS_MAX_SERIES + 1];
+  size_t nund;
+  return ws_classify(s, k, &t, threshold, f, n, below, und, &nund);
+}
+
 /* Kinds are severity-ordered and named from the one list. */
 static void test_kinds(void) {
+  CHECK(WS_KIND_MEMORY_EXHAUSTED < WS_KIND_STACK_DRIFT);
   CHECK(WS_KIND_STACK_DRIFT < WS_KIND_LEAK && WS_KIND_LEAK < WS_KIND_FRAGMENTATION);
+  CHECK(strcmp(ws_kind_name(WS_KIND_INCONCLUSIVE), "inconclusive") == 0);
   CHECK(WS_KIND_GROWTH < WS_KIND_JS_HEAP_GROWTH && WS_KIND_SLOWDOWN < WS_KIND_BUDGET);
   CHECK(strcmp(ws_kind_name(WS_KIND_STABLE), "stable") == 0);
   CHECK(strcmp(ws_kind_name(WS_KIND_JS_HEAP_GROWTH), "js-heap-growth") == 0);
@@ -21,41 +37,40 @@ static void test_kinds(void) {
 /* A sustained retained JS heap is a finding only from the threshold up;
  * below it the series is reported as dismissed, and the verdict stays. */
 static void test_js_heap_threshold(void) {
-  ws_signal s[2] = {{WS_ROLE_LINEAR, WS_PATTERN_FLAT, 0, 0},
-                    {WS_ROLE_JS_HEAP, WS_PATTERN_SUSTAINED, 1, 80 * 1024.0}};
+  ws_signal s[2] = {SIG(WS_ROLE_LINEAR, WS_PATTERN_FLAT, 0, 0),
+                    SIG(WS_ROLE_JS_HEAP, WS_PATTERN_SUSTAINED, 1, 80 * 1024.0)};
   ws_finding f[WS_MAX_FINDINGS];
   size_t n = 9;
   int below = 7;
-  CHECK(ws_classify(s, 2, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_STABLE);
+  CHECK(classify(s, 2, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_STABLE);
   CHECK(n == 0 && below == 1);
   s[1].grown = WS_JS_HEAP_THRESHOLD;
-  CHECK(ws_classify(s, 2, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) ==
-        WS_KIND_JS_HEAP_GROWTH);
+  CHECK(classify(s, 2, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_JS_HEAP_GROWTH);
   CHECK(n == 1 && f[0].kind == WS_KIND_JS_HEAP_GROWTH && f[0].series == 1 && below == -1);
   /* The threshold is an option: 0 takes every sustained trend. */
   s[1].grown = 1;
-  CHECK(ws_classify(s, 2, 0, 0, f, &n, &below) == WS_KIND_JS_HEAP_GROWTH);
+  CHECK(classify(s, 2, 0, 0, f, &n, &below) == WS_KIND_JS_HEAP_GROWTH);
   /* A flat JS heap is never "below the threshold". */
   s[1].pattern = WS_PATTERN_FLAT;
-  CHECK(ws_classify(s, 2, 1, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_SLOWDOWN);
+  CHECK(classify(s, 2, 1, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_SLOWDOWN);
   CHECK(n == 1 && f[0].series == -1 && below == -1);
   /* The threshold applies to the JS heap only: memory growth of a few bytes
    * is judged by its trend tests. */
-  ws_signal m[1] = {{WS_ROLE_LINEAR, WS_PATTERN_SUSTAINED, 1, 10}};
-  CHECK(ws_classify(m, 1, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
+  ws_signal m[1] = {SIG(WS_ROLE_LINEAR, WS_PATTERN_SUSTAINED, 1, 10)};
+  CHECK(classify(m, 1, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
 }
 
 /* Findings come most severe first, one memory finding at most. */
 static void test_order(void) {
-  ws_signal s[5] = {{WS_ROLE_LINEAR, WS_PATTERN_SUSTAINED, 1, 1e6},
-                    {WS_ROLE_HEAP, WS_PATTERN_SUSTAINED, 1, 1e6},
-                    {WS_ROLE_LIVE, WS_PATTERN_FLAT, 0, 0},
-                    {WS_ROLE_JS_HEAP, WS_PATTERN_SUSTAINED, 1, 1e6},
-                    {WS_ROLE_STACK, WS_PATTERN_SUSTAINED, 1, 4096}};
+  ws_signal s[5] = {SIG(WS_ROLE_LINEAR, WS_PATTERN_SUSTAINED, 1, 1e6),
+                    SIG(WS_ROLE_HEAP, WS_PATTERN_SUSTAINED, 1, 1e6),
+                    SIG(WS_ROLE_LIVE, WS_PATTERN_FLAT, 0, 0),
+                    SIG(WS_ROLE_JS_HEAP, WS_PATTERN_SUSTAINED, 1, 1e6),
+                    SIG(WS_ROLE_STACK, WS_PATTERN_SUSTAINED, 1, 4096)};
   ws_finding f[WS_MAX_FINDINGS];
   size_t n;
   int below;
-  CHECK(ws_classify(s, 5, 1, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_STACK_DRIFT);
+  CHECK(classify(s, 5, 1, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_STACK_DRIFT);
   CHECK(n == 4);
   CHECK(f[1].kind == WS_KIND_FRAGMENTATION && f[1].series == 1);
   CHECK(f[2].kind == WS_KIND_JS_HEAP_GROWTH && f[3].kind == WS_KIND_SLOWDOWN);
@@ -123,8 +138,8 @@ static void test_analyze_threshold(void) {
     js_iter[i] = (i + 1) * (CALLS / (POINTS + 1));
     js[i] = 6e6 + 6400.0 * i + (i % 3) * 300.0; /* ~100 KiB over the run */
   }
-  ws_series_in s[2] = {{WS_ROLE_LINEAR, 1, lin_iter, lin_bytes, 1},
-                       {WS_ROLE_JS_HEAP, 0, js_iter, js, POINTS}};
+  ws_series_in s[2] = {{WS_ROLE_LINEAR, 1, lin_iter, lin_bytes, 1, 0},
+                       {WS_ROLE_JS_HEAP, 0, js_iter, js, POINTS, 0}};
   ws_memtrend_result res[2];
   ws_verdict v = {.series = res};
   ws_verdict_opts o;
@@ -144,6 +159,172 @@ static void test_analyze_threshold(void) {
   free(x);
 }
 
+/* Runs the whole-run analysis at defaults on clean synthetic times and the
+ * given series; returns the verdict in *v (results in res). */
+static void analyse(size_t calls, const ws_series_in *s, size_t k,
+                    ws_memtrend_result *res, ws_verdict *v) {
+  float *x = malloc(calls * sizeof *x);
+  if (x == NULL)
+    return;
+  ws_synth_time t;
+  ws_synth_time_defaults(&t, calls, 11);
+  ws_synth_time_fill(&t, x);
+  *v = (ws_verdict){.series = res};
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  CHECK(ws_analyze_run(x, calls, s, k, &o, v) == 0);
+  free(x);
+}
+
+/* Returns 1 when v left reason open about series (-1: time). */
+static int left_open(const ws_verdict *v, int reason, int series) {
+  for (size_t i = 0; i < v->nundecided; i++)
+    if (v->undecided[i].reason == reason && v->undecided[i].series == series)
+      return 1;
+  return 0;
+}
+
+/* The staircase seen on a real module: linear memory 61 -> 162 MiB in six
+ * steps spread over 20 000 calls after warm-up is growth, not a step. */
+static void test_staircase(void) {
+  double mib = 1 << 20;
+  double iter[] = {0, 40, 900, 3800, 7100, 10300, 13600, 16900};
+  double bytes[] = {16 * mib, 40 * mib,  61 * mib,  78 * mib,
+                    95 * mib, 112 * mib, 129 * mib, 162 * mib};
+  ws_series_in s = {WS_ROLE_LINEAR, 1, iter, bytes, 8, WS_WASM32_MAX_BYTES};
+  ws_memtrend_result r;
+  ws_verdict v;
+  analyse(20000, &s, 1, &r, &v);
+  CHECK(r.pattern == WS_PATTERN_SUSTAINED && r.events.staircase && r.events.large >= 5);
+  CHECK(v.verdict == WS_KIND_GROWTH);
+  /* One step followed by a long plateau is not growth. */
+  double one_iter[] = {0, 40, 900, 3800},
+         one_bytes[] = {16 * mib, 40 * mib, 61 * mib, 78 * mib};
+  ws_series_in one = {WS_ROLE_LINEAR, 1, one_iter, one_bytes, 4, WS_WASM32_MAX_BYTES};
+  analyse(20000, &one, 1, &r, &v);
+  CHECK(r.pattern != WS_PATTERN_SUSTAINED && !r.events.late);
+  CHECK(v.verdict == WS_KIND_STABLE && v.nundecided == 0);
+}
+
+/* A doubling policy (TinyGo, AssemblyScript): a linear leak leaves one or two
+ * steps in the second half, each as large as everything before. */
+static void test_doubling(void) {
+  double kib = 1024;
+  double iter[] = {0, 10, 300, 700, 1300, 2600, 5200, 10400, 19800};
+  double bytes[9];
+  for (int i = 0; i < 9; i++)
+    bytes[i] = 64 * kib * (double)(1u << (i + 3)); /* 512 KiB -> 128 MiB */
+  ws_series_in s = {WS_ROLE_LINEAR, 1, iter, bytes, 9, WS_WASM32_MAX_BYTES};
+  ws_memtrend_result r;
+  ws_verdict v;
+  analyse(20000, &s, 1, &r, &v);
+  CHECK(r.events.doubling && v.verdict == WS_KIND_GROWTH);
+  /* A single doubling late in the run, no live bytes: inconclusive, with the
+   * calls a plateau as long as the run before the step needs. */
+  double late_iter[] = {0, 300, 15000},
+         late_bytes[] = {256 * kib, 4096 * kib, 8192 * kib};
+  ws_series_in late = {WS_ROLE_LINEAR, 1, late_iter, late_bytes, 3, WS_WASM32_MAX_BYTES};
+  analyse(20000, &late, 1, &r, &v);
+  CHECK(r.events.late && v.verdict == WS_KIND_INCONCLUSIVE);
+  CHECK(left_open(&v, WS_UNDECIDED_LATE_STEP, 0) && v.undecided[0].more_calls == 10000);
+  /* With live bytes tested (flat), the step is a plateau: stable. */
+  double li[20], lv[20];
+  for (int i = 0; i < 20; i++) {
+    li[i] = 999 + 1000 * i;
+    lv[i] = 3e6 + (i % 3) * 1000;
+  }
+  ws_series_in both[2] = {late, {WS_ROLE_LIVE, 0, li, lv, 20, 0}};
+  ws_memtrend_result r2[2];
+  analyse(20000, both, 2, r2, &v);
+  CHECK(v.verdict == WS_KIND_STABLE && v.nundecided == 0);
+}
+
+/* 4 MiB per call to the 4 GiB wasm32 limit: memory exhausted at the call
+ * that reached it, and the growth is not start-up cost. */
+static void test_exhausted_4gib(void) {
+  enum { STEPS = 1024 };
+  double *iter = malloc(STEPS * sizeof *iter), *bytes = malloc(STEPS * sizeof *bytes);
+  if (iter == NULL || bytes == NULL)
+    return;
+  for (int i = 0; i < STEPS; i++) {
+    iter[i] = i;
+    bytes[i] = 65536.0 + 4194304.0 * i; /* one page, then 64 pages a call */
+  }
+  ws_series_in s = {WS_ROLE_LINEAR, 1, iter, bytes, STEPS, WS_WASM32_MAX_BYTES};
+  ws_memtrend_result r;
+  ws_verdict v;
+  analyse(20000, &s, 1, &r, &v);
+  CHECK(v.verdict == WS_KIND_MEMORY_EXHAUSTED && v.nfindings >= 1);
+  CHECK(v.findings[0].iteration == STEPS - 1);
+  CHECK(v.findings[0].bytes == WS_WASM32_MAX_BYTES - 63 * WS_PAGE_BYTES);
+  CHECK(v.warmup_memory == 0 && v.warmup <= 20000 / WS_WARMUP_CAP_DIVISOR);
+  free(iter);
+  free(bytes);
+}
+
+/* A small declared maximum: memory stops at it while the module keeps
+ * asking; a memory under its maximum is no finding. */
+static void test_exhausted_declared(void) {
+  double iter[] = {0, 5, 9, 14}, bytes[] = {65536, 131072, 196608, 262144};
+  ws_series_in s = {WS_ROLE_LINEAR, 1, iter, bytes, 4, 262144};
+  ws_memtrend_result r;
+  ws_verdict v;
+  analyse(20000, &s, 1, &r, &v);
+  CHECK(v.verdict == WS_KIND_MEMORY_EXHAUSTED && v.findings[0].iteration == 14);
+  CHECK(v.findings[0].series == 0 && v.nundecided == 0);
+  s.limit = 327680;
+  analyse(20000, &s, 1, &r, &v);
+  CHECK(v.verdict == WS_KIND_STABLE);
+}
+
+/* A short leaking run: live bytes 347 -> 475 KiB over 5 000 calls sampled
+ * every 1 000 calls: too few samples to test, so inconclusive (with the
+ * calls 12 samples need), never stable or flat. */
+static void test_short_leak(void) {
+  double li[5], lv[5], iter[1] = {0}, bytes[1] = {1 << 20};
+  for (int i = 0; i < 5; i++) {
+    li[i] = 999 + 1000 * i;
+    lv[i] = 347 * 1024 + 32 * 1024 * i;
+  }
+  ws_series_in s[2] = {{WS_ROLE_LINEAR, 1, iter, bytes, 1, WS_WASM32_MAX_BYTES},
+                       {WS_ROLE_LIVE, 0, li, lv, 5, 0}};
+  ws_memtrend_result r[2];
+  ws_verdict v;
+  analyse(5000, s, 2, r, &v);
+  CHECK(r[1].pattern == WS_PATTERN_UNTESTED && r[1].points < WS_MEM_MIN_POINTS);
+  CHECK(v.verdict == WS_KIND_INCONCLUSIVE && left_open(&v, WS_UNDECIDED_FEW_SAMPLES, 1));
+  CHECK(v.undecided[0].more_calls >= 7000);
+}
+
+/* Sparse samples never read as flat: ten points spread over the run, or
+ * enough points packed into fewer than 8 segments, are untested. */
+static void test_sparse_untested(void) {
+  double it[40], va[40];
+  for (int i = 0; i < 10; i++) {
+    it[i] = 1000 + 1900 * i;
+    va[i] = 1e6;
+  }
+  ws_memtrend_result r;
+  CHECK(ws_memtrend_analyze(it, va, 10, 0, 0, 20000, WS_ALPHA, &r) == 0);
+  CHECK(r.pattern == WS_PATTERN_UNTESTED);
+  for (int i = 0; i < 40; i++) {
+    it[i] = 100 + 10 * i; /* all in the first segment */
+    va[i] = 1e6;
+  }
+  CHECK(ws_memtrend_analyze(it, va, 40, 0, 0, 20000, WS_ALPHA, &r) == 0);
+  CHECK(r.pattern == WS_PATTERN_UNTESTED);
+}
+
+/* A clean run of 1 000 000 calls is not a slowdown. */
+static void test_clean_long(void) {
+  double iter[1] = {0}, bytes[1] = {1 << 20};
+  ws_series_in s = {WS_ROLE_LINEAR, 1, iter, bytes, 1, WS_WASM32_MAX_BYTES};
+  ws_memtrend_result r;
+  ws_verdict v;
+  analyse(1000000, &s, 1, &r, &v);
+  CHECK(v.time.tested && !v.time.flagged && v.verdict == WS_KIND_STABLE);
+}
+
 int main(void) {
   test_kinds();
   test_js_heap_threshold();
@@ -151,5 +332,12 @@ int main(void) {
   test_windows();
   test_drift_uses_windows();
   test_analyze_threshold();
+  test_staircase();
+  test_doubling();
+  test_exhausted_4gib();
+  test_exhausted_declared();
+  test_short_leak();
+  test_sparse_untested();
+  test_clean_long();
   return check_report("verdict");
 }

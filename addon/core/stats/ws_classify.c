@@ -1,13 +1,16 @@
-/* Classification: turns series patterns, their growth and the time drift
- * flag into findings, most severe first (docs/verdicts.md,
- * "Classification"). Every threshold a finding needs is applied here or in
- * the tests that feed it; JavaScript only words the result. */
+/* Classification: turns series patterns, their growth, the time drift and
+ * what the data left open into findings, most severe first, and the reasons
+ * a run is inconclusive (docs/verdicts.md, "Classification",
+ * "Inconclusive"). Every threshold a finding needs is applied here or in the
+ * tests that feed it; JavaScript only words the result. */
 #include "ws_stats.h"
 
 const char *ws_kind_name(int kind) {
   switch (kind) {
   case WS_KIND_STABLE:
     return "stable";
+  case WS_KIND_INCONCLUSIVE:
+    return "inconclusive";
 #define WS_KIND_NAME(name, value, js)                                                    \
   case WS_KIND_##name:                                                                   \
     return js;
@@ -27,42 +30,87 @@ static int find_growing(const ws_signal *s, size_t k, int role) {
   return -1;
 }
 
-int ws_classify(const ws_signal *s, size_t k, int time_flagged, double js_heap_threshold,
-                ws_finding *out, size_t *n, int *below) {
+/* Returns the index of the signal that reached its limit first, or -1. */
+static int find_exhausted(const ws_signal *s, size_t k) {
+  int first = -1;
+  for (size_t i = 0; i < k; i++)
+    if (s[i].exhausted_at >= 0 &&
+        (first < 0 || s[i].exhausted_at < s[first].exhausted_at))
+      first = (int)i;
+  return first;
+}
+
+/* Returns the index of the first live-byte signal that was tested, or -1. */
+static int tested_live(const ws_signal *s, size_t k) {
+  for (size_t i = 0; i < k; i++)
+    if (s[i].role == WS_ROLE_LIVE && s[i].pattern != WS_PATTERN_UNTESTED)
+      return (int)i;
+  return -1;
+}
+
+/* Returns the one memory finding's kind (leak, fragmentation or growth) and
+ * stores its series in *series, or returns 0: live bytes sustained are a
+ * leak; else the finest growing memory series names it, fragmentation when
+ * live bytes were tested and their peaks are flat. */
+static int memory_kind(const ws_signal *s, size_t k, int *series) {
+  int live = tested_live(s, k);
+  if ((*series = find_growing(s, k, WS_ROLE_LIVE)) >= 0)
+    return WS_KIND_LEAK;
+  static const int order[] = {WS_ROLE_HEAP, WS_ROLE_LINEAR, WS_ROLE_LINEAR_ONE};
+  for (size_t r = 0; r < 3; r++)
+    if ((*series = find_growing(s, k, order[r])) >= 0)
+      return live >= 0 && !s[live].peak_grows ? WS_KIND_FRAGMENTATION : WS_KIND_GROWTH;
+  return 0;
+}
+
+/* Stores the memory questions the signals leave open in und[*nund..]: a
+ * late step of linear memory counts only while no live bytes were tested
+ * (they would tell a plateau from a leak); the JS heap and the stack are
+ * left out (their checkpoints and pointer samples are not what more calls
+ * add). */
+static void memory_undecided(const ws_signal *s, size_t k, ws_undecided *und,
+                             size_t *nund) {
+  int live = tested_live(s, k) >= 0;
+  for (size_t i = 0; i < k; i++) {
+    if (s[i].undecided == 0 || s[i].role == WS_ROLE_JS_HEAP || s[i].role == WS_ROLE_STACK)
+      continue;
+    if (s[i].undecided == WS_UNDECIDED_LATE_STEP && live)
+      continue;
+    und[(*nund)++] = (ws_undecided){s[i].undecided, (int)i, s[i].more_calls};
+  }
+}
+
+int ws_classify(const ws_signal *s, size_t k, const ws_time_signal *time,
+                double js_heap_threshold, ws_finding *out, size_t *n, int *below,
+                ws_undecided *und, size_t *nund) {
   size_t count = 0;
   *below = -1;
+  *nund = 0;
+  int exhausted = find_exhausted(s, k);
+  if (exhausted >= 0)
+    out[count++] = (ws_finding){WS_KIND_MEMORY_EXHAUSTED, exhausted,
+                                s[exhausted].exhausted_at, s[exhausted].bytes};
   int stack = find_growing(s, k, WS_ROLE_STACK);
   if (stack >= 0)
-    out[count++] = (ws_finding){WS_KIND_STACK_DRIFT, stack};
-  int live = -1;
-  for (size_t i = 0; i < k; i++)
-    if (s[i].role == WS_ROLE_LIVE && s[i].pattern != WS_PATTERN_UNTESTED) {
-      live = (int)i;
-      break;
-    }
-  int live_grows = find_growing(s, k, WS_ROLE_LIVE);
-  if (live_grows >= 0) {
-    out[count++] = (ws_finding){WS_KIND_LEAK, live_grows};
-  } else {
-    /* The finest growing memory signal names the finding. */
-    static const int order[] = {WS_ROLE_HEAP, WS_ROLE_LINEAR, WS_ROLE_LINEAR_ONE};
-    int mem = -1;
-    for (size_t r = 0; r < 3 && mem < 0; r++)
-      mem = find_growing(s, k, order[r]);
-    if (mem >= 0) {
-      int frag = live >= 0 && !s[live].peak_grows;
-      out[count++] = (ws_finding){frag ? WS_KIND_FRAGMENTATION : WS_KIND_GROWTH, mem};
-    }
-  }
+    out[count++] = (ws_finding){WS_KIND_STACK_DRIFT, stack, -1, 0};
+  int mem = -1, kind = memory_kind(s, k, &mem);
+  if (kind != 0)
+    out[count++] = (ws_finding){kind, mem, -1, 0};
+  else if (exhausted < 0)
+    memory_undecided(s, k, und, nund);
   /* The retained JS heap also needs practical significance: V8's own
    * metadata keeps growing a little in every run (WS_JS_HEAP_THRESHOLD). */
   int js = find_growing(s, k, WS_ROLE_JS_HEAP);
   if (js >= 0 && s[js].grown >= js_heap_threshold)
-    out[count++] = (ws_finding){WS_KIND_JS_HEAP_GROWTH, js};
+    out[count++] = (ws_finding){WS_KIND_JS_HEAP_GROWTH, js, -1, 0};
   else if (js >= 0)
     *below = js;
-  if (time_flagged)
-    out[count++] = (ws_finding){WS_KIND_SLOWDOWN, -1};
+  if (time->flagged)
+    out[count++] = (ws_finding){WS_KIND_SLOWDOWN, -1, -1, 0};
+  else if (time->undecided != 0)
+    und[(*nund)++] = (ws_undecided){time->undecided, -1, time->more_calls};
   *n = count;
-  return count > 0 ? out[0].kind : WS_KIND_STABLE;
+  if (count > 0)
+    return out[0].kind;
+  return *nund > 0 ? WS_KIND_INCONCLUSIVE : WS_KIND_STABLE;
 }

@@ -1,7 +1,7 @@
 /* Time drift: is time per call after warm-up trending up by a change that
- * matters? Reduces the calls to the interquartile mean of ln(time) per batch,
- * which shrugs off spikes, GC pauses and most short-range autocorrelation yet
- * wastes less of the data than a median, then runs ws_trend_fit. Also
+ * matters, with the stated confidence? Reduces the calls to the interquartile mean of
+ * ln(time) per batch, which shrugs off spikes, GC pauses and most short-range
+ * autocorrelation yet wastes less of the data than a median, then runs ws_trend_fit. Also
  * measures the change between the early and late window (ws_time_windows:
  * first and last fifth of the batches) with a bootstrap interval, for the
  * findings' words; the flag is the trend test's alone (docs/verdicts.md
@@ -61,6 +61,22 @@ static int measure_windows(const double *by, size_t nb, const ws_windows *w,
   return 0;
 }
 
+/* Returns how many calls beyond window (the tested calls) would narrow the
+ * 98 % effect interval of r, if its half-width falls as 1 / sqrt(calls),
+ * until it no longer holds the threshold: window x ((h / d)^2 - 1), d the
+ * distance of the effect from the threshold (at least a tenth of h), h the
+ * interval's half-width on that side. */
+static double more_calls_to_clear(const ws_drift_result *r, double threshold,
+                                  double window) {
+  int below = r->effect < threshold;
+  double h = below ? r->effect_high98 - r->effect : r->effect - r->effect_low98;
+  double d = below ? threshold - r->effect : r->effect - threshold;
+  if (d < h / 10)
+    d = h / 10;
+  double ratio = h / d;
+  return ratio > 1 ? ceil(window * (ratio * ratio - 1)) : 0;
+}
+
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
                      ws_drift_result *r) {
   if (!(o->threshold >= 0) || !(o->alpha > 0 && o->alpha < 1))
@@ -103,11 +119,17 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     r->effect_low = expm1(r->trend.low * span);
     r->effect_high = expm1(r->trend.high * span);
     r->tested = 1;
-    /* A significant rise is dismissed as noise only when even the upper end
-     * of its 98 % interval stays below the threshold: at a true change equal
-     * to the threshold, that dismisses 1 % of runs. */
-    r->flagged = r->trend.p_up < o->alpha && r->effect_low > 0 &&
-                 expm1(r->trend.high98 * span) >= o->threshold;
+    r->effect_low98 = expm1(r->trend.low98 * span);
+    r->effect_high98 = expm1(r->trend.high98 * span);
+    /* A slowdown is a drift of at least the threshold shown with the stated
+     * confidence: the 98 % interval's low end (a one-sided 99 % bound, the
+     * test's alpha) must reach it. A significant rise whose interval only
+     * reaches the threshold is left undecided. */
+    int rising = r->trend.p_up < o->alpha;
+    r->flagged = rising && r->effect_low98 >= o->threshold;
+    r->spans = rising && !r->flagged && r->effect_high98 >= o->threshold;
+    if (r->spans)
+      r->more_calls = more_calls_to_clear(r, o->threshold, (double)(w.to - w.from));
   }
   free(scratch);
   free(bx);

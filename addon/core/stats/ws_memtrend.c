@@ -150,6 +150,42 @@ int ws__growth_pattern(const double *x, const double *y, const double *peak, siz
   return WS_PATTERN_SUSTAINED;
 }
 
+/* Fills e with the growth events of step series (iter, value)[0..m) inside
+ * [from, to): the increases, which of them are large, and the staircase,
+ * doubling and late-step rules of ws_growth_events. */
+static void growth_events(const double *iter, const double *value, size_t m, size_t from,
+                          size_t to, ws_growth_events *e) {
+  *e = (ws_growth_events){0};
+  size_t j = 0;
+  while (j + 1 < m && iter[j + 1] <= (double)from)
+    j++;
+  e->base = value[j];
+  double mid = 0.5 * ((double)from + (double)to), last = value[j];
+  for (j++; j < m && iter[j] < (double)to; j++) {
+    if (!(value[j] > value[j - 1]))
+      continue;
+    e->count++;
+    last = value[j];
+    /* One page is the finest step there is: never a coarse policy's. */
+    double d = value[j] - value[j - 1];
+    if (d < e->base / WS_LARGE_STEP_DIVISOR || d <= WS_PAGE_BYTES)
+      continue;
+    if (e->large++ == 0)
+      e->first_large = iter[j];
+    e->last_large = iter[j];
+    e->large_early += iter[j] < mid;
+  }
+  for (; j < m && iter[j] < (double)to; j++)
+    last = value[j];
+  e->grown = last - e->base;
+  e->staircase = e->large >= 3 && e->large_early >= 1 && e->large > e->large_early;
+  e->doubling = e->large >= 2 && e->last_large >= mid && last >= 2 * e->base;
+  /* Under a doubling policy a leak's next step comes at least as many calls
+   * after a step as the step came after the run's start: a large step in the
+   * second half of the run cannot yet be told from a plateau step. */
+  e->late = !e->staircase && !e->doubling && e->last_large >= 0.5 * (double)to;
+}
+
 /* Returns the value of a step series at iteration t (the last point at or
  * before t; the first point before it starts). */
 static double step_value(const double *iter, const double *value, size_t m, double t,
@@ -183,6 +219,7 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
         step ? j + 1 == m || iter[j + 1] > (double)from : iter[j] >= (double)from;
     if (!inside)
       continue;
+    r->points++;
     if (seen && value[j] < prev)
       never_falls = 0;
     prev = value[j];
@@ -221,7 +258,7 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
   free(scratch);
   r->segments = ns;
   r->last = value[m - 1];
-  if (ns < 8)
+  if (ns < 8 || (!step && r->points < WS_MEM_MIN_POINTS))
     return 0;
   r->start = level[0];
   r->end = level[ns - 1];
@@ -236,5 +273,24 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
   r->pattern = ws__growth_pattern(x, level, peak, ns, never_falls, alpha, &r->rises);
   if (!(r->trend.p_up < alpha && r->trend.low > 0))
     r->pattern = WS_PATTERN_FLAT;
+  /* Coarse growth policies leave a leak only a few large steps: judged as
+   * events, a staircase or a doubling is sustained growth however few its
+   * steps (docs/verdicts.md, "Growth events"). */
+  if (step) {
+    growth_events(iter, value, m, from, to, &r->events);
+    if (r->events.staircase || r->events.doubling)
+      r->pattern = WS_PATTERN_SUSTAINED;
+  }
+  /* A significant rise that the shape tests called a step is a plateau only
+   * once the levels stop rising: test the second half on its own, at a
+   * lenient level, since this can only make a verdict less certain. */
+  if (r->pattern == WS_PATTERN_STEP && !never_falls) {
+    ws_trend late;
+    size_t half = ns / 2;
+    rc = ws_trend_fit(x + half, level + half, ns - half, &late);
+    if (rc != 0)
+      return rc;
+    r->still_rising = late.slope > 0 && late.p_up < 0.1;
+  }
   return 0;
 }

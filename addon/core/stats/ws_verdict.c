@@ -1,8 +1,11 @@
 /* Whole-run analysis: chooses the warm-up points, runs the time drift from
  * the time warm-up and every memory series' trend from the later of the two,
- * and classifies the results. */
+ * finds what reached its limit and what the data leaves open, and classifies
+ * the results. */
+#include <math.h>
 #include <stdlib.h>
 
+#include "ws_internal.h"
 #include "ws_stats.h"
 
 void ws_verdict_opts_default(ws_verdict_opts *o) {
@@ -19,6 +22,63 @@ static double value_at(const ws_series_in *s, double t) {
   for (size_t i = 1; i < s->n && s->iter[i] <= t; i++)
     v = s->value[i];
   return v;
+}
+
+/* Returns the signal of series s and its result r in a run of calls: its
+ * pattern, where it reached its limit (within the last growth step, or a
+ * page, of it), and what it leaves open with the
+ * calls that would decide it, by the series' own sampling rate. */
+static ws_signal signal_of(const ws_series_in *s, const ws_memtrend_result *r,
+                           size_t calls) {
+  ws_signal g = {s->role, r->pattern, r->peak_grows, r->grown, 0, 0, -1, 0};
+  for (size_t j = 0; s->limit > 0 && j < s->n; j++) {
+    if (ws__at_limit(j > 0 ? s->value[j - 1] : s->value[j], s->value[j], s->limit)) {
+      g.exhausted_at = s->iter[j];
+      g.bytes = s->value[j];
+      break;
+    }
+  }
+  double window = (double)(r->to - r->from);
+  if (r->pattern == WS_PATTERN_UNTESTED) {
+    if (s->step || window <= WS_MEM_SEGMENTS) {
+      g.undecided = WS_UNDECIDED_FEW_CALLS;
+      g.more_calls = WS_MEM_SEGMENTS + 1 - window;
+    } else {
+      /* Calls per sample over the whole series; samples clustered in too
+       * few segments need the window again. */
+      double per = s->n >= 2 ? (s->iter[s->n - 1] - s->iter[0]) / (double)(s->n - 1)
+                             : (double)calls;
+      g.undecided = WS_UNDECIDED_FEW_SAMPLES;
+      g.more_calls = r->points < WS_MEM_MIN_POINTS
+                         ? ceil(per * (double)(WS_MEM_MIN_POINTS - r->points))
+                         : window;
+    }
+  } else if (r->pattern != WS_PATTERN_SUSTAINED && r->events.late) {
+    /* A plateau as long as the run up to the last large step rules out the
+     * next step of a leak under a doubling (or coarser) policy. */
+    g.undecided = WS_UNDECIDED_LATE_STEP;
+    double more = 2 * r->events.last_large - (double)calls;
+    g.more_calls = more > 1 ? ceil(more) : 1;
+  } else if (r->still_rising) {
+    g.undecided = WS_UNDECIDED_STILL_RISING;
+    g.more_calls = window;
+  }
+  return g;
+}
+
+/* Returns what the time test leaves to classification. */
+static ws_time_signal time_signal(const ws_drift_result *d) {
+  ws_time_signal t = {d->flagged, 0, 0};
+  double window = (double)(d->to - d->from);
+  if (!d->tested) {
+    t.undecided = WS_UNDECIDED_FEW_CALLS;
+    t.more_calls =
+        window < WS_TIME_MIN_CALLS ? WS_TIME_MIN_CALLS - window : WS_TIME_MIN_CALLS;
+  } else if (d->spans) {
+    t.undecided = WS_UNDECIDED_SPANS_THRESHOLD;
+    t.more_calls = d->more_calls;
+  }
+  return t;
 }
 
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
@@ -41,9 +101,11 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
     if ((rc = ws_warmup_time(elapsed, calls, &v->warmup_time)) != 0)
       return rc;
     if (linear != NULL)
-      ws_warmup_memory(linear->iter, linear->value, linear->n, calls, &v->warmup_memory);
+      ws_warmup_memory(linear->iter, linear->value, linear->n, calls, linear->limit,
+                       &v->warmup_memory);
     size_t w = v->warmup_time > v->warmup_memory ? v->warmup_time : v->warmup_memory;
-    v->warmup = w < calls / 2 ? w : calls / 2;
+    size_t cap = calls / WS_WARMUP_CAP_DIVISOR;
+    v->warmup = w < cap ? w : cap;
   } else {
     size_t w = (size_t)o->warmup;
     v->warmup = w < calls ? w : calls;
@@ -58,7 +120,7 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
    * only widen the interval. Memory series start at the later point. */
   size_t time_from = v->warmup;
   if (v->warmup_auto)
-    time_from = v->warmup_time < calls / 2 ? v->warmup_time : calls / 2;
+    time_from = v->warmup_time < v->warmup ? v->warmup_time : v->warmup;
   ws_drift_opts d = {o->time_threshold, o->alpha, o->seed};
   if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &v->time)) != 0)
     return rc;
@@ -71,10 +133,11 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
                              &results[i]);
     if (rc != 0)
       return rc;
-    sig[nsig++] =
-        (ws_signal){s->role, results[i].pattern, results[i].peak_grows, results[i].grown};
+    sig[nsig++] = signal_of(s, &results[i], calls);
   }
-  v->verdict = ws_classify(sig, nsig, v->time.flagged, o->js_heap_threshold, v->findings,
-                           &v->nfindings, &v->below_threshold);
+  ws_time_signal ts = time_signal(&v->time);
+  v->verdict =
+      ws_classify(sig, nsig, &ts, o->js_heap_threshold, v->findings, &v->nfindings,
+                  &v->below_threshold, v->undecided, &v->nundecided);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "ws_internal.h"
 #include "ws_stats.h"
 
 int ws_warmup_time(const float *x, size_t n, size_t *end) {
@@ -45,15 +46,21 @@ int ws_warmup_time(const float *x, size_t n, size_t *end) {
   return 0;
 }
 
+int ws__at_limit(double prev, double value, double limit) {
+  double step = value - prev;
+  return limit > 0 && value + (step > WS_PAGE_BYTES ? step : WS_PAGE_BYTES) > limit;
+}
+
 int ws_warmup_memory(const double *iter, const double *bytes, size_t m, size_t calls,
-                     size_t *end) {
+                     double limit, size_t *end) {
   *end = 0;
   double quiet = (double)calls / 20;
   for (size_t i = 1; i < m; i++) {
     if (!(bytes[i] > bytes[i - 1]))
       continue;
     double e = iter[i];
-    if (e >= (double)calls / 2)
+    /* Growth stopped by the limit did not stop: it ran out of memory. */
+    if (e >= (double)calls / 2 || ws__at_limit(bytes[i - 1], bytes[i], limit))
       break;
     double next = (double)calls;
     for (size_t j = i + 1; j < m; j++) {

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitCodeFor } from '../../analysis/analyze.js';
+import { analysisConfig, logOutcome } from '../../analysis/config.js';
 import { readResultLogs } from '../../analysis/log-reader.js';
 import { analyzeInto } from '../../report/result.js';
 import { interrupts } from '../../run/interrupt.js';
@@ -20,17 +21,7 @@ function previousOutcome(dir, data) {
       // A summary cut short by a crash: fall back to the log.
     }
   }
-  if (data.complete) return { status: 'completed', reason: 'iterations', error: null };
-  return {
-    status: 'failed',
-    reason: null,
-    phase: 'worker',
-    error: {
-      name: 'Error',
-      message:
-        'the run ended without closing its log (it crashed or was killed); the samples up to the last flush were analysed',
-    },
-  };
+  return logOutcome(data);
 }
 
 /**
@@ -41,12 +32,8 @@ export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
   const logs = readResultLogs(dir);
   const data = logs.timed;
-  const c = data.header.config ?? {};
   const cfg = {
-    warmup: values.warmup ?? c.warmup ?? DEFAULTS.warmup,
-    failOn: values.failOn ?? c.failOn ?? DEFAULTS.failOn,
-    timeThreshold: values.timeThreshold ?? c.timeThreshold ?? DEFAULTS.timeThreshold,
-    budgets: c.budgets ?? null,
+    ...analysisConfig(data.header, values),
     formats: values.formats ?? DEFAULTS.formats,
     requirePlots: values.requirePlots ?? DEFAULTS.requirePlots,
     plotTimeoutMs: values.plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
@@ -60,6 +47,6 @@ export async function commandReport({ values, positionals }) {
     );
   // Re-reporting an interrupted run judges what it recorded.
   return summary.exitCode === EXIT.INTERRUPTED
-    ? exitCodeFor('completed', summary.findings, cfg.failOn)
+    ? exitCodeFor('completed', summary.findings, cfg.failOn, summary.inconclusive)
     : summary.exitCode;
 }

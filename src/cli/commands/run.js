@@ -1,25 +1,31 @@
 // `wasm-soak run TARGET`: one soak run, its result folder and a short report
 // on stdout.
-import { formatBytes, formatNs } from '../../report/format.js';
-import { describeFailure } from '../../report/words.js';
+import { formatBytes, formatCount, formatNs } from '../../report/format.js';
+import { describeFailure, nextSteps, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { runConfig } from '../options.js';
 
+// The verdict first, then its findings and the next step, then the numbers.
 function printResult(summary, outDir) {
   const t = summary.time;
-  const lines = [
-    `${summary.name}: ${summary.status}, ${summary.iterations.completed} iterations, verdict ${summary.verdict}`,
-    `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${summary.memory.growthEvents} growth events)`,
-  ];
+  const v = verdictLine(summary);
+  const lines = [`${summary.name}: ${v.title}${summary.findings?.length ? '' : ` — ${v.text}`}`];
   // A hung call is told by the error line.
   for (const f of summary.findings ?? []) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
+  for (const line of undecidedLines(summary)) lines.push(`  inconclusive, ${line}`);
+  for (const x of nextSteps(summary).slice(0, -1))
+    lines.push(`  next: ${x.text}${x.command ? `\n    ${x.command}` : ''}`);
+  lines.push(
+    `  ${summary.status}, ${formatCount(summary.iterations.completed)} iterations, verdict ${summary.verdict}`,
+    `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${formatCount(summary.memory.growthEvents)} growth events)`,
+  );
   if (summary.error) lines.push(`  error ${describeFailure(summary.error)}`);
   if (summary.outputs?.plotsSkipped) lines.push(`  figures: ${summary.outputs.plotsSkipped}`);
   if (summary.interrupted?.cutShort?.length)
     lines.push(
       `  interrupted during the ${summary.interrupted.during}: cut short: ${summary.interrupted.cutShort.join(', ')}`,
     );
-  lines.push(`  results: ${outDir}  (reproduce: ${summary.reproduce})`);
+  lines.push(`  results: ${outDir}  (reproduce: ${nextSteps(summary).at(-1).command})`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -1,11 +1,14 @@
-// `wasm-soak soak [suite.json]`: runs every target of a suite with the same
-// options, prints one verdict line per target and writes a suite-wide
-// junit.xml. With --expect each target's verdict is checked against the
-// suite's `expect` (exit 0 when all match, 1 otherwise); without it the exit
-// code gates on findings like `run` does.
+// `wasm-soak soak [suite.json]`: runs every target of a suite (or with
+// --shard K/N its share) with the same options, prints one verdict line per
+// target and writes the suite's reports at the root: junit.xml, index.html,
+// summary.md and suite-result.json (suite-report.js). With --expect each
+// target's verdict is checked against the suite's `expect` (exit 0 when all
+// match, 1 otherwise); without it the exit code gates on findings like `run`
+// does.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { writeJunit } from '../../report/junit.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { writeSuiteReports } from '../../report/suite-report.js';
+import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
 import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
 import { runTarget, tellMovedAside } from '../../run/run.js';
@@ -25,7 +28,10 @@ const TARGET_KEYS = new Set([
   'expect',
 ]);
 
-/** Reads and validates a suite file; exit-2 errors name the entry at fault. */
+/**
+ * Reads and validates a suite file; exit-2 errors name the entry at fault.
+ * Returns { name, targets } (name: the suite's "name", else the file's).
+ */
 function readSuite(path) {
   let suite;
   try {
@@ -45,7 +51,8 @@ function readSuite(path) {
     );
   }
   const base = dirname(resolve(path));
-  return suite.targets.map((t, i) => {
+  const name = typeof suite.name === 'string' ? suite.name : basename(path, '.json');
+  const targets = suite.targets.map((t, i) => {
     const where = `target ${i + 1}${t.name ? ` ("${t.name}")` : ''} of ${path}`;
     const unknown = Object.keys(t).filter((k) => !TARGET_KEYS.has(k));
     if (unknown.length)
@@ -67,9 +74,13 @@ function readSuite(path) {
         'Paths are relative to the suite file.',
       );
     const expect = t.expect === undefined ? null : [t.expect].flat();
-    return { ...t, path: resolve(base, t.module ?? t.scenario), expect };
+    return { ...t, index: i, path: resolve(base, t.module ?? t.scenario), expect };
   });
+  return { name, targets };
 }
+
+/** The targets of shard { k, n } (every nth target from the kth), or all of them. */
+export const shardOf = (targets, shard) => (shard ? targets.filter((_, i) => i % shard.n === shard.k - 1) : targets);
 
 /** The run argv for one suite target under the suite-wide options. */
 function targetArgv(t, shared) {
@@ -85,7 +96,7 @@ function targetArgv(t, shared) {
 }
 
 // Options that `soak` uses itself; every other one goes to each target.
-const SOAK_OWN = new Set(['out', 'expect']);
+const SOAK_OWN = new Set(['out', 'expect', 'shard']);
 
 /**
  * Each target's run argv and configuration, all resolved before the first
@@ -95,7 +106,8 @@ function planTargets(targets, shared, outRoot, suitePath) {
   return targets.map((t) => {
     const argv = targetArgv(t, shared);
     try {
-      return { t, argv, cfg: { ...runConfig(parseCommand('run', argv).values), out: join(outRoot, t.name) } };
+      const cfg = { ...runConfig(parseCommand('run', argv).values), name: t.name, out: join(outRoot, t.name) };
+      return { t, argv, cfg };
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       throw new SoakError(err.code, `target "${t.name}" of ${suitePath}: ${err.message}`, {
@@ -112,17 +124,34 @@ export async function commandSoak({ values, positionals, given }) {
   if (positionals[0] === undefined) process.stdout.write(`the examples shipped with wasm-soak: ${suitePath}\n`);
   const outRoot = values.out ?? RESULTS_ROOT;
   const shared = given.filter((g) => !SOAK_OWN.has(g.name)).flatMap((g) => g.argv);
-  const plan = planTargets(readSuite(suitePath), shared, outRoot, suitePath);
+  const suite = readSuite(suitePath);
+  const plan = planTargets(shardOf(suite.targets, values.shard), shared, outRoot, suitePath);
   tellMovedAside(outRoot, prepareOutDir(outRoot, { force: values.force, holds: holdsSuite }));
-  const summaries = [];
+  const suiteResult = createSuiteResult({
+    name: suite.name,
+    suite: resolve(suitePath),
+    shard: values.shard ?? null,
+    expectMode: Boolean(values.expect),
+  });
   const mismatches = [];
   let worst = EXIT.OK;
   for (const { t, argv, cfg } of plan) {
     let result;
+    const started = performance.now();
+    const addCase = (outcome) =>
+      suiteResult.addCase({
+        index: t.index,
+        name: t.name,
+        dir: cfg.out,
+        expect: t.expect,
+        wallMs: performance.now() - started,
+        ...outcome,
+      });
     try {
       result = await runTarget(t.path, cfg, ['run', ...argv]);
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
+      addCase({ error: err });
       process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);
       if (err.exitCode === EXIT.INTERRUPTED) {
         worst = EXIT.INTERRUPTED;
@@ -133,7 +162,7 @@ export async function commandSoak({ values, positionals, given }) {
       continue;
     }
     const { summary } = result;
-    summaries.push(summary);
+    addCase({ summary });
     const matches = !t.expect || t.expect.includes(summary.verdict);
     if (!matches) mismatches.push(`${t.name}: verdict ${summary.verdict}, expected ${t.expect.join(' or ')}`);
     const mark = values.expect && t.expect ? (matches ? 'as expected' : `EXPECTED ${t.expect.join('|')}`) : '';
@@ -145,8 +174,8 @@ export async function commandSoak({ values, positionals, given }) {
     worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
     if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
   }
-  await writeJunit(join(outRoot, 'junit.xml'), summaries);
-  process.stdout.write(`results: ${outRoot}/ (junit.xml for the whole suite)\n`);
+  await writeSuiteReports(outRoot, suiteResult.finish());
+  process.stdout.write(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
   if (values.expect) {
     if (mismatches.length) {
       process.stdout.write(`verdicts that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`);

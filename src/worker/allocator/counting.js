@@ -4,15 +4,19 @@
 // requested, live bytes, peak live bytes). Live bytes are requested bytes of
 // blocks allocated and not yet freed, tracked by pointer.
 import { COUNTER, COUNTER_FIELDS } from '../../protocol.js';
-import { EVENT, HOOK_MODULE, instrumentAllocator } from './instrument.js';
+import { glueAllocatorNames } from './glue-names.js';
+import { EVENT, HOOK_MODULE, instrumentAllocator, loadInstrumenter } from './instrument.js';
 
 const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = COUNTER;
 
-export function createCounting() {
+/** The counting pass's state; loads binaryen first. */
+export async function createCounting() {
+  await loadInstrumenter();
   // Over an explicit ArrayBuffer, so V8 never moves it (C keeps a pointer).
   const counters = new Float64Array(new ArrayBuffer(COUNTER_FIELDS * 8));
   const sizes = new Map();
   const instrumented = [];
+  const coverage = [];
 
   const free = (ptr) => {
     const size = sizes.get(ptr);
@@ -43,11 +47,17 @@ export function createCounting() {
   return {
     counters,
     instrumented,
-    /** The capture hook's transform: instrument the module if it has an allocator. */
+    coverage,
+    /**
+     * The capture hook's transform: instrument the module if it has an
+     * allocator. Called from the hooked WebAssembly call, so the glue that
+     * compiles the module is on the stack (glueAllocatorNames).
+     */
     transform(bytes) {
-      const result = instrumentAllocator(bytes);
+      const result = instrumentAllocator(bytes, glueAllocatorNames());
       if (!result) return null;
       instrumented.push(result.entryPoints);
+      coverage.push({ found: result.found, complete: result.complete });
       return { bytes: result.bytes, imports: { [HOOK_MODULE]: { event } } };
     },
   };

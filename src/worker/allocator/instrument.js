@@ -1,11 +1,25 @@
 // The counting pass's rewriter: wraps a module's allocator entry points with
 // binaryen so that every allocation and free is reported to the host. Found
-// by export name or by the name section. Each wrapped function keeps its name
+// by export name or by the name section; an entry point whose body only
+// calls another function with its own arguments (wasi-libc's exported
+// `malloc` forwarding to dlmalloc in a stripped build) is followed to that
+// callee, so the module's internal callers are counted too. Boundary
+// wrappers (wasm-bindgen's `__wbindgen_*`) are wrapped but do not make the
+// pass complete: memory they hand out is freed inside the module through
+// the allocator itself. Each wrapped function keeps its name
 // and index (its body moves to a new function it now calls), so internal
 // callers, exports and tables all go through the wrapper; a depth guard
 // reports only the outermost call (dlmalloc's realloc calling malloc counts
 // once).
-import binaryen from 'binaryen';
+import { loadBinaryen } from '../../binaryen.js';
+
+// binaryen loads when a counting pass starts (loadInstrumenter), never before.
+let binaryen = null;
+
+/** Loads binaryen; instrumentAllocator needs it. Throws its SoakError when it is not installed. */
+export async function loadInstrumenter() {
+  binaryen ??= await loadBinaryen();
+}
 
 export const EVENT = Object.freeze({ ALLOC: 1, FREE: 2, REALLOC: 3 });
 export const HOOK_MODULE = 'wasm_soak';
@@ -31,10 +45,37 @@ const ENTRY_POINTS = {
   __rust_alloc_zeroed: { kind: 'alloc', size: 0 },
   __rust_dealloc: { kind: 'free', ptr: 0 },
   __rust_realloc: { kind: 'realloc', ptr: 0, size: 3 },
-  __wbindgen_malloc: { kind: 'alloc', size: 0 },
-  __wbindgen_free: { kind: 'free', ptr: 0 },
-  __wbindgen_realloc: { kind: 'realloc', ptr: 0, size: 2 },
+  __wbindgen_malloc: { kind: 'alloc', size: 0, boundary: true },
+  __wbindgen_free: { kind: 'free', ptr: 0, boundary: true },
+  __wbindgen_realloc: { kind: 'realloc', ptr: 0, size: 2, boundary: true },
 };
+
+// How many forwarders deep an entry point is followed.
+const MAX_FORWARDS = 4;
+
+// The post-MVP features Node 20's V8 runs without flags: the rewriter may
+// read, validate and write them, and writes nothing newer (binaryen's
+// Features.All would also allow encodings V8 cannot load, e.g. compact
+// imports).
+const ENGINE_FEATURES = [
+  'Atomics',
+  'MutableGlobals',
+  'NontrappingFPToInt',
+  'SIMD128',
+  'BulkMemory',
+  'BulkMemoryOpt',
+  'CallIndirectOverlong',
+  'SignExt',
+  'ExceptionHandling',
+  'TailCall',
+  'ReferenceTypes',
+  'Multivalue',
+  'ExtendedConst',
+];
+
+/** ENGINE_FEATURES as binaryen's feature mask (binaryen loaded). */
+const engineFeatures = () =>
+  ENGINE_FEATURES.reduce((all, name) => all | binaryen.Features[name], binaryen.Features.MVP);
 
 /** Internal function names of exports, so `_malloc` exported as "malloc" is found. */
 function exportedFunctions(module) {
@@ -46,21 +87,83 @@ function exportedFunctions(module) {
   return out;
 }
 
-/** The functions to wrap: [{ internal, entry, name }], by export name, then by name section. */
-function findEntryPoints(module) {
+/**
+ * The function internal forwards to: the callee when its body is only a
+ * call (in a block or a return, perhaps) passing its own parameters in order
+ * to a defined function of the same signature; else null.
+ */
+function forwardTarget(module, internal) {
+  const info = binaryen.getFunctionInfo(module.getFunction(internal));
+  let e = binaryen.getExpressionInfo(info.body);
+  while ((e.id === binaryen.BlockId && e.children.length === 1) || (e.id === binaryen.ReturnId && e.value)) {
+    e = binaryen.getExpressionInfo(e.id === binaryen.BlockId ? e.children[0] : e.value);
+  }
+  if (e.id !== binaryen.CallId) return null;
+  const nparams = binaryen.expandType(info.params).length;
+  if (e.operands.length !== nparams) return null;
+  for (let i = 0; i < nparams; i++) {
+    const op = binaryen.getExpressionInfo(e.operands[i]);
+    if (op.id !== binaryen.LocalGetId || op.index !== i) return null;
+  }
+  const callee = binaryen.getFunctionInfo(module.getFunction(e.target));
+  if (callee.module !== '' || callee.params !== info.params || callee.results !== info.results) return null;
+  return e.target;
+}
+
+/**
+ * The functions to wrap: [{ internal, entry, name, how }], by export name,
+ * then by name section, then by the export the JS glue binds to the name
+ * (glueNames: export name -> entry name), each followed through forwarders
+ * to a function not found under a name of its own.
+ */
+function findEntryPoints(module, glueNames) {
   const exported = exportedFunctions(module);
-  const found = new Map();
+  const glued = new Map();
+  for (const [exportName, name] of glueNames) if (exported.has(exportName)) glued.set(name, exportName);
+  const named = [];
   for (const [name, entry] of Object.entries(ENTRY_POINTS)) {
-    const internal = exported.get(name) ?? (module.getFunction(name) ? name : null);
-    if (!internal || found.has(internal)) continue;
+    const byExport = exported.get(name);
+    const byGlue = glued.has(name) ? exported.get(glued.get(name)) : undefined;
+    const internal = byExport ?? (module.getFunction(name) ? name : null) ?? byGlue;
+    if (!internal) continue;
+    let how = 'name section';
+    if (byExport) how = 'export';
+    else if (internal === byGlue) how = `export "${glued.get(name)}", bound to _${name} by the JS glue`;
+    named.push({ internal, entry, name, how });
+  }
+  const taken = new Set(named.map((n) => n.internal));
+  const found = new Map();
+  for (const candidate of named) {
+    let { internal, how } = candidate;
+    let hops = 0;
+    for (let next = forwardTarget(module, internal); next && !taken.has(next) && hops < MAX_FORWARDS; hops++) {
+      internal = next;
+      how = `${how}, forwarding to function ${next}`;
+      next = forwardTarget(module, internal);
+    }
+    if (found.has(internal)) continue;
     const info = binaryen.getFunctionInfo(module.getFunction(internal));
     if (info.module !== '') continue; // an import: nothing to wrap
     const params = binaryen.expandType(info.params);
+    const { entry } = candidate;
     const needed = Math.max(entry.size ?? 0, entry.ptr ?? 0, entry.n ?? 0, entry.out ?? 0);
     if (params.length <= needed || params.some((t) => t !== binaryen.i32)) continue;
-    found.set(internal, { internal, entry, name, info, params });
+    // A boundary wrapper that only forwards has led to the allocator itself.
+    const boundary = Boolean(candidate.entry.boundary) && hops === 0;
+    found.set(internal, { ...candidate, internal, how, boundary, info, params });
   }
   return [...found.values()];
+}
+
+/**
+ * Whether wrapped entry points cover the allocator's core: some allocation
+ * and some free path that is not a boundary wrapper.
+ */
+function coversCore(found) {
+  const core = found.filter((f) => !f.boundary).map((f) => f.entry.kind);
+  const allocates = core.some((k) => k !== 'free');
+  const frees = core.some((k) => k === 'free' || k === 'realloc');
+  return allocates && frees;
 }
 
 /** Builds the wrapper body of one entry point. */
@@ -102,14 +205,21 @@ function wrapperBody(m, { entry, info, params }, origName) {
 
 /**
  * Rewrites bytes (a wasm module) so that its allocator reports to the import
- * wasm_soak.event(kind, ptr, size, oldPtr). Returns { bytes, entryPoints }
- * or null when the module has no allocator entry point to wrap (or uses a
- * 64-bit memory).
+ * wasm_soak.event(kind, ptr, size, oldPtr); glueNames maps minified export
+ * names to the entry points the module's JS glue binds them to
+ * (glue-names.js). Returns { bytes, entryPoints,
+ * found, complete }: the names wrapped, how each was found ("export",
+ * "name section", and the forwarders followed), and whether they cover the
+ * allocator's core (coversCore); or null when the module has no allocator
+ * entry point to wrap (or uses a 64-bit memory). The features the engine
+ * runs are enabled (ENGINE_FEATURES), so a module using exceptions, SIMD or
+ * bulk memory validates.
  */
-export function instrumentAllocator(bytes) {
+export function instrumentAllocator(bytes, glueNames = new Map()) {
   const m = binaryen.readBinary(bytes);
   try {
-    const found = findEntryPoints(m);
+    m.setFeatures(engineFeatures());
+    const found = findEntryPoints(m, glueNames);
     if (found.length === 0) return null;
     m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));
     m.addFunctionImport(
@@ -128,7 +238,12 @@ export function instrumentAllocator(bytes) {
       m.addFunction(f.internal, f.info.params, f.info.results, vars, wrapperBody(m, f, origName));
     }
     if (!m.validate()) throw new Error('binaryen rejected the instrumented module');
-    return { bytes: m.emitBinary(), entryPoints: found.map((f) => f.name) };
+    return {
+      bytes: m.emitBinary(),
+      entryPoints: found.map((f) => f.name),
+      found: found.map((f) => ({ name: f.name, how: f.how })),
+      complete: coversCore(found),
+    };
   } finally {
     m.dispose();
   }

@@ -1,0 +1,74 @@
+// What the heap census says of a run (docs/summary.md, "census"): the
+// allocator recognised, and which sizes of in-use chunks accumulate over the
+// trend window, from the census's size-class histogram (class k: chunks of
+// 2^k to 2^(k+1) bytes, headers included).
+import { CENSUS_KIND, CENSUS_KIND_TEXT, METRIC, METRIC_CENSUS_CLASS_BASE } from '../protocol.js';
+import { formatBytes, formatCount } from '../report/format.js';
+
+const KIND_NAMES = Object.fromEntries(Object.entries(CENSUS_KIND).map(([name, id]) => [id, name]));
+const CLASS_METRICS = Object.entries(METRIC)
+  .filter(([, id]) => id >= METRIC_CENSUS_CLASS_BASE && id < METRIC_CENSUS_CLASS_BASE + 32)
+  .map(([name, id]) => ({ name, k: id - METRIC_CENSUS_CLASS_BASE }));
+
+// Size classes a finding names: the ones that grew most, at most this many,
+// each with at least this share of the largest gain (smaller gains are the
+// churn of a working set, not what accumulates).
+const NAMED_CLASSES = 3;
+const NAMED_SHARE = 0.1;
+
+/** The value of series s in effect at iteration t (its first point before it starts). */
+function valueAt(s, t) {
+  let v = s.value[0];
+  for (let i = 0; i < s.iter.length && s.iter[i] <= t; i++) v = s.value[i];
+  return v;
+}
+
+/**
+ * The census summary of decoded run data over window { from, to }: null when
+ * no census was recorded; else { recognised, kind, kindText, censuses, firstAt,
+ * classes, growing } where classes lists every size class seen with its
+ * in-use chunk count at the window's start and end, and growing the classes
+ * that gained the most chunks (at most NAMED_CLASSES, largest gain first).
+ */
+export function censusSummary(data, window) {
+  const m = data.metrics;
+  const kinds = m.censusKind;
+  if (!kinds || kinds.value.length === 0) return null;
+  let first = -1;
+  for (let i = 0; i < kinds.value.length && first < 0; i++) if (kinds.value[i] !== CENSUS_KIND.none) first = i;
+  const censuses = kinds.value.length;
+  if (first < 0)
+    return { recognised: false, kind: null, kindText: null, censuses, firstAt: null, classes: [], growing: [] };
+  const classes = [];
+  for (const { name, k } of CLASS_METRICS) {
+    const s = m[name];
+    if (!s || s.value.length === 0) continue;
+    const start = valueAt(s, window.from);
+    const end = valueAt(s, window.to);
+    classes.push({ fromBytes: 2 ** k, toBytes: 2 ** (k + 1), start, end, change: end - start });
+  }
+  const gains = classes.filter((c) => c.change > 0).sort((a, b) => b.change - a.change);
+  const growing = gains.filter((c) => c.change >= NAMED_SHARE * gains[0].change).slice(0, NAMED_CLASSES);
+  return {
+    recognised: true,
+    kind: KIND_NAMES[kinds.value[first]] ?? null,
+    kindText: CENSUS_KIND_TEXT[kinds.value[first]] ?? null,
+    censuses,
+    firstAt: kinds.iter[first],
+    classes,
+    growing,
+  };
+}
+
+/**
+ * The sizes that accumulate, in words ("+38,000 chunks of 16 B–32 B, +1,200
+ * of 64 B–128 B since warm-up"), or '' when none grew.
+ */
+export function growingClassesText(census) {
+  if (!census?.growing.length) return '';
+  const parts = census.growing.map(
+    (c, i) =>
+      `+${formatCount(c.change)}${i === 0 ? ' chunks' : ''} of ${formatBytes(c.fromBytes)}–${formatBytes(c.toBytes)}`,
+  );
+  return `${parts.join(', ')} in use since warm-up (heap census)`;
+}

@@ -1,0 +1,180 @@
+// Types of the wasm-soak library (src/index.js). Hand-written; checked in
+// CI by `npm run typecheck` (tsc --noEmit over test/types/).
+
+/** Exit codes (README "Exit codes"); a summary's exitCode is one of them. */
+export declare const EXIT: Readonly<{ OK: 0; FINDING: 1; USAGE: 2; FAILED: 3; INTERRUPTED: 130 }>;
+
+/** The package version. */
+export declare const version: string;
+
+/** An error meant for the user: message names the problem, fix says what to do. */
+export declare class SoakError extends Error {
+  constructor(code: string, message: string, options?: { fix?: string; exitCode?: number; cause?: unknown });
+  /** A stable WS_* name. */
+  code: string;
+  fix: string;
+  /** One of EXIT: 2 for bad input, 3 when the target could not run. */
+  exitCode: number;
+  /** The problem, then the fix. */
+  paragraph(): string;
+}
+
+export type FindingKind =
+  | 'stack-drift'
+  | 'leak'
+  | 'fragmentation'
+  | 'growth'
+  | 'js-heap-growth'
+  | 'slowdown'
+  | 'budget'
+  | 'hung-call';
+export type Verdict = Exclude<FindingKind, 'hung-call'> | 'stable';
+
+export interface Finding {
+  kind: FindingKind;
+  /** One sentence for people: what was found, how much, what it means. */
+  sentence: string;
+  series?: string;
+  window?: { from: number; to: number };
+  slope?: { perKiloIterations: number; low: number; high: number; unit: string };
+  pValue?: number;
+  effect?: { relative: number; low: number; high: number };
+  projection?: { limitBytes: number; iterations: number; wallMs: number } | null;
+  op?: string | null;
+  iteration?: number | null;
+  value?: number;
+  limit?: number;
+  [field: string]: unknown;
+}
+
+export interface TimeWindow {
+  from: number;
+  to: number;
+  n: number;
+  median: number;
+  p90: number;
+  p99: number;
+}
+
+/** summary.json (docs/summary.md); the fields most callers read are typed. */
+export interface Summary {
+  schema: 'wasm-soak-summary';
+  version: number;
+  name: string;
+  status: 'completed' | 'interrupted' | 'failed';
+  exitCode: number;
+  seed: number;
+  command: string[];
+  reproduce: string;
+  iterations: { requested: number; completed: number };
+  durationMs: number;
+  error: null | {
+    message: string;
+    name: string;
+    code: string | null;
+    phase: string | null;
+    iteration: number | null;
+    op: string | null;
+    stack?: string | null;
+  };
+  verdict: Verdict;
+  findings: Finding[];
+  time: { early: TimeWindow; late: TimeWindow };
+  memory: { start: number; afterWarmup: number; end: number; max: number; growthEvents: number; [field: string]: unknown };
+  /** null when soak() wrote no files (no `out`). */
+  outputs: { summary: string | null; figures?: string[]; [file: string]: unknown } | null;
+  [field: string]: unknown;
+}
+
+export type ReportFormat = 'png' | 'svg' | 'html' | 'md' | 'junit';
+/** A duration: "90s", "30m", "2h", "1500ms", or a number of milliseconds. */
+export type Duration = string | number;
+
+/** The options of soak(): one target, plus any option of `wasm-soak run` by its camelCase name. */
+export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { scenario: string | URL }) & {
+  /** A result folder to write (logs, summary.json, reports); without it no file is left. */
+  out?: string | URL;
+  /** The summary's name (default: the file's, or "module" for bytes). */
+  name?: string;
+  /** Stops the run after its current call; the summary is then "interrupted". */
+  signal?: AbortSignal;
+  /** Exports to call, with weights: "step", "parse:5,reset:1" or ["parse:5", "reset:1"]. */
+  call?: string | string[];
+  /** Parameter sources: "iter", "random", "random:LO..HI", "buf:MIN..MAX", an integer, "op=SPEC". */
+  args?: string | string[];
+  alloc?: string;
+  iterations?: number;
+  duration?: Duration;
+  callTimeout?: Duration;
+  setupTimeout?: Duration;
+  seed?: number;
+  countAllocs?: boolean;
+  maxAllocsPerCall?: number | string;
+  maxBytesPerCall?: number | string;
+  warmup?: number | 'auto';
+  timeThreshold?: number;
+  failOn?: FindingKind[] | 'none' | string;
+  slowEvery?: number;
+  slowMs?: number;
+  yieldEvery?: number;
+  yieldMs?: number;
+  ringRecords?: number;
+  /** Reports written into `out` (default every one). */
+  format?: ReportFormat[];
+  plotTimeout?: Duration;
+  requirePlots?: boolean;
+};
+
+/** Soaks one target and resolves its summary. Rejects with a SoakError for bad options or a target that cannot start. */
+export declare function soak(options: SoakOptions): Promise<Summary>;
+
+/** A decoded sample log (docs/architecture.md, "Decoded run data"). */
+export interface DecodedRun {
+  header: { target: { name: string; [field: string]: unknown }; config: Record<string, unknown>; [field: string]: unknown };
+  calls: number;
+  complete: boolean;
+  elapsed: Float64Array | Uint32Array | BigUint64Array | ArrayLike<number>;
+  metrics: Record<string, { iter: ArrayLike<number>; tMs: ArrayLike<number>; value: ArrayLike<number> }>;
+  [field: string]: unknown;
+}
+
+export interface RunLogs {
+  timed: DecodedRun;
+  /** The counting pass's log, or null. */
+  counted: DecodedRun | null;
+}
+
+/** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */
+export declare function readRun(dir: string): RunLogs;
+
+export interface AnalysisConfig {
+  warmup?: number | 'auto';
+  failOn?: string[];
+  timeThreshold?: number;
+  budgets?: { allocs: unknown; bytes: unknown } | null;
+}
+
+export interface RunOutcome {
+  status: 'completed' | 'interrupted' | 'failed';
+  reason?: string | null;
+  phase?: string | null;
+  error?: unknown;
+}
+
+/** What analyze() returns and writeReports() writes. */
+export interface Analysis {
+  summary: Summary;
+  figureData: unknown;
+}
+
+/** The pure analysis of decoded logs: reads and writes nothing. */
+export declare function analyze(
+  logs: RunLogs & { cfg?: AnalysisConfig; run?: RunOutcome | null; count?: RunOutcome | null },
+): Analysis;
+
+/** Writes dir/summary.json and the reports; resolves the summary as written. */
+export declare function writeReports(
+  dir: string,
+  analysis: Analysis,
+  options?: { formats?: ReportFormat[]; requirePlots?: boolean; plotTimeoutMs?: number },
+): Promise<Summary>;

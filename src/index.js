@@ -1,0 +1,53 @@
+// wasm-soak as a library (package.json "exports"): soak() runs a target and
+// resolves its summary; readRun, analyze and writeReports are the steps of
+// `wasm-soak report` for logs already recorded. Types: src/index.d.ts.
+import { analyze as analyzeLogs } from './analysis/analyze.js';
+import { analysisConfig, logOutcome } from './analysis/config.js';
+import { readResultLogs } from './analysis/log-reader.js';
+import { DEFAULTS } from './cli/options.js';
+import { writeResult } from './report/result.js';
+import { prepareOutDir } from './run/out-dir.js';
+
+export { EXIT, SoakError } from './cli/exit-codes.js';
+export { soak } from './library/soak.js';
+export { VERSION as version } from './version.js';
+
+/**
+ * The decoded logs of a result folder: { timed } from samples.wslog and
+ * { counted } from samples-count.wslog (null without a counting pass).
+ * Throws a SoakError (exit 2 code) when dir holds no readable log.
+ */
+export function readRun(dir) {
+  return readResultLogs(dir);
+}
+
+/**
+ * The pure analysis of decoded logs (readRun): { summary, figureData }.
+ * cfg ({ warmup, failOn, timeThreshold, budgets }) defaults to what the run
+ * was recorded with; run (the timed pass's outcome) to what its log says.
+ * Reads and writes nothing.
+ */
+export function analyze({ timed, counted = null, cfg = {}, run = null, count = null }) {
+  return analyzeLogs({
+    timed,
+    counted,
+    cfg: analysisConfig(timed.header, cfg),
+    run: run ?? logOutcome(timed),
+    count,
+  });
+}
+
+/**
+ * Writes dir/summary.json and the reports of an analysis ({ summary,
+ * figureData } from analyze): formats (default every one: png, svg, html,
+ * md, junit), requirePlots, plotTimeoutMs. Resolves the summary as written
+ * (outputs filled in).
+ */
+export async function writeReports(dir, result, { formats, requirePlots, plotTimeoutMs } = {}) {
+  prepareOutDir(dir);
+  return writeResult(dir, result, {
+    formats: formats ?? DEFAULTS.formats,
+    requirePlots: requirePlots ?? DEFAULTS.requirePlots,
+    plotTimeoutMs: plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
+  });
+}

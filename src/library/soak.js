@@ -1,0 +1,88 @@
+// soak(): one soak run from JavaScript (src/index.js). The options are the
+// command line's (src/cli/options.js), by their camelCase names, checked by
+// the same parsers, so a bad value is the same SoakError `wasm-soak run`
+// gives (exit 2, naming --the-flag). Nothing is installed on the host
+// process: no signal handlers (an AbortSignal stops the run instead), no V8
+// flags (the worker takes gc() for itself). Without `out` no file outlives
+// the call: the logs go to a temporary folder removed before it resolves.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { usageError } from '../cli/exit-codes.js';
+import { OPTIONS, parseCommand, runConfig } from '../cli/options.js';
+import { parseDuration, parseTimeout } from '../cli/parsers.js';
+import { abortInterrupts } from '../run/abort.js';
+import { runTarget } from '../run/run.js';
+
+// Options of `run` the library takes by their camelCase flag name; --out,
+// --json, --quiet and --help have library forms of their own (or none).
+const OWN = new Set(['out', 'json', 'quiet', 'help']);
+const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+const BY_NAME = new Map(
+  OPTIONS.filter((o) => o.commands.includes('run') && !OWN.has(o.name)).map((o) => [camel(o.name), o]),
+);
+
+/** The command-line form of one library option (a number for a duration is milliseconds). */
+function flagsOf(key, value) {
+  const o = BY_NAME.get(key);
+  if (!o) {
+    throw usageError(
+      'WS_EOPTION',
+      `soak() has no option "${key}".`,
+      `Options: module | bytes | scenario, out, name, signal, ${[...BY_NAME.keys()].join(', ')}.`,
+    );
+  }
+  // An empty list (format: []) has no command-line form; soak() sets it after parsing.
+  if (value === undefined || value === null || value === false || (Array.isArray(value) && !value.length)) return [];
+  if (!o.value) return [`--${o.name}`];
+  const text = (v) =>
+    typeof v === 'number' && (o.parse === parseDuration || o.parse === parseTimeout) && v !== 0 ? `${v}ms` : String(v);
+  if (o.multiple) return [value].flat().map((v) => `--${o.name}=${text(v)}`);
+  return [`--${o.name}=${Array.isArray(value) ? value.join(',') : text(value)}`];
+}
+
+const pathOf = (p) => (p instanceof URL ? fileURLToPath(p) : p);
+
+/**
+ * Soaks one target and resolves its summary (docs/summary.md). options:
+ * exactly one of module (a .wasm path or URL), bytes (the module's bytes) and
+ * scenario (a scenario .mjs path or URL); out: a result folder to write
+ * (summary.json, logs, reports), else none; name: the summary's name;
+ * signal: an AbortSignal that stops the run after its current call (the
+ * summary is then "interrupted"); any option of `wasm-soak run` by its
+ * camelCase name (call, args, iterations, duration, seed, countAllocs, ...).
+ * Rejects with a SoakError for bad options (exit 2 codes) and a target that
+ * could not start (exit 3).
+ */
+export async function soak(options = {}) {
+  const { module, bytes, scenario, out = null, name, signal, ...rest } = options;
+  if ([module, bytes, scenario].filter((x) => x !== undefined).length !== 1) {
+    throw usageError(
+      'WS_EUSAGE',
+      'soak() needs exactly one of module, bytes and scenario.',
+      "Example: soak({ module: 'lib.wasm', call: 'step', iterations: 20000 })",
+    );
+  }
+  const flags = Object.entries(rest).flatMap(([k, v]) => flagsOf(k, v));
+  const scratch = out === null || bytes ? mkdtempSync(join(tmpdir(), 'wasm-soak-')) : null;
+  const interrupt = abortInterrupts(signal);
+  try {
+    let path = pathOf(module ?? scenario);
+    if (bytes) {
+      path = join(scratch, `${name ?? 'module'}.wasm`);
+      writeFileSync(path, bytes);
+    }
+    const argv = [path, ...flags];
+    const cfg = { ...runConfig(parseCommand('run', argv).values), quiet: true, name };
+    for (const [k, v] of Object.entries(rest)) if (Array.isArray(v) && !v.length) cfg[BY_NAME.get(k).key] = [];
+    cfg.out = out === null ? join(scratch, 'result') : pathOf(out);
+    if (out === null) cfg.formats = [];
+    const { summary } = await runTarget(path, cfg, ['run', ...argv], { interrupt });
+    if (out === null) summary.outputs = null; // the files were temporary
+    return summary;
+  } finally {
+    interrupt.dispose();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}

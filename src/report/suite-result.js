@@ -1,0 +1,118 @@
+// A suite's result: one case per target (its outcome for CI, wall time and
+// result folder), saved as suite-result.json at the root of the suite's
+// result folders so that `wasm-soak merge` can combine the roots of several
+// shards. The reports of a suite (junit.xml, index.html, summary.md) are
+// rendered from it (suite-report.js).
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { EXIT, usageError } from '../cli/exit-codes.js';
+
+export const SUITE_RESULT = 'suite-result.json';
+
+/**
+ * The CI outcome of one target. summary: its summary (null when it could not
+ * run, then error is the SoakError); expect: the verdicts the suite allows
+ * (null: none given); expectMode: `soak --expect`. Returns { outcome:
+ * 'passed' | 'failed' | 'error', message }: a failed run is an error; with
+ * --expect and an expectation the verdict decides; otherwise a finding that
+ * gates the exit code (--fail-on) fails.
+ */
+export function caseOutcome({ summary, expect = null, expectMode = false, error = null }) {
+  if (!summary) return { outcome: 'error', message: `could not run: ${error?.message ?? 'unknown error'}` };
+  if (summary.status === 'failed') return { outcome: 'error', message: summary.error?.message ?? 'the run failed' };
+  if (expectMode && expect) {
+    return expect.includes(summary.verdict)
+      ? { outcome: 'passed', message: `verdict ${summary.verdict}, as expected` }
+      : { outcome: 'failed', message: `verdict ${summary.verdict}, expected ${expect.join(' or ')}` };
+  }
+  if (!expectMode && summary.exitCode === EXIT.FINDING) {
+    return { outcome: 'failed', message: summary.findings?.[0]?.sentence ?? `verdict ${summary.verdict}` };
+  }
+  return { outcome: 'passed', message: `verdict ${summary.verdict ?? 'none'}` };
+}
+
+/**
+ * The one-case result of a single run (its junit.xml). startedAt:
+ * performance.now() when the run started (its wall time runs until now);
+ * without it, the loop's time.
+ */
+export function runResult(summary, startedAt) {
+  const wallMs = Number.isFinite(startedAt) ? performance.now() - startedAt : summary.durationMs;
+  return {
+    name: summary.name,
+    cases: [{ name: summary.name, ...caseOutcome({ summary }), expect: null, wallMs, summary }],
+  };
+}
+
+/**
+ * A new suite result: name (the suite's), the suite file, the shard ({ k, n }
+ * or null), whether verdicts were checked against expectations. Cases are
+ * added with addCase; finish() stamps the wall time.
+ */
+export function createSuiteResult({ name, suite, shard = null, expectMode = false }) {
+  const startedAt = Date.now();
+  const result = {
+    schema: 'wasm-soak-suite-result',
+    version: 1,
+    name,
+    suite,
+    shard,
+    expectMode,
+    startedAt: new Date(startedAt).toISOString(),
+    hosts: [hostname()],
+    wallMs: null,
+    cases: [],
+  };
+  return {
+    result,
+    /** Adds the case of target t (index: its place in the suite). */
+    addCase({ index, name: caseName, dir, expect, wallMs, summary = null, error = null }) {
+      const { outcome, message } = caseOutcome({ summary, expect, expectMode, error });
+      result.cases.push({ index, name: caseName, dir, expect, wallMs, outcome, message, summary });
+    },
+    finish() {
+      result.wallMs = Date.now() - startedAt;
+      return result;
+    },
+  };
+}
+
+/** Writes result at root/suite-result.json, case folders relative to root (without the summaries). */
+export async function writeSuiteResult(root, result) {
+  const cases = result.cases.map(({ summary, ...c }) => ({ ...c, dir: relative(root, c.dir) }));
+  await writeFile(join(root, SUITE_RESULT), `${JSON.stringify({ ...result, cases }, null, 2)}\n`);
+}
+
+/**
+ * Reads root/suite-result.json and each case's summary.json (null when
+ * missing: the case could not run). Case folders come back absolute. Throws
+ * a usage error (exit 2) naming root when it holds no suite result.
+ */
+export function readSuiteResult(root) {
+  const path = join(root, SUITE_RESULT);
+  let result;
+  try {
+    result = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw usageError(
+      'WS_EMERGE',
+      `${root} holds no readable ${SUITE_RESULT} (${err.code === 'ENOENT' ? 'no such file' : err.message}).`,
+      'Give the --out folders of `wasm-soak soak` runs (one per shard).',
+    );
+  }
+  if (result.schema !== 'wasm-soak-suite-result') {
+    throw usageError(
+      'WS_EMERGE',
+      `${path} is not a wasm-soak suite result.`,
+      'Give folders written by wasm-soak soak.',
+    );
+  }
+  const cases = result.cases.map((c) => {
+    const dir = resolve(root, c.dir);
+    const file = join(dir, 'summary.json');
+    return { ...c, dir, summary: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null };
+  });
+  return { ...result, cases };
+}

@@ -1,0 +1,57 @@
+// The allocator's export names as a module's JavaScript glue spells them.
+// Emscripten's minified release builds export `malloc` and `free` under
+// short names, and the glue binds them to its own `_malloc` and `_free`
+// (`k._malloc=c.La`, `Module["_malloc"]=wasmExports["La"]`): the glue file
+// is the name section a stripped module no longer has. The glue is found on
+// the stack of the WebAssembly call that compiles the module.
+import { readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+// Glue files larger than this are not read (a bundle of a whole app).
+const MAX_GLUE_BYTES = 32 << 20;
+// The glue names wasm-soak maps to entry points it knows.
+const GLUE_NAMES = ['malloc', 'free', 'calloc', 'realloc'];
+// `_malloc = x.La` or `_malloc = x["La"]` (and `["_malloc"] = x["La"]`).
+const BINDING = new RegExp(
+  `(?:\\b_(${GLUE_NAMES.join('|')})|\\[\\s*["']_(${GLUE_NAMES.join('|')})["']\\s*\\])\\s*=\\s*[\\w$]+\\s*(?:\\.\\s*([\\w$]+)|\\[\\s*["']([\\w$]+)["']\\s*\\])`,
+  'g',
+);
+const OWN_SOURCES = fileURLToPath(new URL('../../', import.meta.url));
+
+const cache = new Map();
+
+/** The script files named by stack, outside wasm-soak's own sources. */
+function stackFiles(stack) {
+  const files = new Set();
+  for (const m of stack.matchAll(/(?:\(|at )((?:file:\/\/)?\/[^():]+):\d+:\d+\)?/g)) {
+    const path = m[1].startsWith('file://') ? fileURLToPath(m[1]) : m[1];
+    if (!path.startsWith(OWN_SOURCES)) files.add(path);
+  }
+  return files;
+}
+
+/** Export name -> glue name ("La" -> "malloc") bound in the file at path. */
+function bindingsIn(path) {
+  if (cache.has(path)) return cache.get(path);
+  const out = new Map();
+  try {
+    if (statSync(path).size <= MAX_GLUE_BYTES) {
+      const text = readFileSync(path, 'utf8');
+      for (const m of text.matchAll(BINDING)) out.set(m[3] ?? m[4], m[1] ?? m[2]);
+    }
+  } catch {
+    // not a readable file: no bindings
+  }
+  cache.set(path, out);
+  return out;
+}
+
+/**
+ * Export name -> entry point name ("La" -> "malloc") from the glue files on
+ * stack (default: the caller's stack). Empty when no glue names them.
+ */
+export function glueAllocatorNames(stack = new Error().stack ?? '') {
+  const names = new Map();
+  for (const path of stackFiles(stack)) for (const [exported, name] of bindingsIn(path)) names.set(exported, name);
+  return names;
+}

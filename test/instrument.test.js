@@ -1,0 +1,84 @@
+// The counting pass on builds without names: exported forwarders are
+// followed to the allocator, boundary wrappers alone are no evidence, and
+// modules using post-MVP features instrument and load.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { glueAllocatorNames } from '../src/worker/allocator/glue-names.js';
+import { instrumentAllocator, loadInstrumenter } from '../src/worker/allocator/instrument.js';
+import { fixture, runCli, tempDir } from './helpers.js';
+
+await loadInstrumenter();
+
+const wasm = (name) => readFileSync(fixture('test', 'fixtures', `${name}.wasm`));
+
+/** Runs a target with the counting pass; returns { code, stderr, summary }. */
+async function countedRun(target, n, call = ['--call', 'step']) {
+  const dir = tempDir('wasm-soak-instrument-');
+  try {
+    const args = ['run', target, ...call, '-n', String(n)];
+    const r = await runCli([...args, '--count-allocs', '-o', dir, '-q', '--fail-on', 'leak,fragmentation,growth']);
+    return { code: r.code, stderr: r.stderr, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('instrument: exported forwarders are followed to the allocator, and a bulk-memory module validates and loads', async () => {
+  const r = instrumentAllocator(wasm('forwarder-alloc'));
+  assert.deepEqual(r.entryPoints, ['malloc', 'free']);
+  assert.equal(r.complete, true);
+  for (const f of r.found) assert.match(f.how, /^export, forwarding to function \S+$/);
+  await WebAssembly.compile(r.bytes);
+});
+
+test('instrument: boundary wrappers alone do not make the pass complete', () => {
+  const r = instrumentAllocator(wasm('boundary-alloc'));
+  assert.deepEqual(r.entryPoints, ['__wbindgen_malloc', '__wbindgen_free']);
+  assert.equal(r.complete, false);
+});
+
+test('counting pass: the internal allocations behind a forwarder are counted', async () => {
+  const { code, stderr, summary } = await countedRun(fixture('test', 'fixtures', 'forwarder-alloc.wasm'), 2000);
+  assert.equal(code, 1, stderr);
+  assert.equal(summary.allocations.allocs.total, 2000);
+  assert.equal(summary.sources.liveBytes, 'counting pass');
+  assert.equal(summary.verdict, 'leak');
+});
+
+test('counting pass: boundary wrappers only: live bytes not used, and the summary says why', async () => {
+  const { stderr, summary } = await countedRun(fixture('test', 'fixtures', 'boundary-alloc.wasm'), 2000);
+  assert.notEqual(summary.sources.liveBytes, 'counting pass', stderr);
+  assert.equal(summary.sources.countingPass.complete, false);
+  assert.match(summary.sources.countingPass.note, /only boundary wrappers were found/);
+  assert.notEqual(summary.verdict, 'leak');
+});
+
+test('glue names: minified exports bound to _malloc/_free by the glue on the stack', () => {
+  const glue = join(tempDir('wasm-soak-glue-'), 'lib.js');
+  writeFileSync(
+    glue,
+    'var ha=k._malloc=c.La;ja=k._free=c.Ma;Module["_realloc"]=wasmExports["Zb"];k._sqlite3_free=c.S;',
+  );
+  const stack = `Error\n    at transform (/x/src/worker/allocator/counting.js:1:1)\n    at instantiate (${glue}:1:200)`;
+  assert.deepEqual(
+    [...glueAllocatorNames(stack)],
+    [
+      ['La', 'malloc'],
+      ['Ma', 'free'],
+      ['Zb', 'realloc'],
+    ],
+  );
+  assert.equal(glueAllocatorNames('Error\n    at nowhere (/no/such/file.js:1:1)').size, 0);
+});
+
+test('counting pass: a minified Emscripten release build (sql.js) is counted through the names its glue binds', async () => {
+  const { stderr, summary } = await countedRun(fixture('soak', 'dev', 'sqljs.mjs'), 300, []);
+  const cp = summary.sources.countingPass;
+  assert.deepEqual(cp.instrumented, [['malloc', 'free']], stderr);
+  assert.match(cp.entryPoints[0].how, /^export "\w+", bound to _malloc by the JS glue$/);
+  assert.equal(cp.complete, true);
+  assert.ok(summary.allocations.allocs.total > 300);
+  assert.equal(summary.sources.liveBytes, 'counting pass');
+});

@@ -1,0 +1,61 @@
+// The part of the real-module suite (soak/real/) that CI runs: three real npm
+// release builds, briefly, under the capture hooks. wasm-bindgen's Node glue
+// (lz4-wasm-nodejs: new WebAssembly.Module + Instance with its own import
+// object), wasm-bindgen's web glue (@jsquash/png: initSync), and Emscripten
+// glue that adds functions to its table at run time (harfbuzzjs). Each must
+// run as it runs without the tool; the assertions are on what the runs
+// measured, never on their verdicts (the full suite, `npm run soak:real --
+// --expect`, judges those; docs/real-modules.md has its accuracy table).
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fixture, readSummary, runCli, tempDir } from './helpers.js';
+
+const REAL = fixture('soak', 'real');
+
+async function run(scenario, iterations, ...extra) {
+  const out = tempDir();
+  const r = await runCli([
+    'run',
+    join(REAL, `${scenario}.mjs`),
+    '-n',
+    String(iterations),
+    '--seed',
+    '7',
+    '-o',
+    out,
+    '-q',
+    '--fail-on',
+    'none',
+    ...extra,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.iterations.completed, iterations, `${scenario} completed its calls`);
+  return s;
+}
+
+test('wasm-bindgen Node glue (lz4-wasm-nodejs) runs under the hooks', async () => {
+  const s = await run('lz4', 2000);
+  assert.deepEqual(
+    s.memory.memories.map((m) => m.label),
+    ['memory'],
+  );
+});
+
+test('wasm-bindgen web glue (@jsquash/png): objects never freed grow the heap, freed ones do not', async () => {
+  const clean = await run('png', 2000);
+  const leak = await run('png-leak', 2000);
+  // 2000 calls leave about 400 16-bit images unfreed, tens of MiB.
+  assert.ok(
+    leak.memory.end >= 4 * clean.memory.end,
+    `memory at the end: ${leak.memory.end} B leaking, ${clean.memory.end} B clean`,
+  );
+});
+
+test('Emscripten glue (harfbuzzjs) runs under the hooks and the counting pass', async () => {
+  const s = await run('harfbuzz', 1000, '--count-allocs');
+  assert.deepEqual(s.allocations.instrumented, [['malloc', 'free']]);
+  assert.ok(s.allocations.allocs.total >= 1000, 'every call allocates a buffer');
+});

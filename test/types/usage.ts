@@ -1,0 +1,22 @@
+// Compiles against the published types (tsc --noEmit, `npm run typecheck`):
+// the README's uses of the library, and misuses that must not compile.
+import { analyze, EXIT, readRun, SoakError, soak, type Summary, version, writeReports } from 'wasm-soak';
+
+async function uses(): Promise<void> {
+  const summary: Summary = await soak({ module: 'lib.wasm', call: 'step', iterations: 20000, seed: 1 });
+  if (summary.verdict === 'leak' && summary.exitCode === EXIT.FINDING) console.log(summary.findings[0].sentence);
+  await soak({ bytes: new Uint8Array(8), call: ['parse:5', 'reset:1'], duration: '30s', countAllocs: true });
+  await soak({ scenario: new URL('file:///s.mjs'), out: 'results', format: ['md', 'junit'], signal: AbortSignal.timeout(1000) });
+  const logs = readRun('results');
+  const again = analyze({ ...logs, cfg: { timeThreshold: 0.2 } });
+  const written: Summary = await writeReports('again', again, { formats: ['html'] });
+  console.log(written.status, version, new SoakError('WS_X', 'x').paragraph());
+}
+void uses;
+
+// @ts-expect-error a target is required
+void soak({ call: 'step' });
+// @ts-expect-error iterations is a number
+void soak({ module: 'a.wasm', iterations: '5' });
+// @ts-expect-error no such report format
+void writeReports('d', {} as never, { formats: ['pdf'] });
