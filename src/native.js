@@ -31,7 +31,9 @@ export function loadAddon() {
   if (loaded) return loaded;
   if (failure) throw failure;
   try {
-    loaded = require('node-gyp-build')(root);
+    // WASM_SOAK_ADDON names another build of the same addon to load instead:
+    // the ASan/UBSan build of test/asan.test.js (docs/sanitizers.md).
+    loaded = process.env.WASM_SOAK_ADDON ? require(process.env.WASM_SOAK_ADDON) : require('node-gyp-build')(root);
   } catch (err) {
     failure = missing(err);
     throw failure;

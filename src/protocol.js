@@ -55,6 +55,8 @@ export const TIME_MIN_CALLS = c.timeMinCalls;
 export const MAX_SERIES = c.maxSeries;
 export const LOG_MAGIC = c.logMagic;
 export const LOG_VERSION = c.logVersion;
+/** Most records in one block of the log (docs/log-format.md, "Blocks"). */
+export const LOG_BLOCK_RECORDS = c.logBlockRecords;
 
 const U32 = 4294967296;
 const { type: T, flags: F, op: O, iteration: I, a: A, b: B, t: TS } = RECORD_OFFSETS;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { readRun } from '../src/analysis/log-reader.js';
 import { analyzeInto } from '../src/report/result.js';
 import { fixture, readSummary, runCli, tempDir, whenFileReaches, whenLogHasCalls } from './helpers.js';
@@ -376,4 +377,78 @@ test('a summary that cannot be written goes to stderr', async () => {
   assert.equal(r.code, 3, r.stderr);
   assert.match(r.stderr, /cannot write summary\.json in .*EISDIR.*the summary follows/s);
   assert.match(r.stderr, /"schema": "wasm-soak-summary"/);
+});
+
+// ---- damaged logs ----
+
+/** A finished run of the clean fixture in a fresh folder: { out, log }. */
+async function cleanRun(n) {
+  const { r, out } = await run(fixture('soak', 'modules', 'clean.wasm'), ['--call', 'step', '-n', `${n}`, '-q']);
+  assert.equal(r.code, 0, r.stderr);
+  return { out, log: join(out, 'samples.wslog') };
+}
+
+test('a damaged stretch in the middle of a log: report and export keep every intact record and say what was lost where', async () => {
+  const { out, log } = await cleanRun(20000);
+  const bytes = readFileSync(log);
+  const at = Math.floor(bytes.length / 2);
+  bytes.fill(0x5a, at, at + 5000);
+  writeFileSync(log, bytes);
+  const data = readRun(log);
+  assert.equal(data.damage.length, 1);
+  const [d] = data.damage;
+  assert.ok(d.offset <= at && d.offset + d.bytes >= at + 5000, 'the stretch covers the damaged bytes');
+  assert.ok(d.records >= 5000 / 32 && !d.recordsEstimated);
+  assert.ok(data.lostCalls > 0 && data.calls + data.lostCalls === 20000, `${data.calls} + ${data.lostCalls}`);
+  assert.ok(d.afterIteration < d.beforeIteration);
+
+  const report = await runCli(['report', out, ...TEXT]);
+  assert.equal(report.code, 0, report.stderr);
+  assert.match(
+    report.stderr,
+    /samples\.wslog is damaged: \d+ records lost in 1 stretch: \d+ at byte \d+ \(\d+ bytes, between iteration \d+ and iteration \d+\); \d+ calls are missing/,
+  );
+  const s = readSummary(out);
+  assert.equal(s.samples.calls, data.calls);
+  assert.equal(s.samples.damage.calls, data.lostCalls);
+  assert.equal(s.samples.damage.stretches[0].offset, d.offset);
+  assert.equal(s.iterations.completed, 20000);
+  assert.equal(s.verdict, 'stable');
+
+  const exp = await runCli(['export', out, '--csv']);
+  assert.equal(exp.code, 0, exp.stderr);
+  assert.match(exp.stderr, /is damaged/);
+  const rows = readFileSync(join(out, 'samples.csv'), 'utf8').trim().split('\n').slice(1);
+  assert.equal(rows.length, data.calls);
+  const iterations = rows.map((row) => Number(row.split(',')[0]));
+  const jump = iterations.findIndex((it, i) => i > 0 && it !== iterations[i - 1] + 1);
+  assert.equal(iterations[jump - 1], d.afterIteration, 'the rows skip the lost calls');
+  assert.equal(iterations[jump] - iterations[jump - 1] - 1, data.lostCalls);
+});
+
+test('a log whose header JSON is damaged: exit 2 naming the header', async () => {
+  const { out, log } = await cleanRun(2000);
+  const bytes = readFileSync(log);
+  bytes[16] = 0x7b ^ 0xff; // the header's opening brace
+  writeFileSync(log, bytes);
+  for (const argv of [
+    ['report', out],
+    ['export', out, '--csv'],
+  ]) {
+    const r = await runCli(argv);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /samples\.wslog has a damaged header: its JSON does not parse/);
+  }
+});
+
+test('a version-1 log (before blocks) is still read: the checked-in fixture gets its verdict', async () => {
+  const out = tempDir();
+  writeFileSync(join(out, 'samples.wslog'), gunzipSync(readFileSync(fixture('test', 'fixtures', 'log-v1.wslog.gz'))));
+  const data = readRun(join(out, 'samples.wslog'));
+  assert.equal(data.version, 1);
+  assert.equal(data.calls, 20000);
+  assert.equal(data.complete, true);
+  const r = await runCli(['report', out, ...TEXT]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(readSummary(out).verdict, 'growth');
 });

@@ -312,6 +312,24 @@ test('the next step is drawn from what the run knew; p-values never print as 0',
   assert.equal(formatP(0.27), '0.27');
 });
 
+test('an inconclusive run says what is open and what would decide it in every report', async () => {
+  const dir = await tmp();
+  const summary = makeSummary();
+  summary.verdict = 'inconclusive';
+  summary.inconclusive = [
+    { reason: 'late-step', series: 'memory', moreCalls: 8000, sentence: 'Linear memory took a large step late <&>.' },
+  ];
+  await writeReports(dir, makeRun({ live: false }), summary, { formats: ['md', 'html', 'junit'] });
+  const md = await readFile(join(dir, 'summary.md'), 'utf8');
+  assert.match(md, /^## ⚠️ Inconclusive/);
+  assert.match(md, /- late-step: Linear memory took a large step late <&>\./);
+  const html = await readFile(join(dir, 'report.html'), 'utf8');
+  assert.match(html, /id="inconclusive"/);
+  assert.match(html, /late-step: Linear memory took a large step late &#60;&#38;&#62;\./);
+  const xml = await readFile(join(dir, 'junit.xml'), 'utf8');
+  assert.match(xml, /verdict: inconclusive \(completed\)\ninconclusive: late-step: Linear memory/);
+});
+
 test('a failed run is an error, and plots are skipped with a reason', async () => {
   const dir = await tmp();
   const error = {

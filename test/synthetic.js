@@ -109,15 +109,23 @@ export function syntheticRecords(data) {
   return bytes.subarray(0, k * RECORD_SIZE);
 }
 
-/** The JSON header and the raw records of a sample log (docs/log-format.md). */
+/**
+ * The JSON header and the raw records of an intact sample log
+ * (docs/log-format.md): version 2's blocks without their headers.
+ */
 export function logRecords(path) {
   const buf = readFileSync(path);
   const length = buf.readUInt32LE(12);
   const start = Math.ceil((16 + length) / RECORD_SIZE) * RECORD_SIZE;
-  const records = Math.floor((buf.length - start) / RECORD_SIZE);
+  const bodies = [];
+  for (let at = start; at + RECORD_SIZE <= buf.length; ) {
+    const n = buf.readUInt32LE(at + 8); // the block header's record count
+    bodies.push(buf.subarray(at + RECORD_SIZE, at + RECORD_SIZE + n * RECORD_SIZE));
+    at += RECORD_SIZE + n * RECORD_SIZE;
+  }
   return {
     header: JSON.parse(buf.subarray(16, 16 + length).toString('utf8')),
-    records: new Uint8Array(buf.buffer, buf.byteOffset + start, records * RECORD_SIZE),
+    records: new Uint8Array(Buffer.concat(bodies)),
   };
 }
 

@@ -92,3 +92,41 @@ test('4 MiB a call to the 4 GiB wasm32 limit is memory-exhausted, not start-up c
   assert.ok(f.bytes > 4294967296 - 64 * 65536 && f.iteration > 1000, JSON.stringify(f));
   assert.ok(s.warmup.startupGrowthBytes < 1 << 30, JSON.stringify(s.warmup));
 });
+
+test('an allocator that returns NULL for a buffer argument is memory-exhausted (exit 1)', async () => {
+  const out = tempDir();
+  const args = ['--call', 'parse', '--args', 'buf:1000..1000', '-n', '2000', '-o', out];
+  const r = await runCli(['run', testModule('alloc-null'), ...args]);
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.deepEqual([f.kind, f.series, f.op, f.bytes], ['memory-exhausted', 'allocator', 'parse', 1000]);
+  assert.ok(f.iteration > 50 && f.iteration < 70, JSON.stringify(f));
+});
+
+// The issue's case: a planted leak measured exactly (live bytes p = 4e-4)
+// over 5 000 calls was "stable"; it cannot be told from a plateau yet.
+test('a short leaking run is inconclusive, not stable; --fail-on inconclusive fails it', async () => {
+  const out = tempDir();
+  const r = await runCli([
+    'run',
+    mod('leak'),
+    '--call',
+    'step',
+    '-n',
+    '5000',
+    '--count-allocs',
+    '--seed',
+    '7',
+    '-o',
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.verdict, 'inconclusive', JSON.stringify(s.findings));
+  assert.ok(s.inconclusive.length > 0 && s.inconclusive[0].moreCalls > 0, JSON.stringify(s.inconclusive));
+  assert.match(r.stdout, /inconclusive, /);
+  const strict = await runCli(['report', out, '--fail-on', 'inconclusive', '-q']);
+  assert.equal(strict.code, 1, strict.stderr);
+});

@@ -14,6 +14,10 @@
  * ring and the log hold it) from raw into rec. */
 void ws__record_decode(const uint8_t *raw, ws_record *rec);
 
+/* Internal: CRC-32C of data[0..n) by the tables alone (ws_crc32c may use the
+ * CPU's instruction), so that tests compare the two. */
+uint32_t ws__crc32c_portable(const void *data, size_t n);
+
 /* Internal: rearranges a[0..n) (n > 0, k < n) so that a[k] holds the value of
  * rank k, nothing larger before it and nothing smaller after it. */
 void ws__select_f32(float *a, size_t n, size_t k);

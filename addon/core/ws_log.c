@@ -1,19 +1,40 @@
 /* The sample log reader (ws_log.h, docs/log-format.md): opens a log, checks
  * its preamble, hands out its JSON header and then its records one by one,
- * never the torn tail of a crashed run. */
+ * never the torn tail of a crashed run. A version-2 log is read block by
+ * block: a block whose header or records fail their checksum is skipped, and
+ * the reader resynchronises on the next sync marker whose header checks,
+ * noting the damaged stretch and the records it lost. Version 1 (bare
+ * records) is read as before. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "ws.h"
 #include "ws_internal.h"
 
+/* Bytes read per step while searching for the next sync marker. */
+#define SCAN_CHUNK 65536
+
 struct ws_log {
   FILE *file;
-  char *header;        /* NUL-terminated JSON */
-  uint64_t records;    /* complete records in the file */
-  uint64_t read;       /* records returned so far */
+  char *header; /* NUL-terminated JSON */
+  uint32_t version;
+  uint64_t size;       /* file size */
+  uint64_t pos;        /* offset of the next unread byte of the record area */
+  uint64_t records;    /* version 1: complete records; 2: an upper bound */
+  uint64_t read;       /* version 1: records returned so far */
   uint32_t torn_bytes; /* bytes of an incomplete last record */
+  /* Version 2: the current block. */
+  uint8_t *block;        /* WS_LOG_BLOCK_RECORDS records */
+  uint32_t block_n;      /* records in it */
+  uint32_t block_i;      /* the next one to return */
+  uint64_t next_index;   /* index the next block has when none was lost */
+  ws_log_damage *damage; /* damaged stretches, in file order */
+  size_t n_damage, cap_damage;
+  int damage_open;        /* the last stretch's lost records await a good block */
+  int damage_wants_iter;  /* the last stretch awaits before_iteration */
+  int64_t last_iteration; /* iteration of the last record returned, -1: none */
 };
 
 static uint32_t le32(const uint8_t *p) {
@@ -23,6 +44,16 @@ static uint32_t le32(const uint8_t *p) {
 
 static uint64_t le64(const uint8_t *p) {
   return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static void put64(uint8_t *p, uint64_t v) {
+  put32(p, (uint32_t)v);
+  put32(p + 4, (uint32_t)(v >> 32));
 }
 
 void ws__record_decode(const uint8_t *raw, ws_record *rec) {
@@ -35,42 +66,75 @@ void ws__record_decode(const uint8_t *raw, ws_record *rec) {
   rec->t = le64(raw + 24);
 }
 
+/* Block header layout (docs/log-format.md, "Blocks"). */
+enum { BH_COUNT = 8, BH_CRC = 12, BH_INDEX = 16, BH_SEQ = 24, BH_SELF = 28 };
+
+void ws_log_block_header(uint8_t out[WS_RECORD_SIZE], const void *records, uint32_t n,
+                         uint64_t index, uint32_t seq) {
+  memcpy(out, WS_LOG_SYNC, WS_LOG_SYNC_BYTES);
+  put32(out + BH_COUNT, n);
+  put32(out + BH_CRC, ws_crc32c(records, (size_t)n * WS_RECORD_SIZE));
+  put64(out + BH_INDEX, index);
+  put32(out + BH_SEQ, seq);
+  put32(out + BH_SELF, ws_crc32c(out, BH_SELF));
+}
+
+/* Returns 1 when raw[0..32) is a block header whose marker, count and own
+ * checksum are right. */
+static int header_valid(const uint8_t *raw) {
+  uint32_t n = le32(raw + BH_COUNT);
+  return memcmp(raw, WS_LOG_SYNC, WS_LOG_SYNC_BYTES) == 0 && n >= 1 &&
+         n <= WS_LOG_BLOCK_RECORDS && le32(raw + BH_SELF) == ws_crc32c(raw, BH_SELF);
+}
+
+/* Reads len bytes at offset into buf. Returns 0 or WS_EIO. */
+static int read_at(ws_log *log, uint64_t offset, void *buf, size_t len) {
+  if (fseeko(log->file, (off_t)offset, SEEK_SET) != 0)
+    return WS_EIO;
+  return fread(buf, 1, len, log->file) == len ? 0 : WS_EIO;
+}
+
 /* Reads the preamble and header of an open file into log. Returns 0,
  * WS_EFORMAT, WS_EIO or WS_ENOMEM. */
 static int read_preamble(ws_log *log) {
   uint8_t pre[16];
   if (fread(pre, 1, sizeof pre, log->file) != sizeof pre)
     return WS_EFORMAT;
-  if (memcmp(pre, WS_LOG_MAGIC, 8) != 0 || le32(pre + 8) != WS_LOG_VERSION)
+  log->version = le32(pre + 8);
+  if (memcmp(pre, WS_LOG_MAGIC, 8) != 0 || log->version < WS_LOG_OLDEST_VERSION ||
+      log->version > WS_LOG_VERSION)
     return WS_EFORMAT;
   uint32_t header_len = le32(pre + 12);
-  if (fseek(log->file, 0, SEEK_END) != 0)
+  if (fseeko(log->file, 0, SEEK_END) != 0)
     return WS_EIO;
-  long size = ftell(log->file);
-  uint64_t data_start =
-      ((uint64_t)16 + header_len + WS_RECORD_SIZE - 1) / WS_RECORD_SIZE * WS_RECORD_SIZE;
+  off_t size = ftello(log->file);
   if (size < 0 || (uint64_t)size < 16 + (uint64_t)header_len)
     return WS_EFORMAT;
+  log->size = (uint64_t)size;
+  uint64_t data_start =
+      ((uint64_t)16 + header_len + WS_RECORD_SIZE - 1) / WS_RECORD_SIZE * WS_RECORD_SIZE;
   log->header = malloc((size_t)header_len + 1);
   if (log->header == NULL)
     return WS_ENOMEM;
-  if (fseek(log->file, 16, SEEK_SET) != 0)
-    return WS_EIO;
-  if (fread(log->header, 1, header_len, log->file) != header_len)
+  if (read_at(log, 16, log->header, header_len) != 0)
     return WS_EIO;
   log->header[header_len] = '\0';
-  uint64_t data_bytes = (uint64_t)size > data_start ? (uint64_t)size - data_start : 0;
+  uint64_t data_bytes = log->size > data_start ? log->size - data_start : 0;
   log->records = data_bytes / WS_RECORD_SIZE;
-  log->torn_bytes = (uint32_t)(data_bytes % WS_RECORD_SIZE);
-  if (fseek(log->file, (long)data_start, SEEK_SET) != 0)
-    return WS_EIO;
-  return 0;
+  log->pos = data_start;
+  if (log->version == 1) {
+    log->torn_bytes = (uint32_t)(data_bytes % WS_RECORD_SIZE);
+    return fseeko(log->file, (off_t)data_start, SEEK_SET) == 0 ? 0 : WS_EIO;
+  }
+  log->block = malloc((size_t)WS_LOG_BLOCK_RECORDS * WS_RECORD_SIZE);
+  return log->block == NULL ? WS_ENOMEM : 0;
 }
 
 int ws_log_open(const char *path, ws_log **out) {
   ws_log *log = calloc(1, sizeof *log);
   if (log == NULL)
     return WS_ENOMEM;
+  log->last_iteration = -1;
   log->file = fopen(path, "rb");
   if (log->file == NULL) {
     free(log);
@@ -86,6 +150,10 @@ int ws_log_open(const char *path, ws_log **out) {
   return 0;
 }
 
+uint32_t ws_log_version(const ws_log *log) {
+  return log->version;
+}
+
 const char *ws_log_header(const ws_log *log) {
   return log->header;
 }
@@ -98,14 +166,200 @@ uint32_t ws_log_torn_bytes(const ws_log *log) {
   return log->torn_bytes;
 }
 
-int ws_log_next(ws_log *log, ws_record *rec) {
+size_t ws_log_damage_count(const ws_log *log) {
+  return log->n_damage;
+}
+
+const ws_log_damage *ws_log_damage_at(const ws_log *log, size_t i) {
+  return &log->damage[i];
+}
+
+/* Notes bytes [offset, offset + bytes) as damaged: extends the open
+ * stretch when it ends there, else starts a new one. Returns 0 or
+ * WS_ENOMEM. */
+static int note_damage(ws_log *log, uint64_t offset, uint64_t bytes) {
+  if (log->damage_open) {
+    ws_log_damage *d = &log->damage[log->n_damage - 1];
+    if (d->offset + d->bytes == offset) {
+      d->bytes += bytes;
+      return 0;
+    }
+  }
+  if (log->n_damage == log->cap_damage) {
+    size_t cap = log->cap_damage ? log->cap_damage * 2 : 8;
+    ws_log_damage *p = realloc(log->damage, cap * sizeof *p);
+    if (p == NULL)
+      return WS_ENOMEM;
+    log->damage = p;
+    log->cap_damage = cap;
+  }
+  ws_log_damage *d = &log->damage[log->n_damage++];
+  d->offset = offset;
+  d->bytes = bytes;
+  d->records = 0;
+  d->records_estimated = 0;
+  d->after_iteration = log->last_iteration;
+  d->before_iteration = -1;
+  log->damage_open = 1;
+  log->damage_wants_iter = 1;
+  return 0;
+}
+
+/* Closes the open damaged stretch at a good block of the given index: the
+ * records lost are those the index skips. */
+static void close_damage(ws_log *log, uint64_t index) {
+  if (!log->damage_open)
+    return;
+  ws_log_damage *d = &log->damage[log->n_damage - 1];
+  d->records = index > log->next_index ? index - log->next_index : 0;
+  log->damage_open = 0;
+}
+
+/* Returns the offset of the first valid block header after from (or the
+ * file size when there is none) in *found. Returns 0 or WS_EIO. */
+static int find_block(ws_log *log, uint64_t from, uint64_t *found) {
+  uint8_t buf[SCAN_CHUNK + WS_RECORD_SIZE];
+  uint64_t at = from;
+  while (at + WS_RECORD_SIZE <= log->size) {
+    uint64_t left = log->size - at;
+    size_t len = left < sizeof buf ? (size_t)left : sizeof buf;
+    if (read_at(log, at, buf, len) != 0)
+      return WS_EIO;
+    for (size_t i = 0; i + WS_RECORD_SIZE <= len; i++) {
+      const uint8_t *p = memchr(buf + i, WS_LOG_SYNC[0], len - WS_RECORD_SIZE + 1 - i);
+      if (p == NULL)
+        break;
+      i = (size_t)(p - buf);
+      if (header_valid(p)) {
+        *found = at + i;
+        return 0;
+      }
+    }
+    /* The last 31 bytes may start a header that crosses the chunk's end. */
+    at += len - WS_RECORD_SIZE + 1;
+  }
+  *found = log->size;
+  return 0;
+}
+
+/* Notes the bytes from log->pos up to the next valid block header (or the
+ * end) as damaged and moves log->pos there. Returns 0, WS_EIO or
+ * WS_ENOMEM. */
+static int skip_damage(ws_log *log) {
+  uint64_t next;
+  if (find_block(log, log->pos + 1, &next) != 0)
+    return WS_EIO;
+  if (note_damage(log, log->pos, next - log->pos) != 0)
+    return WS_ENOMEM;
+  log->pos = next;
+  return 0;
+}
+
+/* Loads the next intact block at or after log->pos into log->block, noting
+ * damaged stretches on the way. Returns 1 when a block was loaded, 0 at the
+ * end, or a negative code. */
+static int load_block(ws_log *log) {
+  uint8_t raw[WS_RECORD_SIZE];
+  while (log->pos < log->size) {
+    uint64_t left = log->size - log->pos;
+    if (left < WS_RECORD_SIZE) {
+      /* A header cut short by a crash: torn; after damage: more damage. */
+      if (!log->damage_open) {
+        log->torn_bytes = (uint32_t)left;
+        return 0;
+      }
+      if (note_damage(log, log->pos, left) != 0)
+        return WS_ENOMEM;
+      log->pos = log->size;
+      break;
+    }
+    if (read_at(log, log->pos, raw, sizeof raw) != 0)
+      return WS_EIO;
+    if (!header_valid(raw)) {
+      int err = skip_damage(log);
+      if (err != 0)
+        return err;
+      continue;
+    }
+    uint32_t n = le32(raw + BH_COUNT);
+    uint64_t index = le64(raw + BH_INDEX);
+    uint64_t body = (uint64_t)n * WS_RECORD_SIZE;
+    uint64_t have = left - WS_RECORD_SIZE;
+    if (have < body) {
+      /* The last block, cut short (a crash or a full disk): its complete
+       * records were written whole before the cut; no checksum covers a
+       * part, so they are kept as written. */
+      uint32_t complete = (uint32_t)(have / WS_RECORD_SIZE);
+      if (read_at(log, log->pos + WS_RECORD_SIZE, log->block,
+                  (size_t)complete * WS_RECORD_SIZE) != 0)
+        return WS_EIO;
+      close_damage(log, index);
+      log->torn_bytes = (uint32_t)(have % WS_RECORD_SIZE);
+      log->block_n = complete;
+      log->block_i = 0;
+      log->next_index = index + complete;
+      log->pos = log->size;
+      return complete > 0;
+    }
+    if (read_at(log, log->pos + WS_RECORD_SIZE, log->block, (size_t)body) != 0)
+      return WS_EIO;
+    if (le32(raw + BH_CRC) != ws_crc32c(log->block, (size_t)body)) {
+      /* The header is intact but a record is not: the block is lost. The
+       * next header is searched from here, not taken at the block's end,
+       * in case bytes were lost or added (a shifted stretch). */
+      int err = skip_damage(log);
+      if (err != 0)
+        return err;
+      continue;
+    }
+    close_damage(log, index);
+    log->block_n = n;
+    log->block_i = 0;
+    log->next_index = index + n;
+    log->pos += WS_RECORD_SIZE + body;
+    return 1;
+  }
+  if (log->damage_open) {
+    /* Damage up to the end: no later index says how many records it held. */
+    ws_log_damage *d = &log->damage[log->n_damage - 1];
+    d->records = d->bytes / WS_RECORD_SIZE;
+    d->records_estimated = 1;
+    log->damage_open = 0;
+  }
+  return 0;
+}
+
+/* Returns the next record of a version-1 log (bare records). */
+static int next_v1(ws_log *log, uint8_t *raw) {
   if (log->read >= log->records)
     return 0;
-  uint8_t raw[WS_RECORD_SIZE];
-  if (fread(raw, 1, sizeof raw, log->file) != sizeof raw)
+  if (fread(raw, 1, WS_RECORD_SIZE, log->file) != WS_RECORD_SIZE)
     return WS_EIO;
-  ws__record_decode(raw, rec);
   log->read++;
+  return 1;
+}
+
+int ws_log_next(ws_log *log, ws_record *rec) {
+  uint8_t raw[WS_RECORD_SIZE];
+  const uint8_t *src = raw;
+  if (log->version == 1) {
+    int got = next_v1(log, raw);
+    if (got != 1)
+      return got;
+  } else {
+    while (log->block_i >= log->block_n) {
+      int got = load_block(log);
+      if (got != 1)
+        return got;
+    }
+    src = log->block + (size_t)log->block_i++ * WS_RECORD_SIZE;
+  }
+  ws__record_decode(src, rec);
+  if (log->damage_wants_iter) {
+    log->damage[log->n_damage - 1].before_iteration = rec->iteration;
+    log->damage_wants_iter = 0;
+  }
+  log->last_iteration = rec->iteration;
   return 1;
 }
 
@@ -115,5 +369,7 @@ void ws_log_close(ws_log *log) {
   if (log->file != NULL)
     fclose(log->file);
   free(log->header);
+  free(log->block);
+  free(log->damage);
   free(log);
 }

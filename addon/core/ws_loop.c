@@ -36,7 +36,8 @@ struct ws_loop {
   int pending;          /* a call returned a promise and awaits ws_loop_settle */
   uint64_t pending_start, pending_before;
   uint32_t pending_op;
-  int rss_fd; /* /proc/self/statm, or -1 */
+  int rss_fd;            /* /proc/self/statm, or -1 */
+  uint32_t failed_alloc; /* bytes of the buffer the allocator gave no block */
 };
 
 /* Nanoseconds from the run's start to now. */
@@ -182,6 +183,8 @@ static int make_buffer(ws_loop *loop, const ws_arg_spec *a, ws_value *args,
   uint32_t len = (uint32_t)random_in(&loop->rng, a->lo, a->hi);
   uint32_t ptr = 0;
   int rc = loop->engine->ops->alloc(loop->engine, len, &ptr);
+  if (rc == WS_EALLOC)
+    loop->failed_alloc = len;
   if (rc != 0)
     return rc;
   uint8_t *data;
@@ -189,8 +192,10 @@ static int make_buffer(ws_loop *loop, const ws_arg_spec *a, ws_value *args,
   rc = loop->engine->ops->memory_view(loop->engine, loop->buffer_memory, &data, &bytes);
   if (rc != 0)
     return rc;
-  if (ptr == 0 || (uint64_t)ptr + len > bytes)
+  if (ptr == 0 || (uint64_t)ptr + len > bytes) {
+    loop->failed_alloc = len;
     return WS_EALLOC;
+  }
   ws_rng_fill(&loop->rng, data + ptr, len);
   *buf = (buffer_arg){ptr, len};
   set_value(&args[0], WS_VAL_I32, ptr);
@@ -362,6 +367,10 @@ int ws_loop_settle(ws_loop *loop, int threw) {
                      loop->pending_before, flags, 0);
 }
 
+uint32_t ws_loop_failed_alloc(const ws_loop *loop) {
+  return loop->failed_alloc;
+}
+
 uint32_t ws_loop_completed(const ws_loop *loop) {
   return loop->iteration;
 }
@@ -443,7 +452,9 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                                                   : WS_CENSUS_BUDGET_DEFAULT;
   uint64_t start = since_start(loop);
   double share = run_share(loop);
-  int floor_due = share - census->last_share >= 1.0 / WS_CENSUS_FLOOR;
+  /* Due by the floor once the run has entered a 64th it has no census in. */
+  int floor_due = (uint32_t)(share * WS_CENSUS_FLOOR) >
+                  (uint32_t)(census->last_share * WS_CENSUS_FLOOR);
   if (record && !floor_due && census->last_cost_ns > 0 && budget < 1000) {
     double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
     uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;

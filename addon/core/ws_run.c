@@ -21,18 +21,26 @@ static int grow(double **array, size_t *cap, size_t need) {
   return 0;
 }
 
-static int push_step(ws_run *run, double iteration, double bytes) {
-  size_t cap = run->cap_mem;
-  if (grow(&run->mem_iter, &cap, run->n_mem + 1) != 0)
+/* Appends (x, y) to the pair of arrays xs, ys holding *n elements in room
+ * for *cap. Returns 0 or WS_ENOMEM (the arrays stay valid). */
+static int push_pair(double **xs, double **ys, size_t *n, size_t *cap, double x,
+                     double y) {
+  size_t cap2 = *cap;
+  if (grow(xs, &cap2, *n + 1) != 0)
     return WS_ENOMEM;
-  cap = run->cap_mem;
-  if (grow(&run->mem_bytes, &cap, run->n_mem + 1) != 0)
+  cap2 = *cap;
+  if (grow(ys, &cap2, *n + 1) != 0)
     return WS_ENOMEM;
-  run->cap_mem = cap;
-  run->mem_iter[run->n_mem] = iteration;
-  run->mem_bytes[run->n_mem] = bytes;
-  run->n_mem++;
+  *cap = cap2;
+  (*xs)[*n] = x;
+  (*ys)[*n] = y;
+  (*n)++;
   return 0;
+}
+
+static int push_step(ws_run *run, double iteration, double bytes) {
+  return push_pair(&run->mem_iter, &run->mem_bytes, &run->n_mem, &run->cap_mem, iteration,
+                   bytes);
 }
 
 /* Returns the series for id, creating it on first sight; NULL on ENOMEM. */
@@ -54,6 +62,12 @@ static int push_metric(ws_run *run, const ws_record *rec) {
   ws_metric_series *m = series_for(run, rec->op);
   if (m == NULL)
     return WS_ENOMEM;
+  if (run->thin_shift > 0) {
+    uint64_t bucket = (uint64_t)rec->iteration >> (run->thin_shift + 4);
+    if (m->n > 0 && bucket == m->bucket)
+      return 0;
+    m->bucket = bucket;
+  }
   size_t cap = m->cap;
   if (grow(&m->iter, &cap, m->n + 1) != 0)
     return WS_ENOMEM;
@@ -71,9 +85,75 @@ static int push_metric(ws_run *run, const ws_record *rec) {
   return 0;
 }
 
+/* Adds calls, throws and growth events to op's totals (thinned logs).
+ * Returns 0 or WS_ENOMEM. */
+static int count_op(ws_run *run, uint16_t op, double calls, double throws,
+                    double growth) {
+  if (op >= run->n_op_totals) {
+    size_t n = (size_t)op + 1;
+    double *c = realloc(run->op_calls, n * sizeof *c);
+    if (c == NULL)
+      return WS_ENOMEM;
+    run->op_calls = c;
+    double *t = realloc(run->op_threw, n * sizeof *t);
+    if (t == NULL)
+      return WS_ENOMEM;
+    run->op_threw = t;
+    for (size_t k = run->n_op_totals; k < n; k++)
+      run->op_calls[k] = run->op_threw[k] = 0;
+    run->n_op_totals = n;
+  }
+  run->op_calls[op] += calls;
+  run->op_threw[op] += throws;
+  run->growth_events += (uint64_t)growth;
+  return 0;
+}
+
+/* A call record of a thinned log: counted when it precedes the summaries,
+ * its memory step kept, and the call kept when it is its block's survivor
+ * at the log's largest stride. Returns 1 to keep it, 0 to drop it, or
+ * WS_ENOMEM. */
+static int thin_call(ws_run *run, const ws_record *rec) {
+  if (rec->iteration < run->thin_from &&
+      count_op(run, rec->op, 1, (rec->flags & WS_FLAG_THREW) != 0,
+               (rec->flags & WS_FLAG_GREW) != 0) != 0)
+    return WS_ENOMEM;
+  double bytes = (double)rec->b;
+  if ((run->n_mem == 0 || run->mem_bytes[run->n_mem - 1] != bytes) &&
+      push_step(run, rec->iteration, bytes) != 0)
+    return WS_ENOMEM;
+  return rec->iteration == ws_thin_survivor(run->thin_seed, run->thin_shift,
+                                            rec->iteration >> run->thin_shift);
+}
+
+/* Appends a call record. Iterations rise by one from 0; a damaged stretch
+ * of the log (ws_log_damage_at) leaves a gap, counted in lost_calls (a
+ * thinned log's gaps are by design: each kept call is noted as a gap, so
+ * that its iteration is known). */
 static int decode_call(ws_run *run, const ws_record *rec) {
-  if (rec->iteration != run->calls || run->calls >= run->cap_calls)
+  if (run->thin_shift > 0) {
+    int keep = thin_call(run, rec);
+    if (keep <= 0)
+      return keep;
+    if (run->calls >= run->cap_calls ||
+        push_pair(&run->gap_index, &run->gap_iter, &run->n_gaps, &run->cap_gaps,
+                  (double)run->calls, rec->iteration) != 0)
+      return run->calls >= run->cap_calls ? WS_EFORMAT : WS_ENOMEM;
+    run->elapsed[run->calls] = (float)rec->a;
+    run->op[run->calls] = rec->op;
+    run->flags[run->calls] = rec->flags;
+    run->calls++;
+    return 0;
+  }
+  uint64_t expected = run->calls + run->lost_calls;
+  if (rec->iteration < expected || run->calls >= run->cap_calls)
     return WS_EFORMAT;
+  if (rec->iteration > expected) {
+    if (push_pair(&run->gap_index, &run->gap_iter, &run->n_gaps, &run->cap_gaps,
+                  (double)run->calls, rec->iteration) != 0)
+      return WS_ENOMEM;
+    run->lost_calls += rec->iteration - expected;
+  }
   run->elapsed[run->calls] = (float)rec->a;
   run->op[run->calls] = rec->op;
   run->flags[run->calls] = rec->flags;
@@ -126,7 +206,7 @@ int ws_run_decode(ws_log *log, ws_run *run) {
   int got;
   while ((got = ws_log_next(log, &rec)) == 1) {
     int err = 0;
-    if (rec.t > run->last_t_ns)
+    if (rec.type != WS_REC_SUMMARY && rec.t > run->last_t_ns)
       run->last_t_ns = rec.t;
     if (rec.type == WS_REC_CALL) {
       err = decode_call(run, &rec);
@@ -134,6 +214,10 @@ int ws_run_decode(ws_log *log, ws_run *run) {
       err = decode_alloc(run, &rec);
     } else if (rec.type == WS_REC_METRIC) {
       err = push_metric(run, &rec);
+    } else if (rec.type == WS_REC_SUMMARY) {
+      if (run->thin_shift > 0)
+        err = count_op(run, rec.op, (double)(uint32_t)rec.a, (double)(rec.a >> 32),
+                       (double)(uint32_t)rec.b);
     } else if (rec.type == WS_REC_MARK) {
       if (rec.op == WS_MARK_BACKPRESSURE) {
         run->backpressure_waits++;
@@ -157,7 +241,31 @@ void ws_run_free(ws_run *run) {
   free(run->metrics);
   free(run->mem_iter);
   free(run->mem_bytes);
+  free(run->gap_index);
+  free(run->gap_iter);
+  free(run->op_calls);
+  free(run->op_threw);
+  run->op_calls = run->op_threw = NULL;
+  run->n_op_totals = 0;
+  run->gap_index = run->gap_iter = NULL;
+  run->n_gaps = run->cap_gaps = 0;
   run->metrics = NULL;
   run->mem_iter = run->mem_bytes = NULL;
   run->n_metrics = run->n_mem = run->cap_mem = 0;
+}
+
+int ws_log_thinning(ws_log *log, unsigned *shift, uint32_t *from) {
+  ws_record rec;
+  int got;
+  *shift = 0;
+  *from = 0;
+  while ((got = ws_log_next(log, &rec)) == 1) {
+    if (rec.type != WS_REC_MARK || rec.op != WS_MARK_THINNED || rec.a > 31)
+      continue;
+    if (*shift == 0)
+      *from = (uint32_t)rec.b;
+    if (rec.a > *shift)
+      *shift = (unsigned)rec.a;
+  }
+  return got < 0 ? got : 0;
 }

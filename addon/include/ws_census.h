@@ -32,9 +32,10 @@
  * 4 %, so that costs that vary from census to census stay under 5 %. */
 #define WS_CENSUS_BUDGET_DEFAULT 40
 
-/* Recorded censuses the time budget never skips: one is due whenever the
- * run has gone 1 / WS_CENSUS_FLOOR of its length (of its calls, or of its
- * duration when that ends it sooner) since the last one, so that a trend
+/* Recorded censuses the time budget never skips: the run's length (its
+ * calls, or its duration when that ends it sooner) is cut into
+ * WS_CENSUS_FLOOR equal stretches, and the first census in each is due
+ * whatever its cost, so that a trend
  * test of the census series has points across the whole run even when each
  * walk is costly next to the calls. On a run bounded by neither it does
  * not apply. */

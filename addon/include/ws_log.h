@@ -10,22 +10,85 @@
 
 typedef struct ws_log ws_log;
 
-/* Opens the log at path, validates magic and version and reads its JSON
- * header. On success *out owns an open file and must be closed with
- * ws_log_close. Returns WS_EIO when the file cannot be read, WS_EFORMAT when
- * it is not a version-1 wasm-soak log, WS_ENOMEM. */
+/* A damaged stretch of a version-2 log: bytes that are not intact blocks,
+ * between two intact ones (or the end of the file). */
+typedef struct {
+  uint64_t offset;          /* file offset where the damage starts */
+  uint64_t bytes;           /* its length */
+  uint64_t records;         /* records lost in it */
+  int records_estimated;    /* 1: no intact block follows, records = bytes / 32 */
+  int64_t after_iteration;  /* iteration of the last record before it, -1: none */
+  int64_t before_iteration; /* iteration of the first record after it, -1: none */
+} ws_log_damage;
+
+/* Opens the log at path, validates magic and version (WS_LOG_OLDEST_VERSION
+ * to WS_LOG_VERSION) and reads its JSON header. On success *out owns an open
+ * file and must be closed with ws_log_close. Returns WS_EIO when the file
+ * cannot be read, WS_EFORMAT when it is not a wasm-soak log of a known
+ * version, WS_ENOMEM. */
 int ws_log_open(const char *path, ws_log **out);
+/* Returns the log's format version. */
+uint32_t ws_log_version(const ws_log *log);
 /* Returns the NUL-terminated JSON header, owned by log. */
 const char *ws_log_header(const ws_log *log);
-/* Returns the number of complete records in the file. */
+/* Returns an upper bound on the records ws_log_next returns (exact for a
+ * version-1 log: its complete records). */
 uint64_t ws_log_record_count(const ws_log *log);
-/* Returns the bytes of a torn last record (0 when the file ends cleanly). */
+/* Returns the bytes of a torn last record (0 when the file ends cleanly),
+ * known once ws_log_next returned 0. */
 uint32_t ws_log_torn_bytes(const ws_log *log);
-/* Reads the next record into rec. Returns 1 when a record was read, 0 at the
- * end (a torn tail is not a record), WS_EIO on a read error. */
+/* Reads the next intact record into rec, skipping damaged stretches (each
+ * one noted, see ws_log_damage_at) and resynchronising on the next intact
+ * block. Returns 1 when a record was read, 0 at the end (a torn tail is not
+ * a record), WS_EIO on a read error, WS_ENOMEM. */
 int ws_log_next(ws_log *log, ws_record *rec);
+/* Returns the number of damaged stretches found so far. */
+size_t ws_log_damage_count(const ws_log *log);
+/* Returns damaged stretch i (< ws_log_damage_count), owned by log. */
+const ws_log_damage *ws_log_damage_at(const ws_log *log, size_t i);
 /* Closes log and frees it; NULL is allowed. */
 void ws_log_close(ws_log *log);
+
+/* Returns the CRC-32C (Castagnoli) of data[0..n). */
+uint32_t ws_crc32c(const void *data, size_t n);
+
+/* Fills out with the header of a block of n records (1 <= n <=
+ * WS_LOG_BLOCK_RECORDS) at records (n * WS_RECORD_SIZE bytes): the sync
+ * marker, n, the records' CRC-32C, index (records in the log before this
+ * block), seq (blocks before it) and the header's own CRC-32C. */
+void ws_log_block_header(uint8_t out[WS_RECORD_SIZE], const void *records, uint32_t n,
+                         uint64_t index, uint32_t seq);
+
+/* ---- Thinning (docs/log-format.md, "Thinned logs") ---- */
+
+typedef struct ws_thin ws_thin;
+
+/* Returns the iteration kept of aligned block `block` of 2^shift iterations:
+ * a seeded choice, nested (the survivor at shift + 1 is one of the two
+ * survivors at shift of its halves). */
+uint64_t ws_thin_survivor(uint64_t seed, unsigned shift, uint64_t block);
+/* Creates a thinning filter for a run of n_ops ops seeded with seed, at
+ * shift 0 (everything kept). Returns 0 or WS_ENOMEM; free with
+ * ws_thin_free. */
+int ws_thin_create(uint64_t seed, uint32_t n_ops, ws_thin **out);
+/* Raises the stride to 2^shift (shift <= 31; a lower one is ignored) from
+ * iteration from on; the next filter call writes a THINNED mark first. */
+void ws_thin_set_shift(ws_thin *t, unsigned shift, uint32_t from);
+/* Returns the current shift. */
+unsigned ws_thin_shift(const ws_thin *t);
+/* Returns room, in records, that ws_thin_filter needs in out for n records:
+ * n + 1 + n_ops * (n / 64 + 2). */
+size_t ws_thin_out_records(const ws_thin *t, size_t n);
+/* Filters n raw records at in into out (room: ws_thin_out_records): at shift
+ * 0 a copy; else each call's survivor of its block, metrics once per 16
+ * blocks per id, the allocation record of a kept call, every mark, and
+ * summary records of blocks of 64 strides. Returns the records written. */
+size_t ws_thin_filter(ws_thin *t, const uint8_t *in, size_t n, uint8_t *out);
+/* Writes the summaries of the calls not yet summed up (room: n_ops
+ * records); returns the records written. */
+size_t ws_thin_finish(ws_thin *t, uint8_t *out);
+/* Frees t; NULL is allowed. */
+void ws_thin_free(ws_thin *t);
 
 /* ---- Decoded run (docs/architecture.md, "Decoded run data") ---- */
 
@@ -33,6 +96,7 @@ typedef struct {
   uint16_t id;
   size_t n, cap;
   double *iter, *t_ms, *value; /* owned by the run */
+  uint64_t bucket;             /* thinned logs: the last sample's block of 16 strides */
 } ws_metric_series;
 
 typedef struct {
@@ -42,6 +106,13 @@ typedef struct {
   uint8_t *flags;
   size_t cap_calls;
   size_t calls; /* call records decoded */
+  /* Calls missing between decoded ones (a damaged stretch of the log): the
+   * per-call arrays hold the intact calls in order, without gaps. */
+  uint64_t lost_calls;
+  /* Where the gaps are: call gap_index[k] (an index into the per-call
+   * arrays) has iteration gap_iter[k]; later calls follow it one by one. */
+  double *gap_index, *gap_iter;
+  size_t n_gaps, cap_gaps;
   /* Total tracked memory as a step series: iteration 0 and every change. */
   double *mem_iter, *mem_bytes;
   size_t n_mem, cap_mem;
@@ -54,6 +125,18 @@ typedef struct {
   uint64_t backpressure_waits, backpressure_ns;
   uint64_t last_t_ns; /* largest timestamp seen */
   int complete;       /* the end mark was seen */
+  /* Thinned logs: set by the caller before decoding (thin_shift 0: not
+   * thinned). The per-call arrays then hold one call per aligned block of
+   * 2^thin_shift iterations (ws_thin_survivor), slow metrics one sample per
+   * 16 blocks per series, and every call is counted per op in op_calls,
+   * op_threw (calls before thin_from from their records, later ones from
+   * summary records) and growth_events. */
+  unsigned thin_shift;
+  uint64_t thin_seed;
+  uint32_t thin_from;
+  double *op_calls, *op_threw; /* per op index, n_op_totals of them */
+  size_t n_op_totals;
+  uint64_t growth_events;
 } ws_run;
 
 /* Packs a call's allocation counters (WS_COUNT_* order) into an allocation
@@ -68,6 +151,11 @@ void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op,
  * are allocated here and owned by run until ws_run_free. Returns WS_EFORMAT
  * when call records are out of order, WS_ENOMEM, or WS_EIO. */
 int ws_run_decode(ws_log *log, ws_run *run);
+
+/* Reads every remaining record of log for its THINNED marks: stores the
+ * largest shift in *shift (0: not thinned) and the iteration the first
+ * applies from in *from. Returns 0, WS_EIO or WS_ENOMEM. */
+int ws_log_thinning(ws_log *log, unsigned *shift, uint32_t *from);
 
 /* Frees the arrays ws_run_decode allocated (not the caller's per-call ones)
  * and clears their pointers. */

@@ -74,6 +74,10 @@ int ws_loop_settle(ws_loop *loop, int threw);
 /* Returns the calls completed so far. */
 uint32_t ws_loop_completed(const ws_loop *loop);
 
+/* Returns the bytes of the last buffer argument the module's allocator gave
+ * no usable block for (the run ended with WS_EALLOC), or 0. */
+uint32_t ws_loop_failed_alloc(const ws_loop *loop);
+
 /* Records one slow-cadence metric; NaN and negative values are skipped,
  * others rounded to whole units. Returns 0. */
 int ws_loop_metric(ws_loop *loop, uint16_t id, double value);

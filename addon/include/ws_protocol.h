@@ -33,7 +33,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CALL, 1, "call")                                                                     \
   X(METRIC, 2, "metric")                                                                 \
   X(MARK, 3, "mark")                                                                     \
-  X(ALLOC, 4, "alloc")
+  X(ALLOC, 4, "alloc")                                                                   \
+  X(SUMMARY, 5, "summary") /* a thinned log's per-op summary of a block of calls */
 
 #define WS_RECORD_FLAGS(X)                                                               \
   X(GREW, 1, "grew")   /* tracked memory grew during the call */                         \
@@ -100,7 +101,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_MARKS(X)                                                                      \
   X(BACKPRESSURE, 1, "backpressure")    /* a: ns the loop waited for the consumer */     \
   X(MEMORY_TRACKED, 2, "memoryTracked") /* a: memory index, b: its bytes */              \
-  X(END, 3, "end")                      /* the run ended cleanly; a: iterations */
+  X(END, 3, "end")                      /* the run ended cleanly; a: iterations */       \
+  X(THINNED, 4, "thinned") /* from iteration b on, one call in 2^a is logged */
 
 /* Allocation counters of one call (counting pass), in the order of the
  * Float64Array the allocator hooks update. */
@@ -239,7 +241,16 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 /* ---- Log ---- */
 
 #define WS_LOG_MAGIC "WASMSOAK"
-#define WS_LOG_VERSION 1u
+/* The version written; readers also read every version from
+ * WS_LOG_OLDEST_VERSION on (1: bare records, no blocks). */
+#define WS_LOG_VERSION 2u
+#define WS_LOG_OLDEST_VERSION 1u
+/* Version 2 groups records in blocks, each after a 32-byte block header
+ * that starts with this 8-byte sync marker (its first byte is no record
+ * type) and holds at most WS_LOG_BLOCK_RECORDS records. */
+#define WS_LOG_SYNC "\xf7WSSYNC\n"
+#define WS_LOG_SYNC_BYTES 8
+#define WS_LOG_BLOCK_RECORDS 4096
 
 /* ---- The enums ---- */
 

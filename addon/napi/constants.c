@@ -108,6 +108,7 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
   WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
   NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
+  NAPI_CHECK(set_number(env, c, "censusFloor", WS_CENSUS_FLOOR));
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
@@ -115,6 +116,8 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
   NAPI_CHECK(set_string(env, c, "logMagic", WS_LOG_MAGIC));
   NAPI_CHECK(set_number(env, c, "logVersion", WS_LOG_VERSION));
+  NAPI_CHECK(set_number(env, c, "logOldestVersion", WS_LOG_OLDEST_VERSION));
+  NAPI_CHECK(set_number(env, c, "logBlockRecords", WS_LOG_BLOCK_RECORDS));
   NAPI_CHECK(napi_create_object(env, &errors));
 #define WS_SET_ERROR(name, value, message)                                               \
   NAPI_CHECK(set_number(env, errors, "WS_" #name, value));

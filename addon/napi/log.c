@@ -30,6 +30,35 @@ static napi_status set_number(napi_env env, napi_value obj, const char *key, dou
   return napi_set_named_property(env, obj, key, v);
 }
 
+/* Returns the log's damaged stretches as [{ offset, bytes, records,
+ * recordsEstimated, afterIteration, beforeIteration }] (iterations null when
+ * none). */
+static napi_status damage_array(napi_env env, const ws_log *log, napi_value *out) {
+  size_t n = ws_log_damage_count(log);
+  NAPI_CHECK(napi_create_array_with_length(env, n, out));
+  for (size_t i = 0; i < n; i++) {
+    const ws_log_damage *d = ws_log_damage_at(log, i);
+    napi_value o, v;
+    NAPI_CHECK(napi_create_object(env, &o));
+    NAPI_CHECK(set_number(env, o, "offset", (double)d->offset));
+    NAPI_CHECK(set_number(env, o, "bytes", (double)d->bytes));
+    NAPI_CHECK(set_number(env, o, "records", (double)d->records));
+    NAPI_CHECK(napi_get_boolean(env, d->records_estimated != 0, &v));
+    NAPI_CHECK(napi_set_named_property(env, o, "recordsEstimated", v));
+    const int64_t iters[2] = {d->after_iteration, d->before_iteration};
+    static const char *names[2] = {"afterIteration", "beforeIteration"};
+    for (int k = 0; k < 2; k++) {
+      if (iters[k] < 0)
+        NAPI_CHECK(napi_get_null(env, &v));
+      else
+        NAPI_CHECK(napi_create_double(env, (double)iters[k], &v));
+      NAPI_CHECK(napi_set_named_property(env, o, names[k], v));
+    }
+    NAPI_CHECK(napi_set_element(env, *out, (uint32_t)i, o));
+  }
+  return napi_ok;
+}
+
 /* Builds the result object from a decoded run; the per-call typed arrays
  * are views of length run->calls over the buffers the decode filled. */
 static napi_status build_result(napi_env env, const ws_log *log, const ws_run *run,
@@ -88,6 +117,24 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
   NAPI_CHECK(set_number(env, obj, "backPressureNs", (double)run->backpressure_ns));
   NAPI_CHECK(set_number(env, obj, "durationMs", (double)run->last_t_ns / 1e6));
   NAPI_CHECK(set_number(env, obj, "tornBytes", ws_log_torn_bytes(log)));
+  NAPI_CHECK(set_number(env, obj, "version", ws_log_version(log)));
+  NAPI_CHECK(set_number(env, obj, "lostCalls", (double)run->lost_calls));
+  NAPI_CHECK(f64_array(env, run->gap_index, run->n_gaps, &v));
+  NAPI_CHECK(napi_set_named_property(env, obj, "gapIndex", v));
+  NAPI_CHECK(f64_array(env, run->gap_iter, run->n_gaps, &v));
+  NAPI_CHECK(napi_set_named_property(env, obj, "gapIter", v));
+  NAPI_CHECK(
+      set_number(env, obj, "thinStride", (double)((uint64_t)1 << run->thin_shift)));
+  if (run->thin_shift > 0) {
+    NAPI_CHECK(f64_array(env, run->op_calls, run->n_op_totals, &v));
+    NAPI_CHECK(napi_set_named_property(env, obj, "opCalls", v));
+    NAPI_CHECK(f64_array(env, run->op_threw, run->n_op_totals, &v));
+    NAPI_CHECK(napi_set_named_property(env, obj, "opThrew", v));
+    NAPI_CHECK(set_number(env, obj, "growthEvents", (double)run->growth_events));
+    NAPI_CHECK(set_number(env, obj, "thinnedFrom", run->thin_from));
+  }
+  NAPI_CHECK(damage_array(env, log, &v));
+  NAPI_CHECK(napi_set_named_property(env, obj, "damage", v));
   NAPI_CHECK(napi_get_boolean(env, run->complete != 0, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "complete", v));
   *out = obj;
@@ -101,24 +148,38 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
  * allocBytes, live, peak and allocRecords. Throws an Error whose code is
  * WS_EIO (cannot read), WS_EFORMAT (not a log, or corrupt) or WS_ENOMEM. */
 static napi_value read_log(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value args[2], result = NULL;
+  size_t argc = 3;
+  napi_value args[3], result = NULL;
   char path[4096];
   size_t path_len;
   bool with_allocs = false;
+  double thin_seed = -1;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
   NAPI_CALL(env, napi_get_value_string_utf8(env, args[0], path, sizeof path, &path_len));
   if (argc > 1)
     napi_get_value_bool(env, args[1], &with_allocs);
+  if (argc > 2 && napi_get_value_double(env, args[2], &thin_seed) != napi_ok)
+    thin_seed = -1;
+  ws_run run;
+  memset(&run, 0, sizeof run);
   ws_log *log = NULL;
-  int err = ws_log_open(path, &log);
+  int err = 0;
+  if (thin_seed >= 0) {
+    /* A first pass for the strides the writer used. */
+    err = ws_log_open(path, &log);
+    if (err == 0)
+      err = ws_log_thinning(log, &run.thin_shift, &run.thin_from);
+    ws_log_close(log);
+    log = NULL;
+    run.thin_seed = (uint64_t)thin_seed;
+  }
+  if (err == 0)
+    err = ws_log_open(path, &log);
   if (err != 0) {
     ws_binding_throw_code(env, err, NULL);
     return NULL;
   }
   size_t cap = (size_t)ws_log_record_count(log);
-  ws_run run;
-  memset(&run, 0, sizeof run);
   run.cap_calls = cap;
   napi_value arrays[8];
   napi_status st =
@@ -154,6 +215,186 @@ static napi_value read_log(napi_env env, napi_callback_info info) {
   return err == 0 && st == napi_ok ? result : NULL;
 }
 
+/* logBlockHeader(out, records, index, seq) fills out (a Uint8Array of at
+ * least 32 bytes) with the header of the block holding records (a
+ * Uint8Array of 1 to WS_LOG_BLOCK_RECORDS whole records, possibly over a
+ * SharedArrayBuffer): docs/log-format.md, "Blocks". JS thread (the log
+ * writer). Throws WS_EINVAL on a bad argument. */
+static napi_value log_block_header(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value args[4];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  void *out = NULL, *records = NULL;
+  size_t out_len = 0, rec_len = 0;
+  napi_typedarray_type type;
+  double index = 0, seq = 0;
+  if (argc < 4 ||
+      napi_get_typedarray_info(env, args[0], &type, &out_len, &out, NULL, NULL) !=
+          napi_ok ||
+      type != napi_uint8_array ||
+      napi_get_typedarray_info(env, args[1], &type, &rec_len, &records, NULL, NULL) !=
+          napi_ok ||
+      type != napi_uint8_array ||
+      napi_get_value_double(env, args[2], &index) != napi_ok ||
+      napi_get_value_double(env, args[3], &seq) != napi_ok || out_len < WS_RECORD_SIZE ||
+      rec_len == 0 || rec_len % WS_RECORD_SIZE != 0 ||
+      rec_len / WS_RECORD_SIZE > WS_LOG_BLOCK_RECORDS || !(index >= 0) || !(seq >= 0)) {
+    ws_binding_throw_code(env, WS_EINVAL, "logBlockHeader(out, records, index, seq)");
+    return NULL;
+  }
+  ws_log_block_header(out, records, (uint32_t)(rec_len / WS_RECORD_SIZE), (uint64_t)index,
+                      (uint32_t)seq);
+  return NULL;
+}
+
+static void finalize_thin(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  ws_thin_free(data);
+}
+
+/* logThinCreate(seed, nOps) returns a thinning filter (ws_thin) owned by
+ * the returned object, freed when it is collected. JS thread (the log
+ * writer). */
+static napi_value log_thin_create(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value args[2], handle;
+  double seed = 0, n_ops = 0;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  if (argc < 2 || napi_get_value_double(env, args[0], &seed) != napi_ok ||
+      napi_get_value_double(env, args[1], &n_ops) != napi_ok || !(seed >= 0) ||
+      !(n_ops >= 0 && n_ops <= 65536)) {
+    ws_binding_throw_code(env, WS_EINVAL, "logThinCreate(seed, nOps)");
+    return NULL;
+  }
+  ws_thin *t = NULL;
+  int err = ws_thin_create((uint64_t)seed, (uint32_t)n_ops, &t);
+  if (err != 0) {
+    ws_binding_throw_code(env, err, NULL);
+    return NULL;
+  }
+  NAPI_CALL(env, napi_create_object(env, &handle));
+  if (napi_wrap(env, handle, t, finalize_thin, NULL, NULL) != napi_ok) {
+    ws_thin_free(t);
+    ws_binding_throw_last(env);
+    return NULL;
+  }
+  return handle;
+}
+
+/* The filter of argv[0] and up to want further arguments; NULL with an
+ * error thrown when argv[0] is not one. */
+static ws_thin *thin_of(napi_env env, napi_callback_info info, size_t want,
+                        napi_value *argv) {
+  napi_value all[3];
+  size_t n = 3;
+  void *t = NULL;
+  if (napi_get_cb_info(env, info, &n, all, NULL, NULL) != napi_ok || n < 1 + want ||
+      napi_unwrap(env, all[0], &t) != napi_ok || t == NULL) {
+    ws_binding_throw_code(env, WS_EINVAL, "not a log thinning filter");
+    return NULL;
+  }
+  for (size_t i = 0; i < want; i++)
+    argv[i] = all[1 + i];
+  return t;
+}
+
+/* The data and byte length of a Uint8Array; 0 with an error thrown when v
+ * is none. */
+static int bytes_of(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+  napi_typedarray_type type;
+  void *p = NULL;
+  if (napi_get_typedarray_info(env, v, &type, len, &p, NULL, NULL) != napi_ok ||
+      type != napi_uint8_array) {
+    ws_binding_throw_code(env, WS_EINVAL, "expected a Uint8Array");
+    return 0;
+  }
+  *data = p;
+  return 1;
+}
+
+/* logThin(filter, records, out) filters whole raw records (a Uint8Array,
+ * possibly over the ring's SharedArrayBuffer) into out (a Uint8Array of at
+ * least logThinRoom(filter, n) bytes for its n records) and returns the records
+ * written (ws_thin_filter). */
+static napi_value log_thin(napi_env env, napi_callback_info info) {
+  napi_value argv[2], result;
+  ws_thin *t = thin_of(env, info, 2, argv);
+  uint8_t *in, *out;
+  size_t in_len, out_len;
+  if (t == NULL || !bytes_of(env, argv[0], &in, &in_len) ||
+      !bytes_of(env, argv[1], &out, &out_len))
+    return NULL;
+  size_t n = in_len / WS_RECORD_SIZE;
+  if (out_len / WS_RECORD_SIZE < ws_thin_out_records(t, n)) {
+    ws_binding_throw_code(env, WS_EINVAL, "logThin: out is too small");
+    return NULL;
+  }
+  NAPI_CALL(env, napi_create_double(env, (double)ws_thin_filter(t, in, n, out), &result));
+  return result;
+}
+
+/* logThinRoom(filter, n) returns the bytes logThin needs in out for n
+ * records. */
+static napi_value log_thin_room(napi_env env, napi_callback_info info) {
+  napi_value argv[1], result;
+  ws_thin *t = thin_of(env, info, 1, argv);
+  double n = 0;
+  if (t == NULL)
+    return NULL;
+  if (napi_get_value_double(env, argv[0], &n) != napi_ok || !(n >= 0 && n <= 1e12)) {
+    ws_binding_throw_code(env, WS_EINVAL, "logThinRoom(filter, n)");
+    return NULL;
+  }
+  size_t room = ws_thin_out_records(t, (size_t)n) * WS_RECORD_SIZE;
+  NAPI_CALL(env, napi_create_double(env, (double)room, &result));
+  return result;
+}
+
+/* logThinShift(filter, shift, from) raises the stride to 2^shift from
+ * iteration from (ws_thin_set_shift); returns the shift now in effect. */
+static napi_value log_thin_shift(napi_env env, napi_callback_info info) {
+  napi_value argv[2], result;
+  ws_thin *t = thin_of(env, info, 2, argv);
+  double shift = 0, from = 0;
+  if (t == NULL)
+    return NULL;
+  if (napi_get_value_double(env, argv[0], &shift) != napi_ok ||
+      napi_get_value_double(env, argv[1], &from) != napi_ok || !(shift >= 0) ||
+      !(from >= 0)) {
+    ws_binding_throw_code(env, WS_EINVAL, "logThinShift(filter, shift, from)");
+    return NULL;
+  }
+  ws_thin_set_shift(t, shift > 31 ? 31 : (unsigned)shift,
+                    from > 4294967295.0 ? UINT32_MAX : (uint32_t)from);
+  NAPI_CALL(env, napi_create_double(env, ws_thin_shift(t), &result));
+  return result;
+}
+
+/* logThinFinish(filter, out) writes the summaries still open into out (a
+ * Uint8Array of at least logThinRoom(filter, 0) bytes) and returns the
+ * records written. */
+static napi_value log_thin_finish(napi_env env, napi_callback_info info) {
+  napi_value argv[1], result;
+  ws_thin *t = thin_of(env, info, 1, argv);
+  uint8_t *out;
+  size_t len;
+  if (t == NULL || !bytes_of(env, argv[0], &out, &len))
+    return NULL;
+  if (len / WS_RECORD_SIZE < ws_thin_out_records(t, 0)) {
+    ws_binding_throw_code(env, WS_EINVAL, "logThinFinish: out is too small");
+    return NULL;
+  }
+  NAPI_CALL(env, napi_create_double(env, (double)ws_thin_finish(t, out), &result));
+  return result;
+}
+
 napi_status ws_binding_log_init(napi_env env, napi_value exports) {
-  return ws_binding_export(env, exports, "readLog", read_log);
+  NAPI_CHECK(ws_binding_export(env, exports, "readLog", read_log));
+  NAPI_CHECK(ws_binding_export(env, exports, "logBlockHeader", log_block_header));
+  NAPI_CHECK(ws_binding_export(env, exports, "logThinCreate", log_thin_create));
+  NAPI_CHECK(ws_binding_export(env, exports, "logThin", log_thin));
+  NAPI_CHECK(ws_binding_export(env, exports, "logThinRoom", log_thin_room));
+  NAPI_CHECK(ws_binding_export(env, exports, "logThinShift", log_thin_shift));
+  return ws_binding_export(env, exports, "logThinFinish", log_thin_finish);
 }

@@ -281,14 +281,27 @@ static napi_value error(napi_env env, napi_callback_info info) {
   return v;
 }
 
-/* completed(runner) returns the calls completed. */
-static napi_value completed(napi_env env, napi_callback_info info) {
+/* Returns get(the runner's loop) as a JS number: the body of the counters
+ * below. */
+static napi_value loop_count(napi_env env, napi_callback_info info,
+                             uint32_t (*get)(const ws_loop *)) {
   runner *r = unwrap(env, info, 0, NULL);
   if (r == NULL)
     return NULL;
   napi_value v;
-  NAPI_CALL(env, napi_create_uint32(env, ws_loop_completed(r->loop), &v));
+  NAPI_CALL(env, napi_create_uint32(env, get(r->loop), &v));
   return v;
+}
+
+/* completed(runner) returns the calls completed. */
+static napi_value completed(napi_env env, napi_callback_info info) {
+  return loop_count(env, info, ws_loop_completed);
+}
+
+/* failedAlloc(runner) returns the bytes of the buffer the module's allocator
+ * gave no block for (after WS_EALLOC), or 0. */
+static napi_value failed_alloc(napi_env env, napi_callback_info info) {
+  return loop_count(env, info, ws_loop_failed_alloc);
 }
 
 /* metric(runner, id, value) records one slow-cadence metric. */
@@ -464,6 +477,7 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "settle", settle));
   NAPI_CHECK(ws_binding_export(env, exports, "error", error));
   NAPI_CHECK(ws_binding_export(env, exports, "completed", completed));
+  NAPI_CHECK(ws_binding_export(env, exports, "failedAlloc", failed_alloc));
   NAPI_CHECK(ws_binding_export(env, exports, "metric", metric));
   NAPI_CHECK(ws_binding_export(env, exports, "sampleMemories", sample_memories));
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));

@@ -3,6 +3,7 @@
 // written by src/report/result.js. The base summary, the counting pass's
 // allocations and budgets, the trend verdicts, and the exit code they imply.
 import { EXIT } from '../cli/exit-codes.js';
+import { formatBytes, formatCount } from '../report/format.js';
 import { checkBudgets, coverageComplete, growthAttribution, summarizeAllocations } from './allocations.js';
 import { censusSummary, growingClassesText } from './census.js';
 import { buildSummary } from './summary.js';
@@ -116,6 +117,31 @@ function countingPassOf(count, counted, allocations) {
 }
 
 /**
+ * The memory-exhausted finding of a run that stopped because the module's
+ * allocator returned NULL (or no usable block) for a buffer argument
+ * (WS_EALLOC): [] for any other run. e: the summary's error; err: the run's;
+ * onlyOp: the op when the run has one (the call that was about to run).
+ */
+function allocatorExhausted(e, err, onlyOp) {
+  if (err?.code !== 'WS_EALLOC' || !e) return [];
+  const bytes = Number.isFinite(err.allocBytes) && err.allocBytes > 0 ? err.allocBytes : null;
+  const what = bytes == null ? 'a buffer argument' : `a ${formatBytes(bytes)} buffer argument`;
+  const op = e.op ?? onlyOp;
+  const where = e.iteration != null ? ` at iteration ${formatCount(e.iteration)}${op ? ` (op ${op})` : ''}` : '';
+  return [
+    {
+      kind: 'memory-exhausted',
+      series: 'allocator',
+      iteration: e.iteration,
+      op,
+      bytes,
+      limitBytes: null,
+      sentence: `The module's allocator returned no usable block for ${what}${where}: its memory is exhausted, and the run stopped there.`,
+    },
+  ];
+}
+
+/**
  * Analyses a run and writes nothing. timed: the decoded timed pass
  * (readRun); counted: the decoded counting pass (readRun with allocs) or
  * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
@@ -131,11 +157,16 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;
   const census = censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls });
-  summary.findings = [...trend.findings.map((f) => withGrowingClasses(f, census)), ...budgetFindings];
+  const ops = timed.header.ops ?? [];
+  const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
+  summary.findings = [...exhausted, ...trend.findings.map((f) => withGrowingClasses(f, census)), ...budgetFindings];
   summary.inconclusive = trend.inconclusive;
   // A failed run has no verdict of its own: its findings judge the calls
-  // before the failure (summary.error says where it failed), its verdict is "error".
-  summary.verdict = run.status === 'failed' ? 'error' : verdictOf(summary.findings, summary.inconclusive);
+  // before the failure (summary.error says where it failed), its verdict is
+  // "error". The module's allocator running dry (WS_EALLOC) is a finding
+  // about the module, its verdict memory-exhausted.
+  const failed = run.status === 'failed' && run.error?.code !== 'WS_EALLOC';
+  summary.verdict = failed ? 'error' : verdictOf(summary.findings, summary.inconclusive);
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;
   summary.sources = {
@@ -153,6 +184,10 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
   summary.allocations = allocations ? allocations.summary : null;
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
   summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn, summary.inconclusive);
+  // The module's allocator running dry is a finding about the module (exit
+  // 1), not a failure of the tool, though the run stopped there.
+  if (run.error?.code === 'WS_EALLOC')
+    summary.exitCode = exitCodeFor('completed', summary.findings, cfg.failOn, summary.inconclusive);
   // A counting pass that was asked for and failed loses requested data.
   if (count?.status === 'failed' && summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
   // A hung call (the watchdog ended the worker) is named as a finding; the

@@ -1,6 +1,6 @@
 // Decodes a sample log into the analysis input (docs/architecture.md,
 // "Decoded run data"). The heavy lifting is the C log reader.
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
@@ -16,7 +16,7 @@ const METRIC_NAMES = Object.fromEntries(Object.entries(METRIC).map(([name, id]) 
 export function readRun(path, { allocs = false } = {}) {
   let raw;
   try {
-    raw = addon.readLog(path, allocs);
+    raw = addon.readLog(path, allocs, thinSeed(path));
   } catch (err) {
     const what = err.code === 'WS_EIO' ? 'cannot be read' : 'is not a wasm-soak sample log';
     throw new SoakError(err.code ?? 'WS_EFORMAT', `${path} ${what} (${err.message}).`, {
@@ -24,7 +24,16 @@ export function readRun(path, { allocs = false } = {}) {
       exitCode: EXIT.USAGE,
     });
   }
-  return decodedRun(raw, JSON.parse(raw.header), allocs);
+  let header;
+  try {
+    header = JSON.parse(raw.header);
+  } catch (err) {
+    throw new SoakError('WS_EFORMAT', `${path} has a damaged header: its JSON does not parse (${err.message}).`, {
+      fix: 'The header names the run and its options, without it the records cannot be read; re-run the soak (the header is written first, so only a damaged file loses it).',
+      exitCode: EXIT.USAGE,
+    });
+  }
+  return decodedRun(raw, header, allocs);
 }
 
 /**
@@ -39,6 +48,57 @@ export function readResultLogs(dir) {
   return { timed, counted };
 }
 
+/**
+ * The seed a capped log was thinned with (its run's), when it is big enough
+ * to have been thinned (a quarter of its cap or more: thinning starts before
+ * half), else undefined: the reader then skips its pass for the strides.
+ */
+function thinSeed(path) {
+  try {
+    const fd = openSync(path, 'r');
+    const pre = Buffer.alloc(16);
+    readSync(fd, pre, 0, 16, 0);
+    const length = pre.readUInt32LE(12);
+    const size = fstatSync(fd).size;
+    const text = Buffer.alloc(Math.min(length, size));
+    readSync(fd, text, 0, text.length, 16);
+    closeSync(fd);
+    const header = JSON.parse(text.toString('utf8'));
+    const cap = header.config?.maxLogBytes;
+    return cap > 0 && size >= cap / 4 && Number.isSafeInteger(header.seed) ? header.seed : undefined;
+  } catch {
+    return undefined; // not a log, or a damaged header: readLog and JSON.parse say which
+  }
+}
+
+/**
+ * What a damaged log lost, for the summary and the commands that read it:
+ * null when the log is intact, else { stretches: [{ offset, bytes, records,
+ * recordsEstimated, afterIteration, beforeIteration }], records, calls }.
+ */
+export function damageOf(data) {
+  const stretches = data.damage ?? [];
+  if (stretches.length === 0) return null;
+  return {
+    stretches,
+    records: stretches.reduce((n, d) => n + d.records, 0),
+    calls: data.lostCalls ?? 0,
+  };
+}
+
+/** One sentence on what a damaged log lost and where, or null when it is intact. */
+export function damageWords(path, data) {
+  const d = damageOf(data);
+  if (!d) return null;
+  const where = d.stretches
+    .map((s) => {
+      const after = s.afterIteration == null ? 'the start' : `iteration ${s.afterIteration}`;
+      const before = s.beforeIteration == null ? 'the end' : `iteration ${s.beforeIteration}`;
+      return `${s.recordsEstimated ? 'about ' : ''}${s.records} at byte ${s.offset} (${s.bytes} bytes, between ${after} and ${before})`;
+    })
+    .join('; ');
+  return `${path} is damaged: ${d.records} records lost in ${d.stretches.length} stretch${d.stretches.length === 1 ? '' : 'es'}: ${where}; ${d.calls} calls are missing, every intact record was kept.`;
+}
 /** The name a metric id has in a decoded run (`memory:<label>` for memories). */
 function metricName(id, header) {
   if (id < METRIC_MEMORY_BASE) return METRIC_NAMES[id] ?? `metric:${id}`;
@@ -64,6 +124,25 @@ export function decodedRun(raw, header, allocs = false) {
     durationMs: raw.durationMs,
     backPressureWaits: raw.backPressureWaits,
     tornBytes: raw.tornBytes,
+    version: raw.version,
+    damage: raw.damage ?? [],
+    lostCalls: raw.lostCalls ?? 0,
+    gapIndex: raw.gapIndex ?? new Float64Array(0),
+    gapIter: raw.gapIter ?? new Float64Array(0),
+    // A thinned log (docs/log-format.md): one call kept per stride
+    // iterations, every call counted per op.
+    stride: raw.thinStride ?? 1,
+    thinning:
+      raw.thinStride > 1
+        ? {
+            stride: raw.thinStride,
+            from: raw.thinnedFrom,
+            opCalls: raw.opCalls,
+            opThrew: raw.opThrew,
+            growthEvents: raw.growthEvents,
+            iterations: raw.opCalls.reduce((a, b) => a + b, 0),
+          }
+        : null,
     complete: raw.complete,
     ...(allocs
       ? {

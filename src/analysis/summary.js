@@ -3,6 +3,7 @@
 import { addon } from '../addon.js';
 import { FLAG } from '../protocol.js';
 import { TOOL } from '../version.js';
+import { damageOf } from './log-reader.js';
 
 function windowRow(stats, row, from, to) {
   const [n, median, p90, p99] = stats.subarray(row * 4, row * 4 + 4);
@@ -26,19 +27,31 @@ export function memoryAt(memory, i) {
 export function buildSummary(data, warmupEnd, windows, run) {
   const { header, calls, elapsed, op, flags } = data;
   const ops = header.ops ?? [];
-  const warm = Math.min(warmupEnd, calls);
+  const warm = Math.min(warmupEnd, data.thinning?.iterations ?? calls);
   const e = windows.early;
   const l = windows.late;
-  const early = addon.windowStats(elapsed, op, e.from, e.to, ops.length);
-  const late = addon.windowStats(elapsed, op, l.from, l.to, ops.length);
+  // A thinned run keeps one call per stride iterations: its windows are in
+  // iterations, its calls are counted per op in the log's summaries.
+  const stride = data.stride ?? 1;
+  const early = addon.windowStats(elapsed, op, Math.round(e.from / stride), Math.round(e.to / stride), ops.length);
+  const late = addon.windowStats(elapsed, op, Math.round(l.from / stride), Math.round(l.to / stride), ops.length);
 
   const counts = new Float64Array(ops.length);
   const threw = new Float64Array(ops.length);
   let growthEvents = 0;
-  for (let i = 0; i < calls; i++) {
-    counts[op[i]]++;
-    if (flags[i] & FLAG.threw) threw[op[i]]++;
-    if (flags[i] & FLAG.grew) growthEvents++;
+  const thin = data.thinning;
+  if (thin) {
+    for (let k = 0; k < ops.length; k++) {
+      counts[k] = thin.opCalls[k] ?? 0;
+      threw[k] = thin.opThrew[k] ?? 0;
+    }
+    growthEvents = thin.growthEvents;
+  } else {
+    for (let i = 0; i < calls; i++) {
+      counts[op[i]]++;
+      if (flags[i] & FLAG.threw) threw[op[i]]++;
+      if (flags[i] & FLAG.grew) growthEvents++;
+    }
   }
   let maxBytes = 0;
   for (const b of data.memory.bytes) maxBytes = Math.max(maxBytes, b);
@@ -91,7 +104,10 @@ export function buildSummary(data, warmupEnd, windows, run) {
     reproduce: header.reproduce,
     target: header.target,
     env: header.env,
-    iterations: { requested: header.config.iterations, completed: calls },
+    iterations: {
+      requested: header.config.iterations,
+      completed: thin ? thin.iterations : calls + (data.lostCalls ?? 0),
+    },
     durationMs: data.durationMs,
     samples: {
       calls,
@@ -99,6 +115,15 @@ export function buildSummary(data, warmupEnd, windows, run) {
       tornBytes: data.tornBytes,
       backPressureWaits: data.backPressureWaits,
       complete: data.complete,
+      damage: damageOf(data),
+      thinning: thin
+        ? {
+            capBytes: header.config.maxLogBytes,
+            fullIterations: thin.from,
+            stride,
+            note: `the log reached half of its cap (--max-log-bytes) after ${thin.from} iterations: every call before them was logged, then one call per block of iterations (a seeded choice) and per-op summaries of every call; the analysis and figures use one call per ${stride} iterations over the whole run, the counts use every call`,
+          }
+        : null,
     },
     error,
     warmup: { method: header.config.warmup === 'auto' ? 'auto' : 'fixed', iterations: warm },

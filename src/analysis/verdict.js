@@ -79,7 +79,8 @@ function projection(s, r, data, options) {
   const sp = data.metrics?.stackPointer?.value;
   const limitBytes = s.name === 'stack-depth' ? (sp?.[0] ?? 0) : limitFor(s, data, options);
   const iterations = Math.max(0, (limitBytes - r.last) / perIter);
-  const msPerCall = data.calls > 0 && data.durationMs ? data.durationMs / data.calls : null;
+  const calls = data.thinning?.iterations ?? data.calls;
+  const msPerCall = calls > 0 && data.durationMs ? data.durationMs / calls : null;
   return {
     limitBytes,
     iterations: Math.round(iterations),
@@ -200,6 +201,29 @@ function checkOptions(options) {
 }
 
 /**
+ * Puts a verdict computed on a thinned run (one call kept per stride
+ * iterations, every x in kept calls) back in iterations: positions times
+ * stride, slopes per 1 000 positions divided by it. Changes r in place.
+ */
+function inIterations(r, stride) {
+  const slope = (t) => {
+    if (!t) return;
+    t.slope /= stride;
+    t.low /= stride;
+    t.high /= stride;
+  };
+  for (const key of ['iterations', 'time', 'memory']) r.warmup[key] *= stride;
+  for (const x of r.series) {
+    x.from *= stride;
+    x.to *= stride;
+    slope(x.trend);
+    slope(x.peak);
+  }
+  for (const key of ['from', 'to', 'earlyTo', 'lateFrom']) r.time[key] *= stride;
+  slope(r.time.trend);
+}
+
+/**
  * Analyses a decoded run (docs/architecture.md) and returns { warmup, series,
  * findings, inconclusive, verdict, severityOrder, windows } as in
  * docs/summary.md. Options:
@@ -209,18 +233,22 @@ function checkOptions(options) {
 export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);
   const elapsed = data.elapsed instanceof Float32Array ? data.elapsed : Float32Array.from(data.elapsed ?? []);
+  // A thinned run is judged in kept calls (stride iterations each), then put back in iterations.
+  const stride = data.stride ?? 1;
   const series = collectSeries(data);
+  const judged = stride > 1 ? series.map((s) => ({ ...s, iter: s.iter.map((x) => x / stride) })) : series;
   // The run's own seed by default, so that a run's verdict (the time
   // windows' bootstrap interval) is reproducible from its log.
   const headerSeed = data.header?.seed;
   const seed = o.seed ?? (Number.isSafeInteger(headerSeed) && headerSeed >= 0 ? headerSeed : 1);
-  const r = addon.verdictAnalyzeRun(elapsed, series, {
-    warmup: o.warmup === 'auto' ? -1 : o.warmup,
+  const r = addon.verdictAnalyzeRun(elapsed, judged, {
+    warmup: o.warmup === 'auto' ? -1 : Math.floor(o.warmup / stride),
     timeThreshold: o.timeThreshold,
     jsHeapThreshold: o.jsHeapThreshold,
     alpha: o.alpha,
     seed,
   });
+  if (stride > 1) inIterations(r, stride);
   const warmup = {
     method: o.warmup === 'auto' ? 'auto' : 'fixed',
     iterations: r.warmup.iterations,

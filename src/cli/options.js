@@ -19,6 +19,7 @@ import {
   parseFailOn,
   parseFormats,
   parseShard,
+  parseSize,
   parseTimeout,
   parseTimeThreshold,
   parseWarmup,
@@ -77,6 +78,8 @@ export const COMMANDS = Object.freeze({
 // its time turning the event loop, so the default comes with a floor (at
 // most one yield per 0.5 ms); a cadence given explicitly is kept exactly.
 const DEFAULT_YIELD_FLOOR_MS = 0.5;
+// The longest default stretch between slow samples, in iterations.
+const MAX_SLOW_EVERY = 1000;
 
 // Two defaults are decided in C (ws_protocol.h): read from the addon when
 // they are needed, so that the help and usage errors work without it.
@@ -258,8 +261,9 @@ export const OPTIONS = Object.freeze(
       name: 'slow-every',
       value: 'N',
       parse: integer({ min: 1 }),
-      default: 1000,
-      help: 'slow samples (RSS, JS heap, memories, stats()) every N iterations',
+      default: MAX_SLOW_EVERY,
+      shown: `-n / 64 (the heap census floor), at most ${MAX_SLOW_EVERY}`,
+      help: 'slow samples (RSS, JS heap, memories, heap census, stats()) every N iterations',
       commands: RUN,
     },
     {
@@ -292,6 +296,15 @@ export const OPTIONS = Object.freeze(
       parse: powerOfTwo({ min: 16, max: 1 << 24 }),
       default: 1 << 18,
       help: 'ring size in 32-byte records (a power of two)',
+      commands: RUN,
+    },
+    {
+      name: 'max-log-bytes',
+      value: 'SIZE',
+      parse: parseSize,
+      default: 2 * 1024 ** 3,
+      shown: '2G',
+      help: 'cap on the sample log (bytes, or with K, M, G: binary units); past about half of it the log is thinned, and it never passes it (docs/log-format.md, "Thinned logs")',
       commands: RUN,
     },
     {
@@ -479,6 +492,13 @@ export function runConfig(values) {
   // The defaults decided in C, after the checks: a usage error needs no addon.
   for (const o of run.filter((x) => x.fromAddon && !(x.key in values))) cfg[o.key] = o.default;
   cfg.yieldFloorMs = values.yieldEvery === undefined ? DEFAULT_YIELD_FLOOR_MS : 0;
+  // Enough slow samples for the trend tests on a short run: at least the
+  // census floor C keeps (WS_CENSUS_FLOOR) across the run's calls.
+  if (values.slowEvery === undefined && Number.isFinite(cfg.iterations))
+    cfg.slowEvery = Math.max(
+      1,
+      Math.min(MAX_SLOW_EVERY, Math.floor(cfg.iterations / loadAddon().constants.censusFloor)),
+    );
   cfg.budgets = { allocs: maxAllocsPerCall, bytes: maxBytesPerCall };
   // Budgets are checked on the counting pass's exact counts.
   cfg.countAllocs = cfg.countAllocs || maxAllocsPerCall !== null || maxBytesPerCall !== null;

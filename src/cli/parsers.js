@@ -54,6 +54,19 @@ export function parseDuration(text, name = 'duration') {
   return ms;
 }
 
+/** A size in bytes: "2G", "512M", "64K" (binary units) or plain bytes, at least 1 MiB. */
+export function parseSize(text, name) {
+  const m = /^(\d+)([KMG])?(?:i?B)?$/i.exec(text);
+  const bytes = m ? Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] ?? ' ').toUpperCase()) : Number.NaN;
+  if (!(bytes >= 1024 * 1024) || !Number.isSafeInteger(bytes)) {
+    throw optionError(
+      `--${name} must be a size of at least 1M, such as 2G or 512M, got "${text}".`,
+      `Example: --${name} 2G`,
+    );
+  }
+  return bytes;
+}
+
 /** A timeout: a duration as parseDuration takes it, or 0 (no timeout), in milliseconds. */
 export function parseTimeout(text, name) {
   return text === '0' ? 0 : parseDuration(text, name);

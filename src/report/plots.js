@@ -184,7 +184,7 @@ function trendVars(trend, what) {
   const of = what ? ` of ${what}` : '';
   return {
     trendtitle: trend.finding ? `fitted trend${of} (the finding)` : `fitted trend${of} (no finding)`,
-    trendnote: `${trend.finding ? 'Trend' : 'Fitted trend (no finding)'}${of}: ${slopeText(trend.slope)}`,
+    trendnote: `${trend.finding ? 'Trend' : 'Fitted trend (no finding)'}${of}: ${slopeText(trend.slope.shown ?? trend.slope)}`,
     trendcolor: trend.finding ? '#d62728' : '#555555',
   };
 }
@@ -632,7 +632,7 @@ function distributionFigure(addon, data, summary, ctx) {
     files[`${key}.dat`] = rows(pts);
     const { from, to } = win[key];
     vars[`${key}title`] =
-      `${key}: iterations ${formatCount(from)}–${formatCount(to)}` +
+      `${key}: iterations ${formatCount(from * ctx.stride)}–${formatCount(to * ctx.stride)}` +
       ` (n = ${formatCount(to - from)}, median ${formatNs(median(q[key]))})`;
   }
   return {
@@ -817,10 +817,45 @@ async function labelSvg(path, spec) {
   await writeFile(path, describeSvg(await readFile(path, 'utf8'), spec.vars.title, spec.desc));
 }
 
+// A thinned run (one call kept per stride iterations, docs/log-format.md)
+// drawn in kept calls: its series' iterations and the summary's windows,
+// warm-up and slopes are put in kept calls, and the x axis scales kept calls
+// back to iterations.
+function inKeptCalls(data, summary, stride) {
+  const series = (s) => s && { ...s, iter: s.iter.map((x) => x / stride) };
+  const metrics = Object.fromEntries(Object.entries(data.metrics ?? {}).map(([k, v]) => [k, series(v)]));
+  // The line is drawn per kept call; its key still reads per 1,000 calls (shown).
+  const perKept = (slope) =>
+    slope && {
+      ...slope,
+      shown: slope,
+      perKiloIterations: slope.perKiloIterations * stride,
+      low: slope.low * stride,
+      high: slope.high * stride,
+    };
+  const window = (w) => w && { ...w, from: w.from / stride, to: w.to / stride };
+  const warmup = { ...summary.warmup };
+  for (const key of ['iterations', 'time', 'memory']) if (warmup[key] != null) warmup[key] /= stride;
+  return {
+    data: { ...data, metrics, memory: { ...data.memory, iter: data.memory.iter.map((x) => x / stride) } },
+    summary: {
+      ...summary,
+      warmup,
+      time: summary.time && { early: window(summary.time.early), late: window(summary.time.late) },
+      series: summary.series?.map((x) => ({ ...x, window: window(x.window), slope: perKept(x.slope) })),
+      findings: summary.findings?.map((f) => ({ ...f, window: window(f.window), slope: perKept(f.slope) })),
+    },
+  };
+}
+
 // Prepares every applicable figure's data files in tmp.
-async function prepare(data, summary, tmp) {
+async function prepare(runData, runSummary, tmp) {
   const { addon } = await import('../addon.js');
-  const ctx = { title: figureTitle(summary), x: iterScale(data.calls) };
+  const stride = runData.stride ?? 1;
+  const { data, summary } =
+    stride > 1 ? inKeptCalls(runData, runSummary, stride) : { data: runData, summary: runSummary };
+  const x = iterScale(data.calls * stride);
+  const ctx = { title: figureTitle(summary), x: { ...x, div: x.div / stride }, stride };
   const specs = [
     timeFigure(addon, data, summary, ctx),
     memoryFigure(data, summary, ctx),

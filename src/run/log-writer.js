@@ -1,7 +1,10 @@
-// Append-only writer of the sample log (docs/log-format.md).
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+// Append-only writer of the sample log (docs/log-format.md): the preamble
+// and JSON header, then the records in checksummed blocks, each written by
+// one write so that a crash tears at most the last one.
+import { closeSync, fsyncSync, openSync, writeSync, writevSync } from 'node:fs';
 
-import { LOG_MAGIC, LOG_VERSION, RECORD_SIZE } from '../protocol.js';
+import { addon } from '../addon.js';
+import { LOG_BLOCK_RECORDS, LOG_MAGIC, LOG_VERSION, RECORD_SIZE, RECORD_TYPE } from '../protocol.js';
 
 /** Encodes the preamble, JSON header and padding that start a log. */
 export function encodeLogStart(header) {
@@ -15,21 +18,162 @@ export function encodeLogStart(header) {
   return out;
 }
 
-/** Creates the log at path with header; append() adds raw records. */
-export function createLogWriter(path, header) {
+/** Writes all of buffers to fd, resuming after a short write. */
+function writeAll(fd, buffers) {
+  let done = writevSync(fd, buffers);
+  for (const b of buffers) {
+    if (done >= b.length) {
+      done -= b.length;
+      continue;
+    }
+    for (let off = done; off < b.length; ) off += writeSync(fd, b, off, b.length - off);
+    done = 0;
+  }
+}
+
+/** Bytes kept free below the cap for the records that end a run (marks, summaries). */
+const RESERVE_BYTES = 256 * 1024;
+/** Share of the budget left that each doubling window may spend. */
+const WINDOW_SHARE = 1 / 8;
+
+/**
+ * The thinning plan of a capped log (docs/log-format.md, "Thinned logs"):
+ * every record until half the cap is used, then windows of doubling length
+ * (the calls so far, then twice as many, …), each with an eighth of the
+ * budget left, at the stride that fits it; a window that spends its budget
+ * early doubles the stride again. The cap is never passed: past it (less a
+ * reserve) only marks are written. Returns filter(chunk) -> the records to
+ * write, and what was kept for the summary.
+ */
+function thinningPlan({ maxBytes, seed, ops }) {
+  let thin = null;
+  let shift = 0;
+  let out = null;
+  let full = 0; // iterations logged in full
+  let perIteration = 0; // bytes per iteration while everything was logged
+  let windowEnd = 0;
+  let windowBytes = 0; // bytes written when the window started
+  let budget = 0;
+  let dropped = 0;
+  // The least shift at which iterations more calls fit the budget.
+  const needed = (iterations) => Math.max(1, Math.ceil(Math.log2((iterations * perIteration) / budget)));
+  const raise = (to, from) => {
+    shift = addon.logThinShift(thin, to, from);
+  };
+  const room = (records) => {
+    const bytes = addon.logThinRoom(thin, records);
+    if (!out || out.length < bytes) out = new Uint8Array(bytes);
+    return out;
+  };
+  // The first iteration chunk's calls start: its first call's, else the one
+  // after the call its first record follows (metrics and marks carry that call's).
+  const firstIteration = (chunk) => {
+    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
+    for (let k = 0; k < chunk.length / RECORD_SIZE; k++)
+      if (chunk[k * RECORD_SIZE] === RECORD_TYPE.call) return view.getUint32(k * RECORD_SIZE + 4, true);
+    return view.getUint32(4, true) + 1;
+  };
+  // Bytes that n records add to the log, block headers included.
+  const cost = (n) => (n + Math.ceil(n / LOG_BLOCK_RECORDS)) * RECORD_SIZE;
+  return {
+    /** The records of chunk (whole raw records) to write, given the bytes written so far. */
+    filter(chunk, written) {
+      const n = chunk.length / RECORD_SIZE;
+      if (!thin) {
+        if (written + 2 * cost(n) <= maxBytes / 2) return chunk;
+        thin = addon.logThinCreate(seed, ops);
+        full = firstIteration(chunk);
+        perIteration = written / Math.max(1, full);
+        windowEnd = 2 * Math.max(1, full);
+        windowBytes = written;
+        budget = (maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
+        raise(needed(windowEnd - full), full);
+      }
+      const first = firstIteration(chunk);
+      if (first >= windowEnd) {
+        // The next window: as long as the run so far, an eighth of what is left.
+        windowEnd = 2 * first;
+        windowBytes = written;
+        budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
+        raise(needed(windowEnd - first), first);
+      } else if (written - windowBytes > budget) {
+        // This window spent its share early: half as many calls from here on.
+        windowBytes = written;
+        budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
+        raise(shift + 1, first);
+      }
+      const buf = room(n);
+      const kept = addon.logThin(thin, chunk, buf);
+      if (written + cost(kept) <= maxBytes - RESERVE_BYTES / 2) return buf.subarray(0, kept * RECORD_SIZE);
+      // At the cap: only the marks (the end of the run) still go in.
+      let marks = 0;
+      for (let k = 0; k < n; k++) {
+        if (chunk[k * RECORD_SIZE] !== RECORD_TYPE.mark) continue;
+        buf.set(chunk.subarray(k * RECORD_SIZE, (k + 1) * RECORD_SIZE), marks * RECORD_SIZE);
+        marks++;
+      }
+      dropped += n - marks;
+      return buf.subarray(0, marks * RECORD_SIZE);
+    },
+    /** The summaries still open, to write before the log closes. */
+    finish() {
+      if (!thin) return null;
+      const buf = room(0);
+      return buf.subarray(0, addon.logThinFinish(thin, buf) * RECORD_SIZE);
+    },
+    /** What the plan kept: null when it never thinned. */
+    get kept() {
+      return thin ? { fullIterations: full, stride: 2 ** shift, droppedAtCap: dropped } : null;
+    },
+  };
+}
+
+/**
+ * Creates the log at path with header; append(chunk) adds whole raw records
+ * (a Uint8Array, possibly over the ring's SharedArrayBuffer) as blocks of
+ * at most LOG_BLOCK_RECORDS records.
+ */
+export function createLogWriter(path, header, { maxBytes = Infinity } = {}) {
   const fd = openSync(path, 'w');
-  writeSync(fd, encodeLogStart(header));
+  const start = encodeLogStart(header);
+  writeSync(fd, start);
+  const blockHeader = Buffer.alloc(RECORD_SIZE);
+  const plan = Number.isFinite(maxBytes)
+    ? thinningPlan({ maxBytes: maxBytes - start.length, seed: header.seed, ops: header.ops?.length ?? 1 })
+    : null;
+  let records = 0;
+  let blocks = 0;
   let bytes = 0;
+  const write = (chunk) => {
+    const most = LOG_BLOCK_RECORDS * RECORD_SIZE;
+    for (let off = 0; off < chunk.length; off += most) {
+      const body = chunk.subarray(off, Math.min(chunk.length, off + most));
+      addon.logBlockHeader(blockHeader, body, records, blocks);
+      writeAll(fd, [blockHeader, body]);
+      records += body.length / RECORD_SIZE;
+      blocks++;
+      bytes += RECORD_SIZE + body.length;
+    }
+  };
   return {
     append(chunk) {
-      let off = 0;
-      while (off < chunk.length) off += writeSync(fd, chunk, off, chunk.length - off);
-      bytes += chunk.length;
+      if (chunk.length > 0) write(plan ? plan.filter(chunk, bytes) : chunk);
     },
+    /** What a capped log kept once it thinned, else null (docs/summary.md, samples.thinning). */
+    get thinning() {
+      return plan?.kept ?? null;
+    },
+    /** Records appended so far. */
     get records() {
-      return bytes / RECORD_SIZE;
+      return records;
+    },
+    /** Bytes of blocks written so far (the header excluded). */
+    get bytes() {
+      return bytes;
     },
     close() {
+      const last = plan?.finish();
+      if (last?.length) write(last);
       fsyncSync(fd);
       closeSync(fd);
     },

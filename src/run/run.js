@@ -10,7 +10,7 @@ import { createLiveAnalysis } from '../analysis/live.js';
 import { checkBinaryen } from '../binaryen.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
-import { CTL, CTL_WORDS, PHASE } from '../protocol.js';
+import { CTL, CTL_WORDS, LOG_VERSION, PHASE } from '../protocol.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
 import { TOOL } from '../version.js';
@@ -41,7 +41,7 @@ function buildHeader({ target, cfg, argv, ready }) {
   const command = ['wasm-soak', ...reproduceCommand(argv, cfg.seed)];
   return {
     format: 'wasm-soak-log',
-    version: 1,
+    version: LOG_VERSION,
     tool: TOOL,
     createdAt: new Date().toISOString(),
     command,
@@ -57,6 +57,7 @@ function buildHeader({ target, cfg, argv, ready }) {
       yieldEvery: cfg.yieldEvery,
       yieldMs: cfg.yieldMs,
       ringRecords: cfg.ringRecords,
+      maxLogBytes: cfg.maxLogBytes ?? null,
       calls: cfg.calls,
       args: cfg.args,
       alloc: cfg.alloc,
@@ -273,7 +274,10 @@ async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt })
         coverage: msg.coverage,
       };
       try {
-        writer = createLogWriter(logPath, header);
+        // The cap bounds the timed pass's log; the counting pass's is as long as the run was.
+        writer = createLogWriter(logPath, header, {
+          maxBytes: pass === 'timed' ? (cfg.maxLogBytes ?? Infinity) : Infinity,
+        });
       } catch (err) {
         worker.terminate();
         finish({ type: 'fatal', status: 'failed', phase: 'log', error: writeFailure(err, logPath) });

@@ -382,6 +382,7 @@ async function main() {
     // The loop itself failed (e.g. the module's allocator gave no block for a
     // buffer argument): at the iteration it was about to run.
     outcome = { status: 'failed', error: err, phase: 'iteration', iteration: addon.completed(runner) };
+    if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(runner);
   }
   if (prepared.scenario?.teardown) {
     enter(PHASE.teardown);
@@ -403,7 +404,10 @@ async function main() {
     phase: outcome.phase ?? 'iteration',
     completed: addon.completed(runner),
     untrackedMemories,
-    error: outcome.status === 'failed' ? { ...serializeError(outcome.error), iteration: outcome.iteration } : null,
+    error:
+      outcome.status === 'failed'
+        ? { ...serializeError(outcome.error), iteration: outcome.iteration, allocBytes: outcome.allocBytes }
+        : null,
   });
 }
 

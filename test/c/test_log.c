@@ -1,22 +1,42 @@
-/* Tests of the log reader: round trip, torn tail, not a log. */
+/* Tests of the log reader: round trip, torn tail, not a log, and the
+ * version-2 blocks: a damaged stretch in the middle, a bad checksum, a
+ * truncated tail, garbage to the end; version 1 still read; CRC-32C; the
+ * thinning of a capped log. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "ws.h"
+#include "ws_internal.h"
 
-static void write_log(const char *path, const char *header, uint32_t n, size_t torn) {
+#define PATH "build/ctest/log.wslog"
+
+/* Writes the preamble and header of a log of the given version; returns the
+ * open file. */
+static FILE *start_log(const char *path, const char *header, uint32_t version) {
   FILE *f = fopen(path, "wb");
-  uint32_t version = WS_LOG_VERSION, len = (uint32_t)strlen(header);
+  uint32_t len = (uint32_t)strlen(header);
   fwrite(WS_LOG_MAGIC, 1, 8, f);
   fwrite(&version, 4, 1, f);
   fwrite(&len, 4, 1, f);
   fwrite(header, 1, len, f);
   for (size_t pad = (16 + len) % 32; pad != 0 && pad < 32; pad++)
     fputc(0, f);
+  return f;
+}
+
+static ws_record call(uint32_t i) {
+  ws_record rec = {WS_REC_CALL, WS_FLAG_GREW, 3, i, 1000u + i, 65536u * i, 7u * i};
+  return rec;
+}
+
+/* Writes a version-1 log of n calls and torn extra bytes. */
+static void write_v1(const char *path, const char *header, uint32_t n, size_t torn) {
+  FILE *f = start_log(path, header, 1);
   for (uint32_t i = 0; i < n; i++) {
-    ws_record rec = {WS_REC_CALL, WS_FLAG_GREW, 3, i, 1000u + i, 65536u * i, 7u * i};
+    ws_record rec = call(i);
     fwrite(&rec, sizeof rec, 1, f);
   }
   for (size_t i = 0; i < torn; i++)
@@ -24,45 +44,293 @@ static void write_log(const char *path, const char *header, uint32_t n, size_t t
   fclose(f);
 }
 
-static void test_log_round_trip(void) {
-  const char *path = "build/ctest/round-trip.wslog";
-  write_log(path, "{\"format\":\"wasm-soak-log\"}", 100, 0);
+/* Writes a version-2 log of n calls in blocks of per_block records; returns
+ * the offset of the first block. */
+static long write_v2(const char *path, uint32_t n, uint32_t per_block) {
+  FILE *f = start_log(path, "{}", WS_LOG_VERSION);
+  long start = ftell(f);
+  ws_record *recs = malloc((size_t)per_block * sizeof *recs);
+  uint32_t seq = 0;
+  for (uint32_t i = 0; i < n; i += per_block) {
+    uint32_t k = n - i < per_block ? n - i : per_block;
+    for (uint32_t j = 0; j < k; j++)
+      recs[j] = call(i + j);
+    uint8_t head[WS_RECORD_SIZE];
+    ws_log_block_header(head, recs, k, i, seq++);
+    fwrite(head, 1, sizeof head, f);
+    fwrite(recs, sizeof *recs, k, f);
+  }
+  free(recs);
+  fclose(f);
+  return start;
+}
+
+/* Overwrites len bytes at offset with value. */
+static void smash(const char *path, long offset, size_t len, int value) {
+  FILE *f = fopen(path, "r+b");
+  fseek(f, offset, SEEK_SET);
+  for (size_t i = 0; i < len; i++)
+    fputc(value, f);
+  fclose(f);
+}
+
+/* Reads every record of path; returns how many, and checks that each is an
+ * intact call (iterations rising, fields matching the iteration). */
+static uint32_t read_all(const char *path, ws_log **out, int *intact) {
   ws_log *log = NULL;
-  CHECK(ws_log_open(path, &log) == 0);
-  CHECK(strcmp(ws_log_header(log), "{\"format\":\"wasm-soak-log\"}") == 0);
-  CHECK(ws_log_record_count(log) == 100);
-  CHECK(ws_log_torn_bytes(log) == 0);
+  *intact = ws_log_open(path, &log) == 0;
+  if (!*intact)
+    return 0;
   ws_record rec;
   uint32_t n = 0;
-  int ok = 1;
-  while (ws_log_next(log, &rec) == 1) {
-    ok &= rec.type == WS_REC_CALL && rec.flags == WS_FLAG_GREW && rec.op == 3;
-    ok &= rec.iteration == n && rec.a == 1000u + n && rec.b == 65536u * n &&
-          rec.t == 7u * n;
+  int64_t prev = -1;
+  int got;
+  while ((got = ws_log_next(log, &rec)) == 1) {
+    *intact &= rec.type == WS_REC_CALL && rec.op == 3 && (int64_t)rec.iteration > prev &&
+               rec.a == 1000u + rec.iteration && rec.b == 65536u * rec.iteration &&
+               rec.t == 7u * rec.iteration;
+    prev = rec.iteration;
     n++;
   }
-  CHECK(ok && n == 100);
+  *intact &= got == 0;
+  *out = log;
+  return n;
+}
+
+static void test_v1_still_read(void) {
+  write_v1(PATH, "{\"format\":\"wasm-soak-log\"}", 100, 0);
+  ws_log *log = NULL;
+  int intact;
+  CHECK(read_all(PATH, &log, &intact) == 100 && intact);
+  CHECK(ws_log_version(log) == 1);
+  CHECK(strcmp(ws_log_header(log), "{\"format\":\"wasm-soak-log\"}") == 0);
+  CHECK(ws_log_record_count(log) == 100 && ws_log_torn_bytes(log) == 0);
   ws_log_close(log);
 
-  write_log(path, "{}", 10, 19);
-  CHECK(ws_log_open(path, &log) == 0);
-  CHECK(ws_log_record_count(log) == 10);
-  CHECK(ws_log_torn_bytes(log) == 19);
-  n = 0;
-  while (ws_log_next(log, &rec) == 1)
-    n++;
-  CHECK(n == 10);
+  write_v1(PATH, "{}", 10, 19);
+  CHECK(read_all(PATH, &log, &intact) == 10 && intact);
+  CHECK(ws_log_torn_bytes(log) == 19 && ws_log_damage_count(log) == 0);
   ws_log_close(log);
+}
 
-  FILE *f = fopen(path, "wb");
+static void test_not_a_log(void) {
+  ws_log *log = NULL;
+  FILE *f = fopen(PATH, "wb");
   fputs("not a log at all, really", f);
   fclose(f);
-  CHECK(ws_log_open(path, &log) == WS_EFORMAT);
+  CHECK(ws_log_open(PATH, &log) == WS_EFORMAT);
+  f = start_log(PATH, "{}", WS_LOG_VERSION + 1);
+  fclose(f);
+  CHECK(ws_log_open(PATH, &log) == WS_EFORMAT);
   CHECK(ws_log_open("build/ctest/does-not-exist", &log) == WS_EIO);
   CHECK(strcmp(ws_errname(WS_EFORMAT), "WS_EFORMAT") == 0);
 }
 
+static void test_v2_round_trip(void) {
+  write_v2(PATH, 10000, WS_LOG_BLOCK_RECORDS);
+  ws_log *log = NULL;
+  int intact;
+  CHECK(read_all(PATH, &log, &intact) == 10000 && intact);
+  CHECK(ws_log_version(log) == WS_LOG_VERSION);
+  CHECK(ws_log_damage_count(log) == 0 && ws_log_torn_bytes(log) == 0);
+  CHECK(ws_log_record_count(log) >= 10000);
+  ws_log_close(log);
+}
+
+/* Bytes of one block of per_block records with its header. */
+static long block_bytes(uint32_t per_block) {
+  return (long)(per_block + 1) * WS_RECORD_SIZE;
+}
+
+static void test_damage_in_the_middle(void) {
+  /* 10 blocks of 100 calls; 200 bytes of garbage across blocks 3 and 4
+   * (header of block 4 included): both are lost, the rest is read. */
+  long start = write_v2(PATH, 1000, 100);
+  smash(PATH, start + 3 * block_bytes(100) + 3000, 500, 0x5a);
+  ws_log *log = NULL;
+  int intact;
+  uint32_t n = read_all(PATH, &log, &intact);
+  CHECK(intact && n == 800);
+  CHECK(ws_log_damage_count(log) == 1);
+  const ws_log_damage *d = ws_log_damage_at(log, 0);
+  CHECK(d->offset == (uint64_t)(start + 3 * block_bytes(100)));
+  CHECK(d->bytes == (uint64_t)(2 * block_bytes(100)));
+  CHECK(d->records == 200 && !d->records_estimated);
+  CHECK(d->after_iteration == 299 && d->before_iteration == 500);
+  ws_log_close(log);
+
+  /* A shifted stretch (bytes deleted) is found by the sync marker too. */
+  write_v2(PATH, 1000, 100);
+  FILE *f = fopen(PATH, "rb");
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  char *all = malloc((size_t)size);
+  fseek(f, 0, SEEK_SET);
+  CHECK(fread(all, 1, (size_t)size, f) == (size_t)size);
+  fclose(f);
+  long cut = start + 5 * block_bytes(100) + 17 * 32 + 5;
+  f = fopen(PATH, "wb");
+  fwrite(all, 1, (size_t)cut, f);
+  fwrite(all + cut + 11, 1, (size_t)(size - cut - 11), f);
+  fclose(f);
+  free(all);
+  n = read_all(PATH, &log, &intact);
+  CHECK(intact && n == 900 && ws_log_damage_count(log) == 1);
+  d = ws_log_damage_at(log, 0);
+  CHECK(d->records == 100 && d->after_iteration == 499 && d->before_iteration == 600);
+  ws_log_close(log);
+}
+
+static void test_bad_checksum(void) {
+  /* One flipped bit in a record of block 2: that block alone is lost, and
+   * a flipped bit in block 7's header loses block 7. */
+  long start = write_v2(PATH, 1000, 100);
+  FILE *f = fopen(PATH, "r+b");
+  long at = start + 2 * block_bytes(100) + 32 + 40 * 32 + 9;
+  fseek(f, at, SEEK_SET);
+  int c = fgetc(f);
+  fseek(f, at, SEEK_SET);
+  fputc(c ^ 0x10, f);
+  fclose(f);
+  smash(PATH, start + 7 * block_bytes(100) + 8, 1, 0x77);
+  ws_log *log = NULL;
+  int intact;
+  uint32_t n = read_all(PATH, &log, &intact);
+  CHECK(intact && n == 800 && ws_log_damage_count(log) == 2);
+  const ws_log_damage *d = ws_log_damage_at(log, 0);
+  CHECK(d->offset == (uint64_t)(start + 2 * block_bytes(100)) && d->records == 100);
+  CHECK(d->bytes == (uint64_t)block_bytes(100));
+  CHECK(d->after_iteration == 199 && d->before_iteration == 300);
+  d = ws_log_damage_at(log, 1);
+  CHECK(d->records == 100 && d->after_iteration == 699 && d->before_iteration == 800);
+  ws_log_close(log);
+}
+
+static void test_truncated_tail(void) {
+  /* Cut mid-record in the last block: its complete records are kept, the
+   * partial one is torn. */
+  long start = write_v2(PATH, 1000, 100);
+  long size = start + 10 * block_bytes(100);
+  CHECK(truncate(PATH, size - 50 * 32 - 7) == 0);
+  ws_log *log = NULL;
+  int intact;
+  uint32_t n = read_all(PATH, &log, &intact);
+  CHECK(intact && n == 949);
+  CHECK(ws_log_torn_bytes(log) == 25 && ws_log_damage_count(log) == 0);
+  ws_log_close(log);
+
+  /* Cut inside the last block's header. */
+  CHECK(truncate(PATH, start + 9 * block_bytes(100) + 20) == 0);
+  n = read_all(PATH, &log, &intact);
+  CHECK(intact && n == 900 && ws_log_torn_bytes(log) == 20);
+  ws_log_close(log);
+
+  /* Garbage to the end: its records are estimated from its bytes. */
+  write_v2(PATH, 1000, 100);
+  smash(PATH, start + 8 * block_bytes(100) + 100, 2 * block_bytes(100) - 100, 0);
+  n = read_all(PATH, &log, &intact);
+  CHECK(intact && n == 800 && ws_log_damage_count(log) == 1);
+  const ws_log_damage *d = ws_log_damage_at(log, 0);
+  CHECK(d->records_estimated && d->records == 2 * 101);
+  CHECK(d->after_iteration == 799 && d->before_iteration == -1);
+  ws_log_close(log);
+}
+
+static void test_crc32c(void) {
+  /* The check value of CRC-32C; the instruction and the tables agree on
+   * every length and alignment. */
+  CHECK(ws_crc32c("123456789", 9) == 0xe3069283u);
+  CHECK(ws_crc32c("", 0) == 0);
+  uint8_t buf[300];
+  for (size_t i = 0; i < sizeof buf; i++)
+    buf[i] = (uint8_t)(i * 37 + 11);
+  int same = 1;
+  for (size_t off = 0; off < 8; off++)
+    for (size_t n = 0; n + off <= sizeof buf; n += 13)
+      same &= ws_crc32c(buf + off, n) == ws__crc32c_portable(buf + off, n);
+  CHECK(same);
+}
+
+static void test_thin(void) {
+  /* One survivor per block, nested: the survivor at shift s + 1 is one of
+   * its halves' survivors at shift s. */
+  int ok = 1;
+  for (unsigned s = 1; s < 12; s++)
+    for (uint64_t j = 0; j < 200; j++) {
+      uint64_t v = ws_thin_survivor(99, s, j);
+      ok &= v >> s == j;
+      ok &= v == ws_thin_survivor(99, s - 1, v >> (s - 1));
+    }
+  CHECK(ok);
+  CHECK(ws_thin_survivor(99, 0, 1234) == 1234);
+
+  /* 3000 calls of two ops at shift 4: a mark, one call per 16, summaries
+   * per 1024 calls that count every call, min, max and median. */
+  ws_thin *t = NULL;
+  CHECK(ws_thin_create(7, 2, &t) == 0);
+  enum { N = 3000 };
+  uint8_t *in = malloc((size_t)N * WS_RECORD_SIZE);
+  for (uint32_t i = 0; i < N; i++) {
+    ws_record rec = {WS_REC_CALL,
+                     i % 100 == 0 ? WS_FLAG_GREW : 0,
+                     (uint16_t)(i % 2),
+                     i,
+                     100 + i % 50,
+                     0,
+                     i};
+    memcpy(in + (size_t)i * WS_RECORD_SIZE, &rec, sizeof rec);
+  }
+  CHECK(ws_thin_filter(t, in, 10, in) == 10); /* shift 0 keeps everything */
+  ws_thin_set_shift(t, 4, 10);
+  ws_thin_set_shift(t, 2, 10); /* a lower shift is ignored */
+  CHECK(ws_thin_shift(t) == 4);
+  size_t room = ws_thin_out_records(t, N);
+  uint8_t *out = malloc(room * WS_RECORD_SIZE);
+  size_t n = ws_thin_filter(t, in + 10 * WS_RECORD_SIZE, N - 10, out);
+  n += ws_thin_finish(t, out + n * WS_RECORD_SIZE);
+  CHECK(n <= room);
+  uint32_t kept = 0, marks = 0, calls[2] = {0, 0}, growth = 0;
+  float lo = 1e9f, hi = 0, median = 0;
+  ok = 1;
+  for (size_t k = 0; k < n; k++) {
+    ws_record rec;
+    ws__record_decode(out + k * WS_RECORD_SIZE, &rec);
+    if (rec.type == WS_REC_MARK) {
+      marks++;
+      ok &= rec.op == WS_MARK_THINNED && rec.a == 4 && rec.b == 10;
+    } else if (rec.type == WS_REC_CALL) {
+      kept++;
+      ok &= rec.iteration == ws_thin_survivor(7, 4, rec.iteration >> 4);
+    } else if (rec.type == WS_REC_SUMMARY) {
+      calls[rec.op] += (uint32_t)rec.a;
+      growth += (uint32_t)rec.b;
+      uint32_t bits[3] = {(uint32_t)(rec.b >> 32), (uint32_t)rec.t,
+                          (uint32_t)(rec.t >> 32)};
+      float f[3];
+      memcpy(f, bits, sizeof f);
+      median = f[0];
+      lo = f[1] < lo ? f[1] : lo;
+      hi = f[2] > hi ? f[2] : hi;
+    }
+  }
+  CHECK(ok && marks == 1);
+  CHECK(calls[0] + calls[1] == N - 10 && calls[0] == calls[1]);
+  CHECK(growth == 29); /* iterations 100, 200, ... 2900 */
+  CHECK(lo == 100 && hi == 149 && median >= 115 && median <= 135);
+  CHECK(kept >= (N - 10) / 16 - 1 && kept <= (N - 10) / 16 + 1);
+  free(in);
+  free(out);
+  ws_thin_free(t);
+}
+
 int main(void) {
-  test_log_round_trip();
+  test_thin();
+  test_v1_still_read();
+  test_not_a_log();
+  test_v2_round_trip();
+  test_damage_in_the_middle();
+  test_bad_checksum();
+  test_truncated_tail();
+  test_crc32c();
   return check_report("log");
 }

@@ -275,6 +275,11 @@ static void test_exhausted_declared(void) {
   s.limit = 327680;
   analyse(20000, &s, 1, &r, &v);
   CHECK(v.verdict == WS_KIND_STABLE);
+  /* A memory declared at its maximum that never grows is not exhausted. */
+  double fixed_iter[] = {0}, fixed_bytes[] = {16777216};
+  ws_series_in fixed = {WS_ROLE_LINEAR, 1, fixed_iter, fixed_bytes, 1, 16777216};
+  analyse(20000, &fixed, 1, &r, &v);
+  CHECK(v.verdict == WS_KIND_STABLE);
 }
 
 /* A short leaking run: live bytes 347 -> 475 KiB over 5 000 calls sampled

@@ -25,14 +25,17 @@ static double value_at(const ws_series_in *s, double t) {
 }
 
 /* Returns the signal of series s and its result r in a run of calls: its
- * pattern, where it reached its limit (within the last growth step, or a
+ * pattern, where it grew to its limit (within the last growth step, or a
  * page, of it), and what it leaves open with the
  * calls that would decide it, by the series' own sampling rate. */
 static ws_signal signal_of(const ws_series_in *s, const ws_memtrend_result *r,
                            size_t calls) {
   ws_signal g = {s->role, r->pattern, r->peak_grows, r->grown, 0, 0, -1, 0};
-  for (size_t j = 0; s->limit > 0 && j < s->n; j++) {
-    if (ws__at_limit(j > 0 ? s->value[j - 1] : s->value[j], s->value[j], s->limit)) {
+  /* Only growth reaches the limit: a memory declared at its maximum (a
+   * build without memory growth) is not exhausted by starting there. */
+  for (size_t j = 1; s->limit > 0 && j < s->n; j++) {
+    if (s->value[j] > s->value[j - 1] &&
+        ws__at_limit(s->value[j - 1], s->value[j], s->limit)) {
       g.exhausted_at = s->iter[j];
       g.bytes = s->value[j];
       break;

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { readRun } from '../../analysis/log-reader.js';
+import { damageWords, readRun } from '../../analysis/log-reader.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { COMMANDS } from '../options.js';
 
@@ -13,18 +13,26 @@ import { COMMANDS } from '../options.js';
  * Returns the paths written.
  */
 async function exportCsv(dir) {
-  const data = readRun(join(dir, 'samples.wslog'));
+  const path = join(dir, 'samples.wslog');
+  const data = readRun(path);
+  const damage = damageWords(path, data);
+  if (damage) process.stderr.write(`wasm-soak: ${damage}\n`);
   const ops = data.header.ops.map((o) => o.name);
   const samplesPath = join(dir, 'samples.csv');
   const out = createWriteStream(samplesPath);
   out.write('iteration,op,elapsed_ns,memory_bytes,grew,threw\n');
   let step = 0;
   const { iter, bytes } = data.memory;
+  // A damaged log's calls have gaps: call gapIndex[k] has iteration gapIter[k].
+  const { gapIndex, gapIter } = data;
+  let gap = 0;
+  let iteration = -1;
   let rows = [];
   for (let i = 0; i < data.calls; i++) {
-    while (step + 1 < iter.length && iter[step + 1] <= i) step++;
+    iteration = gap < gapIndex.length && gapIndex[gap] === i ? gapIter[gap++] : iteration + 1;
+    while (step + 1 < iter.length && iter[step + 1] <= iteration) step++;
     const f = data.flags[i];
-    rows.push(`${i},${ops[data.op[i]]},${data.elapsed[i]},${bytes[step]},${f & 1 ? 1 : 0},${f & 2 ? 1 : 0}`);
+    rows.push(`${iteration},${ops[data.op[i]]},${data.elapsed[i]},${bytes[step]},${f & 1 ? 1 : 0},${f & 2 ? 1 : 0}`);
     if (rows.length === 4096) {
       if (!out.write(`${rows.join('\n')}\n`)) await once(out, 'drain');
       rows = [];

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitCodeFor } from '../../analysis/analyze.js';
 import { analysisConfig, logOutcome } from '../../analysis/config.js';
-import { readResultLogs } from '../../analysis/log-reader.js';
+import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
 import { analyzeInto } from '../../report/result.js';
 import { interrupts } from '../../run/interrupt.js';
 import { EXIT } from '../exit-codes.js';
@@ -32,6 +32,13 @@ export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
   const logs = readResultLogs(dir);
   const data = logs.timed;
+  for (const [name, log] of [
+    ['samples.wslog', logs.timed],
+    ['samples-count.wslog', logs.counted],
+  ]) {
+    const damage = log && damageWords(join(dir, name), log);
+    if (damage) process.stderr.write(`wasm-soak: ${damage}\n`);
+  }
   const cfg = {
     ...analysisConfig(data.header, values),
     formats: values.formats ?? DEFAULTS.formats,

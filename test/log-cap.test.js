@@ -1,0 +1,94 @@
+// Bounded disk (--max-log-bytes): a capped log stays under its cap however
+// long the run, is thinned past half of it (docs/log-format.md, "Thinned
+// logs"), and the analysis gets the same verdict, counts and slopes from it.
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readRun } from '../src/analysis/log-reader.js';
+import { RECORD_SIZE, RECORD_TYPE } from '../src/protocol.js';
+import { createLogWriter } from '../src/run/log-writer.js';
+import { fixture, readSummary, runCli, tempDir } from './helpers.js';
+
+const MiB = 1024 * 1024;
+
+test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of cap; 2 h at 5 M calls/s under 2 GiB is 17)', () => {
+  const path = join(tempDir(), 'samples.wslog');
+  const header = {
+    format: 'wasm-soak-log',
+    seed: 5,
+    ops: [{ name: 'a' }, { name: 'b' }],
+    config: { maxLogBytes: MiB },
+  };
+  const w = createLogWriter(path, header, { maxBytes: MiB });
+  const per = 4096;
+  const chunk = Buffer.alloc(per * RECORD_SIZE);
+  const N = per * 4883; // about 20 M, whole chunks
+  for (let k = 0; k < per; k++) chunk[k * RECORD_SIZE] = RECORD_TYPE.call;
+  for (let first = 0; first < N; first += per) {
+    for (let k = 0; k < per; k++) {
+      const o = k * RECORD_SIZE;
+      const i = first + k;
+      chunk.writeUInt16LE(i % 3 === 0 ? 1 : 0, o + 2);
+      chunk.writeUInt32LE(i, o + 4);
+      chunk.writeUInt32LE(100 + (i % 7), o + 8); // elapsed ns
+      chunk.writeUInt32LE(65536 + 65536 * Math.floor(i / 10_000_000), o + 16); // memory bytes
+      chunk[o + 1] = i % 10_000_000 === 0 && i > 0 ? 1 : 0; // grew
+    }
+    w.append(chunk);
+  }
+  w.close();
+  assert.ok(statSync(path).size <= MiB, `${statSync(path).size} bytes`);
+  assert.ok(w.thinning.stride > 1 && w.thinning.droppedAtCap === 0, JSON.stringify(w.thinning));
+  const data = readRun(path);
+  assert.equal(data.thinning.iterations, N, 'every call is counted');
+  assert.equal(data.thinning.opCalls[1], Math.ceil(N / 3));
+  const steps = Math.floor((N - 1) / 10_000_000); // memory grows at every 10 M-th call
+  assert.equal(data.thinning.growthEvents, steps);
+  assert.ok(Math.abs(data.calls * data.stride - N) <= data.stride, `${data.calls} kept at stride ${data.stride}`);
+  // One kept call per block of stride iterations, in order.
+  for (let k = 1; k < data.gapIter.length; k++) {
+    const block = Math.floor(data.gapIter[k] / data.stride);
+    assert.equal(block, Math.floor(data.gapIter[k - 1] / data.stride) + 1);
+  }
+  // Each change is seen at the first kept call after it (the last may fall
+  // after the last kept call).
+  const { iter, bytes } = data.memory;
+  assert.ok(bytes.length >= steps, `${bytes.length} memory steps`);
+  for (let k = 0; k < bytes.length; k++) {
+    assert.equal(bytes[k], 65536 * (k + 1));
+    assert.ok(iter[k] >= 10_000_000 * k && iter[k] < 10_000_000 * k + 2 * data.stride, `step ${k} at ${iter[k]}`);
+  }
+});
+
+test('a capped run of a leaking fixture gets the verdict, counts and slope of the uncapped run, in a log under the cap', async () => {
+  const leak = fixture('soak', 'modules', 'leak.wasm');
+  const run = async (cap) => {
+    const out = tempDir();
+    const r = await runCli(['run', leak, '--call', 'step', '-n', '400000', '--seed', '11', '-o', out, '-q', ...cap]);
+    assert.equal(r.code, 1, r.stderr);
+    return { out, s: readSummary(out), size: statSync(join(out, 'samples.wslog')).size };
+  };
+  const capped = await run(['--format', 'md', '--max-log-bytes', '1M']);
+  const full = await run(['--format', 'md']);
+  assert.ok(capped.size <= MiB, `${capped.size} bytes`);
+  assert.ok(full.size > 10 * MiB);
+  assert.equal(full.s.samples.thinning, null);
+  const t = capped.s.samples.thinning;
+  assert.ok(t.stride > 1 && t.fullIterations > 0 && t.capBytes === MiB, JSON.stringify(t));
+  assert.match(t.note, /one call per \d+ iterations/);
+  assert.equal(capped.s.verdict, full.s.verdict);
+  assert.ok(['growth', 'leak'].includes(capped.s.verdict));
+  assert.equal(capped.s.iterations.completed, 400000);
+  assert.equal(capped.s.ops[0].count, 400000);
+  assert.equal(capped.s.memory.growthEvents, full.s.memory.growthEvents);
+  const slope = (s) => s.findings.find((f) => f.kind === capped.s.verdict).slope.perKiloIterations;
+  assert.ok(Math.abs(slope(capped.s) / slope(full.s) - 1) < 0.05, `${slope(capped.s)} vs ${slope(full.s)}`);
+  assert.ok(capped.s.warmup.iterations < 400000 / 5);
+});
+
+test('--max-log-bytes below 1M is a usage error', async () => {
+  const r = await runCli(['run', fixture('soak', 'modules', 'leak.wasm'), '--call', 'step', '--max-log-bytes', '64K']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--max-log-bytes must be a size of at least 1M/);
+});
