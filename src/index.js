@@ -44,7 +44,7 @@ export function analyze({ timed, counted = null, cfg = {}, run = null, count = n
  * (outputs filled in).
  */
 export async function writeReports(dir, result, { formats, requirePlots, plotTimeoutMs } = {}) {
-  prepareOutDir(dir);
+  prepareOutDir(dir, { force: true }); // like `wasm-soak report`, it rewrites a result folder in place
   return writeResult(dir, result, {
     formats: formats ?? DEFAULTS.formats,
     requirePlots: requirePlots ?? DEFAULTS.requirePlots,

@@ -186,17 +186,14 @@ test('sources: the stack pointer is sampled, missing sources say how to enable t
 });
 
 test('glue module: sql.js debug build, leaking prepared statements is a leak, freeing them is stable', async () => {
-  const leak = await run(
-    ['run', fixture('soak', 'scenarios', 'sqljs-debug-leak.mjs'), '--count-allocs', '--seed', '5'],
-    1,
-  );
+  const leak = await run(['run', fixture('soak', 'dev', 'sqljs-debug-leak.mjs'), '--count-allocs', '--seed', '5'], 1);
   assert.equal(leak.summary.verdict, 'leak');
   assert.deepEqual(leak.summary.allocations.instrumented, [['malloc', 'free']]);
   const select = leak.summary.allocations.ops.find((o) => o.name === 'select');
   assert.ok(select.liveLeftBehind > 1e6, 'the select op leaves the statements behind');
   const clean = await run([
     'run',
-    fixture('soak', 'scenarios', 'sqljs-debug.mjs'),
+    fixture('soak', 'dev', 'sqljs-debug.mjs'),
     '--count-allocs',
     '--seed',
     '5',

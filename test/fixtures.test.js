@@ -237,7 +237,7 @@ const hasSqlJs = (() => {
 
 test('sqljs scenarios: 200 iterations of weighted ops', { skip: !hasSqlJs && 'sql.js is not installed' }, async () => {
   for (const name of ['sqljs', 'sqljs-leak']) {
-    const { scenario } = await runScenario(`soak/scenarios/${name}.mjs`, 200);
+    const { scenario } = await runScenario(`soak/dev/${name}.mjs`, 200);
     assert.equal(scenario.name, name);
     assert.deepEqual(Object.keys(scenario.ops).sort(), ['delete', 'insert', 'select', 'update']);
   }
@@ -254,8 +254,7 @@ test('stats scenarios expose live and heap bytes', async () => {
   assert.ok(frag.stats.heapBytes > 5 * frag.stats.liveBytes);
 });
 
-test('suite.json names existing targets with known expectations', () => {
-  const suite = JSON.parse(readFileSync(new URL('soak/suite.json', root), 'utf8'));
+test('the suites name existing targets with known expectations', () => {
   const known = new Set([
     'stable',
     'stack-drift',
@@ -267,19 +266,22 @@ test('suite.json names existing targets with known expectations', () => {
     'budget',
   ]);
   const names = new Set();
-  for (const t of suite.targets) {
-    assert.ok(!names.has(t.name), `duplicate target ${t.name}`);
-    names.add(t.name);
-    if (t.arms) {
-      // A comparison: its arms exist and its expect names winners among them.
-      const arms = Array.isArray(t.arms) ? t.arms : Object.values(t.arms);
-      for (const a of arms) assert.ok(existsSync(new URL(`soak/${a}`, root)), `${t.name}: missing ${a}`);
-      assert.deepEqual(Object.keys(t.expect).sort(), ['faster', 'smaller']);
-      continue;
+  for (const dir of ['soak/', 'soak/dev/']) {
+    const suite = JSON.parse(readFileSync(new URL(`${dir}suite.json`, root), 'utf8'));
+    for (const t of suite.targets) {
+      assert.ok(!names.has(t.name), `duplicate target ${t.name}`);
+      names.add(t.name);
+      if (t.arms) {
+        // A comparison: its arms exist and its expect names winners among them.
+        const arms = Array.isArray(t.arms) ? t.arms : Object.values(t.arms);
+        for (const a of arms) assert.ok(existsSync(new URL(`${dir}${a}`, root)), `${t.name}: missing ${a}`);
+        assert.deepEqual(Object.keys(t.expect).sort(), ['faster', 'smaller']);
+        continue;
+      }
+      assert.ok(Boolean(t.module) !== Boolean(t.scenario), `${t.name}: exactly one of module/scenario`);
+      assert.ok(existsSync(new URL(`${dir}${t.module ?? t.scenario}`, root)), `${t.name}: missing file`);
+      for (const x of [t.expect].flat()) assert.ok(known.has(x), `${t.name}: unknown expect ${x}`);
     }
-    assert.ok(Boolean(t.module) !== Boolean(t.scenario), `${t.name}: exactly one of module/scenario`);
-    assert.ok(existsSync(new URL(`soak/${t.module ?? t.scenario}`, root)), `${t.name}: missing file`);
-    for (const x of [t.expect].flat()) assert.ok(known.has(x), `${t.name}: unknown expect ${x}`);
   }
 });
 

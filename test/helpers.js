@@ -22,16 +22,17 @@ export const CHILD_TIMEOUT_MS = 300_000;
  * onSpawn(child) runs once the child exists; onStderr(text, child) sees
  * progress output as it arrives. A child still running after timeoutMs is
  * killed (SIGKILL) and timedOut is true. input: text on a stdin held open;
- * shell: a sh prefix (e.g. "ulimit -f 64;") run before node.
+ * shell: a sh prefix (e.g. "ulimit -f 64;") run before node. cli: the
+ * entry point (default this checkout's).
  */
 export function runCli(
   args,
-  { onStderr, onSpawn, cwd = ROOT, env = {}, timeoutMs = CHILD_TIMEOUT_MS, input = null, shell = null } = {},
+  { onStderr, onSpawn, cwd = ROOT, env = {}, timeoutMs = CHILD_TIMEOUT_MS, input = null, shell = null, cli = CLI } = {},
 ) {
   return new Promise((resolve) => {
     // shell: a sh command prefix run before exec-ing node (e.g. "ulimit -f 64;").
     const command = shell ? '/bin/sh' : process.execPath;
-    const argv = shell ? ['-c', `${shell} exec "$0" "$@"`, process.execPath, CLI, ...args] : [CLI, ...args];
+    const argv = shell ? ['-c', `${shell} exec "$0" "$@"`, process.execPath, cli, ...args] : [cli, ...args];
     const child = spawn(command, argv, {
       cwd,
       env: { ...process.env, ...env },

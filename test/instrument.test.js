@@ -74,7 +74,7 @@ test('glue names: minified exports bound to _malloc/_free by the glue on the sta
 });
 
 test('counting pass: a minified Emscripten release build (sql.js) is counted through the names its glue binds', async () => {
-  const { stderr, summary } = await countedRun(fixture('soak', 'scenarios', 'sqljs.mjs'), 300, []);
+  const { stderr, summary } = await countedRun(fixture('soak', 'dev', 'sqljs.mjs'), 300, []);
   const cp = summary.sources.countingPass;
   assert.deepEqual(cp.instrumented, [['malloc', 'free']], stderr);
   assert.match(cp.entryPoints[0].how, /^export "\w+", bound to _malloc by the JS glue$/);

@@ -60,6 +60,16 @@ test('the defaults are the schema’s, and runConfig starts from them', () => {
   assert.equal(cfg.help, undefined, 'no command-line flag leaks into the run configuration');
 });
 
+test('the -n default applies only when neither -n nor --duration is given', () => {
+  assert.equal(runConfig(parse('run', 'm.wasm')).iterations, 20000);
+  const timed = runConfig(parse('run', 'm.wasm', '--duration', '30m'));
+  assert.equal(timed.iterations, null, '--duration alone runs until it runs out');
+  assert.equal(timed.durationMs, 1800000);
+  const both = runConfig(parse('run', 'm.wasm', '--duration', '30m', '-n', '500'));
+  assert.deepEqual([both.iterations, both.durationMs], [500, 1800000], 'both: whichever comes first');
+  assert.equal(runConfig(parse('run', 'm.wasm', '--duration', '1s', '--warmup', '100000')).warmup, 100000);
+});
+
 test('values are parsed into the configuration’s types', () => {
   const v = parse(
     'run',
@@ -208,7 +218,10 @@ test('each command’s help lists exactly the options it takes', () => {
       assert.equal(listed, o.commands.includes(command), `${command} help and --${o.name}`);
     }
   }
-  assert.match(commandHelp('run'), /-n, --iterations N +iterations \(default 20000\)/);
+  assert.match(
+    commandHelp('run'),
+    /-n, --iterations N +iterations;[^(]*\(default 20000 when --duration is\s+not given\)/,
+  );
   const global = globalHelp();
   for (const c of Object.values(COMMANDS)) assert.ok(global.includes(c.usage), c.usage);
   assert.match(global, /wasm-soak help <command>/);

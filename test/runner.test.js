@@ -277,6 +277,24 @@ test('instances created and dropped every call are not kept alive by the runner'
   );
 });
 
+test('--duration without -n runs until the time is up; with -n, whichever limit comes first', async () => {
+  const clean = (out, ...limits) =>
+    runCli(['run', join(RAW, 'clean.wasm'), '--call', 'step', ...limits, '-o', out, '-q', '--fail-on', 'none']);
+  const alone = tempDir();
+  const r = await clean(alone, '--duration', '1s');
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(alone);
+  assert.equal(s.stopReason, 'duration', 'the -n default does not cut a --duration run short');
+  assert.equal(s.iterations.requested, null);
+  assert.ok(s.iterations.completed > 20000, `${s.iterations.completed} calls: more than the -n default`);
+  const both = tempDir();
+  const b = await clean(both, '-n', '500', '--duration', '1h');
+  assert.equal(b.code, 0, b.stderr);
+  const t = readSummary(both);
+  assert.equal(t.stopReason, 'iterations');
+  assert.deepEqual(t.iterations, { requested: 500, completed: 500 });
+});
+
 test('--duration stops a long run on time and says so', async () => {
   const out = tempDir();
   const r = await runCli([

@@ -80,7 +80,8 @@ static napi_status read_spec(napi_env env, napi_value desc, ws_op_spec *spec) {
 }
 
 /* Reads the ring, seed, iterations, duration, buffer memory and counters
- * into config and ring. */
+ * into config and ring. An iterations of Infinity (a --duration run without
+ * -n) is as many calls as the 32-bit iteration index numbers. */
 static napi_status read_config(napi_env env, napi_value opts, runner *r,
                                ws_loop_config *config, ws_ring *ring) {
   napi_value ring_view;
@@ -101,8 +102,9 @@ static napi_status read_config(napi_env env, napi_value opts, runner *r,
   NAPI_CHECK(get_number(env, opts, "durationNs", &duration_ns));
   NAPI_CHECK(get_number(env, opts, "bufferMemory", &buffer_memory));
   config->seed = seed >= 0 && seed < 1.8e19 ? (uint64_t)seed : 0;
-  config->iterations =
-      iterations >= 0 && iterations < 4294967296.0 ? (uint32_t)iterations : 0;
+  config->iterations = iterations >= 4294967296.0 ? UINT32_MAX
+                       : iterations >= 0          ? (uint32_t)iterations
+                                                  : 0;
   config->duration_ns =
       duration_ns > 0 && duration_ns < 1.8e19 ? (uint64_t)duration_ns : 0;
   config->buffer_memory =
@@ -162,8 +164,8 @@ static napi_status build(napi_env env, napi_value opts, runner *r) {
   return napi_ok;
 }
 
-/* createRunner({ ring, seed, iterations, durationNs, bufferMemory, counters?,
- *   scenario, state, ctx, ops: [{ fn, recv?, weight, args? }], slots?, alloc?,
+/* createRunner({ ring, seed, iterations (Infinity: no limit), durationNs, bufferMemory,
+ * counters?, scenario, state, ctx, ops: [{ fn, recv?, weight, args? }], slots?, alloc?,
  *   free?, memories: [{ memory, shared }] }) returns the runner handle. For a
  *   raw module, ops[k].fn is the trampoline's function and args[i] is
  *   { kind, type, lo, hi } (protocol.js ARG_KIND, VALUE_TYPE); counters

@@ -162,7 +162,12 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   summary.findings = [...exhausted, ...trend.findings.map((f) => withGrowingClasses(f, census)), ...budgetFindings];
   summary.inconclusive = trend.inconclusive;
-  summary.verdict = verdictOf(summary.findings, summary.inconclusive);
+  // A failed run has no verdict of its own: its findings judge the calls
+  // before the failure (summary.error says where it failed), its verdict is
+  // "error". The module's allocator running dry (WS_EALLOC) is a finding
+  // about the module, its verdict memory-exhausted.
+  const failed = run.status === 'failed' && run.error?.code !== 'WS_EALLOC';
+  summary.verdict = failed ? 'error' : verdictOf(summary.findings, summary.inconclusive);
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;
   summary.sources = {

@@ -2,6 +2,7 @@
 // time rows of the early and late windows, memory figures, the error.
 import { addon } from '../addon.js';
 import { FLAG } from '../protocol.js';
+import { TOOL } from '../version.js';
 import { damageOf } from './log-reader.js';
 
 function windowRow(stats, row, from, to) {
@@ -93,6 +94,7 @@ export function buildSummary(data, warmupEnd, windows, run) {
   return {
     schema: 'wasm-soak-summary',
     version: 1,
+    tool: TOOL, // the tool that wrote this summary
     name: header.target.name,
     status: run.status,
     exitCode: run.exitCode,

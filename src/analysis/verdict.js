@@ -92,6 +92,7 @@ function projection(s, r, data, options) {
 // entry is shown by its name).
 export const KIND_WORDS = Object.freeze({
   stable: 'stable',
+  error: 'error',
   inconclusive: 'inconclusive',
   'memory-exhausted': 'memory exhausted',
   leak: 'leak',

@@ -3,6 +3,7 @@
 // Commands resolve their arguments through parseCommand, the help is
 // generated from the same table (help.js), and the defaults below are the
 // only ones: an option cannot be accepted, documented or defaulted twice.
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadAddon, tryAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
@@ -29,8 +30,11 @@ import {
 
 /** The result folders' root when --out is not given. */
 export const RESULTS_ROOT = 'soak-results';
-/** The suite `soak` runs when given none. */
-export const DEFAULT_SUITE = 'soak/suite.json';
+/**
+ * The suite `soak` runs when given none: the examples shipped in the
+ * package (soak/suite.json next to src/), wherever it is installed.
+ */
+export const EXAMPLE_SUITE = fileURLToPath(new URL('../../soak/suite.json', import.meta.url));
 
 /**
  * The commands: usage line, one-line summary, what the help adds, and the
@@ -45,8 +49,9 @@ export const COMMANDS = Object.freeze({
   },
   soak: {
     usage: 'wasm-soak soak [suite.json] [--expect] [options]',
-    summary: `run every target of a suite (default ${DEFAULT_SUITE})`,
-    about: 'Runs each target of the suite in turn; every option except --out and --expect applies to each target.',
+    summary: 'run every target of a suite (default: the shipped examples)',
+    about:
+      'Runs each target of the suite in turn; every option except --out and --expect applies to each target. Without a suite file it runs the examples shipped with wasm-soak (its soak/suite.json).',
     operand: { name: 'suite file', min: 0, max: 1 },
   },
   compare: {
@@ -140,7 +145,8 @@ export const OPTIONS = Object.freeze(
       value: 'N',
       parse: integer({ min: 1, max: 2 ** 32 - 2 }),
       default: 20000,
-      help: 'iterations',
+      shown: '20000 when --duration is not given',
+      help: 'iterations; with --duration, whichever limit comes first',
       commands: RUN,
     },
     {
@@ -149,7 +155,7 @@ export const OPTIONS = Object.freeze(
       parse: parseDuration,
       key: 'durationMs',
       default: null,
-      help: 'stop after this long (90s, 30m, 2h; whichever limit comes first)',
+      help: 'run this long (90s, 30m, 2h); without -n, until it runs out',
       commands: RUN,
     },
     {
@@ -194,6 +200,15 @@ export const OPTIONS = Object.freeze(
         merge: `where the merged suite reports go (default ${RESULTS_ROOT})`,
       },
       commands: [...ARM, 'merge'],
+    },
+    {
+      name: 'force',
+      default: false,
+      help: {
+        run: 'write over a result folder that holds a previous result (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
+        soak: 'write over a result root that holds a previous suite (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
+      },
+      commands: RUN,
     },
     {
       name: 'count-allocs',
@@ -612,7 +627,10 @@ export function runConfig(values) {
     ...values,
   };
   cfg.seed ??= Math.floor(Math.random() * 2 ** 32);
-  if (typeof cfg.warmup === 'number' && cfg.warmup >= cfg.iterations) {
+  // The -n default bounds a run only when neither limit is given: a
+  // --duration run without -n runs until its time is up (iterations null).
+  if (values.iterations === undefined && cfg.durationMs !== null) cfg.iterations = null;
+  if (typeof cfg.warmup === 'number' && cfg.iterations !== null && cfg.warmup >= cfg.iterations) {
     throw usageError(
       'WS_EOPTION',
       `--warmup ${cfg.warmup} leaves no iterations to measure out of ${cfg.iterations}.`,

@@ -23,6 +23,7 @@ import {
   orderFigures,
   rerunCommand,
   sourceRows,
+  toolName,
   undecidedLines,
   verdictLine,
 } from './words.js';
@@ -124,6 +125,7 @@ function errorSection(s) {
   const e = s.error;
   return `<section id="error"><h2>Error</h2>${table([
     ['message', e.message],
+    ['phase', e.phase ?? '–'],
     ['iteration', e.iteration != null ? formatCount(e.iteration) : '–'],
     ['op', e.op ?? '–'],
   ])}
@@ -271,7 +273,10 @@ function runSection(s) {
   return `<section id="reproduce"><h2>Reproduce</h2><pre><code>${esc(rerunCommand(s))}</code></pre></section>
 <section id="environment"><h2>Run and environment</h2>${table([
     ['status', `${s.status ?? '–'} (exit code ${s.exitCode ?? '–'})`],
-    ['iterations', `${formatCount(s.iterations?.completed)} of ${formatCount(s.iterations?.requested)} requested`],
+    [
+      'iterations',
+      `${formatCount(s.iterations?.completed)} ${s.iterations?.requested == null ? 'until --duration ran out' : `of ${formatCount(s.iterations.requested)} requested`}`,
+    ],
     ['warm-up', w ? `${formatCount(w.iterations)} iterations (${w.method})` : '–'],
     [
       'samples',
@@ -311,7 +316,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
 <style>${CSS}</style></head>
 <body>${banner(s)}<main>
 ${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
-<p class="muted">Written by ${esc(s.tool?.name ?? 'wasm-soak')} from summary.json (schema ${esc(s.version ?? '?')}).</p>
+<p class="muted">Written by ${esc(toolName(s))} from summary.json (schema ${esc(s.version ?? '?')}).</p>
 </main></body></html>
 `;
 }

@@ -7,6 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { baselineLines } from '../baseline/words.js';
+import { TOOL } from '../version.js';
 import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
 
 // Escapes text for XML attributes and content, dropping characters XML 1.0
@@ -72,6 +73,7 @@ export function renderJunit(result) {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="wasm-soak" ${head}>
   <testsuite name="${xml(result.name ?? 'wasm-soak')}" ${head} timestamp="${timestamp}" hostname="${xml(host)}">
+    <properties><property name="wasm-soak.version" value="${xml(TOOL.version)}"/></properties>
 ${cases.map(testcase).join('\n')}
   </testsuite>
 </testsuites>

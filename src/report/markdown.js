@@ -19,6 +19,7 @@ import {
   nextSteps,
   opRows,
   sourceRows,
+  toolName,
   undecidedLines,
   verdictLine,
 } from './words.js';
@@ -133,5 +134,6 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       '',
     );
   if (skipped) out.push(`> Plots were skipped: ${skipped}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
+  out.push(`<sub>${toolName(s)}</sub>`, '');
   return out.join('\n');
 }

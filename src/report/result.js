@@ -7,6 +7,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../cli/exit-codes.js';
+import { TOOL } from '../version.js';
 import { plotsWarning } from './plots.js';
 import { writeReports } from './report.js';
 import { writeSummaryOrPrint } from './summary-json.js';
@@ -98,6 +99,7 @@ export async function analyzeInto(dir, { cfg, run, count = null, interrupt = nul
       writeSummaryOrPrint(dir, {
         schema: 'wasm-soak-summary',
         version: 1,
+        tool: TOOL,
         status: run.status,
         exitCode: EXIT.INTERRUPTED,
         error: null,

@@ -1,7 +1,7 @@
 // Turns summary.json values into the words and numbers the reports show
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
-import { KIND_WORDS } from '../analysis/verdict.js';
+import { KIND_WORDS, verdictOf } from '../analysis/verdict.js';
 import { FINDING_KINDS } from '../protocol.js';
 import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
 
@@ -63,16 +63,16 @@ export function orderFigures(s, names) {
 export function verdictLine(s) {
   const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
   if (s.status === 'failed') {
-    const where = s.error?.iteration != null ? ` at iteration ${formatCount(s.error.iteration)}` : '';
-    // A crash still leaves the calls recorded up to the last flush, judged.
+    // A crash still leaves the calls recorded up to the last flush, judged
+    // (the verdict of the run is "error"; the findings judge those calls).
     const judged =
-      s.verdict && s.verdict !== 'error' && s.samples?.calls > 0
-        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[s.verdict] ?? s.verdict}`
+      s.findings && s.samples?.calls > 0
+        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[verdictOf(s.findings, s.inconclusive)]}`
         : '';
     return {
       ok: false,
       title: 'Run failed',
-      text: `${s.error?.message ?? 'The run failed.'}${where}${judged}.`.replace(/\.\.$/, '.'),
+      text: `${s.error ? `Failed ${describeFailure(s.error)}` : 'The run failed'}${judged}.`.replace(/\.\.$/, '.'),
     };
   }
   const partial = s.status === 'interrupted' ? ' (interrupted: judged on the calls completed)' : '';
@@ -101,6 +101,20 @@ export function verdictLine(s) {
 // nothing was (summary.inconclusive, docs/summary.md).
 export function undecidedLines(s) {
   return (s.inconclusive ?? []).map((u) => `${u.reason}: ${u.sentence}`);
+}
+
+/** The tool and version that wrote the summary: "wasm-soak 0.1.0". */
+export const toolName = (s) => `${s.tool?.name ?? 'wasm-soak'} ${s.tool?.version ?? '(version unknown)'}`.trim();
+
+/**
+ * Where and why a failed run failed, from summary.error: "at iteration 500
+ * (op step): unreachable", "in stats near iteration 999: …".
+ */
+export function describeFailure(e) {
+  if (!e) return 'the run failed';
+  const at = e.iteration != null ? `iteration ${e.iteration}${e.op != null ? ` (op ${e.op})` : ''}` : null;
+  const where = e.phase === 'iteration' && at ? `at ${at}` : `in ${e.phase ?? 'the run'}${at ? ` near ${at}` : ''}`;
+  return `${where}: ${e.message}`;
 }
 
 // Label/value pairs backing a finding's sentence.

@@ -1,25 +1,131 @@
-// Live progress on the main thread: a redrawn bar on a TTY, a plain line at
-// the first tick and then every 10 s otherwise, nothing with --quiet. It looks only at the tail of
-// each drained chunk, so it costs the same at any call rate.
+// Live progress on the main thread: a bar redrawn in place on a terminal (at
+// most 10 times a second, cut to the terminal's width), plain lines (the
+// first at once, then every 10 s) when stderr is no terminal, TERM is dumb
+// or CI is set, nothing with --quiet. What the target prints goes above the
+// bar, line by line, never into it. The bar looks only at the tail of each
+// drained chunk, so it costs the same at any call rate.
 import { RECORD_TYPE, recordView } from '../protocol.js';
 import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '../report/format.js';
 
 const WINDOW = 1024;
+/** Least time between two redraws of the bar (10 a second at most). */
+export const REDRAW_MS = 100;
+const LINE_EVERY_MS = 10_000;
+const DEFAULT_COLUMNS = 80;
+const CLEAR_LINE = '\r\x1b[K';
 
 /**
- * mode: 'tty' | 'lines' | 'none'. total: iterations requested; durationMs:
- * optional limit. trend: optional preliminary verdict ({ consume, describe },
- * see src/analysis/live.js), fed every drained chunk; the last line asks it
- * for the run as it ended.
+ * How progress is shown: 'none' with --quiet, 'tty' (a bar redrawn in place)
+ * on a terminal that can take it, else 'lines' (plain lines): when stream is
+ * no TTY, TERM is "dumb" or CI is set (to anything but "" or "false").
  */
-export function createProgress({ name, total, durationMs, mode, stream = process.stderr, trend }) {
-  const started = performance.now();
+export function progressMode({ quiet, stream = process.stderr, env = process.env }) {
+  if (quiet) return 'none';
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false';
+  return stream.isTTY && env.TERM !== 'dumb' && !ci ? 'tty' : 'lines';
+}
+
+/**
+ * The bar's fields joined by spaces, cut to fit in width columns: the fields
+ * are [{ text, keep }] in display order, and while the line is too long the
+ * field with the lowest keep goes first; a last field that still does not
+ * fit is cut. The result is at most width - 1 columns (a line that fills the
+ * last column wraps on some terminals) and never holds a line break.
+ */
+export function fitLine(fields, width) {
+  const room = Math.max(1, width - 1);
+  const shown = fields.filter((f) => f.text);
+  const length = () => shown.reduce((n, f) => n + f.text.length, 0) + shown.length - 1;
+  while (shown.length > 1 && length() > room) {
+    const drop = shown.reduce((low, f) => (f.keep < low.keep ? f : low));
+    shown.splice(shown.indexOf(drop), 1);
+  }
+  return shown
+    .map((f) => f.text)
+    .join(' ')
+    .slice(0, room);
+}
+
+/**
+ * The last line of the terminal, shared by the bar and what the target
+ * prints. mode: as progressMode; stream: where the bar goes; columns(): the
+ * width to fit (default stream.columns, else COLUMNS, else 80). draw(fields)
+ * shows the bar; above(text, dest, source) writes the complete lines of text
+ * to dest (a writable) above it, keeping a partial line of each source (a
+ * key: the target's stdout and stderr may share a dest) until its end
+ * arrives or end(source) says the source ended; close(fields) replaces the
+ * bar with the whole line of fields (null: none), which is never redrawn.
+ */
+export function createTerminal({ mode, stream = process.stderr, columns } = {}) {
+  const width = columns ?? (() => stream.columns || Number(process.env.COLUMNS) || DEFAULT_COLUMNS);
+  let barShown = false;
+  const pending = new Map();
+
+  function clearBar() {
+    if (barShown) stream.write(CLEAR_LINE);
+    barShown = false;
+  }
+
+  function above(text, dest, source = dest) {
+    const held = (pending.get(source)?.held ?? '') + text;
+    const end = held.lastIndexOf('\n') + 1;
+    pending.set(source, { dest, held: held.slice(end) });
+    if (end === 0) return;
+    clearBar(); // the next draw puts the bar back under the text
+    dest.write(held.slice(0, end));
+  }
+
+  // A source's last partial line, once it has ended.
+  function end(source) {
+    const p = pending.get(source);
+    pending.delete(source);
+    if (!p?.held) return;
+    clearBar();
+    p.dest.write(`${p.held}\n`);
+  }
+
+  const plain = (fields) =>
+    fields
+      .filter((f) => f.text)
+      .map((f) => f.text)
+      .join(' ');
+
+  function draw(fields) {
+    if (mode === 'tty') {
+      stream.write(`${CLEAR_LINE}${fitLine(fields, width())}`);
+      barShown = true;
+    } else if (mode === 'lines') {
+      stream.write(`${plain(fields)}\n`);
+    }
+  }
+
+  // The last line is never redrawn, so it is written whole (it may wrap).
+  // What the target prints may still arrive after it.
+  function close(fields) {
+    if (fields && mode !== 'none') stream.write(`${mode === 'tty' ? CLEAR_LINE : ''}${plain(fields)}\n`);
+    barShown = false;
+  }
+
+  return { draw, above, end, close };
+}
+
+/**
+ * Progress of one pass. terminal: createTerminal's; total: iterations
+ * requested (null: until --duration); durationMs: optional limit. trend:
+ * optional preliminary verdict ({ consume, describe }, see
+ * src/analysis/live.js), fed every drained chunk; the last line asks it for
+ * the run as it ended. now(): the clock in ms (performance.now). tick() may
+ * be called at any rate: the bar is redrawn at most every REDRAW_MS, a plain
+ * line every 10 s.
+ */
+export function createProgress({ name, total, durationMs, mode, terminal, trend, now = () => performance.now() }) {
+  const started = now();
   const window = new Float64Array(WINDOW);
   let filled = 0;
   let next = 0;
   let done = 0;
   let memory = NaN;
-  let lastLine = -Infinity; // the first plain line is printed at once
+  let lastDraw = -Infinity; // the first draw comes at once
 
   function consume(chunk) {
     trend?.consume(chunk);
@@ -34,32 +140,39 @@ export function createProgress({ name, total, durationMs, mode, stream = process
     }
   }
 
-  function line(final = false) {
-    const elapsed = performance.now() - started;
+  // The line's fields in display order; keep: the higher, the later a
+  // narrow terminal drops it.
+  function fields(final = false) {
+    const elapsed = now() - started;
     const rate = done / Math.max(elapsed / 1000, 1e-9);
-    const byCount = ((total - done) / Math.max(rate, 1e-9)) * 1000;
+    const byCount = total ? ((total - done) / Math.max(rate, 1e-9)) * 1000 : Infinity;
     const byTime = durationMs ? durationMs - elapsed : Infinity;
     const sorted = Array.from(window.subarray(0, filled)).sort((a, b) => a - b);
     const median = filled ? sorted[filled >> 1] : NaN;
-    const fraction = Math.min(1, Math.max(done / total, durationMs ? elapsed / durationMs : 0));
-    const bar = '#'.repeat(Math.round(fraction * 20)).padEnd(20, '-');
+    const fraction = Math.min(1, Math.max(total ? done / total : 0, durationMs ? elapsed / durationMs : 0));
     const words = trend?.describe(final);
-    const live = words ? ` · ${words}` : '';
-    return `${name} [${bar}] ${formatCount(done)}/${formatCount(total)} ${formatRate(rate)} it/s ETA ${formatDuration(Math.min(byCount, byTime))} mem ${formatBytes(memory)} median ${formatNs(median)}${live}`;
+    return [
+      { text: name, keep: 9 },
+      { text: `[${'#'.repeat(Math.round(fraction * 20)).padEnd(20, '-')}]`, keep: 6 },
+      { text: `${formatCount(done)}${total ? `/${formatCount(total)}` : ''}`, keep: 8 },
+      { text: `${formatRate(rate)} it/s`, keep: 3 },
+      { text: `ETA ${done > 0 ? formatDuration(Math.min(byCount, byTime)) : '–'}`, keep: 7 },
+      { text: `mem ${formatBytes(memory)}`, keep: 2 },
+      { text: `median ${formatNs(median)}`, keep: 1 },
+      { text: words ? `· ${words}` : '', keep: 5 },
+    ];
   }
 
   function tick() {
-    if (mode === 'tty') {
-      stream.write(`\r\x1b[K${line()}`);
-    } else if (mode === 'lines' && performance.now() - lastLine >= 10000) {
-      lastLine = performance.now();
-      stream.write(`${line()}\n`);
-    }
+    const t = now();
+    const every = mode === 'tty' ? REDRAW_MS : LINE_EVERY_MS;
+    if (mode === 'none' || t - lastDraw < every) return;
+    lastDraw = t;
+    terminal.draw(fields());
   }
 
   function finish() {
-    if (mode === 'tty') stream.write(`\r\x1b[K${line(true)}\n`);
-    else if (mode === 'lines') stream.write(`${line(true)}\n`);
+    terminal.close(fields(true));
   }
 
   return { consume, tick, finish };

@@ -13,18 +13,17 @@ import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS, LOG_VERSION, PHASE } from '../protocol.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
-import { VERSION } from '../version.js';
+import { TOOL } from '../version.js';
 import { createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
 import { interrupts } from './interrupt.js';
 import { createLogWriter } from './log-writer.js';
 import { prepareOutDir } from './out-dir.js';
-import { createProgress } from './progress.js';
+import { createProgress, createTerminal, progressMode } from './progress.js';
 import { describeTarget } from './target.js';
 import { createWatchdog, DURATION_GRACE_MS, describeState, seconds } from './watchdog.js';
 
 const DRAIN_MS = 10;
-const TICK_EVERY = 5; // progress every 5 drains (250 ms)
 
 /** The argv that reproduces a run: the original one with its seed pinned. */
 export function reproduceCommand(argv, seed) {
@@ -43,7 +42,7 @@ function buildHeader({ target, cfg, argv, ready }) {
   return {
     format: 'wasm-soak-log',
     version: LOG_VERSION,
-    tool: { name: 'wasm-soak', version: VERSION },
+    tool: TOOL,
     createdAt: new Date().toISOString(),
     command,
     reproduce: command.map(quote).join(' '),
@@ -72,11 +71,6 @@ function buildHeader({ target, cfg, argv, ready }) {
     sources: ready.sources,
     env: describeEnvironment(),
   };
-}
-
-function progressMode(cfg) {
-  if (cfg.quiet) return 'none';
-  return process.stderr.isTTY ? 'tty' : 'lines';
 }
 
 /** A write error of the log, as the run's error: the folder and the errno. */
@@ -146,14 +140,23 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
       target: { kind: target.kind, path: target.path, arm: target.arm ?? null },
       outputs,
     },
-    stdout: false,
-    stderr: false,
+    stdout: true,
+    stderr: true,
   });
+  // What the target prints goes above the bar, line by line; with --json
+  // its stdout goes to stderr, so that stdout holds only the summary.
+  const mode = progressMode({ quiet: cfg.quiet });
+  const terminal = createTerminal({ mode });
+  const printed = { stdout: cfg.json ? process.stderr : process.stdout, stderr: process.stderr };
+  for (const name of ['stdout', 'stderr']) {
+    worker[name].setEncoding('utf8');
+    worker[name].on('data', (text) => terminal.above(text, printed[name], name));
+    worker[name].on('end', () => terminal.end(name));
+  }
 
   let writer = null;
   let progress = null;
   let header = null;
-  let ticks = 0;
   let settle;
   const settled = new Promise((resolve) => {
     settle = resolve;
@@ -226,7 +229,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
   const timer = setInterval(() => {
     if (writer) {
       safeDrain();
-      if (++ticks % TICK_EVERY === 0) progress?.tick();
+      progress?.tick(); // it redraws at its own pace
     }
     const hang = watchdog.check();
     if (hang) {
@@ -284,10 +287,16 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
         return;
       }
       watchdog.started();
-      const mode = progressMode(cfg);
       const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
       const label = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
-      progress = createProgress({ name: label, total: cfg.iterations, durationMs: cfg.durationMs, mode, trend });
+      progress = createProgress({
+        name: label,
+        total: cfg.iterations,
+        durationMs: cfg.durationMs,
+        mode,
+        terminal,
+        trend,
+      });
       hooks?.onMessage(msg);
     } else if (msg.type === 'drain') {
       safeDrain();
@@ -309,7 +318,8 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
   clearInterval(timer);
   const wroteLog = writer !== null;
   closeLog();
-  progress?.finish();
+  if (progress) progress.finish();
+  else terminal.close(null);
   await worker.terminate();
   return { outcome, wroteLog };
 }
@@ -323,6 +333,7 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
+    tool: TOOL,
     name: target.name,
     status: 'interrupted',
     exitCode: EXIT.INTERRUPTED,
@@ -357,9 +368,11 @@ export function startFailure(outcome, target, cfg, outDir) {
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
+    tool: TOOL,
     name: target.name,
     status: 'failed',
     exitCode: EXIT.FAILED,
+    verdict: 'error',
     seed: cfg.seed,
     error: {
       message: e.message,
@@ -373,6 +386,14 @@ export function startFailure(outcome, target, cfg, outDir) {
   };
   writeSummaryOrPrint(outDir, summary);
   return new SoakError(e.code === 'WS_EHUNG' ? 'WS_EHUNG' : 'WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
+}
+
+/** Says where a previous result went (prepareOutDir moved it aside); given: the folder as the user named it. */
+export function tellMovedAside(given, out) {
+  if (out.movedTo)
+    process.stderr.write(
+      `wasm-soak: ${given} held a previous result; it is kept as ${given}${out.movedTo.slice(out.path.length)} (--force writes over it instead).\n`,
+    );
 }
 
 export const runOf = (outcome) => ({
@@ -398,12 +419,21 @@ export async function runTarget(targetPath, cfg, argv, { interrupt: given } = {}
   if (cfg.countAllocs) checkBinaryen();
   // A suite names its targets (cfg.name); that name wins over the file's.
   if (cfg.name) target.name = cfg.name;
-  const outDir = prepareOutDir(cfg.out ?? join(RESULTS_ROOT, target.name));
+  const named = cfg.out ?? join(RESULTS_ROOT, target.name);
+  const out = prepareOutDir(named, { force: cfg.force });
+  const outDir = out.path;
   const interrupt = given ?? interrupts();
   const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
   const timedLog = join(outDir, 'samples.wslog');
   const timed = await runPass({ target, cfg, argv, logPath: timedLog, outputs, pass: 'timed', interrupt });
-  if (!timed.wroteLog) throw startFailure(timed.outcome, target, cfg, outDir);
+  if (!timed.wroteLog) {
+    const err = startFailure(timed.outcome, target, cfg, outDir);
+    // A usage error leaves nothing on disk (the previous result is back in place).
+    if (err.exitCode === EXIT.USAGE) out.discard();
+    else tellMovedAside(named, out);
+    throw err;
+  }
+  tellMovedAside(named, out);
   const run = runOf(timed.outcome);
 
   let count = null;

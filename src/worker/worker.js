@@ -194,7 +194,7 @@ const RETAINED_CHECKPOINTS = 16;
 let checkpoint = 0;
 
 function retainedHeap(completed, elapsedMs) {
-  const due = (checkpoint * config.iterations) / RETAINED_CHECKPOINTS;
+  const due = config.iterations === null ? Infinity : (checkpoint * config.iterations) / RETAINED_CHECKPOINTS;
   const dueMs = config.durationMs ? (checkpoint * config.durationMs) / RETAINED_CHECKPOINTS : Infinity;
   if (!collectGarbage || (completed < due && elapsedMs < dueMs)) return NaN;
   checkpoint++;
@@ -356,7 +356,7 @@ async function main() {
   runner = addon.createRunner({
     ring: control,
     seed: config.seed,
-    iterations: config.iterations,
+    iterations: config.iterations ?? Infinity, // null: a --duration run without -n
     durationNs: (config.durationMs ?? 0) * 1e6,
     scenario: Boolean(prepared.scenario),
     state: prepared.state,

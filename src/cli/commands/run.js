@@ -4,7 +4,7 @@
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
-import { nextSteps, undecidedLines, verdictLine } from '../../report/words.js';
+import { describeFailure, nextSteps, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { runConfig } from '../options.js';
 
@@ -22,12 +22,7 @@ function printResult(summary, outDir) {
     `  ${summary.status}, ${formatCount(summary.iterations.completed)} iterations, verdict ${summary.verdict}`,
     `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${formatCount(summary.memory.growthEvents)} growth events)`,
   );
-  if (summary.error) {
-    const e = summary.error;
-    const at = e.iteration != null ? `iteration ${e.iteration}${e.op != null ? ` (op ${e.op})` : ''}` : null;
-    const where = e.phase === 'iteration' && at ? `at ${at}` : `in ${e.phase ?? 'the run'}${at ? ` near ${at}` : ''}`;
-    lines.push(`  error ${where}: ${e.message}`);
-  }
+  if (summary.error) lines.push(`  error ${describeFailure(summary.error)}`);
   if (summary.baseline) lines.push(...baselineLines(summary.baseline).map((l) => `  ${l}`));
   if (summary.outputs?.plotsSkipped) lines.push(`  figures: ${summary.outputs.plotsSkipped}`);
   if (summary.interrupted?.cutShort?.length)
@@ -54,8 +49,9 @@ export async function commandRun({ values, positionals }, argv) {
       `wasm-soak: the counting pass failed: ${summary.sources.countingPass.error?.message ?? 'unknown error'}\n`,
     );
   }
-  if (summary.status === 'failed' && summary.error && (cfg.quiet || cfg.json))
-    process.stderr.write(`wasm-soak: ${summary.name}: ${summary.error.phase}: ${summary.error.message}\n`);
+  // -q and --json silence the report, never the error of a failed run.
+  if (summary.status === 'failed' && (cfg.quiet || cfg.json))
+    process.stderr.write(`wasm-soak: ${summary.name}: failed, verdict error ${describeFailure(summary.error)}\n`);
   if (cfg.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else if (!cfg.quiet) printResult(summary, outDir);
   return exitCode;

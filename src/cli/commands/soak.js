@@ -19,9 +19,11 @@ import {
 } from '../../compare/suite-target.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
-import { runTarget } from '../../run/run.js';
+import { describeFailure } from '../../report/words.js';
+import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
+import { runTarget, tellMovedAside } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
-import { compareConfig, DEFAULT_SUITE, optionsOf, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
+import { compareConfig, EXAMPLE_SUITE, optionsOf, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
 
 const TARGET_KEYS = new Set([
   'name',
@@ -136,10 +138,12 @@ function planTargets(targets, given, outRoot, suitePath) {
 
 /** Runs the suite of parseCommand('soak', argv); resolves the exit code. */
 export async function commandSoak({ values, positionals, given }) {
-  const suitePath = positionals[0] ?? DEFAULT_SUITE;
+  const suitePath = positionals[0] ?? EXAMPLE_SUITE;
+  if (positionals[0] === undefined) process.stdout.write(`the examples shipped with wasm-soak: ${suitePath}\n`);
   const outRoot = values.out ?? RESULTS_ROOT;
   const suite = readSuite(suitePath);
   const plan = planTargets(shardOf(suite.targets, values.shard), given, outRoot, suitePath);
+  tellMovedAside(outRoot, prepareOutDir(outRoot, { force: values.force, holds: holdsSuite }));
   const suiteResult = createSuiteResult({
     name: suite.name,
     suite: resolve(suitePath),
@@ -198,6 +202,7 @@ export async function commandSoak({ values, positionals, given }) {
       `${t.name.padEnd(16)} ${summary.status.padEnd(11)} verdict ${summary.verdict.padEnd(15)} ${mark}  (seed ${summary.seed})\n`,
     );
     for (const f of summary.findings ?? []) process.stdout.write(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
+    if (summary.status === 'failed') process.stdout.write(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
     if (summary.baseline)
       for (const l of baselineLines(summary.baseline)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
     worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);

@@ -1,0 +1,189 @@
+// Terminal manners of the progress display: the bar fits the terminal's
+// width (fields dropped, never wrapped), is redrawn at most 10 times a
+// second, is plain lines under TERM=dumb or CI, and what the target prints
+// goes above it, never into it. Unit tests on a fake stream and clock, then
+// the CLI on a pseudo-terminal (util-linux `script`).
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createProgress, createTerminal, fitLine, progressMode, REDRAW_MS } from '../src/run/progress.js';
+import { CHILD_TIMEOUT_MS, CLI, fixture, runCli, tempDir } from './helpers.js';
+
+const CLEAR = '\r\x1b[K';
+
+function fakeStream({ columns = 80, isTTY = true } = {}) {
+  const stream = { columns, isTTY, text: '', write: (s) => (stream.text += s) };
+  return stream;
+}
+
+const FIELDS = [
+  { text: 'a-rather-long-target-name', keep: 9 },
+  { text: '[##########----------]', keep: 6 },
+  { text: '12,345/20,000', keep: 8 },
+  { text: '1.2M it/s', keep: 3 },
+  { text: 'ETA 0:05', keep: 7 },
+  { text: 'mem 128.0 KiB', keep: 2 },
+  { text: 'median 481 ns', keep: 1 },
+  { text: '· memory +0 B since warm-up · preliminary verdict: stable (so far)', keep: 5 },
+];
+
+test('fitLine drops the least kept fields until the line fits, and never breaks it', () => {
+  const whole = FIELDS.map((f) => f.text).join(' ');
+  assert.equal(fitLine(FIELDS, 400), whole);
+  for (const width of [200, 120, 80, 60, 40, 20, 5, 1]) {
+    const line = fitLine(FIELDS, width);
+    assert.ok(line.length <= Math.max(1, width - 1), `${width}: ${line.length} columns: ${line}`);
+    assert.doesNotMatch(line, /[\r\n]/);
+  }
+  assert.equal(fitLine(FIELDS, 80), 'a-rather-long-target-name [##########----------] 12,345/20,000 ETA 0:05');
+  assert.equal(fitLine(FIELDS, 60), 'a-rather-long-target-name 12,345/20,000 ETA 0:05');
+});
+
+test('the bar is redrawn at most 10 times a second, however often it is ticked', () => {
+  const stream = fakeStream();
+  let clock = 0;
+  const terminal = createTerminal({ mode: 'tty', stream });
+  const progress = createProgress({ name: 't', total: 100, mode: 'tty', terminal, now: () => clock });
+  for (let i = 0; i < 100; i++) {
+    progress.tick();
+    clock += 10; // a tick every 10 ms for 1 s
+  }
+  const draws = stream.text.split(CLEAR).length - 1;
+  assert.ok(draws >= 9 && draws <= 1000 / REDRAW_MS, `${draws} redraws in 1 s`);
+  assert.ok(!stream.text.includes('\n'), 'the bar is redrawn in place');
+});
+
+test('plain lines when stderr is no terminal, TERM is dumb or CI is set; nothing with --quiet', () => {
+  const tty = { isTTY: true };
+  assert.equal(progressMode({ stream: tty, env: { TERM: 'xterm' } }), 'tty');
+  assert.equal(progressMode({ stream: tty, env: { TERM: 'dumb' } }), 'lines');
+  assert.equal(progressMode({ stream: tty, env: { TERM: 'xterm', CI: 'true' } }), 'lines');
+  assert.equal(progressMode({ stream: tty, env: { TERM: 'xterm', CI: '1' } }), 'lines');
+  assert.equal(progressMode({ stream: tty, env: { TERM: 'xterm', CI: 'false' } }), 'tty');
+  assert.equal(progressMode({ stream: { isTTY: false }, env: {} }), 'lines');
+  assert.equal(progressMode({ quiet: true, stream: tty, env: {} }), 'none');
+});
+
+test('what the target prints goes above the bar, whole lines only', () => {
+  const stream = fakeStream();
+  const dest = fakeStream();
+  const terminal = createTerminal({ mode: 'tty', stream });
+  terminal.draw(FIELDS);
+  terminal.above('first line\nsecond ', dest);
+  assert.equal(dest.text, 'first line\n', 'the partial line waits for its end');
+  assert.ok(stream.text.endsWith(CLEAR), 'the bar was cleared before the text');
+  terminal.draw(FIELDS);
+  terminal.above('half\n', dest);
+  assert.equal(dest.text, 'first line\nsecond half\n');
+  terminal.above('out: partial ', dest, 'stdout');
+  terminal.above('err: whole\n', dest, 'stderr');
+  assert.equal(dest.text, 'first line\nsecond half\nerr: whole\n', 'sources sharing a dest keep their lines apart');
+  terminal.close(FIELDS);
+  terminal.above('after the bar\nno end', dest, 'stderr');
+  terminal.end('stderr');
+  terminal.end('stdout');
+  assert.equal(
+    dest.text,
+    'first line\nsecond half\nerr: whole\nafter the bar\nno end\nout: partial \n',
+    'a source that ended flushes its partial line',
+  );
+});
+
+// ---- on a pseudo-terminal ----
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+const quote = (a) => `'${String(a).replace(/'/g, "'\\''")}'`;
+
+/** Runs the CLI with args on a pty of cols columns; resolves { code, text } (the terminal's bytes). */
+function onPty(args, { cols = 80, env = {} } = {}) {
+  const command = `stty cols ${cols} rows 24; exec ${[process.execPath, CLI, ...args].map(quote).join(' ')}`;
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, TERM: 'xterm', CI: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, text });
+    });
+  });
+}
+
+/** The bars drawn in place: the text between two clears of the line. */
+const redrawn = (text) =>
+  text
+    .split(CLEAR)
+    .slice(1, -1)
+    .filter((piece) => !/[\r\n]/.test(piece));
+/** What the terminal's lines show: each line's text after its last carriage return. */
+const shownLines = (text) =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .map((l) => l.slice(l.lastIndexOf('\r') + 1).replaceAll(CLEAR.slice(1), ''));
+
+const clean = (out) => [fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-o', out, '--format', 'md'];
+
+test('on a 60-column terminal every redrawn bar fits in 59 columns', {
+  skip: !hasScript && 'no script(1)',
+}, async () => {
+  const r = await onPty(['run', ...clean(tempDir()), '-n', '1000000', '--fail-on', 'none'], { cols: 60 });
+  assert.equal(r.code, 0, r.text);
+  const bars = redrawn(r.text);
+  assert.ok(bars.length >= 1, `the bar was redrawn: ${JSON.stringify(r.text.slice(0, 400))}`);
+  for (const bar of bars) assert.ok(bar.length <= 59, `${bar.length} columns: ${bar}`);
+});
+
+for (const [what, env] of [
+  ['TERM=dumb', { TERM: 'dumb' }],
+  ['CI set', { CI: 'true' }],
+]) {
+  test(`${what}: plain progress lines on a terminal`, { skip: !hasScript && 'no script(1)' }, async () => {
+    const r = await onPty(['run', ...clean(tempDir()), '-n', '3000', '--fail-on', 'none'], { env });
+    assert.equal(r.code, 0, r.text);
+    assert.ok(!r.text.includes('\x1b[K'), 'no bar redrawn in place');
+    assert.match(r.text, /^clean \[#+-*\] 3,000\/3,000 /m, 'the last progress line, plain');
+  });
+}
+
+test('what a scenario prints goes above the bar, never into it', { skip: !hasScript && 'no script(1)' }, async () => {
+  const scenario = fixture('test', 'scenarios', 'prints.mjs');
+  const r = await onPty(['run', scenario, '-n', '6000', '-o', tempDir(), '--format', 'md', '--fail-on', 'none'], {
+    cols: 200,
+  });
+  assert.equal(r.code, 0, r.text);
+  const lines = shownLines(r.text);
+  const said = lines.filter((l) => l.includes('says'));
+  assert.equal(said.length, 13, said.join('\n'));
+  for (const l of said) assert.match(l, /^(setup says hello|scenario says \d+)$/);
+  const out = lines.filter((l) => l.includes('begins'));
+  assert.equal(out.length, 9, out.join('\n'));
+  for (const l of out) assert.match(l, /^out \d+ begins; and ends$/);
+});
+
+test('with --json, stdout holds only the summary: what the scenario prints goes to stderr', async () => {
+  const scenario = fixture('test', 'scenarios', 'prints.mjs');
+  const r = await runCli([
+    'run',
+    scenario,
+    '-n',
+    '2000',
+    '-o',
+    join(tempDir(), 'r'),
+    '--json',
+    '--format',
+    'md',
+    '--fail-on',
+    'none',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).name, 'prints');
+  for (const i of [0, 700, 1400]) assert.match(r.stderr, new RegExp(`^out ${i} begins; and ends$`, 'm'));
+  assert.match(r.stderr, /^scenario says 1000$/m);
+});
