@@ -20,6 +20,8 @@ export const MARK = freeze(c.mark);
 export const COUNTER = freeze(c.counter);
 export const COUNTER_FIELDS = c.counterFields;
 export const CTL = freeze(c.ctl);
+/** What the STOP control word asks of the loop. */
+export const STOP_REQUEST = freeze(c.stopRequest);
 export const CTL_WORDS = c.ctlWords;
 /** Worker phases (the PHASE control word), by name; PHASE_NAMES[value] is the name. */
 export const PHASE = freeze(c.phase);

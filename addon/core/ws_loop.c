@@ -336,6 +336,12 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
     if (outcome < 0)
       return outcome;
     if (outcome == WS_CALL_THREW) {
+      /* The main thread is terminating the worker in this call (a hung
+       * call, a second signal): V8 makes it return as thrown, but it was
+       * cut short, and no record says otherwise. */
+      if (__atomic_load_n(&loop->ring.ctl[WS_CTL_STOP], __ATOMIC_ACQUIRE) ==
+          WS_STOP_ABANDON)
+        return WS_STATUS_STOPPED;
       rc = finish_call(loop, op, start, end, before, WS_FLAG_THREW, 1);
       return rc != 0 ? rc : WS_STATUS_THREW;
     }

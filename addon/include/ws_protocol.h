@@ -124,6 +124,12 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 
 /* ---- Ring ---- */
 
+/* What the STOP word asks of the loop. */
+#define WS_STOP_REQUESTS(X)                                                              \
+  X(AFTER_CALL, 1, "afterCall") /* stop after the call in progress */                    \
+  X(ABANDON, 2, "abandon")      /* the worker is being terminated: a call that returns   \
+                                 * as thrown was cut short, not completed */
+
 /* Int32 control words at the start of the ring's SharedArrayBuffer. */
 #define WS_RING_CONTROL(X)                                                               \
   X(WRITE, 0, "write")         /* records published (u32, wraps) */                      \
@@ -263,6 +269,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_MARK_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_MARK_, name, value)
 #define WS_COUNT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_COUNT_, name, value)
 #define WS_CTL_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CTL_, name, value)
+#define WS_STOP_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_STOP_, name, value)
 #define WS_PHASE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_PHASE_, name, value)
 #define WS_STATUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_STATUS_, name, value)
 #define WS_ARG_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_ARG_, name, value)
@@ -281,6 +288,7 @@ _Static_assert(WS_METRIC_CENSUS_CLASS_16 == WS_METRIC_CENSUS_CLASS_BASE + 4 &&
 enum { WS_MARKS(WS_MARK_ENUM) };
 enum { WS_COUNTERS(WS_COUNT_ENUM) };
 enum { WS_RING_CONTROL(WS_CTL_ENUM) };
+enum { WS_STOP_REQUESTS(WS_STOP_ENUM) };
 enum { WS_WORKER_PHASES(WS_PHASE_ENUM) };
 enum { WS_LOOP_STATUSES(WS_STATUS_ENUM) };
 enum { WS_ARG_KINDS(WS_ARG_ENUM) };

@@ -88,6 +88,7 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
   NAPI_CHECK(set_number(env, c, "counterFields", WS_COUNT_FIELDS));
   WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);
+  WS_EXPORT_LIST(env, c, "stopRequest", WS_STOP_REQUESTS);
   WS_EXPORT_LIST(env, c, "phase", WS_WORKER_PHASES);
   NAPI_CHECK(set_number(env, c, "ctlWords", WS_CTL_WORDS));
   NAPI_CHECK(set_number(env, c, "ringHeaderBytes", WS_RING_HEADER_BYTES));

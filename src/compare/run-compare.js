@@ -18,7 +18,7 @@ import { analyzeInto } from '../report/result.js';
 import { requestStop } from '../run/drain.js';
 import { interrupts } from '../run/interrupt.js';
 import { prepareOutDir } from '../run/out-dir.js';
-import { reproduceCommand, runOf, runPass, startFailure } from '../run/run.js';
+import { reproduceCommand, runOf, runPass, startFailure, tellMovedAside } from '../run/run.js';
 import { describeTarget } from '../run/target.js';
 import { analyzeCompare } from './analyze-compare.js';
 import { buildBoundaryModule } from './boundary.js';
@@ -230,10 +230,13 @@ async function analyseArms(arms, passes, armCfg, argv, count) {
   }
 }
 
-/** The result folder of a comparison: --out, else soak-results/compare-<A>-<B>…. */
+/** The result folder of a comparison: --out, else soak-results/compare-<A>-<B>… (a previous one moved aside). */
 function outDirOf(cfg, arms) {
   const names = arms.filter((a) => a.role === 'arm').map((a) => (a.target.arm ? a.name : a.target.name));
-  return prepareOutDir(cfg.out ?? join(RESULTS_ROOT, `compare-${names.join('-')}`));
+  const given = cfg.out ?? join(RESULTS_ROOT, `compare-${names.join('-')}`);
+  const out = prepareOutDir(given);
+  tellMovedAside(given, out);
+  return out.path;
 }
 
 /**

@@ -2,7 +2,7 @@
 // worker's C loop waits when the ring is full, so draining often keeps the
 // loop running and draining late never loses a sample.
 
-import { CTL, CTL_WORDS, RECORD_SIZE, RING_HEADER_BYTES } from '../protocol.js';
+import { CTL, CTL_WORDS, RECORD_SIZE, RING_HEADER_BYTES, STOP_REQUEST } from '../protocol.js';
 
 /** Allocates the SharedArrayBuffer of a ring of capacity records (a power of two). */
 export function createRing(capacity) {
@@ -36,5 +36,13 @@ export function createDrain(sab, sink) {
 
 /** Asks the worker's loop to stop after its current iteration. */
 export function requestStop(sab) {
-  Atomics.store(new Int32Array(sab, 0, CTL_WORDS), CTL.stop, 1);
+  Atomics.store(new Int32Array(sab, 0, CTL_WORDS), CTL.stop, STOP_REQUEST.afterCall);
+}
+
+/**
+ * Tells the worker's loop, before the worker is terminated, that the call in
+ * progress is cut short: it is not recorded as a completed (thrown) call.
+ */
+export function abandonRun(sab) {
+  Atomics.store(new Int32Array(sab, 0, CTL_WORDS), CTL.stop, STOP_REQUEST.abandon);
 }

@@ -14,7 +14,7 @@ import { CTL, CTL_WORDS, LOG_VERSION, PHASE } from '../protocol.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
 import { TOOL } from '../version.js';
-import { createDrain, createRing, requestStop } from './drain.js';
+import { abandonRun, createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
 import { interrupts } from './interrupt.js';
 import { createLogWriter } from './log-writer.js';
@@ -217,6 +217,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
       } else requestStop(sab);
     },
     now() {
+      abandonRun(sab);
       worker.terminate();
       closeLog();
       process.stderr.write(
@@ -239,6 +240,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
           ? `was still running ${seconds(DURATION_GRACE_MS)} after --duration ${seconds(cfg.durationMs)} ran out`
           : `did not ${d.pending ? 'settle' : hang.phase === PHASE.setup || hang.phase === PHASE.load ? 'finish' : 'return'} within ${seconds(hang.by === 'setup-timeout' ? cfg.setupTimeoutMs : cfg.callTimeoutMs)} (--${hang.by})`;
       const subject = d.pending ? `the promise returned by ${d.what}` : d.what;
+      abandonRun(sab);
       worker.terminate();
       finish({
         type: 'done',
