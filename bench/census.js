@@ -10,13 +10,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRun } from '../src/analysis/log-reader.js';
-import { runConfig } from '../src/cli/options.js';
+import { parseCommand, runConfig } from '../src/cli/options.js';
 import { runTarget } from '../src/run/run.js';
 
 const DURATION = process.argv[2] ?? '10s';
 const scenario = new URL('./census-heap.mjs', import.meta.url).pathname;
 const out = mkdtempSync(join(tmpdir(), 'wasm-soak-census-bench-'));
-const cfg = runConfig({ iterations: '100000000', duration: DURATION, seed: '1', warmup: '0' });
+const argv = ['-n', '100000000', '--duration', DURATION, '--seed', '1', '--warmup', '0'];
+const cfg = runConfig(parseCommand('run', [scenario, ...argv]).values);
 Object.assign(cfg, { out, quiet: true, formats: [] });
 const { summary } = await runTarget(scenario, cfg, ['run', scenario]);
 const run = await readRun(join(out, 'samples.wslog'));

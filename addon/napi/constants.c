@@ -109,7 +109,6 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
   WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
   NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
-  NAPI_CHECK(set_number(env, c, "censusFloor", WS_CENSUS_FLOOR));
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));

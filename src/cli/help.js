@@ -3,7 +3,7 @@
 import { tryAddon } from '../native.js';
 import { formatCount } from '../report/format.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, flagOf, optionsOf } from './options.js';
+import { COMMANDS, DEFAULT_SLOW_SAMPLES, flagOf, optionsOf } from './options.js';
 
 const WIDTH = 80;
 const COLUMN = 27; // where an option's description starts
@@ -58,8 +58,8 @@ function decidesText() {
   return (
     `Verdicts: the shortest run that can decide is about ${formatCount(after(c.timeMinCalls))} calls: the time test ` +
     `needs ${formatCount(c.timeMinCalls)} calls after a warm-up of at most 1/${cap} of the run; the memory series ` +
-    `need ${c.memMinPoints} slow samples after it (the default --slow-every, a ${c.censusFloor}th of -n, gives any ` +
-    `run about ${formatCount(Math.floor((c.censusFloor * (cap - 1)) / cap))}; with --slow-every S, a run of about ` +
+    `need ${c.memMinPoints} slow samples after it (the default --slow-every, ${DEFAULT_SLOW_SAMPLES} per run, gives any ` +
+    `run about ${formatCount(Math.floor((DEFAULT_SLOW_SAMPLES * (cap - 1)) / cap))}; with --slow-every S, a run of about ` +
     `${formatCount(after(c.memMinPoints))} × S calls); a large late step of linear memory needs a plateau as long as ` +
     'the run before it, or live bytes (--count-allocs). Until then the verdict is inconclusive, with what would ' +
     'decide it; it exits 0 unless --fail-on names inconclusive.'

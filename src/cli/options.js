@@ -89,6 +89,9 @@ export const COMMANDS = Object.freeze({
 const DEFAULT_YIELD_FLOOR_MS = 0.5;
 // The longest default stretch between slow samples, in iterations.
 const MAX_SLOW_EVERY = 1000;
+// Slow samples a run gets by default: enough points for the trend tests of
+// the sampled series (four per trend segment).
+export const DEFAULT_SLOW_SAMPLES = 64;
 
 // Two defaults are decided in C (ws_protocol.h): read from the addon when
 // they are needed, so that the help and usage errors work without it.
@@ -274,7 +277,7 @@ export const OPTIONS = Object.freeze(
       value: 'N',
       parse: integer({ min: 1 }),
       default: MAX_SLOW_EVERY,
-      shown: `-n / 64 (the heap census floor), at most ${MAX_SLOW_EVERY}`,
+      shown: `-n / ${DEFAULT_SLOW_SAMPLES}, at most ${MAX_SLOW_EVERY}`,
       help: 'slow samples (RSS, JS heap, memories, heap census, stats()) every N iterations',
       commands: ARM,
     },
@@ -641,13 +644,9 @@ export function runConfig(values) {
   // The defaults decided in C, after the checks: a usage error needs no addon.
   for (const o of run.filter((x) => x.fromAddon && !(x.key in values))) cfg[o.key] = o.default;
   cfg.yieldFloorMs = values.yieldEvery === undefined ? DEFAULT_YIELD_FLOOR_MS : 0;
-  // Enough slow samples for the trend tests on a short run: at least the
-  // census floor C keeps (WS_CENSUS_FLOOR) across the run's calls.
+  // Enough slow samples for the trend tests on a short run.
   if (values.slowEvery === undefined && Number.isFinite(cfg.iterations))
-    cfg.slowEvery = Math.max(
-      1,
-      Math.min(MAX_SLOW_EVERY, Math.floor(cfg.iterations / loadAddon().constants.censusFloor)),
-    );
+    cfg.slowEvery = Math.max(1, Math.min(MAX_SLOW_EVERY, Math.floor(cfg.iterations / DEFAULT_SLOW_SAMPLES)));
   cfg.budgets = { allocs: maxAllocsPerCall, bytes: maxBytesPerCall };
   // Budgets are checked on the counting pass's exact counts.
   cfg.countAllocs = cfg.countAllocs || maxAllocsPerCall !== null || maxBytesPerCall !== null;
