@@ -458,13 +458,17 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                                                   : WS_CENSUS_BUDGET_DEFAULT;
   uint64_t start = since_start(loop);
   double share = run_share(loop);
-  /* Due by the floor once the run has entered a 64th it has no census in. */
+  /* Due by the floor once the run has entered a stretch it has no census in. */
   int floor_due = (uint32_t)(share * WS_CENSUS_FLOOR) >
                   (uint32_t)(census->last_share * WS_CENSUS_FLOOR);
   if (record && !floor_due && census->last_cost_ns > 0 && budget < 1000) {
+    /* Skipped when due sooner after the last one than its cost allows, or
+     * when it would lift the run's total census time over the budget (the
+     * floor's censuses spend it too). */
     double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
     uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
-    if ((double)since < wait)
+    double total = (double)(census->spent_ns + census->last_cost_ns);
+    if ((double)since < wait || total * 1000.0 > (double)budget * (double)start)
       return WS_CENSUS_SKIPPED;
   }
   uint8_t *data;
@@ -484,6 +488,7 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
     c[2] = end - start;
     uint64_t lo = c[0] < c[1] ? c[0] : c[1], hi = c[0] < c[1] ? c[1] : c[0];
     census->last_end_ns = end;
+    census->spent_ns += end - start;
     census->last_share = share;
     census->last_cost_ns = c[2] < lo ? lo : c[2] > hi ? hi : c[2];
     if (c[0] == 0) /* fewer than three so far: the latest */

@@ -108,8 +108,9 @@ typedef struct {
   /* Histogram classes ever non-zero (ws_loop_census records them). */
   uint32_t classes_seen;
   /* ws_loop_census's time budget: when the last census ended, the cost it
-   * budgets for, the last three censuses' times. */
-  uint64_t last_end_ns, last_cost_ns, recent_ns[3];
+   * budgets for, the last three censuses' times, and the time of every
+   * recorded census so far (those the floor forced too). */
+  uint64_t last_end_ns, last_cost_ns, recent_ns[3], spent_ns;
   /* The share of the run done at the last recorded census (WS_CENSUS_FLOOR). */
   double last_share;
 } ws_census;

@@ -870,8 +870,17 @@ static void test_loop_census(void) {
   c.last_cost_ns = 1000000000000ull; /* as if the last one took 1000 s */
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_SKIPPED);
   CHECK(ws_ring_pop(&ring, rec, 4096) == 0);
+  /* Long after the last one, but the run's censuses (the floor's too) have
+   * spent its share already. */
+  c.last_cost_ns = 1;
+  c.last_end_ns = 0;
+  c.spent_ns = 1000000000000ull;
+  CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_SKIPPED);
+  CHECK(ws_ring_pop(&ring, rec, 4096) == 0);
   c.last_cost_ns = 0;
+  uint64_t spent_before = c.spent_ns;
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_TAKEN);
+  CHECK(c.spent_ns == spent_before + r.elapsed_ns);
   n = ws_ring_pop(&ring, rec, 4096);
   int zero_class_recorded = 0;
   for (int k = 0; k < WS_CENSUS_CLASSES; k++)
