@@ -43,6 +43,7 @@ export const METRIC_CENSUS_CLASS_BASE = c.metricCensusClassBase;
 export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
 /** Why a run's data could not decide (the verdict "inconclusive"), by name. */
 export const UNDECIDED_REASON = freeze(c.undecidedReason);
+export const GROWTH_CAUSE = freeze(c.growthCause);
 /** Largest wasm32 linear memory (4 GiB), decided in C. */
 export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */

@@ -197,7 +197,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(HEAP, 3, "heap")            /* allocator heap size or heap top */                    \
   X(LIVE, 4, "live")            /* live (allocated, not freed) bytes */                  \
   X(JS_HEAP, 5, "jsHeap")       /* the worker's V8 heap retained after full GCs */       \
-  X(STACK, 6, "stack")          /* shadow stack depth: first stack pointer minus now */
+  X(STACK, 6, "stack")          /* shadow stack depth: first stack pointer minus now */  \
+  X(HOLES, 7, "holes")          /* free bytes between in-use blocks (the top excluded) */
 
 /* Finding kinds, most severe first: the order is the severity order (a
  * verdict is the most severe finding's kind, "stable" without one). The
@@ -216,6 +217,12 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 /* Why a run's data cannot decide (the verdict "inconclusive" when nothing
  * else was found; docs/verdicts.md, "Inconclusive"). Each comes with the
  * calls that would decide it, by the run's own rates. */
+/* Why memory growth is `growth`, not leak or fragmentation. */
+#define WS_GROWTH_CAUSES(X)                                                              \
+  X(UNOBSERVED, 1, "unobserved") /* no live bytes were tested */                         \
+  X(LIVE_PEAKS, 2, "live-peaks") /* live bytes flat, their per-segment peaks grow */     \
+  X(HEAP_END, 3, "heap-end")     /* live bytes and the holes flat: grown at its end */
+
 #define WS_UNDECIDED_REASONS(X)                                                          \
   X(FEW_CALLS, 1, "few-calls")             /* too few calls after warm-up to test */     \
   X(FEW_SAMPLES, 2, "few-samples")         /* a sampled series: too few points */        \
@@ -278,6 +285,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_KIND_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_KIND_, name, value)
 #define WS_CENSUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CENSUS_, name, value)
 #define WS_UNDECIDED_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_UNDECIDED_, name, value)
+#define WS_GROWTH_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROWTH_, name, value)
 
 enum { WS_RECORD_TYPES(WS_REC_ENUM) };
 enum { WS_RECORD_FLAGS(WS_FLAG_ENUM) };
@@ -303,6 +311,7 @@ enum {
   WS_FINDING_KINDS(WS_KIND_ENUM) WS_KIND_COUNT
 };
 enum { WS_UNDECIDED_REASONS(WS_UNDECIDED_ENUM) };
+enum { WS_GROWTH_CAUSES(WS_GROWTH_ENUM) };
 
 /* Returns the kind's name ("stable", "inconclusive", "leak", ...), or
  * "unknown". */

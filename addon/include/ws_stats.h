@@ -308,7 +308,15 @@ typedef struct {
   int series;       /* index of the signal it is about, -1 for time */
   double iteration; /* memory-exhausted: where the limit was reached */
   double bytes;     /* memory-exhausted: the memory there */
+  int cause;        /* growth: WS_GROWTH_* (why not leak or fragmentation), else 0 */
 } ws_finding;
+
+/* Free bytes between in-use blocks (a HOLES series) account for a heap's
+ * growth, and so make it fragmentation, when they grow by at least this
+ * share of it, 1/4: a heap that grows while live bytes and the holes in it
+ * stay flat grew at its end (its top chunk), to hold peaks of live bytes
+ * that were freed again between samples, not between blocks. */
+#define WS_HOLES_SHARE_DIVISOR 4
 
 /* Something the data could not decide, and what would. */
 typedef struct {

@@ -210,6 +210,8 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
                                            NAPI_AUTO_LENGTH, &str));
     NAPI_CALL(env, napi_set_named_property(env, f, "kind", str));
     NAPI_CALL(env, set_num(env, f, "series", v.findings[i].series));
+    if (v.findings[i].cause != 0)
+      NAPI_CALL(env, set_num(env, f, "cause", v.findings[i].cause));
     if (v.findings[i].kind == WS_KIND_MEMORY_EXHAUSTED) {
       NAPI_CALL(env, set_num(env, f, "iteration", v.findings[i].iteration));
       NAPI_CALL(env, set_num(env, f, "bytes", v.findings[i].bytes));

@@ -4,7 +4,15 @@
 // file validates options, picks the series a run has, and words the findings
 // for people. verdictOf is the one rule that turns findings into a verdict.
 import { addon } from '../addon.js';
-import { FINDING_KINDS, MAX_SERIES, ROLE, UNDECIDED_REASON, VERDICT_DEFAULTS, WASM32_MAX_BYTES } from '../protocol.js';
+import {
+  FINDING_KINDS,
+  GROWTH_CAUSE,
+  MAX_SERIES,
+  ROLE,
+  UNDECIDED_REASON,
+  VERDICT_DEFAULTS,
+  WASM32_MAX_BYTES,
+} from '../protocol.js';
 import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from '../report/format.js';
 
 /**
@@ -42,6 +50,9 @@ function collectSeries(data) {
   add('heap-top', ROLE.heap, 0, metrics.heapTop);
   add('heap-bytes', ROLE.heap, 0, metrics.heapBytes);
   add('live-bytes', ROLE.live, 0, metrics.liveBytes);
+  // The heap census's free bytes between in-use chunks (its top excluded):
+  // whether the holes account for a heap's growth.
+  add('free-holes', ROLE.holes, 0, metrics.censusFree);
   add('js-heap', ROLE.jsHeap, 0, metrics.jsHeap);
   // The shadow stack grows down: its depth is the first stack pointer seen
   // minus the current one, a series that rises for good when a caller
@@ -111,6 +122,7 @@ const SERIES_WORDS = {
   'live-bytes': 'Live bytes',
   'js-heap': "The worker's JS heap",
   'stack-depth': 'The shadow stack',
+  'free-holes': 'Free bytes between blocks',
 };
 
 function describeProjection(p) {
@@ -134,7 +146,19 @@ function slowdownWords(t) {
   return `Time per call trends up after warm-up (the trend implies ${formatPercent(t.effect)} across the run), though the last fifth is not slower than the first (${ci}${times})`;
 }
 
-function sentence(kind, name, r, p, timeResult, memoryGrows) {
+// Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
+function growthWords(cause, what, rate) {
+  switch (cause) {
+    case 'live-peaks':
+      return `${what} grows by ${rate} after warm-up; live bytes stay flat between calls but their peaks rise, so the heap grows to hold bursts of live data that are freed again — a leak in bursts cannot be told from growing bursts.`;
+    case 'heap-end':
+      return `${what} grows by ${rate} after warm-up while live bytes and the free bytes between blocks stay flat: the heap grew at its end (its free top chunk), to hold peaks of live bytes freed again between samples, not through fragmentation. Peaks that keep rising often come from objects freed late (a FinalizationRegistry, or a GC that runs later on a loaded machine); --count-allocs measures the peaks within calls.`;
+    default:
+      return `${what} grows by ${rate} after warm-up, but live bytes are not observable (the heap census recognised no allocator), so a leak cannot be told from fragmentation; --count-allocs (no rebuild), a scenario stats() returning liveBytes, or an exported mallinfo would tell.`;
+  }
+}
+
+function sentence(kind, name, r, p, timeResult, memoryGrows, cause = null) {
   const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
   const rate = r ? `${formatBytes(r.trend.slope)} per 1,000 calls` : '';
   switch (kind) {
@@ -143,7 +167,7 @@ function sentence(kind, name, r, p, timeResult, memoryGrows) {
     case 'fragmentation':
       return `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(p)}`;
     case 'growth':
-      return `${what} grows by ${rate} after warm-up, but live bytes are not observable (the heap census recognised no allocator), so a leak cannot be told from fragmentation; --count-allocs (no rebuild), a scenario stats() returning liveBytes, or an exported mallinfo would tell.${describeProjection(p)}`;
+      return `${growthWords(cause, what, rate)}${describeProjection(p)}`;
     case 'stack-drift':
       return `The shadow stack pointer sinks by ${rate} and is never restored: something allocates on the wasm stack without giving it back, and the module will corrupt its memory or trap when the stack runs out.${p ? ` At this pace the stack pointer reaches address 0 after about ${formatCount(p.iterations)} more calls (sooner if static data lies below the stack).` : ''}`;
     case 'js-heap-growth':
@@ -348,8 +372,10 @@ export function analyzeRun(data, options = {}) {
     const span = (x.to - x.from) / 1000;
     const base = x.start > 0 ? x.start : 1;
     const p = projection(s, x, data, o);
+    const cause = f.cause ? Object.keys(GROWTH_CAUSE).find((k) => GROWTH_CAUSE[k] === f.cause) : null;
     return {
       kind: f.kind,
+      ...(cause ? { cause } : {}),
       series: s.name,
       window: { from: x.from, to: x.to },
       slope: slopeOf(x.trend, 'bytes'),
@@ -360,7 +386,7 @@ export function analyzeRun(data, options = {}) {
         high: (x.trend.high * span) / base,
       },
       projection: p,
-      sentence: sentence(f.kind, s.name, x, p, t),
+      sentence: sentence(f.kind, s.name, x, p, t, false, cause),
     };
   });
   const inconclusive = r.undecided.map((u) => {

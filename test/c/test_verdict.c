@@ -78,6 +78,43 @@ static void test_order(void) {
     CHECK(f[i - 1].kind < f[i].kind);
 }
 
+/* Memory growth with flat live bytes is fragmentation only when the holes
+ * between blocks (where observed) account for it; else the cause says why it
+ * is growth: no live bytes, rising live peaks, or growth at the heap's end. */
+static void test_growth_causes(void) {
+  ws_signal s[3] = {SIG(WS_ROLE_HEAP, WS_PATTERN_SUSTAINED, 1, 4e6),
+                    SIG(WS_ROLE_LIVE, WS_PATTERN_FLAT, 0, 0),
+                    SIG(WS_ROLE_HOLES, WS_PATTERN_SUSTAINED, 0, 2e6)};
+  ws_finding f[WS_MAX_FINDINGS];
+  size_t n;
+  int below;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_FRAGMENTATION);
+  CHECK(n == 1 && f[0].series == 0 && f[0].cause == 0);
+  /* A quarter of the growth in holes is still fragmentation; less is not. */
+  s[2].grown = 1e6;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_FRAGMENTATION);
+  s[2].grown = 0.9e6;
+  s[2].pattern = WS_PATTERN_FLAT;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
+  CHECK(n == 1 && f[0].series == 0 && f[0].cause == WS_GROWTH_HEAP_END);
+  /* Holes too short to test say nothing: fragmentation as before. */
+  s[2].pattern = WS_PATTERN_UNTESTED;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_FRAGMENTATION);
+  /* Live peaks rising come first; no live bytes at all is unobserved. */
+  s[1].peak_grows = 1;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
+  CHECK(f[0].cause == WS_GROWTH_LIVE_PEAKS);
+  s[1].pattern = WS_PATTERN_UNTESTED;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
+  CHECK(f[0].cause == WS_GROWTH_UNOBSERVED);
+  /* A leak has no cause; holes growing alone are no finding. */
+  s[1].pattern = WS_PATTERN_SUSTAINED;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_LEAK);
+  CHECK(f[0].series == 1 && f[0].cause == 0);
+  ws_signal holes[1] = {SIG(WS_ROLE_HOLES, WS_PATTERN_SUSTAINED, 1, 1e6)};
+  CHECK(classify(holes, 1, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_STABLE);
+}
+
 /* The windows: first and last fifth of the batches, never overlapping. */
 static void test_windows(void) {
   ws_windows w;
@@ -334,6 +371,7 @@ int main(void) {
   test_kinds();
   test_js_heap_threshold();
   test_order();
+  test_growth_causes();
   test_windows();
   test_drift_uses_windows();
   test_analyze_threshold();

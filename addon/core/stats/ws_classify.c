@@ -40,26 +40,37 @@ static int find_exhausted(const ws_signal *s, size_t k) {
   return first;
 }
 
-/* Returns the index of the first live-byte signal that was tested, or -1. */
-static int tested_live(const ws_signal *s, size_t k) {
+/* Returns the index of the first signal with role that was tested, or -1. */
+static int find_tested(const ws_signal *s, size_t k, int role) {
   for (size_t i = 0; i < k; i++)
-    if (s[i].role == WS_ROLE_LIVE && s[i].pattern != WS_PATTERN_UNTESTED)
+    if (s[i].role == role && s[i].pattern != WS_PATTERN_UNTESTED)
       return (int)i;
   return -1;
 }
 
-/* Returns the one memory finding's kind (leak, fragmentation or growth) and
- * stores its series in *series, or returns 0: live bytes sustained are a
- * leak; else the finest growing memory series names it, fragmentation when
- * live bytes were tested and their peaks are flat. */
-static int memory_kind(const ws_signal *s, size_t k, int *series) {
-  int live = tested_live(s, k);
+/* Returns the one memory finding's kind (leak, fragmentation or growth),
+ * stores its series in *series and (growth) its WS_GROWTH_* cause in *cause,
+ * or returns 0: live bytes sustained are a leak; else the finest growing
+ * memory series names it, fragmentation when live bytes were tested, their
+ * peaks are flat and, where the holes between blocks were tested, they
+ * account for the growth (WS_HOLES_SHARE_DIVISOR). */
+static int memory_kind(const ws_signal *s, size_t k, int *series, int *cause) {
+  int live = find_tested(s, k, WS_ROLE_LIVE), holes = find_tested(s, k, WS_ROLE_HOLES);
+  *cause = 0;
   if ((*series = find_growing(s, k, WS_ROLE_LIVE)) >= 0)
     return WS_KIND_LEAK;
   static const int order[] = {WS_ROLE_HEAP, WS_ROLE_LINEAR, WS_ROLE_LINEAR_ONE};
-  for (size_t r = 0; r < 3; r++)
-    if ((*series = find_growing(s, k, order[r])) >= 0)
-      return live >= 0 && !s[live].peak_grows ? WS_KIND_FRAGMENTATION : WS_KIND_GROWTH;
+  for (size_t r = 0; r < 3; r++) {
+    if ((*series = find_growing(s, k, order[r])) < 0)
+      continue;
+    if (live < 0)
+      *cause = WS_GROWTH_UNOBSERVED;
+    else if (s[live].peak_grows)
+      *cause = WS_GROWTH_LIVE_PEAKS;
+    else if (holes >= 0 && s[holes].grown * WS_HOLES_SHARE_DIVISOR < s[*series].grown)
+      *cause = WS_GROWTH_HEAP_END;
+    return *cause != 0 ? WS_KIND_GROWTH : WS_KIND_FRAGMENTATION;
+  }
   return 0;
 }
 
@@ -67,12 +78,13 @@ static int memory_kind(const ws_signal *s, size_t k, int *series) {
  * late step of linear memory counts only while no live bytes were tested
  * (they would tell a plateau from a leak); the JS heap and the stack are
  * left out (their checkpoints and pointer samples are not what more calls
- * add). */
+ * add), and so are the holes (they only qualify another series' growth). */
 static void memory_undecided(const ws_signal *s, size_t k, ws_undecided *und,
                              size_t *nund) {
-  int live = tested_live(s, k) >= 0;
+  int live = find_tested(s, k, WS_ROLE_LIVE) >= 0;
   for (size_t i = 0; i < k; i++) {
-    if (s[i].undecided == 0 || s[i].role == WS_ROLE_JS_HEAP || s[i].role == WS_ROLE_STACK)
+    if (s[i].undecided == 0 || s[i].role == WS_ROLE_JS_HEAP ||
+        s[i].role == WS_ROLE_STACK || s[i].role == WS_ROLE_HOLES)
       continue;
     if (s[i].undecided == WS_UNDECIDED_LATE_STEP && live)
       continue;
@@ -89,24 +101,24 @@ int ws_classify(const ws_signal *s, size_t k, const ws_time_signal *time,
   int exhausted = find_exhausted(s, k);
   if (exhausted >= 0)
     out[count++] = (ws_finding){WS_KIND_MEMORY_EXHAUSTED, exhausted,
-                                s[exhausted].exhausted_at, s[exhausted].bytes};
+                                s[exhausted].exhausted_at, s[exhausted].bytes, 0};
   int stack = find_growing(s, k, WS_ROLE_STACK);
   if (stack >= 0)
-    out[count++] = (ws_finding){WS_KIND_STACK_DRIFT, stack, -1, 0};
-  int mem = -1, kind = memory_kind(s, k, &mem);
+    out[count++] = (ws_finding){WS_KIND_STACK_DRIFT, stack, -1, 0, 0};
+  int mem = -1, cause = 0, kind = memory_kind(s, k, &mem, &cause);
   if (kind != 0)
-    out[count++] = (ws_finding){kind, mem, -1, 0};
+    out[count++] = (ws_finding){kind, mem, -1, 0, cause};
   else if (exhausted < 0)
     memory_undecided(s, k, und, nund);
   /* The retained JS heap also needs practical significance: V8's own
    * metadata keeps growing a little in every run (WS_JS_HEAP_THRESHOLD). */
   int js = find_growing(s, k, WS_ROLE_JS_HEAP);
   if (js >= 0 && s[js].grown >= js_heap_threshold)
-    out[count++] = (ws_finding){WS_KIND_JS_HEAP_GROWTH, js, -1, 0};
+    out[count++] = (ws_finding){WS_KIND_JS_HEAP_GROWTH, js, -1, 0, 0};
   else if (js >= 0)
     *below = js;
   if (time->flagged)
-    out[count++] = (ws_finding){WS_KIND_SLOWDOWN, -1, -1, 0};
+    out[count++] = (ws_finding){WS_KIND_SLOWDOWN, -1, -1, 0, 0};
   else if (time->undecided != 0)
     und[(*nund)++] = (ws_undecided){time->undecided, -1, time->more_calls};
   *n = count;
