@@ -281,6 +281,12 @@ test('the next step is drawn from what the run knew; p-values never print as 0',
     /without -o.* \$ wasm-soak run leak\.wasm --call step --seed 42$/,
     'never overwrites the evidence',
   );
+  // Growth at the heap's end: the counting pass would measure the peaks.
+  const atEnd = {
+    ...growth,
+    findings: [{ ...LEAK, kind: 'growth', cause: 'heap-end', series: 'memory' }],
+  };
+  assert.match(steps(atEnd)[0], /the peaks that grew the heap/);
   // With a counting pass: no --count-allocs, the bytes each op leaves live per call.
   const counted = withAllocator(makeSummary({ findings: [LEAK] }));
   const c = steps(counted);

@@ -309,9 +309,13 @@ export function rerunCommand(s, extra = []) {
 
 const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
-// What a counting pass would add to a memory finding, by kind.
+// What a counting pass would add to a memory finding, by kind (and a growth
+// finding's cause).
 const COUNTING_TELLS = {
   growth: 'it tells a leak (live bytes grow) from fragmentation (they stay flat) and names the op that allocates',
+  'growth:live-peaks': 'it measures the peak of live bytes within each call and names the op whose bursts grow',
+  'growth:heap-end':
+    'it measures the peak of live bytes within each call, the peaks that grew the heap, and names the op that makes them',
   leak: 'it names the op that leaves bytes live and how many per call',
   fragmentation: 'it shows which op allocates how many bytes per call: the sizes that fragment the heap',
   default: 'it counts what each op allocates and leaves behind',
@@ -353,7 +357,7 @@ export function nextSteps(s) {
   }
   if (figure === 'memory' && !counted && lead?.series !== 'js-heap') {
     steps.push({
-      text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${COUNTING_TELLS[lead.kind] ?? COUNTING_TELLS.default}.`,
+      text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${COUNTING_TELLS[`${lead.kind}:${lead.cause}`] ?? COUNTING_TELLS[lead.kind] ?? COUNTING_TELLS.default}.`,
       command: rerunCommand(s, ['--count-allocs']),
     });
   }
