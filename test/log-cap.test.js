@@ -61,6 +61,34 @@ test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of
   }
 });
 
+test('a drain that alone crosses half the cap (a fast export, a small cap) is thinned to fit: nothing dropped, the whole run covered', () => {
+  const N = 4_000_000;
+  for (const per of [40_000, 262_144]) {
+    const path = join(tempDir(), 'samples.wslog');
+    const header = { format: 'wasm-soak-log', seed: 5, ops: [{ name: 'a' }], config: { maxLogBytes: MiB } };
+    const w = createLogWriter(path, header, { maxBytes: MiB });
+    const chunk = Buffer.alloc(per * RECORD_SIZE);
+    for (let first = 0; first < N; first += per) {
+      const n = Math.min(per, N - first);
+      for (let k = 0; k < n; k++) {
+        chunk[k * RECORD_SIZE] = RECORD_TYPE.call;
+        chunk.writeUInt32LE(first + k, k * RECORD_SIZE + 4);
+        chunk.writeUInt32LE(100, k * RECORD_SIZE + 8);
+      }
+      w.append(chunk.subarray(0, n * RECORD_SIZE));
+    }
+    w.close();
+    assert.ok(statSync(path).size <= MiB, `${statSync(path).size} bytes`);
+    assert.equal(w.thinning.droppedAtCap, 0, JSON.stringify(w.thinning));
+    const data = readRun(path);
+    assert.equal(data.thinning.iterations, N, 'every call is counted');
+    assert.ok(
+      data.gapIter.at(-1) >= N - 2 * data.stride,
+      `the last kept call, ${data.gapIter.at(-1)}, is near the end`,
+    );
+  }
+});
+
 test('a capped run of a leaking fixture gets the verdict, counts and slope of the uncapped run, in a log under the cap', async () => {
   const leak = fixture('soak', 'modules', 'leak.wasm');
   const run = async (cap) => {

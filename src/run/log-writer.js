@@ -41,7 +41,9 @@ const WINDOW_SHARE = 1 / 8;
  * every record until half the cap is used, then windows of doubling length
  * (the calls so far, then twice as many, …), each with an eighth of the
  * budget left, at the stride that fits it; a window that spends its budget
- * early doubles the stride again. The cap is never passed: past it (less a
+ * early doubles the stride again, and a chunk that alone holds more than its
+ * window's share (a fast export's drain against a small cap) raises it
+ * until the chunk fits. The cap is never passed: past it (less a
  * reserve) only marks are written. Returns filter(chunk) -> the records to
  * write, and what was kept for the summary.
  */
@@ -55,8 +57,12 @@ function thinningPlan({ maxBytes, seed, ops }) {
   let windowBytes = 0; // bytes written when the window started
   let budget = 0;
   let dropped = 0;
-  // The least shift at which iterations more calls fit the budget.
-  const needed = (iterations) => Math.max(1, Math.ceil(Math.log2((iterations * perIteration) / budget)));
+  // The least shift (at least 1) at which iterations more calls fit the
+  // budget; an empty budget needs the longest (ws_thin caps it).
+  const needed = (iterations) => {
+    const ratio = (iterations * perIteration) / budget; // NaN when both are 0
+    return ratio > 2 ? Math.ceil(Math.log2(ratio)) : 1;
+  };
   const raise = (to, from) => {
     shift = addon.logThinShift(thin, to, from);
   };
@@ -83,7 +89,8 @@ function thinningPlan({ maxBytes, seed, ops }) {
         if (written + 2 * cost(n) <= maxBytes / 2) return chunk;
         thin = addon.logThinCreate(seed, ops);
         full = firstIteration(chunk);
-        perIteration = written / Math.max(1, full);
+        // Bytes per iteration so far, or this chunk's when it alone crosses half the cap.
+        perIteration = full > 0 ? written / full : cost(n) / n;
         windowEnd = 2 * Math.max(1, full);
         windowBytes = written;
         budget = (maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
@@ -101,6 +108,13 @@ function thinningPlan({ maxBytes, seed, ops }) {
         windowBytes = written;
         budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
         raise(shift + 1, first);
+      }
+      // A chunk alone may hold more than its window's whole share (a fast
+      // export's drain against a small cap): a longer stride from its first call.
+      while (cost(Math.ceil(n / 2 ** shift)) > budget) {
+        const was = shift;
+        raise(shift + 1, first);
+        if (shift === was) break; // the longest stride ws_thin takes
       }
       const buf = room(n);
       const kept = addon.logThin(thin, chunk, buf);
