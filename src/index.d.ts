@@ -92,7 +92,11 @@ export type Duration = string | number;
 
 /** The options of soak(): one target, plus any option of `wasm-soak run` by its camelCase name. */
 export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { scenario: string | URL }) & {
-  /** A result folder to write (logs, summary.json, reports); without it no file is left. */
+  /**
+   * A result folder to write (logs, summary.json, reports). Without it no
+   * file is written anywhere: the logs are kept and analysed in memory, and
+   * a raw module's WASI stdout and stderr are the host's.
+   */
   out?: string | URL;
   /** The summary's name (default: the file's, or "module" for bytes). */
   name?: string;
@@ -119,6 +123,15 @@ export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { 
   yieldEvery?: number;
   yieldMs?: number;
   ringRecords?: number;
+  /**
+   * Cap on the timed pass's sample log, bytes or "512M", "1G" (at least 1M);
+   * past about half of it the log is thinned (docs/log-format.md, "Thinned
+   * logs"). Default: 2 GiB with `out` (a log on disk); without `out` the log
+   * lives in the host's memory and the default is 256 MiB (MEMORY_LOG_BYTES),
+   * which keeps every call of a run up to about 4 M calls and bounds what
+   * the host holds for a longer one.
+   */
+  maxLogBytes?: number | string;
   /** Reports written into `out` (default every one). */
   format?: ReportFormat[];
   plotTimeout?: Duration;

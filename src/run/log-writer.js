@@ -1,6 +1,8 @@
 // Append-only writer of the sample log (docs/log-format.md): the preamble
 // and JSON header, then the records in checksummed blocks, each written by
-// one write so that a crash tears at most the last one.
+// one write so that a crash tears at most the last one. It writes into a
+// sink: a file (fileSink), or a growable buffer in memory (memorySink, the
+// library's soak() without `out`) that ends up holding the same bytes.
 import { closeSync, fsyncSync, openSync, writeSync, writevSync } from 'node:fs';
 
 import { addon } from '../addon.js';
@@ -142,15 +144,60 @@ function thinningPlan({ maxBytes, seed, ops }) {
   };
 }
 
-/**
- * Creates the log at path with header; append(chunk) adds whole raw records
- * (a Uint8Array, possibly over the ring's SharedArrayBuffer) as blocks of
- * at most LOG_BLOCK_RECORDS records.
- */
-export function createLogWriter(path, header, { maxBytes = Infinity } = {}) {
+/** A sink that creates the file at path: write(buffers) appends, close() syncs and closes it. */
+export function fileSink(path) {
   const fd = openSync(path, 'w');
+  return {
+    write: (buffers) => writeAll(fd, buffers),
+    close() {
+      fsyncSync(fd);
+      closeSync(fd);
+    },
+  };
+}
+
+/** The first capacity of a memory sink. */
+const MEMORY_START_BYTES = 1 << 20;
+
+/**
+ * A sink in memory: write(buffers) appends to a buffer that doubles as it
+ * fills, never beyond limit bytes of room unless a write needs more (the
+ * writer keeps a capped log under its cap, so it never does); bytes is what
+ * was written (a view of the buffer, which later writes may replace).
+ */
+export function memorySink({ limit = Infinity } = {}) {
+  let buf = new Uint8Array(Math.min(MEMORY_START_BYTES, limit));
+  let length = 0;
+  const reserve = (more) => {
+    if (length + more <= buf.length) return;
+    const grown = new Uint8Array(Math.max(length + more, Math.min(2 * buf.length, limit)));
+    grown.set(buf.subarray(0, length));
+    buf = grown;
+  };
+  return {
+    write(buffers) {
+      reserve(buffers.reduce((n, b) => n + b.length, 0));
+      for (const b of buffers) {
+        buf.set(b, length);
+        length += b.length;
+      }
+    },
+    close() {},
+    get bytes() {
+      return buf.subarray(0, length);
+    },
+  };
+}
+
+/**
+ * Starts the log in sink (fileSink or memorySink) with header; append(chunk)
+ * adds whole raw records (a Uint8Array, possibly over the ring's
+ * SharedArrayBuffer) as blocks of at most LOG_BLOCK_RECORDS records. With a
+ * finite maxBytes the log is thinned to stay under it (thinningPlan).
+ */
+export function createLogWriter(sink, header, { maxBytes = Infinity } = {}) {
   const start = encodeLogStart(header);
-  writeSync(fd, start);
+  sink.write([start]);
   const blockHeader = Buffer.alloc(RECORD_SIZE);
   const plan = Number.isFinite(maxBytes)
     ? thinningPlan({ maxBytes: maxBytes - start.length, seed: header.seed, ops: header.ops?.length ?? 1 })
@@ -163,7 +210,7 @@ export function createLogWriter(path, header, { maxBytes = Infinity } = {}) {
     for (let off = 0; off < chunk.length; off += most) {
       const body = chunk.subarray(off, Math.min(chunk.length, off + most));
       addon.logBlockHeader(blockHeader, body, records, blocks);
-      writeAll(fd, [blockHeader, body]);
+      sink.write([blockHeader, body]);
       records += body.length / RECORD_SIZE;
       blocks++;
       bytes += RECORD_SIZE + body.length;
@@ -188,8 +235,7 @@ export function createLogWriter(path, header, { maxBytes = Infinity } = {}) {
     close() {
       const last = plan?.finish();
       if (last?.length) write(last);
-      fsyncSync(fd);
-      closeSync(fd);
+      sink.close();
     },
   };
 }
