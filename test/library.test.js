@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runInNewContext } from 'node:vm';
 import { MEMORY_LOG_BYTES } from '../src/cli/options.js';
+import { FINDING_KINDS } from '../src/protocol.js';
 import { fixture, ROOT, runCli, tempDir, whenFileReaches } from './helpers.js';
 
 const LIMIT = { timeout: 240000 };
@@ -33,6 +34,13 @@ test('import("wasm-soak") resolves the library through package.json exports', as
   const lib = await import('wasm-soak');
   for (const name of ['soak', 'readRun', 'analyze', 'writeReports']) assert.equal(typeof lib[name], 'function', name);
   assert.equal(lib.version, pkg.version);
+});
+
+test("index.d.ts's finding kinds are C's (WS_FINDING_KINDS) and a hung call's", () => {
+  const types = readFileSync(join(ROOT, 'src', 'index.d.ts'), 'utf8');
+  const union = types.match(/export type FindingKind =([^;]*);/)[1];
+  const kinds = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
+  assert.deepEqual(kinds, [...FINDING_KINDS, 'hung-call']);
 });
 
 test("the README's node:test example is test/library-example.test.js, verbatim", () => {
@@ -156,7 +164,15 @@ test(
     assert.equal(summary.samples.capBytes, 2 * 1024 ** 3, 'a log on disk keeps the 2 GiB default');
     assert.ok(MEMORY_LOG_BYTES < summary.samples.capBytes, 'the in-memory log gets less');
     assert.ok(existsSync(join(out, 'summary.md')) && existsSync(join(out, 'samples.wslog')));
-    const again = analyze(readRun(out));
+    const logs = readRun(out);
+    // What src/index.d.ts says readRun and analyze return.
+    assert.ok(logs.timed.elapsed instanceof Float32Array && logs.timed.op instanceof Uint16Array);
+    assert.ok(logs.timed.flags instanceof Uint8Array && logs.timed.memory.bytes instanceof Float64Array);
+    assert.equal(logs.counted, null);
+    assert.deepEqual(summary.tool, { name: 'wasm-soak', version: (await import('wasm-soak')).version });
+    const again = analyze(logs);
+    assert.deepEqual(Object.keys(again).sort(), ['figureData', 'summary']);
+    assert.deepEqual(again.summary.outputs, { log: 'samples.wslog', countLog: null, summary: 'summary.json' });
     assert.equal(again.summary.verdict, summary.verdict);
     assert.deepEqual(
       again.summary.findings.map((f) => f.kind),
