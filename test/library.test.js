@@ -8,9 +8,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { MEMORY_LOG_BYTES } from '../src/cli/options.js';
 import { FINDING_KINDS } from '../src/protocol.js';
+import { workerExecArgv } from '../src/run/run.js';
 import { fixture, ROOT, runCli, tempDir, whenFileReaches } from './helpers.js';
 
 const LIMIT = { timeout: 240000 };
@@ -120,6 +122,22 @@ test(
     assert.ok(r.stderr.includes('wasi-print: to stderr'), r.stderr);
     assert.deepEqual(readdirSync(tmp), [], 'no module-stdout.txt, module-stderr.txt or anything else in TMPDIR');
     assert.deepEqual(readdirSync(cwd), [], 'nor in the working folder');
+  },
+);
+
+test(
+  'soak() hosted by `node --input-type=module -e` runs (the worker does not inherit --input-type)',
+  LIMIT,
+  async () => {
+    const { tmp, cwd } = emptyFolders('eval');
+    const code = `const { soak } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'src', 'index.js')).href)});
+    const s = await soak({ module: ${JSON.stringify(fixture('soak', 'modules', 'clean.wasm'))}, call: 'step', iterations: 2000 });
+    console.log(s.status);`;
+    const r = await runCli(['-e', code], { cli: '--input-type=module', cwd, env: { TMPDIR: tmp } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'completed');
+    const flags = ['--input-type', 'module', '--max-old-space-size=512', '--input-type=commonjs'];
+    assert.deepEqual(workerExecArgv(flags), ['--max-old-space-size=512'], 'the other flags are kept');
   },
 );
 

@@ -75,6 +75,20 @@ function buildHeader({ target, cfg, argv, ready }) {
   };
 }
 
+/**
+ * The host's node options for a worker: its own (a worker inherits them),
+ * less --input-type, which only the host's --eval input takes (a worker
+ * refuses to start with it: `node --input-type=module -e` hosting soak()).
+ */
+export function workerExecArgv(execArgv = process.execArgv) {
+  const out = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    if (execArgv[i] === '--input-type') i++;
+    else if (!execArgv[i].startsWith('--input-type=')) out.push(execArgv[i]);
+  }
+  return out;
+}
+
 /** A write error of the log (logPath null: the log in memory), as the run's error: the folder and the errno. */
 function writeFailure(err, logPath) {
   return {
@@ -145,6 +159,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
       target: { kind: target.kind, path: target.path ?? `${target.name} (bytes)`, arm: target.arm ?? null, bytes },
       outputs,
     },
+    execArgv: workerExecArgv(),
     stdout: true,
     stderr: true,
   });
