@@ -226,5 +226,13 @@ test('soak(): an AbortSignal stops the run after its current call; bad options a
     (err) => err instanceof SoakError && err.code === 'WS_EOPTION' && /--duration must look like 90s/.test(err.message),
   );
   await assert.rejects(soak({ module: 'a.wasm', scenario: 'b.mjs' }), /exactly one of module, bytes and scenario/);
+  await assert.rejects(
+    soak({ bytes: 'a.wasm' }),
+    (err) => err.exitCode === 2 && /bytes as a Uint8Array/.test(err.message),
+  );
+  await assert.rejects(
+    soak({ bytes: new Uint8Array([0, 0x61, 0x73]), call: 'step' }),
+    (err) => err.exitCode === 2 && /^module \(bytes\) is not a valid module/.test(err.message),
+  );
   await assert.rejects(soak({ module: 'a.wasm', iteratons: 5 }), /soak\(\) has no option "iteratons"/);
 });
