@@ -3,7 +3,8 @@
 // analysis of 1 M samples (statistics alone, then the whole log-to-summary
 // analysis), the progress line's preliminary verdict on a 200 000-call run,
 // plotting 10 M samples, the heap census on 5 M chunks, the time gate's
-// accuracy up to 1 M calls, and a self-soak: 10 M calls through the
+// accuracy up to 1 M calls, the library's peak RSS with and without `out`
+// (its log on disk or in memory), and a self-soak: 10 M calls through the
 // harness, whose own memory must stay flat.
 import { spawnSync } from 'node:child_process';
 
@@ -15,6 +16,7 @@ const benches = [
   ['bench/plot.js'],
   ['bench/census.js'],
   ['bench/accuracy.js'],
+  ['bench/library-memory.js'],
   ['bench/self-soak.js'],
 ];
 let failed = 0;

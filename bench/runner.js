@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { parseCommand, runConfig } from '../src/cli/options.js';
 import { createDrain, createRing } from '../src/run/drain.js';
-import { createLogWriter } from '../src/run/log-writer.js';
+import { createLogWriter, fileSink } from '../src/run/log-writer.js';
 import { runTarget } from '../src/run/run.js';
 
 const N = Number(process.argv[2] ?? 2_000_000);
@@ -48,7 +48,7 @@ function drainThroughput() {
   const sab = createRing(records);
   const ctl = new Int32Array(sab, 0, 16);
   const dir = mkdtempSync(join(tmpdir(), 'wasm-soak-drain-'));
-  const writer = createLogWriter(join(dir, 'x.wslog'), { bench: true });
+  const writer = createLogWriter(fileSink(join(dir, 'x.wslog')), { bench: true });
   const drain = createDrain(sab, (chunk) => writer.append(chunk));
   let total = 0;
   const t0 = performance.now();

@@ -19,7 +19,9 @@ export declare class SoakError extends Error {
   paragraph(): string;
 }
 
+/** The finding kinds, most severe first (C's WS_FINDING_KINDS), and a hung call's. */
 export type FindingKind =
+  | 'memory-exhausted'
   | 'stack-drift'
   | 'leak'
   | 'fragmentation'
@@ -28,7 +30,11 @@ export type FindingKind =
   | 'slowdown'
   | 'budget'
   | 'hung-call';
-export type Verdict = Exclude<FindingKind, 'hung-call'> | 'stable';
+/**
+ * The most severe finding's kind; "stable" without one, "inconclusive" when
+ * the data could not decide, "error" for a failed run (docs/summary.md).
+ */
+export type Verdict = Exclude<FindingKind, 'hung-call'> | 'stable' | 'inconclusive' | 'error';
 
 export interface Finding {
   kind: FindingKind;
@@ -60,14 +66,29 @@ export interface TimeWindow {
 export interface Summary {
   schema: 'wasm-soak-summary';
   version: number;
+  /** The tool that wrote it. */
+  tool: { name: 'wasm-soak'; version: string };
   name: string;
   status: 'completed' | 'interrupted' | 'failed';
   exitCode: number;
   seed: number;
   command: string[];
   reproduce: string;
-  iterations: { requested: number; completed: number };
+  /** requested: null for a --duration run without -n. */
+  iterations: { requested: number | null; completed: number };
   durationMs: number;
+  samples: {
+    /** Call records kept (every call unless the log was thinned). */
+    calls: number;
+    metrics: number;
+    tornBytes: number;
+    backPressureWaits: number;
+    complete: boolean;
+    /** The log's cap: maxLogBytes (2 GiB with out, 256 MiB in memory without); null: none. */
+    capBytes: number | null;
+    damage: null | { records: number; calls: number; stretches: unknown[] };
+    thinning: null | { capBytes: number; fullIterations: number; stride: number; note: string };
+  };
   error: null | {
     message: string;
     name: string;
@@ -79,10 +100,25 @@ export interface Summary {
   };
   verdict: Verdict;
   findings: Finding[];
+  /** What the data could not decide (the verdict "inconclusive" when nothing was found). */
+  inconclusive: { reason: string; sentence: string; [field: string]: unknown }[];
+  /** Only when a signal or an AbortSignal cut the run (or its analysis) short. */
+  interrupted?: { signal: string; during: string; cutShort: string[]; recover?: string };
   time: { early: TimeWindow; late: TimeWindow };
   memory: { start: number; afterWarmup: number; end: number; max: number; growthEvents: number; [field: string]: unknown };
-  /** null when soak() wrote no files (no `out`). */
-  outputs: { summary: string | null; figures?: string[]; [file: string]: unknown } | null;
+  /**
+   * The files of the result folder: log, countLog and summary as analyze()
+   * names them, with figures and plotsSkipped once writeReports() wrote
+   * them; null when soak() wrote no file (no `out`).
+   */
+  outputs: {
+    log: string;
+    countLog: string | null;
+    summary: string | null;
+    figures?: string[];
+    plotsSkipped?: string | null;
+    [file: string]: unknown;
+  } | null;
   [field: string]: unknown;
 }
 
@@ -92,7 +128,11 @@ export type Duration = string | number;
 
 /** The options of soak(): one target, plus any option of `wasm-soak run` by its camelCase name. */
 export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { scenario: string | URL }) & {
-  /** A result folder to write (logs, summary.json, reports); without it no file is left. */
+  /**
+   * A result folder to write (logs, summary.json, reports). Without it no
+   * file is written anywhere: the logs are kept and analysed in memory, and
+   * a raw module's WASI stdout and stderr are the host's.
+   */
   out?: string | URL;
   /** The summary's name (default: the file's, or "module" for bytes). */
   name?: string;
@@ -119,6 +159,15 @@ export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { 
   yieldEvery?: number;
   yieldMs?: number;
   ringRecords?: number;
+  /**
+   * Cap on the timed pass's sample log, bytes or "512M", "1G" (at least 1M);
+   * past about half of it the log is thinned (docs/log-format.md, "Thinned
+   * logs"). Default: 2 GiB with `out` (a log on disk); without `out` the log
+   * lives in the host's memory and the default is 256 MiB (MEMORY_LOG_BYTES),
+   * which keeps every call of a run up to about 4 M calls and bounds what
+   * the host holds for a longer one.
+   */
+  maxLogBytes?: number | string;
   /** Reports written into `out` (default every one). */
   format?: ReportFormat[];
   plotTimeout?: Duration;
@@ -131,10 +180,26 @@ export declare function soak(options: SoakOptions): Promise<Summary>;
 /** A decoded sample log (docs/architecture.md, "Decoded run data"). */
 export interface DecodedRun {
   header: { target: { name: string; [field: string]: unknown }; config: Record<string, unknown>; [field: string]: unknown };
+  /** Call records kept (one per call unless the log was thinned). */
   calls: number;
   complete: boolean;
-  elapsed: Float64Array | Uint32Array | BigUint64Array | ArrayLike<number>;
-  metrics: Record<string, { iter: ArrayLike<number>; tMs: ArrayLike<number>; value: ArrayLike<number> }>;
+  /** Per kept call: its time in nanoseconds, its op's index, its flags. */
+  elapsed: Float32Array;
+  op: Uint16Array;
+  flags: Uint8Array;
+  /** Linear memory at each change: the iteration and the bytes. */
+  memory: { iter: Float64Array; bytes: Float64Array };
+  metrics: Record<string, { iter: Float64Array; tMs: Float64Array; value: Float64Array }>;
+  durationMs: number;
+  /** One kept call per stride iterations (1: every call). */
+  stride: number;
+  thinning: null | { stride: number; from: number; iterations: number; [field: string]: unknown };
+  /** The counting pass's per-call counts (a DecodedRun read as `counted`). */
+  allocs?: Uint32Array;
+  frees?: Uint32Array;
+  allocBytes?: Float64Array;
+  live?: Float64Array;
+  peak?: Float64Array;
   [field: string]: unknown;
 }
 

@@ -10,7 +10,7 @@ import { judgeTrends } from '../src/analysis/analyze.js';
 import { createLiveAnalysis } from '../src/analysis/live.js';
 import { readRun } from '../src/analysis/log-reader.js';
 import { RECORD_SIZE } from '../src/protocol.js';
-import { createLogWriter } from '../src/run/log-writer.js';
+import { createLogWriter, fileSink } from '../src/run/log-writer.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 import { feed, logRecords, syntheticRecords, syntheticRun } from './synthetic.js';
 
@@ -21,7 +21,7 @@ const kinds = (r) => r.findings.map((f) => f.kind);
 // The run through the log writer and the C log reader, as the final analysis reads it.
 function finalTrend(records, cfg = CFG) {
   const path = join(tempDir(), 'samples.wslog');
-  const w = createLogWriter(path, HEADER);
+  const w = createLogWriter(fileSink(path), HEADER);
   w.append(records);
   w.close();
   return judgeTrends(readRun(path), cfg).trend;

@@ -2,17 +2,17 @@
 // long the run, is thinned past half of it (docs/log-format.md, "Thinned
 // logs"), and the analysis gets the same verdict, counts and slopes from it.
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
 import { RECORD_SIZE, RECORD_TYPE } from '../src/protocol.js';
-import { createLogWriter } from '../src/run/log-writer.js';
+import { createLogWriter, fileSink, memorySink } from '../src/run/log-writer.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const MiB = 1024 * 1024;
 
-test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of cap; 2 h at 5 M calls/s under 2 GiB is 17)', () => {
+test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of cap; 2 h at 5 M calls/s under 2 GiB is 17), in a file and in memory alike', () => {
   const path = join(tempDir(), 'samples.wslog');
   const header = {
     format: 'wasm-soak-log',
@@ -20,7 +20,10 @@ test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of
     ops: [{ name: 'a' }, { name: 'b' }],
     config: { maxLogBytes: MiB },
   };
-  const w = createLogWriter(path, header, { maxBytes: MiB });
+  const w = createLogWriter(fileSink(path), header, { maxBytes: MiB });
+  // The library's in-memory log (soak() without out): the same writer into a buffer.
+  const memory = memorySink({ limit: MiB });
+  const m = createLogWriter(memory, header, { maxBytes: MiB });
   const per = 4096;
   const chunk = Buffer.alloc(per * RECORD_SIZE);
   const N = per * 4883; // about 20 M, whole chunks
@@ -36,11 +39,20 @@ test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of
       chunk[o + 1] = i % 10_000_000 === 0 && i > 0 ? 1 : 0; // grew
     }
     w.append(chunk);
+    m.append(chunk);
   }
   w.close();
+  m.close();
   assert.ok(statSync(path).size <= MiB, `${statSync(path).size} bytes`);
   assert.ok(w.thinning.stride > 1 && w.thinning.droppedAtCap === 0, JSON.stringify(w.thinning));
+  assert.ok(Buffer.from(memory.bytes).equals(readFileSync(path)), 'the memory sink holds the bytes of the file');
+  assert.ok(
+    memory.bytes.buffer.byteLength <= MiB,
+    `the buffer never grows past the cap: ${memory.bytes.buffer.byteLength}`,
+  );
   const data = readRun(path);
+  const fromMemory = readRun(memory.bytes);
+  assert.deepEqual(fromMemory, data, 'the reader decodes the bytes in memory as it decodes the file');
   assert.equal(data.thinning.iterations, N, 'every call is counted');
   assert.equal(data.thinning.opCalls[1], Math.ceil(N / 3));
   const steps = Math.floor((N - 1) / 10_000_000); // memory grows at every 10 M-th call
@@ -58,6 +70,34 @@ test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of
   for (let k = 0; k < bytes.length; k++) {
     assert.equal(bytes[k], 65536 * (k + 1));
     assert.ok(iter[k] >= 10_000_000 * k && iter[k] < 10_000_000 * k + 2 * data.stride, `step ${k} at ${iter[k]}`);
+  }
+});
+
+test('a drain that alone crosses half the cap (a fast export, a small cap) is thinned to fit: nothing dropped, the whole run covered', () => {
+  const N = 4_000_000;
+  for (const per of [40_000, 262_144]) {
+    const memory = memorySink({ limit: MiB });
+    const header = { format: 'wasm-soak-log', seed: 5, ops: [{ name: 'a' }], config: { maxLogBytes: MiB } };
+    const w = createLogWriter(memory, header, { maxBytes: MiB });
+    const chunk = Buffer.alloc(per * RECORD_SIZE);
+    for (let first = 0; first < N; first += per) {
+      const n = Math.min(per, N - first);
+      for (let k = 0; k < n; k++) {
+        chunk[k * RECORD_SIZE] = RECORD_TYPE.call;
+        chunk.writeUInt32LE(first + k, k * RECORD_SIZE + 4);
+        chunk.writeUInt32LE(100, k * RECORD_SIZE + 8);
+      }
+      w.append(chunk.subarray(0, n * RECORD_SIZE));
+    }
+    w.close();
+    assert.ok(memory.bytes.length <= MiB, `${memory.bytes.length} bytes`);
+    assert.equal(w.thinning.droppedAtCap, 0, JSON.stringify(w.thinning));
+    const data = readRun(memory.bytes);
+    assert.equal(data.thinning.iterations, N, 'every call is counted');
+    assert.ok(
+      data.gapIter.at(-1) >= N - 2 * data.stride,
+      `the last kept call, ${data.gapIter.at(-1)}, is near the end`,
+    );
   }
 });
 

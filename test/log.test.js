@@ -6,7 +6,7 @@ import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
-import { createLogWriter, encodeLogStart } from '../src/run/log-writer.js';
+import { createLogWriter, encodeLogStart, fileSink } from '../src/run/log-writer.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 function callRecord(i, elapsed, memory, op = 0, flags = 0) {
@@ -41,7 +41,7 @@ const header = {
 
 test('records written by the writer come back from the C reader', () => {
   const path = join(tempDir(), 'samples.wslog');
-  const w = createLogWriter(path, header);
+  const w = createLogWriter(fileSink(path), header);
   for (let i = 0; i < 1000; i++) {
     w.append(callRecord(i, 100 + i, i < 500 ? 65536 : 131072, i % 2, i === 500 ? 1 : 0));
     if (i % 100 === 99) w.append(Buffer.concat([metricRecord(i, 3, i * 8), metricRecord(i, 256, 65536)]));
@@ -64,7 +64,7 @@ test('records written by the writer come back from the C reader', () => {
 
 test('a torn last record is skipped, not fatal', () => {
   const path = join(tempDir(), 'samples.wslog');
-  const w = createLogWriter(path, header);
+  const w = createLogWriter(fileSink(path), header);
   for (let i = 0; i < 10; i++) w.append(callRecord(i, 5, 65536));
   w.close();
   truncateSync(path, statSync(path).size - 7);

@@ -1,4 +1,5 @@
-/* The sample log reader (ws_log.h, docs/log-format.md): opens a log, checks
+/* The sample log reader (ws_log.h, docs/log-format.md): opens a log (a file,
+ * or the same bytes in memory: every read goes through read_at), checks
  * its preamble, hands out its JSON header and then its records one by one,
  * never the torn tail of a crashed run. A version-2 log is read block by
  * block: a block whose header or records fail their checksum is skipped, and
@@ -17,8 +18,9 @@
 #define SCAN_CHUNK 65536
 
 struct ws_log {
-  FILE *file;
-  char *header; /* NUL-terminated JSON */
+  FILE *file;         /* the log's file, or NULL for a log in memory */
+  const uint8_t *mem; /* a log in memory: its bytes (not owned) */
+  char *header;       /* NUL-terminated JSON */
   uint32_t version;
   uint64_t size;       /* file size */
   uint64_t pos;        /* offset of the next unread byte of the record area */
@@ -87,30 +89,33 @@ static int header_valid(const uint8_t *raw) {
          n <= WS_LOG_BLOCK_RECORDS && le32(raw + BH_SELF) == ws_crc32c(raw, BH_SELF);
 }
 
-/* Reads len bytes at offset into buf. Returns 0 or WS_EIO. */
+/* Reads len bytes at offset (offset + len <= log->size) into buf, from the
+ * file or the bytes in memory. Returns 0 or WS_EIO. */
 static int read_at(ws_log *log, uint64_t offset, void *buf, size_t len) {
+  if (log->file == NULL) {
+    if (offset > log->size || len > log->size - offset)
+      return WS_EIO;
+    memcpy(buf, log->mem + offset, len);
+    return 0;
+  }
   if (fseeko(log->file, (off_t)offset, SEEK_SET) != 0)
     return WS_EIO;
   return fread(buf, 1, len, log->file) == len ? 0 : WS_EIO;
 }
 
-/* Reads the preamble and header of an open file into log. Returns 0,
- * WS_EFORMAT, WS_EIO or WS_ENOMEM. */
+/* Reads the preamble and header of a log whose size is set into log.
+ * Returns 0, WS_EFORMAT, WS_EIO or WS_ENOMEM. */
 static int read_preamble(ws_log *log) {
   uint8_t pre[16];
-  if (fread(pre, 1, sizeof pre, log->file) != sizeof pre)
+  if (log->size < sizeof pre || read_at(log, 0, pre, sizeof pre) != 0)
     return WS_EFORMAT;
   log->version = le32(pre + 8);
   if (memcmp(pre, WS_LOG_MAGIC, 8) != 0 || log->version < WS_LOG_OLDEST_VERSION ||
       log->version > WS_LOG_VERSION)
     return WS_EFORMAT;
   uint32_t header_len = le32(pre + 12);
-  if (fseeko(log->file, 0, SEEK_END) != 0)
-    return WS_EIO;
-  off_t size = ftello(log->file);
-  if (size < 0 || (uint64_t)size < 16 + (uint64_t)header_len)
+  if (log->size < 16 + (uint64_t)header_len)
     return WS_EFORMAT;
-  log->size = (uint64_t)size;
   uint64_t data_start =
       ((uint64_t)16 + header_len + WS_RECORD_SIZE - 1) / WS_RECORD_SIZE * WS_RECORD_SIZE;
   log->header = malloc((size_t)header_len + 1);
@@ -124,10 +129,22 @@ static int read_preamble(ws_log *log) {
   log->pos = data_start;
   if (log->version == 1) {
     log->torn_bytes = (uint32_t)(data_bytes % WS_RECORD_SIZE);
-    return fseeko(log->file, (off_t)data_start, SEEK_SET) == 0 ? 0 : WS_EIO;
+    return 0;
   }
   log->block = malloc((size_t)WS_LOG_BLOCK_RECORDS * WS_RECORD_SIZE);
   return log->block == NULL ? WS_ENOMEM : 0;
+}
+
+/* Reads the preamble of log (its source and size set) and hands it to *out;
+ * on failure closes it. Returns what read_preamble returns. */
+static int finish_open(ws_log *log, ws_log **out) {
+  int err = read_preamble(log);
+  if (err != 0) {
+    ws_log_close(log);
+    return err;
+  }
+  *out = log;
+  return 0;
 }
 
 int ws_log_open(const char *path, ws_log **out) {
@@ -141,13 +158,25 @@ int ws_log_open(const char *path, ws_log **out) {
     return WS_EIO;
   }
   setvbuf(log->file, NULL, _IOFBF, 1 << 20);
-  int err = read_preamble(log);
-  if (err != 0) {
+  off_t size = -1;
+  if (fseeko(log->file, 0, SEEK_END) == 0)
+    size = ftello(log->file);
+  if (size < 0) {
     ws_log_close(log);
-    return err;
+    return WS_EIO;
   }
-  *out = log;
-  return 0;
+  log->size = (uint64_t)size;
+  return finish_open(log, out);
+}
+
+int ws_log_open_memory(const void *data, size_t len, ws_log **out) {
+  ws_log *log = calloc(1, sizeof *log);
+  if (log == NULL)
+    return WS_ENOMEM;
+  log->last_iteration = -1;
+  log->mem = data;
+  log->size = data == NULL ? 0 : (uint64_t)len;
+  return finish_open(log, out);
 }
 
 uint32_t ws_log_version(const ws_log *log) {
@@ -329,12 +358,14 @@ static int load_block(ws_log *log) {
   return 0;
 }
 
-/* Returns the next record of a version-1 log (bare records). */
+/* Reads the next record of a version-1 log (bare records) into raw.
+ * Returns 1, 0 at the end, or WS_EIO. */
 static int next_v1(ws_log *log, uint8_t *raw) {
   if (log->read >= log->records)
     return 0;
-  if (fread(raw, 1, WS_RECORD_SIZE, log->file) != WS_RECORD_SIZE)
+  if (read_at(log, log->pos, raw, WS_RECORD_SIZE) != 0)
     return WS_EIO;
+  log->pos += WS_RECORD_SIZE;
   log->read++;
   return 1;
 }

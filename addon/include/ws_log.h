@@ -27,6 +27,11 @@ typedef struct {
  * cannot be read, WS_EFORMAT when it is not a wasm-soak log of a known
  * version, WS_ENOMEM. */
 int ws_log_open(const char *path, ws_log **out);
+/* Opens a log held in memory: data[0..len), the bytes a log file would
+ * hold, read exactly as ws_log_open reads a file. data is not copied: it
+ * must stay valid and unchanged until ws_log_close. Returns WS_EFORMAT when
+ * it is not a wasm-soak log of a known version, WS_ENOMEM. */
+int ws_log_open_memory(const void *data, size_t len, ws_log **out);
 /* Returns the log's format version. */
 uint32_t ws_log_version(const ws_log *log);
 /* Returns the NUL-terminated JSON header, owned by log. */

@@ -1,6 +1,7 @@
-/* readLog(path): decodes a sample log into typed arrays (JS thread). The
- * per-call arrays are allocated as ArrayBuffers and filled by the C core in
- * one streaming pass, so a run costs 7 bytes per call in memory. */
+/* readLog(path | bytes): decodes a sample log, from its file or from the
+ * same bytes in memory, into typed arrays (JS thread). The per-call arrays
+ * are allocated as ArrayBuffers and filled by the C core in one streaming
+ * pass, so a run costs 7 bytes per call in memory. */
 #include <string.h>
 
 #include "binding.h"
@@ -141,21 +142,79 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
   return napi_ok;
 }
 
-/* readLog(path, withAllocs) returns { header (JSON text), calls, elapsed, op,
- * flags, memIter, memBytes, metrics: [{ id, iter, tMs, value }],
- * backPressureWaits, backPressureNs, durationMs, tornBytes, complete } and,
- * when withAllocs is true, the counting pass's per-call allocs, frees,
- * allocBytes, live, peak and allocRecords. Throws an Error whose code is
- * WS_EIO (cannot read), WS_EFORMAT (not a log, or corrupt) or WS_ENOMEM. */
+/* The data and byte length of a Uint8Array; 0 with an error thrown when v
+ * is none. */
+static int bytes_of(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+  napi_typedarray_type type;
+  void *p = NULL;
+  if (napi_get_typedarray_info(env, v, &type, len, &p, NULL, NULL) != napi_ok ||
+      type != napi_uint8_array) {
+    ws_binding_throw_code(env, WS_EINVAL, "expected a Uint8Array");
+    return 0;
+  }
+  *data = p;
+  return 1;
+}
+
+/* Where readLog reads: a file's path, or a log's bytes in memory (a
+ * Uint8Array, read in place during the call). */
+typedef struct {
+  char path[4096];
+  const void *data; /* NULL: path */
+  size_t len;
+} log_source;
+
+/* Fills src from v (a string or a Uint8Array). Returns 0, or WS_EINVAL when
+ * v is neither (or the path is too long). JS thread. */
+static int source_of(napi_env env, napi_value v, log_source *src) {
+  napi_valuetype t;
+  size_t len = 0;
+  if (napi_typeof(env, v, &t) != napi_ok)
+    return WS_EINVAL;
+  src->data = NULL;
+  if (t == napi_string)
+    return napi_get_value_string_utf8(env, v, src->path, sizeof src->path, &len) ==
+                       napi_ok &&
+                   len + 1 < sizeof src->path
+               ? 0
+               : WS_EINVAL;
+  uint8_t *data;
+  if (!bytes_of(env, v, &data, &src->len))
+    return WS_EINVAL;
+  src->data = data;
+  return 0;
+}
+
+/* Opens the log src names (ws_log_open or ws_log_open_memory). */
+static int open_source(const log_source *src, ws_log **log) {
+  return src->data == NULL ? ws_log_open(src->path, log)
+                           : ws_log_open_memory(src->data, src->len, log);
+}
+
+/* readLog(source, withAllocs, thinSeed) reads the log at source (a path, or
+ * a Uint8Array holding the bytes a log file would: the same reader reads
+ * both) and returns { header (JSON text), calls, elapsed, op, flags, memIter,
+ * memBytes, metrics: [{ id, iter, tMs, value }], backPressureWaits,
+ * backPressureNs, durationMs, tornBytes, complete } and, when withAllocs is
+ * true, the counting pass's per-call allocs, frees, allocBytes, live, peak
+ * and allocRecords. Throws an Error whose code is WS_EIO (cannot read),
+ * WS_EFORMAT (not a log, or corrupt), WS_EINVAL (source is neither) or
+ * WS_ENOMEM. JS thread. */
 static napi_value read_log(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value args[3], result = NULL;
-  char path[4096];
-  size_t path_len;
+  log_source src;
   bool with_allocs = false;
   double thin_seed = -1;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
-  NAPI_CALL(env, napi_get_value_string_utf8(env, args[0], path, sizeof path, &path_len));
+  if (argc < 1 || source_of(env, args[0], &src) != 0) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending)
+      ws_binding_throw_code(env, WS_EINVAL,
+                            "readLog(path | bytes, withAllocs, thinSeed)");
+    return NULL;
+  }
   if (argc > 1)
     napi_get_value_bool(env, args[1], &with_allocs);
   if (argc > 2 && napi_get_value_double(env, args[2], &thin_seed) != napi_ok)
@@ -166,7 +225,7 @@ static napi_value read_log(napi_env env, napi_callback_info info) {
   int err = 0;
   if (thin_seed >= 0) {
     /* A first pass for the strides the writer used. */
-    err = ws_log_open(path, &log);
+    err = open_source(&src, &log);
     if (err == 0)
       err = ws_log_thinning(log, &run.thin_shift, &run.thin_from);
     ws_log_close(log);
@@ -174,7 +233,7 @@ static napi_value read_log(napi_env env, napi_callback_info info) {
     run.thin_seed = (uint64_t)thin_seed;
   }
   if (err == 0)
-    err = ws_log_open(path, &log);
+    err = open_source(&src, &log);
   if (err != 0) {
     ws_binding_throw_code(env, err, NULL);
     return NULL;
@@ -297,20 +356,6 @@ static ws_thin *thin_of(napi_env env, napi_callback_info info, size_t want,
   for (size_t i = 0; i < want; i++)
     argv[i] = all[1 + i];
   return t;
-}
-
-/* The data and byte length of a Uint8Array; 0 with an error thrown when v
- * is none. */
-static int bytes_of(napi_env env, napi_value v, uint8_t **data, size_t *len) {
-  napi_typedarray_type type;
-  void *p = NULL;
-  if (napi_get_typedarray_info(env, v, &type, len, &p, NULL, NULL) != napi_ok ||
-      type != napi_uint8_array) {
-    ws_binding_throw_code(env, WS_EINVAL, "expected a Uint8Array");
-    return 0;
-  }
-  *data = p;
-  return 1;
 }
 
 /* logThin(filter, records, out) filters whole raw records (a Uint8Array,

@@ -8,18 +8,24 @@ import { METRIC, METRIC_MEMORY_BASE } from '../protocol.js';
 
 const METRIC_NAMES = Object.fromEntries(Object.entries(METRIC).map(([name, id]) => [id, name]));
 
+/** How a log is named in messages: its path, or where the in-memory one came from. */
+const nameOf = (source) => (typeof source === 'string' ? source : 'the in-memory sample log');
+
 /**
- * Reads the log at path; with { allocs: true } also the counting pass's
- * per-call allocs, frees, allocBytes, live and peak. Throws SoakError (exit 2)
- * when it is missing or not a log.
+ * Reads a log: source is its path, or a Uint8Array holding the bytes its
+ * file would (the library's in-memory log; the same C reader decodes both).
+ * With { allocs: true } also the counting pass's per-call allocs, frees,
+ * allocBytes, live and peak. Throws SoakError (exit 2) when it is missing or
+ * not a log.
  */
-export function readRun(path, { allocs = false } = {}) {
+export function readRun(source, { allocs = false } = {}) {
+  const name = nameOf(source);
   let raw;
   try {
-    raw = addon.readLog(path, allocs, thinSeed(path));
+    raw = addon.readLog(source, allocs, thinSeed(source));
   } catch (err) {
     const what = err.code === 'WS_EIO' ? 'cannot be read' : 'is not a wasm-soak sample log';
-    throw new SoakError(err.code ?? 'WS_EFORMAT', `${path} ${what} (${err.message}).`, {
+    throw new SoakError(err.code ?? 'WS_EFORMAT', `${name} ${what} (${err.message}).`, {
       fix: 'Point at a result folder written by `wasm-soak run` (it holds samples.wslog).',
       exitCode: EXIT.USAGE,
     });
@@ -28,7 +34,7 @@ export function readRun(path, { allocs = false } = {}) {
   try {
     header = JSON.parse(raw.header);
   } catch (err) {
-    throw new SoakError('WS_EFORMAT', `${path} has a damaged header: its JSON does not parse (${err.message}).`, {
+    throw new SoakError('WS_EFORMAT', `${name} has a damaged header: its JSON does not parse (${err.message}).`, {
       fix: 'The header names the run and its options, without it the records cannot be read; re-run the soak (the header is written first, so only a damaged file loses it).',
       exitCode: EXIT.USAGE,
     });
@@ -42,10 +48,27 @@ export function readRun(path, { allocs = false } = {}) {
  * null). Throws like readRun.
  */
 export function readResultLogs(dir) {
-  const timed = readRun(join(dir, 'samples.wslog'));
   const countLog = join(dir, 'samples-count.wslog');
-  const counted = existsSync(countLog) ? readRun(countLog, { allocs: true }) : null;
-  return { timed, counted };
+  return readLogs({ timed: join(dir, 'samples.wslog'), counted: existsSync(countLog) ? countLog : null });
+}
+
+/** Reads a run's logs, each a path or the bytes in memory: { timed, counted } (counted null without one). */
+export function readLogs({ timed, counted = null }) {
+  return { timed: readRun(timed), counted: counted === null ? null : readRun(counted, { allocs: true }) };
+}
+
+/** The first length bytes at position of source (a path or a Uint8Array) and its size. */
+function bytesAt(source, position, length) {
+  if (typeof source !== 'string') return { bytes: source.subarray(position, position + length), size: source.length };
+  const fd = openSync(source, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.alloc(Math.max(0, Math.min(length, size - position)));
+    readSync(fd, bytes, 0, bytes.length, position);
+    return { bytes, size };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -53,17 +76,11 @@ export function readResultLogs(dir) {
  * to have been thinned (a quarter of its cap or more: thinning starts before
  * half), else undefined: the reader then skips its pass for the strides.
  */
-function thinSeed(path) {
+function thinSeed(source) {
   try {
-    const fd = openSync(path, 'r');
-    const pre = Buffer.alloc(16);
-    readSync(fd, pre, 0, 16, 0);
-    const length = pre.readUInt32LE(12);
-    const size = fstatSync(fd).size;
-    const text = Buffer.alloc(Math.min(length, size));
-    readSync(fd, text, 0, text.length, 16);
-    closeSync(fd);
-    const header = JSON.parse(text.toString('utf8'));
+    const pre = Buffer.from(bytesAt(source, 0, 16).bytes);
+    const { bytes, size } = bytesAt(source, 16, pre.readUInt32LE(12));
+    const header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
     const cap = header.config?.maxLogBytes;
     return cap > 0 && size >= cap / 4 && Number.isSafeInteger(header.seed) ? header.seed : undefined;
   } catch {

@@ -115,6 +115,7 @@ export function buildSummary(data, warmupEnd, windows, run) {
       tornBytes: data.tornBytes,
       backPressureWaits: data.backPressureWaits,
       complete: data.complete,
+      capBytes: header.config.maxLogBytes ?? null,
       damage: damageOf(data),
       thinning: thin
         ? {

@@ -31,6 +31,14 @@ import {
 /** The result folders' root when --out is not given. */
 export const RESULTS_ROOT = 'soak-results';
 /**
+ * The cap of the library's in-memory log (soak() without out), in place of
+ * --max-log-bytes' 2 GiB, which is sized for a disk: the log then lives in
+ * the host process. 256 MiB keeps every call of a run up to about 4 M calls
+ * (thinning starts at half the cap) and bounds what the host holds for any
+ * longer one.
+ */
+export const MEMORY_LOG_BYTES = 256 * 1024 ** 2;
+/**
  * The suite `soak` runs when given none: the examples shipped in the
  * package (soak/suite.json next to src/), wherever it is installed.
  */

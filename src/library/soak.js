@@ -3,14 +3,12 @@
 // the same parsers, so a bad value is the same SoakError `wasm-soak run`
 // gives (exit 2, naming --the-flag). Nothing is installed on the host
 // process: no signal handlers (an AbortSignal stops the run instead), no V8
-// flags (the worker takes gc() for itself). Without `out` no file outlives
-// the call: the logs go to a temporary folder removed before it resolves.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// flags (the worker takes gc() for itself). Without `out` no file is
+// written anywhere: the logs are kept in memory, capped at
+// MEMORY_LOG_BYTES unless maxLogBytes says otherwise, and analysed there.
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../cli/exit-codes.js';
-import { OPTIONS, parseCommand, runConfig } from '../cli/options.js';
+import { MEMORY_LOG_BYTES, OPTIONS, parseCommand, runConfig } from '../cli/options.js';
 import { parseDuration, parseTimeout } from '../cli/parsers.js';
 import { abortInterrupts } from '../run/abort.js';
 import { runTarget } from '../run/run.js';
@@ -48,7 +46,8 @@ const pathOf = (p) => (p instanceof URL ? fileURLToPath(p) : p);
  * Soaks one target and resolves its summary (docs/summary.md). options:
  * exactly one of module (a .wasm path or URL), bytes (the module's bytes) and
  * scenario (a scenario .mjs path or URL); out: a result folder to write
- * (summary.json, logs, reports), else none; name: the summary's name;
+ * (summary.json, logs, reports), else no file at all (the logs are kept in
+ * memory, at most maxLogBytes, default MEMORY_LOG_BYTES); name: the summary's name;
  * signal: an AbortSignal that stops the run after its current call (the
  * summary is then "interrupted"); any option of `wasm-soak run` by its
  * camelCase name (call, args, iterations, duration, seed, countAllocs, ...).
@@ -64,25 +63,28 @@ export async function soak(options = {}) {
       "Example: soak({ module: 'lib.wasm', call: 'step', iterations: 20000 })",
     );
   }
+  if (bytes !== undefined && !(bytes instanceof Uint8Array)) {
+    throw usageError(
+      'WS_EUSAGE',
+      'soak() takes bytes as a Uint8Array (or a Buffer) of the module.',
+      "Example: soak({ bytes: readFileSync('lib.wasm'), call: 'step' })",
+    );
+  }
   const flags = Object.entries(rest).flatMap(([k, v]) => flagsOf(k, v));
-  const scratch = out === null || bytes ? mkdtempSync(join(tmpdir(), 'wasm-soak-')) : null;
   const interrupt = abortInterrupts(signal);
   try {
-    let path = pathOf(module ?? scenario);
-    if (bytes) {
-      path = join(scratch, `${name ?? 'module'}.wasm`);
-      writeFileSync(path, bytes);
-    }
+    // Bytes have no file: the command that reproduces the run names one.
+    const path = bytes ? `${name ?? 'module'}.wasm` : pathOf(module ?? scenario);
     const argv = [path, ...flags];
     const cfg = { ...runConfig(parseCommand('run', argv).values), quiet: true, name };
     for (const [k, v] of Object.entries(rest)) if (Array.isArray(v) && !v.length) cfg[BY_NAME.get(k).key] = [];
-    cfg.out = out === null ? join(scratch, 'result') : pathOf(out);
-    if (out === null) cfg.formats = [];
-    const { summary } = await runTarget(path, cfg, ['run', ...argv], { interrupt });
-    if (out === null) summary.outputs = null; // the files were temporary
+    const inMemory = out === null;
+    if (!inMemory) cfg.out = pathOf(out);
+    else if (rest.maxLogBytes == null) cfg.maxLogBytes = MEMORY_LOG_BYTES;
+    const source = bytes ? { bytes, name: name ?? 'module' } : path;
+    const { summary } = await runTarget(source, cfg, ['run', ...argv], { interrupt, inMemory });
     return summary;
   } finally {
     interrupt.dispose();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
 }

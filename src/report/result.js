@@ -85,30 +85,44 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
 
 /**
  * Reads dir's logs (or takes logs = readResultLogs(dir) already read),
- * analyses them and writes the result folder (writeResult). run: the timed
- * pass's outcome; count: the counting pass's, or null. A first signal during
- * the analysis lets it finish and skips the figures; a second writes a
- * summary that names `wasm-soak report DIR` and stops. Returns the summary.
+ * analyses them and writes the result folder (writeResult); with dir null
+ * (the library's in-memory run: logs given) it writes nothing and the
+ * summary's outputs are null. run: the timed pass's outcome; count: the
+ * counting pass's, or null. A first signal during the analysis lets it
+ * finish and skips the figures; a second writes a summary that names
+ * `wasm-soak report DIR` and stops. Returns the summary.
  */
 export async function analyzeInto(dir, { cfg, run, count = null, interrupt = null, logs = null }) {
   const skipFigures = new AbortController();
   interrupt?.enter('analysis', {
     message: 'finishing the analysis (the figures will be skipped)',
     stop: () => skipFigures.abort(),
-    now: () =>
-      writeSummaryOrPrint(dir, {
-        schema: 'wasm-soak-summary',
-        version: 1,
-        tool: TOOL,
-        status: run.status,
-        exitCode: EXIT.INTERRUPTED,
-        error: null,
-        interrupted: { during: 'analysis', cutShort: ['analysis', 'reports'], recover: `wasm-soak report ${dir}` },
-      }),
+    now:
+      dir === null
+        ? null
+        : () =>
+            writeSummaryOrPrint(dir, {
+              schema: 'wasm-soak-summary',
+              version: 1,
+              tool: TOOL,
+              status: run.status,
+              exitCode: EXIT.INTERRUPTED,
+              error: null,
+              interrupted: {
+                during: 'analysis',
+                cutShort: ['analysis', 'reports'],
+                recover: `wasm-soak report ${dir}`,
+              },
+            }),
   });
   await interrupt?.checkpoint();
   const read = logs ?? readResultLogs(dir);
   await interrupt?.checkpoint();
   const result = analyze({ ...read, cfg, run, count });
+  if (dir === null) {
+    markInterrupted(result.summary, interrupt, false);
+    result.summary.outputs = null; // no file was written
+    return result.summary;
+  }
   return writeResult(dir, result, cfg, interrupt, skipFigures);
 }

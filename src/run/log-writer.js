@@ -1,6 +1,8 @@
 // Append-only writer of the sample log (docs/log-format.md): the preamble
 // and JSON header, then the records in checksummed blocks, each written by
-// one write so that a crash tears at most the last one.
+// one write so that a crash tears at most the last one. It writes into a
+// sink: a file (fileSink), or a growable buffer in memory (memorySink, the
+// library's soak() without `out`) that ends up holding the same bytes.
 import { closeSync, fsyncSync, openSync, writeSync, writevSync } from 'node:fs';
 
 import { addon } from '../addon.js';
@@ -41,7 +43,9 @@ const WINDOW_SHARE = 1 / 8;
  * every record until half the cap is used, then windows of doubling length
  * (the calls so far, then twice as many, …), each with an eighth of the
  * budget left, at the stride that fits it; a window that spends its budget
- * early doubles the stride again. The cap is never passed: past it (less a
+ * early doubles the stride again, and a chunk that alone holds more than its
+ * window's share (a fast export's drain against a small cap) raises it
+ * until the chunk fits. The cap is never passed: past it (less a
  * reserve) only marks are written. Returns filter(chunk) -> the records to
  * write, and what was kept for the summary.
  */
@@ -55,8 +59,12 @@ function thinningPlan({ maxBytes, seed, ops }) {
   let windowBytes = 0; // bytes written when the window started
   let budget = 0;
   let dropped = 0;
-  // The least shift at which iterations more calls fit the budget.
-  const needed = (iterations) => Math.max(1, Math.ceil(Math.log2((iterations * perIteration) / budget)));
+  // The least shift (at least 1) at which iterations more calls fit the
+  // budget; an empty budget needs the longest (ws_thin caps it).
+  const needed = (iterations) => {
+    const ratio = (iterations * perIteration) / budget; // NaN when both are 0
+    return ratio > 2 ? Math.ceil(Math.log2(ratio)) : 1;
+  };
   const raise = (to, from) => {
     shift = addon.logThinShift(thin, to, from);
   };
@@ -83,7 +91,8 @@ function thinningPlan({ maxBytes, seed, ops }) {
         if (written + 2 * cost(n) <= maxBytes / 2) return chunk;
         thin = addon.logThinCreate(seed, ops);
         full = firstIteration(chunk);
-        perIteration = written / Math.max(1, full);
+        // Bytes per iteration so far, or this chunk's when it alone crosses half the cap.
+        perIteration = full > 0 ? written / full : cost(n) / n;
         windowEnd = 2 * Math.max(1, full);
         windowBytes = written;
         budget = (maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
@@ -101,6 +110,13 @@ function thinningPlan({ maxBytes, seed, ops }) {
         windowBytes = written;
         budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
         raise(shift + 1, first);
+      }
+      // A chunk alone may hold more than its window's whole share (a fast
+      // export's drain against a small cap): a longer stride from its first call.
+      while (cost(Math.ceil(n / 2 ** shift)) > budget) {
+        const was = shift;
+        raise(shift + 1, first);
+        if (shift === was) break; // the longest stride ws_thin takes
       }
       const buf = room(n);
       const kept = addon.logThin(thin, chunk, buf);
@@ -128,15 +144,63 @@ function thinningPlan({ maxBytes, seed, ops }) {
   };
 }
 
-/**
- * Creates the log at path with header; append(chunk) adds whole raw records
- * (a Uint8Array, possibly over the ring's SharedArrayBuffer) as blocks of
- * at most LOG_BLOCK_RECORDS records.
- */
-export function createLogWriter(path, header, { maxBytes = Infinity } = {}) {
+/** A sink that creates the file at path: write(buffers) appends, close() syncs and closes it. */
+export function fileSink(path) {
   const fd = openSync(path, 'w');
+  return {
+    write: (buffers) => writeAll(fd, buffers),
+    close() {
+      fsyncSync(fd);
+      closeSync(fd);
+    },
+  };
+}
+
+/** The first capacity of a memory sink without a limit. */
+const MEMORY_START_BYTES = 1 << 20;
+
+/**
+ * A sink in memory: write(buffers) appends to one buffer; bytes is what was
+ * written (a view of it, which later writes may replace). With a finite
+ * limit (the log's cap, which the writer never passes) the buffer is that
+ * size from the start: its pages are zero-filled on first touch, so the ones
+ * a short log never reaches cost no memory, and no growth copies the log or
+ * leaves old buffers to collect (bench/library-memory.js: a 1 M-call log
+ * costs the host its 32 MB and no more). Without one it doubles as it fills.
+ */
+export function memorySink({ limit = Infinity } = {}) {
+  let buf = new Uint8Array(Number.isFinite(limit) ? limit : MEMORY_START_BYTES);
+  let length = 0;
+  const reserve = (more) => {
+    if (length + more <= buf.length) return;
+    const grown = new Uint8Array(Math.max(length + more, 2 * buf.length));
+    grown.set(buf.subarray(0, length));
+    buf = grown;
+  };
+  return {
+    write(buffers) {
+      reserve(buffers.reduce((n, b) => n + b.length, 0));
+      for (const b of buffers) {
+        buf.set(b, length);
+        length += b.length;
+      }
+    },
+    close() {},
+    get bytes() {
+      return buf.subarray(0, length);
+    },
+  };
+}
+
+/**
+ * Starts the log in sink (fileSink or memorySink) with header; append(chunk)
+ * adds whole raw records (a Uint8Array, possibly over the ring's
+ * SharedArrayBuffer) as blocks of at most LOG_BLOCK_RECORDS records. With a
+ * finite maxBytes the log is thinned to stay under it (thinningPlan).
+ */
+export function createLogWriter(sink, header, { maxBytes = Infinity } = {}) {
   const start = encodeLogStart(header);
-  writeSync(fd, start);
+  sink.write([start]);
   const blockHeader = Buffer.alloc(RECORD_SIZE);
   const plan = Number.isFinite(maxBytes)
     ? thinningPlan({ maxBytes: maxBytes - start.length, seed: header.seed, ops: header.ops?.length ?? 1 })
@@ -149,7 +213,7 @@ export function createLogWriter(path, header, { maxBytes = Infinity } = {}) {
     for (let off = 0; off < chunk.length; off += most) {
       const body = chunk.subarray(off, Math.min(chunk.length, off + most));
       addon.logBlockHeader(blockHeader, body, records, blocks);
-      writeAll(fd, [blockHeader, body]);
+      sink.write([blockHeader, body]);
       records += body.length / RECORD_SIZE;
       blocks++;
       bytes += RECORD_SIZE + body.length;
@@ -174,8 +238,7 @@ export function createLogWriter(path, header, { maxBytes = Infinity } = {}) {
     close() {
       const last = plan?.finish();
       if (last?.length) write(last);
-      fsyncSync(fd);
-      closeSync(fd);
+      sink.close();
     },
   };
 }

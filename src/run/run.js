@@ -1,12 +1,14 @@
 // Orchestrates one soak run on the main thread: spawns the worker, writes the
 // log header, drains the ring into the log, shows progress (with the
 // preliminary verdict of the run so far), handles signals, then analyses the
-// log and writes the result folder.
+// log and writes the result folder (or, for the library's soak() without
+// `out`, keeps the log in memory and writes nothing).
 
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createLiveAnalysis } from '../analysis/live.js';
+import { readLogs } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
@@ -17,10 +19,10 @@ import { TOOL } from '../version.js';
 import { abandonRun, createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
 import { interrupts } from './interrupt.js';
-import { createLogWriter } from './log-writer.js';
+import { createLogWriter, fileSink, memorySink } from './log-writer.js';
 import { prepareOutDir } from './out-dir.js';
 import { createProgress, createTerminal, progressMode } from './progress.js';
-import { describeTarget } from './target.js';
+import { describeBytes, describeTarget } from './target.js';
 import { createWatchdog, DURATION_GRACE_MS, describeState, seconds } from './watchdog.js';
 
 const DRAIN_MS = 10;
@@ -73,12 +75,26 @@ function buildHeader({ target, cfg, argv, ready }) {
   };
 }
 
-/** A write error of the log, as the run's error: the folder and the errno. */
+/**
+ * The host's node options for a worker: its own (a worker inherits them),
+ * less --input-type, which only the host's --eval input takes (a worker
+ * refuses to start with it: `node --input-type=module -e` hosting soak()).
+ */
+export function workerExecArgv(execArgv = process.execArgv) {
+  const out = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    if (execArgv[i] === '--input-type') i++;
+    else if (!execArgv[i].startsWith('--input-type=')) out.push(execArgv[i]);
+  }
+  return out;
+}
+
+/** A write error of the log (logPath null: the log in memory), as the run's error: the folder and the errno. */
 function writeFailure(err, logPath) {
   return {
     name: 'Error',
     code: err.code ?? 'WS_EWRITE',
-    message: `cannot write the sample log in ${dirname(logPath)}: ${err.message}; the samples written before it are kept`,
+    message: `cannot write the sample log ${logPath === null ? 'in memory' : `in ${dirname(logPath)}`}: ${err.message}; the samples written before it are kept`,
     stack: err.stack,
   };
 }
@@ -119,17 +135,20 @@ function exitOutcome(control, code, ops) {
 }
 
 /**
- * Runs one pass of target in a fresh worker and writes its log at logPath.
- * pass is 'timed' or 'count' (the counting pass: instrumented allocator, same
- * seed and iteration sequence). Returns { outcome, wroteLog }. A watchdog
+ * Runs one pass of target in a fresh worker and writes its log at logPath,
+ * or with logPath null into memory (memorySink). pass is 'timed' or 'count'
+ * (the counting pass: instrumented allocator, same seed and iteration
+ * sequence). Returns { outcome, wroteLog, memoryLog } (memoryLog: the log's
+ * bytes when it was kept in memory, else null). A watchdog
  * ends a hung call or setup (outcome failed, error.code WS_EHUNG); a write
  * error of the log stops the run (failed, the errno's code); a first signal
  * stops the loop after its call, a second exits 130 at once with the log
  * flushed (interrupt.js). hooks (compare, src/compare/run-compare.js):
  * onRing(sab) gets the ring before the worker starts, onMessage(msg) every
  * worker message the pass does not handle itself (a 'block'), and 'ready'.
+ * bytes: the module's bytes when target has no file (describeBytes).
  */
-export async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt, hooks = null }) {
+export async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt, hooks = null, bytes = null }) {
   const sab = createRing(cfg.ringRecords);
   hooks?.onRing(sab);
   const control = new Int32Array(sab, 0, CTL_WORDS);
@@ -137,9 +156,10 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     workerData: {
       ring: sab,
       config: { ...cfg, countPass: pass === 'count' },
-      target: { kind: target.kind, path: target.path, arm: target.arm ?? null },
+      target: { kind: target.kind, path: target.path ?? `${target.name} (bytes)`, arm: target.arm ?? null, bytes },
       outputs,
     },
+    execArgv: workerExecArgv(),
     stdout: true,
     stderr: true,
   });
@@ -155,6 +175,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
   }
 
   let writer = null;
+  let sink = null;
   let progress = null;
   let header = null;
   let settle;
@@ -220,6 +241,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
       abandonRun(sab);
       worker.terminate();
       closeLog();
+      if (logPath === null) return; // nothing on disk to recover
       process.stderr.write(
         `wasm-soak: the log ${logPath} is closed with every sample recorded so far; \`wasm-soak report ${dirname(logPath)}\` analyses it.\n`,
       );
@@ -280,9 +302,9 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
       };
       try {
         // The cap bounds the timed pass's log; the counting pass's is as long as the run was.
-        writer = createLogWriter(logPath, header, {
-          maxBytes: pass === 'timed' ? (cfg.maxLogBytes ?? Infinity) : Infinity,
-        });
+        const maxBytes = pass === 'timed' ? (cfg.maxLogBytes ?? Infinity) : Infinity;
+        sink = logPath === null ? memorySink({ limit: maxBytes }) : fileSink(logPath);
+        writer = createLogWriter(sink, header, { maxBytes });
       } catch (err) {
         worker.terminate();
         finish({ type: 'fatal', status: 'failed', phase: 'log', error: writeFailure(err, logPath) });
@@ -323,7 +345,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
   if (progress) progress.finish();
   else terminal.close(null);
   await worker.terminate();
-  return { outcome, wroteLog };
+  return { outcome, wroteLog, memoryLog: logPath === null && wroteLog ? sink.bytes : null };
 }
 
 /**
@@ -346,10 +368,13 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
   writeSummaryOrPrint(dir, summary);
 }
 
-/** Turns a pass that never started into the right error (exit 2, 3 or 130). */
+/**
+ * Turns a pass that never started into the right error (exit 2, 3 or 130),
+ * writing its summary into outDir (none when outDir is null).
+ */
 export function startFailure(outcome, target, cfg, outDir) {
   if (outcome.status === 'interrupted') {
-    writeStoppedSummary(outDir, target, cfg, ['setup', 'the run']);
+    if (outDir !== null) writeStoppedSummary(outDir, target, cfg, ['setup', 'the run']);
     return new SoakError('WS_EINTR', `${target.name}: interrupted during setup, before the first sample.`, {
       exitCode: EXIT.INTERRUPTED,
     });
@@ -359,14 +384,18 @@ export function startFailure(outcome, target, cfg, outDir) {
     return new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
   const where = { setup: 'setup failed', load: 'loading the target failed', log: 'the log could not be written' };
   const message = `${target.name}: ${where[outcome.phase] ?? 'the run could not start'}: ${e.message}`;
+  // Without a result folder (the library's in-memory run) the details are the error's cause.
+  const kept = outDir === null ? "the error's cause" : 'summary.json';
   const fix =
     outcome.phase === 'setup'
-      ? "Fix the scenario's setup; the stack is in summary.json."
+      ? `Fix the scenario's setup; the stack is in ${kept}.`
       : outcome.phase === 'log'
-        ? 'Free space in the result folder or choose another with --out.'
+        ? outDir === null
+          ? 'Give soak() a smaller maxLogBytes, or an out folder to write the log to.'
+          : 'Free space in the result folder or choose another with --out.'
         : outcome.phase === 'load'
-          ? 'Check the target; details are in summary.json.'
-          : 'The stack is in summary.json; please report it with the command line.';
+          ? `Check the target; details are in ${kept}.`
+          : `The stack is in ${kept}; please report it with the command line.`;
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
@@ -386,8 +415,12 @@ export function startFailure(outcome, target, cfg, outDir) {
       stack: e.stack,
     },
   };
-  writeSummaryOrPrint(outDir, summary);
-  return new SoakError(e.code === 'WS_EHUNG' ? 'WS_EHUNG' : 'WS_ESETUP', message, { fix, exitCode: EXIT.FAILED });
+  if (outDir !== null) writeSummaryOrPrint(outDir, summary);
+  return new SoakError(e.code === 'WS_EHUNG' ? 'WS_EHUNG' : 'WS_ESETUP', message, {
+    fix,
+    exitCode: EXIT.FAILED,
+    cause: outDir === null ? summary.error : undefined,
+  });
 }
 
 /** Says where a previous result went (prepareOutDir moved it aside); given: the folder as the user named it. */
@@ -407,49 +440,74 @@ export const runOf = (outcome) => ({
 });
 
 /**
- * Runs targetPath with cfg. argv is the command line after `wasm-soak` (kept
+ * Runs source (a target's path, or { bytes, name }: a module's bytes) with cfg. argv is the command line after `wasm-soak` (kept
  * in the header to reproduce the run). With cfg.countAllocs a counting pass
  * follows the timed one, over the same iterations. interrupt: what stops the
  * run early (default: the command's SIGINT/SIGTERM handlers, interrupt.js;
- * the library passes its AbortSignal's, abort.js). Returns { exitCode,
+ * the library passes its AbortSignal's, abort.js). inMemory (the library's
+ * soak() without `out`): no result folder; the logs stay in memory, the
+ * module's WASI stdout and stderr go to the process's, and nothing is
+ * written anywhere (outDir null, summary.outputs null). Returns { exitCode,
  * summary, outDir }. Throws SoakError (exit 2) for input problems found
  * before any sample, (exit 3) when the target could not start.
  */
-export async function runTarget(targetPath, cfg, argv, { interrupt: given } = {}) {
+export async function runTarget(source, cfg, argv, { interrupt: given, inMemory = false } = {}) {
   const startedAt = performance.now();
-  const target = describeTarget(targetPath);
+  const bytes = typeof source === 'string' ? null : source.bytes;
+  const target = bytes ? describeBytes(bytes, source.name) : describeTarget(source);
   if (cfg.countAllocs) checkBinaryen();
   // A suite names its targets (cfg.name); that name wins over the file's.
   if (cfg.name) target.name = cfg.name;
   const named = cfg.out ?? join(RESULTS_ROOT, target.name);
-  const out = prepareOutDir(named, { force: cfg.force });
-  const outDir = out.path;
+  const out = inMemory ? null : prepareOutDir(named, { force: cfg.force });
+  const outDir = out?.path ?? null;
   const interrupt = given ?? interrupts();
-  const outputs = { stdout: join(outDir, 'module-stdout.txt'), stderr: join(outDir, 'module-stderr.txt') };
-  const timedLog = join(outDir, 'samples.wslog');
-  const timed = await runPass({ target, cfg, argv, logPath: timedLog, outputs, pass: 'timed', interrupt });
+  const inDir = (file) => (outDir === null ? null : join(outDir, file));
+  const outputs = outDir === null ? null : { stdout: inDir('module-stdout.txt'), stderr: inDir('module-stderr.txt') };
+  const timed = await runPass({
+    target,
+    cfg,
+    argv,
+    logPath: inDir('samples.wslog'),
+    outputs,
+    pass: 'timed',
+    interrupt,
+    bytes,
+  });
   if (!timed.wroteLog) {
     const err = startFailure(timed.outcome, target, cfg, outDir);
     // A usage error leaves nothing on disk (the previous result is back in place).
-    if (err.exitCode === EXIT.USAGE) out.discard();
-    else tellMovedAside(named, out);
+    if (err.exitCode === EXIT.USAGE) out?.discard();
+    else if (out) tellMovedAside(named, out);
     throw err;
   }
-  tellMovedAside(named, out);
+  if (out) tellMovedAside(named, out);
   const run = runOf(timed.outcome);
 
   let count = null;
-  const countLog = join(outDir, 'samples-count.wslog');
-  rmSync(countLog, { force: true });
+  let countLog = null;
+  const countPath = inDir('samples-count.wslog');
+  if (countPath) rmSync(countPath, { force: true });
   if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
     const completed = timed.outcome.completed;
     const countCfg = { ...cfg, iterations: completed, durationMs: null };
-    const pass = await runPass({ target, cfg: countCfg, argv, logPath: countLog, outputs, pass: 'count', interrupt });
+    const pass = await runPass({
+      target,
+      cfg: countCfg,
+      argv,
+      logPath: countPath,
+      outputs,
+      pass: 'count',
+      interrupt,
+      bytes,
+    });
     count = pass.wroteLog
       ? runOf(pass.outcome)
       : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
     if (count.status === 'interrupted') run.status = 'interrupted';
+    if (pass.wroteLog) countLog = pass.memoryLog;
   }
-  const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt });
+  const logs = outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog }) : null;
+  const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };
 }

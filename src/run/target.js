@@ -1,4 +1,5 @@
-// Identifies a target (raw module or scenario) and fingerprints its file.
+// Identifies a target (raw module or scenario) and fingerprints its file,
+// or a module's bytes given without one (the library's soak({ bytes })).
 
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -6,6 +7,17 @@ import { basename, extname, resolve } from 'node:path';
 import { usageError } from '../cli/exit-codes.js';
 
 const SCENARIO_EXTENSIONS = new Set(['.mjs', '.js']);
+
+const fingerprintOf = (bytes) => ({ sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length });
+
+/**
+ * A module given as bytes (a Uint8Array) named name: { kind: 'module', path:
+ * null, name, module: { path: null, sha256, size }, scenario: null }; the
+ * worker checks that they are a valid module.
+ */
+export function describeBytes(bytes, name) {
+  return { kind: 'module', path: null, name, module: { path: null, ...fingerprintOf(bytes) }, scenario: null };
+}
 
 /** Returns { kind, path, name, module | scenario: { path, sha256, size } }. */
 export function describeTarget(path) {
@@ -32,11 +44,7 @@ export function describeTarget(path) {
       'Give a compiled .wasm module or an ES module scenario.',
     );
   }
-  const fingerprint = {
-    path: resolve(path),
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    size: bytes.length,
-  };
+  const fingerprint = { path: resolve(path), ...fingerprintOf(bytes) };
   return {
     kind,
     path: resolve(path),

@@ -139,7 +139,7 @@ function checkBudgetOps(budgets, ops) {
 async function prepare(stdio) {
   if (target.kind === 'module') {
     const { prepareRawTarget } = await import('./targets/raw.js'); // after quiet-wasi.js
-    const raw = await prepareRawTarget(target.path, config, stdio, capture.pristine);
+    const raw = await prepareRawTarget(target, config, stdio, capture.pristine);
     const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * 65536));
     raw.memoryNames.forEach((name, i) => {
       const t = tracked.find((x) => memoryOf(x) === raw.instance.exports[name]);
@@ -338,10 +338,12 @@ async function loop(prepared) {
 }
 
 async function main() {
+  // Without outputs (the library's in-memory run, which writes no file) a
+  // raw module's WASI stdout and stderr are the process's own.
   const stdio = {
     stdin: openSync(devNull, 'r'),
-    stdout: openSync(outputs.stdout, 'a'),
-    stderr: openSync(outputs.stderr, 'a'),
+    stdout: outputs ? openSync(outputs.stdout, 'a') : 1,
+    stderr: outputs ? openSync(outputs.stderr, 'a') : 2,
   };
   let prepared;
   try {
@@ -408,8 +410,10 @@ async function main() {
   enter(PHASE.end);
   if (outcome.status !== 'failed') addon.end(runner);
   closeSync(stdio.stdin);
-  closeSync(stdio.stdout);
-  closeSync(stdio.stderr);
+  if (outputs) {
+    closeSync(stdio.stdout);
+    closeSync(stdio.stderr);
+  }
   parentPort.postMessage({
     type: 'done',
     status: outcome.status,

@@ -1,7 +1,8 @@
 /* Tests of the log reader: round trip, torn tail, not a log, and the
  * version-2 blocks: a damaged stretch in the middle, a bad checksum, a
  * truncated tail, garbage to the end; version 1 still read; CRC-32C; the
- * thinning of a capped log. */
+ * thinning of a capped log; the same bytes read from memory give the same
+ * run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +75,43 @@ static void smash(const char *path, long offset, size_t len, int value) {
   fclose(f);
 }
 
+/* Returns the bytes of the file at path (malloc'd, the caller frees them)
+ * and their number in *len. */
+static uint8_t *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  fseek(f, 0, SEEK_END);
+  *len = (size_t)ftell(f);
+  uint8_t *bytes = malloc(*len + 1);
+  fseek(f, 0, SEEK_SET);
+  CHECK(fread(bytes, 1, *len, f) == *len);
+  fclose(f);
+  return bytes;
+}
+
+/* Returns 1 when the two opened logs give the same records, the same
+ * damaged stretches and the same torn tail, read to the end. */
+static int same_reads(ws_log *a, ws_log *b) {
+  ws_record ra, rb;
+  int ga, gb,
+      same = ws_log_version(a) == ws_log_version(b) &&
+             strcmp(ws_log_header(a), ws_log_header(b)) == 0 &&
+             ws_log_record_count(a) == ws_log_record_count(b);
+  do {
+    ga = ws_log_next(a, &ra);
+    gb = ws_log_next(b, &rb);
+    same &= ga == gb && (ga != 1 || memcmp(&ra, &rb, sizeof ra) == 0);
+  } while (same && ga == 1);
+  same &= ws_log_torn_bytes(a) == ws_log_torn_bytes(b) &&
+          ws_log_damage_count(a) == ws_log_damage_count(b);
+  for (size_t i = 0; same && i < ws_log_damage_count(a); i++)
+    same &= memcmp(ws_log_damage_at(a, i), ws_log_damage_at(b, i),
+                   sizeof(ws_log_damage)) == 0;
+  return same;
+}
+
 /* Reads every record of path; returns how many, and checks that each is an
- * intact call (iterations rising, fields matching the iteration). */
+ * intact call (iterations rising, fields matching the iteration) and that
+ * the same bytes read from memory (ws_log_open_memory) give the same run. */
 static uint32_t read_all(const char *path, ws_log **out, int *intact) {
   ws_log *log = NULL;
   *intact = ws_log_open(path, &log) == 0;
@@ -94,6 +130,15 @@ static uint32_t read_all(const char *path, ws_log **out, int *intact) {
   }
   *intact &= got == 0;
   *out = log;
+
+  size_t len;
+  uint8_t *bytes = slurp(path, &len);
+  ws_log *file = NULL, *mem = NULL;
+  CHECK(ws_log_open(path, &file) == 0 && ws_log_open_memory(bytes, len, &mem) == 0);
+  CHECK(same_reads(file, mem));
+  ws_log_close(file);
+  ws_log_close(mem);
+  free(bytes);
   return n;
 }
 
@@ -123,6 +168,23 @@ static void test_not_a_log(void) {
   fclose(f);
   CHECK(ws_log_open(PATH, &log) == WS_EFORMAT);
   CHECK(ws_log_open("build/ctest/does-not-exist", &log) == WS_EIO);
+  /* In memory: the same refusals, and no bytes at all is not a log. */
+  size_t len;
+  uint8_t *bytes = slurp(PATH, &len);
+  CHECK(ws_log_open_memory(bytes, len, &log) == WS_EFORMAT);
+  CHECK(ws_log_open_memory(bytes, 7, &log) == WS_EFORMAT);
+  CHECK(ws_log_open_memory(NULL, 0, &log) == WS_EFORMAT);
+  free(bytes);
+  /* A header longer than the bytes held. */
+  f = start_log(PATH, "{\"a\":1}", WS_LOG_VERSION);
+  fclose(f);
+  bytes = slurp(PATH, &len);
+  CHECK(ws_log_open_memory(bytes, 20, &log) == WS_EFORMAT);
+  CHECK(ws_log_open_memory(bytes, len, &log) == 0);
+  ws_record rec;
+  CHECK(ws_log_next(log, &rec) == 0);
+  ws_log_close(log);
+  free(bytes);
   CHECK(strcmp(ws_errname(WS_EFORMAT), "WS_EFORMAT") == 0);
 }
 

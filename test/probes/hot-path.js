@@ -15,7 +15,7 @@ import { prepareRawTarget } from '../../src/worker/targets/raw.js';
 const { modulePath, call, sources, iterations } = workerData;
 const stdio = { stdout: openSync('/dev/null', 'a'), stderr: openSync('/dev/null', 'a') };
 const config = { calls: [{ name: call, weight: 1 }], args: sources ? [{ op: null, sources }] : [], alloc: null };
-const raw = await prepareRawTarget(modulePath, config, stdio, WebAssembly);
+const raw = await prepareRawTarget({ path: modulePath }, config, stdio, WebAssembly);
 const ring = new Int32Array(createRing(1 << 18));
 const runner = addon.createRunner({
   ring,

@@ -11,11 +11,22 @@ async function uses(): Promise<void> {
   const again = analyze({ ...logs, cfg: { timeThreshold: 0.2 } });
   const written: Summary = await writeReports('again', again, { formats: ['html'] });
   console.log(written.status, version, new SoakError('WS_X', 'x').paragraph());
+  // What they return, as test/library.test.js checks at run time.
+  const undecided =
+    summary.verdict === 'inconclusive' || summary.verdict === 'error' || summary.verdict === 'memory-exhausted';
+  const cap: number | null = summary.samples.capBytes;
+  const elapsed: Float32Array = logs.timed.elapsed;
+  const live: Float64Array | undefined = logs.counted?.live;
+  const files: string | null | undefined = again.summary.outputs?.countLog;
+  console.log(undecided, cap, elapsed, live, files, summary.tool.version, summary.inconclusive.length);
+  await soak({ module: 'lib.wasm', maxLogBytes: '64M' });
 }
 void uses;
 
 // @ts-expect-error a target is required
 void soak({ call: 'step' });
+// @ts-expect-error no such option
+void soak({ module: 'a.wasm', iteratons: 5 });
 // @ts-expect-error iterations is a number
 void soak({ module: 'a.wasm', iterations: '5' });
 // @ts-expect-error no such report format

@@ -26,11 +26,11 @@ const ALLOCATORS = [
   ['__wbindgen_malloc', '__wbindgen_free'],
 ];
 
-/** Reads and inspects the module file; exit-2 errors name the problem. */
-function loadModuleFile(path) {
-  let bytes;
+/** Reads the module file (unless its bytes are given) and inspects it; exit-2 errors name the problem. */
+function loadModule(path, given) {
+  let bytes = given;
   try {
-    bytes = readFileSync(path);
+    bytes ??= readFileSync(path);
   } catch (err) {
     throw usageError(
       'WS_ENOENT',
@@ -200,14 +200,15 @@ function findAllocator(exports, info, alloc) {
 const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Math.log2(Math.max(1, blockCalls))) : 0);
 
 /**
- * Instantiates the module at path for a run. Returns { ops, instance, info,
+ * Instantiates a module for a run: target { path, bytes } (bytes null: read
+ * the file at path; else path only names it). Returns { ops, instance, info,
  * alloc, free, slots, bufferMemory, memoryNames }: ops call the export through
  * the argument trampoline (trampoline.js), built with pristine (the unhooked
  * WebAssembly constructors). stdio: { stdin, stdout, stderr } file descriptors
  * for WASI (stdin: the null device). Throws exit-2 SoakErrors for input problems.
  */
-export async function prepareRawTarget(path, config, stdio, pristine) {
-  const { bytes, info } = loadModuleFile(path);
+export async function prepareRawTarget({ path, bytes: given = null }, config, stdio, pristine) {
+  const { bytes, info } = loadModule(path, given);
   const unresolved = unresolvedImports(info);
   if (unresolved.length > 0) {
     const names = unresolved.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ');
