@@ -168,6 +168,10 @@ export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { 
    * the host holds for a longer one.
    */
   maxLogBytes?: number | string;
+  /** Compare with a saved baseline (its name or folder), as --baseline. */
+  baseline?: string;
+  /** Store this run as a baseline (as --save-baseline); needs `out`. */
+  saveBaseline?: string;
   /** Reports written into `out` (default every one). */
   format?: ReportFormat[];
   plotTimeout?: Duration;

@@ -235,4 +235,22 @@ test('soak(): an AbortSignal stops the run after its current call; bad options a
     (err) => err.exitCode === 2 && /^module \(bytes\) is not a valid module/.test(err.message),
   );
   await assert.rejects(soak({ module: 'a.wasm', iteratons: 5 }), /soak\(\) has no option "iteratons"/);
+  await assert.rejects(
+    soak({ module: fixture('soak', 'modules', 'clean.wasm'), call: 'step', saveBaseline: 'x' }),
+    (err) => err.exitCode === 2 && /saveBaseline needs out/.test(err.message),
+  );
+});
+
+test('soak(): saveBaseline stores a baseline that a later soak() without out is compared with', LIMIT, async () => {
+  const { soak } = await import('wasm-soak');
+  const module = fixture('soak', 'modules', 'clean.wasm');
+  const store = join(dir, 'baselines', 'clean');
+  const common = { module, call: 'step', iterations: 3000, format: [], timeThreshold: 9 };
+  const first = await soak({ ...common, seed: 5, out: join(dir, 'baseline-run'), saveBaseline: store });
+  assert.equal(first.status, 'completed');
+  assert.ok(existsSync(store), 'the baseline was saved');
+  const again = await soak({ ...common, baseline: store });
+  assert.equal(again.seed, 5, "the baseline's seed replays the same calls");
+  assert.ok(again.baseline, 'the summary holds the comparison');
+  assert.equal(again.outputs, null, 'and no file was written');
 });

@@ -9,9 +9,9 @@ import { describeTarget } from '../run/target.js';
 import { baselineRecord } from './record.js';
 import { baselineDir, loadBaseline, saveBaseline } from './store.js';
 
-/** Sizes raw, gzip -9 and brotli of a module target, or null for a scenario. */
+/** Sizes raw, gzip -9 and brotli of a module target, or null for a scenario or no file (the library's bytes). */
 function sizesOf(targetPath) {
-  return describeTarget(targetPath).kind === 'module' ? moduleFacts(targetPath).size : null;
+  return targetPath && describeTarget(targetPath).kind === 'module' ? moduleFacts(targetPath).size : null;
 }
 
 /** The baseline reference of a target: ref, or ref/<target> for a suite's. */

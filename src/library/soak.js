@@ -7,6 +7,7 @@
 // written anywhere: the logs are kept in memory, capped at
 // MEMORY_LOG_BYTES unless maxLogBytes says otherwise, and analysed there.
 import { fileURLToPath } from 'node:url';
+import { saveRunBaseline, withBaseline } from '../baseline/use.js';
 import { usageError } from '../cli/exit-codes.js';
 import { MEMORY_LOG_BYTES, OPTIONS, parseCommand, runConfig } from '../cli/options.js';
 import { parseDuration, parseTimeout } from '../cli/parsers.js';
@@ -70,19 +71,29 @@ export async function soak(options = {}) {
       "Example: soak({ bytes: readFileSync('lib.wasm'), call: 'step' })",
     );
   }
+  if (rest.saveBaseline && out === null) {
+    throw usageError(
+      'WS_EUSAGE',
+      'soak() saves a baseline from its result folder: saveBaseline needs out.',
+      "Example: soak({ module: 'lib.wasm', call: 'step', out: 'soak-results/lib', saveBaseline: 'nightly' })",
+    );
+  }
   const flags = Object.entries(rest).flatMap(([k, v]) => flagsOf(k, v));
   const interrupt = abortInterrupts(signal);
   try {
     // Bytes have no file: the command that reproduces the run names one.
     const path = bytes ? `${name ?? 'module'}.wasm` : pathOf(module ?? scenario);
     const argv = [path, ...flags];
-    const cfg = { ...runConfig(parseCommand('run', argv).values), quiet: true, name };
+    // A baseline's seed and calls unless given; bytes have no file to size.
+    const file = bytes ? null : path;
+    const cfg = { ...withBaseline(runConfig(parseCommand('run', argv).values), file, argv), quiet: true, name };
     for (const [k, v] of Object.entries(rest)) if (Array.isArray(v) && !v.length) cfg[BY_NAME.get(k).key] = [];
     const inMemory = out === null;
     if (!inMemory) cfg.out = pathOf(out);
     else if (rest.maxLogBytes == null) cfg.maxLogBytes = MEMORY_LOG_BYTES;
     const source = bytes ? { bytes, name: name ?? 'module' } : path;
-    const { summary } = await runTarget(source, cfg, ['run', ...argv], { interrupt, inMemory });
+    const { summary, outDir } = await runTarget(source, cfg, ['run', ...argv], { interrupt, inMemory });
+    if (!inMemory) saveRunBaseline(cfg, summary, outDir, file);
     return summary;
   } finally {
     interrupt.dispose();
