@@ -65,6 +65,8 @@ test('analyze returns the summary and writes nothing', async () => {
 
 test('one early and late window for the summary rows, per-op rows and the time test', async () => {
   const out = tempDir();
+  // --fail-on none: the windows are under test, not the verdict (a loaded
+  // machine can make 8000 short calls drift, exit 1).
   const r = await runCli([
     'run',
     fixture('soak', 'modules', 'clean.wasm'),
@@ -79,6 +81,8 @@ test('one early and late window for the summary rows, per-op rows and the time t
     '-q',
     '--format',
     'md',
+    '--fail-on',
+    'none',
   ]);
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);

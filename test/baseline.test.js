@@ -8,7 +8,22 @@ import { test } from 'node:test';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
-const QUICK = ['--call', 'step', '-n', '6000', '--format', 'md,junit', '-q', '--fail-if-slower', 'none'];
+// The baseline's time gate and the runs' timing verdicts are out of these
+// tests: a loaded machine can make 6000 short calls drift (a slowdown is exit
+// 1 and a verdict change), while the memory verdicts are deterministic.
+const QUICK = [
+  '--call',
+  'step',
+  '-n',
+  '6000',
+  '--format',
+  'md,junit',
+  '-q',
+  '--fail-if-slower',
+  'none',
+  '--time-threshold',
+  '9',
+];
 const summaryOf = (dir) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 
 test('a baseline run, then a regressed build exits 1 and names the metric; the same build is within it', async () => {
@@ -91,7 +106,20 @@ test('soak --save-baseline keeps one baseline per target; a missing baseline is 
     JSON.stringify({ targets: [{ name: 'clean', module: mod('clean'), call: 'step', iterations: 3000 }] }),
   );
   const base = join(root, 'base');
-  const r = await runCli(['soak', suite, '--save-baseline', base, '--format', 'md', '-q', '-o', join(root, 'out')]);
+  // --fail-on none: saving is under test, not the verdict.
+  const r = await runCli([
+    'soak',
+    suite,
+    '--save-baseline',
+    base,
+    '--format',
+    'md',
+    '-q',
+    '--fail-on',
+    'none',
+    '-o',
+    join(root, 'out'),
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(existsSync(join(base, 'clean', 'baseline.json')));
   const missing = await runCli(['run', mod('clean'), '--call', 'step', '--baseline', join(root, 'nope'), '-q']);

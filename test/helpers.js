@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readRun } from '../src/analysis/log-reader.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'src', 'cli', 'main.js');
@@ -100,19 +99,6 @@ export function whenFileReaches(path, bytes, { timeoutMs = CHILD_TIMEOUT_MS } = 
   return whenReady(
     () => (size() >= bytes ? size() : null),
     () => `${path} did not reach ${bytes} bytes`,
-    timeoutMs,
-  );
-}
-
-/**
- * Resolves once the sample log at path holds at least calls completed calls:
- * evidence that the worker has started call number calls. Rejects after
- * timeoutMs.
- */
-export function whenLogHasCalls(path, calls, { timeoutMs = CHILD_TIMEOUT_MS } = {}) {
-  return whenReady(
-    () => (readRun(path).calls >= calls ? calls : null),
-    () => `${path} did not hold ${calls} calls`,
     timeoutMs,
   );
 }

@@ -185,7 +185,21 @@ test('merge refuses shards that do not make one suite', () => {
 
 test("run --format junit: the testcase's time is the run's wall time", LIMIT, async () => {
   const out = join(dir, 'one');
-  const r = await runCli(['run', mod('clean'), '--call', 'step', '-q', '--format', 'junit', '-o', out]);
+  // --fail-on none: the testcase's time is under test, not the verdict (a
+  // loaded machine can make the clean fixture drift: exit 1, a failure).
+  const r = await runCli([
+    'run',
+    mod('clean'),
+    '--call',
+    'step',
+    '-q',
+    '--format',
+    'junit',
+    '--fail-on',
+    'none',
+    '-o',
+    out,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const [c] = testcases(readFileSync(join(out, 'junit.xml'), 'utf8'));
   assert.equal(c.outcome, 'passed');
