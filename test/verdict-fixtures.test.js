@@ -105,6 +105,50 @@ test('an allocator that returns NULL for a buffer argument is memory-exhausted (
   assert.ok(f.iteration > 50 && f.iteration < 70, JSON.stringify(f));
 });
 
+// A memory.grow that fails is memory-exhausted however the memory series
+// looks: a memory that starts at its declared maximum never changes size.
+test('a memory at its declared maximum from the start whose memory.grow fails: exhausted with --count-allocs, named without', async () => {
+  const args = ['--call', 'step', '-n', '2000', '--seed', '7'];
+  const plain = await verdictOf(testModule('at-max'), args, 0);
+  assert.equal(plain.verdict, 'stable', 'without the counting pass a grow inside wasm is not seen');
+  assert.match(plain.sources.memoryGrow.enable, /"memory" sat at its declared maximum .*--count-allocs/);
+  const out = tempDir();
+  const r = await runCli(['run', testModule('at-max'), ...args, '--count-allocs', '-o', out]);
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.deepEqual(
+    [f.kind, f.series, f.iteration, f.op, f.bytes, f.memoryBytes, f.limitBytes, f.reason, f.failedGrows, f.pass],
+    ['memory-exhausted', 'memory.grow', 0, 'step', 65536, 4 * 65536, 4 * 65536, 'declared-maximum', 2000, 'counting'],
+  );
+  assert.match(f.sentence, /memory\.grow failed 2,000 times .*past its declared maximum/);
+  assert.equal(s.sources.memoryGrow.enable, null);
+});
+
+test('JS glue whose Memory.prototype.grow fails (the RangeError caught) is memory-exhausted with no flags', async () => {
+  const s = await verdictOf(fixture('test', 'scenarios', 'glue-grow.mjs'), ['-n', '2000', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.deepEqual(
+    [f.series, f.iteration, f.op, f.bytes, f.memoryBytes, f.reason, f.failedGrows, f.pass],
+    ['memory.grow', 1, 'iteration', 65536, 2 * 65536, 'declared-maximum', 1999, 'timed'],
+  );
+});
+
+test('a memory.grow the engine refuses below the declared maximum (V8 --wasm-max-mem-pages) is memory-exhausted', async () => {
+  const out = tempDir();
+  const args = ['-n', '500', '--seed', '7', '--fail-on', 'memory-exhausted', '-o', out];
+  const r = await runCli(['run', fixture('test', 'scenarios', 'glue-grow-refused.mjs'), ...args]);
+  assert.equal(r.code, 1, r.stderr);
+  const f = readSummary(out).findings.find((x) => x.kind === 'memory-exhausted');
+  assert.deepEqual(
+    [f.iteration, f.bytes, f.memoryBytes, f.reason, f.failedGrows],
+    [3, 16 * 65536, 49 * 65536, 'refused', 497],
+  );
+  assert.match(f.sentence, /the engine refused it/);
+});
+
 // The issue's case: a planted leak measured exactly (live bytes p = 4e-4)
 // over 5 000 calls was "stable"; it cannot be told from a plateau yet.
 test('a short leaking run is inconclusive, not stable; --fail-on inconclusive fails it', async () => {

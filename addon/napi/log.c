@@ -133,6 +133,7 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
     NAPI_CHECK(set_number(env, obj, "growthEvents", (double)run->growth_events));
     NAPI_CHECK(set_number(env, obj, "thinnedFrom", run->thin_from));
   }
+  NAPI_CHECK(ws_binding_grow_failures(env, obj, &run->grow_failures));
   NAPI_CHECK(damage_array(env, log, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "damage", v));
   NAPI_CHECK(napi_get_boolean(env, run->complete != 0, &v));
@@ -143,7 +144,8 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
 
 /* readLog(path, withAllocs) returns { header (JSON text), calls, elapsed, op,
  * flags, memIter, memBytes, metrics: [{ id, iter, tMs, value }],
- * backPressureWaits, backPressureNs, durationMs, tornBytes, complete } and,
+ * backPressureWaits, backPressureNs, durationMs, tornBytes, complete,
+ * growFailures (ws_binding_grow_failures) } and,
  * when withAllocs is true, the counting pass's per-call allocs, frees,
  * allocBytes, live, peak and allocRecords. Throws an Error whose code is
  * WS_EIO (cannot read), WS_EFORMAT (not a log, or corrupt) or WS_ENOMEM. */

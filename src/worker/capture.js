@@ -12,6 +12,9 @@
 // wrapped functions return or throw is what the originals return or throw
 // (the same objects, the same errors); the constructors stay the same for
 // instanceof. Module and compile are wrapped only when a transform is given.
+// Memory.prototype.grow is wrapped to see a grow that fails (JS glue such as
+// Emscripten's emscripten_resize_heap grows from JS and catches the
+// RangeError): it returns and throws what the original does.
 
 /**
  * Installs the hooks on globalThis.WebAssembly. onMemory(memory, label) is
@@ -22,10 +25,18 @@
  * { module: { field: value } } (the allocator sources look at both).
  * transform(bytes) may return rewritten module bytes and extra imports
  * ({ bytes, imports }) before anything is compiled; it is used by the
- * counting pass. Returns { track(memory, label), pristine: the unhooked
- * { Memory, Module, Instance } }.
+ * counting pass. onGrowFailed(memory, delta, error) is called when
+ * memory.grow(delta) throws its RangeError (the memory could not grow), before
+ * the error is rethrown. Returns { track(memory, label), pristine: the
+ * unhooked { Memory, Module, Instance } }.
  */
-export function installCapture({ onMemory, onLabel, onInstance = () => {}, transform = null }) {
+export function installCapture({
+  onMemory,
+  onLabel,
+  onInstance = () => {},
+  onGrowFailed = () => {},
+  transform = null,
+}) {
   const W = globalThis.WebAssembly;
   const OriginalMemory = W.Memory;
   const OriginalModule = W.Module;
@@ -66,6 +77,16 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
     return instance;
   };
 
+  // A grow's TypeErrors (a bad argument) are no failed grow.
+  const grow = OriginalMemory.prototype.grow;
+  replace(OriginalMemory.prototype, 'grow', function (...args) {
+    try {
+      return grow.apply(this, args);
+    } catch (err) {
+      if (err instanceof RangeError) onGrowFailed(this, args[0], err);
+      throw err;
+    }
+  });
   wrapConstructor(W, 'Memory', (target, args, newTarget) => {
     const memory = Reflect.construct(target, args, newTarget);
     see(memory, `new Memory #${++constructed}`, false);

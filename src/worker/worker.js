@@ -17,6 +17,7 @@ import { createCounting } from './allocator/counting.js';
 import { censusSource, createSources, heapMemory } from './allocator/sources.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
+import { createGrowFailures } from './grow-failures.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 
 const { ring, config, target, outputs } = workerData;
@@ -54,11 +55,16 @@ let runner = null;
 
 const memoryOf = (entry) => entry.ref.deref();
 
-// The counting pass rewrites every module's allocator before it compiles.
-const counting = config.countPass ? await createCounting() : null;
+// Failed memory.grow calls: from JS (the capture's Memory.prototype.grow
+// hook) in every pass, from inside wasm in the counting pass's rewrite.
+const growFailures = createGrowFailures();
+// The counting pass rewrites every module's allocator (and memory.grow)
+// before it compiles.
+const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm }) : null;
 
 const capture = installCapture({
   transform: counting ? counting.transform : null,
+  onGrowFailed: growFailures.fromJs,
   onMemory(memory, label) {
     if (tracked.length >= MAX_MEMORIES) {
       untrackedMemories++;
@@ -369,6 +375,7 @@ async function main() {
     memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
     counters: counting?.counters,
   });
+  growFailures.attach(runner);
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
   heapIndex = heapMemoryIndex(prepared);
