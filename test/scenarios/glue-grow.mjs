@@ -25,8 +25,7 @@ export function glueGrow({ engineLimitPages = 0 } = {}) {
         }
       };
       const { instance } = await WebAssembly.instantiate(bytes, { env: { resize_heap } });
-      memory =
-        engineLimitPages > 0 ? new WebAssembly.Memory({ initial: 1, maximum: 1000 }) : instance.exports.memory;
+      memory = engineLimitPages > 0 ? new WebAssembly.Memory({ initial: 1, maximum: 1000 }) : instance.exports.memory;
       return instance.exports;
     },
     iteration(exports, ctx) {
