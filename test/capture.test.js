@@ -37,11 +37,34 @@ const transform = (bytes) => {
   return { bytes: new Uint8Array(bytes), imports: { wasm_soak: { event() {} } } };
 };
 installCapture({
-  onMemory: (memory, label) => events.memories.push({ memory, label }),
+  onMemory: (memory, label, maximumPages) => events.memories.push({ memory, label, maximumPages }),
   onLabel: () => {},
   onInstance: (instance, imported) => events.instances.push({ instance, imported }),
   onGrowFailed: (memory, delta, error) => events.growFailed.push({ memory, delta, error }),
   transform,
+});
+
+// A memory's declared maximum is read from a Memory descriptor's own data
+// property (a getter is not run again) and from the bytes of a module that
+// exports its memory.
+test('declared maxima: from the descriptor without running its getters again, and from module bytes', async () => {
+  events.memories.length = 0;
+  new W.Memory({ initial: 1, maximum: 3 });
+  let reads = 0;
+  new W.Memory({
+    initial: 1,
+    get maximum() {
+      reads++;
+      return 5;
+    },
+  });
+  assert.equal(reads, 1, 'the engine read it once, the hook not at all');
+  await W.instantiate(bytesOf('glue-grow'), { env: { resize_heap: () => 0 } }); // (memory 1 2) exported
+  assert.deepEqual(
+    events.memories.map((m) => m.maximumPages),
+    [3, null, 2],
+  );
+  events.memories.length = 0;
 });
 
 // Memory.prototype.grow is seen when it fails, and stays what it was: the

@@ -126,6 +126,19 @@ test('a memory at its declared maximum from the start whose memory.grow fails: e
   assert.equal(s.sources.memoryGrow.enable, null);
 });
 
+test('a memory that grew to its declared maximum and then failed to grow: one finding, with the failed grows', async () => {
+  const out = tempDir();
+  const args = ['--call', 'step', '-n', '2000', '--seed', '7', '--count-allocs', '-o', out];
+  const r = await runCli(['run', testModule('declared-max'), ...args]);
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(out);
+  const exhausted = s.findings.filter((f) => f.kind === 'memory-exhausted');
+  assert.equal(exhausted.length, 1, JSON.stringify(s.findings));
+  assert.equal(exhausted[0].series, 'memory', 'the trend finding, where the limit was reached');
+  assert.equal(exhausted[0].failedGrows, 1997, 'calls 4 to 2000 fail to grow');
+  assert.match(exhausted[0].sentence, /memory\.grow failed 1,997 times/);
+});
+
 test('JS glue whose Memory.prototype.grow fails (the RangeError caught) is memory-exhausted with no flags', async () => {
   const s = await verdictOf(fixture('test', 'scenarios', 'glue-grow.mjs'), ['-n', '2000', '--seed', '7'], 1);
   assert.equal(s.verdict, 'memory-exhausted');
@@ -134,6 +147,13 @@ test('JS glue whose Memory.prototype.grow fails (the RangeError caught) is memor
     [f.series, f.iteration, f.op, f.bytes, f.memoryBytes, f.reason, f.failedGrows, f.pass],
     ['memory.grow', 1, 'iteration', 65536, 2 * 65536, 'declared-maximum', 1999, 'timed'],
   );
+});
+
+test("a scenario's memory that reaches the maximum its descriptor declared is memory-exhausted", async () => {
+  const s = await verdictOf(fixture('test', 'scenarios', 'glue-at-maximum.mjs'), ['-n', '2000', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.deepEqual([f.series, f.iteration, f.bytes, f.limitBytes], ['memory', 699, 8 * 65536, 8 * 65536]);
 });
 
 test('a memory.grow the engine refuses below the declared maximum (V8 --wasm-max-mem-pages) is memory-exhausted', async () => {

@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
-import { CTL, METRIC, PHASE, STATUS } from '../protocol.js';
+import { CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { censusSource, createSources, heapMemory } from './allocator/sources.js';
 import { createBlockGate } from './blocks.js';
@@ -43,7 +43,7 @@ process.exit = function exit(code) {
 // iteration: past the caps, new ones are counted but not tracked.
 const MAX_MEMORIES = 64;
 const MAX_INSTANCES = 32;
-const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes, shared, initialBytes }
+const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes (null: unknown), shared, initialBytes }
 const instances = []; // { ref: WeakRef<Instance> }: where allocator sources are looked for
 const importedOf = new WeakMap(); // Instance -> its declared memory and stack-pointer imports
 let untrackedMemories = 0;
@@ -65,7 +65,7 @@ const counting = config.countPass ? await createCounting({ onGrowFailed: growFai
 const capture = installCapture({
   transform: counting ? counting.transform : null,
   onGrowFailed: growFailures.fromJs,
-  onMemory(memory, label) {
+  onMemory(memory, label, maximumPages) {
     if (tracked.length >= MAX_MEMORIES) {
       untrackedMemories++;
       return;
@@ -75,6 +75,7 @@ const capture = installCapture({
       label,
       shared: memory.buffer instanceof SharedArrayBuffer,
       initialBytes: memory.buffer.byteLength,
+      maximumBytes: maximumPages === null ? null : maximumPages * PAGE_BYTES,
     };
     tracked.push(entry);
     if (runner) lateMemories.push([memory, entry]);
