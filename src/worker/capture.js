@@ -82,13 +82,15 @@ export function installCapture({
     return instance;
   };
 
-  // A grow's TypeErrors (a bad argument) are no failed grow.
+  // A grow's TypeErrors (a bad argument) are no failed grow. grow reads its
+  // first argument only, so passing that one alone changes nothing, and
+  // allocates nothing.
   const grow = OriginalMemory.prototype.grow;
-  replace(OriginalMemory.prototype, 'grow', function (...args) {
+  replace(OriginalMemory.prototype, 'grow', function (delta) {
     try {
-      return grow.apply(this, args);
+      return grow.call(this, delta);
     } catch (err) {
-      if (err instanceof RangeError) onGrowFailed(this, args[0], err);
+      if (err instanceof RangeError) onGrowFailed(this, delta, err);
       throw err;
     }
   });
