@@ -46,6 +46,12 @@ export const UNDECIDED_REASON = freeze(c.undecidedReason);
 export const GROWTH_CAUSE = freeze(c.growthCause);
 /** Largest wasm32 linear memory (4 GiB), decided in C. */
 export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
+/** A wasm page (64 KiB). */
+export const PAGE_BYTES = c.pageBytes;
+/** Why a memory.grow failed (a growFailed record's flags), by name. */
+export const GROW_REASON = freeze(c.growReason);
+/** The op of a record written outside a call. */
+export const NO_OP = c.noOp;
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */
 export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
 /** Fewest slow samples a sampled series needs after warm-up to be tested (C's WS_MEM_MIN_POINTS). */

@@ -105,3 +105,35 @@ test('one early and late window for the summary rows, per-op rows and the time t
   const span = time.window.to - time.window.from;
   assert.ok(Math.abs(early.to - early.from - span / 5) <= span / 50, JSON.stringify(time.windows));
 });
+
+// Failed memory.grow calls (src/analysis/grow-failures.js): the finding
+// words why, and joins a memory-exhausted finding the trend already made.
+test('failed grows: the reason in words, and one memory-exhausted finding with the trend', async () => {
+  const { growFailedFinding, withGrowFailures } = await import('../src/analysis/grow-failures.js');
+  const { GROW_REASON } = await import('../src/protocol.js');
+  const header = { ops: [{ name: 'step' }], memories: [{ label: 'memory', initialBytes: 65536, maximumBytes: null }] };
+  const g = (reason, memoryBytes) => ({ total: 3, records: 2, iteration: 7, op: 0, reason, bytes: 65536, memoryBytes });
+  const wasm32 = growFailedFinding(g(GROW_REASON['wasm32-limit'], 4294967296), header, 'counting');
+  assert.equal(wasm32.reason, 'wasm32-limit');
+  assert.equal(wasm32.limitBytes, 4294967296);
+  assert.match(
+    wasm32.sentence,
+    /^memory\.grow failed 3 times \(seen by the counting pass.*iteration 7 \(op step\).*4 GiB limit of wasm32/,
+  );
+  const refused = growFailedFinding(g(GROW_REASON.refused, 1 << 20), header, 'timed');
+  assert.match(refused.sentence, /the engine refused it/);
+  assert.equal(growFailedFinding(null, header, 'timed'), null);
+  const trend = [{ kind: 'memory-exhausted', series: 'memory', sentence: 'Linear memory reached 256 KiB.' }];
+  const merged = withGrowFailures(trend, header, g(GROW_REASON['declared-maximum'], 262144));
+  assert.equal(merged.length, 1);
+  assert.equal(merged[0].failedGrows, 3);
+  assert.match(merged[0].sentence, /^Linear memory reached 256 KiB\. memory\.grow failed 3 times/);
+  const led = withGrowFailures([{ kind: 'slowdown', sentence: '' }], header, null, g(GROW_REASON.refused, 65536));
+  assert.deepEqual(
+    led.map((f) => [f.kind, f.pass]),
+    [
+      ['memory-exhausted', 'counting'],
+      ['slowdown', undefined],
+    ],
+  );
+});

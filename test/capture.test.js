@@ -26,7 +26,9 @@ const original = {
   compile: W.compile,
 };
 
-const events = { memories: [], instances: [], transformed: 0 };
+const pristineGrow = Object.getOwnPropertyDescriptor(W.Memory.prototype, 'grow');
+const pristineMemoryKeys = Object.getOwnPropertyNames(W.Memory.prototype).sort();
+const events = { memories: [], instances: [], transformed: 0, growFailed: [] };
 let transforming = false;
 // An identity rewrite with one extra import module, as the counting pass adds.
 const transform = (bytes) => {
@@ -35,10 +37,60 @@ const transform = (bytes) => {
   return { bytes: new Uint8Array(bytes), imports: { wasm_soak: { event() {} } } };
 };
 installCapture({
-  onMemory: (memory, label) => events.memories.push({ memory, label }),
+  onMemory: (memory, label, maximumPages) => events.memories.push({ memory, label, maximumPages }),
   onLabel: () => {},
   onInstance: (instance, imported) => events.instances.push({ instance, imported }),
+  onGrowFailed: (memory, delta, error) => events.growFailed.push({ memory, delta, error }),
   transform,
+});
+
+// A memory's declared maximum is read from a Memory descriptor's own data
+// property (a getter is not run again) and from the bytes of a module that
+// exports its memory.
+test('declared maxima: from the descriptor without running its getters again, and from module bytes', async () => {
+  events.memories.length = 0;
+  new W.Memory({ initial: 1, maximum: 3 });
+  let reads = 0;
+  new W.Memory({
+    initial: 1,
+    get maximum() {
+      reads++;
+      return 5;
+    },
+  });
+  assert.equal(reads, 1, 'the engine read it once, the hook not at all');
+  await W.instantiate(bytesOf('glue-grow'), { env: { resize_heap: () => 0 } }); // (memory 1 2) exported
+  assert.deepEqual(
+    events.memories.map((m) => m.maximumPages),
+    [3, null, 2],
+  );
+  events.memories.length = 0;
+});
+
+// Memory.prototype.grow is seen when it fails, and stays what it was: the
+// same results, the same error objects, the same property.
+test('a failed memory.grow is seen; grow returns and throws what the original does', () => {
+  const memory = new W.Memory({ initial: 1, maximum: 2 });
+  assert.equal(memory.grow(1), 1);
+  assert.equal(events.growFailed.length, 0, 'a grow that succeeds is not reported');
+  let thrown = null;
+  try {
+    memory.grow(1);
+  } catch (err) {
+    thrown = err;
+  }
+  assert.ok(thrown instanceof RangeError);
+  assert.equal(events.growFailed.length, 1);
+  assert.equal(events.growFailed[0].memory, memory);
+  assert.equal(events.growFailed[0].delta, 1);
+  assert.equal(events.growFailed[0].error, thrown, 'the same error object is rethrown');
+  assert.throws(() => memory.grow(-1), TypeError);
+  assert.equal(events.growFailed.length, 1, 'a bad argument (TypeError) is no failed grow');
+  const hooked = Object.getOwnPropertyDescriptor(W.Memory.prototype, 'grow');
+  const shape = (d) => [d.writable, d.enumerable, d.configurable, d.value.name, d.value.length];
+  assert.deepEqual(shape(hooked), shape(pristineGrow));
+  assert.deepEqual(Object.getOwnPropertyNames(W.Memory.prototype).sort(), pristineMemoryKeys);
+  events.growFailed.length = 0;
 });
 
 /**

@@ -105,6 +105,70 @@ test('an allocator that returns NULL for a buffer argument is memory-exhausted (
   assert.ok(f.iteration > 50 && f.iteration < 70, JSON.stringify(f));
 });
 
+// A memory.grow that fails is memory-exhausted however the memory series
+// looks: a memory that starts at its declared maximum never changes size.
+test('a memory at its declared maximum from the start whose memory.grow fails: exhausted with --count-allocs, named without', async () => {
+  const args = ['--call', 'step', '-n', '2000', '--seed', '7'];
+  const plain = await verdictOf(testModule('at-max'), args, 0);
+  assert.equal(plain.verdict, 'stable', 'without the counting pass a grow inside wasm is not seen');
+  assert.match(plain.sources.memoryGrow.enable, /"memory" sat at its declared maximum .*--count-allocs/);
+  const out = tempDir();
+  const r = await runCli(['run', testModule('at-max'), ...args, '--count-allocs', '-o', out]);
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.deepEqual(
+    [f.kind, f.series, f.iteration, f.op, f.bytes, f.memoryBytes, f.limitBytes, f.reason, f.failedGrows, f.pass],
+    ['memory-exhausted', 'memory.grow', 0, 'step', 65536, 4 * 65536, 4 * 65536, 'declared-maximum', 2000, 'counting'],
+  );
+  assert.match(f.sentence, /memory\.grow failed 2,000 times .*past its declared maximum/);
+  assert.equal(s.sources.memoryGrow.enable, null);
+});
+
+test('a memory that grew to its declared maximum and then failed to grow: one finding, with the failed grows', async () => {
+  const out = tempDir();
+  const args = ['--call', 'step', '-n', '2000', '--seed', '7', '--count-allocs', '-o', out];
+  const r = await runCli(['run', testModule('declared-max'), ...args]);
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(out);
+  const exhausted = s.findings.filter((f) => f.kind === 'memory-exhausted');
+  assert.equal(exhausted.length, 1, JSON.stringify(s.findings));
+  assert.equal(exhausted[0].series, 'memory', 'the trend finding, where the limit was reached');
+  assert.equal(exhausted[0].failedGrows, 1997, 'calls 4 to 2000 fail to grow');
+  assert.match(exhausted[0].sentence, /memory\.grow failed 1,997 times/);
+});
+
+test('JS glue whose Memory.prototype.grow fails (the RangeError caught) is memory-exhausted with no flags', async () => {
+  const s = await verdictOf(fixture('test', 'scenarios', 'glue-grow.mjs'), ['-n', '2000', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.deepEqual(
+    [f.series, f.iteration, f.op, f.bytes, f.memoryBytes, f.reason, f.failedGrows, f.pass],
+    ['memory.grow', 1, 'iteration', 65536, 2 * 65536, 'declared-maximum', 1999, 'timed'],
+  );
+});
+
+test("a scenario's memory that reaches the maximum its descriptor declared is memory-exhausted", async () => {
+  const s = await verdictOf(fixture('test', 'scenarios', 'glue-at-maximum.mjs'), ['-n', '2000', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'memory-exhausted');
+  const f = s.findings[0];
+  assert.deepEqual([f.series, f.iteration, f.bytes, f.limitBytes], ['memory', 699, 8 * 65536, 8 * 65536]);
+});
+
+test('a memory.grow the engine refuses below the declared maximum (V8 --wasm-max-mem-pages) is memory-exhausted', async () => {
+  const out = tempDir();
+  const args = ['-n', '500', '--seed', '7', '--fail-on', 'memory-exhausted', '-o', out];
+  const r = await runCli(['run', fixture('test', 'scenarios', 'glue-grow-refused.mjs'), ...args]);
+  assert.equal(r.code, 1, r.stderr);
+  const f = readSummary(out).findings.find((x) => x.kind === 'memory-exhausted');
+  assert.deepEqual(
+    [f.iteration, f.bytes, f.memoryBytes, f.reason, f.failedGrows],
+    [3, 16 * 65536, 49 * 65536, 'refused', 497],
+  );
+  assert.match(f.sentence, /the engine refused it/);
+});
+
 // The issue's case: a planted leak measured exactly (live bytes p = 4e-4)
 // over 5 000 calls was "stable"; it cannot be told from a plateau yet. The
 // memory verdict is under test: --time-threshold 9 keeps a loaded machine's

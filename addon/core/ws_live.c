@@ -17,6 +17,7 @@ struct ws_live {
   size_t capacity;
   size_t kept;
   uint64_t calls, stride, last_t_ns;
+  ws_grow_failures grow_failures;
   float *elapsed;
   series memory;
   series metrics[WS_LIVE_MAX_METRICS];
@@ -145,6 +146,10 @@ int ws_live_add(ws_live *l, const uint8_t *bytes, size_t n) {
   for (size_t k = 0; k < n; k++) {
     ws_record rec;
     ws__record_decode(bytes + k * WS_RECORD_SIZE, &rec);
+    if (rec.type == WS_REC_GROW_FAILED) {
+      ws_grow_failures_add(&l->grow_failures, &rec);
+      continue;
+    }
     if (rec.t > l->last_t_ns)
       l->last_t_ns = rec.t;
     if (rec.type == WS_REC_CALL) {
@@ -178,7 +183,8 @@ void ws_live_get(ws_live *l, ws_live_view *v) {
                       .memory = view_of(&l->memory),
                       .n_metrics = l->n_metrics,
                       .metrics = l->view,
-                      .last_t_ns = l->last_t_ns};
+                      .last_t_ns = l->last_t_ns,
+                      .grow_failures = l->grow_failures};
 }
 
 void ws_live_free(ws_live *l) {

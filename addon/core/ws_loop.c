@@ -10,8 +10,8 @@
 #include "ws_loop.h"
 
 /* Free slots the loop wants before a call: the call record, an allocation
- * record and a back-pressure mark. */
-#define SLOTS_PER_CALL 3
+ * record, a failed-grow record and a back-pressure mark. */
+#define SLOTS_PER_CALL 4
 
 typedef struct {
   uint32_t ptr, len;
@@ -38,6 +38,11 @@ struct ws_loop {
   uint32_t pending_op;
   int rss_fd;            /* /proc/self/statm, or -1 */
   uint32_t failed_alloc; /* bytes of the buffer the allocator gave no block */
+  /* Failed memory.grow calls: in the run so far, and the first of the call
+   * in progress (written after its call record). */
+  uint64_t grows_failed;
+  uint32_t call_grows_failed;
+  ws_record call_grow;
 };
 
 /* Nanoseconds from the run's start to now. */
@@ -265,6 +270,13 @@ static int finish_call(ws_loop *loop, uint32_t op, uint64_t start, uint64_t end,
     ws_alloc_record(&alloc, loop->iteration, (uint16_t)op, loop->counters);
     put(loop, &alloc);
   }
+  if (loop->call_grows_failed > 0) {
+    loop->call_grow.op = (uint16_t)op;
+    loop->call_grow.iteration = loop->iteration;
+    loop->call_grow.t = loop->grows_failed;
+    put(loop, &loop->call_grow);
+    loop->call_grows_failed = 0;
+  }
   loop->iteration++;
   return 0;
 }
@@ -371,6 +383,33 @@ int ws_loop_settle(ws_loop *loop, int threw) {
   uint8_t flags = WS_FLAG_ASYNC | (threw ? WS_FLAG_THREW : 0);
   return finish_call(loop, loop->pending_op, loop->pending_start, end,
                      loop->pending_before, flags, 0);
+}
+
+int ws_grow_reason(double memory_bytes, double asked_bytes, double maximum_bytes) {
+  double wanted = memory_bytes + asked_bytes;
+  if (wanted > WS_WASM32_MAX_BYTES)
+    return WS_GROW_WASM32_LIMIT;
+  if (maximum_bytes < 0 || (maximum_bytes > 0 && wanted > maximum_bytes))
+    return WS_GROW_DECLARED_MAXIMUM;
+  return WS_GROW_REFUSED;
+}
+
+void ws_loop_grow_failed(ws_loop *loop, double asked_bytes, double memory_bytes,
+                         double maximum_bytes) {
+  ws_record rec = {WS_REC_GROW_FAILED,
+                   (uint8_t)ws_grow_reason(memory_bytes, asked_bytes, maximum_bytes),
+                   WS_NO_OP,
+                   last_call(loop),
+                   asked_bytes > 0 ? (uint64_t)asked_bytes : 0,
+                   memory_bytes > 0 ? (uint64_t)memory_bytes : 0,
+                   ++loop->grows_failed};
+  /* In a call: the call record comes first, in a slot the loop reserved. */
+  if (__atomic_load_n(&loop->ring.ctl[WS_CTL_CALL], __ATOMIC_RELAXED) != 0) {
+    if (loop->call_grows_failed++ == 0)
+      loop->call_grow = rec;
+    return;
+  }
+  push(loop, &rec);
 }
 
 uint32_t ws_loop_failed_alloc(const ws_loop *loop) {

@@ -201,12 +201,25 @@ static int decode_alloc(ws_run *run, const ws_record *rec) {
   return 0;
 }
 
+void ws_grow_failures_add(ws_grow_failures *g, const ws_record *rec) {
+  if (g->records++ == 0) {
+    g->first_iteration = rec->iteration;
+    g->first_op = rec->op;
+    g->first_reason = rec->flags;
+    g->first_asked = (double)rec->a;
+    g->first_bytes = (double)rec->b;
+  }
+  if (rec->t > g->total)
+    g->total = rec->t;
+}
+
 int ws_run_decode(ws_log *log, ws_run *run) {
   ws_record rec;
   int got;
   while ((got = ws_log_next(log, &rec)) == 1) {
     int err = 0;
-    if (rec.type != WS_REC_SUMMARY && rec.t > run->last_t_ns)
+    if (rec.type != WS_REC_SUMMARY && rec.type != WS_REC_GROW_FAILED &&
+        rec.t > run->last_t_ns)
       run->last_t_ns = rec.t;
     if (rec.type == WS_REC_CALL) {
       err = decode_call(run, &rec);
@@ -218,6 +231,8 @@ int ws_run_decode(ws_log *log, ws_run *run) {
       if (run->thin_shift > 0)
         err = count_op(run, rec.op, (double)(uint32_t)rec.a, (double)(rec.a >> 32),
                        (double)(uint32_t)rec.b);
+    } else if (rec.type == WS_REC_GROW_FAILED) {
+      ws_grow_failures_add(&run->grow_failures, &rec);
     } else if (rec.type == WS_REC_MARK) {
       if (rec.op == WS_MARK_BACKPRESSURE) {
         run->backpressure_waits++;

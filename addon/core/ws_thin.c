@@ -32,6 +32,7 @@ struct ws_thin {
   int64_t block;        /* summary block of the calls summed so far, -1: none */
   uint32_t block_first; /* its first iteration */
   int64_t kept_call;    /* iteration of the last call kept, -1: none */
+  int grow_seen;        /* a GROW_FAILED record has been kept */
   int64_t metric_bucket[METRIC_IDS];
 };
 
@@ -211,6 +212,11 @@ size_t ws_thin_filter(ws_thin *t, const uint8_t *in, size_t n, uint8_t *out) {
         t->metric_bucket[id] = bucket;
     } else if (rec.type == WS_REC_ALLOC) {
       keep = (int64_t)rec.iteration == t->kept_call;
+    } else if (rec.type == WS_REC_GROW_FAILED) {
+      /* Those of kept calls, and the first of all: its running count (t)
+       * keeps the total exact up to the last one kept. */
+      keep = (int64_t)rec.iteration == t->kept_call || !t->grow_seen;
+      t->grow_seen = 1;
     }
     if (keep) {
       memcpy(out + w * WS_RECORD_SIZE, raw, WS_RECORD_SIZE);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ws_log.h"
 #include "ws_protocol.h"
 
 typedef struct ws_live ws_live;
@@ -38,8 +39,9 @@ typedef struct {
   const float *elapsed;  /* elapsed[j]: ns of call j * stride */
   ws_live_series memory; /* total tracked memory: iteration 0 and every change */
   size_t n_metrics;
-  const ws_live_series *metrics; /* in order of first sight */
-  uint64_t last_t_ns;            /* largest timestamp seen */
+  const ws_live_series *metrics;  /* in order of first sight */
+  uint64_t last_t_ns;             /* largest timestamp seen */
+  ws_grow_failures grow_failures; /* the failed memory.grow calls seen */
 } ws_live_view;
 
 /* Creates an empty copy that keeps at most capacity per-call times
@@ -49,7 +51,8 @@ int ws_live_create(size_t capacity, ws_live **out);
 
 /* Adds n little-endian records from bytes (as the ring holds them,
  * WS_RECORD_SIZE bytes each) in the order they were written: call records
- * (their time and memory), metric records; other records are ignored. When
+ * (their time and memory), metric records, failed grows; other records are
+ * ignored. When
  * the per-call buffer is full, every other kept time is dropped and the
  * stride doubles; a series at WS_LIVE_SERIES_CAP points drops every other
  * point (the first stays; the new one is added). O(1) amortised per record, no

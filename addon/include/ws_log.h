@@ -86,7 +86,8 @@ unsigned ws_thin_shift(const ws_thin *t);
 size_t ws_thin_out_records(const ws_thin *t, size_t n);
 /* Filters n raw records at in into out (room: ws_thin_out_records): at shift
  * 0 a copy; else each call's survivor of its block, metrics once per 16
- * blocks per id, the allocation record of a kept call, every mark, and
+ * blocks per id, the allocation and failed-grow records of a kept call (and
+ * the first failed-grow record), every mark, and
  * summary records of blocks of 64 strides. Returns the records written. */
 size_t ws_thin_filter(ws_thin *t, const uint8_t *in, size_t n, uint8_t *out);
 /* Writes the summaries of the calls not yet summed up (room: n_ops
@@ -103,6 +104,21 @@ typedef struct {
   double *iter, *t_ms, *value; /* owned by the run */
   uint64_t bucket;             /* thinned logs: the last sample's block of 16 strides */
 } ws_metric_series;
+
+/* The failed memory.grow calls of a run, from its GROW_FAILED records: the
+ * run's count (the largest running count seen, exact up to the last record
+ * kept), the records (calls with a failure, and failures outside calls) and
+ * the first one. */
+typedef struct {
+  uint64_t total, records;
+  uint32_t first_iteration;
+  uint16_t first_op;               /* WS_NO_OP outside a call */
+  uint8_t first_reason;            /* WS_GROW_* */
+  double first_asked, first_bytes; /* bytes asked for, the memory's bytes then */
+} ws_grow_failures;
+
+/* Adds rec (a GROW_FAILED record) to g (zeroed before the first). */
+void ws_grow_failures_add(ws_grow_failures *g, const ws_record *rec);
 
 typedef struct {
   /* Per-call arrays provided by the caller, each with room for cap_calls. */
@@ -128,6 +144,7 @@ typedef struct {
   double *alloc_bytes, *live, *peak;
   size_t alloc_records;
   uint64_t backpressure_waits, backpressure_ns;
+  ws_grow_failures grow_failures;
   uint64_t last_t_ns; /* largest timestamp seen */
   int complete;       /* the end mark was seen */
   /* Thinned logs: set by the caller before decoding (thin_shift 0: not

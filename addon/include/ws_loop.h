@@ -74,6 +74,23 @@ int ws_loop_settle(ws_loop *loop, int threw);
 /* Returns the calls completed so far. */
 uint32_t ws_loop_completed(const ws_loop *loop);
 
+/* Returns why a memory.grow of asked_bytes failed on a memory of
+ * memory_bytes: WS_GROW_WASM32_LIMIT past 4 GiB, else
+ * WS_GROW_DECLARED_MAXIMUM past maximum_bytes (> 0: the declared maximum;
+ * < 0: unknown, but the engine said the grow passed it), else
+ * WS_GROW_REFUSED (0: no maximum known, or one not reached). */
+int ws_grow_reason(double memory_bytes, double asked_bytes, double maximum_bytes);
+
+/* Records a failed memory.grow of asked_bytes on a memory of memory_bytes
+ * (maximum_bytes as ws_grow_reason takes it). During a call (the CALL
+ * control word set) the call's first failure is written after its call
+ * record, as one GROW_FAILED record (docs/log-format.md) of the call's op
+ * and iteration; outside a call it is written at once (op WS_NO_OP, the
+ * last completed call). Either way it counts in the run's running total of
+ * failed grows (the record's t). */
+void ws_loop_grow_failed(ws_loop *loop, double asked_bytes, double memory_bytes,
+                         double maximum_bytes);
+
 /* Returns the bytes of the last buffer argument the module's allocator gave
  * no usable block for (the run ended with WS_EALLOC), or 0. */
 uint32_t ws_loop_failed_alloc(const ws_loop *loop);

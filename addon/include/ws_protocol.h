@@ -34,7 +34,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(METRIC, 2, "metric")                                                                 \
   X(MARK, 3, "mark")                                                                     \
   X(ALLOC, 4, "alloc")                                                                   \
-  X(SUMMARY, 5, "summary") /* a thinned log's per-op summary of a block of calls */
+  X(SUMMARY, 5, "summary") /* a thinned log's per-op summary of a block of calls */      \
+  X(GROW_FAILED, 6, "growFailed") /* a memory.grow failed (WS_GROW_REASONS) */
 
 #define WS_RECORD_FLAGS(X)                                                               \
   X(GREW, 1, "grew")   /* tracked memory grew during the call */                         \
@@ -103,6 +104,16 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(MEMORY_TRACKED, 2, "memoryTracked") /* a: memory index, b: its bytes */              \
   X(END, 3, "end")                      /* the run ended cleanly; a: iterations */       \
   X(THINNED, 4, "thinned") /* from iteration b on, one call in 2^a is logged */
+
+/* Why a memory.grow failed (a GROW_FAILED record's flags): the memory's
+ * size plus the pages asked for passed ... */
+#define WS_GROW_REASONS(X)                                                               \
+  X(DECLARED_MAXIMUM, 1, "declared-maximum") /* ... its declared maximum */              \
+  X(WASM32_LIMIT, 2, "wasm32-limit")         /* ... the 4 GiB of wasm32 */               \
+  X(REFUSED, 3, "refused") /* neither: the engine refused below the limit */
+/* The op of a record written outside a call (a GROW_FAILED record of a
+ * memory.grow in stats() or between calls). */
+#define WS_NO_OP 0xffff
 
 /* Allocation counters of one call (counting pass), in the order of the
  * Float64Array the allocator hooks update. */
@@ -286,6 +297,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_CENSUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CENSUS_, name, value)
 #define WS_UNDECIDED_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_UNDECIDED_, name, value)
 #define WS_GROWTH_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROWTH_, name, value)
+#define WS_GROW_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROW_, name, value)
 
 enum { WS_RECORD_TYPES(WS_REC_ENUM) };
 enum { WS_RECORD_FLAGS(WS_FLAG_ENUM) };
@@ -294,6 +306,7 @@ _Static_assert(WS_METRIC_CENSUS_CLASS_16 == WS_METRIC_CENSUS_CLASS_BASE + 4 &&
                    WS_METRIC_CENSUS_CLASS_2G == WS_METRIC_CENSUS_CLASS_BASE + 31,
                "census class k is metric WS_METRIC_CENSUS_CLASS_BASE + k");
 enum { WS_MARKS(WS_MARK_ENUM) };
+enum { WS_GROW_REASONS(WS_GROW_ENUM) };
 enum { WS_COUNTERS(WS_COUNT_ENUM) };
 enum { WS_RING_CONTROL(WS_CTL_ENUM) };
 enum { WS_STOP_REQUESTS(WS_STOP_ENUM) };

@@ -7,6 +7,8 @@
 
 #include <node_api.h>
 
+#include "ws_log.h"
+
 /* Evaluates a napi call; on failure throws (unless an exception is already
  * pending) and returns NULL from the enclosing function. */
 #define NAPI_CALL(env, call)                                                             \
@@ -36,6 +38,13 @@ void ws_binding_throw_code(napi_env env, int code, const char *msg);
 /* Adds fn to exports under name. */
 napi_status ws_binding_export(napi_env env, napi_value exports, const char *name,
                               napi_callback fn);
+
+/* Sets obj.growFailures to what g says of a run's failed memory.grow calls:
+ * null when there were none, else { total, records, iteration, op (null
+ * outside a call), reason (a WS_GROW_*), bytes (asked for), memoryBytes }
+ * of the first (ws_log.h ws_grow_failures). */
+napi_status ws_binding_grow_failures(napi_env env, napi_value obj,
+                                     const ws_grow_failures *g);
 
 /* Each adds its area's functions (or, for constants, the `constants`
  * object) to exports. */

@@ -85,6 +85,8 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "metric", WS_METRICS);
   NAPI_CHECK(set_number(env, c, "metricMemoryBase", WS_METRIC_MEMORY_BASE));
   WS_EXPORT_LIST(env, c, "mark", WS_MARKS);
+  WS_EXPORT_LIST(env, c, "growReason", WS_GROW_REASONS);
+  NAPI_CHECK(set_number(env, c, "noOp", WS_NO_OP));
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
   NAPI_CHECK(set_number(env, c, "counterFields", WS_COUNT_FIELDS));
   WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);
@@ -112,6 +114,7 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   WS_EXPORT_LIST(env, c, "growthCause", WS_GROWTH_CAUSES);
   NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
+  NAPI_CHECK(set_number(env, c, "pageBytes", WS_PAGE_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(kinds_in_order(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));

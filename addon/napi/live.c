@@ -140,12 +140,14 @@ static napi_status snapshot(napi_env env, const ws_live_view *v, napi_value *out
     NAPI_CHECK(napi_set_element(env, metrics, (uint32_t)i, x));
   }
   NAPI_CHECK(napi_set_named_property(env, obj, "metrics", metrics));
+  NAPI_CHECK(ws_binding_grow_failures(env, obj, &v->grow_failures));
   *out = obj;
   return napi_ok;
 }
 
 /* liveSnapshot(live) -> { calls (kept), callsSeen, stride, durationMs,
- * elapsed, memIter, memBytes, metrics: [{ id, iter, tMs, value }] }: copies,
+ * elapsed, memIter, memBytes, metrics: [{ id, iter, tMs, value }],
+ * growFailures (ws_binding_grow_failures) }: copies,
  * with every iteration in kept-call units (ws_live_view). */
 static napi_value live_snapshot(napi_env env, napi_callback_info info) {
   size_t argc = 1;

@@ -134,6 +134,7 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
     NAPI_CHECK(set_number(env, obj, "growthEvents", (double)run->growth_events));
     NAPI_CHECK(set_number(env, obj, "thinnedFrom", run->thin_from));
   }
+  NAPI_CHECK(ws_binding_grow_failures(env, obj, &run->grow_failures));
   NAPI_CHECK(damage_array(env, log, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "damage", v));
   NAPI_CHECK(napi_get_boolean(env, run->complete != 0, &v));
@@ -195,9 +196,9 @@ static int open_source(const log_source *src, ws_log **log) {
  * a Uint8Array holding the bytes a log file would: the same reader reads
  * both) and returns { header (JSON text), calls, elapsed, op, flags, memIter,
  * memBytes, metrics: [{ id, iter, tMs, value }], backPressureWaits,
- * backPressureNs, durationMs, tornBytes, complete } and, when withAllocs is
- * true, the counting pass's per-call allocs, frees, allocBytes, live, peak
- * and allocRecords. Throws an Error whose code is WS_EIO (cannot read),
+ * backPressureNs, durationMs, tornBytes, complete, growFailures
+ * (ws_binding_grow_failures) } and, when withAllocs is true, the counting
+ * pass's per-call allocs, frees, allocBytes, live, peak and allocRecords. Throws an Error whose code is WS_EIO (cannot read),
  * WS_EFORMAT (not a log, or corrupt), WS_EINVAL (source is neither) or
  * WS_ENOMEM. JS thread. */
 static napi_value read_log(napi_env env, napi_callback_info info) {

@@ -317,6 +317,22 @@ static napi_value metric(napi_env env, napi_callback_info info) {
   return result_of(env, r, ws_loop_metric(r->loop, (uint16_t)id, value));
 }
 
+/* growFailed(runner, askedBytes, memoryBytes, maximumBytes) records a failed
+ * memory.grow (ws_loop_grow_failed); called from inside a call, it writes
+ * nothing to the ring until the call's record is written. */
+static napi_value grow_failed(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  runner *r = unwrap(env, info, 3, argv);
+  if (r == NULL)
+    return NULL;
+  double asked, bytes, maximum;
+  NAPI_CALL(env, napi_get_value_double(env, argv[0], &asked));
+  NAPI_CALL(env, napi_get_value_double(env, argv[1], &bytes));
+  NAPI_CALL(env, napi_get_value_double(env, argv[2], &maximum));
+  ws_loop_grow_failed(r->loop, asked, bytes, maximum);
+  return NULL;
+}
+
 /* sampleMemories(runner) records the RSS and every memory's size. */
 static napi_value sample_memories(napi_env env, napi_callback_info info) {
   runner *r = unwrap(env, info, 0, NULL);
@@ -479,6 +495,7 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "completed", completed));
   NAPI_CHECK(ws_binding_export(env, exports, "failedAlloc", failed_alloc));
   NAPI_CHECK(ws_binding_export(env, exports, "metric", metric));
+  NAPI_CHECK(ws_binding_export(env, exports, "growFailed", grow_failed));
   NAPI_CHECK(ws_binding_export(env, exports, "sampleMemories", sample_memories));
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));
   NAPI_CHECK(ws_binding_export(env, exports, "census", census));

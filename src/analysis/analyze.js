@@ -7,6 +7,7 @@ import { EXIT } from '../cli/exit-codes.js';
 import { formatBytes, formatCount } from '../report/format.js';
 import { checkBudgets, coverageComplete, growthAttribution, summarizeAllocations } from './allocations.js';
 import { censusSummary, growingClassesText } from './census.js';
+import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun, verdictOf } from './verdict.js';
 
@@ -68,9 +69,11 @@ function trendInput(data, allocations = null) {
 /**
  * The trend verdicts of a decoded run under cfg ({ warmup, timeThreshold }),
  * as the summary and the progress line's preliminary verdict both take them:
- * { input, liveSource, trend } with trend from analyzeRun.
+ * { input, liveSource, trend } with trend from analyzeRun, its findings
+ * joined by the failed memory.grow calls of the run (else of the counting
+ * pass, countedGrows) and its verdict theirs.
  */
-export function judgeTrends(data, cfg, allocations = null) {
+export function judgeTrends(data, cfg, allocations = null, countedGrows = null) {
   const { input, liveSource } = trendInput(data, allocations);
   const declared = (data.header.memories ?? []).map((m) => m.maximumBytes);
   const trend = analyzeRun(input, {
@@ -79,6 +82,8 @@ export function judgeTrends(data, cfg, allocations = null) {
     memoryMaximumBytes:
       declared.length > 0 && declared.every((d) => d > 0) ? declared.reduce((a, b) => a + b, 0) : null,
   });
+  trend.findings = withGrowFailures(trend.findings, data.header, data.growFailures, countedGrows);
+  trend.verdict = verdictOf(trend.findings, trend.inconclusive);
   return { input, liveSource, trend };
 }
 
@@ -153,7 +158,7 @@ function allocatorExhausted(e, err, onlyOp) {
  */
 export function analyze({ timed, counted = null, cfg, run, count = null }) {
   const allocations = counted ? summarizeAllocations(counted) : null;
-  const { input, liveSource, trend } = judgeTrends(timed, cfg, allocations);
+  const { input, liveSource, trend } = judgeTrends(timed, cfg, allocations, counted?.growFailures);
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;
@@ -174,6 +179,7 @@ export function analyze({ timed, counted = null, cfg, run, count = null }) {
     ...(timed.header.sources ?? {}),
     liveBytes: liveSource,
     countingPass: countingPassOf(count, counted, allocations),
+    memoryGrow: memoryGrowSource(timed.header, counted),
   };
   summary.census = census;
   // Recognised only once the module had a heap: say so where the header could not.

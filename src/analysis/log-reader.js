@@ -161,6 +161,8 @@ export function decodedRun(raw, header, allocs = false) {
           }
         : null,
     complete: raw.complete,
+    // Failed memory.grow calls (src/analysis/grow-failures.js), or null.
+    growFailures: raw.growFailures ?? null,
     ...(allocs
       ? {
           allocs: raw.allocs,

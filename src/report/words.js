@@ -205,6 +205,14 @@ export function sourceRows(s) {
         ? 'a scenario stats() returning liveBytes, an allocator with statistics or one the heap census recognises (above), or --count-allocs'
         : null,
   });
+  if (src.memoryGrow)
+    rows.push({
+      what: 'failed memory.grow',
+      // Without a counting pass a memory at its maximum hides them.
+      found: src.memoryGrow.enable == null,
+      source: src.memoryGrow.source,
+      enable: src.memoryGrow.enable ?? null,
+    });
   const cp = src.countingPass;
   if (cp) {
     const parts = [cp.status, `instrumented ${instrumentedText(cp.instrumented)}`];

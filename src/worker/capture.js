@@ -12,20 +12,34 @@
 // wrapped functions return or throw is what the originals return or throw
 // (the same objects, the same errors); the constructors stay the same for
 // instanceof. Module and compile are wrapped only when a transform is given.
+// Memory.prototype.grow is wrapped to see a grow that fails (JS glue such as
+// Emscripten's emscripten_resize_heap grows from JS and catches the
+// RangeError): it returns and throws what the original does.
+
+import { inspectModule } from './targets/wasm-info.js';
 
 /**
- * Installs the hooks on globalThis.WebAssembly. onMemory(memory, label) is
- * called once per new memory; a later, better label (an export or import
+ * Installs the hooks on globalThis.WebAssembly. onMemory(memory, label,
+ * maximumPages) is called once per new memory (maximumPages: the maximum a
+ * `new Memory` descriptor declared, else null); a later, better label (an export or import
  * name) is reported through onLabel(memory, label). onInstance(instance,
  * imported) is called for every instance, with a new plain object holding
  * the memory and __stack_pointer global imports it declared, as
  * { module: { field: value } } (the allocator sources look at both).
  * transform(bytes) may return rewritten module bytes and extra imports
  * ({ bytes, imports }) before anything is compiled; it is used by the
- * counting pass. Returns { track(memory, label), pristine: the unhooked
- * { Memory, Module, Instance } }.
+ * counting pass. onGrowFailed(memory, delta, error) is called when
+ * memory.grow(delta) throws its RangeError (the memory could not grow), before
+ * the error is rethrown. Returns { track(memory, label), pristine: the
+ * unhooked { Memory, Module, Instance } }.
  */
-export function installCapture({ onMemory, onLabel, onInstance = () => {}, transform = null }) {
+export function installCapture({
+  onMemory,
+  onLabel,
+  onInstance = () => {},
+  onGrowFailed = () => {},
+  transform = null,
+}) {
   const W = globalThis.WebAssembly;
   const OriginalMemory = W.Memory;
   const OriginalModule = W.Module;
@@ -33,11 +47,11 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
   const labels = new WeakMap();
   let constructed = 0;
 
-  const see = (value, label, better) => {
+  const see = (value, label, better, maximumPages = null) => {
     if (!(value instanceof OriginalMemory)) return;
     if (!labels.has(value)) {
       labels.set(value, label);
-      onMemory(value, label);
+      onMemory(value, label, maximumPages);
     } else if (better && labels.get(value).startsWith('new Memory')) {
       labels.set(value, label);
       onLabel(value, label);
@@ -59,16 +73,30 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
     }
     return imported;
   };
-  const seen = (module, instance, imports) => {
+  // maxima: the declared maximum (pages) of each exported memory, by export
+  // name, when the module's bytes were seen (exportedMaxima).
+  const seen = (module, instance, imports, maxima = null) => {
     const imported = declaredImports(module, imports);
-    for (const [name, value] of Object.entries(instance.exports)) see(value, name, true);
+    for (const [name, value] of Object.entries(instance.exports)) see(value, name, true, maxima?.get(name) ?? null);
     onInstance(instance, imported);
     return instance;
   };
 
+  // A grow's TypeErrors (a bad argument) are no failed grow. grow reads its
+  // first argument only, so passing that one alone changes nothing, and
+  // allocates nothing.
+  const grow = OriginalMemory.prototype.grow;
+  replace(OriginalMemory.prototype, 'grow', function (delta) {
+    try {
+      return grow.call(this, delta);
+    } catch (err) {
+      if (err instanceof RangeError) onGrowFailed(this, delta, err);
+      throw err;
+    }
+  });
   wrapConstructor(W, 'Memory', (target, args, newTarget) => {
     const memory = Reflect.construct(target, args, newTarget);
-    see(memory, `new Memory #${++constructed}`, false);
+    see(memory, `new Memory #${++constructed}`, false, declaredMaximum(args[0]));
     return memory;
   });
   // A rewritten module imports its hooks: the import object is seen through
@@ -104,7 +132,7 @@ export function installCapture({ onMemory, onLabel, onInstance = () => {}, trans
     const all = withHooks(imports, rewritten?.imports);
     return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
       if (rewritten) extraImports.set(result.module, rewritten.imports);
-      seen(result.module, result.instance, imports);
+      seen(result.module, result.instance, imports, exportedMaxima(source));
       return result;
     });
   });
@@ -151,6 +179,37 @@ function installTransform(W, rewrite, extraImports) {
   if (typeof W.compileStreaming === 'function') {
     replace(W, 'compileStreaming', (response) => responseBytes(response).then((bytes) => W.compile(bytes)));
   }
+}
+
+/**
+ * The declared maximum (pages) of each memory the module's bytes export, by
+ * export name (Map); null when source is not bytes or does not parse.
+ */
+function exportedMaxima(source) {
+  if (!isBytes(source)) return null;
+  try {
+    const info = inspectModule(
+      source instanceof ArrayBuffer
+        ? new Uint8Array(source)
+        : new Uint8Array(source.buffer, source.byteOffset, source.byteLength),
+    );
+    // Memory indices count imported memories first, as info.memories lists them.
+    return new Map(
+      info.exports.filter((e) => e.kind === 'memory').map((e) => [e.name, info.memories[e.index]?.max ?? null]),
+    );
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The maximum (pages) a Memory descriptor declared, read after the engine
+ * read it as its own data property (no getter runs twice): null when it has
+ * none, or declares it through a getter.
+ */
+function declaredMaximum(descriptor) {
+  const d = isObject(descriptor) ? Object.getOwnPropertyDescriptor(descriptor, 'maximum') : undefined;
+  return d && typeof d.value === 'number' && d.value >= 0 ? d.value : null;
 }
 
 const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof ArrayBuffer;

@@ -12,11 +12,12 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
-import { CTL, METRIC, PHASE, STATUS } from '../protocol.js';
+import { CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { censusSource, createSources, heapMemory } from './allocator/sources.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
+import { createGrowFailures } from './grow-failures.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 
 const { ring, config, target, outputs } = workerData;
@@ -42,7 +43,7 @@ process.exit = function exit(code) {
 // iteration: past the caps, new ones are counted but not tracked.
 const MAX_MEMORIES = 64;
 const MAX_INSTANCES = 32;
-const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes, shared, initialBytes }
+const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes (null: unknown), shared, initialBytes }
 const instances = []; // { ref: WeakRef<Instance> }: where allocator sources are looked for
 const importedOf = new WeakMap(); // Instance -> its declared memory and stack-pointer imports
 let untrackedMemories = 0;
@@ -54,12 +55,17 @@ let runner = null;
 
 const memoryOf = (entry) => entry.ref.deref();
 
-// The counting pass rewrites every module's allocator before it compiles.
-const counting = config.countPass ? await createCounting() : null;
+// Failed memory.grow calls: from JS (the capture's Memory.prototype.grow
+// hook) in every pass, from inside wasm in the counting pass's rewrite.
+const growFailures = createGrowFailures();
+// The counting pass rewrites every module's allocator (and memory.grow)
+// before it compiles.
+const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm }) : null;
 
 const capture = installCapture({
   transform: counting ? counting.transform : null,
-  onMemory(memory, label) {
+  onGrowFailed: growFailures.fromJs,
+  onMemory(memory, label, maximumPages) {
     if (tracked.length >= MAX_MEMORIES) {
       untrackedMemories++;
       return;
@@ -69,6 +75,7 @@ const capture = installCapture({
       label,
       shared: memory.buffer instanceof SharedArrayBuffer,
       initialBytes: memory.buffer.byteLength,
+      maximumBytes: maximumPages === null ? null : maximumPages * PAGE_BYTES,
     };
     tracked.push(entry);
     if (runner) lateMemories.push([memory, entry]);
@@ -371,6 +378,7 @@ async function main() {
     memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
     counters: counting?.counters,
   });
+  growFailures.attach(runner);
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
   heapIndex = heapMemoryIndex(prepared);

@@ -385,8 +385,49 @@ static void test_thin(void) {
   ws_thin_free(t);
 }
 
+/* Thinned, a failed-grow record is kept after a kept call, and the first
+ * of all whatever its call: the first failure and the running count of the
+ * last kept one survive. */
+static void test_thin_grow_failed(void) {
+  ws_thin *t = NULL;
+  CHECK(ws_thin_create(3, 1, &t) == 0);
+  ws_thin_set_shift(t, 4, 0);
+  enum { N = 64 };
+  uint8_t in[2 * N * WS_RECORD_SIZE];
+  for (uint32_t i = 0; i < N; i++) {
+    ws_record call = {WS_REC_CALL, 0, 0, i, 100, 0, i};
+    ws_record grow = {
+        WS_REC_GROW_FAILED, WS_GROW_DECLARED_MAXIMUM, 0, i, 65536, 262144, i + 1};
+    memcpy(in + (size_t)(2 * i) * WS_RECORD_SIZE, &call, sizeof call);
+    memcpy(in + (size_t)(2 * i + 1) * WS_RECORD_SIZE, &grow, sizeof grow);
+  }
+  size_t room = ws_thin_out_records(t, 2 * N);
+  uint8_t *out = malloc(room * WS_RECORD_SIZE);
+  size_t n = ws_thin_filter(t, in, 2 * N, out);
+  int64_t last_call = -1;
+  uint32_t grows = 0, first = UINT32_MAX;
+  int ok = 1;
+  ws_grow_failures g = {0};
+  for (size_t k = 0; k < n; k++) {
+    ws_record rec;
+    ws__record_decode(out + k * WS_RECORD_SIZE, &rec);
+    if (rec.type == WS_REC_CALL)
+      last_call = rec.iteration;
+    if (rec.type != WS_REC_GROW_FAILED)
+      continue;
+    ok &= grows == 0 || (int64_t)rec.iteration == last_call;
+    first = grows++ == 0 ? rec.iteration : first;
+    ws_grow_failures_add(&g, &rec);
+  }
+  CHECK(ok && first == 0 && grows >= N / 16 && grows <= N / 16 + 1);
+  CHECK(g.first_iteration == 0 && g.total >= N - 15 && g.records == grows);
+  free(out);
+  ws_thin_free(t);
+}
+
 int main(void) {
   test_thin();
+  test_thin_grow_failed();
   test_v1_still_read();
   test_not_a_log();
   test_v2_round_trip();

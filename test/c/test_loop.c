@@ -1,7 +1,8 @@
 /* Tests of the iteration loop (ws_loop.h) through a fake engine, no Node:
  * the arguments that reach the module, buffer lifetimes, records and flags,
  * memory growth, throws, async calls, back-pressure, stop and deadline, the
- * counting pass's allocation records and the slow-cadence metrics. */
+ * counting pass's allocation records, failed grows and the slow-cadence
+ * metrics. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +23,11 @@ typedef struct {
   uint32_t throw_at;   /* the call (1-based) that throws, 0: none */
   uint32_t pending_at; /* the call (1-based) that returns a promise, 0: none */
   uint32_t calls;
-  const int32_t *ctl; /* the ring's control words, when the test watches them */
-  int32_t call_word;  /* WS_CTL_CALL as the last call saw it */
+  ws_loop *loop;          /* the loop, for calls that report failed grows */
+  uint32_t grow_fails_at; /* the call (1-based) whose grows fail, 0: none */
+  uint32_t grow_fails;    /* how many of its grows fail */
+  const int32_t *ctl;     /* the ring's control words, when the test watches them */
+  int32_t call_word;      /* WS_CTL_CALL as the last call saw it */
   ws_value staged[2 * WS_MAX_PARAMS];
   uint32_t n_staged;
   ws_value seen[MAX_CALLS][4]; /* the first arguments of each call */
@@ -52,6 +56,9 @@ static int fake_call(ws_engine *e, uint32_t op) {
     f->call_word = f->ctl[WS_CTL_CALL];
   if (f->grow_every != 0 && f->calls % f->grow_every == 0)
     f->memory_bytes += 65536;
+  for (uint32_t i = 0; f->calls == f->grow_fails_at && i < f->grow_fails; i++)
+    ws_loop_grow_failed(f->loop, 65536.0 * (i + 1), (double)f->memory_bytes,
+                        (double)f->memory_bytes);
   if (f->calls == f->throw_at)
     return WS_CALL_THREW;
   if (f->calls == f->pending_at)
@@ -291,13 +298,15 @@ static void test_backpressure_stop_deadline(void) {
   ws_loop *loop;
   ws_record recs[64];
   CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  /* 16 slots, 4 free before each call (call, allocation, failed-grow and
+   * back-pressure records): 13 calls fit. */
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_FULL);
-  CHECK(ws_loop_completed(loop) == 14);
-  CHECK(drain(&r, recs, 64) == 14);
+  CHECK(ws_loop_completed(loop) == 13);
+  CHECK(drain(&r, recs, 64) == 13);
   CHECK(ws_loop_run(loop, 1, UINT64_MAX / 4) == WS_STATUS_YIELD);
   CHECK(drain(&r, recs, 64) == 2);
   CHECK(recs[0].type == WS_REC_MARK && recs[0].op == WS_MARK_BACKPRESSURE);
-  CHECK(recs[1].type == WS_REC_CALL && recs[1].iteration == 14);
+  CHECK(recs[1].type == WS_REC_CALL && recs[1].iteration == 13);
   r.ring.ctl[WS_CTL_STOP] = 1;
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_STOPPED);
   r.ring.ctl[WS_CTL_STOP] = 0;
@@ -347,6 +356,46 @@ static void test_counting_and_metrics(void) {
   CHECK(n == 4 && recs[2].b == 131072 + 1001);
   CHECK(ws_loop_end(loop) == 0);
   CHECK(drain(&r, recs, 64) == 1 && recs[0].op == WS_MARK_END && recs[0].a == 3);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
+/* A call whose memory.grow fails is followed by one GROW_FAILED record with
+ * its op and iteration, its first failure's bytes and reason, and the run's
+ * running count; a failure outside a call is written at once, with no op;
+ * the reasons follow the limits; the decoded summary keeps the first and
+ * the count. */
+static void test_grow_failed(void) {
+  fake_engine *f = new_engine();
+  f->grow_fails_at = 3;
+  f->grow_fails = 2;
+  test_ring r;
+  new_ring(&r, 1u << 10);
+  ws_op_spec ops[] = {op_with(1, 0, NULL), op_with(1, 0, NULL)};
+  ws_loop_config c = config_for(5);
+  ws_loop *loop;
+  CHECK(ws_loop_create(&c, ops, 2, &r.ring, &f->base, &loop) == 0);
+  f->loop = loop;
+  f->ctl = r.ring.ctl;
+  CHECK(ws_loop_run(loop, 100, UINT64_MAX / 4) == WS_STATUS_DONE);
+  ws_loop_grow_failed(loop, 65536, 131072, 0);
+  ws_record recs[64];
+  CHECK(drain(&r, recs, 64) == 7);
+  CHECK(recs[2].type == WS_REC_CALL && recs[3].type == WS_REC_GROW_FAILED);
+  CHECK(recs[3].iteration == 2 && recs[3].op == recs[2].op);
+  CHECK(recs[3].a == 65536 && recs[3].b == 131072 && recs[3].t == 2);
+  CHECK(recs[3].flags == WS_GROW_DECLARED_MAXIMUM);
+  CHECK(recs[6].type == WS_REC_GROW_FAILED && recs[6].op == WS_NO_OP);
+  CHECK(recs[6].iteration == 4 && recs[6].t == 3 && recs[6].flags == WS_GROW_REFUSED);
+  ws_grow_failures g = {0};
+  ws_grow_failures_add(&g, &recs[3]);
+  ws_grow_failures_add(&g, &recs[6]);
+  CHECK(g.total == 3 && g.records == 2 && g.first_iteration == 2);
+  CHECK(g.first_op == recs[2].op && g.first_asked == 65536 && g.first_bytes == 131072);
+  CHECK(ws_grow_reason(WS_WASM32_MAX_BYTES - 65536, 131072, 0) == WS_GROW_WASM32_LIMIT);
+  CHECK(ws_grow_reason(65536, 65536, -1) == WS_GROW_DECLARED_MAXIMUM);
+  CHECK(ws_grow_reason(65536, 65536, 1 << 20) == WS_GROW_REFUSED);
   ws_loop_destroy(loop);
   free(r.region);
   free(f);
@@ -419,6 +468,7 @@ int main(void) {
   test_throw_and_async();
   test_backpressure_stop_deadline();
   test_counting_and_metrics();
+  test_grow_failed();
   test_census_floor();
   test_bad_specs();
   return check_report("loop");

@@ -2,15 +2,20 @@
 // events and keeps the current call's counters in a Float64Array that the C
 // loop reads after each call (WS_COUNT_* order: allocs, frees, bytes
 // requested, live bytes, peak live bytes). Live bytes are requested bytes of
-// blocks allocated and not yet freed, tracked by pointer.
+// blocks allocated and not yet freed, tracked by pointer. A memory.grow
+// inside the module that fails is passed to onGrowFailed.
 import { COUNTER, COUNTER_FIELDS } from '../../protocol.js';
 import { glueAllocatorNames } from './glue-names.js';
 import { EVENT, HOOK_MODULE, instrumentAllocator, loadInstrumenter } from './instrument.js';
 
 const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = COUNTER;
 
-/** The counting pass's state; loads binaryen first. */
-export async function createCounting() {
+/**
+ * The counting pass's state; loads binaryen first. onGrowFailed(deltaPages,
+ * pages, maximumPages) hears of every memory.grow inside a rewritten module
+ * that returned -1.
+ */
+export async function createCounting({ onGrowFailed = () => {} } = {}) {
   await loadInstrumenter();
   // Over an explicit ArrayBuffer, so V8 never moves it (C keeps a pointer).
   const counters = new Float64Array(new ArrayBuffer(COUNTER_FIELDS * 8));
@@ -56,9 +61,14 @@ export async function createCounting() {
     transform(bytes) {
       const result = instrumentAllocator(bytes, glueAllocatorNames());
       if (!result) return null;
-      instrumented.push(result.entryPoints);
-      coverage.push({ found: result.found, complete: result.complete });
-      return { bytes: result.bytes, imports: { [HOOK_MODULE]: { event } } };
+      // A module rewritten only for its memory.grow has no allocator to cover.
+      if (result.entryPoints.length > 0) {
+        instrumented.push(result.entryPoints);
+        coverage.push({ found: result.found, complete: result.complete });
+      }
+      const maximum = result.growMaximumPages;
+      const growFailed = (delta, pages) => onGrowFailed(delta >>> 0, pages >>> 0, maximum);
+      return { bytes: result.bytes, imports: { [HOOK_MODULE]: { event, grow_failed: growFailed } } };
     },
   };
 }

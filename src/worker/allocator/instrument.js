@@ -10,7 +10,8 @@
 // and index (its body moves to a new function it now calls), so internal
 // callers, exports and tables all go through the wrapper; a depth guard
 // reports only the outermost call (dlmalloc's realloc calling malloc counts
-// once).
+// once). Every memory.grow instruction is counted too (countGrows): one that
+// returns -1 is reported with the pages it asked for.
 import { loadBinaryen } from '../../binaryen.js';
 
 // binaryen loads when a counting pass starts (loadInstrumenter), never before.
@@ -203,24 +204,86 @@ function wrapperBody(m, { entry, info, params }, origName) {
   return m.block(null, body, resultType);
 }
 
+/** The names of m's functions, imports included. */
+function functionNames(m) {
+  const names = [];
+  for (let i = 0; i < m.getNumFunctions(); i++) names.push(binaryen.getFunctionInfo(m.getFunctionByIndex(i)).name);
+  return names;
+}
+
+/**
+ * Makes every memory.grow of m report a failure (-1) to the import
+ * wasm_soak.grow_failed(deltaPages, pages), the result unchanged. binaryen's
+ * instrument-memory pass, limited by its pass argument to memory.grow (it
+ * would otherwise hook every load and store), wraps each grow in calls to
+ * the imports memory_grow_pre(id, delta) -> delta and memory_grow_post(id,
+ * result) -> result; those become functions of the module (pre keeps the
+ * delta in a global, post calls the host only on -1), so a grow that
+ * succeeds costs two direct calls and no host call. The pass's other hook
+ * imports (loads, stores) are left unused and removed.
+ */
+function countGrows(m) {
+  const before = new Set(functionNames(m));
+  binaryen.setPassArgument('instrument-memory', 'memory.grow');
+  try {
+    m.runPasses(['instrument-memory']);
+  } finally {
+    binaryen.setPassArgument('instrument-memory', null);
+  }
+  const i32 = binaryen.i32;
+  const pair = binaryen.createType([i32, i32]);
+  m.addGlobal('ws$grow_delta', i32, true, m.i32.const(0));
+  m.addFunctionImport('ws$grow_failed', HOOK_MODULE, 'grow_failed', pair, binaryen.none);
+  const bodies = {
+    memory_grow_pre: () =>
+      m.block(null, [m.global.set('ws$grow_delta', m.local.get(1, i32)), m.local.get(1, i32)], i32),
+    memory_grow_post: () =>
+      m.block(
+        null,
+        [
+          m.if(
+            m.i32.eq(m.local.get(1, i32), m.i32.const(-1)),
+            m.call('ws$grow_failed', [m.global.get('ws$grow_delta', i32), m.memory.size()], binaryen.none),
+          ),
+          m.local.get(1, i32),
+        ],
+        i32,
+      ),
+  };
+  for (const name of functionNames(m)) {
+    if (before.has(name)) continue;
+    const info = binaryen.getFunctionInfo(m.getFunction(name));
+    if (info.module === '' || info.module === HOOK_MODULE) continue;
+    m.removeFunction(name);
+    const body = bodies[info.base];
+    if (body) m.addFunction(name, info.params, info.results, [], body());
+  }
+}
+
 /**
  * Rewrites bytes (a wasm module) so that its allocator reports to the import
  * wasm_soak.event(kind, ptr, size, oldPtr); glueNames maps minified export
  * names to the entry points the module's JS glue binds them to
- * (glue-names.js). Returns { bytes, entryPoints,
- * found, complete }: the names wrapped, how each was found ("export",
- * "name section", and the forwarders followed), and whether they cover the
- * allocator's core (coversCore); or null when the module has no allocator
- * entry point to wrap (or uses a 64-bit memory). The features the engine
- * runs are enabled (ENGINE_FEATURES), so a module using exceptions, SIMD or
- * bulk memory validates.
+ * (glue-names.js), and every memory.grow to wasm_soak.grow_failed (countGrows).
+ * Returns { bytes, entryPoints, found, complete, growMaximumPages }: the
+ * names wrapped, how each was found ("export", "name section", and the
+ * forwarders followed), whether they cover the allocator's core
+ * (coversCore), and the memory's declared maximum in pages (0: none); or
+ * null when the module has neither an allocator entry point to wrap nor a
+ * memory (or uses a 64-bit memory). The features the engine runs are
+ * enabled (ENGINE_FEATURES), so a module using exceptions, SIMD or bulk
+ * memory validates; they exclude multi-memory, so a module has one memory
+ * at most.
  */
 export function instrumentAllocator(bytes, glueNames = new Map()) {
   const m = binaryen.readBinary(bytes);
   try {
     m.setFeatures(engineFeatures());
+    const memory = m.hasMemory() ? m.getMemoryInfo() : null;
+    if (memory?.is64) return null;
     const found = findEntryPoints(m, glueNames);
-    if (found.length === 0) return null;
+    if (found.length === 0 && !memory) return null;
+    if (memory) countGrows(m);
     m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));
     m.addFunctionImport(
       'ws$event',
@@ -229,7 +292,6 @@ export function instrumentAllocator(bytes, glueNames = new Map()) {
       binaryen.createType([binaryen.i32, binaryen.i32, binaryen.i32, binaryen.i32]),
       binaryen.none,
     );
-    if (m.hasMemory() && m.getMemoryInfo().is64) return null;
     for (const f of found) {
       const origName = `${f.internal}$ws_orig`;
       m.addFunction(origName, f.info.params, f.info.results, f.info.vars, f.info.body);
@@ -243,6 +305,7 @@ export function instrumentAllocator(bytes, glueNames = new Map()) {
       entryPoints: found.map((f) => f.name),
       found: found.map((f) => ({ name: f.name, how: f.how })),
       complete: coversCore(found),
+      growMaximumPages: memory?.max ?? 0,
     };
   } finally {
     m.dispose();
