@@ -198,9 +198,9 @@ static int open_source(const log_source *src, ws_log **log) {
  * memBytes, metrics: [{ id, iter, tMs, value }], backPressureWaits,
  * backPressureNs, durationMs, tornBytes, complete, growFailures
  * (ws_binding_grow_failures) } and, when withAllocs is true, the counting
- * pass's per-call allocs, frees, allocBytes, live, peak and allocRecords. Throws an Error whose code is WS_EIO (cannot read),
- * WS_EFORMAT (not a log, or corrupt), WS_EINVAL (source is neither) or
- * WS_ENOMEM. JS thread. */
+ * pass's per-call allocs, frees, allocBytes, live, peak and allocRecords. Throws an Error
+ * whose code is WS_EIO (cannot read), WS_EFORMAT (not a log, or corrupt), WS_EINVAL
+ * (source is neither) or WS_ENOMEM. JS thread. */
 static napi_value read_log(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value args[3], result = NULL;
