@@ -49,7 +49,8 @@ int ws_live_create(size_t capacity, ws_live **out);
 
 /* Adds n little-endian records from bytes (as the ring holds them,
  * WS_RECORD_SIZE bytes each) in the order they were written: call records
- * (their time and memory), metric records; other records are ignored. When
+ * (their time and memory), metric records, iteration marks (their full
+ * iterations, counted from the first call's); other records are ignored. When
  * the per-call buffer is full, every other kept time is dropped and the
  * stride doubles; a series at WS_LIVE_SERIES_CAP points drops every other
  * point (the first stays; the new one is added). O(1) amortised per record, no

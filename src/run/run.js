@@ -442,7 +442,8 @@ export async function runTarget(targetPath, cfg, argv, { interrupt: given } = {}
   const countLog = join(outDir, 'samples-count.wslog');
   rmSync(countLog, { force: true });
   if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
-    const completed = timed.outcome.completed;
+    // The same calls again: from the counter's start (a test hook's, else 0) to where it stopped.
+    const completed = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
     const countCfg = { ...cfg, iterations: completed, durationMs: null };
     const pass = await runPass({ target, cfg: countCfg, argv, logPath: countLog, outputs, pass: 'count', interrupt });
     count = pass.wroteLog
