@@ -3,7 +3,7 @@
 // The test hook WASM_SOAK_TEST_FIRST_ITERATION starts the loop's counter just
 // below 2^32, so that a short run crosses the wrap.
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
@@ -68,4 +68,27 @@ test('a capped log thinned across 2^32 keeps one call per block there and counts
       Math.floor(kept[k - 1] / data.stride) + 1,
       `${kept[k - 1]} then ${kept[k]}`,
     );
+});
+
+test("a scenario's ctx.iteration is the full iteration across 2^32", async () => {
+  const dir = tempDir();
+  const scenario = join(dir, 'count.mjs');
+  writeFileSync(
+    scenario,
+    `export default {
+  setup: () => ({ next: Number(process.env.WASM_SOAK_TEST_FIRST_ITERATION) }),
+  iteration(state, ctx) {
+    if (ctx.iteration !== state.next) throw new Error(\`ctx.iteration is \${ctx.iteration}, not \${state.next}\`);
+    state.next++;
+  },
+};
+`,
+  );
+  const out = join(dir, 'out');
+  const first = WRAP - 1000;
+  const r = await runCli(['run', scenario, '-n', '2000', '-o', out, '-q', '--format', 'md', '--fail-on', 'none'], {
+    env: { WASM_SOAK_TEST_FIRST_ITERATION: String(first) },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readSummary(out).iterations.completed, first + 2000);
 });

@@ -346,7 +346,8 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
       rc = engine->stage_args(loop->engine, op, args, n_args);
     if (rc != 0)
       return rc;
-    set_ctl(loop, WS_CTL_ITERATION, (int32_t)loop->iteration);
+    set_ctl(loop, WS_CTL_ITERATION, (int32_t)(uint32_t)loop->iteration);
+    set_ctl(loop, WS_CTL_ITERATION_HIGH, (int32_t)(uint32_t)(loop->iteration >> 32));
     set_ctl(loop, WS_CTL_CALL, (int32_t)op + 1);
     uint64_t before = loop->total_bytes;
     reset_counters(loop);

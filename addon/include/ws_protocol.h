@@ -144,12 +144,13 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(READ, 1, "read")           /* records consumed (u32, wraps) */                       \
   X(CAPACITY, 2, "capacity")   /* slots, a power of two */                               \
   X(STOP, 3, "stop")           /* main thread -> loop: stop after this call */           \
-  X(ITERATION, 4, "iteration") /* loop -> scenario ctx: the current iteration */         \
+  X(ITERATION, 4, "iteration") /* loop -> scenario ctx: the iteration's low 32 bits */   \
   X(WAITING, 5, "waiting")     /* 1 while back-pressure holds the loop */                \
   X(CALL, 6, "call")           /* loop -> watchdog: 1 + op of the call in progress */    \
   X(PHASE, 7, "phase")         /* worker -> watchdog: a WS_PHASE_* */                    \
   X(EXIT, 8, "exit")           /* worker -> main: a target's process.exit, see below */  \
-  X(GRANT, 9, "grant")         /* main -> worker (compare): blocks it may run */
+  X(GRANT, 9, "grant")         /* main -> worker (compare): blocks it may run */         \
+  X(ITERATION_HIGH, 10, "iterationHigh") /* loop -> ctx: the iteration's high 32 bits */
 
 /* The EXIT word, once a target called process.exit(code): bit 8 set, the
  * code's low 8 bits in bits 0-7, and in bits 9 and up the CALL word of that
