@@ -68,10 +68,10 @@ void ws__record_decode(const uint8_t *raw, ws_record *rec) {
 }
 
 uint64_t ws_iteration_near(uint64_t near, uint32_t low) {
-  int32_t diff = (int32_t)(low - (uint32_t)near);
-  if (diff < 0 && (uint64_t) - (int64_t)diff > near)
+  int64_t diff = (int32_t)(low - (uint32_t)near);
+  if (diff < 0 && (uint64_t)(-diff) > near)
     return low;
-  return near + (uint64_t)(int64_t)diff;
+  return near + (uint64_t)diff; /* wraps modulo 2^64: near - |diff| when negative */
 }
 
 uint64_t ws_iteration_next(ws_iteration_track *tr, const ws_record *rec) {

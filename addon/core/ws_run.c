@@ -224,8 +224,10 @@ int ws_run_decode(ws_log *log, ws_run *run) {
         run->backpressure_ns += rec.a;
       } else if (rec.op == WS_MARK_END) {
         run->complete = 1;
-      } else if (rec.op == WS_MARK_ITERATION && run->calls == 0 && run->lost_calls == 0 &&
+      } else if (rec.op == WS_MARK_ITERATION && run->n_mem == 0 &&
                  ws_log_damage_count(log) == 0) {
+        /* Before any call record (each one starts the memory series), with
+         * nothing lost: where the run's counter started. */
         run->first_iteration = it;
       }
     }

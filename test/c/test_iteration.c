@@ -288,6 +288,8 @@ static void test_long_gap(void) {
   enum { N = 16 };
   uint8_t raw[N * WS_RECORD_SIZE];
   size_t n = 0;
+  ws_record thinned = {WS_REC_MARK, 0, WS_MARK_THINNED, 0, 30, 0, 0};
+  memcpy(raw + n++ * WS_RECORD_SIZE, &thinned, sizeof thinned);
   for (uint32_t i = 0; i < 4; i++) {
     ws_record rec = {WS_REC_CALL, 0, 0, i, 100, 65536, i};
     memcpy(raw + n++ * WS_RECORD_SIZE, &rec, sizeof rec);
@@ -308,6 +310,13 @@ static void test_long_gap(void) {
     last = ws_log_iteration(log);
   CHECK(rec.op == WS_MARK_END && last == end && end > 2 * WRAP);
   ws_log_close(log);
+  /* Thinned at stride 2^30, none of the four calls survives: the iteration
+   * mark that follows them is no start of the run. */
+  CHECK(ws_thin_survivor(7, 30, 0) > 3);
+  ws_run run;
+  CHECK(decode(&run, n, 30, 7) == 0);
+  CHECK(run.calls == 0 && run.first_iteration == 0 && run.complete);
+  free_decoded(&run);
 }
 
 int main(void) {
