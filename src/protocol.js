@@ -84,7 +84,7 @@ export function recordView(bytes) {
     type: (i) => view.getUint8(i * RECORD_SIZE + T),
     flags: (i) => view.getUint8(i * RECORD_SIZE + F),
     op: (i) => view.getUint16(i * RECORD_SIZE + O, true),
-    iteration: (i) => view.getUint32(i * RECORD_SIZE + I, true),
+    iteration: (i) => view.getUint32(i * RECORD_SIZE + I, true), // its low 32 bits: addon.recordIterations unwraps them
     a: (i) => u64(i * RECORD_SIZE + A),
     b: (i) => u64(i * RECORD_SIZE + B),
     t: (i) => u64(i * RECORD_SIZE + TS),

@@ -113,6 +113,11 @@ test('values are parsed into the configuration’s types', () => {
   assert.deepEqual(v.alloc, { malloc: 'a', free: 'f' });
   assert.equal(v.quiet, true);
   assert.equal(parse('run', 'm.wasm', '--duration', '2h').durationMs, 7200000);
+  assert.equal(
+    parse('run', 'm.wasm', '-n', '9007199254740991').iterations,
+    2 ** 53 - 1,
+    '-n past 2^32, up to 2^53 - 1',
+  );
   assert.deepEqual(parse('report', 'dir', '--fail-on', 'none').failOn, []);
   assert.equal(parse('report', 'dir', '--warmup', 'auto').warmup, 'auto');
 });
@@ -120,6 +125,7 @@ test('values are parsed into the configuration’s types', () => {
 const badValues = [
   [['--iterations', 'lots'], /--iterations must be an integer/],
   [['-n', '0'], /--iterations must be an integer from 1/],
+  [['-n', '9007199254740992'], /--iterations must be an integer from 1/],
   [['--duration', 'soon'], /--duration must look like/],
   [['--duration', '0'], /--duration must be longer than 0/],
   [['--duration', '0ms'], /--duration must be longer than 0/],

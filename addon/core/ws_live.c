@@ -18,6 +18,8 @@ struct ws_live {
   size_t kept;
   uint64_t calls, stride, last_t_ns;
   ws_grow_failures grow_failures;
+  uint64_t first;           /* the run's first iteration (an iteration mark's) */
+  ws_iteration_track track; /* the records' full iterations */
   float *elapsed;
   series memory;
   series metrics[WS_LIVE_MAX_METRICS];
@@ -121,15 +123,15 @@ static int metric_for(ws_live *l, uint16_t id, series **out) {
   return 0;
 }
 
-/* Keeps what a call record says: its time when it falls on the stride, its
- * memory when it changed. */
-static int add_call(ws_live *l, const ws_record *rec) {
-  if (rec->iteration != l->calls)
+/* Keeps what a call record of full iteration it says: its time when it
+ * falls on the stride, its memory when it changed. */
+static int add_call(ws_live *l, const ws_record *rec, uint64_t it) {
+  if (it != l->first + l->calls)
     return WS_EFORMAT;
   /* kept is the number of multiples of stride below calls, so a call on
    * the stride goes to position i / stride; when that is past the end, the
    * compacted buffer has room (capacity is even). */
-  uint64_t i = rec->iteration;
+  uint64_t i = l->calls;
   if (i % l->stride == 0 && l->kept == l->capacity)
     compact(l);
   if (i % l->stride == 0)
@@ -146,14 +148,17 @@ int ws_live_add(ws_live *l, const uint8_t *bytes, size_t n) {
   for (size_t k = 0; k < n; k++) {
     ws_record rec;
     ws__record_decode(bytes + k * WS_RECORD_SIZE, &rec);
+    uint64_t it = ws_iteration_next(&l->track, &rec);
     if (rec.type == WS_REC_GROW_FAILED) {
-      ws_grow_failures_add(&l->grow_failures, &rec);
+      ws_grow_failures_add(&l->grow_failures, &rec, it);
       continue;
     }
     if (rec.t > l->last_t_ns)
       l->last_t_ns = rec.t;
-    if (rec.type == WS_REC_CALL) {
-      int rc = add_call(l, &rec);
+    if (rec.type == WS_REC_MARK && rec.op == WS_MARK_ITERATION && l->calls == 0) {
+      l->first = it;
+    } else if (rec.type == WS_REC_CALL) {
+      int rc = add_call(l, &rec, it);
       if (rc != 0)
         return rc;
     } else if (rec.type == WS_REC_METRIC) {
@@ -161,8 +166,8 @@ int ws_live_add(ws_live *l, const uint8_t *bytes, size_t n) {
       if (metric_for(l, rec.op, &s) != 0)
         return WS_ENOMEM;
       if (s != NULL)
-        series_push(s, (double)rec.iteration / (double)l->stride, (double)rec.t / 1e6,
-                    (double)rec.a);
+        series_push(s, (double)(it > l->first ? it - l->first : 0) / (double)l->stride,
+                    (double)rec.t / 1e6, (double)rec.a);
     }
   }
   return 0;

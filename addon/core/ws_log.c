@@ -34,9 +34,10 @@ struct ws_log {
   uint64_t next_index;   /* index the next block has when none was lost */
   ws_log_damage *damage; /* damaged stretches, in file order */
   size_t n_damage, cap_damage;
-  int damage_open;        /* the last stretch's lost records await a good block */
-  int damage_wants_iter;  /* the last stretch awaits before_iteration */
-  int64_t last_iteration; /* iteration of the last record returned, -1: none */
+  int damage_open;          /* the last stretch's lost records await a good block */
+  int damage_wants_iter;    /* the last stretch awaits before_iteration */
+  int64_t last_iteration;   /* iteration of the last record returned, -1: none */
+  ws_iteration_track track; /* unwraps the records' iterations */
 };
 
 static uint32_t le32(const uint8_t *p) {
@@ -66,6 +67,37 @@ void ws__record_decode(const uint8_t *raw, ws_record *rec) {
   rec->a = le64(raw + 8);
   rec->b = le64(raw + 16);
   rec->t = le64(raw + 24);
+}
+
+uint64_t ws_iteration_near(uint64_t near, uint32_t low) {
+  int64_t diff = (int32_t)(low - (uint32_t)near);
+  if (diff < 0 && (uint64_t)(-diff) > near)
+    return low;
+  return near + (uint64_t)diff; /* wraps modulo 2^64: near - |diff| when negative */
+}
+
+uint64_t ws_iteration_next(ws_iteration_track *tr, const ws_record *rec) {
+  if (rec->type == WS_REC_MARK && rec->op == WS_MARK_ITERATION)
+    return tr->last = rec->a;
+  uint64_t it = ws_iteration_near(tr->last, rec->iteration);
+  if (rec->type != WS_REC_SUMMARY)
+    tr->last = it;
+  return it;
+}
+
+void ws_iteration_scan(ws_iteration_track *tr, const uint8_t *bytes, size_t n,
+                       int64_t *first_call, int64_t *last_call) {
+  *first_call = *last_call = -1;
+  for (size_t k = 0; k < n; k++) {
+    ws_record rec;
+    ws__record_decode(bytes + k * WS_RECORD_SIZE, &rec);
+    uint64_t it = ws_iteration_next(tr, &rec);
+    if (rec.type != WS_REC_CALL)
+      continue;
+    if (*first_call < 0)
+      *first_call = (int64_t)it;
+    *last_call = (int64_t)it;
+  }
 }
 
 /* Block header layout (docs/log-format.md, "Blocks"). */
@@ -189,6 +221,10 @@ const char *ws_log_header(const ws_log *log) {
 
 uint64_t ws_log_record_count(const ws_log *log) {
   return log->records;
+}
+
+uint64_t ws_log_iteration(const ws_log *log) {
+  return log->last_iteration < 0 ? 0 : (uint64_t)log->last_iteration;
 }
 
 uint32_t ws_log_torn_bytes(const ws_log *log) {
@@ -386,11 +422,12 @@ int ws_log_next(ws_log *log, ws_record *rec) {
     src = log->block + (size_t)log->block_i++ * WS_RECORD_SIZE;
   }
   ws__record_decode(src, rec);
+  int64_t it = (int64_t)ws_iteration_next(&log->track, rec);
   if (log->damage_wants_iter) {
-    log->damage[log->n_damage - 1].before_iteration = rec->iteration;
+    log->damage[log->n_damage - 1].before_iteration = it;
     log->damage_wants_iter = 0;
   }
-  log->last_iteration = rec->iteration;
+  log->last_iteration = it;
   return 1;
 }
 

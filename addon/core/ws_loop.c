@@ -10,7 +10,8 @@
 #include "ws_loop.h"
 
 /* Free slots the loop wants before a call: the call record, an allocation
- * record, a failed-grow record and a back-pressure mark. */
+ * record, a failed-grow record and a back-pressure mark (and one more for an
+ * iteration mark when one is due). */
 #define SLOTS_PER_CALL 4
 
 typedef struct {
@@ -29,8 +30,10 @@ struct ws_loop {
   uint64_t *memory_bytes; /* last size of each tracked memory */
   uint32_t n_memories;
   uint64_t total_bytes;
-  uint32_t iteration, iterations;
-  uint64_t t0, deadline; /* stopwatch ticks: run start, run deadline (0: none) */
+  uint64_t iteration, end; /* the counter, and where the run's iterations end */
+  uint64_t first;          /* the counter's start */
+  uint64_t anchored;       /* the iteration of the last iteration mark + 1, 0: none */
+  uint64_t t0, deadline;   /* stopwatch ticks: run start, run deadline (0: none) */
   double *counters;
   uint64_t stall_start; /* ticks when the loop last stopped on a full ring, or 0 */
   int pending;          /* a call returned a promise and awaits ws_loop_settle */
@@ -57,7 +60,7 @@ static uint64_t ticks_for(const ws_loop *loop, double ns) {
 
 /* The iteration a slow sample belongs to: the last completed call. */
 static uint32_t last_call(const ws_loop *loop) {
-  return loop->iteration > 0 ? loop->iteration - 1 : 0;
+  return (uint32_t)(loop->iteration > 0 ? loop->iteration - 1 : 0);
 }
 
 /* Publishes a control word another thread reads (the scenario's ctx, the
@@ -74,6 +77,17 @@ static void push(ws_loop *loop, const ws_record *rec) {
                       waited,      0, since_start(loop)};
     ws_ring_push(&loop->ring, &mark);
   }
+}
+
+/* Writes an iteration mark of the current iteration (ws_protocol.h,
+ * WS_ITERATION_ANCHOR_SHIFT) unless it has one. */
+static void anchor(ws_loop *loop) {
+  if (loop->anchored == loop->iteration + 1)
+    return;
+  ws_record mark = {WS_REC_MARK,     0, WS_MARK_ITERATION, (uint32_t)loop->iteration,
+                    loop->iteration, 0, since_start(loop)};
+  push(loop, &mark);
+  loop->anchored = loop->iteration + 1;
 }
 
 /* Appends rec into a slot known to be free. */
@@ -139,7 +153,10 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
   loop->engine = engine;
   loop->n_memories = config->memories;
   loop->buffer_memory = config->buffer_memory;
-  loop->iterations = config->iterations;
+  loop->first = loop->iteration = config->first_iteration;
+  loop->end = config->iterations > UINT64_MAX - loop->first
+                  ? UINT64_MAX
+                  : loop->first + config->iterations;
   loop->counters = config->counters;
   ws_rng_seed(&loop->rng, config->seed);
   int rc = refresh_memories(loop);
@@ -153,6 +170,8 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
   loop->deadline = config->duration_ns > 0
                        ? loop->t0 + ticks_for(loop, (double)config->duration_ns)
                        : 0;
+  if (loop->first != 0)
+    anchor(loop);
   *out = loop;
   return 0;
 }
@@ -226,7 +245,7 @@ static int build_args(ws_loop *loop, const ws_op_spec *op, ws_value *args,
     }
     int64_t x = a->lo;
     if (a->kind == WS_ARG_ITERATION)
-      x = loop->iteration;
+      x = (int64_t)loop->iteration;
     else if (a->kind == WS_ARG_RANDOM)
       x = random_in(&loop->rng, a->lo, a->hi);
     set_value(&args[n++], a->type, x);
@@ -259,7 +278,7 @@ static int finish_call(ws_loop *loop, uint32_t op, uint64_t start, uint64_t end,
   ws_record rec = {WS_REC_CALL,
                    flags,
                    (uint16_t)op,
-                   loop->iteration,
+                   (uint32_t)loop->iteration,
                    ws_clock_ns(&loop->clock, end - start),
                    loop->total_bytes,
                    ws_clock_ns(&loop->clock, start - loop->t0)};
@@ -300,7 +319,7 @@ static void mark_stall(ws_loop *loop) {
   ws_record mark = {WS_REC_MARK,
                     0,
                     WS_MARK_BACKPRESSURE,
-                    loop->iteration,
+                    (uint32_t)loop->iteration,
                     ws_clock_ns(&loop->clock, now - loop->stall_start),
                     0,
                     ws_clock_ns(&loop->clock, loop->stall_start - loop->t0)};
@@ -315,16 +334,21 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
   const ws_engine_ops *engine = loop->engine->ops;
   uint64_t batch_end = ws_clock_ticks(&loop->clock) + ticks_for(loop, (double)max_ns);
   for (uint32_t done = 0;; done++) {
-    if (loop->iteration >= loop->iterations)
+    if (loop->iteration >= loop->end)
       return WS_STATUS_DONE;
     if (ws_ring_stop_requested(&loop->ring))
       return WS_STATUS_STOPPED;
     if (done >= max_calls)
       return WS_STATUS_YIELD;
-    if (ws_ring_free_slots(&loop->ring) < SLOTS_PER_CALL) {
+    int anchor_due =
+        (loop->iteration & ((UINT64_C(1) << WS_ITERATION_ANCHOR_SHIFT) - 1)) == 0 &&
+        loop->iteration > 0 && loop->anchored != loop->iteration + 1;
+    if (ws_ring_free_slots(&loop->ring) < SLOTS_PER_CALL + (uint32_t)anchor_due) {
       loop->stall_start = ws_clock_ticks(&loop->clock);
       return WS_STATUS_FULL;
     }
+    if (anchor_due)
+      anchor(loop);
     uint32_t op = ws_rng_pick(&loop->rng, loop->cumulative, loop->n_ops);
     ws_value args[2 * WS_MAX_PARAMS];
     buffer_arg bufs[WS_MAX_PARAMS];
@@ -334,7 +358,8 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
       rc = engine->stage_args(loop->engine, op, args, n_args);
     if (rc != 0)
       return rc;
-    set_ctl(loop, WS_CTL_ITERATION, (int32_t)loop->iteration);
+    set_ctl(loop, WS_CTL_ITERATION, (int32_t)(uint32_t)loop->iteration);
+    set_ctl(loop, WS_CTL_ITERATION_HIGH, (int32_t)(uint32_t)(loop->iteration >> 32));
     set_ctl(loop, WS_CTL_CALL, (int32_t)op + 1);
     uint64_t before = loop->total_bytes;
     reset_counters(loop);
@@ -416,7 +441,7 @@ uint32_t ws_loop_failed_alloc(const ws_loop *loop) {
   return loop->failed_alloc;
 }
 
-uint32_t ws_loop_completed(const ws_loop *loop) {
+uint64_t ws_loop_completed(const ws_loop *loop) {
   return loop->iteration;
 }
 
@@ -479,7 +504,10 @@ static void record_census(ws_loop *loop, ws_census *census, const ws_census_resu
 /* Returns the share of the run done so far, 0 to 1: of its calls or of its
  * duration, whichever is further along; 0 when neither bounds it. */
 static double run_share(const ws_loop *loop) {
-  double share = loop->iterations > 0 ? (double)loop->iteration / loop->iterations : 0;
+  uint64_t calls = loop->end - loop->first;
+  double share = calls > 0 && loop->end != UINT64_MAX
+                     ? (double)(loop->iteration - loop->first) / (double)calls
+                     : 0;
   if (loop->deadline > loop->t0) {
     uint64_t now = ws_clock_ticks(&loop->clock);
     double t = (double)(now - loop->t0) / (double)(loop->deadline - loop->t0);
@@ -548,15 +576,16 @@ int ws_loop_track_memory(ws_loop *loop, uint32_t *index) {
     return rc;
   loop->n_memories++;
   loop->total_bytes += grown[k];
-  ws_record rec = {WS_REC_MARK, 0,        WS_MARK_MEMORY_TRACKED, loop->iteration,
-                   k,           grown[k], since_start(loop)};
+  ws_record rec = {
+      WS_REC_MARK, 0,        WS_MARK_MEMORY_TRACKED, (uint32_t)loop->iteration,
+      k,           grown[k], since_start(loop)};
   push(loop, &rec);
   *index = k;
   return 0;
 }
 
 int ws_loop_end(ws_loop *loop) {
-  ws_record rec = {WS_REC_MARK,     0, WS_MARK_END,      loop->iteration,
+  ws_record rec = {WS_REC_MARK,     0, WS_MARK_END,      (uint32_t)loop->iteration,
                    loop->iteration, 0, since_start(loop)};
   push(loop, &rec);
   return 0;

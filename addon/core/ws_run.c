@@ -58,12 +58,12 @@ static ws_metric_series *series_for(ws_run *run, uint16_t id) {
   return m;
 }
 
-static int push_metric(ws_run *run, const ws_record *rec) {
+static int push_metric(ws_run *run, const ws_record *rec, uint64_t it) {
   ws_metric_series *m = series_for(run, rec->op);
   if (m == NULL)
     return WS_ENOMEM;
   if (run->thin_shift > 0) {
-    uint64_t bucket = (uint64_t)rec->iteration >> (run->thin_shift + 4);
+    uint64_t bucket = it >> (run->thin_shift + 4);
     if (m->n > 0 && bucket == m->bucket)
       return 0;
     m->bucket = bucket;
@@ -78,7 +78,7 @@ static int push_metric(ws_run *run, const ws_record *rec) {
   if (grow(&m->value, &cap, m->n + 1) != 0)
     return WS_ENOMEM;
   m->cap = cap;
-  m->iter[m->n] = rec->iteration;
+  m->iter[m->n] = (double)it;
   m->t_ms[m->n] = (double)rec->t / 1e6;
   m->value[m->n] = (double)rec->a;
   m->n++;
@@ -113,31 +113,30 @@ static int count_op(ws_run *run, uint16_t op, double calls, double throws,
  * its memory step kept, and the call kept when it is its block's survivor
  * at the log's largest stride. Returns 1 to keep it, 0 to drop it, or
  * WS_ENOMEM. */
-static int thin_call(ws_run *run, const ws_record *rec) {
-  if (rec->iteration < run->thin_from &&
-      count_op(run, rec->op, 1, (rec->flags & WS_FLAG_THREW) != 0,
-               (rec->flags & WS_FLAG_GREW) != 0) != 0)
+static int thin_call(ws_run *run, const ws_record *rec, uint64_t it) {
+  if (it < run->thin_from && count_op(run, rec->op, 1, (rec->flags & WS_FLAG_THREW) != 0,
+                                      (rec->flags & WS_FLAG_GREW) != 0) != 0)
     return WS_ENOMEM;
   double bytes = (double)rec->b;
   if ((run->n_mem == 0 || run->mem_bytes[run->n_mem - 1] != bytes) &&
-      push_step(run, rec->iteration, bytes) != 0)
+      push_step(run, (double)it, bytes) != 0)
     return WS_ENOMEM;
-  return rec->iteration == ws_thin_survivor(run->thin_seed, run->thin_shift,
-                                            rec->iteration >> run->thin_shift);
+  return it == ws_thin_survivor(run->thin_seed, run->thin_shift, it >> run->thin_shift);
 }
 
-/* Appends a call record. Iterations rise by one from 0; a damaged stretch
- * of the log (ws_log_damage_at) leaves a gap, counted in lost_calls (a
- * thinned log's gaps are by design: each kept call is noted as a gap, so
- * that its iteration is known). */
-static int decode_call(ws_run *run, const ws_record *rec) {
+/* Appends a call record of full iteration it. Iterations rise by one from
+ * the first; a damaged stretch of the log (ws_log_damage_at) leaves a gap,
+ * counted in lost_calls (a thinned log's gaps are by design: each kept call
+ * is noted as a gap, so that its iteration is known; a first call past 0 is
+ * noted as one too). */
+static int decode_call(ws_run *run, const ws_record *rec, uint64_t it) {
   if (run->thin_shift > 0) {
-    int keep = thin_call(run, rec);
+    int keep = thin_call(run, rec, it);
     if (keep <= 0)
       return keep;
     if (run->calls >= run->cap_calls ||
         push_pair(&run->gap_index, &run->gap_iter, &run->n_gaps, &run->cap_gaps,
-                  (double)run->calls, rec->iteration) != 0)
+                  (double)run->calls, (double)it) != 0)
       return run->calls >= run->cap_calls ? WS_EFORMAT : WS_ENOMEM;
     run->elapsed[run->calls] = (float)rec->a;
     run->op[run->calls] = rec->op;
@@ -145,21 +144,21 @@ static int decode_call(ws_run *run, const ws_record *rec) {
     run->calls++;
     return 0;
   }
-  uint64_t expected = run->calls + run->lost_calls;
-  if (rec->iteration < expected || run->calls >= run->cap_calls)
+  uint64_t expected = run->first_iteration + run->calls + run->lost_calls;
+  if (it < expected || run->calls >= run->cap_calls)
     return WS_EFORMAT;
-  if (rec->iteration > expected) {
+  if (it > expected || (run->calls == 0 && it > 0)) {
     if (push_pair(&run->gap_index, &run->gap_iter, &run->n_gaps, &run->cap_gaps,
-                  (double)run->calls, rec->iteration) != 0)
+                  (double)run->calls, (double)it) != 0)
       return WS_ENOMEM;
-    run->lost_calls += rec->iteration - expected;
+    run->lost_calls += it - expected;
   }
   run->elapsed[run->calls] = (float)rec->a;
   run->op[run->calls] = rec->op;
   run->flags[run->calls] = rec->flags;
   double bytes = (double)rec->b;
   if (run->n_mem == 0 || run->mem_bytes[run->n_mem - 1] != bytes) {
-    int err = push_step(run, rec->iteration, bytes);
+    int err = push_step(run, (double)it, bytes);
     if (err != 0)
       return err;
   }
@@ -171,12 +170,12 @@ static uint32_t clamp_u32(double x) {
   return x <= 0 ? 0 : x >= 4294967295.0 ? UINT32_MAX : (uint32_t)x;
 }
 
-void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op,
+void ws_alloc_record(ws_record *rec, uint64_t iteration, uint16_t op,
                      const double *counters) {
   rec->type = WS_REC_ALLOC;
   rec->flags = 0;
   rec->op = op;
-  rec->iteration = iteration;
+  rec->iteration = (uint32_t)iteration;
   rec->a = clamp_u32(counters[WS_COUNT_ALLOCS]) |
            (uint64_t)clamp_u32(counters[WS_COUNT_FREES]) << 32;
   rec->b = (uint64_t)(counters[WS_COUNT_BYTES] > 0 ? counters[WS_COUNT_BYTES] : 0);
@@ -184,14 +183,14 @@ void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op,
            (uint64_t)clamp_u32(counters[WS_COUNT_PEAK]) << 32;
 }
 
-/* Stores an allocation record at its iteration; out-of-range ones are a
- * format error. */
-static int decode_alloc(ws_run *run, const ws_record *rec) {
+/* Stores an allocation record at its full iteration it (counted from the
+ * run's first); out-of-range ones are a format error. */
+static int decode_alloc(ws_run *run, const ws_record *rec, uint64_t it) {
   if (run->allocs == NULL)
     return 0;
-  if (rec->iteration >= run->cap_calls)
+  if (it < run->first_iteration || it - run->first_iteration >= run->cap_calls)
     return WS_EFORMAT;
-  size_t i = rec->iteration;
+  size_t i = (size_t)(it - run->first_iteration);
   run->allocs[i] = (uint32_t)rec->a;
   run->frees[i] = (uint32_t)(rec->a >> 32);
   run->alloc_bytes[i] = (double)rec->b;
@@ -201,9 +200,9 @@ static int decode_alloc(ws_run *run, const ws_record *rec) {
   return 0;
 }
 
-void ws_grow_failures_add(ws_grow_failures *g, const ws_record *rec) {
+void ws_grow_failures_add(ws_grow_failures *g, const ws_record *rec, uint64_t iteration) {
   if (g->records++ == 0) {
-    g->first_iteration = rec->iteration;
+    g->first_iteration = iteration;
     g->first_op = rec->op;
     g->first_reason = rec->flags;
     g->first_asked = (double)rec->a;
@@ -218,27 +217,33 @@ int ws_run_decode(ws_log *log, ws_run *run) {
   int got;
   while ((got = ws_log_next(log, &rec)) == 1) {
     int err = 0;
+    uint64_t it = ws_log_iteration(log);
     if (rec.type != WS_REC_SUMMARY && rec.type != WS_REC_GROW_FAILED &&
         rec.t > run->last_t_ns)
       run->last_t_ns = rec.t;
     if (rec.type == WS_REC_CALL) {
-      err = decode_call(run, &rec);
+      err = decode_call(run, &rec, it);
     } else if (rec.type == WS_REC_ALLOC) {
-      err = decode_alloc(run, &rec);
+      err = decode_alloc(run, &rec, it);
     } else if (rec.type == WS_REC_METRIC) {
-      err = push_metric(run, &rec);
+      err = push_metric(run, &rec, it);
     } else if (rec.type == WS_REC_SUMMARY) {
       if (run->thin_shift > 0)
         err = count_op(run, rec.op, (double)(uint32_t)rec.a, (double)(rec.a >> 32),
                        (double)(uint32_t)rec.b);
     } else if (rec.type == WS_REC_GROW_FAILED) {
-      ws_grow_failures_add(&run->grow_failures, &rec);
+      ws_grow_failures_add(&run->grow_failures, &rec, it);
     } else if (rec.type == WS_REC_MARK) {
       if (rec.op == WS_MARK_BACKPRESSURE) {
         run->backpressure_waits++;
         run->backpressure_ns += rec.a;
       } else if (rec.op == WS_MARK_END) {
         run->complete = 1;
+      } else if (rec.op == WS_MARK_ITERATION && run->n_mem == 0 &&
+                 ws_log_damage_count(log) == 0) {
+        /* Before any call record (each one starts the memory series), with
+         * nothing lost: where the run's counter started. */
+        run->first_iteration = it;
       }
     }
     if (err != 0)
@@ -269,7 +274,7 @@ void ws_run_free(ws_run *run) {
   run->n_metrics = run->n_mem = run->cap_mem = 0;
 }
 
-int ws_log_thinning(ws_log *log, unsigned *shift, uint32_t *from) {
+int ws_log_thinning(ws_log *log, unsigned *shift, uint64_t *from) {
   ws_record rec;
   int got;
   *shift = 0;
@@ -278,7 +283,7 @@ int ws_log_thinning(ws_log *log, unsigned *shift, uint32_t *from) {
     if (rec.type != WS_REC_MARK || rec.op != WS_MARK_THINNED || rec.a > 31)
       continue;
     if (*shift == 0)
-      *from = (uint32_t)rec.b;
+      *from = rec.b;
     if (rec.a > *shift)
       *shift = (unsigned)rec.a;
   }

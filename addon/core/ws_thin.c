@@ -25,12 +25,13 @@ typedef struct {
 struct ws_thin {
   uint64_t seed;
   unsigned shift;
-  int mark_pending; /* a THINNED mark is due before the next record */
-  uint32_t from;    /* iteration the shift applies from */
+  int mark_pending;         /* a THINNED mark is due before the next record */
+  uint64_t from;            /* iteration the shift applies from */
+  ws_iteration_track track; /* the full iterations of the records filtered */
   uint32_t n_ops;
   op_summary *ops;
   int64_t block;        /* summary block of the calls summed so far, -1: none */
-  uint32_t block_first; /* its first iteration */
+  uint64_t block_first; /* its first iteration */
   int64_t kept_call;    /* iteration of the last call kept, -1: none */
   int grow_seen;        /* a GROW_FAILED record has been kept */
   int64_t metric_bucket[METRIC_IDS];
@@ -81,9 +82,11 @@ unsigned ws_thin_shift(const ws_thin *t) {
   return t->shift;
 }
 
-void ws_thin_set_shift(ws_thin *t, unsigned shift, uint32_t from) {
+void ws_thin_set_shift(ws_thin *t, unsigned shift, uint64_t from) {
   if (shift <= t->shift || shift > 31)
     return;
+  if (t->shift == 0)
+    t->track.last = from;
   t->shift = shift;
   t->from = from;
   t->mark_pending = 1;
@@ -147,7 +150,7 @@ static size_t flush(ws_thin *t, uint8_t *out) {
     ws_record rec = {WS_REC_SUMMARY,
                      0,
                      (uint16_t)k,
-                     t->block_first,
+                     (uint32_t)t->block_first,
                      s->calls | (uint64_t)s->throws << 32,
                      s->growth | (uint64_t)f32_bits(median) << 32,
                      f32_bits(s->min) | (uint64_t)f32_bits(s->max) << 32};
@@ -161,14 +164,14 @@ static size_t flush(ws_thin *t, uint8_t *out) {
 
 /* Sums up a call into its op's summary, flushing the previous block first
  * when the call starts a new one; returns the records written to out. */
-static size_t summarize(ws_thin *t, const ws_record *rec, uint8_t *out) {
+static size_t summarize(ws_thin *t, const ws_record *rec, uint64_t it, uint8_t *out) {
   size_t n = 0;
-  int64_t block = (int64_t)(rec->iteration >> (t->shift + 6));
+  int64_t block = (int64_t)(it >> (t->shift + 6));
   if (block != t->block) {
     if (t->block >= 0)
       n = flush(t, out);
     t->block = block;
-    t->block_first = rec->iteration;
+    t->block_first = it;
   }
   op_summary *s = &t->ops[rec->op < t->n_ops ? rec->op : t->n_ops - 1];
   float ns = (float)rec->a;
@@ -186,7 +189,8 @@ static size_t summarize(ws_thin *t, const ws_record *rec, uint8_t *out) {
 size_t ws_thin_filter(ws_thin *t, const uint8_t *in, size_t n, uint8_t *out) {
   size_t w = 0;
   if (t->mark_pending) {
-    ws_record mark = {WS_REC_MARK, 0, WS_MARK_THINNED, t->from, t->shift, t->from, 0};
+    ws_record mark = {WS_REC_MARK, 0, WS_MARK_THINNED, (uint32_t)t->from, t->shift,
+                      t->from,     0};
     put_record(out, &mark);
     w++;
     t->mark_pending = 0;
@@ -195,27 +199,27 @@ size_t ws_thin_filter(ws_thin *t, const uint8_t *in, size_t n, uint8_t *out) {
     const uint8_t *raw = in + i * WS_RECORD_SIZE;
     ws_record rec;
     ws__record_decode(raw, &rec);
+    uint64_t it = ws_iteration_next(&t->track, &rec);
     int keep = 1;
     if (t->shift == 0) {
       keep = 1;
     } else if (rec.type == WS_REC_CALL) {
-      w += summarize(t, &rec, out + w * WS_RECORD_SIZE);
-      keep =
-          rec.iteration == ws_thin_survivor(t->seed, t->shift, rec.iteration >> t->shift);
+      w += summarize(t, &rec, it, out + w * WS_RECORD_SIZE);
+      keep = it == ws_thin_survivor(t->seed, t->shift, it >> t->shift);
       if (keep)
-        t->kept_call = rec.iteration;
+        t->kept_call = (int64_t)it;
     } else if (rec.type == WS_REC_METRIC) {
-      int64_t bucket = (int64_t)(rec.iteration >> (t->shift + 4));
+      int64_t bucket = (int64_t)(it >> (t->shift + 4));
       unsigned id = rec.op % METRIC_IDS;
       keep = bucket != t->metric_bucket[id];
       if (keep)
         t->metric_bucket[id] = bucket;
     } else if (rec.type == WS_REC_ALLOC) {
-      keep = (int64_t)rec.iteration == t->kept_call;
+      keep = (int64_t)it == t->kept_call;
     } else if (rec.type == WS_REC_GROW_FAILED) {
       /* Those of kept calls, and the first of all: its running count (t)
        * keeps the total exact up to the last one kept. */
-      keep = (int64_t)rec.iteration == t->kept_call || !t->grow_seen;
+      keep = (int64_t)it == t->kept_call || !t->grow_seen;
       t->grow_seen = 1;
     }
     if (keep) {

@@ -51,7 +51,8 @@ int ws_live_create(size_t capacity, ws_live **out);
 
 /* Adds n little-endian records from bytes (as the ring holds them,
  * WS_RECORD_SIZE bytes each) in the order they were written: call records
- * (their time and memory), metric records, failed grows; other records are
+ * (their time and memory), metric records, failed grows, iteration marks
+ * (their full iterations, counted from the first call's); other records are
  * ignored. When
  * the per-call buffer is full, every other kept time is dropped and the
  * stride doubles; a series at WS_LIVE_SERIES_CAP points drops every other

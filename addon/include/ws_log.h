@@ -10,6 +10,31 @@
 
 typedef struct ws_log ws_log;
 
+/* ---- Iterations past 2^32 (docs/log-format.md, "Iterations") ---- */
+
+/* Returns the iteration whose low 32 bits are low nearest to near (serial
+ * number arithmetic): near plus the difference low - near's low 32 bits taken
+ * as a signed 32-bit number, or low itself where that would fall below 0.
+ * Exact when the iteration is within 2^31 of near. */
+uint64_t ws_iteration_near(uint64_t near, uint32_t low);
+
+/* The full iterations of records read in log (or ring) order: the last
+ * record's, from which the next one is unwrapped. Zero-initialise it. */
+typedef struct {
+  uint64_t last;
+} ws_iteration_track;
+
+/* Returns the full iteration of rec, the record after those tracked so far:
+ * an iteration mark's a; a summary record's, unwrapped without moving on (it
+ * names a block already past); any other's, unwrapped, becoming the last. */
+uint64_t ws_iteration_next(ws_iteration_track *tr, const ws_record *rec);
+
+/* Tracks the n raw records at bytes (ws_iteration_next) and stores the full
+ * iterations of the first and the last call record among them in *first_call
+ * and *last_call (-1: no call record). */
+void ws_iteration_scan(ws_iteration_track *tr, const uint8_t *bytes, size_t n,
+                       int64_t *first_call, int64_t *last_call);
+
 /* A damaged stretch of a version-2 log: bytes that are not intact blocks,
  * between two intact ones (or the end of the file). */
 typedef struct {
@@ -39,6 +64,9 @@ const char *ws_log_header(const ws_log *log);
 /* Returns an upper bound on the records ws_log_next returns (exact for a
  * version-1 log: its complete records). */
 uint64_t ws_log_record_count(const ws_log *log);
+/* Returns the full iteration (ws_iteration_next) of the record ws_log_next
+ * returned last. */
+uint64_t ws_log_iteration(const ws_log *log);
 /* Returns the bytes of a torn last record (0 when the file ends cleanly),
  * known once ws_log_next returned 0. */
 uint32_t ws_log_torn_bytes(const ws_log *log);
@@ -77,8 +105,10 @@ uint64_t ws_thin_survivor(uint64_t seed, unsigned shift, uint64_t block);
  * ws_thin_free. */
 int ws_thin_create(uint64_t seed, uint32_t n_ops, ws_thin **out);
 /* Raises the stride to 2^shift (shift <= 31; a lower one is ignored) from
- * iteration from on; the next filter call writes a THINNED mark first. */
-void ws_thin_set_shift(ws_thin *t, unsigned shift, uint32_t from);
+ * iteration from on; the next filter call writes a THINNED mark first. The
+ * first raise also tells the filter the full iteration its records start
+ * near (it unwraps their low 32 bits from there). */
+void ws_thin_set_shift(ws_thin *t, unsigned shift, uint64_t from);
 /* Returns the current shift. */
 unsigned ws_thin_shift(const ws_thin *t);
 /* Returns room, in records, that ws_thin_filter needs in out for n records:
@@ -111,14 +141,15 @@ typedef struct {
  * the first one. */
 typedef struct {
   uint64_t total, records;
-  uint32_t first_iteration;
+  uint64_t first_iteration;
   uint16_t first_op;               /* WS_NO_OP outside a call */
   uint8_t first_reason;            /* WS_GROW_* */
   double first_asked, first_bytes; /* bytes asked for, the memory's bytes then */
 } ws_grow_failures;
 
-/* Adds rec (a GROW_FAILED record) to g (zeroed before the first). */
-void ws_grow_failures_add(ws_grow_failures *g, const ws_record *rec);
+/* Adds rec (a GROW_FAILED record of full iteration `iteration`, as
+ * ws_iteration_next gives it) to g (zeroed before the first). */
+void ws_grow_failures_add(ws_grow_failures *g, const ws_record *rec, uint64_t iteration);
 
 typedef struct {
   /* Per-call arrays provided by the caller, each with room for cap_calls. */
@@ -155,7 +186,11 @@ typedef struct {
    * summary records) and growth_events. */
   unsigned thin_shift;
   uint64_t thin_seed;
-  uint32_t thin_from;
+  uint64_t thin_from;
+  /* The run's first iteration: an iteration mark's before any call record
+   * (a counter started past 0, a test hook), else 0. The per-call arrays
+   * start there; the first call is noted as a gap when it is not 0. */
+  uint64_t first_iteration;
   double *op_calls, *op_threw; /* per op index, n_op_totals of them */
   size_t n_op_totals;
   uint64_t growth_events;
@@ -164,7 +199,7 @@ typedef struct {
 /* Packs a call's allocation counters (WS_COUNT_* order) into an allocation
  * record: a = allocs | frees << 32, b = bytes requested, t = live bytes after
  * the call | peak live bytes within it << 32 (wasm32 sizes fit 32 bits). */
-void ws_alloc_record(ws_record *rec, uint32_t iteration, uint16_t op,
+void ws_alloc_record(ws_record *rec, uint64_t iteration, uint16_t op,
                      const double *counters);
 
 /* Decodes every remaining record of log into run, whose per-call arrays the
@@ -177,7 +212,7 @@ int ws_run_decode(ws_log *log, ws_run *run);
 /* Reads every remaining record of log for its THINNED marks: stores the
  * largest shift in *shift (0: not thinned) and the iteration the first
  * applies from in *from. Returns 0, WS_EIO or WS_ENOMEM. */
-int ws_log_thinning(ws_log *log, unsigned *shift, uint32_t *from);
+int ws_log_thinning(ws_log *log, unsigned *shift, uint64_t *from);
 
 /* Frees the arrays ws_run_decode allocated (not the caller's per-call ones)
  * and clears their pointers. */

@@ -33,13 +33,15 @@ typedef struct {
 } ws_op_spec;
 
 typedef struct {
-  uint64_t seed;          /* seeds the op choice, random arguments and buffers */
-  uint32_t iterations;    /* calls to make */
-  uint64_t duration_ns;   /* stop after this long (0: no limit) */
-  uint32_t memories;      /* memories the engine tracks at the start */
-  uint32_t buffer_memory; /* the memory buffer arguments live in */
-  double *counters;       /* counting pass: WS_COUNT_FIELDS counters the
-                           * allocator hooks update, or NULL */
+  uint64_t seed;            /* seeds the op choice, random arguments and buffers */
+  uint64_t iterations;      /* calls to make (UINT64_MAX: no limit) */
+  uint64_t first_iteration; /* the counter's start: 0 in a run; a test hook
+                             * starts it elsewhere (near 2^32, say) */
+  uint64_t duration_ns;     /* stop after this long (0: no limit) */
+  uint32_t memories;        /* memories the engine tracks at the start */
+  uint32_t buffer_memory;   /* the memory buffer arguments live in */
+  double *counters;         /* counting pass: WS_COUNT_FIELDS counters the
+                             * allocator hooks update, or NULL */
 } ws_loop_config;
 
 typedef struct ws_loop ws_loop;
@@ -47,8 +49,10 @@ typedef struct ws_loop ws_loop;
 /* Creates a loop over ops[0..n_ops) (copied) that writes into ring (copied;
  * its region must outlive the loop) and calls through engine (borrowed; it
  * must outlive the loop). Calibrates the stopwatch (about 20 ms) and reads
- * the memories' sizes. Stores the loop in *out. Returns 0, WS_EINVAL (no op,
- * a weight of 0, too many arguments, a bad argument spec), WS_ENOMEM, or the
+ * the memories' sizes. Writes an iteration mark when the counter does not
+ * start at 0, and the loop writes one at every multiple of
+ * 2^WS_ITERATION_ANCHOR_SHIFT iterations. Stores the loop in *out. Returns 0, WS_EINVAL
+ * (no op, a weight of 0, too many arguments, a bad argument spec), WS_ENOMEM, or the
  * engine's error. */
 int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t n_ops,
                    const ws_ring *ring, ws_engine *engine, ws_loop **out);
@@ -71,8 +75,9 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns);
  * is pending, or the engine's error. */
 int ws_loop_settle(ws_loop *loop, int threw);
 
-/* Returns the calls completed so far. */
-uint32_t ws_loop_completed(const ws_loop *loop);
+/* Returns the iteration counter: the first iteration plus the calls
+ * completed so far. */
+uint64_t ws_loop_completed(const ws_loop *loop);
 
 /* Returns why a memory.grow of asked_bytes failed on a memory of
  * memory_bytes: WS_GROW_WASM32_LIMIT past 4 GiB, else

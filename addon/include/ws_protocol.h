@@ -20,7 +20,7 @@ typedef struct {
   uint8_t type;       /* WS_REC_* */
   uint8_t flags;      /* WS_FLAG_* (calls) */
   uint16_t op;        /* op index (calls), metric id (metrics), mark kind (marks) */
-  uint32_t iteration; /* the call it belongs to */
+  uint32_t iteration; /* the call it belongs to: its low 32 bits (ws_iteration_near) */
   uint64_t a;         /* call: elapsed ns; metric: value; mark: first argument */
   uint64_t b;         /* call: tracked memory bytes after it; mark: second argument */
   uint64_t t;         /* ns since the run's start */
@@ -103,7 +103,15 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(BACKPRESSURE, 1, "backpressure")    /* a: ns the loop waited for the consumer */     \
   X(MEMORY_TRACKED, 2, "memoryTracked") /* a: memory index, b: its bytes */              \
   X(END, 3, "end")                      /* the run ended cleanly; a: iterations */       \
-  X(THINNED, 4, "thinned") /* from iteration b on, one call in 2^a is logged */
+  X(THINNED, 4, "thinned")     /* from iteration b on, one call in 2^a is logged */      \
+  X(ITERATION, 5, "iteration") /* a: the full 64-bit iteration (an anchor) */
+
+/* The loop writes an iteration mark at every multiple of 2^WS_ITERATION_ANCHOR_SHIFT
+ * iterations (and at its first call when the counter does not start at 0):
+ * records carry the low 32 bits of their iteration, and a reader unwraps them
+ * (ws_iteration_near), so no two records it reads one after the other are
+ * 2^31 iterations apart. */
+#define WS_ITERATION_ANCHOR_SHIFT 30
 
 /* Why a memory.grow failed (a GROW_FAILED record's flags): the memory's
  * size plus the pages asked for passed ... */
@@ -147,12 +155,13 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(READ, 1, "read")           /* records consumed (u32, wraps) */                       \
   X(CAPACITY, 2, "capacity")   /* slots, a power of two */                               \
   X(STOP, 3, "stop")           /* main thread -> loop: stop after this call */           \
-  X(ITERATION, 4, "iteration") /* loop -> scenario ctx: the current iteration */         \
+  X(ITERATION, 4, "iteration") /* loop -> scenario ctx: the iteration's low 32 bits */   \
   X(WAITING, 5, "waiting")     /* 1 while back-pressure holds the loop */                \
   X(CALL, 6, "call")           /* loop -> watchdog: 1 + op of the call in progress */    \
   X(PHASE, 7, "phase")         /* worker -> watchdog: a WS_PHASE_* */                    \
   X(EXIT, 8, "exit")           /* worker -> main: a target's process.exit, see below */  \
-  X(GRANT, 9, "grant")         /* main -> worker (compare): blocks it may run */
+  X(GRANT, 9, "grant")         /* main -> worker (compare): blocks it may run */         \
+  X(ITERATION_HIGH, 10, "iterationHigh") /* loop -> ctx: the iteration's high 32 bits */
 
 /* The EXIT word, once a target called process.exit(code): bit 8 set, the
  * code's low 8 bits in bits 0-7, and in bits 9 and up the CALL word of that

@@ -132,9 +132,10 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
     NAPI_CHECK(f64_array(env, run->op_threw, run->n_op_totals, &v));
     NAPI_CHECK(napi_set_named_property(env, obj, "opThrew", v));
     NAPI_CHECK(set_number(env, obj, "growthEvents", (double)run->growth_events));
-    NAPI_CHECK(set_number(env, obj, "thinnedFrom", run->thin_from));
+    NAPI_CHECK(set_number(env, obj, "thinnedFrom", (double)run->thin_from));
   }
   NAPI_CHECK(ws_binding_grow_failures(env, obj, &run->grow_failures));
+  NAPI_CHECK(set_number(env, obj, "firstIteration", (double)run->first_iteration));
   NAPI_CHECK(damage_array(env, log, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "damage", v));
   NAPI_CHECK(napi_get_boolean(env, run->complete != 0, &v));
@@ -197,7 +198,8 @@ static int open_source(const log_source *src, ws_log **log) {
  * both) and returns { header (JSON text), calls, elapsed, op, flags, memIter,
  * memBytes, metrics: [{ id, iter, tMs, value }], backPressureWaits,
  * backPressureNs, durationMs, tornBytes, complete, growFailures
- * (ws_binding_grow_failures) } and, when withAllocs is true, the counting
+ * (ws_binding_grow_failures), firstIteration (the run's first: 0 unless its
+ * counter started past 0) } and, when withAllocs is true, the counting
  * pass's per-call allocs, frees, allocBytes, live, peak and allocRecords. Throws an Error
  * whose code is WS_EIO (cannot read), WS_EFORMAT (not a log, or corrupt), WS_EINVAL
  * (source is neither) or WS_ENOMEM. JS thread. */
@@ -412,7 +414,7 @@ static napi_value log_thin_shift(napi_env env, napi_callback_info info) {
     return NULL;
   }
   ws_thin_set_shift(t, shift > 31 ? 31 : (unsigned)shift,
-                    from > 4294967295.0 ? UINT32_MAX : (uint32_t)from);
+                    from >= 1.8e19 ? UINT64_MAX : (uint64_t)from);
   NAPI_CALL(env, napi_create_double(env, ws_thin_shift(t), &result));
   return result;
 }
@@ -435,7 +437,43 @@ static napi_value log_thin_finish(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* recordIterations(records, near) tracks the full iterations of whole raw
+ * records (a Uint8Array, possibly over the ring's SharedArrayBuffer) read
+ * after a record of full iteration near (0 before the first;
+ * ws_iteration_scan) and returns { firstCall, lastCall, last }: the full
+ * iterations of the first and last call record (-1: none) and of the last
+ * record, the next call's near. */
+static napi_value record_iterations(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value args[2], result;
+  double near = 0;
+  uint8_t *bytes;
+  size_t len;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  if (argc < 2 || !bytes_of(env, args[0], &bytes, &len))
+    return NULL;
+  if (napi_get_value_double(env, args[1], &near) != napi_ok || !(near >= 0)) {
+    ws_binding_throw_code(env, WS_EINVAL, "recordIterations(records, near)");
+    return NULL;
+  }
+  ws_iteration_track tr = {near >= 1.8e19 ? UINT64_MAX : (uint64_t)near};
+  int64_t first_call, last_call;
+  ws_iteration_scan(&tr, bytes, len / WS_RECORD_SIZE, &first_call, &last_call);
+  NAPI_CALL(env, napi_create_object(env, &result));
+  napi_status st = set_number(env, result, "firstCall", (double)first_call);
+  if (st == napi_ok)
+    st = set_number(env, result, "lastCall", (double)last_call);
+  if (st == napi_ok)
+    st = set_number(env, result, "last", (double)tr.last);
+  if (st != napi_ok) {
+    ws_binding_throw_last(env);
+    return NULL;
+  }
+  return result;
+}
+
 napi_status ws_binding_log_init(napi_env env, napi_value exports) {
+  NAPI_CHECK(ws_binding_export(env, exports, "recordIterations", record_iterations));
   NAPI_CHECK(ws_binding_export(env, exports, "readLog", read_log));
   NAPI_CHECK(ws_binding_export(env, exports, "logBlockHeader", log_block_header));
   NAPI_CHECK(ws_binding_export(env, exports, "logThinCreate", log_thin_create));

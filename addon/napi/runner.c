@@ -79,9 +79,10 @@ static napi_status read_spec(napi_env env, napi_value desc, ws_op_spec *spec) {
   return napi_ok;
 }
 
-/* Reads the ring, seed, iterations, duration, buffer memory and counters
- * into config and ring. An iterations of Infinity (a --duration run without
- * -n) is as many calls as the 32-bit iteration index numbers. */
+/* Reads the ring, seed, iterations, duration, buffer memory, counters and
+ * the optional firstIteration (a test hook: where the counter starts) into
+ * config and ring. An iterations of Infinity (a --duration run without -n)
+ * sets no limit. */
 static napi_status read_config(napi_env env, napi_value opts, runner *r,
                                ws_loop_config *config, ws_ring *ring) {
   napi_value ring_view;
@@ -102,9 +103,18 @@ static napi_status read_config(napi_env env, napi_value opts, runner *r,
   NAPI_CHECK(get_number(env, opts, "durationNs", &duration_ns));
   NAPI_CHECK(get_number(env, opts, "bufferMemory", &buffer_memory));
   config->seed = seed >= 0 && seed < 1.8e19 ? (uint64_t)seed : 0;
-  config->iterations = iterations >= 4294967296.0 ? UINT32_MAX
-                       : iterations >= 0          ? (uint32_t)iterations
-                                                  : 0;
+  config->iterations = iterations >= 1.8e19 ? UINT64_MAX
+                       : iterations >= 0    ? (uint64_t)iterations
+                                            : 0;
+  napi_value first;
+  napi_valuetype first_kind;
+  double first_iteration = 0;
+  NAPI_CHECK(napi_get_named_property(env, opts, "firstIteration", &first));
+  NAPI_CHECK(napi_typeof(env, first, &first_kind));
+  if (first_kind == napi_number)
+    NAPI_CHECK(napi_get_value_double(env, first, &first_iteration));
+  config->first_iteration =
+      first_iteration >= 0 && first_iteration < 9.0e15 ? (uint64_t)first_iteration : 0;
   config->duration_ns =
       duration_ns > 0 && duration_ns < 1.8e19 ? (uint64_t)duration_ns : 0;
   config->buffer_memory =
@@ -293,9 +303,15 @@ static napi_value loop_count(napi_env env, napi_callback_info info,
   return v;
 }
 
-/* completed(runner) returns the calls completed. */
+/* completed(runner) returns the iteration counter (ws_loop_completed): the
+ * calls completed, past the first iteration; exact below 2^53. */
 static napi_value completed(napi_env env, napi_callback_info info) {
-  return loop_count(env, info, ws_loop_completed);
+  runner *r = unwrap(env, info, 0, NULL);
+  if (r == NULL)
+    return NULL;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)ws_loop_completed(r->loop), &v));
+  return v;
 }
 
 /* failedAlloc(runner) returns the bytes of the buffer the module's allocator

@@ -156,7 +156,21 @@ function allocatorExhausted(e, err, onlyOp) {
  * summary (docs/summary.md; outputs.figures and plotsSkipped are the report
  * writers' to fill) and the decoded run as the figures show it.
  */
-export function analyze({ timed, counted = null, cfg, run, count = null }) {
+/**
+ * The run with its iterations counted from its first call, as the trend
+ * windows count calls: the same run unless a test hook started the loop's
+ * counter past 0 (docs/log-format.md, "Iterations").
+ */
+function fromFirstCall(data) {
+  const first = data.firstIteration ?? 0;
+  if (!first) return data;
+  const shift = (xs) => Float64Array.from(xs, (x) => x - first);
+  const metrics = Object.fromEntries(Object.entries(data.metrics).map(([k, m]) => [k, { ...m, iter: shift(m.iter) }]));
+  return { ...data, memory: { ...data.memory, iter: shift(data.memory.iter) }, metrics };
+}
+
+export function analyze({ timed: logged, counted = null, cfg, run, count = null }) {
+  const timed = fromFirstCall(logged);
   const allocations = counted ? summarizeAllocations(counted) : null;
   const { input, liveSource, trend } = judgeTrends(timed, cfg, allocations, counted?.growFailures);
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];

@@ -144,6 +144,8 @@ export function decodedRun(raw, header, allocs = false) {
     version: raw.version,
     damage: raw.damage ?? [],
     lostCalls: raw.lostCalls ?? 0,
+    // The run's first iteration: 0, unless a test hook started its counter elsewhere.
+    firstIteration: raw.firstIteration ?? 0,
     gapIndex: raw.gapIndex ?? new Float64Array(0),
     gapIter: raw.gapIter ?? new Float64Array(0),
     // A thinned log (docs/log-format.md): one call kept per stride

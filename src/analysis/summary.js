@@ -106,7 +106,9 @@ export function buildSummary(data, warmupEnd, windows, run) {
     env: header.env,
     iterations: {
       requested: header.config.iterations,
-      completed: thin ? thin.iterations : calls + (data.lostCalls ?? 0),
+      // The counter where the run stopped: its start (0, unless a test hook
+      // moved it) and every call after it.
+      completed: (data.firstIteration ?? 0) + (thin ? thin.iterations : calls + (data.lostCalls ?? 0)),
     },
     durationMs: data.durationMs,
     samples: {

@@ -154,7 +154,7 @@ export const OPTIONS = Object.freeze(
       name: 'iterations',
       short: 'n',
       value: 'N',
-      parse: integer({ min: 1, max: 2 ** 32 - 2 }),
+      parse: integer({ min: 1 }),
       default: 20000,
       shown: '20000 when --duration is not given',
       help: 'iterations; with --duration, whichever limit comes first',
@@ -604,7 +604,7 @@ export function compareConfig(values) {
   };
   cfg.seed ??= Math.floor(Math.random() * 2 ** 32);
   const calls = (cfg.blocks + 1) * cfg.blockCalls;
-  if (calls > 2 ** 32 - 2) {
+  if (calls > Number.MAX_SAFE_INTEGER) {
     throw usageError(
       'WS_EOPTION',
       `--blocks ${cfg.blocks} × --block-calls ${cfg.blockCalls} is more calls per arm than a run can make.`,

@@ -59,6 +59,8 @@ function thinningPlan({ maxBytes, seed, ops }) {
   let windowBytes = 0; // bytes written when the window started
   let budget = 0;
   let dropped = 0;
+  let near = 0; // the full iteration of the last record filtered (records carry its low 32 bits)
+  let origin = null; // the run's first call: 0, unless a test hook started the counter elsewhere
   // The least shift (at least 1) at which iterations more calls fit the
   // budget; an empty budget needs the longest (ws_thin caps it).
   const needed = (iterations) => {
@@ -74,12 +76,13 @@ function thinningPlan({ maxBytes, seed, ops }) {
     return out;
   };
   // The first iteration chunk's calls start: its first call's, else the one
-  // after the call its first record follows (metrics and marks carry that call's).
+  // after the last record's (metrics and marks carry the call they follow).
+  // Called once per chunk, in order: it tracks the records' full iterations.
   const firstIteration = (chunk) => {
-    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
-    for (let k = 0; k < chunk.length / RECORD_SIZE; k++)
-      if (chunk[k * RECORD_SIZE] === RECORD_TYPE.call) return view.getUint32(k * RECORD_SIZE + 4, true);
-    return view.getUint32(4, true) + 1;
+    const { firstCall, last } = addon.recordIterations(chunk, near);
+    near = last;
+    if (origin === null && firstCall >= 0) origin = firstCall;
+    return firstCall >= 0 ? firstCall : last + 1;
   };
   // Bytes that n records add to the log, block headers included.
   const cost = (n) => (n + Math.ceil(n / LOG_BLOCK_RECORDS)) * RECORD_SIZE;
@@ -87,21 +90,21 @@ function thinningPlan({ maxBytes, seed, ops }) {
     /** The records of chunk (whole raw records) to write, given the bytes written so far. */
     filter(chunk, written) {
       const n = chunk.length / RECORD_SIZE;
+      const first = firstIteration(chunk);
       if (!thin) {
         if (written + 2 * cost(n) <= maxBytes / 2) return chunk;
         thin = addon.logThinCreate(seed, ops);
-        full = firstIteration(chunk);
+        full = first;
         // Bytes per iteration so far, or this chunk's when it alone crosses half the cap.
-        perIteration = full > 0 ? written / full : cost(n) / n;
-        windowEnd = 2 * Math.max(1, full);
+        perIteration = full > origin ? written / (full - origin) : cost(n) / n;
+        windowEnd = origin + 2 * Math.max(1, full - origin);
         windowBytes = written;
         budget = (maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
         raise(needed(windowEnd - full), full);
       }
-      const first = firstIteration(chunk);
       if (first >= windowEnd) {
         // The next window: as long as the run so far, an eighth of what is left.
-        windowEnd = 2 * first;
+        windowEnd = origin + 2 * (first - origin);
         windowBytes = written;
         budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
         raise(needed(windowEnd - first), first);

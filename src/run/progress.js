@@ -4,6 +4,7 @@
 // or CI is set, nothing with --quiet. What the target prints goes above the
 // bar, line by line, never into it. The bar looks only at the tail of each
 // drained chunk, so it costs the same at any call rate.
+import { addon } from '../addon.js';
 import { RECORD_TYPE, recordView } from '../protocol.js';
 import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '../report/format.js';
 
@@ -124,18 +125,21 @@ export function createProgress({ name, total, durationMs, mode, terminal, trend,
   let filled = 0;
   let next = 0;
   let done = 0;
+  let near = 0; // the full iteration of the last record seen (records carry its low 32 bits)
   let memory = NaN;
   let lastDraw = -Infinity; // the first draw comes at once
 
   function consume(chunk) {
     trend?.consume(chunk);
     const records = recordView(chunk);
+    const iterations = addon.recordIterations(chunk, near);
+    near = iterations.last;
+    if (iterations.lastCall >= 0) done = iterations.lastCall + 1;
     for (let i = Math.max(0, records.count - WINDOW); i < records.count; i++) {
       if (records.type(i) !== RECORD_TYPE.call) continue;
       window[next] = records.a(i);
       next = (next + 1) % WINDOW;
       filled = Math.min(WINDOW, filled + 1);
-      done = records.iteration(i) + 1;
       memory = records.b(i);
     }
   }

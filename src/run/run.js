@@ -489,7 +489,8 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
   const countPath = inDir('samples-count.wslog');
   if (countPath) rmSync(countPath, { force: true });
   if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
-    const completed = timed.outcome.completed;
+    // The same calls again: from the counter's start (a test hook's, else 0) to where it stopped.
+    const completed = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
     const countCfg = { ...cfg, iterations: completed, durationMs: null };
     const pass = await runPass({
       target,

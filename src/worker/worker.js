@@ -121,6 +121,17 @@ function serializeError(err) {
   return { name: 'non-Error value', message: `threw ${what} (not an Error, so no stack)`, stack: null };
 }
 
+/**
+ * Where the loop's iteration counter starts: 0, unless the test hook
+ * WASM_SOAK_TEST_FIRST_ITERATION (docs/log-format.md, "Iterations") starts it
+ * elsewhere, e.g. just below 2^32, so that a test crosses the wrap of the
+ * records' 32-bit iteration field without making 2^32 calls. Not a user option.
+ */
+function testFirstIteration() {
+  const first = Number(process.env.WASM_SOAK_TEST_FIRST_ITERATION ?? 0);
+  return Number.isSafeInteger(first) && first > 0 ? first : 0;
+}
+
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -366,6 +377,7 @@ async function main() {
     ring: control,
     seed: config.seed,
     iterations: config.iterations ?? Infinity, // null: a --duration run without -n
+    firstIteration: testFirstIteration(),
     durationNs: (config.durationMs ?? 0) * 1e6,
     scenario: Boolean(prepared.scenario),
     state: prepared.state,
@@ -428,6 +440,7 @@ async function main() {
     reason: outcome.reason ?? null,
     phase: outcome.phase ?? 'iteration',
     completed: addon.completed(runner),
+    firstIteration: testFirstIteration(),
     untrackedMemories,
     error:
       outcome.status === 'failed'

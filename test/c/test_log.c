@@ -9,24 +9,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "logfile.h"
 #include "ws.h"
 #include "ws_internal.h"
 
 #define PATH "build/ctest/log.wslog"
-
-/* Writes the preamble and header of a log of the given version; returns the
- * open file. */
-static FILE *start_log(const char *path, const char *header, uint32_t version) {
-  FILE *f = fopen(path, "wb");
-  uint32_t len = (uint32_t)strlen(header);
-  fwrite(WS_LOG_MAGIC, 1, 8, f);
-  fwrite(&version, 4, 1, f);
-  fwrite(&len, 4, 1, f);
-  fwrite(header, 1, len, f);
-  for (size_t pad = (16 + len) % 32; pad != 0 && pad < 32; pad++)
-    fputc(0, f);
-  return f;
-}
 
 static ws_record call(uint32_t i) {
   ws_record rec = {WS_REC_CALL, WS_FLAG_GREW, 3, i, 1000u + i, 65536u * i, 7u * i};
@@ -35,7 +22,7 @@ static ws_record call(uint32_t i) {
 
 /* Writes a version-1 log of n calls and torn extra bytes. */
 static void write_v1(const char *path, const char *header, uint32_t n, size_t torn) {
-  FILE *f = start_log(path, header, 1);
+  FILE *f = ws_test_log_start(path, header, 1);
   for (uint32_t i = 0; i < n; i++) {
     ws_record rec = call(i);
     fwrite(&rec, sizeof rec, 1, f);
@@ -48,7 +35,7 @@ static void write_v1(const char *path, const char *header, uint32_t n, size_t to
 /* Writes a version-2 log of n calls in blocks of per_block records; returns
  * the offset of the first block. */
 static long write_v2(const char *path, uint32_t n, uint32_t per_block) {
-  FILE *f = start_log(path, "{}", WS_LOG_VERSION);
+  FILE *f = ws_test_log_start(path, "{}", WS_LOG_VERSION);
   long start = ftell(f);
   ws_record *recs = malloc((size_t)per_block * sizeof *recs);
   uint32_t seq = 0;
@@ -164,7 +151,7 @@ static void test_not_a_log(void) {
   fputs("not a log at all, really", f);
   fclose(f);
   CHECK(ws_log_open(PATH, &log) == WS_EFORMAT);
-  f = start_log(PATH, "{}", WS_LOG_VERSION + 1);
+  f = ws_test_log_start(PATH, "{}", WS_LOG_VERSION + 1);
   fclose(f);
   CHECK(ws_log_open(PATH, &log) == WS_EFORMAT);
   CHECK(ws_log_open("build/ctest/does-not-exist", &log) == WS_EIO);
@@ -417,7 +404,7 @@ static void test_thin_grow_failed(void) {
       continue;
     ok &= grows == 0 || (int64_t)rec.iteration == last_call;
     first = grows++ == 0 ? rec.iteration : first;
-    ws_grow_failures_add(&g, &rec);
+    ws_grow_failures_add(&g, &rec, rec.iteration);
   }
   CHECK(ok && first == 0 && grows >= N / 16 && grows <= N / 16 + 1);
   CHECK(g.first_iteration == 0 && g.total >= N - 15 && g.records == grows);

@@ -389,8 +389,8 @@ static void test_grow_failed(void) {
   CHECK(recs[6].type == WS_REC_GROW_FAILED && recs[6].op == WS_NO_OP);
   CHECK(recs[6].iteration == 4 && recs[6].t == 3 && recs[6].flags == WS_GROW_REFUSED);
   ws_grow_failures g = {0};
-  ws_grow_failures_add(&g, &recs[3]);
-  ws_grow_failures_add(&g, &recs[6]);
+  ws_grow_failures_add(&g, &recs[3], recs[3].iteration);
+  ws_grow_failures_add(&g, &recs[6], recs[6].iteration);
   CHECK(g.total == 3 && g.records == 2 && g.first_iteration == 2);
   CHECK(g.first_op == recs[2].op && g.first_asked == 65536 && g.first_bytes == 131072);
   CHECK(ws_grow_reason(WS_WASM32_MAX_BYTES - 65536, 131072, 0) == WS_GROW_WASM32_LIMIT);

@@ -68,7 +68,8 @@ export function createContext({ seed, control, track, arm = null }) {
     // compare --arm NAME=PATH: the arm this instance runs ({ name, path } of its module), else null.
     arm: arm ? Object.freeze({ ...arm }) : null,
     get iteration() {
-      return control[CTL.iteration];
+      // The loop publishes the 64-bit iteration as two words: low, then high.
+      return (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
     },
     track(memory, label) {
       if (!(memory instanceof WebAssembly.Memory)) throw new TypeError('ctx.track expects a WebAssembly.Memory');
