@@ -163,7 +163,7 @@ static void test_not_a_log(void) {
   CHECK(ws_log_open_memory(NULL, 0, &log) == WS_EFORMAT);
   free(bytes);
   /* A header longer than the bytes held. */
-  f = start_log(PATH, "{\"a\":1}", WS_LOG_VERSION);
+  f = ws_test_log_start(PATH, "{\"a\":1}", WS_LOG_VERSION);
   fclose(f);
   bytes = slurp(PATH, &len);
   CHECK(ws_log_open_memory(bytes, 20, &log) == WS_EFORMAT);
