@@ -72,17 +72,19 @@ function bytesAt(source, position, length) {
 }
 
 /**
- * The seed a capped log was thinned with (its run's), when it is big enough
- * to have been thinned (a quarter of its cap or more: thinning starts before
- * half), else undefined: the reader then skips its pass for the strides.
+ * The seed a capped log may have been thinned with (its run's), else
+ * undefined: the reader then skips its pass for the strides. Any capped log
+ * may be thinned, however small: a first drain larger than its window's
+ * share raises the stride at once (a 200 000-call run against a 1 MiB cap
+ * kept a 253 KiB log), so its size tells nothing.
  */
 function thinSeed(source) {
   try {
     const pre = Buffer.from(bytesAt(source, 0, 16).bytes);
-    const { bytes, size } = bytesAt(source, 16, pre.readUInt32LE(12));
+    const { bytes } = bytesAt(source, 16, pre.readUInt32LE(12));
     const header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
     const cap = header.config?.maxLogBytes;
-    return cap > 0 && size >= cap / 4 && Number.isSafeInteger(header.seed) ? header.seed : undefined;
+    return cap > 0 && Number.isSafeInteger(header.seed) ? header.seed : undefined;
   } catch {
     return undefined; // not a log, or a damaged header: readLog and JSON.parse say which
   }

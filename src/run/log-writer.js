@@ -46,7 +46,7 @@ const WINDOW_SHARE = 1 / 8;
  * early doubles the stride again, and a chunk that alone holds more than its
  * window's share (a fast export's drain against a small cap) raises it
  * until the chunk fits. The cap is never passed: past it (less a
- * reserve) only marks are written. Returns filter(chunk) -> the records to
+ * reserve) only marks, summaries and failed grows are written. Returns filter(chunk) -> the records to
  * write, and what was kept for the summary.
  */
 function thinningPlan({ maxBytes, seed, ops }) {
@@ -124,15 +124,19 @@ function thinningPlan({ maxBytes, seed, ops }) {
       const buf = room(n);
       const kept = addon.logThin(thin, chunk, buf);
       if (written + cost(kept) <= maxBytes - RESERVE_BYTES / 2) return buf.subarray(0, kept * RECORD_SIZE);
-      // At the cap: only the marks (the end of the run) still go in.
-      let marks = 0;
-      for (let k = 0; k < n; k++) {
-        if (chunk[k * RECORD_SIZE] !== RECORD_TYPE.mark) continue;
-        buf.set(chunk.subarray(k * RECORD_SIZE, (k + 1) * RECORD_SIZE), marks * RECORD_SIZE);
-        marks++;
+      // At the cap: only the marks (the end of the run), the per-op summaries
+      // (every call's count) and failed grows still go in, while the cap
+      // itself holds them; the thinned calls and metrics are dropped.
+      let left = 0;
+      for (let k = 0; k < kept; k++) {
+        const type = buf[k * RECORD_SIZE];
+        const lasting = type === RECORD_TYPE.mark || type === RECORD_TYPE.summary || type === RECORD_TYPE.growFailed;
+        if (!lasting || (type !== RECORD_TYPE.mark && written + cost(left + 1) > maxBytes)) continue;
+        buf.copyWithin(left * RECORD_SIZE, k * RECORD_SIZE, (k + 1) * RECORD_SIZE);
+        left++;
       }
-      dropped += n - marks;
-      return buf.subarray(0, marks * RECORD_SIZE);
+      dropped += n - left;
+      return buf.subarray(0, left * RECORD_SIZE);
     },
     /** The summaries still open, to write before the log closes. */
     finish() {
