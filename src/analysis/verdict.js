@@ -26,6 +26,9 @@ export function verdictOf(findings, inconclusive = []) {
   return kind ?? (inconclusive.length > 0 ? 'inconclusive' : 'stable');
 }
 
+/** The name a C list (as src/protocol.js exports it) gives value, or undefined. */
+const nameOf = (list, value) => Object.keys(list).find((k) => list[k] === value);
+
 function f64(a) {
   return a instanceof Float64Array ? a : Float64Array.from(a ?? []);
 }
@@ -372,7 +375,7 @@ export function analyzeRun(data, options = {}) {
     const span = (x.to - x.from) / 1000;
     const base = x.start > 0 ? x.start : 1;
     const p = projection(s, x, data, o);
-    const cause = f.cause ? Object.keys(GROWTH_CAUSE).find((k) => GROWTH_CAUSE[k] === f.cause) : null;
+    const cause = f.cause ? nameOf(GROWTH_CAUSE, f.cause) : null;
     return {
       kind: f.kind,
       ...(cause ? { cause } : {}),
@@ -391,7 +394,7 @@ export function analyzeRun(data, options = {}) {
   });
   const inconclusive = r.undecided.map((u) => {
     const name = u.series < 0 ? 'time' : series[u.series].name;
-    const reason = Object.keys(UNDECIDED_REASON).find((k) => UNDECIDED_REASON[k] === u.reason);
+    const reason = nameOf(UNDECIDED_REASON, u.reason);
     return {
       reason,
       series: name,
