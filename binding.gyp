@@ -13,6 +13,7 @@
         "addon/napi/v8_engine.c",
         "addon/napi/verdict.c",
         "addon/core/ws_clock.c",
+        "addon/core/ws_control.c",
         "addon/core/ws_crc32c.c",
         "addon/core/ws_error.c",
         "addon/core/ws_live.c",

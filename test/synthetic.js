@@ -19,7 +19,11 @@ function rng(seed) {
 }
 
 // Builds a decoded run: lognormal times with an early tier-up, linear memory
-// in 64 KiB pages, and optional slow-cadence metrics.
+// in 64 KiB pages, and optional slow-cadence metrics. control: the machine's
+// control samples every 50 calls (a reference workload of 5.6 µs); slowed:
+// { from, to, by } slows the machine (calls and control alike) by a factor
+// 1 + by over calls [from, to) (ramp: rising to it linearly); preempted: { from, to, perCall } adds
+// involuntary context switches at that rate per call over those calls.
 export function syntheticRun({
   seed = 1,
   drift = 0,
@@ -29,7 +33,17 @@ export function syntheticRun({
   jsLeak = 0,
   live = true,
   js = true,
+  control = false,
+  slowed = null,
+  preempted = null,
 } = {}) {
+  const within = (x, i) => x != null && i >= x.from && i < x.to;
+  const machine = (i) => {
+    if (!within(slowed, i)) return 1;
+    return 1 + (slowed.ramp ? (slowed.by * (i - slowed.from)) / (slowed.to - slowed.from) : slowed.by);
+  };
+  const machineSamples = { iter: [], ns: [], switches: [] };
+  let switches = 0;
   const u = rng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
   const elapsed = new Float32Array(CALLS);
@@ -39,7 +53,13 @@ export function syntheticRun({
   let top = 1 << 20;
   let wander = 0;
   for (let i = 0; i < CALLS; i++) {
-    elapsed[i] = 800 * Math.exp(0.25 * normal()) * (1 + (drift * i) / CALLS) * (i < 800 ? 1.8 : 1);
+    elapsed[i] = 800 * Math.exp(0.25 * normal()) * (1 + (drift * i) / CALLS) * (i < 800 ? 1.8 : 1) * machine(i);
+    if (within(preempted, i)) switches += preempted.perCall;
+    if (control && i % 50 === 0) {
+      machineSamples.iter.push(i);
+      machineSamples.ns.push(5600 * Math.exp(0.02 * normal()) * machine(i));
+      machineSamples.switches.push(Math.floor(switches));
+    }
     wander = 0.99 * wander + 0.14 * 16384 * normal();
     const liveBytes = (1 << 20) * 0.8 + wander + leak * i;
     top = Math.max(top, liveBytes * 1.25 + frag * i);
@@ -63,6 +83,15 @@ export function syntheticRun({
   const metrics = {};
   if (live) metrics.liveBytes = metric(samples.live);
   if (js) metrics.jsHeap = metric(samples.js);
+  if (control) {
+    const at = (values) => ({
+      iter: Float64Array.from(machineSamples.iter),
+      tMs: Float64Array.from(machineSamples.iter, (x) => x / 10),
+      value: Float64Array.from(values),
+    });
+    metrics.controlNs = at(machineSamples.ns);
+    metrics.preemptions = at(machineSamples.switches);
+  }
   return {
     header: { seed, memories: [{ label: 'memory', initialBytes: 131072, maximumBytes: null }] },
     calls: CALLS,

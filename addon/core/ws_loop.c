@@ -14,6 +14,15 @@
  * iteration mark when one is due). */
 #define SLOTS_PER_CALL 4
 
+/* The machine's control (ws_control.h) is measured at most this often, and
+ * at most about CONTROL_SAMPLES_PER_RUN times in a run however long it runs
+ * (the interval grows with the run): about 1 % of the first second's wall
+ * time, and a few hundred KiB of log in a day. */
+#define CONTROL_MIN_INTERVAL_NS 500000.0
+#define CONTROL_SAMPLES_PER_RUN 2048.0
+/* Records one control sample writes: its time, CPU time, preemptions. */
+#define CONTROL_SLOTS 3
+
 typedef struct {
   uint32_t ptr, len;
 } buffer_arg;
@@ -46,6 +55,11 @@ struct ws_loop {
   uint64_t grows_failed;
   uint32_t call_grows_failed;
   ws_record call_grow;
+  /* The machine's control: its table, when it is next due (ticks; 0: at
+   * once), and the checksum that keeps its work from being optimised away. */
+  uint32_t control_table[WS_CONTROL_TABLE_WORDS];
+  uint64_t control_due;
+  uint64_t control_sink;
 };
 
 /* Nanoseconds from the run's start to now. */
@@ -327,10 +341,40 @@ static void mark_stall(ws_loop *loop) {
   ws_ring_push(&loop->ring, &mark);
 }
 
+/* When a control is due at ticks now and the ring has room for it and the
+ * next call (else it waits for a run with room: the loop never waits for
+ * it), times the reference workload and reads the thread's usage, records
+ * them as metrics, and sets when the next control is due:
+ * CONTROL_MIN_INTERVAL_NS or a CONTROL_SAMPLES_PER_RUN-th of the run so far
+ * from now, whichever is longer. Between calls only: never in the timed
+ * region. */
+static void sample_control(ws_loop *loop, uint64_t now) {
+  if (now < loop->control_due ||
+      ws_ring_free_slots(&loop->ring) < CONTROL_SLOTS + SLOTS_PER_CALL + 1)
+    return;
+  loop->control_sink += ws_control_warm(loop->control_table);
+  uint64_t start = ws_clock_ticks(&loop->clock);
+  loop->control_sink += ws_control_work(loop->control_table, loop->control_sink);
+  uint64_t end = ws_clock_ticks(&loop->clock);
+  ws_loop_metric(loop, WS_METRIC_CONTROL_NS,
+                 (double)ws_clock_ns(&loop->clock, end - start));
+  uint64_t cpu_ns, preemptions;
+  if (ws_thread_usage(&cpu_ns, &preemptions) == 0) {
+    ws_loop_metric(loop, WS_METRIC_THREAD_CPU_NS, (double)cpu_ns);
+    ws_loop_metric(loop, WS_METRIC_PREEMPTIONS, (double)preemptions);
+  }
+  double interval =
+      (double)ws_clock_ns(&loop->clock, end - loop->t0) / CONTROL_SAMPLES_PER_RUN;
+  if (interval < CONTROL_MIN_INTERVAL_NS)
+    interval = CONTROL_MIN_INTERVAL_NS;
+  loop->control_due = end + ticks_for(loop, interval);
+}
+
 int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
   if (loop->pending)
     return WS_EINVAL;
   mark_stall(loop);
+  sample_control(loop, ws_clock_ticks(&loop->clock));
   const ws_engine_ops *engine = loop->engine->ops;
   uint64_t batch_end = ws_clock_ticks(&loop->clock) + ticks_for(loop, (double)max_ns);
   for (uint32_t done = 0;; done++) {
@@ -392,6 +436,7 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
     if ((rc = free_buffers(loop, bufs, n_bufs)) != 0 ||
         (rc = finish_call(loop, op, start, end, before, 0, 1)) != 0)
       return rc;
+    sample_control(loop, end);
     if (loop->deadline != 0 && end >= loop->deadline)
       return WS_STATUS_DEADLINE;
     if (end >= batch_end)

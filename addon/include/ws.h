@@ -7,6 +7,7 @@
 
 #include "ws_census.h"
 #include "ws_clock.h"
+#include "ws_control.h"
 #include "ws_error.h"
 #include "ws_live.h"
 #include "ws_log.h"

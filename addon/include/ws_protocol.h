@@ -67,6 +67,10 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CENSUS_KIND, 20, "censusKind")                   /* WS_CENSUS_KINDS */               \
   X(CENSUS_STATE, 21, "censusState")                 /* the state's address */           \
   X(CENSUS_WALK_NS, 22, "censusWalkNs")              /* locate + walk time */            \
+  /* The machine (ws_control.h), between batches: */                                     \
+  X(CONTROL_NS, 23, "controlNs")      /* one run of the reference workload, ns */        \
+  X(THREAD_CPU_NS, 24, "threadCpuNs") /* the loop thread's CPU time so far */            \
+  X(PREEMPTIONS, 25, "preemptions")   /* its involuntary context switches so far */      \
   /* In-use chunks of [2^k, 2^(k+1)) bytes: id WS_METRIC_CENSUS_CLASS_BASE + k. */       \
   X(CENSUS_CLASS_16, 68, "censusClass16")                                                \
   X(CENSUS_CLASS_32, 69, "censusClass32")                                                \
@@ -218,7 +222,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(LIVE, 4, "live")            /* live (allocated, not freed) bytes */                  \
   X(JS_HEAP, 5, "jsHeap")       /* the worker's V8 heap retained after full GCs */       \
   X(STACK, 6, "stack")          /* shadow stack depth: first stack pointer minus now */  \
-  X(HOLES, 7, "holes")          /* free bytes between in-use blocks (the top excluded) */
+  X(HOLES, 7, "holes")     /* free bytes between in-use blocks (the top excluded) */     \
+  X(CONTROL, 8, "control") /* the machine: the reference workload's ns (time) */         \
+  X(PREEMPTIONS, 9, "preemptions") /* the loop thread's involuntary switches so far */
 
 /* Finding kinds, most severe first: the order is the severity order (a
  * verdict is the most severe finding's kind, "stable" without one). The
@@ -248,7 +254,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(FEW_SAMPLES, 2, "few-samples")         /* a sampled series: too few points */        \
   X(LATE_STEP, 3, "late-step")             /* large late step(s), no live bytes */       \
   X(STILL_RISING, 4, "still-rising")       /* a memory trend not yet a plateau */        \
-  X(SPANS_THRESHOLD, 5, "spans-threshold") /* time interval spans the threshold */
+  X(SPANS_THRESHOLD, 5, "spans-threshold") /* time interval spans the threshold */       \
+  X(MACHINE_NOISE, 6, "machine-noise")     /* time drift the machine's explains */
 
 /* Practical significance of a retained JS heap trend: growth across the
  * tested window (level slope x window) below this is no finding. V8 keeps

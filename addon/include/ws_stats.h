@@ -163,6 +163,22 @@ typedef struct {
   uint64_t seed;    /* seeds the windows' bootstrap (the run's seed) */
 } ws_drift_opts;
 
+/* The machine measured in the same run (ws_control.h): the reference
+ * workload's time at ctl_n points, and the loop thread's involuntary context
+ * switches so far at pre_n points, both by iteration (a sample belongs to
+ * the call before it). Either may be empty. */
+typedef struct {
+  const double *ctl_iter, *ctl_ns;
+  size_t ctl_n;
+  const double *pre_iter, *pre_count;
+  size_t pre_n;
+} ws_time_control;
+
+/* A batch in which involuntary context switches could have landed in more
+ * than this share of its calls is disturbed: past it a preempted call's
+ * wait, which the interquartile mean otherwise trims, can move it. */
+#define WS_PREEMPTED_SHARE 0.05
+
 typedef struct {
   int tested;        /* 0 when there were too few post-warm-up calls (under 8
                       * batches); the window fields are filled either way */
@@ -191,6 +207,26 @@ typedef struct {
                       * shown (inconclusive) */
   double more_calls; /* with spans: calls to add for the interval to clear
                       * the threshold, if its width falls as 1 / sqrt(calls) */
+  /* Against the machine (a control was given): */
+  int controlled;         /* the control covered enough batches to judge against */
+  size_t control_batches; /* batches holding a control sample */
+  size_t disturbed;       /* batches disturbed by preemption (WS_PREEMPTED_SHARE) */
+  size_t judged_batches;  /* undisturbed batches the test against the machine used */
+  int adjusted_tested;    /* enough of them (8) for that test: adjusted_* are set */
+  double control_effect;  /* the machine's own change across the run: the
+                           * reference workload's trend, like effect */
+  double control_low98, control_high98; /* its 98 % interval */
+  double control_p;                     /* its trend's p-value (upward) */
+  double adjusted_effect; /* the module's change relative to the machine's: the
+                           * trend of each batch's ln(ns) minus its control's */
+  double adjusted_low98, adjusted_high98; /* its 98 % interval */
+  double adjusted_p;                      /* its trend's p-value (upward) */
+  int machine_noise; /* the calls' own trend reaches the threshold but the
+                      * trend against the machine does not: not a finding,
+                      * inconclusive (WS_UNDECIDED_MACHINE_NOISE) */
+  /* The interval that decided, quoted by every report: the trend against the
+   * machine when controlled, else the calls' own (effect_low98 ..). */
+  double decided_effect, decided_low98, decided_high98;
 } ws_drift_result;
 
 /* Tests per-call times x[from..calls) for an upward drift: the interquartile
@@ -202,11 +238,19 @@ typedef struct {
  * windows_change) with a 95 % moving-block bootstrap interval
  * (ws_bootstrap_change, WS_BOOT_REPLICATES replicates, seeded by o->seed);
  * the flag depends on the trend test only: the 98 % interval's low end of
- * the effect must reach o->threshold. Allocates O(calls / batches)
- * floats and WS_BOOT_REPLICATES doubles. Returns 0 (r->tested says whether a
- * test was possible), WS_EINVAL for bad options, WS_ENOMEM. */
+ * the effect must reach o->threshold. With a control ctl (NULL: none) that
+ * has samples in at least 8 batches, including the early and the late
+ * window, the same test also runs on each batch's ln(ns) minus the median
+ * ln(ns) of its control samples (a batch without one takes its nearest
+ * neighbours', interpolated), over the batches not disturbed by preemption
+ * (WS_PREEMPTED_SHARE); the flag then needs both tests, and a flag of the
+ * calls' own test that the one against the machine does not confirm (nor
+ * leaves spanning the threshold) is machine_noise. Allocates
+ * O(calls / batches) floats and WS_BOOT_REPLICATES doubles. Returns 0
+ * (r->tested says whether a test was possible), WS_EINVAL for bad options,
+ * WS_ENOMEM. */
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
-                     ws_drift_result *r);
+                     const ws_time_control *ctl, ws_drift_result *r);
 
 /* ---- Memory trend (ws_memtrend.c) ---- */
 

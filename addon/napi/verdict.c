@@ -121,6 +121,28 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, set_num(env, o, "windowsLow", d->windows_low));
   NAPI_CALL(env, set_num(env, o, "windowsHigh", d->windows_high));
   NAPI_CALL(env, set_num(env, o, "windowsBlock", (double)d->windows_block));
+  NAPI_CALL(env, set_num(env, o, "decidedEffect", d->decided_effect));
+  NAPI_CALL(env, set_num(env, o, "decidedLow98", d->decided_low98));
+  NAPI_CALL(env, set_num(env, o, "decidedHigh98", d->decided_high98));
+  NAPI_CALL(env, napi_get_boolean(env, d->controlled, &b));
+  NAPI_CALL(env, napi_set_named_property(env, o, "controlled", b));
+  NAPI_CALL(env, napi_get_boolean(env, d->machine_noise, &b));
+  NAPI_CALL(env, napi_set_named_property(env, o, "machineNoise", b));
+  NAPI_CALL(env, set_num(env, o, "controlBatches", (double)d->control_batches));
+  NAPI_CALL(env, set_num(env, o, "disturbedBatches", (double)d->disturbed));
+  NAPI_CALL(env, set_num(env, o, "judgedBatches", (double)d->judged_batches));
+  if (d->controlled) {
+    NAPI_CALL(env, set_num(env, o, "controlEffect", d->control_effect));
+    NAPI_CALL(env, set_num(env, o, "controlLow98", d->control_low98));
+    NAPI_CALL(env, set_num(env, o, "controlHigh98", d->control_high98));
+    NAPI_CALL(env, set_num(env, o, "controlP", d->control_p));
+  }
+  if (d->adjusted_tested) {
+    NAPI_CALL(env, set_num(env, o, "adjustedEffect", d->adjusted_effect));
+    NAPI_CALL(env, set_num(env, o, "adjustedLow98", d->adjusted_low98));
+    NAPI_CALL(env, set_num(env, o, "adjustedHigh98", d->adjusted_high98));
+    NAPI_CALL(env, set_num(env, o, "adjustedP", d->adjusted_p));
+  }
   return o;
 }
 

@@ -33,7 +33,10 @@ function f64(a) {
   return a instanceof Float64Array ? a : Float64Array.from(a ?? []);
 }
 
-// Lists the memory series the run has, in the shape the addon takes.
+// Lists the series the run has, in the shape the addon takes: the machine's
+// control first (the reference workload's time, and the loop thread's
+// involuntary context switches per iteration: per kept call's worth of
+// iterations in a thinned run), then memory.
 function collectSeries(data) {
   const out = [];
   const metrics = data.metrics ?? {};
@@ -41,6 +44,17 @@ function collectSeries(data) {
     if (s?.iter && s.iter.length > 0)
       out.push({ name, role, step, iter: f64(s.iter), value: f64(values ?? s.value), limit });
   };
+  const stride = data.stride ?? 1;
+  add('control', ROLE.control, 0, metrics.controlNs);
+  const pre = metrics.preemptions;
+  if (pre)
+    add(
+      'preemptions',
+      ROLE.preemptions,
+      0,
+      pre,
+      Float64Array.from(pre.value, (v) => v / stride),
+    );
   // A linear memory cannot grow past its declared maximum, else 4 GiB; the
   // total, past the sum of them.
   const memories = data.header?.memories ?? [];
@@ -134,19 +148,30 @@ function describeProjection(p) {
   return ` At this pace it reaches ${formatBytes(p.limitBytes)} after about ${formatCount(p.iterations)} more calls${when}.`;
 }
 
-// The slowdown in words: the change between the early and late window, with
-// its interval and the typical call of each window it is computed from (so
-// the percentage and the two times always agree). Without a rise between the
-// windows, the flag came from the trend alone, and the sentence says so.
-function slowdownWords(t) {
-  const times = `typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late`;
-  const ci =
-    Number.isFinite(t.windowsLow) && Number.isFinite(t.windowsHigh)
-      ? `95 % interval ${formatPercent(t.windowsLow)} to ${formatPercent(t.windowsHigh)}; `
+// The machine's own drift in words, as the control saw it: the reference
+// workload's change across the run and the batches preemption disturbed.
+function machineWords(t) {
+  if (!t.controlled) return 'no reference workload was measured in this run';
+  const disturbed =
+    t.disturbedBatches > 0
+      ? `; preemption disturbed ${formatCount(t.disturbedBatches)} of ${formatCount(t.batches)} batches`
       : '';
-  if (t.windowsChange > 0)
-    return `Calls get ${formatPercent(t.windowsChange)} slower from the first to the last fifth of the run after warm-up (${ci}${times})`;
-  return `Time per call trends up after warm-up (the trend implies ${formatPercent(t.effect)} across the run), though the last fifth is not slower than the first (${ci}${times})`;
+  return `a reference workload timed in the same run changed by ${formatPercent(t.controlEffect)} (98 % interval ${formatPercent(t.controlLow98)} to ${formatPercent(t.controlHigh98)})${disturbed}`;
+}
+
+// The decided change with the interval that decided it (docs/verdicts.md,
+// "Time against the machine"): one statistic, decided and quoted.
+function decidedWords(t) {
+  const against = t.adjustedEffect != null ? ' against the machine' : '';
+  return `${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)})`;
+}
+
+// The slowdown in words: the change that decided it with its interval (its
+// low end at the threshold or above, so never spanning 0), the typical call
+// of the early and late windows, and what the machine did meanwhile.
+function slowdownWords(t) {
+  const against = t.adjustedEffect != null ? ' against the machine' : '';
+  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})`;
 }
 
 // Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
@@ -199,7 +224,9 @@ function undecidedWords(u, name, x, t, o) {
     case UNDECIDED_REASON['still-rising']:
       return `${what} rose after warm-up (p = ${x.trend.pValue.toPrecision(2)}) but has not levelled off: ${more} would show whether it plateaus.`;
     case UNDECIDED_REASON['spans-threshold']:
-      return `Time per call rises (the trend implies ${formatPercent(t.effect)} across the run, 98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), which may or may not reach the ${formatPercent(o.timeThreshold)} threshold: ${more} would decide it.`;
+      return `Time per call rises by ${decidedWords(t)}, which may or may not reach the ${formatPercent(o.timeThreshold)} threshold: ${more} would decide it.`;
+    case UNDECIDED_REASON['machine-noise']:
+      return `Time per call rose by ${formatPercent(t.effect)} across the run (98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), but ${machineWords(t)}: against the machine the change is ${t.adjustedEffect != null ? `${formatPercent(t.adjustedEffect)} (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)})` : 'unknown (too few undisturbed batches)'}, not shown to reach the ${formatPercent(o.timeThreshold)} threshold. The machine, not the module, slowed: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
     default:
       return '';
   }
@@ -284,8 +311,10 @@ export function analyzeRun(data, options = {}) {
     startupGrowthBytes: r.warmup.startupGrowthBytes,
   };
   const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
+  const machineRoles = new Set([ROLE.control, ROLE.preemptions]);
   const outSeries = series.map((s, i) => {
     const x = r.series[i];
+    if (machineRoles.has(s.role)) return null;
     return {
       name: s.name,
       tested: x.pattern !== 'untested',
@@ -308,10 +337,35 @@ export function analyzeRun(data, options = {}) {
     };
   const t = r.time;
   const finite = (v) => (Number.isFinite(v) ? v : null);
-  // The time effect: early-vs-late window change with its bootstrap interval
-  // (null bounds when the windows are too short); the change the trend
-  // implies across the run is kept as trendEffect.
+  // The time effect that decides, quoted everywhere: the trend's change
+  // across the run with its 98 % interval, against the machine's control
+  // when the run measured one (docs/verdicts.md, "Time against the machine").
   const timeEffect = t.tested
+    ? {
+        relative: t.decidedEffect,
+        low: t.decidedLow98,
+        high: t.decidedHigh98,
+        level: 0.98,
+        method: t.adjustedEffect != null ? 'trend against the machine' : 'trend',
+      }
+    : null;
+  // What the machine did: the control's own change, the batches preemption
+  // disturbed, and the calls' own trend before the control.
+  const machine = t.tested
+    ? {
+        controlled: t.controlled,
+        controlBatches: t.controlBatches,
+        disturbedBatches: t.disturbedBatches,
+        judgedBatches: t.judgedBatches,
+        change: t.controlled ? { relative: t.controlEffect, low: t.controlLow98, high: t.controlHigh98 } : null,
+        callsAlone: { relative: t.effect, low: t.effectLow98, high: t.effectHigh98 },
+        noise: t.machineNoise,
+      }
+    : null;
+  // The early-vs-late window change with its bootstrap interval (null bounds
+  // when the windows are too short), and the trend's 95 % interval:
+  // descriptions, never the decision.
+  const windowsEffect = t.tested
     ? {
         relative: t.windowsChange,
         low: finite(t.windowsLow),
@@ -336,6 +390,8 @@ export function analyzeRun(data, options = {}) {
     slope: t.trend ? slopeOf(t.trend, 'ln(ns)') : null,
     pValue: t.trend ? t.trend.pValue : null,
     effect: timeEffect,
+    machine,
+    windowsEffect,
     trendEffect,
     windows,
     windowsChange: t.tested ? t.windowsChange : null,
@@ -364,7 +420,7 @@ export function analyzeRun(data, options = {}) {
         slope: slopeOf(t.trend, 'ln(ns)'),
         pValue: t.trend.pValue,
         effect: timeEffect,
-        trendEffect,
+        machine,
         windows,
         projection: null,
         sentence: sentence(f.kind, 'time', null, null, t, memoryGrows),
@@ -404,7 +460,7 @@ export function analyzeRun(data, options = {}) {
   });
   return {
     warmup,
-    series: outSeries,
+    series: outSeries.filter(Boolean),
     findings,
     inconclusive,
     verdict: r.verdict,

@@ -92,7 +92,7 @@ static unsigned coverage(float *x, double truth, double *width) {
     synth(x, i, 1 + truth);
     ws_drift_opts o = {0.10, 0.01, SEED_SHIFT + i};
     ws_drift_result r;
-    CHECK(ws_drift_analyze(x, CALLS, 0, &o, &r) == 0 && r.tested);
+    CHECK(ws_drift_analyze(x, CALLS, 0, &o, NULL, &r) == 0 && r.tested);
     covered += r.windows_low <= truth && truth <= r.windows_high;
     *width += r.windows_high - r.windows_low;
   }
@@ -104,15 +104,15 @@ static void test_drift_windows(float *x) {
   synth(x, 5, 1.10);
   ws_drift_opts o = {0.10, 0.01, 7};
   ws_drift_result r1, r2;
-  CHECK(ws_drift_analyze(x, CALLS, 0, &o, &r1) == 0 && r1.tested);
-  CHECK(ws_drift_analyze(x, CALLS, 0, &o, &r2) == 0);
+  CHECK(ws_drift_analyze(x, CALLS, 0, &o, NULL, &r1) == 0 && r1.tested);
+  CHECK(ws_drift_analyze(x, CALLS, 0, &o, NULL, &r2) == 0);
   CHECK(memcmp(&r1, &r2, sizeof r1) == 0);
   CHECK(r1.batches == 60 && r1.window_batches == 12 && r1.windows_block == 3);
   CHECK(r1.early_to == 1200 && r1.late_from == 4800);
   CHECK(fabs(r1.late_ns / r1.early_ns - 1 - r1.windows_change) < 1e-9);
   CHECK(r1.windows_low < r1.windows_change && r1.windows_change < r1.windows_high);
   /* Too few batches per window for an interval: NaN bounds, a change still. */
-  CHECK(ws_drift_analyze(x, 150, 0, &o, &r1) == 0 && r1.tested);
+  CHECK(ws_drift_analyze(x, 150, 0, &o, NULL, &r1) == 0 && r1.tested);
   CHECK(r1.window_batches == 3 && r1.windows_block == 0);
   CHECK(isnan(r1.windows_low) && isnan(r1.windows_high) && isfinite(r1.windows_change));
 }

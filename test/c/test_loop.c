@@ -199,9 +199,56 @@ static void test_buffers(void) {
   free(f);
 }
 
-/* Reads every record out of the ring into out; returns the count. */
+/* Returns whether rec is one of the machine's control samples, which the
+ * loop writes on its own cadence (test_control checks them). */
+static int is_control(const ws_record *rec) {
+  return rec->type == WS_REC_METRIC &&
+         (rec->op == WS_METRIC_CONTROL_NS || rec->op == WS_METRIC_THREAD_CPU_NS ||
+          rec->op == WS_METRIC_PREEMPTIONS);
+}
+
+/* Reads every record out of the ring into out, the control samples left
+ * out; returns the count. */
 static size_t drain(test_ring *r, ws_record *out, size_t max) {
-  return ws_ring_pop(&r->ring, out, max);
+  ws_record rec;
+  size_t n = 0;
+  while (ws_ring_pop(&r->ring, &rec, 1) == 1)
+    if (!is_control(&rec) && n < max)
+      out[n++] = rec;
+  return n;
+}
+
+/* The machine's control: the first run of the loop times the reference
+ * workload (a positive time) and reads the thread's usage before any call;
+ * later ones only when due, so a run of many short batches writes far fewer
+ * control samples than batches. */
+static void test_control(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 1u << 14);
+  ws_op_spec op = op_with(1, 0, NULL);
+  ws_loop_config c = config_for(2000);
+  ws_loop *loop = NULL;
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  int batches = 0;
+  while (ws_loop_run(loop, 1, UINT64_MAX / 4) == WS_STATUS_YIELD)
+    batches++;
+  ws_record rec;
+  int first = 1, first_ok = 0, controls = 0, usage = 0;
+  while (ws_ring_pop(&r.ring, &rec, 1) == 1) {
+    if (first)
+      first_ok = rec.type == WS_REC_METRIC && rec.op == WS_METRIC_CONTROL_NS &&
+                 rec.a > 0 && rec.iteration == 0;
+    first = 0;
+    controls += rec.type == WS_REC_METRIC && rec.op == WS_METRIC_CONTROL_NS;
+    usage += rec.type == WS_REC_METRIC && rec.op == WS_METRIC_PREEMPTIONS;
+  }
+  CHECK(first_ok);
+  CHECK(batches == 1999 && controls >= 1 && controls < batches / 10);
+  CHECK(usage == controls);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
 }
 
 /* Call records: in order, with memory after the call, the grew flag when it
@@ -298,15 +345,16 @@ static void test_backpressure_stop_deadline(void) {
   ws_loop *loop;
   ws_record recs[64];
   CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
-  /* 16 slots, 4 free before each call (call, allocation, failed-grow and
-   * back-pressure records): 13 calls fit. */
+  /* 16 slots: the machine's control first (3 records, test_control), then
+   * 4 free before each call (call, allocation, failed-grow and
+   * back-pressure records): 10 calls fit. */
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_FULL);
-  CHECK(ws_loop_completed(loop) == 13);
-  CHECK(drain(&r, recs, 64) == 13);
+  CHECK(ws_loop_completed(loop) == 10);
+  CHECK(drain(&r, recs, 64) == 10);
   CHECK(ws_loop_run(loop, 1, UINT64_MAX / 4) == WS_STATUS_YIELD);
   CHECK(drain(&r, recs, 64) == 2);
   CHECK(recs[0].type == WS_REC_MARK && recs[0].op == WS_MARK_BACKPRESSURE);
-  CHECK(recs[1].type == WS_REC_CALL && recs[1].iteration == 13);
+  CHECK(recs[1].type == WS_REC_CALL && recs[1].iteration == 10);
   r.ring.ctl[WS_CTL_STOP] = 1;
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_STOPPED);
   r.ring.ctl[WS_CTL_STOP] = 0;
@@ -465,6 +513,7 @@ int main(void) {
   test_argument_values();
   test_buffers();
   test_records();
+  test_control();
   test_throw_and_async();
   test_backpressure_stop_deadline();
   test_counting_and_metrics();

@@ -150,7 +150,7 @@ static void test_drift_uses_windows(void) {
   for (size_t c = 0; c < 4; c++) {
     ws_drift_result r;
     ws_windows w;
-    CHECK(ws_drift_analyze(x, cases[c][1], cases[c][0], &o, &r) == 0);
+    CHECK(ws_drift_analyze(x, cases[c][1], cases[c][0], &o, NULL, &r) == 0);
     ws_time_windows(cases[c][0], cases[c][1], &w);
     CHECK(r.tested == (c < 2));
     CHECK(r.from == w.from && r.to == w.to && r.early_to == w.early_to);

@@ -5,7 +5,9 @@
  * measures the change between the early and late window (ws_time_windows:
  * first and last fifth of the batches) with a bootstrap interval, for the
  * findings' words; the flag is the trend test's alone (docs/verdicts.md
- * says why). */
+ * says why), confirmed against the machine's own drift when the run measured
+ * a control (ws_control.h): the same test on the calls' time relative to a
+ * reference workload timed between batches. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -62,23 +64,178 @@ static int measure_windows(const double *by, size_t nb, const ws_windows *w,
 }
 
 /* Returns how many calls beyond window (the tested calls) would narrow the
- * 98 % effect interval of r, if its half-width falls as 1 / sqrt(calls),
- * until it no longer holds the threshold: window x ((h / d)^2 - 1), d the
- * distance of the effect from the threshold (at least a tenth of h), h the
- * interval's half-width on that side. */
-static double more_calls_to_clear(const ws_drift_result *r, double threshold,
-                                  double window) {
-  int below = r->effect < threshold;
-  double h = below ? r->effect_high98 - r->effect : r->effect - r->effect_low98;
-  double d = below ? threshold - r->effect : r->effect - threshold;
+ * 98 % interval [low, high] of effect, if its half-width falls as
+ * 1 / sqrt(calls), until it no longer holds the threshold:
+ * window x ((h / d)^2 - 1), d the distance of the effect from the threshold
+ * (at least a tenth of h), h the interval's half-width on that side. */
+static double more_calls_to_clear(double effect, double low, double high,
+                                  double threshold, double window) {
+  int below = effect < threshold;
+  double h = below ? high - effect : effect - low;
+  double d = below ? threshold - effect : effect - threshold;
   if (d < h / 10)
     d = h / 10;
   double ratio = h / d;
   return ratio > 1 ? ceil(window * (ratio * ratio - 1)) : 0;
 }
 
+/* Returns the value at iteration t of a cumulative series (iter, count)[0..n)
+ * with increasing iterations, interpolated linearly and held flat past
+ * either end. */
+static double cumulative_at(const double *iter, const double *count, size_t n, double t) {
+  if (t <= iter[0])
+    return count[0];
+  for (size_t i = 1; i < n; i++)
+    if (t <= iter[i]) {
+      double span = iter[i] - iter[i - 1];
+      double f = span > 0 ? (t - iter[i - 1]) / span : 1;
+      return count[i - 1] + f * (count[i] - count[i - 1]);
+    }
+  return count[n - 1];
+}
+
+/* Fills c[0..nb) with the median ln(ns) of the control samples whose
+ * iteration lies in each batch of w (the last batch ends at calls); a batch
+ * without one takes the value interpolated between its nearest neighbours
+ * that have one (the nearest one's past either end). Stores in *have how
+ * many batches hold a sample and in *ends whether the early and the late
+ * window both do. Returns 0 or WS_ENOMEM. */
+static int control_per_batch(const ws_time_control *ctl, const ws_windows *w,
+                             size_t calls, double *c, size_t *have, int *ends) {
+  size_t nb = w->batches, size = w->batch_size, m = w->window_batches;
+  double *scratch = malloc((ctl->ctl_n ? ctl->ctl_n : 1) * sizeof *scratch);
+  char *got = calloc(nb, 1);
+  if (scratch == NULL || got == NULL) {
+    free(scratch);
+    free(got);
+    return WS_ENOMEM;
+  }
+  size_t at = 0;
+  *have = 0;
+  for (size_t j = 0; j < nb; j++) {
+    double lo = (double)(w->from + j * size);
+    double hi = j + 1 == nb ? (double)calls : lo + (double)size;
+    while (at < ctl->ctl_n && ctl->ctl_iter[at] < lo)
+      at++;
+    size_t k = 0;
+    for (; at < ctl->ctl_n && ctl->ctl_iter[at] < hi; at++)
+      if (ctl->ctl_ns[at] > 0)
+        scratch[k++] = log(ctl->ctl_ns[at]);
+    if (k == 0)
+      continue;
+    qsort(scratch, k, sizeof *scratch, ws__compare_doubles);
+    c[j] = k % 2 ? scratch[k / 2] : 0.5 * (scratch[k / 2 - 1] + scratch[k / 2]);
+    got[j] = 1;
+    (*have)++;
+  }
+  int early = 0, late = 0;
+  for (size_t j = 0; j < m; j++) {
+    early |= got[j];
+    late |= got[nb - m + j];
+  }
+  *ends = early && late;
+  for (size_t j = 0; j<nb && * have> 0; j++) {
+    if (got[j])
+      continue;
+    size_t p = j, q = j;
+    while (p > 0 && !got[p])
+      p--;
+    while (q + 1 < nb && !got[q])
+      q++;
+    if (!got[p])
+      c[j] = c[q];
+    else if (!got[q])
+      c[j] = c[p];
+    else
+      c[j] = c[p] + (c[q] - c[p]) * (double)(j - p) / (double)(q - p);
+  }
+  free(scratch);
+  free(got);
+  return 0;
+}
+
+/* Fits the trend of (x, y)[0..n) and stores the change it implies across span
+ * calls with its 98 % interval and upward p-value. Returns 0, WS_EINVAL (n
+ * out of ws_trend_fit's range) or WS_ENOMEM. */
+static int fit_change(const double *x, const double *y, size_t n, double span,
+                      double *effect, double *low98, double *high98, double *p) {
+  ws_trend t;
+  int rc = ws_trend_fit(x, y, n, &t);
+  if (rc != 0)
+    return rc;
+  *effect = expm1(t.slope * span);
+  *low98 = expm1(t.low98 * span);
+  *high98 = expm1(t.high98 * span);
+  *p = t.p_up;
+  return 0;
+}
+
+/* Judges the batches bx, by[0..nb) of w against the machine measured by ctl
+ * (the calls' own test already in r): the control's median per batch, its
+ * own trend, and the trend of by minus it over the batches that preemption
+ * did not disturb. Sets r's control fields and its decision: flagged only
+ * when both tests show the threshold; machine_noise when only the calls'
+ * own test does. Returns 0 or WS_ENOMEM. */
+static int against_machine(const ws_time_control *ctl, const ws_windows *w, size_t calls,
+                           const double *bx, const double *by, const ws_drift_opts *o,
+                           ws_drift_result *r) {
+  size_t nb = w->batches, size = w->batch_size;
+  double *c = malloc(3 * nb * sizeof *c);
+  if (c == NULL)
+    return WS_ENOMEM;
+  double *zx = c + nb, *zy = zx + nb;
+  int ends = 0;
+  int rc = control_per_batch(ctl, w, calls, c, &r->control_batches, &ends);
+  if (rc != 0 || r->control_batches < MIN_BATCHES || !ends) {
+    free(c);
+    return rc;
+  }
+  double span = (double)calls;
+  if (fit_change(bx, c, nb, span, &r->control_effect, &r->control_low98,
+                 &r->control_high98, &r->control_p) != 0) {
+    free(c);
+    return WS_ENOMEM;
+  }
+  r->controlled = 1;
+  size_t n = 0;
+  for (size_t j = 0; j < nb; j++) {
+    double lo = (double)(w->from + j * size);
+    double hi = j + 1 == nb ? (double)calls : lo + (double)size;
+    if (ctl->pre_n > 0) {
+      double switches = cumulative_at(ctl->pre_iter, ctl->pre_count, ctl->pre_n, hi) -
+                        cumulative_at(ctl->pre_iter, ctl->pre_count, ctl->pre_n, lo);
+      if (switches > WS_PREEMPTED_SHARE * (hi - lo)) {
+        r->disturbed++;
+        continue;
+      }
+    }
+    zx[n] = bx[j];
+    zy[n++] = by[j] - c[j];
+  }
+  r->judged_batches = n;
+  int own_flag = r->flagged, own_spans = r->spans;
+  int judged = n >= MIN_BATCHES &&
+               fit_change(zx, zy, n, span, &r->adjusted_effect, &r->adjusted_low98,
+                          &r->adjusted_high98, &r->adjusted_p) == 0;
+  free(c);
+  r->adjusted_tested = judged;
+  int rising = judged && r->adjusted_p < o->alpha;
+  int flag = rising && r->adjusted_low98 >= o->threshold;
+  int spans = rising && !flag && r->adjusted_high98 >= o->threshold;
+  r->flagged = own_flag && flag;
+  r->machine_noise = own_flag && !flag && !spans;
+  r->spans =
+      !r->flagged && !r->machine_noise && (own_flag || own_spans) && (flag || spans);
+  if (judged) {
+    r->decided_effect = r->adjusted_effect;
+    r->decided_low98 = r->adjusted_low98;
+    r->decided_high98 = r->adjusted_high98;
+  }
+  return 0;
+}
+
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
-                     ws_drift_result *r) {
+                     const ws_time_control *ctl, ws_drift_result *r) {
   if (!(o->threshold >= 0) || !(o->alpha > 0 && o->alpha < 1))
     return WS_EINVAL;
   *r = (ws_drift_result){0};
@@ -110,6 +267,7 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     by[j] = interquartile_log_mean(scratch, hi - lo);
     bx[j] = 0.5 * ((double)lo + (double)hi);
   }
+  free(scratch);
   int rc = ws_trend_fit(bx, by, nb, &r->trend);
   if (rc == 0)
     rc = measure_windows(by, nb, &w, o->seed, r);
@@ -121,6 +279,9 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     r->tested = 1;
     r->effect_low98 = expm1(r->trend.low98 * span);
     r->effect_high98 = expm1(r->trend.high98 * span);
+    r->decided_effect = r->effect;
+    r->decided_low98 = r->effect_low98;
+    r->decided_high98 = r->effect_high98;
     /* A slowdown is a drift of at least the threshold shown with the stated
      * confidence: the 98 % interval's low end (a one-sided 99 % bound, the
      * test's alpha) must reach it. A significant rise whose interval only
@@ -128,10 +289,15 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     int rising = r->trend.p_up < o->alpha;
     r->flagged = rising && r->effect_low98 >= o->threshold;
     r->spans = rising && !r->flagged && r->effect_high98 >= o->threshold;
-    if (r->spans)
-      r->more_calls = more_calls_to_clear(r, o->threshold, (double)(w.to - w.from));
+    if (ctl != NULL && ctl->ctl_n > 0)
+      rc = against_machine(ctl, &w, calls, bx, by, o, r);
+    double window = (double)(w.to - w.from);
+    if (rc == 0 && r->spans)
+      r->more_calls = more_calls_to_clear(r->decided_effect, r->decided_low98,
+                                          r->decided_high98, o->threshold, window);
+    else if (rc == 0 && r->machine_noise)
+      r->more_calls = window;
   }
-  free(scratch);
   free(bx);
   return rc;
 }

@@ -80,6 +80,9 @@ static ws_time_signal time_signal(const ws_drift_result *d) {
   } else if (d->spans) {
     t.undecided = WS_UNDECIDED_SPANS_THRESHOLD;
     t.more_calls = d->more_calls;
+  } else if (d->machine_noise) {
+    t.undecided = WS_UNDECIDED_MACHINE_NOISE;
+    t.more_calls = d->more_calls;
   }
   return t;
 }
@@ -125,13 +128,31 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   if (v->warmup_auto)
     time_from = v->warmup_time < v->warmup ? v->warmup_time : v->warmup;
   ws_drift_opts d = {o->time_threshold, o->alpha, o->seed};
-  if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &v->time)) != 0)
+  ws_time_control ctl = {0};
+  for (size_t i = 0; i < k; i++) {
+    if (series[i].role == WS_ROLE_CONTROL) {
+      ctl.ctl_iter = series[i].iter;
+      ctl.ctl_ns = series[i].value;
+      ctl.ctl_n = series[i].n;
+    } else if (series[i].role == WS_ROLE_PREEMPTIONS) {
+      ctl.pre_iter = series[i].iter;
+      ctl.pre_count = series[i].value;
+      ctl.pre_n = series[i].n;
+    }
+  }
+  if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &ctl, &v->time)) != 0)
     return rc;
 
   ws_signal sig[WS_MAX_SERIES];
   size_t nsig = 0;
   for (size_t i = 0; i < k; i++) {
     const ws_series_in *s = &series[i];
+    if (s->role == WS_ROLE_CONTROL || s->role == WS_ROLE_PREEMPTIONS) {
+      /* The machine, not memory: judged with time above. */
+      results[i] = (ws_memtrend_result){0};
+      results[i].pattern = WS_PATTERN_UNTESTED;
+      continue;
+    }
     rc = ws_memtrend_analyze(s->iter, s->value, s->n, s->step, v->warmup, calls, o->alpha,
                              &results[i]);
     if (rc != 0)
