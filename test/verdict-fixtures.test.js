@@ -22,25 +22,37 @@ const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
 const scenario = (name) => fixture('soak', 'scenarios', `${name}.mjs`);
 
 // The scenario seeds the fixture's allocation pattern with the run seed and
-// shows its live bytes, so each seed is a different clean workload. Memory
-// is what these judge: a real run's time per call can drift past the
-// threshold on any machine (a clean CI run of seed 22 was once a slowdown),
-// so time is held to +900 % (--time-threshold 9), and the time gate's false
-// alarms are measured on seeded synthetic runs instead (test/c/
-// test_time_accuracy.c, docs/verdicts.md "Accuracy").
-const MEMORY_ONLY = ['--time-threshold', '9'];
+// shows its live bytes, so each seed is a different clean workload. Default
+// thresholds: a clean run is never a finding, whatever the machine does
+// (a clean CI run of seed 22 was once a slowdown, before time was judged
+// against the machine's control); when the machine drifted too much to
+// judge time, the run is inconclusive on time alone (machine-noise, or a
+// drift that spans the threshold), exit 0.
+function assertClean(s) {
+  assert.deepEqual(
+    s.findings.map((f) => f.sentence),
+    [],
+  );
+  if (s.verdict === 'inconclusive')
+    for (const u of s.inconclusive) {
+      assert.equal(u.series, 'time', u.sentence);
+      assert.ok(['machine-noise', 'spans-threshold'].includes(u.reason), u.sentence);
+    }
+  else assert.equal(s.verdict, 'stable');
+}
+
 for (const seed of ['1', '22', '333', '4444', '55555']) {
   test(`clean workload is stable (seed ${seed})`, async () => {
-    const s = await verdictOf(scenario('clean-stats'), ['--seed', seed, ...MEMORY_ONLY], 0);
-    assert.equal(s.verdict, 'stable', s.findings.map((f) => f.sentence).join(' '));
+    const s = await verdictOf(scenario('clean-stats'), ['--seed', seed], 0);
+    assertClean(s);
     assert.ok(s.series.find((x) => x.name === 'live-bytes').tested, 'live bytes were tested');
     assert.ok(s.series.find((x) => x.name === 'time').tested, 'time was tested');
   });
 }
 
 test('clean workload is stable as a raw module', async () => {
-  const s = await verdictOf(mod('clean'), ['--call', 'step', '--seed', '9', ...MEMORY_ONLY], 0);
-  assert.equal(s.verdict, 'stable', s.findings.map((f) => f.sentence).join(' '));
+  const s = await verdictOf(mod('clean'), ['--call', 'step', '--seed', '9'], 0);
+  assertClean(s);
   assert.ok(s.warmup.iterations > 0 && s.warmup.iterations <= 10000);
 });
 

@@ -148,9 +148,11 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   for (size_t i = 0; i < k; i++) {
     const ws_series_in *s = &series[i];
     if (s->role == WS_ROLE_CONTROL || s->role == WS_ROLE_PREEMPTIONS) {
-      /* The machine, not memory: judged with time above. */
+      /* The machine, not memory: judged with time above; its signal keeps
+       * the series' index (findings name series by it) and asks nothing. */
       results[i] = (ws_memtrend_result){0};
       results[i].pattern = WS_PATTERN_UNTESTED;
+      sig[nsig++] = (ws_signal){s->role, WS_PATTERN_UNTESTED, 0, 0, 0, 0, -1, 0};
       continue;
     }
     rc = ws_memtrend_analyze(s->iter, s->value, s->n, s->step, v->warmup, calls, o->alpha,
