@@ -367,6 +367,63 @@ static void test_clean_long(void) {
   CHECK(v.time.tested && !v.time.flagged && v.verdict == WS_KIND_STABLE);
 }
 
+/* Time against the machine (ws_drift_analyze with a control): a machine that
+ * slows by half across the run slows the calls as much; alone they are a
+ * slowdown, against the control machine noise. A module that slows by 30 %
+ * on a steady machine stays a slowdown, its interval the one against the
+ * machine. Batches whose preemptions reach 5 % of their calls are left out. */
+static void test_against_machine(void) {
+  enum { CALLS = 20000, EVERY = 40, SAMPLES = CALLS / EVERY };
+  float *x = malloc(CALLS * sizeof *x);
+  double *ci = malloc(SAMPLES * sizeof *ci), *cn = malloc(SAMPLES * sizeof *cn);
+  double *pc = malloc(SAMPLES * sizeof *pc);
+  if (x == NULL || ci == NULL || cn == NULL || pc == NULL) {
+    free(x), free(ci), free(cn), free(pc);
+    return;
+  }
+  ws_synth_time t;
+  ws_synth_time_defaults(&t, CALLS, 11);
+  ws_synth_time_fill(&t, x);
+  for (size_t i = 0; i < CALLS; i++)
+    x[i] *= (float)(1.0 + 0.5 * (double)i / CALLS);
+  for (size_t k = 0; k < SAMPLES; k++) {
+    ci[k] = (double)(k * EVERY);
+    cn[k] = 5600.0 * (1.0 + 0.5 * ci[k] / CALLS) * (1.0 + 0.01 * (double)(k % 3));
+    pc[k] = ci[k] >= CALLS / 2 ? 0.1 * (ci[k] - CALLS / 2) : 0; /* 10 % of calls */
+  }
+  ws_drift_opts o = {WS_TIME_THRESHOLD, WS_ALPHA, 1};
+  ws_drift_result alone, machine;
+  CHECK(ws_drift_analyze(x, CALLS, 1000, &o, NULL, &alone) == 0 && alone.flagged);
+  ws_time_control ctl = {ci, cn, SAMPLES, NULL, NULL, 0};
+  CHECK(ws_drift_analyze(x, CALLS, 1000, &o, &ctl, &machine) == 0);
+  CHECK(machine.controlled && machine.control_batches == machine.batches);
+  CHECK(!machine.flagged && machine.machine_noise && !machine.spans);
+  CHECK(machine.control_low98 > 0.3 && machine.adjusted_high98 < WS_TIME_THRESHOLD);
+  CHECK(machine.more_calls > 0 && machine.decided_effect == machine.adjusted_effect);
+
+  /* The module's own +30 % on a steady machine. */
+  ws_synth_time_fill(&t, x);
+  for (size_t i = 0; i < CALLS; i++)
+    x[i] *= (float)(1.0 + 0.3 * (double)i / CALLS);
+  for (size_t k = 0; k < SAMPLES; k++)
+    cn[k] = 5600.0 * (1.0 + 0.01 * (double)(k % 3));
+  CHECK(ws_drift_analyze(x, CALLS, 1000, &o, &ctl, &machine) == 0);
+  CHECK(machine.flagged && !machine.machine_noise && machine.adjusted_tested);
+  CHECK(machine.decided_low98 >= WS_TIME_THRESHOLD);
+
+  /* Preempted batches (the second half) are left out of that test. */
+  ws_time_control pre = {ci, cn, SAMPLES, ci, pc, SAMPLES};
+  CHECK(ws_drift_analyze(x, CALLS, 1000, &o, &pre, &machine) == 0);
+  CHECK(machine.disturbed > 20 &&
+        machine.judged_batches + machine.disturbed == machine.batches);
+
+  /* Samples in too few batches: judged on the calls alone. */
+  ws_time_control few = {ci, cn, 5, NULL, NULL, 0};
+  CHECK(ws_drift_analyze(x, CALLS, 1000, &o, &few, &machine) == 0);
+  CHECK(!machine.controlled && machine.flagged);
+  free(x), free(ci), free(cn), free(pc);
+}
+
 int main(void) {
   test_kinds();
   test_js_heap_threshold();
@@ -382,5 +439,6 @@ int main(void) {
   test_short_leak();
   test_sparse_untested();
   test_clean_long();
+  test_against_machine();
   return check_report("verdict");
 }
