@@ -2,7 +2,7 @@
 // leak and fragmentation (the shape readRun returns), and their raw records
 // as the ring would carry them.
 import { readFileSync } from 'node:fs';
-import { METRIC, RECORD_OFFSETS, RECORD_SIZE, RECORD_TYPE } from '../src/protocol.js';
+import { FLAG, METRIC, RECORD_OFFSETS, RECORD_SIZE, RECORD_TYPE } from '../src/protocol.js';
 
 export const CALLS = 20000;
 const EVERY = 100;
@@ -22,8 +22,9 @@ function rng(seed) {
 // in 64 KiB pages, and optional slow-cadence metrics. control: the machine's
 // control samples every 50 calls (a reference workload of 5.6 µs); slowed:
 // { from, to, by } slows the machine (calls and control alike) by a factor
-// 1 + by over calls [from, to) (ramp: rising to it linearly); preempted: { from, to, perCall } adds
-// involuntary context switches at that rate per call over those calls.
+// 1 + by over calls [from, to) (ramp: rising to it linearly); preempted: { from, to, share }:
+// preempted calls: that share of the calls in [from, to) wait 3 ms more and
+// are flagged preempted.
 export function syntheticRun({
   seed = 1,
   drift = 0,
@@ -42,8 +43,8 @@ export function syntheticRun({
     if (!within(slowed, i)) return 1;
     return 1 + (slowed.ramp ? (slowed.by * (i - slowed.from)) / (slowed.to - slowed.from) : slowed.by);
   };
-  const machineSamples = { iter: [], ns: [], switches: [] };
-  let switches = 0;
+  const machineSamples = { iter: [], ns: [] };
+  const flags = new Uint8Array(CALLS);
   const u = rng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
   const elapsed = new Float32Array(CALLS);
@@ -54,11 +55,14 @@ export function syntheticRun({
   let wander = 0;
   for (let i = 0; i < CALLS; i++) {
     elapsed[i] = 800 * Math.exp(0.25 * normal()) * (1 + (drift * i) / CALLS) * (i < 800 ? 1.8 : 1) * machine(i);
-    if (within(preempted, i)) switches += preempted.perCall;
+    if (within(preempted, i) && u() < preempted.share) {
+      // A preempted call waits out another thread's time slice (3 ms).
+      elapsed[i] += 3e6;
+      flags[i] = FLAG.preempted;
+    }
     if (control && i % 50 === 0) {
       machineSamples.iter.push(i);
       machineSamples.ns.push(5600 * Math.exp(0.02 * normal()) * machine(i));
-      machineSamples.switches.push(Math.floor(switches));
     }
     wander = 0.99 * wander + 0.14 * 16384 * normal();
     const liveBytes = (1 << 20) * 0.8 + wander + leak * i;
@@ -90,12 +94,12 @@ export function syntheticRun({
       value: Float64Array.from(values),
     });
     metrics.controlNs = at(machineSamples.ns);
-    metrics.preemptions = at(machineSamples.switches);
   }
   return {
     header: { seed, memories: [{ label: 'memory', initialBytes: 131072, maximumBytes: null }] },
     calls: CALLS,
     elapsed,
+    flags,
     memory: { iter: Float64Array.from(memIter), bytes: Float64Array.from(memBytes) },
     metrics,
     durationMs: 2000,

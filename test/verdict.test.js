@@ -247,20 +247,20 @@ test('a slowdown is found when the module slows on a machine that slows too', ()
   assert.ok(r.findings[0].effect.low >= 0.1, JSON.stringify(r.findings[0].effect));
 });
 
-test('batches preemption disturbed are left out of the test against the machine', () => {
-  // Long calls preempted from mid-run: the calls slow, the short control does not.
-  const r = analyzeRun(
-    run({
-      seed: 25,
-      control: true,
-      slowed: null,
-      preempted: { from: 12000, to: CALLS, perCall: 0.5 },
-      drift: 0.4,
-    }),
-  );
+test('calls flagged preempted leave the time test; mostly preempted batches are disturbed', () => {
+  // Load from mid-run preempts 30 % of the calls (each waits 3 ms more): the
+  // calls' times alone would climb, the calls that ran undisturbed do not.
+  const data = run({ seed: 25, control: true, preempted: { from: 12000, to: CALLS, share: 0.3 } });
+  const r = analyzeRun(data);
+  assert.deepEqual(kinds(r), []);
   const t = r.series.find((s) => s.name === 'time');
-  assert.ok(t.machine.disturbedBatches > 10, JSON.stringify(t.machine));
-  assert.equal(t.machine.judgedBatches + t.machine.disturbedBatches, 60);
+  assert.ok(t.machine.preemptedCalls > 2000, JSON.stringify(t.machine));
+  assert.equal(t.machine.disturbedBatches, 0);
+  const unflagged = analyzeRun({ ...data, flags: new Uint8Array(CALLS) });
+  assert.ok(unflagged.series.find((s) => s.name === 'time').machine.callsAlone.relative > 0.1);
+  // 90 % preempted: the batch keeps every call and counts as disturbed.
+  const most = analyzeRun(run({ seed: 26, control: true, preempted: { from: 15000, to: CALLS, share: 0.9 } }));
+  assert.ok(most.series.find((s) => s.name === 'time').machine.disturbedBatches > 5);
 });
 
 test('a slowdown never quotes an interval that includes 0', () => {

@@ -40,7 +40,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_RECORD_FLAGS(X)                                                               \
   X(GREW, 1, "grew")   /* tracked memory grew during the call */                         \
   X(THREW, 2, "threw") /* the call threw (or its promise rejected) */                    \
-  X(ASYNC, 4, "async") /* the call returned a promise; its time includes settling */
+  X(ASYNC, 4, "async") /* the call returned a promise; its time includes settling */     \
+  X(PREEMPTED, 8, "preempted") /* the thread was preempted during the call (long         \
+                                * calls only: ws_loop.h) */
 
 /* Slow-cadence metric ids; tracked memory k is WS_METRIC_MEMORY_BASE + k. */
 #define WS_METRICS(X)                                                                    \

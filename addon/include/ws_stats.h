@@ -164,20 +164,18 @@ typedef struct {
 } ws_drift_opts;
 
 /* The machine measured in the same run (ws_control.h): the reference
- * workload's time at ctl_n points, and the loop thread's involuntary context
- * switches so far at pre_n points, both by iteration (a sample belongs to
- * the call before it). Either may be empty. */
+ * workload's time at ctl_n points by iteration (a sample belongs to the call
+ * before it), and each call's record flags (WS_FLAG_PREEMPTED), or NULL. */
 typedef struct {
   const double *ctl_iter, *ctl_ns;
   size_t ctl_n;
-  const double *pre_iter, *pre_count;
-  size_t pre_n;
+  const uint8_t *flags;
 } ws_time_control;
 
-/* A batch in which involuntary context switches could have landed in more
- * than this share of its calls is disturbed: past it a preempted call's
- * wait, which the interquartile mean otherwise trims, can move it. */
-#define WS_PREEMPTED_SHARE 0.05
+/* A batch is disturbed when fewer than 4 of its calls, or fewer than this
+ * share of them, ran without being preempted: its value then comes from
+ * every call (else from the calls that were not preempted). */
+#define WS_UNPREEMPTED_SHARE 0.25
 
 typedef struct {
   int tested;        /* 0 when there were too few post-warm-up calls (under 8
@@ -210,9 +208,9 @@ typedef struct {
   /* Against the machine (a control was given): */
   int controlled;         /* the control covered enough batches to judge against */
   size_t control_batches; /* batches holding a control sample */
-  size_t disturbed;       /* batches disturbed by preemption (WS_PREEMPTED_SHARE) */
-  size_t judged_batches;  /* undisturbed batches the test against the machine used */
-  int adjusted_tested;    /* enough of them (8) for that test: adjusted_* are set */
+  size_t preempted;       /* calls flagged preempted, left out of their batch */
+  size_t disturbed;       /* batches mostly preempted (WS_UNPREEMPTED_SHARE) */
+  int adjusted_tested;    /* the test against the machine ran: adjusted_* are set */
   double control_effect;  /* the machine's own change across the run: the
                            * reference workload's trend, like effect */
   double control_low98, control_high98; /* its 98 % interval */
@@ -230,7 +228,8 @@ typedef struct {
 } ws_drift_result;
 
 /* Tests per-call times x[from..calls) for an upward drift: the interquartile
- * mean of ln(ns) per batch (the batches of ws_time_windows; at least 8),
+ * mean of ln(ns) per batch (the batches of ws_time_windows; at least 8; the
+ * calls ctl->flags marks preempted left out, WS_UNPREEMPTED_SHARE),
  * Theil-Sen slope, Mann-Kendall with Hamed-Rao correction and Sen's interval;
  * the effect is the relative change the trend implies across the whole run.
  * Also measures the change between the early and late window
@@ -242,8 +241,7 @@ typedef struct {
  * has samples in at least 8 batches, including the early and the late
  * window, the same test also runs on each batch's ln(ns) minus the median
  * ln(ns) of its control samples (a batch without one takes its nearest
- * neighbours', interpolated), over the batches not disturbed by preemption
- * (WS_PREEMPTED_SHARE); the flag then needs both tests, and a flag of the
+ * neighbours', interpolated); the flag then needs both tests, and a flag of the
  * calls' own test that the one against the machine does not confirm (nor
  * leaves spanning the threshold) is machine_noise. Allocates
  * O(calls / batches) floats and WS_BOOT_REPLICATES doubles. Returns 0
@@ -418,9 +416,12 @@ typedef struct {
   double alpha;             /* WS_ALPHA */
   uint64_t seed;            /* seeds the randomised methods (the time windows'
                              * bootstrap): the run's seed, for reproducibility */
+  const uint8_t *flags;     /* each call's record flags (WS_FLAG_PREEMPTED calls
+                             * leave the time test), or NULL: none known */
 } ws_verdict_opts;
 
-/* Fills o with the defaults: auto warm-up, WS_VERDICT_DEFAULTS, seed 1. */
+/* Fills o with the defaults: auto warm-up, WS_VERDICT_DEFAULTS, seed 1, no
+ * flags. */
 void ws_verdict_opts_default(ws_verdict_opts *o);
 
 typedef struct {

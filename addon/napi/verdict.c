@@ -130,7 +130,7 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, napi_set_named_property(env, o, "machineNoise", b));
   NAPI_CALL(env, set_num(env, o, "controlBatches", (double)d->control_batches));
   NAPI_CALL(env, set_num(env, o, "disturbedBatches", (double)d->disturbed));
-  NAPI_CALL(env, set_num(env, o, "judgedBatches", (double)d->judged_batches));
+  NAPI_CALL(env, set_num(env, o, "preemptedCalls", (double)d->preempted));
   if (d->controlled) {
     NAPI_CALL(env, set_num(env, o, "controlEffect", d->control_effect));
     NAPI_CALL(env, set_num(env, o, "controlLow98", d->control_low98));
@@ -147,13 +147,14 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
 }
 
 /* analyzeRun(Float32Array elapsed, [{ role, step, iter, value }], { warmup,
- * timeThreshold, jsHeapThreshold, alpha, seed }) -> { warmup, time, series,
+ * timeThreshold, jsHeapThreshold, alpha, seed }[, Uint8Array flags, one per
+ * call]) -> { warmup, time, series,
  * findings, belowThreshold, jsHeapThreshold, verdict }; an option left
  * undefined takes its C default (WS_VERDICT_DEFAULTS). Validation lives in
  * src/analysis/verdict.js. */
 static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   float *elapsed;
   size_t calls;
@@ -201,6 +202,15 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   if (!(seed >= 0 && seed <= 9007199254740991.0))
     seed = 1;
   o.seed = (uint64_t)seed;
+  uint8_t *flags = NULL;
+  size_t nflags = 0;
+  if (argc >= 4 && !typed(env, argv[3], napi_uint8_array, (void **)&flags, &nflags))
+    flags = NULL;
+  if (flags != NULL && nflags != calls) {
+    ws_binding_throw_code(env, WS_EINVAL, "flags need one byte per call");
+    return NULL;
+  }
+  o.flags = flags;
 
   ws_memtrend_result res[WS_MAX_SERIES];
   ws_verdict v = {.series = res};

@@ -34,9 +34,7 @@ function f64(a) {
 }
 
 // Lists the series the run has, in the shape the addon takes: the machine's
-// control first (the reference workload's time, and the loop thread's
-// involuntary context switches per iteration: per kept call's worth of
-// iterations in a thinned run), then memory.
+// control first (the reference workload's time), then memory.
 function collectSeries(data) {
   const out = [];
   const metrics = data.metrics ?? {};
@@ -153,8 +151,8 @@ function describeProjection(p) {
 function machineWords(t) {
   if (!t.controlled) return 'no reference workload was measured in this run';
   const disturbed =
-    t.disturbedBatches > 0
-      ? `; preemption disturbed ${formatCount(t.disturbedBatches)} of ${formatCount(t.batches)} batches`
+    t.preemptedCalls > 0
+      ? `; ${formatCount(t.preemptedCalls)} preempted calls left out${t.disturbedBatches > 0 ? `, ${formatCount(t.disturbedBatches)} of ${formatCount(t.batches)} batches mostly preempted` : ''}`
       : '';
   return `a reference workload timed in the same run changed by ${formatPercent(t.controlEffect)} (98 % interval ${formatPercent(t.controlLow98)} to ${formatPercent(t.controlHigh98)})${disturbed}`;
 }
@@ -295,13 +293,19 @@ export function analyzeRun(data, options = {}) {
   // windows' bootstrap interval) is reproducible from its log.
   const headerSeed = data.header?.seed;
   const seed = o.seed ?? (Number.isSafeInteger(headerSeed) && headerSeed >= 0 ? headerSeed : 1);
-  const r = addon.verdictAnalyzeRun(elapsed, judged, {
-    warmup: o.warmup === 'auto' ? -1 : Math.floor(o.warmup / stride),
-    timeThreshold: o.timeThreshold,
-    jsHeapThreshold: o.jsHeapThreshold,
-    alpha: o.alpha,
-    seed,
-  });
+  const r = addon.verdictAnalyzeRun(
+    elapsed,
+    judged,
+    {
+      warmup: o.warmup === 'auto' ? -1 : Math.floor(o.warmup / stride),
+      timeThreshold: o.timeThreshold,
+      jsHeapThreshold: o.jsHeapThreshold,
+      alpha: o.alpha,
+      seed,
+    },
+    // Each call's flags: preempted calls leave the time test.
+    data.flags instanceof Uint8Array && data.flags.length === elapsed.length ? data.flags : undefined,
+  );
   if (stride > 1) inIterations(r, stride);
   const warmup = {
     method: o.warmup === 'auto' ? 'auto' : 'fixed',
@@ -311,10 +315,9 @@ export function analyzeRun(data, options = {}) {
     startupGrowthBytes: r.warmup.startupGrowthBytes,
   };
   const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
-  const machineRoles = new Set([ROLE.control, ROLE.preemptions]);
   const outSeries = series.map((s, i) => {
     const x = r.series[i];
-    if (machineRoles.has(s.role)) return null;
+    if (s.role === ROLE.control) return null;
     return {
       name: s.name,
       tested: x.pattern !== 'untested',
@@ -356,7 +359,7 @@ export function analyzeRun(data, options = {}) {
         controlled: t.controlled,
         controlBatches: t.controlBatches,
         disturbedBatches: t.disturbedBatches,
-        judgedBatches: t.judgedBatches,
+        preemptedCalls: t.preemptedCalls,
         change: t.controlled ? { relative: t.controlEffect, low: t.controlLow98, high: t.controlHigh98 } : null,
         callsAlone: { relative: t.effect, low: t.effectLow98, high: t.effectHigh98 },
         noise: t.machineNoise,

@@ -79,21 +79,6 @@ static double more_calls_to_clear(double effect, double low, double high,
   return ratio > 1 ? ceil(window * (ratio * ratio - 1)) : 0;
 }
 
-/* Returns the value at iteration t of a cumulative series (iter, count)[0..n)
- * with increasing iterations, interpolated linearly and held flat past
- * either end. */
-static double cumulative_at(const double *iter, const double *count, size_t n, double t) {
-  if (t <= iter[0])
-    return count[0];
-  for (size_t i = 1; i < n; i++)
-    if (t <= iter[i]) {
-      double span = iter[i] - iter[i - 1];
-      double f = span > 0 ? (t - iter[i - 1]) / span : 1;
-      return count[i - 1] + f * (count[i] - count[i - 1]);
-    }
-  return count[n - 1];
-}
-
 /* Fills c[0..nb) with the median ln(ns) of the control samples whose
  * iteration lies in each batch of w (the last batch ends at calls); a batch
  * without one takes the value interpolated between its nearest neighbours
@@ -172,18 +157,17 @@ static int fit_change(const double *x, const double *y, size_t n, double span,
 
 /* Judges the batches bx, by[0..nb) of w against the machine measured by ctl
  * (the calls' own test already in r): the control's median per batch, its
- * own trend, and the trend of by minus it over the batches that preemption
- * did not disturb. Sets r's control fields and its decision: flagged only
- * when both tests show the threshold; machine_noise when only the calls'
- * own test does. Returns 0 or WS_ENOMEM. */
+ * own trend, and the trend of by minus it. Sets r's control fields and its
+ * decision: flagged only when both tests show the threshold; machine_noise
+ * when only the calls' own test does. Returns 0 or WS_ENOMEM. */
 static int against_machine(const ws_time_control *ctl, const ws_windows *w, size_t calls,
                            const double *bx, const double *by, const ws_drift_opts *o,
                            ws_drift_result *r) {
-  size_t nb = w->batches, size = w->batch_size;
-  double *c = malloc(3 * nb * sizeof *c);
+  size_t nb = w->batches;
+  double *c = malloc(2 * nb * sizeof *c);
   if (c == NULL)
     return WS_ENOMEM;
-  double *zx = c + nb, *zy = zx + nb;
+  double *z = c + nb;
   int ends = 0;
   int rc = control_per_batch(ctl, w, calls, c, &r->control_batches, &ends);
   if (rc != 0 || r->control_batches < MIN_BATCHES || !ends) {
@@ -191,47 +175,52 @@ static int against_machine(const ws_time_control *ctl, const ws_windows *w, size
     return rc;
   }
   double span = (double)calls;
-  if (fit_change(bx, c, nb, span, &r->control_effect, &r->control_low98,
-                 &r->control_high98, &r->control_p) != 0) {
-    free(c);
-    return WS_ENOMEM;
-  }
-  r->controlled = 1;
-  size_t n = 0;
-  for (size_t j = 0; j < nb; j++) {
-    double lo = (double)(w->from + j * size);
-    double hi = j + 1 == nb ? (double)calls : lo + (double)size;
-    if (ctl->pre_n > 0) {
-      double switches = cumulative_at(ctl->pre_iter, ctl->pre_count, ctl->pre_n, hi) -
-                        cumulative_at(ctl->pre_iter, ctl->pre_count, ctl->pre_n, lo);
-      if (switches > WS_PREEMPTED_SHARE * (hi - lo)) {
-        r->disturbed++;
-        continue;
-      }
-    }
-    zx[n] = bx[j];
-    zy[n++] = by[j] - c[j];
-  }
-  r->judged_batches = n;
-  int own_flag = r->flagged, own_spans = r->spans;
-  int judged = n >= MIN_BATCHES &&
-               fit_change(zx, zy, n, span, &r->adjusted_effect, &r->adjusted_low98,
-                          &r->adjusted_high98, &r->adjusted_p) == 0;
+  for (size_t j = 0; j < nb; j++)
+    z[j] = by[j] - c[j];
+  rc = fit_change(bx, c, nb, span, &r->control_effect, &r->control_low98,
+                  &r->control_high98, &r->control_p);
+  if (rc == 0)
+    rc = fit_change(bx, z, nb, span, &r->adjusted_effect, &r->adjusted_low98,
+                    &r->adjusted_high98, &r->adjusted_p);
   free(c);
-  r->adjusted_tested = judged;
-  int rising = judged && r->adjusted_p < o->alpha;
+  if (rc != 0)
+    return rc;
+  r->controlled = r->adjusted_tested = 1;
+  int rising = r->adjusted_p < o->alpha;
   int flag = rising && r->adjusted_low98 >= o->threshold;
   int spans = rising && !flag && r->adjusted_high98 >= o->threshold;
+  int own_flag = r->flagged, own_spans = r->spans;
   r->flagged = own_flag && flag;
   r->machine_noise = own_flag && !flag && !spans;
   r->spans =
       !r->flagged && !r->machine_noise && (own_flag || own_spans) && (flag || spans);
-  if (judged) {
-    r->decided_effect = r->adjusted_effect;
-    r->decided_low98 = r->adjusted_low98;
-    r->decided_high98 = r->adjusted_high98;
-  }
+  r->decided_effect = r->adjusted_effect;
+  r->decided_low98 = r->adjusted_low98;
+  r->decided_high98 = r->adjusted_high98;
   return 0;
+}
+
+/* Fills scratch with batch [lo, hi)'s times, leaving out the calls flags
+ * marks preempted while enough remain (WS_UNPREEMPTED_SHARE, at least 4), and
+ * returns how many it holds; counts the preempted calls left out in r, and
+ * the batch in r->disturbed when too few remained (then every call is in). */
+static size_t batch_times(const float *x, const uint8_t *flags, size_t lo, size_t hi,
+                          float *scratch, ws_drift_result *r) {
+  size_t n = 0;
+  for (size_t i = lo; i < hi; i++)
+    if (flags == NULL || !(flags[i] & WS_FLAG_PREEMPTED))
+      scratch[n++] = x[i];
+  size_t all = hi - lo;
+  if (n == all)
+    return n;
+  if (n >= 4 && (double)n >= WS_UNPREEMPTED_SHARE * (double)all) {
+    r->preempted += all - n;
+    return n;
+  }
+  r->disturbed++;
+  for (size_t i = lo; i < hi; i++)
+    scratch[i - lo] = x[i];
+  return all;
 }
 
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
@@ -262,9 +251,8 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
   double *by = bx + nb;
   for (size_t j = 0; j < nb; j++) {
     size_t lo = w.from + j * size, hi = j + 1 == nb ? calls : lo + size;
-    for (size_t i = lo; i < hi; i++)
-      scratch[i - lo] = x[i];
-    by[j] = interquartile_log_mean(scratch, hi - lo);
+    size_t n = batch_times(x, ctl != NULL ? ctl->flags : NULL, lo, hi, scratch, r);
+    by[j] = interquartile_log_mean(scratch, n);
     bx[j] = 0.5 * ((double)lo + (double)hi);
   }
   free(scratch);

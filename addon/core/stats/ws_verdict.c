@@ -14,6 +14,7 @@ void ws_verdict_opts_default(ws_verdict_opts *o) {
   WS_VERDICT_DEFAULTS(WS_SET_DEFAULT)
 #undef WS_SET_DEFAULT
   o->seed = 1;
+  o->flags = NULL;
 }
 
 /* Returns the value of a step series at iteration t. */
@@ -128,16 +129,12 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   if (v->warmup_auto)
     time_from = v->warmup_time < v->warmup ? v->warmup_time : v->warmup;
   ws_drift_opts d = {o->time_threshold, o->alpha, o->seed};
-  ws_time_control ctl = {0};
+  ws_time_control ctl = {NULL, NULL, 0, o->flags};
   for (size_t i = 0; i < k; i++) {
     if (series[i].role == WS_ROLE_CONTROL) {
       ctl.ctl_iter = series[i].iter;
       ctl.ctl_ns = series[i].value;
       ctl.ctl_n = series[i].n;
-    } else if (series[i].role == WS_ROLE_PREEMPTIONS) {
-      ctl.pre_iter = series[i].iter;
-      ctl.pre_count = series[i].value;
-      ctl.pre_n = series[i].n;
     }
   }
   if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &ctl, &v->time)) != 0)
@@ -147,7 +144,7 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   size_t nsig = 0;
   for (size_t i = 0; i < k; i++) {
     const ws_series_in *s = &series[i];
-    if (s->role == WS_ROLE_CONTROL || s->role == WS_ROLE_PREEMPTIONS) {
+    if (s->role == WS_ROLE_CONTROL) {
       /* The machine, not memory: judged with time above; its signal keeps
        * the series' index (findings name series by it) and asks nothing. */
       results[i] = (ws_memtrend_result){0};
