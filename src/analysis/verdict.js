@@ -42,17 +42,7 @@ function collectSeries(data) {
     if (s?.iter && s.iter.length > 0)
       out.push({ name, role, step, iter: f64(s.iter), value: f64(values ?? s.value), limit });
   };
-  const stride = data.stride ?? 1;
   add('control', ROLE.control, 0, metrics.controlNs);
-  const pre = metrics.preemptions;
-  if (pre)
-    add(
-      'preemptions',
-      ROLE.preemptions,
-      0,
-      pre,
-      Float64Array.from(pre.value, (v) => v / stride),
-    );
   // A linear memory cannot grow past its declared maximum, else 4 GiB; the
   // total, past the sum of them.
   const memories = data.header?.memories ?? [];
