@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { againstBaseline } from '../src/baseline/record.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
@@ -125,4 +126,36 @@ test('soak --save-baseline keeps one baseline per target; a missing baseline is 
   const missing = await runCli(['run', mod('clean'), '--call', 'step', '--baseline', join(root, 'nope'), '-q']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /--baseline .*nope: cannot read .*baseline\.json/);
+});
+
+test("a run against a baseline is judged against each night's machine", () => {
+  // 32 batch medians around 1 µs (±2 %), the control around 5.6 µs; tonight
+  // the machine, and so every call, is 30 % slower.
+  const wobble = (i) => 1 + 0.02 * Math.sin(i * 1.7);
+  const record = (slower, control = true) => ({
+    name: 'nightly',
+    seed: 1,
+    target: { sha256: 'x' },
+    config: {},
+    counts: null,
+    sizes: null,
+    memory: { highWater: 1 },
+    time: {
+      median: 1000 * slower,
+      batchMedians: Array.from({ length: 32 }, (_, i) => 1000 * slower * wobble(i)),
+      controlMedians: control ? Array.from({ length: 32 }, (_, i) => 5600 * slower * wobble(i + 3)) : null,
+    },
+  });
+  const gates = { slower: 0.05, moreAllocs: false, higherWater: false };
+  const opts = { gates, seed: 1, dir: 'b' };
+  const machine = againstBaseline(record(1.3), record(1), opts);
+  assert.equal(machine.time.method, 'against the machine');
+  assert.ok(machine.time.withinNoise, JSON.stringify(machine.time));
+  assert.ok(machine.time.callsAlone.low > 0.25 && machine.time.machine.low > 0.25, JSON.stringify(machine.time));
+  assert.deepEqual(machine.regressions, []);
+  // A baseline saved without a control: the calls alone, a regression.
+  const alone = againstBaseline(record(1.3), record(1, false), opts);
+  assert.equal(alone.time.method, 'calls alone');
+  assert.equal(alone.regressions.length, 1);
+  assert.match(alone.regressions[0].sentence, /time per call rose 30\.0 %/);
 });

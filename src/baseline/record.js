@@ -25,6 +25,33 @@ function batchMedians(timed, from) {
   return out;
 }
 
+/**
+ * The medians of the machine's control (the reference workload's time,
+ * docs/verdicts.md "Time against the machine") over the same batches as
+ * batchMedians, by the calls its samples follow; null when the run measured
+ * none or a batch has no sample.
+ */
+function controlMedians(timed, from) {
+  const c = timed.metrics?.controlNs;
+  if (!c || c.value.length === 0) return null;
+  const stride = timed.stride ?? 1;
+  const span = timed.calls - from;
+  const k = Math.min(BATCHES, Math.floor(span / 8));
+  const out = [];
+  let at = 0;
+  for (let b = 0; b < k; b++) {
+    const lo = from + Math.floor((b * span) / k);
+    const hi = from + Math.floor(((b + 1) * span) / k);
+    const values = [];
+    while (at < c.iter.length && c.iter[at] / stride < lo) at++;
+    for (; at < c.iter.length && c.iter[at] / stride < hi; at++) values.push(c.value[at]);
+    if (values.length === 0) return null;
+    values.sort((x, y) => x - y);
+    out.push(values[values.length >> 1]);
+  }
+  return out;
+}
+
 /** The exact counts of the counting pass, or null. */
 function countsOf(summary) {
   const a = summary.allocations;
@@ -51,7 +78,14 @@ export function baselineRecord(summary, timed, sizes, name) {
     config: { calls: timed.header.config.calls, args: timed.header.config.args, iterations: timed.calls },
     verdict: summary.verdict,
     findings: summary.findings.map((f) => f.kind),
-    time: { calls: time[0], median: time[1], p90: time[2], p99: time[3], batchMedians: batchMedians(timed, from) },
+    time: {
+      calls: time[0],
+      median: time[1],
+      p90: time[2],
+      p99: time[3],
+      batchMedians: batchMedians(timed, from),
+      controlMedians: controlMedians(timed, from),
+    },
     counts: countsOf(summary),
     memory: { highWater: summary.memory.max, growthEvents: summary.memory.growthEvents },
     reproduce: summary.reproduce,
@@ -61,7 +95,8 @@ export function baselineRecord(summary, timed, sizes, name) {
 /**
  * A run against a baseline (both baselineRecord objects, the run's made
  * now): the time change with its 95 % bootstrap interval from the two runs'
- * batch medians ("within noise" when it includes no change), the exact
+ * batch medians, each over its machine's control when both runs measured
+ * one ("within noise" when it includes no change), the exact
  * count differences (when both runs counted), the high-water mark, the
  * verdict change, and the regressions beyond gates ({ slower: fraction |
  * null, moreAllocs, higherWater }). Returns summary.baseline.
@@ -69,16 +104,29 @@ export function baselineRecord(summary, timed, sizes, name) {
 export function againstBaseline(run, base, { gates, seed, dir }) {
   const log = (xs) => Float64Array.from(xs, Math.log);
   let time = null;
+  const change = (a, b) => {
+    const w = addon.bootstrapChange(a, b, REPLICATES, LEVEL, seed);
+    return { change: w.change, low: w.low, high: w.high };
+  };
   if (run.time.batchMedians.length >= 4 && base.time.batchMedians.length >= 4) {
-    const w = addon.bootstrapChange(log(base.time.batchMedians), log(run.time.batchMedians), REPLICATES, LEVEL, seed);
+    // Against the machine when both runs measured its control over every
+    // batch: each batch's time over its control's, so that a machine slower
+    // tonight than the night the baseline was saved is not a regression.
+    const controlled =
+      run.time.controlMedians?.length === run.time.batchMedians.length &&
+      base.time.controlMedians?.length === base.time.batchMedians.length;
+    const relative = (t) => Float64Array.from(t.batchMedians, (m, i) => Math.log(m / t.controlMedians[i]));
+    const callsAlone = change(log(base.time.batchMedians), log(run.time.batchMedians));
+    const decided = controlled ? change(relative(base.time), relative(run.time)) : callsAlone;
     time = {
       baseline: base.time.median,
       current: run.time.median,
-      change: w.change,
-      low: w.low,
-      high: w.high,
+      ...decided,
       level: LEVEL,
-      withinNoise: w.low <= 0 && w.high >= 0,
+      method: controlled ? 'against the machine' : 'calls alone',
+      callsAlone,
+      machine: controlled ? change(log(base.time.controlMedians), log(run.time.controlMedians)) : null,
+      withinNoise: decided.low <= 0 && decided.high >= 0,
     };
   }
   // Exact differences need the same calls (same seed and iterations);
@@ -101,7 +149,7 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
   if (time && gates.slower !== null && !time.withinNoise && time.low > gates.slower) {
     regressions.push({
       metric: 'time',
-      sentence: `time per call rose ${(time.change * 100).toFixed(1)} % against baseline ${base.name} (95 % interval ${(time.low * 100).toFixed(1)}–${(time.high * 100).toFixed(1)} %), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
+      sentence: `time per call rose ${(time.change * 100).toFixed(1)} % against baseline ${base.name}${time.machine ? ', each run against its machine' : ''} (95 % interval ${(time.low * 100).toFixed(1)}–${(time.high * 100).toFixed(1)} %), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
     });
   }
   if (gates.moreAllocs && counts && (counts.exact ? counts.allocs > 0 : counts.allocsPerCall > 0)) {
