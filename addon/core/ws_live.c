@@ -21,6 +21,7 @@ struct ws_live {
   uint64_t first;           /* the run's first iteration (an iteration mark's) */
   ws_iteration_track track; /* the records' full iterations */
   float *elapsed;
+  uint8_t *flags; /* each kept call's record flags */
   series memory;
   series metrics[WS_LIVE_MAX_METRICS];
   size_t n_metrics;
@@ -77,8 +78,10 @@ static void series_rescale(series *s) {
 
 /* Drops every other kept time and doubles the stride. */
 static void compact(ws_live *l) {
-  for (size_t j = 0; 2 * j < l->kept; j++)
+  for (size_t j = 0; 2 * j < l->kept; j++) {
     l->elapsed[j] = l->elapsed[2 * j];
+    l->flags[j] = l->flags[2 * j];
+  }
   l->kept = (l->kept + 1) / 2;
   l->stride *= 2;
   series_rescale(&l->memory);
@@ -95,7 +98,8 @@ int ws_live_create(size_t capacity, ws_live **out) {
   l->capacity = capacity;
   l->stride = 1;
   l->elapsed = malloc(capacity * sizeof *l->elapsed);
-  if (l->elapsed == NULL || series_init(&l->memory, 0, 0) != 0) {
+  l->flags = malloc(capacity);
+  if (l->elapsed == NULL || l->flags == NULL || series_init(&l->memory, 0, 0) != 0) {
     ws_live_free(l);
     return WS_ENOMEM;
   }
@@ -134,8 +138,10 @@ static int add_call(ws_live *l, const ws_record *rec, uint64_t it) {
   uint64_t i = l->calls;
   if (i % l->stride == 0 && l->kept == l->capacity)
     compact(l);
-  if (i % l->stride == 0)
+  if (i % l->stride == 0) {
+    l->flags[l->kept] = rec->flags;
     l->elapsed[l->kept++] = (float)rec->a;
+  }
   double scaled = (double)i / (double)l->stride;
   double bytes = (double)rec->b;
   if (l->memory.n == 0 || l->memory.value[l->memory.n - 1] != bytes)
@@ -185,6 +191,7 @@ void ws_live_get(ws_live *l, ws_live_view *v) {
                       .stride = l->stride,
                       .kept = l->kept,
                       .elapsed = l->elapsed,
+                      .flags = l->flags,
                       .memory = view_of(&l->memory),
                       .n_metrics = l->n_metrics,
                       .metrics = l->view,
@@ -196,6 +203,7 @@ void ws_live_free(ws_live *l) {
   if (l == NULL)
     return;
   free(l->elapsed);
+  free(l->flags);
   series_free(&l->memory);
   for (size_t i = 0; i < l->n_metrics; i++)
     series_free(&l->metrics[i]);

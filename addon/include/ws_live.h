@@ -37,6 +37,7 @@ typedef struct {
   uint64_t stride;       /* a power of two */
   size_t kept;           /* per-call times kept */
   const float *elapsed;  /* elapsed[j]: ns of call j * stride */
+  const uint8_t *flags;  /* flags[j]: that call's record flags (WS_FLAG_*) */
   ws_live_series memory; /* total tracked memory: iteration 0 and every change */
   size_t n_metrics;
   const ws_live_series *metrics;  /* in order of first sight */

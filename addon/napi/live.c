@@ -129,6 +129,8 @@ static napi_status snapshot(napi_env env, const ws_live_view *v, napi_value *out
   NAPI_CHECK(set_number(env, obj, "durationMs", (double)v->last_t_ns / 1e6));
   NAPI_CHECK(copy_typed(env, napi_float32_array, 4, v->elapsed, v->kept, &x));
   NAPI_CHECK(napi_set_named_property(env, obj, "elapsed", x));
+  NAPI_CHECK(copy_typed(env, napi_uint8_array, 1, v->flags, v->kept, &x));
+  NAPI_CHECK(napi_set_named_property(env, obj, "flags", x));
   NAPI_CHECK(series_object(env, &v->memory, &memory));
   NAPI_CHECK(napi_get_named_property(env, memory, "iter", &x));
   NAPI_CHECK(napi_set_named_property(env, obj, "memIter", x));
@@ -146,7 +148,7 @@ static napi_status snapshot(napi_env env, const ws_live_view *v, napi_value *out
 }
 
 /* liveSnapshot(live) -> { calls (kept), callsSeen, stride, durationMs,
- * elapsed, memIter, memBytes, metrics: [{ id, iter, tMs, value }],
+ * elapsed, flags, memIter, memBytes, metrics: [{ id, iter, tMs, value }],
  * growFailures (ws_binding_grow_failures) }: copies,
  * with every iteration in kept-call units (ws_live_view). */
 static napi_value live_snapshot(napi_env env, napi_callback_info info) {
