@@ -65,6 +65,7 @@ test("a run's outcome and a written summary map onto the judge's statuses", () =
   assert.equal(runStatus({ status: 'interrupted' }, { status: 'failed' }), 'interrupted');
   assert.equal(summaryStatus({ status: 'failed', verdict: 'error', exitCode: 3 }), 'failed');
   assert.equal(summaryStatus({ status: 'failed', verdict: 'memory-exhausted', exitCode: 1 }), 'completed');
+  assert.equal(summaryStatus({ status: 'failed', verdict: null, exitCode: 2 }), 'failed', 'an older summary');
   assert.equal(summaryStatus({ status: 'completed', verdict: 'stable', exitCode: 3 }), 'incomplete');
   assert.equal(summaryStatus({ status: 'interrupted', verdict: 'leak', exitCode: 130 }), 'interrupted');
 });

@@ -7,7 +7,7 @@
 // its only caller; nothing else decides a verdict or an exit code from
 // findings.
 import { addon } from '../addon.js';
-import { EXIT_CODE } from '../protocol.js';
+import { EXIT_CODE, FINDING_KINDS } from '../protocol.js';
 
 /**
  * The verdict and exit code of { status, findings, inconclusive, failOn }:
@@ -41,11 +41,13 @@ export function runStatus(run, count = null) {
 
 /**
  * What became of the run a written summary describes, as the judge takes
- * it: its verdict error is a failure, an interrupted run stays one, and an
- * exit code 3 without the verdict error is something asked for that failed.
+ * it: a failed run is a failure unless its verdict names a finding (the
+ * module's allocator ran dry), an interrupted run stays one, and an exit
+ * code 3 without the verdict error is something asked for that failed.
  */
 export function summaryStatus(summary) {
-  if (summary.verdict === 'error') return 'failed';
+  if (summary.verdict === 'error' || (summary.status === 'failed' && !FINDING_KINDS.includes(summary.verdict)))
+    return 'failed';
   if (summary.status === 'interrupted') return 'interrupted';
   return summary.exitCode === EXIT_CODE.FAILED ? 'incomplete' : 'completed';
 }

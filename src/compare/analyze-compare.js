@@ -8,6 +8,7 @@
 // control arm, lies beyond the control's own interval.
 import { addon } from '../addon.js';
 import { judge } from '../analysis/judge.js';
+import { verdictChange } from '../baseline/record.js';
 import { CENSUS_KIND } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
 
@@ -138,7 +139,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
         gzip: r.size.gzip - base.size.gzip,
         brotli: r.size.brotli - base.size.brotli,
       },
-      verdict: r.verdict === base.verdict ? null : { from: base.verdict, to: r.verdict },
+      verdict: verdictChange(base.verdict, r.verdict),
     };
     differences.push(d);
     if (r.role !== 'arm') continue;

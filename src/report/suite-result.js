@@ -32,12 +32,12 @@ export function caseOutcome({ summary, expect = null, expectMode = false, error 
   }
   const unexpected = expectMode && expect && !expect.includes(summary.verdict);
   const regressions = summary.baseline?.regressions ?? [];
-  const exitCode = expectMode
-    ? judge({
-        status: summaryStatus(summary),
-        findings: [...(unexpected ? [{ kind: 'expectation' }] : []), ...regressions],
-      }).exitCode
-    : summary.exitCode;
+  const status = summaryStatus(summary);
+  // Without --expect the run's own exit code (the judge's), unless an older
+  // or hand-made summary of a failed run says otherwise.
+  const findings = expectMode ? [...(unexpected ? [{ kind: 'expectation' }] : []), ...regressions] : null;
+  const exitCode =
+    findings || status === 'failed' ? judge({ status, findings: findings ?? [] }).exitCode : summary.exitCode;
   const outcome = OUTCOME[exitCode] ?? 'passed';
   let message = `verdict ${summary.verdict ?? 'none'}${expectMode && expect ? ', as expected' : ''}`;
   if (outcome === 'error')
