@@ -439,9 +439,6 @@ typedef struct {
   ws_undecided undecided[WS_MAX_SERIES + 1];
   size_t nundecided;
   int below_threshold; /* series sustained but below js_heap_threshold, or -1 */
-  int verdict;         /* the trend findings' verdict (ws_classify), for C
-                        * callers; JavaScript judges every finding of the
-                        * run at once (src/analysis/judge.js) */
 } ws_verdict;
 
 /* Analyses a run: warm-up (auto: the later of the time and the memory
@@ -454,5 +451,11 @@ typedef struct {
  * Returns 0, WS_EINVAL (bad options, k > WS_MAX_SERIES), WS_ENOMEM. */
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
                    size_t k, const ws_verdict_opts *o, ws_verdict *v);
+
+/* Returns the verdict of a whole-run analysis's findings alone
+ * (ws_judge_verdict of v's finding kinds, inconclusive when v left
+ * something open): for C callers. A run's verdict also weighs the findings
+ * made outside it (failed grows, budgets, ...): src/analysis/judge.js. */
+int ws_verdict_of(const ws_verdict *v);
 
 #endif

@@ -52,6 +52,13 @@ int ws_judge_verdict(uint32_t kinds, int inconclusive) {
   return inconclusive ? WS_KIND_INCONCLUSIVE : WS_KIND_STABLE;
 }
 
+int ws_verdict_of(const ws_verdict *v) {
+  uint32_t kinds = 0;
+  for (size_t i = 0; i < v->nfindings; i++)
+    kinds |= WS_KIND_BIT(v->findings[i].kind);
+  return ws_judge_verdict(kinds, v->nundecided > 0);
+}
+
 /* Returns whether one of kinds gates the exit code (exit 1). */
 static int gated(const ws_judge_in *in) {
   for (int k = 1; k < WS_KIND_COUNT; k++) {
