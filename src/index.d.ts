@@ -19,7 +19,7 @@ export declare class SoakError extends Error {
   paragraph(): string;
 }
 
-/** The finding kinds, most severe first (C's WS_FINDING_KINDS), and a hung call's. */
+/** A summary's finding kinds, most severe first (C's WS_FINDING_KINDS that name a verdict), and a hung call's. */
 export type FindingKind =
   | 'memory-exhausted'
   | 'stack-drift'

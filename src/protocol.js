@@ -2,8 +2,9 @@
 // (addon/include/ws_protocol.h): record layout, record types and flags,
 // metric ids, marks, allocation counters, ring control words, worker phases,
 // loop statuses, argument kinds and value types, series roles, the heap
-// census's allocator kinds, finding kinds in severity order, the verdict
-// defaults, the log's magic and version. No number here is written in JS.
+// census's allocator kinds, finding kinds in severity order with their gates,
+// run statuses and exit codes, the verdict defaults, the log's magic and
+// version. No number here is written in JS.
 // Also the one decoder of raw records that the main thread uses.
 import { addon } from './addon.js';
 
@@ -39,8 +40,18 @@ export const CENSUS_KIND = freeze(c.censusKind);
 export const CENSUS_KIND_TEXT = freeze(c.censusKindText);
 /** In-use chunks of [2^k, 2^(k+1)) bytes are metric METRIC_CENSUS_CLASS_BASE + k. */
 export const METRIC_CENSUS_CLASS_BASE = c.metricCensusClassBase;
-/** Finding kinds, most severe first (a verdict is the most severe finding's kind). */
+/** The finding kinds that name a verdict, most severe first (a verdict is the most severe finding's kind). */
 export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
+/**
+ * Every finding kind the judge takes, in C's order, with its gate: 'fail-on',
+ * 'always', 'against' (a comparison: never the verdict) or 'fails-run'
+ * (ws_protocol.h WS_GATES).
+ */
+export const FINDING_GATE = freeze(c.findingGate);
+/** What became of a run, as the judge takes it (src/analysis/judge.js), by name. */
+export const RUN_STATUS = freeze(c.runStatus);
+/** The exit codes, by name (src/cli/exit-codes.js keeps a copy the command line needs without the addon). */
+export const EXIT_CODE = freeze(c.exitCode);
 /** Why a run's data could not decide (the verdict "inconclusive"), by name. */
 export const UNDECIDED_REASON = freeze(c.undecidedReason);
 export const GROWTH_CAUSE = freeze(c.growthCause);

@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { MEMORY_LOG_BYTES } from '../src/cli/options.js';
-import { FINDING_KINDS } from '../src/protocol.js';
+import { FINDING_GATE, FINDING_KINDS } from '../src/protocol.js';
 import { workerExecArgv } from '../src/run/run.js';
 import { fixture, ROOT, runCli, tempDir, whenFileReaches } from './helpers.js';
 
@@ -38,11 +38,12 @@ test('import("wasm-soak") resolves the library through package.json exports', as
   assert.equal(lib.version, pkg.version);
 });
 
-test("index.d.ts's finding kinds are C's (WS_FINDING_KINDS) and a hung call's", () => {
+test("index.d.ts's finding kinds are C's (WS_FINDING_KINDS): a summary's, the verdicts' and the failures'", () => {
   const types = readFileSync(join(ROOT, 'src', 'index.d.ts'), 'utf8');
   const union = types.match(/export type FindingKind =([^;]*);/)[1];
   const kinds = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
-  assert.deepEqual(kinds, [...FINDING_KINDS, 'hung-call']);
+  const failures = Object.keys(FINDING_GATE).filter((k) => FINDING_GATE[k] === 'fails-run');
+  assert.deepEqual(kinds, [...FINDING_KINDS, ...failures]);
 });
 
 test("the README's node:test example is test/library-example.test.js, verbatim", () => {

@@ -1,8 +1,9 @@
 /* The protocol between the C core and JavaScript: the record every call and
  * sample becomes, the ring's control words, the loop's statuses, argument
  * kinds and value types, allocation counters, metric ids, the heap census's
- * allocator kinds, the log's magic, series roles and finding kinds. Each
- * list is written once here, as an X-macro X(NAME, value, "jsName"), and
+ * allocator kinds, the log's magic, series roles, finding kinds with their
+ * gates, run statuses and exit codes. Each list is written once here, as an
+ * X-macro X(NAME, value, "jsName") (finding kinds add their gate), and
  * generates both the C enum and the binding's `constants` export
  * (addon/napi/constants.c): JavaScript never restates one of these numbers
  * (src/protocol.js re-exports them). Layout of records and the log:
@@ -228,19 +229,66 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CONTROL, 8, "control") /* the machine: the reference workload's ns (time) */         \
   X(PREEMPTIONS, 9, "preemptions") /* the loop thread's involuntary switches so far */
 
-/* Finding kinds, most severe first: the order is the severity order (a
- * verdict is the most severe finding's kind, "stable" without one). The
- * trend kinds come from ws_classify; budget findings are exact per-call gates
- * the user sets, checked on the counting pass in src/analysis/allocations.js. */
+/* How a finding kind gates the verdict and the exit code (the last column
+ * of WS_FINDING_KINDS; ws_judge applies it, docs/verdicts.md, "The
+ * judge"). */
+#define WS_GATES(X)                                                                      \
+  X(FAIL_ON, 1, "fail-on") /* names the verdict; exit 1 when --fail-on lists it */       \
+  X(ALWAYS, 2, "always")   /* names the verdict; exit 1 always: a gate the user set */   \
+  X(AGAINST, 3, "against") /* a comparison (a baseline, another arm, a suite's           \
+                            * expectation): exit 1 always; the verdict stays the         \
+                            * run's own */                                               \
+  X(FAILS_RUN, 4, "fails-run") /* the run failed: verdict error, exit 3 */
+
+/* Finding kinds, X(NAME, value, "jsName", GATE): the kinds that name a
+ * verdict (gates FAIL_ON and ALWAYS) come first, most severe first: the
+ * order is the severity order (a verdict is the most severe such finding's
+ * kind, "stable" without one). The trend kinds come from ws_classify;
+ * memory-exhausted also from failed grows and the allocator's NULL
+ * (src/analysis/grow-failures.js, analyze.js); budget findings are exact
+ * per-call gates the user sets, checked on the counting pass in
+ * src/analysis/allocations.js. The kinds after them never name a verdict:
+ * a hung call (the watchdog ended it; src/analysis/analyze.js), a
+ * regression against a baseline or between compared arms beyond a
+ * --fail-if-* gate (src/baseline/record.js, src/compare/analyze-compare.js),
+ * a suite target that did not meet its expectation (soak --expect,
+ * src/report/suite-result.js). Adding a kind: docs/verdicts.md, "The
+ * judge". */
 #define WS_FINDING_KINDS(X)                                                              \
-  X(MEMORY_EXHAUSTED, 1, "memory-exhausted") /* observed, not projected: first */        \
-  X(STACK_DRIFT, 2, "stack-drift")                                                       \
-  X(LEAK, 3, "leak")                                                                     \
-  X(FRAGMENTATION, 4, "fragmentation")                                                   \
-  X(GROWTH, 5, "growth")                                                                 \
-  X(JS_HEAP_GROWTH, 6, "js-heap-growth")                                                 \
-  X(SLOWDOWN, 7, "slowdown")                                                             \
-  X(BUDGET, 8, "budget")
+  X(MEMORY_EXHAUSTED, 1, "memory-exhausted", FAIL_ON) /* observed, not projected */      \
+  X(STACK_DRIFT, 2, "stack-drift", FAIL_ON)                                              \
+  X(LEAK, 3, "leak", FAIL_ON)                                                            \
+  X(FRAGMENTATION, 4, "fragmentation", FAIL_ON)                                          \
+  X(GROWTH, 5, "growth", FAIL_ON)                                                        \
+  X(JS_HEAP_GROWTH, 6, "js-heap-growth", FAIL_ON)                                        \
+  X(SLOWDOWN, 7, "slowdown", FAIL_ON)                                                    \
+  X(BUDGET, 8, "budget", ALWAYS)                                                         \
+  X(HUNG_CALL, 9, "hung-call", FAILS_RUN)                                                \
+  X(REGRESSION, 10, "regression", AGAINST)                                               \
+  X(EXPECTATION, 11, "expectation", AGAINST)
+
+/* What became of a run, as the judge takes it (ws_judge). */
+#define WS_RUN_STATUSES(X)                                                               \
+  X(COMPLETED, 1, "completed")     /* judged on every call */                            \
+  X(INTERRUPTED, 2, "interrupted") /* a signal: judged on the calls done, exit 130 */    \
+  X(FAILED, 3, "failed")           /* a trap, a throw, a hang, the worker died:          \
+                                    * verdict error, exit 3 */                           \
+  X(MODULE_EXHAUSTED, 4,                                                                 \
+    "module-exhausted")          /* the module's allocator gave no block for             \
+                                  * an argument: the run stopped there, judged as a      \
+                                  * completed one (its memory-exhausted finding) */      \
+  X(INCOMPLETE, 5, "incomplete") /* the calls completed, something asked for did not     \
+                                  * (a counting pass): the verdict stands, exit 3 */
+
+/* The exit codes of the command line (README, "Exit codes"):
+ * X(NAME, code, "jsName"). ws_judge returns all but USAGE, which input
+ * errors carry (src/cli/exit-codes.js). */
+#define WS_EXIT_CODES(X)                                                                 \
+  X(OK, 0, "OK")                     /* completed, nothing gates */                      \
+  X(FINDING, 1, "FINDING")           /* a finding that gates */                          \
+  X(USAGE, 2, "USAGE")               /* usage or input error */                          \
+  X(FAILED, 3, "FAILED")             /* the run failed */                                \
+  X(INTERRUPTED, 130, "INTERRUPTED") /* SIGINT or SIGTERM */
 
 /* Why a run's data cannot decide (the verdict "inconclusive" when nothing
  * else was found; docs/verdicts.md, "Inconclusive"). Each comes with the
@@ -311,7 +359,10 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_ARG_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_ARG_, name, value)
 #define WS_VAL_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_VAL_, name, value)
 #define WS_ROLE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_ROLE_, name, value)
-#define WS_KIND_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_KIND_, name, value)
+#define WS_KIND_ENUM(name, value, js, gate) WS_PROTOCOL_ENUM(WS_KIND_, name, value)
+#define WS_GATE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GATE_, name, value)
+#define WS_RUN_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_RUN_, name, value)
+#define WS_EXIT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_EXIT_, name, value)
 #define WS_CENSUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CENSUS_, name, value)
 #define WS_UNDECIDED_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_UNDECIDED_, name, value)
 #define WS_GROWTH_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROWTH_, name, value)
@@ -334,18 +385,26 @@ enum { WS_ARG_KINDS(WS_ARG_ENUM) };
 enum { WS_VALUE_TYPES(WS_VAL_ENUM) };
 enum { WS_SERIES_ROLES(WS_ROLE_ENUM) };
 enum { WS_CENSUS_KINDS(WS_CENSUS_ENUM) };
-/* A verdict is a finding kind, stable, or inconclusive (no finding, and
- * something the data could not decide). */
+/* A verdict is a finding kind that names one, stable, inconclusive (no
+ * such finding, and something the data could not decide), or error (the
+ * run failed). */
 enum {
+  WS_KIND_ERROR = -2,
   WS_KIND_INCONCLUSIVE = -1,
   WS_KIND_STABLE = 0,
   WS_FINDING_KINDS(WS_KIND_ENUM) WS_KIND_COUNT
 };
+enum { WS_GATES(WS_GATE_ENUM) };
+enum { WS_RUN_STATUSES(WS_RUN_ENUM) };
+enum { WS_EXIT_CODES(WS_EXIT_ENUM) };
+/* Finding kinds as bits of a set (ws_judge). */
+#define WS_KIND_BIT(kind) (1u << (kind))
+_Static_assert(WS_KIND_COUNT <= 32, "a set of finding kinds fits in 32 bits");
 enum { WS_UNDECIDED_REASONS(WS_UNDECIDED_ENUM) };
 enum { WS_GROWTH_CAUSES(WS_GROWTH_ENUM) };
 
-/* Returns the kind's name ("stable", "inconclusive", "leak", ...), or
- * "unknown". */
+/* Returns the kind's name ("stable", "inconclusive", "error", "leak", ...),
+ * or "unknown" (ws_judge.c). */
 const char *ws_kind_name(int kind);
 
 #endif

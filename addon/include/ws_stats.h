@@ -386,11 +386,56 @@ typedef struct {
  * was). Stores what the data left open in und (up to WS_MAX_SERIES + 1,
  * count in *nund): memory questions only while no memory finding was made,
  * a late linear-memory step only while no live-byte series was tested.
- * Returns the verdict: the most severe kind, else WS_KIND_INCONCLUSIVE when
+ * Returns the verdict of those findings by the judge's rule
+ * (ws_judge_verdict): the most severe kind, else WS_KIND_INCONCLUSIVE when
  * something is open, else WS_KIND_STABLE. */
 int ws_classify(const ws_signal *s, size_t k, const ws_time_signal *time,
                 double js_heap_threshold, ws_finding *out, size_t *n, int *below,
                 ws_undecided *und, size_t *nund);
+
+/* ---- The judge (ws_judge.c) ---- */
+
+/* What the judge takes: what became of the run, the finding kinds it has,
+ * what --fail-on lists, and whether the data left a question open. */
+typedef struct {
+  int status;               /* WS_RUN_* */
+  uint32_t kinds;           /* WS_KIND_BIT(k) of every finding kind k present */
+  uint32_t fail_on;         /* WS_KIND_BIT(k) of every kind --fail-on lists */
+  int fail_on_inconclusive; /* --fail-on lists "inconclusive" */
+  int inconclusive;         /* something is open (the verdict inconclusive, if
+                             * no finding names another) */
+} ws_judge_in;
+
+/* What the judge decides. */
+typedef struct {
+  int verdict;   /* WS_KIND_*: a kind that names a verdict, WS_KIND_STABLE,
+                  * WS_KIND_INCONCLUSIVE or WS_KIND_ERROR */
+  int exit_code; /* WS_EXIT_* (never WS_EXIT_USAGE) */
+} ws_judgement;
+
+/* Returns the verdict of kinds (WS_KIND_BIT set) on a run that did not
+ * fail: the first kind in severity order (WS_FINDING_KINDS) whose gate names
+ * a verdict (WS_GATE_FAIL_ON, WS_GATE_ALWAYS), else WS_KIND_INCONCLUSIVE
+ * when inconclusive, else WS_KIND_STABLE. Kinds of other gates are
+ * ignored. */
+int ws_judge_verdict(uint32_t kinds, int inconclusive);
+
+/* Returns the gate (WS_GATE_*) of a finding kind, or 0 for a value that is
+ * none. */
+int ws_kind_gate(int kind);
+
+/* The one decision of a run, a comparison or a suite target (docs/verdicts.md,
+ * "The judge"). Verdict: WS_KIND_ERROR when the status is WS_RUN_FAILED or a
+ * kind's gate is WS_GATE_FAILS_RUN, else ws_judge_verdict. Exit code, first
+ * that applies: WS_EXIT_FAILED for WS_KIND_ERROR; WS_EXIT_INTERRUPTED for
+ * WS_RUN_INTERRUPTED; WS_EXIT_FAILED for WS_RUN_INCOMPLETE; WS_EXIT_FINDING
+ * for a kind gated WS_GATE_ALWAYS or WS_GATE_AGAINST, for a kind gated
+ * WS_GATE_FAIL_ON that fail_on lists, or for inconclusive with
+ * fail_on_inconclusive; else WS_EXIT_OK. WS_RUN_MODULE_EXHAUSTED is judged as
+ * WS_RUN_COMPLETED. Stores the result in *out. Returns 0, or WS_EINVAL (out
+ * untouched) for an unknown status or a bit of kinds or fail_on that is no
+ * finding kind. Pure: no allocation, any thread. */
+int ws_judge(const ws_judge_in *in, ws_judgement *out);
 
 /* ---- Whole-run analysis (ws_verdict.c) ---- */
 
@@ -439,7 +484,6 @@ typedef struct {
   ws_undecided undecided[WS_MAX_SERIES + 1];
   size_t nundecided;
   int below_threshold; /* series sustained but below js_heap_threshold, or -1 */
-  int verdict;         /* WS_KIND_* (WS_KIND_INCONCLUSIVE included) */
 } ws_verdict;
 
 /* Analyses a run: warm-up (auto: the later of the time and the memory
@@ -452,5 +496,11 @@ typedef struct {
  * Returns 0, WS_EINVAL (bad options, k > WS_MAX_SERIES), WS_ENOMEM. */
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
                    size_t k, const ws_verdict_opts *o, ws_verdict *v);
+
+/* Returns the verdict of a whole-run analysis's findings alone
+ * (ws_judge_verdict of v's finding kinds, inconclusive when v left
+ * something open): for C callers. A run's verdict also weighs the findings
+ * made outside it (failed grows, budgets, ...): src/analysis/judge.js. */
+int ws_verdict_of(const ws_verdict *v);
 
 #endif

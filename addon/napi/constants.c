@@ -36,20 +36,44 @@ static napi_status set_string(napi_env env, napi_value obj, const char *name,
   } while (0)
 #define WS_SET_ENTRY(name, value, js) NAPI_CHECK(set_number(env, list_, js, (value)));
 
-/* The finding kinds as an array of names in severity order. */
-static napi_status kinds_in_order(napi_env env, napi_value *out) {
-  static const char *const names[] = {
-#define WS_KIND_STRING(name, value, js) js,
-      WS_FINDING_KINDS(WS_KIND_STRING)
-#undef WS_KIND_STRING
+/* The finding kinds that name a verdict (gates FAIL_ON and ALWAYS), as an
+ * array of names in severity order: what --fail-on may list. */
+static napi_status verdict_kinds(napi_env env, napi_value *out) {
+  static const struct {
+    const char *name;
+    int gate;
+  } kinds[] = {
+#define WS_KIND_ENTRY(name, value, js, gate) {js, WS_GATE_##gate},
+      WS_FINDING_KINDS(WS_KIND_ENTRY)
+#undef WS_KIND_ENTRY
   };
-  NAPI_CHECK(napi_create_array_with_length(env, sizeof names / sizeof *names, out));
-  for (uint32_t i = 0; i < sizeof names / sizeof *names; i++) {
+  NAPI_CHECK(napi_create_array(env, out));
+  uint32_t n = 0;
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    if (kinds[i].gate != WS_GATE_FAIL_ON && kinds[i].gate != WS_GATE_ALWAYS)
+      continue;
     napi_value v;
-    NAPI_CHECK(napi_create_string_utf8(env, names[i], NAPI_AUTO_LENGTH, &v));
-    NAPI_CHECK(napi_set_element(env, *out, i, v));
+    NAPI_CHECK(napi_create_string_utf8(env, kinds[i].name, NAPI_AUTO_LENGTH, &v));
+    NAPI_CHECK(napi_set_element(env, *out, n++, v));
   }
   return napi_ok;
+}
+
+/* Sets obj[name] to an object mapping every finding kind, in the list's
+ * order, to its gate's name. */
+static napi_status kind_gates(napi_env env, napi_value obj, const char *name) {
+  static const char *const gates[] = {
+#define WS_GATE_NAME(gate, value, js) [value] = js,
+      WS_GATES(WS_GATE_NAME)
+#undef WS_GATE_NAME
+  };
+  napi_value map;
+  NAPI_CHECK(napi_create_object(env, &map));
+#define WS_SET_GATE(kind, value, js, gate)                                               \
+  NAPI_CHECK(set_string(env, map, js, gates[WS_GATE_##gate]));
+  WS_FINDING_KINDS(WS_SET_GATE)
+#undef WS_SET_GATE
+  return napi_set_named_property(env, obj, name, map);
 }
 
 /* Sets obj[name] to an object mapping each census kind's id to its text
@@ -116,8 +140,12 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
   NAPI_CHECK(set_number(env, c, "pageBytes", WS_PAGE_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
-  NAPI_CHECK(kinds_in_order(env, &kinds));
+  NAPI_CHECK(verdict_kinds(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
+  NAPI_CHECK(kind_gates(env, c, "findingGate"));
+  WS_EXPORT_LIST(env, c, "gate", WS_GATES);
+  WS_EXPORT_LIST(env, c, "runStatus", WS_RUN_STATUSES);
+  WS_EXPORT_LIST(env, c, "exitCode", WS_EXIT_CODES);
   NAPI_CHECK(set_string(env, c, "logMagic", WS_LOG_MAGIC));
   NAPI_CHECK(set_number(env, c, "logVersion", WS_LOG_VERSION));
   NAPI_CHECK(set_number(env, c, "logOldestVersion", WS_LOG_OLDEST_VERSION));

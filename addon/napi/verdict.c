@@ -1,7 +1,9 @@
-/* Node-API layer of the trend verdict engine: converts typed arrays, calls
- * the statistics core (ws_stats.h) and builds plain result objects. Runs on
+/* Node-API layer of the trend verdict engine and the judge: converts typed
+ * arrays and names, calls the statistics core (ws_stats.h) and builds plain
+ * result objects. Runs on
  * the JS thread of whichever isolate loaded the addon; keeps no state. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "binding.h"
 #include "ws_stats.h"
@@ -148,8 +150,9 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
 
 /* analyzeRun(Float32Array elapsed, [{ role, step, iter, value }], { warmup,
  * timeThreshold, jsHeapThreshold, alpha, seed }[, Uint8Array flags, one per
- * call]) -> { warmup, time, series,
- * findings, belowThreshold, jsHeapThreshold, verdict }; an option left
+ * call]) -> { warmup, time, series, findings, undecided, belowThreshold,
+ * jsHeapThreshold } (no verdict: the judge, js_judge, decides it from every
+ * finding of the run); an option left
  * undefined takes its C default (WS_VERDICT_DEFAULTS). Validation lives in
  * src/analysis/verdict.js. */
 static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
@@ -263,13 +266,98 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_set_named_property(env, out, "undecided", arr));
   NAPI_CALL(env, set_num(env, out, "belowThreshold", v.below_threshold));
   NAPI_CALL(env, set_num(env, out, "jsHeapThreshold", o.js_heap_threshold));
+  return out;
+}
+
+/* Reads a short string (a kind or status name) into buf; returns 0 when v
+ * is none or too long. */
+static int short_string(napi_env env, napi_value v, char *buf, size_t size) {
+  size_t len;
+  return napi_get_value_string_utf8(env, v, buf, size, &len) == napi_ok && len + 1 < size;
+}
+
+/* Returns the WS_KIND_* of a finding kind's name, or 0. */
+static int kind_of(const char *name) {
+#define WS_KIND_BY_NAME(n, value, js, gate)                                              \
+  if (strcmp(name, js) == 0)                                                             \
+    return WS_KIND_##n;
+  WS_FINDING_KINDS(WS_KIND_BY_NAME)
+#undef WS_KIND_BY_NAME
+  return 0;
+}
+
+/* Returns the WS_RUN_* of a run status's name, or 0. */
+static int status_of(const char *name) {
+#define WS_RUN_BY_NAME(n, value, js)                                                     \
+  if (strcmp(name, js) == 0)                                                             \
+    return WS_RUN_##n;
+  WS_RUN_STATUSES(WS_RUN_BY_NAME)
+#undef WS_RUN_BY_NAME
+  return 0;
+}
+
+/* Adds the bits of an array of kind names to *set ("inconclusive" sets
+ * *inconclusive when it is not NULL); returns 0 on a name that is neither. */
+static int kind_set(napi_env env, napi_value arr, uint32_t *set, int *inconclusive) {
+  uint32_t n;
+  if (napi_get_array_length(env, arr, &n) != napi_ok)
+    return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value v;
+    char name[32];
+    if (napi_get_element(env, arr, i, &v) != napi_ok ||
+        !short_string(env, v, name, sizeof name))
+      return 0;
+    int kind = kind_of(name);
+    if (kind != 0)
+      *set |= WS_KIND_BIT(kind);
+    else if (inconclusive != NULL && strcmp(name, "inconclusive") == 0)
+      *inconclusive = 1;
+    else
+      return 0;
+  }
+  return 1;
+}
+
+/* judge(status, kinds, failOn, inconclusive) -> { verdict, exitCode }: the
+ * one decision (ws_judge). status: a WS_RUN_STATUSES name; kinds: the
+ * finding kinds present (names, repeats allowed); failOn: the kinds
+ * --fail-on lists, "inconclusive" among them; inconclusive: a boolean.
+ * src/analysis/judge.js is the only caller. */
+static napi_value js_judge(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  ws_judge_in in = {0};
+  char status[32];
+  bool open = false;
+  if (argc < 4 || !short_string(env, argv[0], status, sizeof status) ||
+      (in.status = status_of(status)) == 0 || !kind_set(env, argv[1], &in.kinds, NULL) ||
+      !kind_set(env, argv[2], &in.fail_on, &in.fail_on_inconclusive) ||
+      napi_get_value_bool(env, argv[3], &open) != napi_ok) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "judge(status, kinds[], failOn[], inconclusive): a run status, "
+                          "finding kinds, finding kinds or inconclusive, a boolean");
+    return NULL;
+  }
+  in.inconclusive = open;
+  ws_judgement j;
+  int rc = ws_judge(&in, &j);
+  if (rc != 0) {
+    ws_binding_throw_code(env, rc, NULL);
+    return NULL;
+  }
+  napi_value out, str;
+  NAPI_CALL(env, napi_create_object(env, &out));
   NAPI_CALL(
-      env, napi_create_string_utf8(env, ws_kind_name(v.verdict), NAPI_AUTO_LENGTH, &str));
+      env, napi_create_string_utf8(env, ws_kind_name(j.verdict), NAPI_AUTO_LENGTH, &str));
   NAPI_CALL(env, napi_set_named_property(env, out, "verdict", str));
+  NAPI_CALL(env, set_num(env, out, "exitCode", j.exit_code));
   return out;
 }
 
 napi_status ws_binding_verdict_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "verdictAnalyzeRun", js_analyze_run));
+  NAPI_CHECK(ws_binding_export(env, exports, "judge", js_judge));
   return napi_ok;
 }

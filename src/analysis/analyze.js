@@ -1,27 +1,16 @@
 // The analysis of a run: decoded logs in, the summary out (docs/summary.md).
 // Pure: it reads nothing and writes nothing; the result folder's files are
 // written by src/report/result.js. The base summary, the counting pass's
-// allocations and budgets, the trend verdicts, and the exit code they imply.
-import { againstBaseline, baselineRecord } from '../baseline/record.js';
-import { EXIT } from '../cli/exit-codes.js';
+// allocations and budgets, the trend verdicts, and every finding handed to
+// the one judge (judge.js) for the verdict and the exit code.
+import { againstBaseline, baselineRecord, verdictChange } from '../baseline/record.js';
 import { formatBytes, formatCount } from '../report/format.js';
 import { checkBudgets, coverageComplete, growthAttribution, summarizeAllocations } from './allocations.js';
 import { censusSummary, growingClassesText } from './census.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
+import { judge, runStatus } from './judge.js';
 import { buildSummary } from './summary.js';
-import { analyzeRun, verdictOf } from './verdict.js';
-
-/**
- * Exit code for a run's status, findings and what it left undecided (README,
- * "Exit codes"). Budget findings always fail: a budget is an explicit gate.
- * Undecided questions fail only when failOn names 'inconclusive'.
- */
-export function exitCodeFor(status, findings, failOn, inconclusive = []) {
-  if (status === 'failed') return EXIT.FAILED;
-  if (status === 'interrupted') return EXIT.INTERRUPTED;
-  if (failOn.includes('inconclusive') && inconclusive.length > 0) return EXIT.FINDING;
-  return findings.some((f) => f.kind === 'budget' || failOn.includes(f.kind)) ? EXIT.FINDING : EXIT.OK;
-}
+import { analyzeRun } from './verdict.js';
 
 const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), value: new Float64Array(0) };
 
@@ -83,7 +72,7 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
       declared.length > 0 && declared.every((d) => d > 0) ? declared.reduce((a, b) => a + b, 0) : null,
   });
   trend.findings = withGrowFailures(trend.findings, data.header, data.growFailures, countedGrows);
-  trend.verdict = verdictOf(trend.findings, trend.inconclusive);
+  trend.verdict = judge({ findings: trend.findings, inconclusive: trend.inconclusive }).verdict;
   return { input, liveSource, trend };
 }
 
@@ -148,6 +137,24 @@ function allocatorExhausted(e, err, onlyOp) {
 }
 
 /**
+ * The hung-call finding of a run whose watchdog ended a call (WS_EHUNG): []
+ * for any other run. e: the summary's error; err: the run's.
+ */
+function hungCall(e, err) {
+  if (err?.code !== 'WS_EHUNG' || !e) return [];
+  return [
+    {
+      kind: 'hung-call',
+      sentence: err.message,
+      iteration: e.iteration,
+      op: e.op,
+      phase: e.phase,
+      elapsedMs: e.elapsedMs,
+    },
+  ];
+}
+
+/**
  * Analyses a run and writes nothing. timed: the decoded timed pass
  * (readRun); counted: the decoded counting pass (readRun with allocs) or
  * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
@@ -179,14 +186,14 @@ export function analyze({ timed: logged, counted = null, cfg, run, count = null 
   const census = censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls });
   const ops = timed.header.ops ?? [];
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
-  summary.findings = [...exhausted, ...trend.findings.map((f) => withGrowingClasses(f, census)), ...budgetFindings];
+  summary.findings = [
+    ...exhausted,
+    ...trend.findings.map((f) => withGrowingClasses(f, census)),
+    ...budgetFindings,
+    ...hungCall(summary.error, run.error),
+  ];
   summary.inconclusive = trend.inconclusive;
-  // A failed run has no verdict of its own: its findings judge the calls
-  // before the failure (summary.error says where it failed), its verdict is
-  // "error". The module's allocator running dry (WS_EALLOC) is a finding
-  // about the module, its verdict memory-exhausted.
-  const failed = run.status === 'failed' && run.error?.code !== 'WS_EALLOC';
-  summary.verdict = failed ? 'error' : verdictOf(summary.findings, summary.inconclusive);
+  summary.verdict = null; // the judge's, below, once every finding is in
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;
   summary.sources = {
@@ -204,28 +211,8 @@ export function analyze({ timed: logged, counted = null, cfg, run, count = null 
     };
   summary.allocations = allocations ? allocations.summary : null;
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
-  summary.exitCode = exitCodeFor(run.status, summary.findings, cfg.failOn, summary.inconclusive);
-  // The module's allocator running dry is a finding about the module (exit
-  // 1), not a failure of the tool, though the run stopped there.
-  if (run.error?.code === 'WS_EALLOC')
-    summary.exitCode = exitCodeFor('completed', summary.findings, cfg.failOn, summary.inconclusive);
-  // A counting pass that was asked for and failed loses requested data.
-  if (count?.status === 'failed' && summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
-  // A hung call (the watchdog ended the worker) is named as a finding; the
-  // run failed (exit 3) whatever the samples recorded before it say.
-  if (run.error?.code === 'WS_EHUNG') {
-    const e = summary.error;
-    summary.findings.push({
-      kind: 'hung-call',
-      sentence: run.error.message,
-      iteration: e.iteration,
-      op: e.op,
-      phase: e.phase,
-      elapsedMs: e.elapsedMs,
-    });
-  }
-  // --baseline: the run against the saved one; a regression beyond the
-  // gates is a finding's exit code.
+  // --baseline: the run against the saved one; its regressions beyond the
+  // gates are findings of kind regression (summary.baseline.regressions).
   if (cfg.baseline?.record) {
     const current = baselineRecord(summary, timed, cfg.baseline.sizes, null);
     const gates = { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater };
@@ -234,8 +221,21 @@ export function analyze({ timed: logged, counted = null, cfg, run, count = null 
       seed: summary.seed,
       dir: cfg.baseline.dir,
     });
-    if (summary.baseline.regressions.length && summary.exitCode === EXIT.OK) summary.exitCode = EXIT.FINDING;
   }
+  // The one decision: a failed run's verdict is "error" (its findings judge
+  // the calls before the failure, summary.error says where it failed); the
+  // module's allocator running dry (WS_EALLOC) is a finding about the
+  // module, judged as a completed run; a requested counting pass that
+  // failed exits 3 (judge.js, docs/verdicts.md "The judge").
+  const judged = judge({
+    status: runStatus(run, count),
+    findings: [...summary.findings, ...(summary.baseline?.regressions ?? [])],
+    inconclusive: summary.inconclusive,
+    failOn: cfg.failOn,
+  });
+  summary.verdict = judged.verdict;
+  summary.exitCode = judged.exitCode;
+  if (summary.baseline) summary.baseline.verdict = verdictChange(cfg.baseline.record.verdict, summary.verdict);
   summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
   // The figures show what the verdicts judged (e.g. live bytes from the
   // counting pass when the module reports none itself); the JS heap line is

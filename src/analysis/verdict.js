@@ -2,7 +2,7 @@
 // into findings (docs/verdicts.md). Every statistic, threshold and the
 // severity order live in C (addon/core/stats via addon/napi/verdict.c); this
 // file validates options, picks the series a run has, and words the findings
-// for people. verdictOf is the one rule that turns findings into a verdict.
+// for people. The verdict is the judge's (judge.js), from every finding.
 import { addon } from '../addon.js';
 import {
   FINDING_KINDS,
@@ -14,17 +14,6 @@ import {
   WASM32_MAX_BYTES,
 } from '../protocol.js';
 import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from '../report/format.js';
-
-/**
- * The verdict of a list of findings: the most severe finding's kind in the
- * severity order C defines (FINDING_KINDS); without findings 'inconclusive'
- * when the data left something undecided (inconclusive: the summary's list),
- * else 'stable'.
- */
-export function verdictOf(findings, inconclusive = []) {
-  const kind = FINDING_KINDS.find((k) => findings.some((f) => f.kind === k));
-  return kind ?? (inconclusive.length > 0 ? 'inconclusive' : 'stable');
-}
 
 /** The name a C list (as src/protocol.js exports it) gives value, or undefined. */
 const nameOf = (list, value) => Object.keys(list).find((k) => list[k] === value);
@@ -104,8 +93,8 @@ function projection(s, r, data, options) {
   };
 }
 
-// Each verdict in a few words, for banners and tables (a kind without an
-// entry is shown by its name).
+// Each verdict and finding kind in a few words, for banners and tables
+// (test/judge.test.js checks that every kind of C's list has an entry).
 export const KIND_WORDS = Object.freeze({
   stable: 'stable',
   error: 'error',
@@ -118,6 +107,9 @@ export const KIND_WORDS = Object.freeze({
   'js-heap-growth': 'JS heap growth',
   budget: 'allocation budget exceeded',
   'stack-drift': 'stack drift',
+  'hung-call': 'hung call',
+  regression: 'regression',
+  expectation: 'not as expected',
 });
 
 const SERIES_WORDS = {
@@ -267,7 +259,7 @@ function inIterations(r, stride) {
 
 /**
  * Analyses a decoded run (docs/architecture.md) and returns { warmup, series,
- * findings, inconclusive, verdict, severityOrder, windows } as in
+ * findings, inconclusive, severityOrder, windows } as in
  * docs/summary.md. Options:
  * warmup ('auto' or N), timeThreshold, jsHeapThreshold, alpha (undefined: C's
  * defaults), memoryMaximumBytes, seed (default: the run header's).
@@ -456,7 +448,6 @@ export function analyzeRun(data, options = {}) {
     series: outSeries.filter(Boolean),
     findings,
     inconclusive,
-    verdict: r.verdict,
     severityOrder: FINDING_KINDS,
     // The early and late windows (C's ws_time_windows), also when the time
     // test had too few calls: the summary's time rows and the figures use them.

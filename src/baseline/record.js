@@ -96,10 +96,12 @@ export function baselineRecord(summary, timed, sizes, name) {
  * A run against a baseline (both baselineRecord objects, the run's made
  * now): the time change with its 95 % bootstrap interval from the two runs'
  * batch medians, each over its machine's control when both runs measured
- * one ("within noise" when it includes no change), the exact
- * count differences (when both runs counted), the high-water mark, the
- * verdict change, and the regressions beyond gates ({ slower: fraction |
- * null, moreAllocs, higherWater }). Returns summary.baseline.
+ * one ("within noise" when it includes no change), the exact count
+ * differences (when both runs counted), the high-water mark, and the
+ * regressions beyond gates ({ slower: fraction | null, moreAllocs,
+ * higherWater }): findings of kind regression, which the judge reads
+ * (src/analysis/judge.js). Returns summary.baseline; its verdict change is
+ * filled once the run is judged (verdictChange).
  */
 export function againstBaseline(run, base, { gates, seed, dir }) {
   const log = (xs) => Float64Array.from(xs, Math.log);
@@ -148,6 +150,7 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
   const regressions = [];
   if (time && gates.slower !== null && !time.withinNoise && time.low > gates.slower) {
     regressions.push({
+      kind: 'regression',
       metric: 'time',
       sentence: `time per call rose ${(time.change * 100).toFixed(1)} % against baseline ${base.name}${time.machine ? ', each run against its machine' : ''} (95 % interval ${(time.low * 100).toFixed(1)}–${(time.high * 100).toFixed(1)} %), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
     });
@@ -156,10 +159,11 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
     const more = counts.exact
       ? `${counts.allocs} more allocations than baseline ${base.name} over the same ${run.counts.calls} calls`
       : `${counts.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${base.name} (not the same calls: another seed or iteration count)`;
-    regressions.push({ metric: 'allocations', sentence: `${more} (--fail-if-more-allocs)` });
+    regressions.push({ kind: 'regression', metric: 'allocations', sentence: `${more} (--fail-if-more-allocs)` });
   }
   if (gates.higherWater && highWater.current > highWater.baseline) {
     regressions.push({
+      kind: 'regression',
       metric: 'high-water',
       sentence: `memory high-water mark ${highWater.current} bytes, ${highWater.current - highWater.baseline} above baseline ${base.name} (--fail-if-higher-water)`,
     });
@@ -182,7 +186,10 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
             brotli: run.sizes.brotli - base.sizes.brotli,
           }
         : null,
-    verdict: run.verdict === base.verdict ? null : { from: base.verdict, to: run.verdict },
+    verdict: null, // the judge's verdict against the baseline's: analyze fills it (verdictChange)
     regressions,
   };
 }
+
+/** How a run's verdict changed from a baseline's: null when it did not, else { from, to }. */
+export const verdictChange = (from, to) => (from === to ? null : { from, to });

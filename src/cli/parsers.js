@@ -116,7 +116,7 @@ export function parseArm(text, name) {
   return { name: m[1], path: m[2] };
 }
 
-/** The finding kinds in severity order, as C defines them (read from the addon on use). */
+/** The finding kinds that name a verdict, in severity order, as C defines them (read from the addon on use). */
 export const findingKinds = () => loadAddon().constants.findingKinds;
 
 /** "none" or a comma-separated list of finding kinds, and "inconclusive". */

@@ -7,6 +7,8 @@
 // called real only when that interval excludes no change and, with a
 // control arm, lies beyond the control's own interval.
 import { addon } from '../addon.js';
+import { judge } from '../analysis/judge.js';
+import { verdictChange } from '../baseline/record.js';
 import { CENSUS_KIND } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
 
@@ -106,7 +108,8 @@ const diff = (a, b) => (a === null || b === null || a === undefined || b === und
  * analysed summary), timed (its decoded timed log) }], the first arm the
  * reference; design: { blocks, blockCalls, order (letters), seed };
  * outputs: { checked, mismatches: [...] }; gates: { slower (a fraction or
- * null), moreAllocs, higherWater }. Returns the compare.json object.
+ * null), moreAllocs, higherWater }. Returns the compare.json object: its
+ * regressions are findings of kind regression, its exit code the judge's.
  */
 export function analyzeCompare({ arms, design, outputs, gates }) {
   const results = arms.map((a) => armResult(a, design));
@@ -136,12 +139,13 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
         gzip: r.size.gzip - base.size.gzip,
         brotli: r.size.brotli - base.size.brotli,
       },
-      verdict: r.verdict === base.verdict ? null : { from: base.verdict, to: r.verdict },
+      verdict: verdictChange(base.verdict, r.verdict),
     };
     differences.push(d);
     if (r.role !== 'arm') continue;
     if (gates.slower !== null && real && time.low > gates.slower) {
       regressions.push({
+        kind: 'regression',
         arm: r.name,
         metric: 'time',
         sentence: `${r.name} is slower than ${base.name}: ×${time.ratio.toFixed(3)} (95 % interval ×${(1 + time.low).toFixed(3)}–×${(1 + time.high).toFixed(3)}), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
@@ -149,6 +153,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     }
     if (gates.moreAllocs && d.allocs !== null && d.allocs > 0) {
       regressions.push({
+        kind: 'regression',
         arm: r.name,
         metric: 'allocations',
         sentence: `${r.name} allocates more than ${base.name}: ${d.allocs} more allocations over the same ${r.counts.calls} calls (--fail-if-more-allocs)`,
@@ -156,6 +161,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     }
     if (gates.higherWater && d.highWater !== null && d.highWater > 0) {
       regressions.push({
+        kind: 'regression',
         arm: r.name,
         metric: 'high-water',
         sentence: `${r.name}'s memory high-water mark is ${d.highWater} bytes above ${base.name}'s (--fail-if-higher-water)`,
@@ -163,7 +169,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     }
   }
   for (const m of outputs.mismatches) {
-    regressions.push({ arm: m.arm, metric: 'outputs', sentence: m.sentence });
+    regressions.push({ kind: 'regression', arm: m.arm, metric: 'outputs', sentence: m.sentence });
   }
   const boundaryCost = boundary
     ? {
@@ -191,7 +197,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     outputs: { checked: outputs.checked, mismatches: outputs.mismatches },
     gates,
     regressions,
-    exitCode: regressions.length > 0 ? 1 : 0,
+    exitCode: judge({ findings: regressions }).exitCode,
     reproduce: design.reproduce,
   };
 }

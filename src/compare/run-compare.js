@@ -9,9 +9,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { judge } from '../analysis/judge.js';
 import { readRun } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
-import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
+import { SoakError, usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
 import { analyzeInto } from '../report/result.js';
@@ -315,9 +316,7 @@ export async function runCompare(paths, cfg, argv) {
     throw new SoakError(
       interrupt.interrupted ? 'WS_EINTR' : 'WS_EARM',
       `compare: ${why}; each arm's samples and summary are in ${outDir}/<arm>/.`,
-      {
-        exitCode: interrupt.interrupted ? EXIT.INTERRUPTED : EXIT.FAILED,
-      },
+      { exitCode: judge({ status: interrupt.interrupted ? 'interrupted' : 'failed' }).exitCode },
     );
   }
   for (const a of arms) a.timed = readRun(join(a.dir, 'samples.wslog'));

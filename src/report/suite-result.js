@@ -7,30 +7,46 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { judge, summaryStatus } from '../analysis/judge.js';
 import { EXIT, usageError } from '../cli/exit-codes.js';
 
 export const SUITE_RESULT = 'suite-result.json';
+
+// A case's outcome by the exit code the judge gave it.
+const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
 
 /**
  * The CI outcome of one target. summary: its summary (null when it could not
  * run, then error is the SoakError); expect: the verdicts the suite allows
  * (null: none given); expectMode: `soak --expect`. Returns { outcome:
- * 'passed' | 'failed' | 'error', message }: a failed run is an error; with
- * --expect and an expectation the verdict decides; otherwise a finding that
- * gates the exit code (--fail-on) fails.
+ * 'passed' | 'failed' | 'error', message, exitCode }. The exit code is the
+ * judge's (src/analysis/judge.js): the run's own without --expect; with it,
+ * a verdict the expectation does not allow (a finding of kind expectation)
+ * and a regression against a baseline gate, the run's other findings do
+ * not. Exit 3 is an error, exit 1 a failure.
  */
 export function caseOutcome({ summary, expect = null, expectMode = false, error = null }) {
-  if (!summary) return { outcome: 'error', message: `could not run: ${error?.message ?? 'unknown error'}` };
-  if (summary.status === 'failed') return { outcome: 'error', message: summary.error?.message ?? 'the run failed' };
-  if (expectMode && expect) {
-    return expect.includes(summary.verdict)
-      ? { outcome: 'passed', message: `verdict ${summary.verdict}, as expected` }
-      : { outcome: 'failed', message: `verdict ${summary.verdict}, expected ${expect.join(' or ')}` };
+  if (!summary) {
+    const message = `could not run: ${error?.message ?? 'unknown error'}`;
+    return { outcome: 'error', message, exitCode: error?.exitCode ?? EXIT.FAILED };
   }
-  if (!expectMode && summary.exitCode === EXIT.FINDING) {
-    return { outcome: 'failed', message: summary.findings?.[0]?.sentence ?? `verdict ${summary.verdict}` };
-  }
-  return { outcome: 'passed', message: `verdict ${summary.verdict ?? 'none'}` };
+  const unexpected = expectMode && expect && !expect.includes(summary.verdict);
+  const regressions = summary.baseline?.regressions ?? [];
+  const status = summaryStatus(summary);
+  // Without --expect the run's own exit code (the judge's), unless an older
+  // or hand-made summary of a failed run says otherwise.
+  const findings = expectMode ? [...(unexpected ? [{ kind: 'expectation' }] : []), ...regressions] : null;
+  const exitCode =
+    findings || status === 'failed' ? judge({ status, findings: findings ?? [] }).exitCode : summary.exitCode;
+  const outcome = OUTCOME[exitCode] ?? 'passed';
+  let message = `verdict ${summary.verdict ?? 'none'}${expectMode && expect ? ', as expected' : ''}`;
+  if (outcome === 'error')
+    message = summary.error?.message ?? summary.sources?.countingPass?.error?.message ?? 'the run failed';
+  else if (outcome === 'failed' && unexpected) message = `verdict ${summary.verdict}, expected ${expect.join(' or ')}`;
+  else if (outcome === 'failed' && expectMode) message = `against its baseline: ${regressions[0]?.sentence}`;
+  else if (outcome === 'failed')
+    message = summary.findings?.[0]?.sentence ?? regressions[0]?.sentence ?? `verdict ${summary.verdict}`;
+  return { outcome, message, exitCode };
 }
 
 /**
@@ -67,10 +83,11 @@ export function createSuiteResult({ name, suite, shard = null, expectMode = fals
   };
   return {
     result,
-    /** Adds the case of target t (index: its place in the suite). */
+    /** Adds the case of target t (index: its place in the suite); returns its exit code (caseOutcome). */
     addCase({ index, name: caseName, dir, expect, wallMs, summary = null, error = null }) {
-      const { outcome, message } = caseOutcome({ summary, expect, expectMode, error });
-      result.cases.push({ index, name: caseName, dir, expect, wallMs, outcome, message, summary });
+      const { outcome, message, exitCode } = caseOutcome({ summary, expect, expectMode, error });
+      result.cases.push({ index, name: caseName, dir, expect, wallMs, outcome, message, exitCode, summary });
+      return exitCode;
     },
     finish() {
       result.wallMs = Date.now() - startedAt;

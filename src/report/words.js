@@ -1,7 +1,8 @@
 // Turns summary.json values into the words and numbers the reports show
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
-import { KIND_WORDS, verdictOf } from '../analysis/verdict.js';
+import { judge } from '../analysis/judge.js';
+import { KIND_WORDS } from '../analysis/verdict.js';
 import { FINDING_KINDS } from '../protocol.js';
 import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
 
@@ -59,6 +60,11 @@ export function orderFigures(s, names) {
   return [...names].sort((a, b) => rank(a) - rank(b));
 }
 
+// The verdict of the calls a failed run recorded: the judge's on the findings
+// that name a verdict (a hung call is the failure itself).
+const recordedVerdict = (s) =>
+  judge({ findings: s.findings.filter((f) => FINDING_KINDS.includes(f.kind)), inconclusive: s.inconclusive }).verdict;
+
 // The banner: ok (green) only for a completed or interrupted run judged stable.
 export function verdictLine(s) {
   const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
@@ -67,7 +73,7 @@ export function verdictLine(s) {
     // (the verdict of the run is "error"; the findings judge those calls).
     const judged =
       s.findings && s.samples?.calls > 0
-        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[verdictOf(s.findings, s.inconclusive)]}`
+        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[recordedVerdict(s)]}`
         : '';
     return {
       ok: false,

@@ -58,7 +58,7 @@ static int analyse(buffers *b, const ws_synth_time *t, const ws_synth_mem *m, in
   *kinds = 0;
   for (size_t i = 0; i < v.nfindings; i++)
     *kinds |= 1u << v.findings[i].kind;
-  return v.verdict;
+  return ws_verdict_of(&v);
 }
 
 int main(void) {

@@ -129,7 +129,7 @@ static int analyse_kept(const float *x, size_t calls, const ws_synth_mem_out *me
   ws_verdict_opts_default(&o);
   CHECK(ws_analyze_run(v.elapsed, v.kept, in, 2, &o, &out) == 0);
   ws_live_free(l);
-  return out.verdict;
+  return ws_verdict_of(&out);
 }
 
 /* The decimated run gets the full run's verdict on clear cases: stationary,

@@ -187,10 +187,10 @@ static void test_analyze_threshold(void) {
   CHECK(ws_analyze_run(x, CALLS, s, 2, &o, &v) == 0);
   CHECK(res[1].pattern == WS_PATTERN_SUSTAINED);
   CHECK(res[1].grown > 64 * 1024.0 && res[1].grown < WS_JS_HEAP_THRESHOLD);
-  CHECK(v.verdict == WS_KIND_STABLE && v.below_threshold == 1);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.below_threshold == 1);
   o.js_heap_threshold = 64 * 1024;
   CHECK(ws_analyze_run(x, CALLS, s, 2, &o, &v) == 0);
-  CHECK(v.verdict == WS_KIND_JS_HEAP_GROWTH && v.below_threshold == -1);
+  CHECK(ws_verdict_of(&v) == WS_KIND_JS_HEAP_GROWTH && v.below_threshold == -1);
   o.js_heap_threshold = -1;
   CHECK(ws_analyze_run(x, CALLS, s, 2, &o, &v) == WS_EINVAL);
   free(x);
@@ -233,14 +233,14 @@ static void test_staircase(void) {
   ws_verdict v;
   analyse(20000, &s, 1, &r, &v);
   CHECK(r.pattern == WS_PATTERN_SUSTAINED && r.events.staircase && r.events.large >= 5);
-  CHECK(v.verdict == WS_KIND_GROWTH);
+  CHECK(ws_verdict_of(&v) == WS_KIND_GROWTH);
   /* One step followed by a long plateau is not growth. */
   double one_iter[] = {0, 40, 900, 3800},
          one_bytes[] = {16 * mib, 40 * mib, 61 * mib, 78 * mib};
   ws_series_in one = {WS_ROLE_LINEAR, 1, one_iter, one_bytes, 4, WS_WASM32_MAX_BYTES};
   analyse(20000, &one, 1, &r, &v);
   CHECK(r.pattern != WS_PATTERN_SUSTAINED && !r.events.late);
-  CHECK(v.verdict == WS_KIND_STABLE && v.nundecided == 0);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nundecided == 0);
 }
 
 /* A doubling policy (TinyGo, AssemblyScript): a linear leak leaves one or two
@@ -255,14 +255,14 @@ static void test_doubling(void) {
   ws_memtrend_result r;
   ws_verdict v;
   analyse(20000, &s, 1, &r, &v);
-  CHECK(r.events.doubling && v.verdict == WS_KIND_GROWTH);
+  CHECK(r.events.doubling && ws_verdict_of(&v) == WS_KIND_GROWTH);
   /* A single doubling late in the run, no live bytes: inconclusive, with the
    * calls a plateau as long as the run before the step needs. */
   double late_iter[] = {0, 300, 15000},
          late_bytes[] = {256 * kib, 4096 * kib, 8192 * kib};
   ws_series_in late = {WS_ROLE_LINEAR, 1, late_iter, late_bytes, 3, WS_WASM32_MAX_BYTES};
   analyse(20000, &late, 1, &r, &v);
-  CHECK(r.events.late && v.verdict == WS_KIND_INCONCLUSIVE);
+  CHECK(r.events.late && ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE);
   CHECK(left_open(&v, WS_UNDECIDED_LATE_STEP, 0) && v.undecided[0].more_calls == 10000);
   /* With live bytes tested (flat), the step is a plateau: stable. */
   double li[20], lv[20];
@@ -273,7 +273,7 @@ static void test_doubling(void) {
   ws_series_in both[2] = {late, {WS_ROLE_LIVE, 0, li, lv, 20, 0}};
   ws_memtrend_result r2[2];
   analyse(20000, both, 2, r2, &v);
-  CHECK(v.verdict == WS_KIND_STABLE && v.nundecided == 0);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nundecided == 0);
 }
 
 /* 4 MiB per call to the 4 GiB wasm32 limit: memory exhausted at the call
@@ -291,7 +291,7 @@ static void test_exhausted_4gib(void) {
   ws_memtrend_result r;
   ws_verdict v;
   analyse(20000, &s, 1, &r, &v);
-  CHECK(v.verdict == WS_KIND_MEMORY_EXHAUSTED && v.nfindings >= 1);
+  CHECK(ws_verdict_of(&v) == WS_KIND_MEMORY_EXHAUSTED && v.nfindings >= 1);
   CHECK(v.findings[0].iteration == STEPS - 1);
   CHECK(v.findings[0].bytes == WS_WASM32_MAX_BYTES - 63 * WS_PAGE_BYTES);
   CHECK(v.warmup_memory == 0 && v.warmup <= 20000 / WS_WARMUP_CAP_DIVISOR);
@@ -307,16 +307,16 @@ static void test_exhausted_declared(void) {
   ws_memtrend_result r;
   ws_verdict v;
   analyse(20000, &s, 1, &r, &v);
-  CHECK(v.verdict == WS_KIND_MEMORY_EXHAUSTED && v.findings[0].iteration == 14);
+  CHECK(ws_verdict_of(&v) == WS_KIND_MEMORY_EXHAUSTED && v.findings[0].iteration == 14);
   CHECK(v.findings[0].series == 0 && v.nundecided == 0);
   s.limit = 327680;
   analyse(20000, &s, 1, &r, &v);
-  CHECK(v.verdict == WS_KIND_STABLE);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE);
   /* A memory declared at its maximum that never grows is not exhausted. */
   double fixed_iter[] = {0}, fixed_bytes[] = {16777216};
   ws_series_in fixed = {WS_ROLE_LINEAR, 1, fixed_iter, fixed_bytes, 1, 16777216};
   analyse(20000, &fixed, 1, &r, &v);
-  CHECK(v.verdict == WS_KIND_STABLE);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE);
 }
 
 /* A short leaking run: live bytes 347 -> 475 KiB over 5 000 calls sampled
@@ -334,7 +334,8 @@ static void test_short_leak(void) {
   ws_verdict v;
   analyse(5000, s, 2, r, &v);
   CHECK(r[1].pattern == WS_PATTERN_UNTESTED && r[1].points < WS_MEM_MIN_POINTS);
-  CHECK(v.verdict == WS_KIND_INCONCLUSIVE && left_open(&v, WS_UNDECIDED_FEW_SAMPLES, 1));
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE &&
+        left_open(&v, WS_UNDECIDED_FEW_SAMPLES, 1));
   CHECK(v.undecided[0].more_calls >= 7000);
 }
 
@@ -364,7 +365,7 @@ static void test_clean_long(void) {
   ws_memtrend_result r;
   ws_verdict v;
   analyse(1000000, &s, 1, &r, &v);
-  CHECK(v.time.tested && !v.time.flagged && v.verdict == WS_KIND_STABLE);
+  CHECK(v.time.tested && !v.time.flagged && ws_verdict_of(&v) == WS_KIND_STABLE);
 }
 
 /* Time against the machine (ws_drift_analyze with a control): a machine that

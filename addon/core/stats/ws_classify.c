@@ -5,22 +5,6 @@
  * tests that feed it; JavaScript only words the result. */
 #include "ws_stats.h"
 
-const char *ws_kind_name(int kind) {
-  switch (kind) {
-  case WS_KIND_STABLE:
-    return "stable";
-  case WS_KIND_INCONCLUSIVE:
-    return "inconclusive";
-#define WS_KIND_NAME(name, value, js)                                                    \
-  case WS_KIND_##name:                                                                   \
-    return js;
-    WS_FINDING_KINDS(WS_KIND_NAME)
-#undef WS_KIND_NAME
-  default:
-    return "unknown";
-  }
-}
-
 /* Returns the index of the first signal with role whose pattern is
  * sustained, or -1. */
 static int find_growing(const ws_signal *s, size_t k, int role) {
@@ -122,7 +106,8 @@ int ws_classify(const ws_signal *s, size_t k, const ws_time_signal *time,
   else if (time->undecided != 0)
     und[(*nund)++] = (ws_undecided){time->undecided, -1, time->more_calls};
   *n = count;
-  if (count > 0)
-    return out[0].kind;
-  return *nund > 0 ? WS_KIND_INCONCLUSIVE : WS_KIND_STABLE;
+  uint32_t kinds = 0;
+  for (size_t i = 0; i < count; i++)
+    kinds |= WS_KIND_BIT(out[i].kind);
+  return ws_judge_verdict(kinds, *nund > 0);
 }

@@ -159,8 +159,7 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
     sig[nsig++] = signal_of(s, &results[i], calls);
   }
   ws_time_signal ts = time_signal(&v->time);
-  v->verdict =
-      ws_classify(sig, nsig, &ts, o->js_heap_threshold, v->findings, &v->nfindings,
-                  &v->below_threshold, v->undecided, &v->nundecided);
+  ws_classify(sig, nsig, &ts, o->js_heap_threshold, v->findings, &v->nfindings,
+              &v->below_threshold, v->undecided, &v->nundecided);
   return 0;
 }

@@ -2,8 +2,8 @@
 // log, also one left by an interrupted or crashed run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitCodeFor } from '../../analysis/analyze.js';
 import { analysisConfig, logOutcome } from '../../analysis/config.js';
+import { judge } from '../../analysis/judge.js';
 import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
 import { analyzeInto } from '../../report/result.js';
 import { interrupts } from '../../run/interrupt.js';
@@ -54,6 +54,6 @@ export async function commandReport({ values, positionals }) {
     );
   // Re-reporting an interrupted run judges what it recorded.
   return summary.exitCode === EXIT.INTERRUPTED
-    ? exitCodeFor('completed', summary.findings, cfg.failOn, summary.inconclusive)
+    ? judge({ findings: summary.findings, inconclusive: summary.inconclusive, failOn: cfg.failOn }).exitCode
     : summary.exitCode;
 }

@@ -3,10 +3,13 @@
 // target and writes the suite's reports at the root: junit.xml, index.html,
 // summary.md and suite-result.json (suite-report.js). With --expect each
 // target's verdict is checked against the suite's `expect` (exit 0 when all
-// match, 1 otherwise); without it the exit code gates on findings like `run`
-// does.
+// match, 1 otherwise, 3 when a run failed); without it the exit code gates on
+// findings like `run` does. Each target's exit code is the judge's
+// (src/analysis/judge.js, via suite-result.js caseOutcome); the suite's is
+// the worst of them.
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { judge } from '../../analysis/judge.js';
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
 import { runCompare } from '../../compare/run-compare.js';
@@ -151,6 +154,8 @@ export async function commandSoak({ values, positionals, given }) {
     expectMode: Boolean(values.expect),
   });
   const mismatches = [];
+  // The suite's exit code: the worst of its targets' (each the judge's, with
+  // --expect their expectations'), interrupted > failed > usage > finding.
   let worst = EXIT.OK;
   for (const { t, argv, cfg } of plan) {
     let result;
@@ -174,24 +179,21 @@ export async function commandSoak({ values, positionals, given }) {
         const mark = values.expect && t.expect ? (missed.length ? 'NOT AS EXPECTED' : 'as expected') : '';
         process.stdout.write(`${t.name.padEnd(16)} compared   ${c.arms.length} arms ${mark}  (seed ${cfg.seed})\n`);
         for (const l of compareLines(c)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
-        worst = Math.max(worst, exitCode);
+        const expected = judge({ findings: missed.map(() => ({ kind: 'expectation' })) }).exitCode;
+        worst = Math.max(worst, values.expect ? expected : exitCode);
         continue;
       }
       result = await runTarget(t.path, cfg, ['run', ...argv]);
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
-      addCase({ error: err });
+      worst = Math.max(worst, addCase({ error: err }));
       process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);
-      if (err.exitCode === EXIT.INTERRUPTED) {
-        worst = EXIT.INTERRUPTED;
-        break;
-      }
-      worst = Math.max(worst, err.exitCode === EXIT.USAGE ? EXIT.USAGE : EXIT.FAILED);
+      if (err.exitCode === EXIT.INTERRUPTED) break;
       mismatches.push(`${t.name}: could not run (${err.message})`);
       continue;
     }
     const { summary } = result;
-    addCase({ summary });
+    worst = Math.max(worst, addCase({ summary }));
     saveRunBaseline(cfg, summary, result.outDir, t.path, t.name);
     const matches = !t.expect || t.expect.includes(summary.verdict);
     if (!matches) mismatches.push(`${t.name}: verdict ${summary.verdict}, expected ${t.expect.join(' or ')}`);
@@ -205,20 +207,16 @@ export async function commandSoak({ values, positionals, given }) {
     if (summary.status === 'failed') process.stdout.write(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
     if (summary.baseline)
       for (const l of baselineLines(summary.baseline)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
-    worst = Math.max(worst, summary.exitCode === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : summary.exitCode);
     if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
   }
   await writeSuiteReports(outRoot, suiteResult.finish());
   process.stdout.write(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
   if (values.expect) {
-    if (mismatches.length) {
+    if (mismatches.length)
       process.stdout.write(
         `verdicts (or baselines) that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`,
       );
-      return worst === EXIT.INTERRUPTED ? EXIT.INTERRUPTED : EXIT.FINDING;
-    }
-    process.stdout.write("every verdict matched the suite's expectations\n");
-    return worst === EXIT.INTERRUPTED || worst === EXIT.USAGE || worst === EXIT.FAILED ? worst : EXIT.OK;
+    else process.stdout.write("every verdict matched the suite's expectations\n");
   }
   return worst;
 }
