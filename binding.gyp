@@ -31,6 +31,7 @@
         "addon/core/stats/ws_classify.c",
         "addon/core/stats/ws_drift.c",
         "addon/core/stats/ws_memtrend.c",
+        "addon/core/stats/ws_notes.c",
         "addon/core/stats/ws_quantile.c",
         "addon/core/stats/ws_summary.c",
         "addon/core/stats/ws_trend.c",

@@ -181,6 +181,7 @@ export function analyze({ timed: logged, counted = null, cfg, run, count = null 
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   summary.findings = [...exhausted, ...trend.findings.map((f) => withGrowingClasses(f, census)), ...budgetFindings];
   summary.inconclusive = trend.inconclusive;
+  summary.notes = trend.notes;
   // A failed run has no verdict of its own: its findings judge the calls
   // before the failure (summary.error says where it failed), its verdict is
   // "error". The module's allocator running dry (WS_EALLOC) is a finding
