@@ -9,6 +9,7 @@ import { analyze } from '../src/analysis/analyze.js';
 import { analysisConfig } from '../src/analysis/config.js';
 import { analyzeRun } from '../src/analysis/verdict.js';
 import { VERDICT_DEFAULTS } from '../src/protocol.js';
+import { renderHtml } from '../src/report/html.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { noteLines, verdictLine } from '../src/report/words.js';
 import { CALLS, syntheticRun } from './synthetic.js';
@@ -110,6 +111,10 @@ test('large start-up growth is said in a stable run headline', () => {
   // The headline quotes it; it is not listed again.
   assert.deepEqual(noteLines(s), []);
   assert.match(renderMarkdown(s), /## ✅ Stable: synthetic \(seed 4\)\n\nMemory grew 1\.1 MiB → 13\.\d MiB/);
+  // The HTML banner says it too, and the findings no longer claim flat series.
+  const html = renderHtml(s);
+  assert.match(html, /<h1>Stable — synthetic \(seed 4\)<\/h1><p>Memory grew 1\.1 MiB → 13\.\d MiB/);
+  assert.doesNotMatch(html, /every tested series stayed flat/);
   // Without start-up growth nothing is said.
   const plain = summaryOf(syntheticRun({ seed: 4 }));
   assert.deepEqual(plain.notes, []);
