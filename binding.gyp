@@ -33,6 +33,7 @@
         "addon/core/stats/ws_drift.c",
         "addon/core/stats/ws_judge.c",
         "addon/core/stats/ws_memtrend.c",
+        "addon/core/stats/ws_notes.c",
         "addon/core/stats/ws_quantile.c",
         "addon/core/stats/ws_summary.c",
         "addon/core/stats/ws_trend.c",

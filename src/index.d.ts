@@ -102,6 +102,8 @@ export interface Summary {
   findings: Finding[];
   /** What the data could not decide (the verdict "inconclusive" when nothing was found). */
   inconclusive: { reason: string; sentence: string; [field: string]: unknown }[];
+  /** What the run shows that is no finding: below-floor trends, start-up growth, a sawtooth (docs/summary.md). */
+  notes?: { kind: 'below-floor' | 'startup-growth' | 'sawtooth'; series: string; sentence: string; [field: string]: unknown }[];
   /** Only when a signal or an AbortSignal cut the run (or its analysis) short. */
   interrupted?: { signal: string; during: string; cutShort: string[]; recover?: string };
   time: { early: TimeWindow; late: TimeWindow };

@@ -55,6 +55,8 @@ export const EXIT_CODE = freeze(c.exitCode);
 /** Why a run's data could not decide (the verdict "inconclusive"), by name. */
 export const UNDECIDED_REASON = freeze(c.undecidedReason);
 export const GROWTH_CAUSE = freeze(c.growthCause);
+/** What a run shows that is no finding (summary.notes), by name. */
+export const NOTE_KIND = freeze(c.noteKind);
 /** Largest wasm32 linear memory (4 GiB), decided in C. */
 export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
 /** A wasm page (64 KiB). */
@@ -63,7 +65,7 @@ export const PAGE_BYTES = c.pageBytes;
 export const GROW_REASON = freeze(c.growReason);
 /** The op of a record written outside a call. */
 export const NO_OP = c.noOp;
-/** Defaults of the verdict options (timeThreshold, jsHeapThreshold, alpha), decided in C. */
+/** Defaults of the verdict options (timeThreshold, jsHeapThreshold, memFloorPerCall, memFloorRelative, alpha), decided in C. */
 export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
 /** Fewest slow samples a sampled series needs after warm-up to be tested (C's WS_MEM_MIN_POINTS). */
 export const MEM_MIN_POINTS = c.memMinPoints;

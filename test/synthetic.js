@@ -19,12 +19,17 @@ function rng(seed) {
 }
 
 // Builds a decoded run: lognormal times with an early tier-up, linear memory
-// in 64 KiB pages, and optional slow-cadence metrics. control: the machine's
-// control samples every 50 calls (a reference workload of 5.6 µs); slowed:
-// { from, to, by } slows the machine (calls and control alike) by a factor
-// 1 + by over calls [from, to) (ramp: rising to it linearly); preempted: { from, to, share }:
-// preempted calls: that share of the calls in [from, to) wait 3 ms more and
-// are flagged preempted.
+// in 64 KiB pages, and optional slow-cadence metrics. Live bytes: liveBase
+// plus a wander of standard deviation about wander, leak bytes per call and
+// sample noise; startupBytes of linear memory grown in pages over the first
+// startupCalls calls (a start-up that auto warm-up absorbs); burstBytes of
+// live bytes gathered over every burstEvery calls and then freed at once
+// (a sawtooth: finalizers that run now and then).
+// control: the machine's control samples every 50 calls (a reference
+// workload of 5.6 µs); slowed: { from, to, by } slows the machine (calls and
+// control alike) by a factor 1 + by over calls [from, to) (ramp: rising to
+// it linearly); preempted: { from, to, share }: that share of the calls in
+// [from, to) wait 3 ms more and are flagged preempted.
 export function syntheticRun({
   seed = 1,
   drift = 0,
@@ -34,6 +39,13 @@ export function syntheticRun({
   jsLeak = 0,
   live = true,
   js = true,
+  liveBase = (1 << 20) * 0.8,
+  wander: wanderScale = 16384,
+  noise = 2048,
+  startupBytes = 0,
+  startupCalls = 4000,
+  burstBytes = 0,
+  burstEvery = 2000,
   control = false,
   slowed = null,
   preempted = null,
@@ -64,10 +76,11 @@ export function syntheticRun({
       machineSamples.iter.push(i);
       machineSamples.ns.push(5600 * Math.exp(0.02 * normal()) * machine(i));
     }
-    wander = 0.99 * wander + 0.14 * 16384 * normal();
-    const liveBytes = (1 << 20) * 0.8 + wander + leak * i;
+    wander = 0.99 * wander + 0.14 * wanderScale * normal();
+    const liveBytes = liveBase + wander + leak * i + (burstBytes * (i % burstEvery)) / burstEvery;
     top = Math.max(top, liveBytes * 1.25 + frag * i);
     let bytes = 131072 + Math.ceil(top / 65536) * 65536;
+    bytes += Math.floor((startupBytes * Math.min(i + 1, startupCalls)) / startupCalls / 65536) * 65536;
     if (plateau && i >= 14000) bytes += 65536;
     if (bytes !== memBytes[memBytes.length - 1]) {
       memIter.push(i);
@@ -75,7 +88,7 @@ export function syntheticRun({
     }
     if (i % EVERY === EVERY - 1) {
       samples.iter.push(i);
-      samples.live.push(liveBytes + 2048 * normal());
+      samples.live.push(liveBytes + noise * normal());
       samples.js.push((6 << 20) + ((i * 977) % (2 << 20)) * 0.5 + jsLeak * i);
     }
   }

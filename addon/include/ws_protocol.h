@@ -313,6 +313,17 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
  * 30-80 KiB over 20 000 to 2 000 000 calls, measured; a glue leak of one
  * small object per call is hundreds of KiB over 20 000 calls. */
 #define WS_JS_HEAP_THRESHOLD 262144.0
+/* Practical significance of memory growth (live bytes, the heap, linear
+ * memory; docs/verdicts.md, "Practical significance of memory growth"): a
+ * sustained series is a finding only when it grows by at least
+ * WS_MEM_FLOOR_PER_CALL bytes per call or, across the tested window, by at
+ * least WS_MEM_FLOOR_RELATIVE of its own level at the window's start. Below
+ * both it is a note, not a finding. One byte per call is one smallest
+ * allocator block (16 B) every 16 calls; a clean C module's realloc churn and
+ * bounded cache drifted by 0.055 B per call (+0.5 %), measured. The stack and
+ * exhaustion have no floor; the JS heap has its own threshold. */
+#define WS_MEM_FLOOR_PER_CALL 1.0
+#define WS_MEM_FLOOR_RELATIVE 0.05
 /* Smallest relative change of time per call across the run worth a finding. */
 #define WS_TIME_THRESHOLD 0.10
 /* Largest linear memory of wasm32: 65 536 pages of 64 KiB. A memory that
@@ -328,7 +339,18 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_VERDICT_DEFAULTS(X)                                                           \
   X(time_threshold, WS_TIME_THRESHOLD, "timeThreshold")                                  \
   X(js_heap_threshold, WS_JS_HEAP_THRESHOLD, "jsHeapThreshold")                          \
+  X(mem_floor_per_call, WS_MEM_FLOOR_PER_CALL, "memFloorPerCall")                        \
+  X(mem_floor_relative, WS_MEM_FLOOR_RELATIVE, "memFloorRelative")                       \
   X(alpha, WS_ALPHA, "alpha")
+
+/* What a run shows that is no finding, and that its summary says
+ * (summary.notes, docs/summary.md): a sustained memory series below the
+ * floor, linear memory that grew several times over during start-up, live
+ * bytes freed in repeated large bursts (a sawtooth). */
+#define WS_NOTE_KINDS(X)                                                                 \
+  X(BELOW_FLOOR, 1, "below-floor")       /* sustained, below WS_MEM_FLOOR_* */           \
+  X(STARTUP_GROWTH, 2, "startup-growth") /* linear memory grew during warm-up */         \
+  X(SAWTOOTH, 3, "sawtooth")             /* live bytes fall sharply, repeatedly */
 
 /* ---- Log ---- */
 
@@ -367,6 +389,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_UNDECIDED_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_UNDECIDED_, name, value)
 #define WS_GROWTH_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROWTH_, name, value)
 #define WS_GROW_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROW_, name, value)
+#define WS_NOTE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_NOTE_, name, value)
 
 enum { WS_RECORD_TYPES(WS_REC_ENUM) };
 enum { WS_RECORD_FLAGS(WS_FLAG_ENUM) };
@@ -402,6 +425,7 @@ enum { WS_EXIT_CODES(WS_EXIT_ENUM) };
 _Static_assert(WS_KIND_COUNT <= 32, "a set of finding kinds fits in 32 bits");
 enum { WS_UNDECIDED_REASONS(WS_UNDECIDED_ENUM) };
 enum { WS_GROWTH_CAUSES(WS_GROWTH_ENUM) };
+enum { WS_NOTE_KINDS(WS_NOTE_ENUM) };
 
 /* Returns the kind's name ("stable", "inconclusive", "error", "leak", ...),
  * or "unknown" (ws_judge.c). */

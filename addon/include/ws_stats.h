@@ -323,6 +323,61 @@ typedef struct {
 int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int step,
                         size_t from, size_t to, double alpha, ws_memtrend_result *r);
 
+/* ---- Notes: what is no finding but worth saying (ws_notes.c) ---- */
+
+/* Linear memory that grew during warm-up to at least WS_STARTUP_RATIO times
+ * its size at the first call, and by at least WS_STARTUP_MIN_BYTES (16
+ * pages: a heap set up in the first calls is no news), is a start-up note. */
+#define WS_STARTUP_RATIO 4
+#define WS_STARTUP_MIN_BYTES (16 * WS_PAGE_BYTES)
+
+/* A sawtooth: at least WS_SAWTOOTH_MIN_FALLS falls, each a run of
+ * consecutive decreases that adds up to at least 1/WS_SAWTOOTH_RANGE_DIVISOR
+ * of the samples' range and at least WS_SAWTOOTH_STEP_FACTOR times their
+ * median absolute change from one sample to the next (so that noise, whose
+ * falls are as large as its rises, never qualifies). */
+#define WS_SAWTOOTH_MIN_FALLS 3
+#define WS_SAWTOOTH_RANGE_DIVISOR 4
+#define WS_SAWTOOTH_STEP_FACTOR 8
+
+typedef struct {
+  size_t points;      /* samples inside the window */
+  size_t falls;       /* falls that count (above) */
+  double largest;     /* the largest of them, bytes */
+  double low, high;   /* smallest and largest sample inside the window */
+  double first, last; /* iterations where the first and the last fall end */
+  int sawtooth;       /* falls >= WS_SAWTOOTH_MIN_FALLS */
+} ws_sawtooth_result;
+
+/* Finds the sharp, repeated falls of samples (iter, value)[0..m) inside
+ * [from, to) (above): what live bytes show when something frees them in
+ * bursts (finalizers that run when the event loop turns, a cache flush).
+ * Needs WS_MEM_MIN_POINTS samples inside the window; fewer give no falls.
+ * Allocates m floats and frees them. Returns 0 or WS_ENOMEM. */
+int ws_sawtooth(const double *iter, const double *value, size_t m, size_t from, size_t to,
+                ws_sawtooth_result *r);
+
+/* Below-floor numbers of a sustained memory series. */
+typedef struct {
+  double grown;      /* bytes it grows across the window: the level trend's
+                      * slope x window, for a step series at least its
+                      * growth from the window's start to its end */
+  double per_call;   /* grown / the window's calls */
+  double relative;   /* grown / its level at the window's start (INFINITY when
+                      * that level is not positive) */
+  double more_calls; /* calls more at this rate until grown reaches the
+                      * relative floor (INFINITY when relative is) */
+  int below;         /* per_call < floor_per_call and relative < floor_relative */
+} ws_floor;
+
+/* Measures a memory series' growth r (a step series when step) against the
+ * floors: bytes per call and share of its level at the window's start
+ * (WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE; docs/verdicts.md,
+ * "Practical significance of memory growth"). Only the numbers: whether the
+ * series is sustained, and whether its role has a floor, is the caller's. */
+ws_floor ws_mem_floor(const ws_memtrend_result *r, int step, double floor_per_call,
+                      double floor_relative);
+
 /* ---- Classification (ws_classify.c) ---- */
 
 /* What classification needs to know about one memory series. */
@@ -336,6 +391,8 @@ typedef struct {
   double more_calls;   /* calls that would decide it (with undecided) */
   double exhausted_at; /* iteration at which it reached its limit, or -1 */
   double bytes;        /* its value there */
+  int below_floor;     /* sustained, but below the memory floor (ws_mem_floor):
+                        * no finding */
 } ws_signal;
 
 /* What the time test leaves to classification. */
@@ -379,8 +436,10 @@ typedef struct {
  * without live bytes, or with only their peaks rising), js-heap-growth (the
  * retained JS heap sustained and grown by at least js_heap_threshold bytes
  * across the window: practical significance, as the time threshold is for
- * slowdown), slowdown. One memory finding at most, on the finest growing
- * series (heap, then total linear memory, then one memory). Stores up to
+ * slowdown), slowdown. A sustained series below the memory floor
+ * (ws_signal.below_floor) counts as growing for none of them. One memory
+ * finding at most, on the finest growing series (heap, then total linear
+ * memory, then one memory). Stores up to
  * WS_MAX_FINDINGS in out, their count in *n, and in *below the index of the
  * sustained JS heap series dismissed as below the threshold (-1 when none
  * was). Stores what the data left open in und (up to WS_MAX_SERIES + 1,
@@ -452,17 +511,40 @@ typedef struct {
                  * maximum, else WS_WASM32_MAX_BYTES), 0 for none */
 } ws_series_in;
 
+/* Something a run shows that is no finding (WS_NOTE_KINDS), with its
+ * numbers; fields a kind does not use are 0. */
+typedef struct {
+  int kind;          /* WS_NOTE_* */
+  int series;        /* index of the series it is about */
+  double grown;      /* below-floor: ws_floor.grown; start-up: bytes grown
+                      * before warm-up's end; sawtooth: the largest fall */
+  double per_call;   /* below-floor: ws_floor.per_call */
+  double relative;   /* below-floor: ws_floor.relative; start-up: memory at
+                      * warm-up's end / memory at the first call */
+  double more_calls; /* below-floor: ws_floor.more_calls */
+  double from, to;   /* start-up: memory at the first call and at warm-up's
+                      * end; sawtooth: the samples' low and high */
+  double at;         /* start-up: warm-up's end (an iteration); sawtooth:
+                      * calls from the first fall to the last / (falls - 1) */
+  double count;      /* sawtooth: the falls */
+} ws_note;
+
+/* Most notes one analysis makes: one per series, start-up, sawtooth. */
+#define WS_MAX_NOTES (WS_MAX_SERIES + 2)
+
 /* Options of the whole-run analysis; the defaults are WS_VERDICT_DEFAULTS
  * (ws_protocol.h). */
 typedef struct {
-  long warmup;              /* first post-warm-up iteration, or < 0 for auto */
-  double time_threshold;    /* WS_TIME_THRESHOLD */
-  double js_heap_threshold; /* WS_JS_HEAP_THRESHOLD bytes */
-  double alpha;             /* WS_ALPHA */
-  uint64_t seed;            /* seeds the randomised methods (the time windows'
-                             * bootstrap): the run's seed, for reproducibility */
-  const uint8_t *flags;     /* each call's record flags (WS_FLAG_PREEMPTED calls
-                             * leave the time test), or NULL: none known */
+  long warmup;               /* first post-warm-up iteration, or < 0 for auto */
+  double time_threshold;     /* WS_TIME_THRESHOLD */
+  double js_heap_threshold;  /* WS_JS_HEAP_THRESHOLD bytes */
+  double mem_floor_per_call; /* WS_MEM_FLOOR_PER_CALL bytes per call */
+  double mem_floor_relative; /* WS_MEM_FLOOR_RELATIVE of the level */
+  double alpha;              /* WS_ALPHA */
+  uint64_t seed;             /* seeds the randomised methods (the time windows'
+                              * bootstrap): the run's seed, for reproducibility */
+  const uint8_t *flags;      /* each call's record flags (WS_FLAG_PREEMPTED calls
+                              * leave the time test), or NULL: none known */
 } ws_verdict_opts;
 
 /* Fills o with the defaults: auto warm-up, WS_VERDICT_DEFAULTS, seed 1, no
@@ -484,14 +566,19 @@ typedef struct {
   ws_undecided undecided[WS_MAX_SERIES + 1];
   size_t nundecided;
   int below_threshold; /* series sustained but below js_heap_threshold, or -1 */
+  ws_note notes[WS_MAX_NOTES];
+  size_t nnotes;
 } ws_verdict;
 
 /* Analyses a run: warm-up (auto: the later of the time and the memory
  * warm-up, at most a quarter of the run), time drift (auto: from the time warm-up
  * alone), every series' trend, then classification (ws_classify, with
- * o->js_heap_threshold). elapsed[0..calls) are per-call ns; series[0..k) the
- * memory series (the first WS_ROLE_LINEAR one drives memory warm-up);
- * v->series must point at k results. The same call judges a finished run and
+ * o->js_heap_threshold; a sustained live-byte, heap or linear-memory series
+ * below both floors, o->mem_floor_*, is no finding but a note), and the
+ * notes: below-floor series, large start-up growth of the first linear
+ * series, a sawtooth in the first tested live-byte series. elapsed[0..calls) are per-call
+ * ns; series[0..k) the memory series (the first WS_ROLE_LINEAR one drives memory
+ * warm-up); v->series must point at k results. The same call judges a finished run and
  * the decimated run so far (ws_live.h, whose iterations count kept calls).
  * Returns 0, WS_EINVAL (bad options, k > WS_MAX_SERIES), WS_ENOMEM. */
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,

@@ -137,6 +137,7 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   WS_EXPORT_LIST(env, c, "growthCause", WS_GROWTH_CAUSES);
+  WS_EXPORT_LIST(env, c, "noteKind", WS_NOTE_KINDS);
   NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
   NAPI_CHECK(set_number(env, c, "pageBytes", WS_PAGE_BYTES));
   NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));

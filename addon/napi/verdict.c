@@ -2,6 +2,8 @@
  * arrays and names, calls the statistics core (ws_stats.h) and builds plain
  * result objects. Runs on
  * the JS thread of whichever isolate loaded the addon; keeps no state. */
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,11 +150,56 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   return o;
 }
 
+/* The numbers each note kind has, by name and place in ws_note
+ * (docs/summary.md, "notes"); a list ends at a NULL name. */
+typedef struct {
+  const char *name;
+  size_t offset;
+} note_field;
+#define WS_NOTE_FIELD(name, member)                                                      \
+  { name, offsetof(ws_note, member) }
+static const note_field below_floor_fields[] = {WS_NOTE_FIELD("grownBytes", grown),
+                                                WS_NOTE_FIELD("perCall", per_call),
+                                                WS_NOTE_FIELD("relative", relative),
+                                                WS_NOTE_FIELD("moreCalls", more_calls),
+                                                {0}};
+static const note_field startup_fields[] = {
+    WS_NOTE_FIELD("fromBytes", from),   WS_NOTE_FIELD("toBytes", to),
+    WS_NOTE_FIELD("grownBytes", grown), WS_NOTE_FIELD("ratio", relative),
+    WS_NOTE_FIELD("iterations", at),    {0}};
+static const note_field sawtooth_fields[] = {
+    WS_NOTE_FIELD("falls", count),   WS_NOTE_FIELD("largestFallBytes", grown),
+    WS_NOTE_FIELD("lowBytes", from), WS_NOTE_FIELD("highBytes", to),
+    WS_NOTE_FIELD("everyCalls", at), {0}};
+#undef WS_NOTE_FIELD
+
+/* Builds { kind, series, ... } of a note: its WS_NOTE_* kind, the index of
+ * its series and the numbers that kind has; one that is not finite (JSON has
+ * no infinity: a floor never reached) is left out. */
+static napi_value note_object(napi_env env, const ws_note *n) {
+  napi_value o;
+  NAPI_CALL(env, napi_create_object(env, &o));
+  NAPI_CALL(env, set_num(env, o, "kind", n->kind));
+  NAPI_CALL(env, set_num(env, o, "series", n->series));
+  const note_field *f = n->kind == WS_NOTE_BELOW_FLOOR      ? below_floor_fields
+                        : n->kind == WS_NOTE_STARTUP_GROWTH ? startup_fields
+                        : n->kind == WS_NOTE_SAWTOOTH       ? sawtooth_fields
+                                                            : NULL;
+  for (; f != NULL && f->name != NULL; f++) {
+    double v;
+    memcpy(&v, (const char *)n + f->offset, sizeof v);
+    if (isfinite(v))
+      NAPI_CALL(env, set_num(env, o, f->name, v));
+  }
+  return o;
+}
+
 /* analyzeRun(Float32Array elapsed, [{ role, step, iter, value }], { warmup,
- * timeThreshold, jsHeapThreshold, alpha, seed }[, Uint8Array flags, one per
- * call]) -> { warmup, time, series, findings, undecided, belowThreshold,
- * jsHeapThreshold } (no verdict: the judge, js_judge, decides it from every
- * finding of the run); an option left
+ * timeThreshold, jsHeapThreshold, memFloorPerCall, memFloorRelative, alpha,
+ * seed }[, Uint8Array flags, one per call]) -> { warmup, time, series,
+ * findings, undecided, notes, belowThreshold, jsHeapThreshold,
+ * memFloorPerCall, memFloorRelative } (no verdict: the judge, js_judge,
+ * decides it from every finding of the run); an option left
  * undefined takes its C default (WS_VERDICT_DEFAULTS). Validation lives in
  * src/analysis/verdict.js. */
 static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
@@ -197,6 +244,8 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, get_num(env, argv[2], "warmup", &warmup));
   NAPI_CALL(env, get_num(env, argv[2], "timeThreshold", &o.time_threshold));
   NAPI_CALL(env, get_num(env, argv[2], "jsHeapThreshold", &o.js_heap_threshold));
+  NAPI_CALL(env, get_num(env, argv[2], "memFloorPerCall", &o.mem_floor_per_call));
+  NAPI_CALL(env, get_num(env, argv[2], "memFloorRelative", &o.mem_floor_relative));
   NAPI_CALL(env, get_num(env, argv[2], "alpha", &o.alpha));
   NAPI_CALL(env, get_num(env, argv[2], "seed", &seed));
   o.warmup = warmup < 0 ? -1 : (long)warmup;
@@ -264,6 +313,13 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, u));
   }
   NAPI_CALL(env, napi_set_named_property(env, out, "undecided", arr));
+  NAPI_CALL(env, napi_create_array_with_length(env, v.nnotes, &arr));
+  for (size_t i = 0; i < v.nnotes; i++)
+    NAPI_CALL(env,
+              napi_set_element(env, arr, (uint32_t)i, note_object(env, &v.notes[i])));
+  NAPI_CALL(env, napi_set_named_property(env, out, "notes", arr));
+  NAPI_CALL(env, set_num(env, out, "memFloorPerCall", o.mem_floor_per_call));
+  NAPI_CALL(env, set_num(env, out, "memFloorRelative", o.mem_floor_relative));
   NAPI_CALL(env, set_num(env, out, "belowThreshold", v.below_threshold));
   NAPI_CALL(env, set_num(env, out, "jsHeapThreshold", o.js_heap_threshold));
   return out;

@@ -193,6 +193,7 @@ export function analyze({ timed: logged, counted = null, cfg, run, count = null 
     ...hungCall(summary.error, run.error),
   ];
   summary.inconclusive = trend.inconclusive;
+  summary.notes = trend.notes;
   summary.verdict = null; // the judge's, below, once every finding is in
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;

@@ -8,6 +8,7 @@ import {
   FINDING_KINDS,
   GROWTH_CAUSE,
   MAX_SERIES,
+  NOTE_KIND,
   ROLE,
   UNDECIDED_REASON,
   VERDICT_DEFAULTS,
@@ -212,6 +213,29 @@ function undecidedWords(u, name, x, t, o) {
   }
 }
 
+// What the run shows that is no finding, in words (NOTE_KIND; the numbers
+// are C's). x: the note's series result; o: the options.
+function noteWords(n, name, x, o) {
+  const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
+  switch (n.kind) {
+    case 'below-floor': {
+      const floor = `${formatBytes(o.memFloorPerCall)} per call and ${formatPercent(o.memFloorRelative).replace('+', '')}`;
+      const later = Number.isFinite(n.moreCalls)
+        ? ` At this rate it would pass ${formatPercent(o.memFloorRelative).replace('+', '')} after about ${formatCount(n.moreCalls)} more calls.`
+        : '';
+      return `${what} grew by ${formatBytes(n.perCall * 1000)} per 1,000 calls (${formatPercent(n.relative)} of ${name === 'live-bytes' ? 'their' : 'its'} level over the tested window): below the floor of ${floor}, so not a finding.${later}`;
+    }
+    case 'startup-growth': {
+      const then = x.pattern === 'flat' ? ', then stayed flat' : x.pattern === 'step' ? ', then levelled off' : '';
+      return `Memory grew ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} during the first ${formatCount(n.iterations)} calls (start-up)${then}.`;
+    }
+    case 'sawtooth':
+      return `${what} fall sharply ${formatCount(n.falls)} times after warm-up (by up to ${formatBytes(n.largestFallBytes)}, about every ${formatCount(Math.round(n.everyCalls))} calls): something frees them in bursts, likely finalizers (a FinalizationRegistry runs when the event loop turns) or a cache that is flushed.`;
+    default:
+      return '';
+  }
+}
+
 function exhaustedWords(name, f, op, limitBytes) {
   const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
   const limit =
@@ -222,8 +246,8 @@ function exhaustedWords(name, f, op, limitBytes) {
 function checkOptions(options) {
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const o = { warmup: 'auto', ...VERDICT_DEFAULTS, memoryMaximumBytes: null, seed: null, ...defined };
-  if (!(o.jsHeapThreshold >= 0))
-    throw Object.assign(new RangeError('jsHeapThreshold must be >= 0'), { code: 'WS_EINVAL' });
+  for (const key of ['jsHeapThreshold', 'memFloorPerCall', 'memFloorRelative'])
+    if (!(o[key] >= 0)) throw Object.assign(new RangeError(`${key} must be >= 0`), { code: 'WS_EINVAL' });
   if (o.warmup !== 'auto' && !(Number.isInteger(o.warmup) && o.warmup >= 0))
     throw Object.assign(new TypeError("warmup must be 'auto' or a non-negative integer"), { code: 'WS_EINVAL' });
   if (!(o.timeThreshold >= 0)) throw Object.assign(new RangeError('timeThreshold must be >= 0'), { code: 'WS_EINVAL' });
@@ -255,14 +279,19 @@ function inIterations(r, stride) {
   }
   for (const key of ['from', 'to', 'earlyTo', 'lateFrom']) r.time[key] *= stride;
   slope(r.time.trend);
+  for (const n of r.notes) {
+    if (n.perCall !== undefined) n.perCall /= stride;
+    for (const key of ['moreCalls', 'iterations', 'everyCalls']) if (n[key] !== undefined) n[key] *= stride;
+  }
 }
 
 /**
  * Analyses a decoded run (docs/architecture.md) and returns { warmup, series,
- * findings, inconclusive, severityOrder, windows } as in
+ * findings, inconclusive, notes, severityOrder, windows } as in
  * docs/summary.md. Options:
- * warmup ('auto' or N), timeThreshold, jsHeapThreshold, alpha (undefined: C's
- * defaults), memoryMaximumBytes, seed (default: the run header's).
+ * warmup ('auto' or N), timeThreshold, jsHeapThreshold, memFloorPerCall,
+ * memFloorRelative, alpha (undefined: C's defaults), memoryMaximumBytes,
+ * seed (default: the run header's).
  */
 export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);
@@ -282,6 +311,9 @@ export function analyzeRun(data, options = {}) {
       warmup: o.warmup === 'auto' ? -1 : Math.floor(o.warmup / stride),
       timeThreshold: o.timeThreshold,
       jsHeapThreshold: o.jsHeapThreshold,
+      // Per call of the judged run: a thinned run's kept call stands for stride calls.
+      memFloorPerCall: o.memFloorPerCall * stride,
+      memFloorRelative: o.memFloorRelative,
       alpha: o.alpha,
       seed,
     },
@@ -320,6 +352,22 @@ export function analyzeRun(data, options = {}) {
       grownBytes: r.series[r.belowThreshold].grownBytes,
       thresholdBytes: r.jsHeapThreshold,
     };
+  // What the run shows that is no finding (C's notes), in words; a series
+  // below the memory floor also carries its numbers, as the JS heap does.
+  const notes = r.notes.map((n) => {
+    const kind = nameOf(NOTE_KIND, n.kind);
+    const { kind: _, series: i, ...numbers } = n;
+    const name = series[i].name;
+    if (kind === 'below-floor')
+      outSeries[i].belowFloor = {
+        grownBytes: n.grownBytes,
+        perCall: n.perCall,
+        relative: n.relative,
+        floorPerCall: o.memFloorPerCall,
+        floorRelative: o.memFloorRelative,
+      };
+    return { kind, series: name, ...numbers, sentence: noteWords({ ...n, kind }, name, r.series[i], o) };
+  });
   const t = r.time;
   const finite = (v) => (Number.isFinite(v) ? v : null);
   // The time effect that decides, quoted everywhere: the trend's change
@@ -448,6 +496,7 @@ export function analyzeRun(data, options = {}) {
     series: outSeries.filter(Boolean),
     findings,
     inconclusive,
+    notes,
     severityOrder: FINDING_KINDS,
     // The early and late windows (C's ws_time_windows), also when the time
     // test had too few calls: the summary's time rows and the figures use them.

@@ -19,6 +19,7 @@ import {
   leadFinding,
   medianChange,
   nextSteps,
+  noteLines,
   opRows,
   orderFigures,
   rerunCommand,
@@ -141,14 +142,24 @@ function undecidedBlock(s) {
     .join('')}</ul></div>`;
 }
 
+// What the run shows that is no finding and the banner does not quote.
+function notesBlock(s) {
+  const lines = noteLines(s);
+  if (!lines.length) return '';
+  return `<div class="note" id="notes"><p><strong>Notes (no finding):</strong></p><ul>${lines
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join('')}</ul></div>`;
+}
+
 function findingsSection(s) {
   const list = s.findings ?? [];
   if (!list.length) {
+    const flat = s.verdict !== 'inconclusive' && !s.notes?.length;
     return s.verdict
-      ? `<section id="findings"><h2>Findings</h2><p>None${s.verdict === 'inconclusive' ? '' : ': every tested series stayed flat after warm-up'}.</p>${undecidedBlock(s)}</section>`
+      ? `<section id="findings"><h2>Findings</h2><p>None${flat ? ': every tested series stayed flat after warm-up' : ''}.</p>${undecidedBlock(s)}${notesBlock(s)}</section>`
       : '';
   }
-  return `<section id="findings"><h2>Findings</h2>${undecidedBlock(s)}${list
+  return `<section id="findings"><h2>Findings</h2>${undecidedBlock(s)}${notesBlock(s)}${list
     .map(
       (f) => `<div class="finding">
 <p>${esc(f.sentence)}</p>${table(findingEvidence(f))}</div>`,

@@ -31,6 +31,7 @@ function systemOut(c) {
   if (c.expect) lines.push(`expected: ${c.expect.join(' or ')}`);
   for (const f of s.findings ?? []) lines.push(`${f.kind}: ${f.sentence}`, evidenceText(f));
   for (const l of c.summary ? undecidedLines(s) : []) lines.push(`inconclusive: ${l}`);
+  for (const n of s.notes ?? []) lines.push(`note: ${n.sentence}`);
   if (s.baseline) lines.push(...baselineLines(s.baseline));
   if (c.summary) lines.push(`reproduce: ${reproduceCommand(s)}`);
   return `<system-out>${xml(lines.join('\n'))}</system-out>`;

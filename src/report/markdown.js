@@ -17,6 +17,7 @@ import {
   leadFinding,
   medianChange,
   nextSteps,
+  noteLines,
   opRows,
   sourceRows,
   toolName,
@@ -94,6 +95,8 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
   if (s.baseline) out.push(...baselineLines(s.baseline).map((l) => `- ${cell(l)}`), '');
   const undecided = undecidedLines(s);
   if (undecided.length) out.push('Inconclusive:', '', ...undecided.map((l) => `- ${l}`), '');
+  const notes = noteLines(s);
+  if (notes.length) out.push('Notes (no finding):', '', ...notes.map((l) => `- ${l}`), '');
   // What to do next, then the figure that carries the finding.
   out.push('**Next step**', '');
   nextSteps(s).forEach((x, i) => {

@@ -65,7 +65,24 @@ export function orderFigures(s, names) {
 const recordedVerdict = (s) =>
   judge({ findings: s.findings.filter((f) => FINDING_KINDS.includes(f.kind)), inconclusive: s.inconclusive }).verdict;
 
+// Notes a stable run's headline quotes: the facts that a flat verdict would
+// hide (start-up growth, a sawtooth); below-floor trends are only counted.
+const HEADLINE_NOTES = new Set(['startup-growth', 'sawtooth']);
+
+/** The notes the headline quotes in full (summary.notes; only a stable run's). */
+export function headlineNotes(s) {
+  return s.verdict === 'stable' ? (s.notes ?? []).filter((n) => HEADLINE_NOTES.has(n.kind)) : [];
+}
+
+/** The notes the headline does not quote, one sentence each ([] when none). */
+export function noteLines(s) {
+  const quoted = new Set(headlineNotes(s));
+  return (s.notes ?? []).filter((n) => !quoted.has(n)).map((n) => n.sentence);
+}
+
 // The banner: ok (green) only for a completed or interrupted run judged stable.
+// A stable run's text leads with what its notes say memory did (start-up
+// growth, a sawtooth), so that a flat verdict does not read as flat memory.
 export function verdictLine(s) {
   const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
   if (s.status === 'failed') {
@@ -86,10 +103,15 @@ export function verdictLine(s) {
     return { ok: false, title: 'No verdict', text: `${calls} calls; no trend analysis in this summary${partial}.` };
   const word = KIND_WORDS[s.verdict] ?? s.verdict;
   if (s.verdict === 'stable') {
+    const facts = headlineNotes(s).map((n) => `${n.sentence} `);
+    const below = (s.notes ?? []).filter((n) => n.kind === 'below-floor').length;
+    const floor = below
+      ? `; ${below === 1 ? 'one trend' : `${formatCount(below)} trends`} below the memory floor (see the notes)`
+      : '';
     return {
       ok: true,
       title: 'Stable',
-      text: `No leak, fragmentation, growth or slowdown found in ${calls} calls${partial}.`,
+      text: `${facts.join('')}No leak, fragmentation, growth or slowdown found in ${calls} calls${floor}${partial}.`,
     };
   }
   const title = word[0].toUpperCase() + word.slice(1);

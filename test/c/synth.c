@@ -66,6 +66,7 @@ void ws_synth_mem_defaults(ws_synth_mem *o, size_t calls, uint64_t seed) {
                       .initial = 131072,
                       .live_base = 1 << 20,
                       .live_sd = 48 << 10,
+                      .live_noise = 4096,
                       .js_base = 6 << 20};
 }
 
@@ -128,7 +129,7 @@ void ws_synth_mem_fill(const ws_synth_mem *o, ws_synth_mem_out *out) {
       js = 0;
     if (t % o->sample_every == o->sample_every - 1) {
       out->s_iter[out->s_n] = (double)t;
-      out->live[out->s_n] = live + 4096 * normal(&rng);
+      out->live[out->s_n] = live + o->live_noise * normal(&rng);
       out->heap[out->s_n] = top;
       out->js[out->s_n++] = o->js_base + js + o->js_leak * (double)t;
     }

@@ -54,6 +54,7 @@ typedef struct {
   double initial;      /* linear memory before the heap */
   double live_base;    /* working set after start-up */
   double live_sd;      /* standard deviation of the working set's wander */
+  double live_noise;   /* standard deviation of a live-byte sample's noise */
   double leak;         /* live bytes added per call */
   double frag;         /* heap bytes added per call without live growth */
   int plateau;         /* 1: one extra growth step (by the policy) at 70 % of

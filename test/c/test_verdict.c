@@ -10,7 +10,7 @@
 
 /* A signal with nothing undecided and no limit reached. */
 #define SIG(role, pattern, peak, grown)                                                  \
-  { role, pattern, peak, grown, 0, 0, -1, 0 }
+  { role, pattern, peak, grown, 0, 0, -1, 0, 0 }
 
 /* ws_classify with a time signal that is flagged or not and nothing left
  * open by time. */
@@ -55,7 +55,8 @@ static void test_js_heap_threshold(void) {
   CHECK(classify(s, 2, 1, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_SLOWDOWN);
   CHECK(n == 1 && f[0].series == -1 && below == -1);
   /* The threshold applies to the JS heap only: memory growth of a few bytes
-   * is judged by its trend tests. */
+   * is judged by its trend tests and the memory floor (ws_analyze_run's,
+   * ws_signal.below_floor). */
   ws_signal m[1] = {SIG(WS_ROLE_LINEAR, WS_PATTERN_SUSTAINED, 1, 10)};
   CHECK(classify(m, 1, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
 }
@@ -196,21 +197,31 @@ static void test_analyze_threshold(void) {
   free(x);
 }
 
-/* Runs the whole-run analysis at defaults on clean synthetic times and the
- * given series; returns the verdict in *v (results in res). */
-static void analyse(size_t calls, const ws_series_in *s, size_t k,
-                    ws_memtrend_result *res, ws_verdict *v) {
+/* Runs the whole-run analysis with options o (NULL: the defaults) on clean
+ * synthetic times and the given series; stores the verdict in *v (results
+ * in res) and returns ws_analyze_run's code (WS_ENOMEM when no times). */
+static int analyse_with(size_t calls, const ws_series_in *s, size_t k,
+                        ws_memtrend_result *res, ws_verdict *v,
+                        const ws_verdict_opts *o) {
   float *x = malloc(calls * sizeof *x);
   if (x == NULL)
-    return;
+    return WS_ENOMEM;
   ws_synth_time t;
   ws_synth_time_defaults(&t, calls, 11);
   ws_synth_time_fill(&t, x);
   *v = (ws_verdict){.series = res};
-  ws_verdict_opts o;
-  ws_verdict_opts_default(&o);
-  CHECK(ws_analyze_run(x, calls, s, k, &o, v) == 0);
+  ws_verdict_opts d;
+  ws_verdict_opts_default(&d);
+  int rc = ws_analyze_run(x, calls, s, k, o != NULL ? o : &d, v);
   free(x);
+  return rc;
+}
+
+/* Runs the whole-run analysis at defaults (analyse_with), which must
+ * succeed. */
+static void analyse(size_t calls, const ws_series_in *s, size_t k,
+                    ws_memtrend_result *res, ws_verdict *v) {
+  CHECK(analyse_with(calls, s, k, res, v, NULL) == 0);
 }
 
 /* Returns 1 when v left reason open about series (-1: time). */
@@ -432,6 +443,129 @@ static void test_against_machine(void) {
   free(x), free(ci), free(cn), free(flags);
 }
 
+/* A sustained series below the memory floor grows for no finding; the
+ * floor's numbers: bytes per call and share of the level at the window's
+ * start, and the calls until the relative floor. */
+static void test_floor(void) {
+  ws_signal s[2] = {SIG(WS_ROLE_LINEAR, WS_PATTERN_FLAT, 0, 0),
+                    SIG(WS_ROLE_LIVE, WS_PATTERN_SUSTAINED, 0, 1000)};
+  ws_finding f[WS_MAX_FINDINGS];
+  size_t n;
+  int below;
+  CHECK(classify(s, 2, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_LEAK);
+  s[1].below_floor = 1;
+  CHECK(classify(s, 2, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_STABLE);
+  CHECK(n == 0);
+  /* 55 B per 1 000 calls on a 400 KiB live heap over 18 000 calls. */
+  ws_memtrend_result r = {.pattern = WS_PATTERN_SUSTAINED, .from = 2000, .to = 20000};
+  r.start = 400 * 1024.0;
+  r.grown = 0.055 * 18000;
+  ws_floor x = ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE);
+  CHECK(x.below && x.grown == r.grown && x.per_call > 0.054 && x.per_call < 0.056);
+  CHECK(x.relative > 0.0023 && x.relative < 0.0025);
+  CHECK(x.more_calls > 350000 && x.more_calls < 360000);
+  /* Either floor reached makes it a finding: 1 B per call, or 5 %. */
+  r.grown = 18000;
+  CHECK(!ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
+  r.grown = 0.9 * 18000;
+  CHECK(ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
+  r.start = 100 * 1024.0;
+  CHECK(!ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
+  r.start = 0; /* nothing live at the start: any growth is relatively large */
+  CHECK(!ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
+  /* A step series counts its growth across the window when its trend is
+   * flat between a few large steps. */
+  r = (ws_memtrend_result){.pattern = WS_PATTERN_SUSTAINED, .from = 0, .to = 20000};
+  r.start = 1 << 20;
+  r.events.grown = 3 << 20;
+  CHECK(!ws_mem_floor(&r, 1, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
+  CHECK(ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
+}
+
+/* Sharp, repeated falls are a sawtooth; noise, a ramp or a single fall are
+ * not. */
+static void test_sawtooth(void) {
+  enum { N = 200 };
+  double iter[N], v[N];
+  ws_rng rng;
+  ws_rng_seed(&rng, 7);
+  for (int i = 0; i < N; i++) {
+    iter[i] = 1000.0 * i + 999;
+    v[i] = 1e6 + 5e4 * (i % 25) + (double)(ws_rng_next(&rng) % 2000); /* teeth of 25 */
+  }
+  ws_sawtooth_result r;
+  CHECK(ws_sawtooth(iter, v, N, 0, 1000 * N, &r) == 0);
+  CHECK(r.sawtooth && r.falls == 7 && r.points == N);
+  CHECK(r.largest > 1.1e6 && r.largest < 1.25e6 && r.first == 25999 && r.last == 175999);
+  /* From iteration 100 000 on: 3 falls are left. */
+  CHECK(ws_sawtooth(iter, v, N, 100000, 1000 * N, &r) == 0);
+  CHECK(r.sawtooth && r.falls == 3 && r.points == 100);
+  /* A fall spread over two samples is one fall. */
+  v[49] = v[48] - 6e5;
+  CHECK(ws_sawtooth(iter, v, N, 0, 1000 * N, &r) == 0 && r.falls == 7);
+  /* White noise: no fall is much larger than its typical change. */
+  for (int i = 0; i < N; i++)
+    v[i] = 1e6 + (double)(ws_rng_next(&rng) % 100000);
+  CHECK(ws_sawtooth(iter, v, N, 0, 1000 * N, &r) == 0 && r.falls == 0 && !r.sawtooth);
+  /* A ramp with a single reset; a constant series; too few samples. */
+  for (int i = 0; i < N; i++)
+    v[i] = 1e6 + 1e4 * (i % 120);
+  CHECK(ws_sawtooth(iter, v, N, 0, 1000 * N, &r) == 0 && r.falls == 1 && !r.sawtooth);
+  for (int i = 0; i < N; i++)
+    v[i] = 1e6;
+  CHECK(ws_sawtooth(iter, v, N, 0, 1000 * N, &r) == 0 && r.falls == 0);
+  CHECK(ws_sawtooth(iter, v, 11, 0, 1000 * N, &r) == 0 && r.points == 11 && !r.sawtooth);
+}
+
+/* The whole-run analysis: live bytes that drift by 55 B per 1 000 calls on
+ * a 400 KiB heap are sustained but below the floor (a note, stable); linear
+ * memory that grew 8x in warm-up is a start-up note; live bytes freed in
+ * bursts are a sawtooth note. */
+static void test_analyze_notes(void) {
+  enum { CALLS = 20000, POINTS = 200 };
+  double mib = 1 << 20;
+  double lin_iter[] = {0, 100, 200, 300}, lin_bytes[] = {mib, 3 * mib, 6 * mib, 8 * mib};
+  double s_iter[POINTS], live[POINTS];
+  ws_rng rng;
+  ws_rng_seed(&rng, 3);
+  for (int i = 0; i < POINTS; i++) {
+    s_iter[i] = 100.0 * i + 99;
+    live[i] = 400 * 1024.0 + 0.055 * s_iter[i] + (double)(ws_rng_next(&rng) % 64);
+  }
+  ws_series_in s[2] = {{WS_ROLE_LINEAR, 1, lin_iter, lin_bytes, 4, WS_WASM32_MAX_BYTES},
+                       {WS_ROLE_LIVE, 0, s_iter, live, POINTS, 0}};
+  ws_memtrend_result res[2];
+  ws_verdict v;
+  analyse(CALLS, s, 2, res, &v);
+  CHECK(res[1].pattern == WS_PATTERN_SUSTAINED);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nfindings == 0 && v.nnotes == 2);
+  const ws_note *fl = &v.notes[0], *up = &v.notes[1];
+  CHECK(fl->kind == WS_NOTE_BELOW_FLOOR && fl->series == 1);
+  CHECK(fl->per_call > 0.04 && fl->per_call < 0.07 && fl->relative < 0.01);
+  CHECK(up->kind == WS_NOTE_STARTUP_GROWTH && up->series == 0);
+  CHECK(up->from == mib && up->to == 8 * mib && up->relative == 8);
+  CHECK(up->grown == 7 * mib && up->at == (double)v.warmup && v.warmup > 300);
+  /* Zero floors: the same drift is a leak, and no note says otherwise. */
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  CHECK(o.mem_floor_per_call == WS_MEM_FLOOR_PER_CALL &&
+        o.mem_floor_relative == WS_MEM_FLOOR_RELATIVE);
+  o.mem_floor_per_call = 0;
+  o.mem_floor_relative = 0;
+  CHECK(analyse_with(CALLS, s, 2, res, &v, &o) == 0);
+  CHECK(ws_verdict_of(&v) == WS_KIND_LEAK && v.nnotes == 1 &&
+        v.notes[0].kind == WS_NOTE_STARTUP_GROWTH);
+  o.mem_floor_relative = -1;
+  CHECK(analyse_with(CALLS, s, 2, res, &v, &o) == WS_EINVAL);
+  /* Live bytes freed in bursts every 2 000 calls: a sawtooth, no finding. */
+  for (int i = 0; i < POINTS; i++)
+    live[i] = 400 * 1024.0 + 300.0 * (i % 20) * 100 + (double)(ws_rng_next(&rng) % 4096);
+  analyse(CALLS, s, 2, res, &v);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nnotes == 2);
+  CHECK(v.notes[1].kind == WS_NOTE_SAWTOOTH && v.notes[1].series == 1);
+  CHECK(v.notes[1].count >= 7 && v.notes[1].at == 2000 && v.notes[1].grown > 500000);
+}
+
 int main(void) {
   test_kinds();
   test_js_heap_threshold();
@@ -447,6 +581,9 @@ int main(void) {
   test_short_leak();
   test_sparse_untested();
   test_clean_long();
+  test_floor();
+  test_sawtooth();
+  test_analyze_notes();
   test_against_machine();
   return check_report("verdict");
 }

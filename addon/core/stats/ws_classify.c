@@ -6,10 +6,10 @@
 #include "ws_stats.h"
 
 /* Returns the index of the first signal with role whose pattern is
- * sustained, or -1. */
+ * sustained at or above the memory floor (below it, it is a note), or -1. */
 static int find_growing(const ws_signal *s, size_t k, int role) {
   for (size_t i = 0; i < k; i++)
-    if (s[i].role == role && s[i].pattern == WS_PATTERN_SUSTAINED)
+    if (s[i].role == role && s[i].pattern == WS_PATTERN_SUSTAINED && !s[i].below_floor)
       return (int)i;
   return -1;
 }

@@ -25,13 +25,27 @@ static double value_at(const ws_series_in *s, double t) {
   return v;
 }
 
+/* Returns 1 when a sustained series of role is judged against the memory
+ * floor: live bytes, the heap and linear memory. The stack has none (it is
+ * small, and any drift that lasts overflows it: its depth starts near 0, so
+ * a relative floor would never apply), the JS heap has its own threshold,
+ * and the holes only qualify another series' growth. */
+static int has_floor(int role) {
+  return role == WS_ROLE_LIVE || role == WS_ROLE_HEAP || role == WS_ROLE_LINEAR ||
+         role == WS_ROLE_LINEAR_ONE;
+}
+
 /* Returns the signal of series s and its result r in a run of calls: its
- * pattern, where it grew to its limit (within the last growth step, or a
- * page, of it), and what it leaves open with the
- * calls that would decide it, by the series' own sampling rate. */
+ * pattern, whether sustained growth stays below the memory floor (o), where
+ * it grew to its limit (within the last growth step, or a page, of it), and
+ * what it leaves open with the calls that would decide it, by the series'
+ * own sampling rate. */
 static ws_signal signal_of(const ws_series_in *s, const ws_memtrend_result *r,
-                           size_t calls) {
-  ws_signal g = {s->role, r->pattern, r->peak_grows, r->grown, 0, 0, -1, 0};
+                           size_t calls, const ws_verdict_opts *o) {
+  ws_signal g = {s->role, r->pattern, r->peak_grows, r->grown, 0, 0, -1, 0, 0};
+  if (r->pattern == WS_PATTERN_SUSTAINED && has_floor(s->role))
+    g.below_floor =
+        ws_mem_floor(r, s->step, o->mem_floor_per_call, o->mem_floor_relative).below;
   /* Only growth reaches the limit: a memory declared at its maximum (a
    * build without memory growth) is not exhausted by starting there. */
   for (size_t j = 1; s->limit > 0 && j < s->n; j++) {
@@ -70,6 +84,59 @@ static ws_signal signal_of(const ws_series_in *s, const ws_memtrend_result *r,
   return g;
 }
 
+/* Stores the notes of analysed run v (series[0..k), their signals sig, the
+ * first linear series or NULL) in v->notes: every series below the floor,
+ * start-up growth of linear memory (WS_STARTUP_RATIO, WS_STARTUP_MIN_BYTES),
+ * a sawtooth of the first tested live-byte series. Returns 0 or WS_ENOMEM. */
+static int add_notes(const ws_series_in *series, size_t k, const ws_signal *sig,
+                     const ws_series_in *linear, const ws_verdict_opts *o,
+                     ws_verdict *v) {
+  for (size_t i = 0; i < k; i++) {
+    if (!sig[i].below_floor)
+      continue;
+    ws_floor f = ws_mem_floor(&v->series[i], series[i].step, o->mem_floor_per_call,
+                              o->mem_floor_relative);
+    v->notes[v->nnotes++] = (ws_note){.kind = WS_NOTE_BELOW_FLOOR,
+                                      .series = (int)i,
+                                      .grown = f.grown,
+                                      .per_call = f.per_call,
+                                      .relative = f.relative,
+                                      .more_calls = f.more_calls};
+  }
+  if (linear != NULL && v->warmup > 0) {
+    double first = linear->value[0], end = first + v->startup_growth;
+    if (first > 0 && end >= WS_STARTUP_RATIO * first &&
+        v->startup_growth >= WS_STARTUP_MIN_BYTES)
+      v->notes[v->nnotes++] = (ws_note){.kind = WS_NOTE_STARTUP_GROWTH,
+                                        .series = (int)(linear - series),
+                                        .grown = v->startup_growth,
+                                        .relative = end / first,
+                                        .from = first,
+                                        .to = end,
+                                        .at = (double)v->warmup};
+  }
+  for (size_t i = 0; i < k; i++) {
+    if (series[i].role != WS_ROLE_LIVE || sig[i].pattern == WS_PATTERN_UNTESTED)
+      continue;
+    ws_sawtooth_result st;
+    int rc = ws_sawtooth(series[i].iter, series[i].value, series[i].n, v->warmup,
+                         v->series[i].to, &st);
+    if (rc != 0)
+      return rc;
+    if (st.sawtooth)
+      v->notes[v->nnotes++] =
+          (ws_note){.kind = WS_NOTE_SAWTOOTH,
+                    .series = (int)i,
+                    .grown = st.largest,
+                    .from = st.low,
+                    .to = st.high,
+                    .at = (st.last - st.first) / (double)(st.falls - 1),
+                    .count = (double)st.falls};
+    break;
+  }
+  return 0;
+}
+
 /* Returns what the time test leaves to classification. */
 static ws_time_signal time_signal(const ws_drift_result *d) {
   ws_time_signal t = {d->flagged, 0, 0};
@@ -91,7 +158,8 @@ static ws_time_signal time_signal(const ws_drift_result *d) {
 int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *series,
                    size_t k, const ws_verdict_opts *o, ws_verdict *v) {
   if (!(o->alpha > 0 && o->alpha < 1) || !(o->time_threshold >= 0) ||
-      !(o->js_heap_threshold >= 0) || k > WS_MAX_SERIES)
+      !(o->js_heap_threshold >= 0) || !(o->mem_floor_per_call >= 0) ||
+      !(o->mem_floor_relative >= 0) || k > WS_MAX_SERIES)
     return WS_EINVAL;
   ws_memtrend_result *results = v->series;
   *v = (ws_verdict){0};
@@ -149,17 +217,17 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
        * the series' index (findings name series by it) and asks nothing. */
       results[i] = (ws_memtrend_result){0};
       results[i].pattern = WS_PATTERN_UNTESTED;
-      sig[nsig++] = (ws_signal){s->role, WS_PATTERN_UNTESTED, 0, 0, 0, 0, -1, 0};
+      sig[nsig++] = (ws_signal){s->role, WS_PATTERN_UNTESTED, 0, 0, 0, 0, -1, 0, 0};
       continue;
     }
     rc = ws_memtrend_analyze(s->iter, s->value, s->n, s->step, v->warmup, calls, o->alpha,
                              &results[i]);
     if (rc != 0)
       return rc;
-    sig[nsig++] = signal_of(s, &results[i], calls);
+    sig[nsig++] = signal_of(s, &results[i], calls, o);
   }
   ws_time_signal ts = time_signal(&v->time);
   ws_classify(sig, nsig, &ts, o->js_heap_threshold, v->findings, &v->nfindings,
               &v->below_threshold, v->undecided, &v->nundecided);
-  return 0;
+  return add_notes(series, k, sig, linear, o, v);
 }

@@ -4,7 +4,7 @@
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
-import { describeFailure, nextSteps, undecidedLines, verdictLine } from '../../report/words.js';
+import { describeFailure, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { runConfig } from '../options.js';
 
@@ -16,6 +16,7 @@ function printResult(summary, outDir) {
   // A hung call is told by the error line.
   for (const f of summary.findings ?? []) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
   for (const line of undecidedLines(summary)) lines.push(`  inconclusive, ${line}`);
+  for (const line of noteLines(summary)) lines.push(`  note: ${line}`);
   for (const x of nextSteps(summary).slice(0, -1))
     lines.push(`  next: ${x.text}${x.command ? `\n    ${x.command}` : ''}`);
   lines.push(

@@ -1,0 +1,138 @@
+// What a run shows that is no finding (summary.notes, docs/verdicts.md):
+// sustained memory trends below the floor, start-up growth that auto
+// warm-up absorbed, live bytes freed in bursts, and the stable headline
+// that quotes them. Every verdict here is judged at default thresholds.
+
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { analyze } from '../src/analysis/analyze.js';
+import { analysisConfig } from '../src/analysis/config.js';
+import { judge } from '../src/analysis/judge.js';
+import { analyzeRun } from '../src/analysis/verdict.js';
+import { VERDICT_DEFAULTS } from '../src/protocol.js';
+import { renderHtml } from '../src/report/html.js';
+import { renderMarkdown } from '../src/report/markdown.js';
+import { noteLines, verdictLine } from '../src/report/words.js';
+import { CALLS, syntheticRun } from './synthetic.js';
+
+// The measured clean module: a smooth 400 KiB live heap (realloc churn, a
+// bounded cache) that drifts by 55 B per 1,000 calls.
+const TINY_DRIFT = { leak: 0.055, liveBase: 400 * 1024, wander: 0, noise: 64 };
+
+// The summary of a synthetic run, as `wasm-soak run` would analyse it
+// (default options from analysisConfig: no threshold is moved).
+function summaryOf(data) {
+  const header = {
+    ...data.header,
+    target: { name: 'synthetic', kind: 'module' },
+    config: { iterations: CALLS, warmup: 'auto' },
+    ops: [{ name: 'step', weight: 1 }],
+  };
+  const timed = { ...data, header, op: new Uint16Array(CALLS), flags: new Uint8Array(CALLS) };
+  return analyze({ timed, cfg: analysisConfig(header), run: { status: 'completed' } }).summary;
+}
+
+test('the memory floors are C defaults: 1 B per call and 5 %', () => {
+  assert.equal(VERDICT_DEFAULTS.memFloorPerCall, 1);
+  assert.equal(VERDICT_DEFAULTS.memFloorRelative, 0.05);
+  for (const key of ['memFloorPerCall', 'memFloorRelative'])
+    assert.throws(() => analyzeRun(syntheticRun(), { [key]: -1 }), { code: 'WS_EINVAL' });
+});
+
+test('a tiny significant drift of live bytes is below the floor: stable, with a note', () => {
+  const s = summaryOf(syntheticRun({ seed: 4, ...TINY_DRIFT }));
+  assert.equal(s.verdict, 'stable', JSON.stringify(s.findings));
+  assert.equal(s.exitCode, 0);
+  const live = s.series.find((x) => x.name === 'live-bytes');
+  assert.equal(live.pattern, 'sustained');
+  assert.ok(live.pValue < 0.01);
+  const b = live.belowFloor;
+  assert.ok(b.perCall > 0.04 && b.perCall < 0.07, JSON.stringify(b));
+  assert.ok(b.relative > 0 && b.relative < 0.01, JSON.stringify(b));
+  assert.equal(b.floorPerCall, VERDICT_DEFAULTS.memFloorPerCall);
+  assert.equal(b.floorRelative, VERDICT_DEFAULTS.memFloorRelative);
+  assert.ok(Math.abs(b.grownBytes - b.perCall * (live.window.to - live.window.from)) < 1e-6);
+  const note = s.notes.find((n) => n.kind === 'below-floor');
+  assert.equal(note.series, 'live-bytes');
+  assert.equal(note.perCall, b.perCall);
+  assert.match(
+    note.sentence,
+    /^Live bytes grew by 5\d B per 1,000 calls \(\+0\.\d+ % of their level over the tested window\): below the floor of 1 B per call and 5 %, so not a finding\. At this rate it would pass 5 % after about [\d,]+ more calls\.$/,
+  );
+  // The headline says a trend stayed below the floor; the note is listed.
+  const v = verdictLine(s);
+  assert.ok(v.ok);
+  assert.match(
+    v.text,
+    /^No leak, fragmentation, growth or slowdown found in 20,000 calls; one trend below the memory floor/,
+  );
+  assert.deepEqual(noteLines(s), [note.sentence]);
+  assert.match(renderMarkdown(s), /Notes \(no finding\):\n\n- Live bytes grew by/);
+});
+
+test('the floor is an option: at zero the same drift is a leak', () => {
+  const data = syntheticRun({ seed: 4, ...TINY_DRIFT });
+  const r = analyzeRun(data, { memFloorPerCall: 0, memFloorRelative: 0 });
+  assert.equal(judge(r).verdict, 'leak');
+  assert.deepEqual(r.notes, []);
+  // A leak of 16 B per call clears the floor by far.
+  assert.equal(judge(analyzeRun(syntheticRun({ seed: 4, leak: 16 }))).verdict, 'leak');
+});
+
+test('a thinned run states the floor per call, not per kept call', () => {
+  // One call kept in 4, as a thinned log or the progress line's copy keeps
+  // them; slow samples are kept in full, at their iterations.
+  const data = syntheticRun({ seed: 4, ...TINY_DRIFT });
+  const stride = 4;
+  const thinned = { ...data, stride, calls: CALLS / stride, elapsed: data.elapsed.filter((_, i) => i % stride === 0) };
+  const full = analyzeRun(data).notes.find((n) => n.kind === 'below-floor');
+  const r = analyzeRun(thinned);
+  assert.equal(judge(r).verdict, 'stable', JSON.stringify(r.findings));
+  const note = r.notes.find((n) => n.kind === 'below-floor');
+  assert.ok(Math.abs(note.perCall / full.perCall - 1) < 0.2, `${note.perCall} vs ${full.perCall}`);
+  assert.equal(r.series.find((x) => x.name === 'live-bytes').belowFloor.floorPerCall, 1);
+});
+
+test('large start-up growth is said in a stable run headline', () => {
+  const s = summaryOf(syntheticRun({ seed: 4, startupBytes: 12 << 20 }));
+  assert.equal(s.verdict, 'stable', JSON.stringify(s.findings));
+  assert.equal(s.warmup.method, 'auto');
+  const note = s.notes.find((n) => n.kind === 'startup-growth');
+  assert.equal(note.series, 'memory');
+  assert.equal(note.iterations, s.warmup.iterations);
+  assert.equal(note.grownBytes, s.warmup.startupGrowthBytes);
+  assert.equal(note.toBytes - note.fromBytes, note.grownBytes);
+  assert.ok(note.ratio >= 4, JSON.stringify(note));
+  const v = verdictLine(s);
+  assert.equal(v.title, 'Stable');
+  assert.match(
+    v.text,
+    /^Memory grew 1\.1 MiB → 13\.\d MiB during the first [\d,]+ calls \(start-up\), then stayed flat\. No leak, fragmentation, growth or slowdown found in 20,000 calls\.$/,
+  );
+  // The headline quotes it; it is not listed again.
+  assert.deepEqual(noteLines(s), []);
+  assert.match(renderMarkdown(s), /## ✅ Stable: synthetic \(seed 4\)\n\nMemory grew 1\.1 MiB → 13\.\d MiB/);
+  // The HTML banner says it too, and the findings no longer claim flat series.
+  const html = renderHtml(s);
+  assert.match(html, /<h1>Stable — synthetic \(seed 4\)<\/h1><p>Memory grew 1\.1 MiB → 13\.\d MiB/);
+  assert.doesNotMatch(html, /every tested series stayed flat/);
+  // Without start-up growth nothing is said.
+  const plain = summaryOf(syntheticRun({ seed: 4 }));
+  assert.deepEqual(plain.notes, []);
+  assert.match(verdictLine(plain).text, /^No leak, fragmentation, growth or slowdown found in 20,000 calls\.$/);
+});
+
+test('live bytes freed in bursts are a sawtooth note, quoted by the headline', () => {
+  const s = summaryOf(syntheticRun({ seed: 5, burstBytes: 2 << 20, burstEvery: 2000 }));
+  assert.equal(s.verdict, 'stable', JSON.stringify(s.findings));
+  const note = s.notes.find((n) => n.kind === 'sawtooth');
+  assert.equal(note.series, 'live-bytes');
+  assert.ok(note.falls >= 8 && note.everyCalls === 2000, JSON.stringify(note));
+  assert.ok(note.largestFallBytes > 1.5 * (1 << 20), JSON.stringify(note));
+  assert.match(
+    verdictLine(s).text,
+    /Live bytes fall sharply \d+ times after warm-up \(by up to [12]\.\d MiB, about every 2,000 calls\)/,
+  );
+  // Noise alone, however wandering, is no sawtooth.
+  for (const seed of [1, 2, 3]) assert.deepEqual(summaryOf(syntheticRun({ seed })).notes, []);
+});
