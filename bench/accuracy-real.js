@@ -252,7 +252,9 @@ function reasonCounts(rows) {
 /** Prints the tables; returns the list of missed targets. */
 function report(results, conditions) {
   const missed = [];
-  const caseNames = [...new Set(results.map((r) => r.job.target.name))];
+  const caseNames = [...CLEAN, ...DETECT]
+    .map((t) => t.name)
+    .filter((name) => results.some((r) => r.job.target.name === name));
   const cell = (rows, kind) => {
     if (!rows.length) return '';
     const inc = rows.filter((r) => r.outcome.verdict === 'inconclusive').length;
