@@ -245,7 +245,7 @@ const pad = (text, width) => String(text).padEnd(width);
 /** Counts reasons over runs: "spans-threshold 3, few-samples 1", or "0". */
 function reasonCounts(rows) {
   const counts = new Map();
-  for (const r of rows) for (const reason of r.reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  for (const r of rows) for (const reason of r.outcome.reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
   return counts.size ? [...counts].map(([k, v]) => `${k} ${v}`).join(', ') : '0';
 }
 
@@ -278,6 +278,13 @@ function report(results, conditions) {
       ),
     );
     console.log(`${pad(name, 24)}${pad(range, 16)}${cells.join('')}`);
+  }
+  const alarms = results.filter((r) => r.outcome.falseAlarm);
+  if (alarms.length) console.log('\nFalse alarms (replay one with its case, -n and --seed):');
+  for (const r of alarms) {
+    console.log(
+      `  ${pad(r.condition, 8)} ${pad(r.job.target.name, 16)} -n ${r.job.calls} --seed ${r.job.seed}: ${r.outcome.kinds.join(', ')}`,
+    );
   }
   console.log('\nPer condition:');
   for (const c of conditions) {
