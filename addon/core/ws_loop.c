@@ -78,9 +78,10 @@ static uint64_t ticks_for(const ws_loop *loop, double ns) {
   return (uint64_t)(ns / loop->clock.ns_per_tick);
 }
 
-/* The iteration a slow sample belongs to: the last completed call. */
+/* The iteration a slow sample belongs to: the last completed call (the
+ * first iteration before any call). */
 static uint32_t last_call(const ws_loop *loop) {
-  return (uint32_t)(loop->iteration > 0 ? loop->iteration - 1 : 0);
+  return (uint32_t)(loop->iteration > loop->first ? loop->iteration - 1 : loop->first);
 }
 
 /* Publishes a control word another thread reads (the scenario's ctx, the
