@@ -98,4 +98,20 @@ test("a suite target's outcome is the judge's: its own without --expect, its exp
   assert.equal(expect(['memory-exhausted'], dry).outcome, 'passed');
   const notRun = caseOutcome({ summary: null, error: { message: 'no such file', exitCode: 2 } });
   assert.deepEqual(notRun, { outcome: 'error', message: 'could not run: no such file', exitCode: 2 });
+  // Machine noise alone breaks no expectation about time or its absence;
+  // it does break one about memory, and any other open question counts.
+  const noisy = {
+    verdict: 'inconclusive',
+    exitCode: 0,
+    findings: [],
+    inconclusive: [{ reason: 'machine-noise', series: 'time' }],
+  };
+  for (const allowed of [['stable'], ['slowdown']]) {
+    const r = expect(allowed, noisy);
+    assert.equal(r.outcome, 'passed');
+    assert.match(r.message, /^verdict inconclusive \(machine-noise\), expected .*not counted against the expectation$/);
+  }
+  assert.equal(expect(['leak'], noisy).outcome, 'failed');
+  const open = { ...noisy, inconclusive: [...noisy.inconclusive, { reason: 'late-step', series: 'memory' }] };
+  assert.equal(expect(['stable'], open).outcome, 'failed');
 });
