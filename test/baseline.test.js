@@ -9,22 +9,10 @@ import { againstBaseline } from '../src/baseline/record.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
-// The baseline's time gate and the runs' timing verdicts are out of these
-// tests: a loaded machine can make 6000 short calls drift (a slowdown is exit
-// 1 and a verdict change), while the memory verdicts are deterministic.
-const QUICK = [
-  '--call',
-  'step',
-  '-n',
-  '6000',
-  '--format',
-  'md,junit',
-  '-q',
-  '--fail-if-slower',
-  'none',
-  '--time-threshold',
-  '9',
-];
+// The baseline's time gate is out of these tests (its subject is counts and
+// memory; the gate against the machine is tested on its own below); the
+// runs are judged at the default thresholds.
+const QUICK = ['--call', 'step', '-n', '6000', '--format', 'md,junit', '-q', '--fail-if-slower', 'none'];
 const summaryOf = (dir) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 
 test('a baseline run, then a regressed build exits 1 and names the metric; the same build is within it', async () => {

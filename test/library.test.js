@@ -246,7 +246,7 @@ test('soak(): saveBaseline stores a baseline that a later soak() without out is 
   const { soak } = await import('wasm-soak');
   const module = fixture('soak', 'modules', 'clean.wasm');
   const store = join(dir, 'baselines', 'clean');
-  const common = { module, call: 'step', iterations: 3000, format: [], timeThreshold: 9 };
+  const common = { module, call: 'step', iterations: 3000, format: [] };
   const first = await soak({ ...common, seed: 5, out: join(dir, 'baseline-run'), saveBaseline: store });
   assert.equal(first.status, 'completed');
   assert.ok(existsSync(store), 'the baseline was saved');

@@ -31,10 +31,10 @@ writeFileSync(
     ],
   }),
 );
-// The verdicts must not depend on the machine's load: the fixtures' memory
-// verdicts are deterministic, a time drift of +900 % is out of reach.
-const soak = (out, ...more) =>
-  runCli(['soak', suite, '--expect', '-q', '--format', 'md', '--time-threshold', '9', '-o', out, ...more]);
+// Default thresholds: the fixtures' memory verdicts are deterministic, and
+// time is judged against the machine's own control (a noisy machine leaves a
+// clean target inconclusive for machine noise, which breaks no expectation).
+const soak = (out, ...more) => runCli(['soak', suite, '--expect', '-q', '--format', 'md', '-o', out, ...more]);
 
 const testcases = (xml) =>
   [...xml.matchAll(/<testcase classname="wasm-soak" name="([^"]+)" time="([\d.]+)">([\s\S]*?)<\/testcase>/g)].map(
