@@ -46,7 +46,8 @@ static void test_contract(void) {
 }
 
 /* 100 000 calls into room for 1 024 times: the stride doubles to 128, the
- * kept calls are every 128th, memory changes and metrics count kept calls,
+ * kept calls are every 128th with their flags, memory changes and metrics
+ * count kept calls,
  * and a series past its cap is thinned but keeps its first and last point. */
 static void test_decimation(void) {
   enum { CALLS = 100000, CAP = 1024, CHUNK = 997 };
@@ -58,7 +59,10 @@ static void test_decimation(void) {
   size_t n = 0;
   for (uint32_t i = 0; i < CALLS; i++) {
     uint64_t bytes = 65536 * (1 + i / 25000); /* grows at 25 000, 50 000, 75 000 */
-    put_record(buf + n++ * WS_RECORD_SIZE, WS_REC_CALL, 0, i, 1000 + i, bytes);
+    put_record(buf + n * WS_RECORD_SIZE, WS_REC_CALL, 0, i, 1000 + i, bytes);
+    if (i % 3 == 0) /* every third call preempted: its flag follows it */
+      buf[n * WS_RECORD_SIZE + 1] = WS_FLAG_PREEMPTED;
+    n++;
     if (i % 10 == 9) /* 10 000 samples: past WS_LIVE_SERIES_CAP */
       put_record(buf + n++ * WS_RECORD_SIZE, WS_REC_METRIC, WS_METRIC_LIVE_BYTES, i, i,
                  0);
@@ -73,10 +77,12 @@ static void test_decimation(void) {
   ws_live_get(l, &v);
   CHECK(v.calls == CALLS && v.stride == 128);
   CHECK(v.kept == (CALLS + v.stride - 1) / v.stride && v.kept <= CAP);
-  int spaced = 1;
-  for (size_t j = 0; j < v.kept; j++)
+  int spaced = 1, flagged = 1;
+  for (size_t j = 0; j < v.kept; j++) {
     spaced &= v.elapsed[j] == (float)(1000 + j * v.stride);
-  CHECK(spaced);
+    flagged &= v.flags[j] == ((j * v.stride) % 3 == 0 ? WS_FLAG_PREEMPTED : 0);
+  }
+  CHECK(spaced && flagged);
   CHECK(v.memory.n == 4 && v.memory.iter[0] == 0 && v.memory.value[0] == 65536);
   CHECK(v.memory.iter[1] == 25000.0 / 128 && v.memory.value[3] == 4 * 65536);
   CHECK(v.n_metrics == 1 && v.metrics[0].id == WS_METRIC_LIVE_BYTES);
