@@ -65,7 +65,13 @@ void ws_loop_destroy(ws_loop *loop);
  * (DEADLINE), a call that threw (THREW: its record is written), a call that
  * returned a promise (ASYNC: settle it with ws_loop_settle), or a ring with
  * fewer free slots than a call needs (FULL: drain, then run again; the wait
- * is logged as a back-pressure mark). Returns the WS_STATUS_*, WS_EALLOC
+ * is logged as a back-pressure mark). Between calls, when due and the ring
+ * has room, it times the machine's control (ws_control.h: metrics CONTROL_NS,
+ * THREAD_CPU_NS, PREEMPTIONS; at the first run, then every 0.5 ms or 2 048th
+ * of the run so far, whichever is longer); a call that follows one of 50 µs
+ * or more is watched for preemption (the thread's involuntary switches read
+ * before and after it, outside the timed region) and flagged
+ * WS_FLAG_PREEMPTED when one happened. Returns the WS_STATUS_*, WS_EALLOC
  * (the module's allocator gave no usable block for a buffer), WS_EINVAL (a
  * call is pending), or the engine's error. */
 int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns);
