@@ -110,6 +110,10 @@ test("a suite target's outcome is the judge's: its own without --expect, its exp
     const r = expect(allowed, noisy);
     assert.equal(r.outcome, 'passed');
     assert.match(r.message, /^verdict inconclusive \(machine-noise\), expected .*not counted against the expectation$/);
+    assert.equal(
+      expect(allowed, { ...noisy, inconclusive: [{ reason: 'unsustained', series: 'time' }] }).outcome,
+      'passed',
+    );
   }
   assert.equal(expect(['leak'], noisy).outcome, 'failed');
   const open = { ...noisy, inconclusive: [...noisy.inconclusive, { reason: 'late-step', series: 'memory' }] };

@@ -280,3 +280,21 @@ test('a slowdown never quotes an interval that includes 0', () => {
     }
   }
 });
+
+test('a rise in one half of the run only is unsustained, not a slowdown', () => {
+  // Flat through the first half of the tested calls (2 000 to 20 000), then
+  // +100 % over the second: the whole run's trend shows it, the first half
+  // alone does not rise.
+  for (const seed of [31, 32, 33]) {
+    const data = run({ seed, control: true });
+    for (let i = 11000; i < CALLS; i++) data.elapsed[i] *= 1 + (i - 11000) / (CALLS - 11000);
+    const r = analyzeRun(data, { warmup: 2000 });
+    assert.deepEqual(kinds(r), []);
+    assert.equal(judge(r).verdict, 'inconclusive');
+    const u = r.inconclusive.find((x) => x.series === 'time');
+    assert.equal(u.reason, 'unsustained');
+    assert.match(u.sentence, /the first half alone implies [+−-]?[\d.]+ %, the second half \+[\d.]+ %/);
+  }
+  // A rise spread over the whole run is a slowdown.
+  assert.deepEqual(kinds(analyzeRun(run({ seed: 31, control: true, drift: 0.3 }), { warmup: 2000 })), ['slowdown']);
+});

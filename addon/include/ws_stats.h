@@ -222,6 +222,11 @@ typedef struct {
   int machine_noise; /* the calls' own trend reaches the threshold but the
                       * trend against the machine does not: not a finding,
                       * inconclusive (WS_UNDECIDED_MACHINE_NOISE) */
+  int unsustained;   /* flagged by both tests, but one half of the batches does
+                      * not rise on its own (p >= 0.1): a step or a stretch of
+                      * wander, not a drift; inconclusive (WS_UNDECIDED_UNSUSTAINED) */
+  double first_half_effect, second_half_effect; /* with unsustained: each half's
+                                                 * trend as a change across the run */
   /* The interval that decided, quoted by every report: the trend against the
    * machine when controlled, else the calls' own (effect_low98 ..). */
   double decided_effect, decided_low98, decided_high98;

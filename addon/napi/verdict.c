@@ -132,6 +132,12 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, napi_set_named_property(env, o, "controlled", b));
   NAPI_CALL(env, napi_get_boolean(env, d->machine_noise, &b));
   NAPI_CALL(env, napi_set_named_property(env, o, "machineNoise", b));
+  NAPI_CALL(env, napi_get_boolean(env, d->unsustained, &b));
+  NAPI_CALL(env, napi_set_named_property(env, o, "unsustained", b));
+  if (d->unsustained) {
+    NAPI_CALL(env, set_num(env, o, "firstHalfEffect", d->first_half_effect));
+    NAPI_CALL(env, set_num(env, o, "secondHalfEffect", d->second_half_effect));
+  }
   NAPI_CALL(env, set_num(env, o, "controlBatches", (double)d->control_batches));
   NAPI_CALL(env, set_num(env, o, "disturbedBatches", (double)d->disturbed));
   NAPI_CALL(env, set_num(env, o, "preemptedCalls", (double)d->preempted));

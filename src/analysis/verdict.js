@@ -206,6 +206,8 @@ function undecidedWords(u, name, x, t, o) {
       return `${what} rose after warm-up (p = ${x.trend.pValue.toPrecision(2)}) but has not levelled off: ${more} would show whether it plateaus.`;
     case UNDECIDED_REASON['spans-threshold']:
       return `Time per call rises by ${decidedWords(t)}, which may or may not reach the ${formatPercent(o.timeThreshold)} threshold: ${more} would decide it.`;
+    case UNDECIDED_REASON.unsustained:
+      return `Time per call rises by ${decidedWords(t)}, but not through the run: the first half alone implies ${formatPercent(t.firstHalfEffect)}, the second half ${formatPercent(t.secondHalfEffect)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
     case UNDECIDED_REASON['machine-noise']:
       return `Time per call rose by ${formatPercent(t.effect)} across the run (98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), but ${machineWords(t)}: against the machine the change is ${t.adjustedEffect != null ? `${formatPercent(t.adjustedEffect)} (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)})` : 'unknown (too few undisturbed batches)'}, not shown to reach the ${formatPercent(o.timeThreshold)} threshold. The machine, not the module, slowed: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
     default:

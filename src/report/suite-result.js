@@ -12,6 +12,10 @@ import { EXIT, usageError } from '../cli/exit-codes.js';
 
 export const SUITE_RESULT = 'suite-result.json';
 
+// Why time alone could not be judged: the machine drifted with the module, or
+// the rise held in one half of the run only (docs/verdicts.md).
+const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained']);
+
 // A case's outcome by the exit code the judge gave it.
 const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
 
@@ -23,7 +27,7 @@ const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
  * judge's (src/analysis/judge.js): the run's own without --expect; with it,
  * a verdict the expectation does not allow (a finding of kind expectation)
  * and a regression against a baseline gate, the run's other findings do
- * not. A run inconclusive for machine noise alone breaks no expectation of
+ * not. A run inconclusive on time alone (machine-noise, unsustained) breaks no expectation of
  * stable or slowdown (it passes, its message says why). Exit 3 is an
  * error, exit 1 a failure.
  */
@@ -38,7 +42,7 @@ export function caseOutcome({ summary, expect = null, expectMode = false, error 
   const machineNoise =
     summary.verdict === 'inconclusive' &&
     (summary.inconclusive ?? []).length > 0 &&
-    summary.inconclusive.every((u) => u.reason === 'machine-noise');
+    summary.inconclusive.every((u) => TIME_UNDECIDED.has(u.reason));
   const undecided = Boolean(
     expectMode && expect && machineNoise && expect.every((v) => v === 'stable' || v === 'slowdown'),
   );
@@ -53,7 +57,7 @@ export function caseOutcome({ summary, expect = null, expectMode = false, error 
   const outcome = OUTCOME[exitCode] ?? 'passed';
   let message = `verdict ${summary.verdict ?? 'none'}${expectMode && expect ? ', as expected' : ''}`;
   if (undecided)
-    message = `verdict inconclusive (machine-noise), expected ${expect.join(' or ')}: the machine drifted as much as the module, so time could not be judged; not counted against the expectation`;
+    message = `verdict inconclusive (${summary.inconclusive.map((u) => u.reason).join(', ')}), expected ${expect.join(' or ')}: time could not be judged in this run; not counted against the expectation`;
   if (outcome === 'error')
     message = summary.error?.message ?? summary.sources?.countingPass?.error?.message ?? 'the run failed';
   else if (outcome === 'failed' && unexpected) message = `verdict ${summary.verdict}, expected ${expect.join(' or ')}`;

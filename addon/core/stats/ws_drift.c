@@ -223,6 +223,28 @@ static size_t batch_times(const float *x, const uint8_t *flags, size_t lo, size_
   return all;
 }
 
+/* Level at which each half of the batches must rise on its own for a
+ * flagged drift to be sustained: lenient, since it can only turn a
+ * finding into a question. */
+#define HALF_ALPHA 0.1
+
+/* Whether the batch values by[0..nb) at bx rise in each half on its own
+ * (upward trend p < HALF_ALPHA in the first and in the second half): a drift
+ * that goes on through the run, not a step or a stretch of wander. Stores
+ * the halves' changes across the run in r. Returns 1, 0, or WS_ENOMEM. */
+static int sustained(const double *bx, const double *by, size_t nb, double span,
+                     ws_drift_result *r) {
+  size_t h = nb / 2;
+  double low, high, p1, p2;
+  int rc = fit_change(bx, by, h, span, &r->first_half_effect, &low, &high, &p1);
+  if (rc == 0)
+    rc = fit_change(bx + h, by + h, nb - h, span, &r->second_half_effect, &low, &high,
+                    &p2);
+  if (rc != 0)
+    return rc == WS_ENOMEM ? WS_ENOMEM : 0;
+  return p1 < HALF_ALPHA && p2 < HALF_ALPHA;
+}
+
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
                      const ws_time_control *ctl, ws_drift_result *r) {
   if (!(o->threshold >= 0) || !(o->alpha > 0 && o->alpha < 1))
@@ -279,11 +301,20 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     r->spans = rising && !r->flagged && r->effect_high98 >= o->threshold;
     if (ctl != NULL && ctl->ctl_n > 0)
       rc = against_machine(ctl, &w, calls, bx, by, o, r);
+    if (rc == 0 && r->flagged) {
+      int on = sustained(bx, by, nb, (double)calls, r);
+      if (on < 0)
+        rc = on;
+      else if (on == 0) {
+        r->flagged = 0;
+        r->unsustained = 1;
+      }
+    }
     double window = (double)(w.to - w.from);
     if (rc == 0 && r->spans)
       r->more_calls = more_calls_to_clear(r->decided_effect, r->decided_low98,
                                           r->decided_high98, o->threshold, window);
-    else if (rc == 0 && r->machine_noise)
+    else if (rc == 0 && (r->machine_noise || r->unsustained))
       r->more_calls = window;
   }
   free(bx);

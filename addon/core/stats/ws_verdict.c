@@ -151,6 +151,9 @@ static ws_time_signal time_signal(const ws_drift_result *d) {
   } else if (d->machine_noise) {
     t.undecided = WS_UNDECIDED_MACHINE_NOISE;
     t.more_calls = d->more_calls;
+  } else if (d->unsustained) {
+    t.undecided = WS_UNDECIDED_UNSUSTAINED;
+    t.more_calls = d->more_calls;
   }
   return t;
 }
