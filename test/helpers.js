@@ -1,4 +1,5 @@
 // Shared helpers for the node:test suites.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,3 +105,23 @@ export function whenFileReaches(path, bytes, { timeoutMs = CHILD_TIMEOUT_MS } = 
 }
 
 export const readSummary = (dir) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+
+/**
+ * Asserts that summary s of a clean run has no finding, and is stable or
+ * inconclusive on time alone: the machine drifted with the module
+ * (machine-noise), the rise held in one half of the run (unsustained), or its
+ * interval spans the threshold. A test whose subject is a clean verdict runs
+ * at the default thresholds and asserts this (docs/verdicts.md).
+ */
+export function assertClean(s) {
+  assert.deepEqual(
+    s.findings.map((f) => f.sentence),
+    [],
+  );
+  if (s.verdict === 'inconclusive')
+    for (const u of s.inconclusive) {
+      assert.equal(u.series, 'time', u.sentence);
+      assert.ok(['machine-noise', 'spans-threshold', 'unsustained'].includes(u.reason), u.sentence);
+    }
+  else assert.equal(s.verdict, 'stable');
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
+import { assertClean, fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
 
 async function verdictOf(target, args, expectedCode) {
   const out = tempDir();
@@ -30,18 +30,6 @@ const scenario = (name) => fixture('soak', 'scenarios', `${name}.mjs`);
 // against the machine's control); when the machine drifted too much to
 // judge time, the run is inconclusive on time alone (machine-noise, or a
 // drift that spans the threshold), exit 0.
-function assertClean(s) {
-  assert.deepEqual(
-    s.findings.map((f) => f.sentence),
-    [],
-  );
-  if (s.verdict === 'inconclusive')
-    for (const u of s.inconclusive) {
-      assert.equal(u.series, 'time', u.sentence);
-      assert.ok(['machine-noise', 'spans-threshold', 'unsustained'].includes(u.reason), u.sentence);
-    }
-  else assert.equal(s.verdict, 'stable');
-}
 
 for (const seed of ['1', '22', '333', '4444', '55555']) {
   test(`clean workload is stable (seed ${seed})`, async () => {

@@ -12,9 +12,10 @@ import { EXIT, usageError } from '../cli/exit-codes.js';
 
 export const SUITE_RESULT = 'suite-result.json';
 
-// Why time alone could not be judged: the machine drifted with the module, or
-// the rise held in one half of the run only (docs/verdicts.md).
-const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained']);
+// Why time alone could not be judged: the machine drifted with the module,
+// the rise held in one half of the run only, or its interval spans the
+// threshold (docs/verdicts.md).
+const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained', 'spans-threshold']);
 
 // A case's outcome by the exit code the judge gave it.
 const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
@@ -27,7 +28,8 @@ const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
  * judge's (src/analysis/judge.js): the run's own without --expect; with it,
  * a verdict the expectation does not allow (a finding of kind expectation)
  * and a regression against a baseline gate, the run's other findings do
- * not. A run inconclusive on time alone (machine-noise, unsustained) breaks no expectation of
+ * not. A run inconclusive on time alone (machine-noise, unsustained,
+ * spans-threshold) breaks no expectation of
  * stable or slowdown (it passes, its message says why). Exit 3 is an
  * error, exit 1 a failure.
  */
