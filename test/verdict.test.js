@@ -281,6 +281,50 @@ test('a slowdown never quotes an interval that includes 0', () => {
   }
 });
 
+test('a control that speeds up under flat calls is machine noise, never stable nor a slowdown', () => {
+  // The reference workload gets 30 % faster through the run, the calls stay
+  // level: against the machine they slow, on their own they do not.
+  for (const seed of [41, 42]) {
+    const data = run({ seed, control: true });
+    const c = data.metrics.controlNs;
+    for (let k = 0; k < c.value.length; k++) c.value[k] *= 1 - (0.3 * c.iter[k]) / CALLS;
+    const r = analyzeRun(data);
+    assert.deepEqual(kinds(r), []);
+    const u = r.inconclusive.find((x) => x.series === 'time');
+    assert.equal(u?.reason, 'machine-noise', JSON.stringify(r.inconclusive));
+    const t = r.series.find((s) => s.name === 'time');
+    assert.equal(t.effect.method, 'trend against the machine');
+    assert.match(
+      u.sentence,
+      /^Against the machine, time per call rose by \+[\d.]+ % .* but the calls' own time did not show it/,
+    );
+    assert.match(u.sentence, /got faster/);
+  }
+});
+
+test('a time test left open quotes the interval that left it open', () => {
+  // The calls slow by 20 % on a machine that wanders (a sine of three
+  // periods, 10 %) and the control sees the wander: against the machine the
+  // drift clears the threshold, the calls' own interval spans it and is the
+  // one quoted, with the other beside it.
+  const data = run({ seed: 43, control: true });
+  const wander = (i) => 1 + 0.1 * Math.sin((2 * Math.PI * 3 * i) / CALLS);
+  for (let i = 0; i < CALLS; i++) data.elapsed[i] *= (1 + (0.2 * i) / CALLS) * wander(i);
+  const c = data.metrics.controlNs;
+  for (let k = 0; k < c.value.length; k++) c.value[k] *= wander(c.iter[k]);
+  const r = analyzeRun(data);
+  const t = r.series.find((s) => s.name === 'time');
+  const u = r.inconclusive.find((x) => x.series === 'time');
+  assert.equal(u?.reason, 'spans-threshold', JSON.stringify(r.inconclusive));
+  assert.equal(t.effect.method, 'trend');
+  assert.ok(t.effect.low < 0.1 && t.effect.high >= 0.1, JSON.stringify(t.effect));
+  assert.deepEqual(t.effect.relative, t.machine.callsAlone.relative);
+  const [, low, high] = u.sentence.match(/interval \+?([−\d.]+) % to \+?([−\d.]+) %/);
+  const near = (text, v) => Math.abs(Number(text.replace('−', '-')) - v * 100) < 0.05 * Math.abs(v * 100) + 0.01;
+  assert.ok(near(low, t.effect.low) && near(high, t.effect.high), `${u.sentence} ${JSON.stringify(t.effect)}`);
+  assert.match(u.sentence, /in the calls' own time .*; against the machine \+/);
+});
+
 test('a rise in one half of the run only is unsustained, not a slowdown', () => {
   // Flat through the first half of the tested calls (2 000 to 20 000), then
   // +100 % over the second: the whole run's trend shows it, the first half

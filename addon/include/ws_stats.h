@@ -62,11 +62,12 @@ double ws_normal_sf(double z);
 
 /* ---- Warm-up (ws_warmup.c) ---- */
 
-/* Finds the end of warm-up of per-call times x[0..n) with MSER on batch means
- * of ln(time) (batches of max(5, n / 2000) calls, truncation searched over
- * the first half). Stores the first post-warm-up iteration in *end (0 when n
- * is too short to tell). Allocates O(n / batch) doubles. Returns 0 or
- * WS_ENOMEM. */
+/* Finds the end of warm-up of per-call times x[0..n) with MSER against a
+ * least-squares line on batch means of ln(time) (batches of max(5, n / 2000)
+ * calls, truncation searched over the first half): a start-up transient is
+ * cut, a drift through the whole run is left to the drift test. Stores the first
+ * post-warm-up iteration in *end (0 when n is too short to tell). Allocates O(n / batch)
+ * doubles. Returns 0 or WS_ENOMEM. */
 int ws_warmup_time(const float *x, size_t n, size_t *end);
 
 /* Finds the end of memory warm-up from a step series of m points: bytes[i]
@@ -219,17 +220,22 @@ typedef struct {
                            * trend of each batch's ln(ns) minus its control's */
   double adjusted_low98, adjusted_high98; /* its 98 % interval */
   double adjusted_p;                      /* its trend's p-value (upward) */
-  int machine_noise; /* the calls' own trend reaches the threshold but the
-                      * trend against the machine does not: not a finding,
-                      * inconclusive (WS_UNDECIDED_MACHINE_NOISE) */
+  int machine_noise; /* one trend (the calls' own, or against the machine)
+                      * reaches the threshold and the other does not even
+                      * span it: not a finding, inconclusive
+                      * (WS_UNDECIDED_MACHINE_NOISE) */
   int unsustained;   /* flagged by both tests, but one half of the batches does
-                      * not rise on its own (p >= 0.1): a step or a stretch of
-                      * wander, not a drift; inconclusive (WS_UNDECIDED_UNSUSTAINED) */
+                      * not rise on its own (p >= 0.1; against the machine when
+                      * controlled): a step or a stretch of wander, not a
+                      * drift; inconclusive (WS_UNDECIDED_UNSUSTAINED) */
   double first_half_effect, second_half_effect; /* with unsustained: each half's
                                                  * trend as a change across the run */
   /* The interval that decided, quoted by every report: the trend against the
-   * machine when controlled, else the calls' own (effect_low98 ..). */
+   * machine when controlled (decided_against_machine), else the calls' own
+   * (effect_low98 ..), which is also quoted when it alone spans the
+   * threshold that the trend against the machine clears. */
   double decided_effect, decided_low98, decided_high98;
+  int decided_against_machine;
 } ws_drift_result;
 
 /* Tests per-call times x[from..calls) for an upward drift: the interquartile

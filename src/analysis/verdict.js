@@ -143,16 +143,25 @@ function machineWords(t) {
 // The decided change with the interval that decided it (docs/verdicts.md,
 // "Time against the machine"): one statistic, decided and quoted.
 function decidedWords(t) {
-  const against = t.adjustedEffect != null ? ' against the machine' : '';
-  return `${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)})`;
+  const other =
+    !t.decidedAgainstMachine && t.adjustedEffect != null
+      ? `; against the machine ${formatPercent(t.adjustedEffect)}, ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)}`
+      : '';
+  return `${formatPercent(t.decidedEffect)} across the run${decidedBasis(t)} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}${other})`;
+}
+
+// Which trend the decided interval is: against the machine, or (when the
+// calls' own trend is the one that left it open) the calls' own time.
+function decidedBasis(t) {
+  if (t.decidedAgainstMachine) return ' against the machine';
+  return t.adjustedEffect != null ? " in the calls' own time" : '';
 }
 
 // The slowdown in words: the change that decided it with its interval (its
 // low end at the threshold or above, so never spanning 0), the typical call
 // of the early and late windows, and what the machine did meanwhile.
 function slowdownWords(t) {
-  const against = t.adjustedEffect != null ? ' against the machine' : '';
-  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})`;
+  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${decidedBasis(t)} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})`;
 }
 
 // Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
@@ -209,6 +218,8 @@ function undecidedWords(u, name, x, t, o) {
     case UNDECIDED_REASON.unsustained:
       return `Time per call rises by ${decidedWords(t)}, but not through the run: the first half alone implies ${formatPercent(t.firstHalfEffect)}, the second half ${formatPercent(t.secondHalfEffect)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
     case UNDECIDED_REASON['machine-noise']:
+      if (t.adjustedLow98 >= o.timeThreshold)
+        return `Against the machine, time per call rose by ${formatPercent(t.adjustedEffect)} across the run (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)}), but the calls' own time did not show it (${formatPercent(t.effect)}, 98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), while ${machineWords(t)}. The machine got faster as the calls stayed level, or the reference workload and the module answer the machine differently: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
       return `Time per call rose by ${formatPercent(t.effect)} across the run (98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), but ${machineWords(t)}: against the machine the change is ${t.adjustedEffect != null ? `${formatPercent(t.adjustedEffect)} (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)})` : 'unknown (too few undisturbed batches)'}, not shown to reach the ${formatPercent(o.timeThreshold)} threshold. The machine, not the module, slowed: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
     default:
       return '';
@@ -381,7 +392,7 @@ export function analyzeRun(data, options = {}) {
         low: t.decidedLow98,
         high: t.decidedHigh98,
         level: 0.98,
-        method: t.adjustedEffect != null ? 'trend against the machine' : 'trend',
+        method: t.decidedAgainstMachine ? 'trend against the machine' : 'trend',
       }
     : null;
   // What the machine did: the control's own change, the batches preemption

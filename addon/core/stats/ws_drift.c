@@ -157,17 +157,18 @@ static int fit_change(const double *x, const double *y, size_t n, double span,
 
 /* Judges the batches bx, by[0..nb) of w against the machine measured by ctl
  * (the calls' own test already in r): the control's median per batch, its
- * own trend, and the trend of by minus it. Sets r's control fields and its
+ * own trend, and the trend of by minus it, which it leaves in z[0..nb) when
+ * it sets r->controlled. Sets r's control fields and its
  * decision: flagged only when both tests show the threshold; machine_noise
- * when only the calls' own test does. Returns 0 or WS_ENOMEM. */
+ * when only one does and the other does not even span it; and the decided
+ * interval. Returns 0 or WS_ENOMEM. */
 static int against_machine(const ws_time_control *ctl, const ws_windows *w, size_t calls,
                            const double *bx, const double *by, const ws_drift_opts *o,
-                           ws_drift_result *r) {
+                           double *z, ws_drift_result *r) {
   size_t nb = w->batches;
-  double *c = malloc(2 * nb * sizeof *c);
+  double *c = malloc(nb * sizeof *c);
   if (c == NULL)
     return WS_ENOMEM;
-  double *z = c + nb;
   int ends = 0;
   int rc = control_per_batch(ctl, w, calls, c, &r->control_batches, &ends);
   if (rc != 0 || r->control_batches < MIN_BATCHES || !ends) {
@@ -191,12 +192,23 @@ static int against_machine(const ws_time_control *ctl, const ws_windows *w, size
   int spans = rising && !flag && r->adjusted_high98 >= o->threshold;
   int own_flag = r->flagged, own_spans = r->spans;
   r->flagged = own_flag && flag;
-  r->machine_noise = own_flag && !flag && !spans;
+  /* The two tests disagree: one shows the threshold, the other shows no
+   * rise of it at all. Either the machine slowed the calls (their own trend
+   * alone), or it got faster while they did not, or the reference workload
+   * answers the machine differently from the module (the trend against the
+   * machine alone): nothing to find, nothing to call stable. */
+  r->machine_noise = (own_flag && !flag && !spans) || (flag && !own_flag && !own_spans);
   r->spans =
       !r->flagged && !r->machine_noise && (own_flag || own_spans) && (flag || spans);
-  r->decided_effect = r->adjusted_effect;
-  r->decided_low98 = r->adjusted_low98;
-  r->decided_high98 = r->adjusted_high98;
+  /* The interval quoted is the one that decided: with a flag, both clear the
+   * threshold and the test against the machine is quoted; when one only
+   * spans it, that one; with machine noise, the test against the machine. */
+  if (!(r->spans && flag)) {
+    r->decided_effect = r->adjusted_effect;
+    r->decided_low98 = r->adjusted_low98;
+    r->decided_high98 = r->adjusted_high98;
+    r->decided_against_machine = 1;
+  }
   return 0;
 }
 
@@ -264,13 +276,13 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     return 0;
   size_t largest = (w.to - w.from) - (nb - 1) * size;
   float *scratch = malloc(largest * sizeof *scratch);
-  double *bx = malloc(2 * nb * sizeof *bx);
+  double *bx = malloc(3 * nb * sizeof *bx);
   if (scratch == NULL || bx == NULL) {
     free(scratch);
     free(bx);
     return WS_ENOMEM;
   }
-  double *by = bx + nb;
+  double *by = bx + nb, *adjusted = by + nb;
   for (size_t j = 0; j < nb; j++) {
     size_t lo = w.from + j * size, hi = j + 1 == nb ? calls : lo + size;
     size_t n = batch_times(x, ctl != NULL ? ctl->flags : NULL, lo, hi, scratch, r);
@@ -300,9 +312,11 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     r->flagged = rising && r->effect_low98 >= o->threshold;
     r->spans = rising && !r->flagged && r->effect_high98 >= o->threshold;
     if (ctl != NULL && ctl->ctl_n > 0)
-      rc = against_machine(ctl, &w, calls, bx, by, o, r);
+      rc = against_machine(ctl, &w, calls, bx, by, o, adjusted, r);
+    /* Each half must rise on its own, against the machine when controlled:
+     * the machine's wander is not the module's. */
     if (rc == 0 && r->flagged) {
-      int on = sustained(bx, by, nb, (double)calls, r);
+      int on = sustained(bx, r->controlled ? adjusted : by, nb, (double)calls, r);
       if (on < 0)
         rc = on;
       else if (on == 0) {

@@ -1,5 +1,5 @@
-/* End of warm-up: MSER on batch means of ln(time) for per-call times, and
- * the end of the initial growth burst for memory. */
+/* End of warm-up: MSER against a line on batch means of ln(time) for
+ * per-call times, and the end of the initial growth burst for memory. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -23,19 +23,29 @@ int ws_warmup_time(const float *x, size_t n, size_t *end) {
       sum += log(x[i] > 1.0f ? (double)x[i] : 1.0);
     z[j] = sum / (double)b;
   }
-  /* MSER(d) = sum over j >= d of (z[j] - mean_d)^2 / (nb - d)^2, from suffix
-   * sums walked backwards; shift by z[0] for numerical stability. */
-  double s1 = 0, s2 = 0, best = INFINITY;
+  /* MSER against a line: the truncation d minimises the residual variance
+   * of a least-squares line through z[d..nb), over (nb - d)^2 (plain MSER
+   * measures it around the mean). A drift that runs through the whole run
+   * fits a line, so it is not taken for warm-up (plain MSER cuts as much of
+   * a steady rise as it may, and with it the drift the time test is for);
+   * a start-up transient does not fit one and is cut as before. Sums of the
+   * suffix are walked backwards, with x = j / nb and z shifted by z[0] for
+   * numerical stability. */
+  double s0 = 0, sx = 0, sxx = 0, sy = 0, sxy = 0, syy = 0, best = INFINITY;
   size_t best_d = 0;
   for (size_t d = nb; d-- > 0;) {
-    double v = z[d] - z[0];
-    s1 += v;
-    s2 += v * v;
+    double u = (double)d / (double)nb, v = z[d] - z[0];
+    s0 += 1;
+    sx += u;
+    sxx += u * u;
+    sy += v;
+    sxy += u * v;
+    syy += v * v;
     if (d > nb / 2)
       continue;
-    double m = (double)(nb - d);
-    double ss = s2 - s1 * s1 / m;
-    double stat = (ss > 0 ? ss : 0) / (m * m);
+    double cxx = sxx - sx * sx / s0, cxy = sxy - sx * sy / s0, cyy = syy - sy * sy / s0;
+    double ss = cyy - (cxx > 0 ? cxy * cxy / cxx : 0);
+    double stat = (ss > 0 ? ss : 0) / (s0 * s0);
     if (stat <= best) {
       best = stat;
       best_d = d;
