@@ -235,6 +235,9 @@ function judge(job, result) {
     if (out.falseAlarm) out.sentences = s.findings.map((f) => `${f.kind}: ${f.sentence}`);
   } else {
     out.detected = out.verdict === job.target.expect;
+    // A miss says why, in the run's own words, so it can be read without a replay.
+    if (!out.detected && s && !result.error)
+      out.sentences = [...s.findings, ...s.inconclusive].map((x) => `${x.kind ?? x.reason}: ${x.sentence}`);
   }
   return out;
 }
@@ -410,7 +413,8 @@ async function main() {
         console.log(
           `[${String(index).padStart(String(total).length)}/${total}] ${pad(condition, 8)} ${pad(job.target.name, 22)} -n ${String(job.calls).padStart(6)} --seed ${String(job.seed).padEnd(10)} ${pad(what, 34)} ${(result.wallMs / 1000).toFixed(1)} s${loadText}`,
         );
-        for (const sentence of outcome.sentences) console.log(`      FALSE ALARM ${sentence}`);
+        const label = job.kind === 'clean' ? 'FALSE ALARM' : 'MISSED';
+        for (const sentence of outcome.sentences) console.log(`      ${label} ${sentence}`);
       }
     }
   } finally {
