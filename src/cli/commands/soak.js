@@ -23,6 +23,7 @@ import {
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
+import { lockedBy } from '../../run/folder-lock.js';
 import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
 import { runTarget, tellMovedAside } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
@@ -155,7 +156,23 @@ export async function commandSoak({ values, positionals, given }) {
   const outRoot = values.out ?? RESULTS_ROOT;
   const suite = readSuite(suitePath);
   const plan = planTargets(shardOf(suite.targets, values.shard), given, outRoot, suitePath);
-  tellMovedAside(outRoot, prepareOutDir(outRoot, { force: values.force, holds: holdsSuite }));
+  const root = prepareOutDir(outRoot, { force: values.force, holds: holdsSuite });
+  try {
+    // A target's folder that a live run writes in stops the suite before any run.
+    const busy = plan.map((p) => lockedBy(p.cfg.out)).find(Boolean);
+    if (busy) {
+      root.discard();
+      throw busy;
+    }
+    tellMovedAside(outRoot, root);
+    return await runSuite(plan, suite, { values, suitePath, outRoot });
+  } finally {
+    root.release();
+  }
+}
+
+/** Runs the targets of plan into outRoot (prepared and locked) and writes the suite's reports; resolves the exit code. */
+async function runSuite(plan, suite, { values, suitePath, outRoot }) {
   const suiteResult = createSuiteResult({
     name: suite.name,
     suite: resolve(suitePath),
