@@ -44,10 +44,14 @@ export function analyze({ timed, counted = null, cfg = {}, run = null, count = n
  * (outputs filled in).
  */
 export async function writeReports(dir, result, { formats, requirePlots, plotTimeoutMs } = {}) {
-  prepareOutDir(dir, { force: true }); // like `wasm-soak report`, it rewrites a result folder in place
-  return writeResult(dir, result, {
-    formats: formats ?? DEFAULTS.formats,
-    requirePlots: requirePlots ?? DEFAULTS.requirePlots,
-    plotTimeoutMs: plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
-  });
+  const out = prepareOutDir(dir, { force: true }); // like `wasm-soak report`, it rewrites a result folder in place
+  try {
+    return await writeResult(dir, result, {
+      formats: formats ?? DEFAULTS.formats,
+      requirePlots: requirePlots ?? DEFAULTS.requirePlots,
+      plotTimeoutMs: plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
+    });
+  } finally {
+    out.release();
+  }
 }

@@ -1,19 +1,20 @@
 // Where baselines live and how they are read and written: `--save-baseline
 // NAME` writes soak-results/baselines/NAME/baseline.json; `--baseline
 // NAME|DIR` reads a name from there, or any folder holding a
-// baseline.json (a path: it has a slash, or is an existing folder).
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// baseline.json (a path: it has a slash, or is an existing folder other than
+// . and ..; ref.js).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
+import { isBaselineFolder } from './ref.js';
 
 export const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
 const FILE = 'baseline.json';
 
-/** The folder of a baseline given as NAME or DIR. */
+/** The folder of a baseline given as NAME or DIR (isBaselineFolder; exit 2 for a NAME that is no folder name). */
 export function baselineDir(ref) {
-  if (ref.includes('/') || (existsSync(ref) && statSync(ref).isDirectory())) return ref;
-  return join(BASELINES_ROOT, ref);
+  return isBaselineFolder(ref) ? ref : join(BASELINES_ROOT, ref);
 }
 
 /** Reads the baseline ref; exit 2 naming the file when it is missing or not a baseline. */

@@ -8,12 +8,14 @@ import { parseArgs } from 'node:util';
 import { loadAddon, tryAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
+import { describeRepeated, repeatedNames } from './folder-names.js';
 import {
   findingKinds,
   integer,
   parseAlloc,
   parseArgSpec,
   parseArm,
+  parseBaselineRef,
   parseBudget,
   parseCalls,
   parseDuration,
@@ -359,7 +361,7 @@ export const OPTIONS = Object.freeze(
     {
       name: 'save-baseline',
       value: 'NAME',
-      parse: (text) => text,
+      parse: parseBaselineRef,
       default: null,
       help: {
         run: 'store what a later --baseline needs (seed, time per call, counts, sizes, verdict) as soak-results/baselines/NAME, or in a folder when NAME has a slash',
@@ -370,7 +372,7 @@ export const OPTIONS = Object.freeze(
     {
       name: 'baseline',
       value: 'NAME|DIR',
-      parse: (text) => text,
+      parse: parseBaselineRef,
       default: null,
       help: {
         run: 'compare the run with a saved baseline (its seed unless --seed): time change with its interval (within noise is a result), exact counts, high-water mark, verdict; exit 1 on a regression beyond the --fail-if-* gates',
@@ -616,6 +618,14 @@ export function compareConfig(values) {
       'WS_EOPTION',
       `--warmup ${cfg.warmup} leaves no iterations to measure out of ${calls} per arm.`,
       'Use a smaller --warmup, more blocks, or --warmup auto.',
+    );
+  }
+  const repeated = repeatedNames(cfg.arm.map((a) => a.name));
+  if (repeated.length) {
+    throw usageError(
+      'WS_EOPTION',
+      `--arm gives more than one arm the same name: ${describeRepeated(repeated, '--arm')}.`,
+      "Give each arm a name of its own: it is the arm's result folder's name.",
     );
   }
   checkArgOps(cfg.args, cfg.calls);

@@ -3,9 +3,11 @@
 // configuration holds, or throws a SoakError (exit 2) that names the option,
 // what was wrong and an example that works.
 
+import { isBaselineFolder } from '../baseline/ref.js';
 import { loadAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
+import { ARM_NAME_RULE, armNameProblem } from './folder-names.js';
 
 const optionError = (message, fix) => usageError('WS_EOPTION', message, fix);
 
@@ -104,13 +106,22 @@ export function parseGate(text, name) {
   return value;
 }
 
+/** A baseline reference, NAME or DIR (src/baseline/ref.js): a NAME must be one folder name. */
+export function parseBaselineRef(text, name) {
+  isBaselineFolder(text, name);
+  return text;
+}
+
 /** A compare arm of a scenario, "NAME=PATH": { name, path }. */
 export function parseArm(text, name) {
-  const m = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(text);
-  if (!m || m[1] === 'control' || m[1] === 'boundary') {
+  const example = `Example: --${name} dlmalloc=build/dlmalloc.wasm`;
+  const m = /^([^=]*)=(.+)$/.exec(text);
+  if (!m) throw optionError(`--${name} must be NAME=PATH, got "${text}".`, example);
+  const problem = armNameProblem(m[1]);
+  if (problem) {
     throw optionError(
-      `--${name} must be NAME=PATH with a name of letters, digits, _ . - (not control or boundary), got "${text}".`,
-      `Example: --${name} dlmalloc=build/dlmalloc.wasm`,
+      `--${name} ${text}: the arm name "${m[1]}" ${problem}.`,
+      `Name the arm with ${ARM_NAME_RULE}. ${example}`,
     );
   }
   return { name: m[1], path: m[2] };

@@ -231,13 +231,16 @@ async function analyseArms(arms, passes, armCfg, argv, count) {
   }
 }
 
-/** The result folder of a comparison: --out, else soak-results/compare-<A>-<B>… (a previous one moved aside). */
-function outDirOf(cfg, arms) {
+/**
+ * The result folder of a comparison, prepared and locked (prepareOutDir):
+ * --out, else soak-results/compare-<A>-<B>… (a previous one moved aside).
+ */
+function prepareCompareDir(cfg, arms) {
   const names = arms.filter((a) => a.role === 'arm').map((a) => (a.target.arm ? a.name : a.target.name));
   const given = cfg.out ?? join(RESULTS_ROOT, `compare-${names.join('-')}`);
   const out = prepareOutDir(given);
   tellMovedAside(given, out);
-  return out.path;
+  return out;
 }
 
 /**
@@ -248,7 +251,16 @@ export async function runCompare(paths, cfg, argv) {
   const arms = describeArms(paths, cfg);
   checkBinaryen(); // every arm's counting pass rewrites its allocator
   for (const a of arms) a.facts = moduleFacts(a.path);
-  const outDir = outDirOf(cfg, arms);
+  const out = prepareCompareDir(cfg, arms);
+  try {
+    return await compareInto(out.path, arms, cfg, argv);
+  } finally {
+    out.release();
+  }
+}
+
+/** runCompare's comparison of arms into outDir (prepared and locked). */
+async function compareInto(outDir, arms, cfg, argv) {
   if (cfg.boundary) {
     const path = join(outDir, 'boundary.wasm');
     writeFileSync(path, await buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));

@@ -5,6 +5,7 @@
 // favour against every other arm) }.
 import { resolve } from 'node:path';
 import { usageError } from '../cli/exit-codes.js';
+import { ARM_NAME_RULE, armNameProblem } from '../cli/folder-names.js';
 import { formatPercent } from '../report/format.js';
 import { timeWords } from './write-compare.js';
 
@@ -26,6 +27,16 @@ export function resolveCompareTarget(t, base, where) {
   const entries = list ? t.arms.map((p, i) => [LETTERS[i], p]) : Object.entries(t.arms ?? {});
   if (entries.length < 2 || entries.some(([, p]) => typeof p !== 'string') || list === Boolean(t.scenario)) {
     throw usageError('WS_ESUITE', `${where}: "arms" must list at least two modules.`, fix);
+  }
+  for (const [name] of entries) {
+    const problem = armNameProblem(name);
+    if (problem) {
+      throw usageError(
+        'WS_ESUITE',
+        `${where}: the arm name "${name}" ${problem}.`,
+        `Name each arm with ${ARM_NAME_RULE}: it is the arm's result folder's name.`,
+      );
+    }
   }
   const arms = entries.map(([name, p]) => ({ name, path: resolve(base, p) }));
   const scenario = t.scenario ? resolve(base, t.scenario) : null;

@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { prepareOutDir } from '../run/out-dir.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
 import { writeSuiteResult } from './suite-result.js';
@@ -79,9 +78,8 @@ export function renderSuiteMarkdown(result) {
   ].join('\n');
 }
 
-/** Writes junit.xml, index.html, summary.md and suite-result.json of result at root. */
+/** Writes junit.xml, index.html, summary.md and suite-result.json of result at root (a folder its caller prepared). */
 export async function writeSuiteReports(root, result) {
-  prepareOutDir(root);
   await writeJunit(join(root, 'junit.xml'), result);
   await writeFile(join(root, 'index.html'), renderSuiteHtml(root, result));
   await writeFile(join(root, 'summary.md'), renderSuiteMarkdown(result));

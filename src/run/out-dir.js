@@ -1,23 +1,14 @@
 // The result folder, checked before any work: it exists or can be created,
-// it is a folder, and a file can be written in it. Created one level at a
-// time (never a recursive mkdir, which loops forever on procfs), so that
-// every refusal names the path and the reason (exit 2). A folder that holds
-// a previous result is moved aside, never written over, unless --force; and
-// a run that ends in a usage error undoes all of it (discard).
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-} from 'node:fs';
+// it is a folder, and this run can lock it (folder-lock.js), which also
+// proves a file can be written in it. Created one level at a time (never a
+// recursive mkdir, which loops forever on procfs), so that every refusal
+// names the path and the reason (exit 2). A folder that holds a previous
+// result has it moved aside, never written over, unless --force; and a run
+// that ends in a usage error undoes all of it (discard).
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../cli/exit-codes.js';
+import { LOCK_FILE, lockedBy, lockFolder } from './folder-lock.js';
 
 const FIX = 'Give --out a folder you can write to (or leave it out for soak-results/<name>).';
 
@@ -48,33 +39,100 @@ function nearestExisting(path) {
   }
 }
 
-/** The first of path.1, path.2, … that does not exist. */
-function asideName(path) {
-  for (let n = 1; ; n++) if (!existsSync(`${path}.${n}`)) return `${path}.${n}`;
+/** Creates path.1 (or the first free path.2, …) as an empty folder; returns it. */
+function claimAsideFolder(dir, path) {
+  for (let n = 1; ; n++) {
+    try {
+      mkdirSync(`${path}.${n}`);
+      return `${path}.${n}`;
+    } catch (err) {
+      if (err.code !== 'EEXIST')
+        throw refuse(`Cannot move the previous result ${dir} aside: ${err.code ?? err.message}.`);
+    }
+  }
 }
 
-/** Creates the folders of missing (outermost first); throws a SoakError naming the one that failed. */
+/** Moves the entries names from folder from into folder to, each on its own; returns the names moved. */
+function moveEntries(from, to, names) {
+  const moved = [];
+  for (const name of names) {
+    renameSync(join(from, name), join(to, name));
+    moved.push(name);
+  }
+  return moved;
+}
+
+/**
+ * Moves what the folder path holds (all but its lock, which keeps the folder
+ * this run's) into the first free path.1, path.2, …; returns that folder.
+ */
+function moveAside(dir, path) {
+  const aside = claimAsideFolder(dir, path);
+  const names = readdirSync(path).filter((name) => name !== LOCK_FILE);
+  try {
+    moveEntries(path, aside, names);
+  } catch (err) {
+    putBack(aside, path);
+    throw refuse(`Cannot move the previous result ${dir} aside to ${aside}: ${err.code ?? err.message}.`);
+  }
+  return aside;
+}
+
+/** Moves back what moveAside moved from path to aside and removes aside; never throws. */
+function putBack(aside, path) {
+  try {
+    moveEntries(aside, path, readdirSync(aside));
+    rmdirSync(aside);
+  } catch {}
+}
+
+/**
+ * Creates the folders of missing (outermost first; one another run made
+ * meanwhile is fine); throws a SoakError naming the one that failed.
+ */
 function createFolders(missing) {
   for (const p of missing) {
     try {
       mkdirSync(p);
     } catch (err) {
+      if (err.code === 'EEXIST' && statSync(p).isDirectory()) continue;
       throw refuse(`Cannot create the result folder ${p}: ${err.code ?? err.message} (${err.message}).`);
     }
   }
 }
 
+/** Removes the folders of missing (innermost first) and what they hold; never throws. */
+function removeFolders(missing) {
+  if (!missing.length) return;
+  try {
+    rmSync(missing.at(-1), { recursive: true, force: true });
+    for (const p of missing.slice(0, -1).reverse()) rmdirSync(p);
+  } catch {}
+}
+
+/** The first folder in dir that a live run has locked, as its exit-2 error, or null. */
+function lockedBelow(dir) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const busy = e.isDirectory() ? lockedBy(join(dir, e.name)) : null;
+    if (busy) return busy;
+  }
+  return null;
+}
+
 /**
- * Makes sure dir is a writable folder for a new result, creating it and its
- * missing parents. When it holds a previous result (holds(path), default
- * holdsRun) it is renamed to the first free dir.1, dir.2, … and a fresh
- * folder made in its place, unless force, which writes into it. Returns {
- * path, movedTo, discard }: path is absolute; movedTo is where the previous
- * result went (or null); discard() removes everything this run added (the
- * folders it created, else the entries that were not there before) and
- * moves the previous result back, so that a usage error leaves nothing on
- * disk; it never throws. Throws a SoakError (exit 2) naming the path and the
- * errno when the folder cannot be used.
+ * Makes sure dir is a writable folder for a new result that this process
+ * alone writes: creates it and its missing parents, then locks it
+ * (folder-lock.js) before anything in it is moved or written. When it
+ * holds a previous result (holds(path), default holdsRun) what it holds is
+ * moved into the first free dir.1, dir.2, …, unless force, which writes
+ * into it; a folder in it that another live run has locked is never moved.
+ * Returns { path, movedTo, discard, release }: path is absolute; movedTo is
+ * where the previous result went (or null); discard() removes everything
+ * this run added (the folders it created, else the entries that were not
+ * there before) and moves the previous result back, so that a usage error
+ * leaves nothing on disk; release() removes the lock. Neither throws.
+ * Throws a SoakError (exit 2) naming the path and the errno when the
+ * folder cannot be used, or the live run that holds it.
  */
 export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
   const abs = resolve(dir);
@@ -86,58 +144,46 @@ export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
         : `The result folder ${dir} cannot be created: ${found.path} is a file, not a folder.`,
     );
   }
-  let movedTo = null;
   const missing = [];
   for (let p = abs; p !== found.path; p = dirname(p)) missing.unshift(p);
-  if (found.path === abs && !force && holds(abs)) {
-    movedTo = asideName(abs);
-    try {
-      renameSync(abs, movedTo);
-    } catch (err) {
-      throw refuse(`Cannot move the previous result ${dir} aside to ${movedTo}: ${err.code ?? err.message}.`);
-    }
-    missing.push(abs);
-  }
-  // What an existing folder held, so that discard removes only what this
-  // run added (nothing, when it cannot be listed).
-  const created = missing.length > 0;
-  let before = null;
-  if (!created) {
-    try {
-      before = new Set(readdirSync(abs));
-    } catch {}
-  }
+  createFolders(missing);
+  let lock;
   try {
-    createFolders(missing);
-    const probe = join(abs, `.wasm-soak-probe-${process.pid}`);
-    try {
-      closeSync(openSync(probe, 'wx'));
-      unlinkSync(probe);
-    } catch (err) {
-      throw refuse(`Cannot write in the result folder ${dir}: ${err.code ?? err.message} (${err.message}).`);
-    }
+    lock = lockFolder(abs);
   } catch (err) {
-    undo();
+    // A folder another run locked is that run's, even when this one made it.
+    if (err.code !== 'WS_ELOCKED') removeFolders(missing);
     throw err;
   }
+  let movedTo = null;
+  try {
+    if (!force && holds(abs)) {
+      const busy = lockedBelow(abs);
+      if (busy) throw busy;
+      movedTo = moveAside(dir, abs);
+    }
+  } catch (err) {
+    lock.release();
+    removeFolders(missing);
+    throw err;
+  }
+  // What the folder holds once ready, so that discard removes only what
+  // this run added (nothing, when it cannot be listed).
+  let before = null;
+  try {
+    before = new Set(readdirSync(abs));
+  } catch {}
 
   // Best effort, each step on its own: what is left is named by the error
   // that caused the discard.
-  function undo() {
-    const attempt = (step) => {
+  function discard() {
+    if (missing.length) removeFolders(missing);
+    else if (before) {
       try {
-        step();
-      } catch {}
-    };
-    if (created) {
-      attempt(() => rmSync(abs, { recursive: true, force: true }));
-      for (const p of missing.slice(0, -1).reverse()) attempt(() => rmdirSync(p));
-    } else if (before) {
-      attempt(() => {
         for (const name of readdirSync(abs)) if (!before.has(name)) rmSync(join(abs, name), { recursive: true });
-      });
+      } catch {}
     }
-    if (movedTo) attempt(() => renameSync(movedTo, abs));
+    if (movedTo) putBack(movedTo, abs);
   }
-  return { path: abs, movedTo, discard: undo };
+  return { path: abs, movedTo, discard, release: lock.release };
 }

@@ -447,7 +447,9 @@ export const runOf = (outcome) => ({
  * the library passes its AbortSignal's, abort.js). inMemory (the library's
  * soak() without `out`): no result folder; the logs stay in memory, the
  * module's WASI stdout and stderr go to the process's, and nothing is
- * written anywhere (outDir null, summary.outputs null). Returns { exitCode,
+ * written anywhere (outDir null, summary.outputs null). The result folder
+ * is locked from before anything in it moves until the run ends
+ * (folder-lock.js). Returns { exitCode,
  * summary, outDir }. Throws SoakError (exit 2) for input problems found
  * before any sample, (exit 3) when the target could not start.
  */
@@ -460,6 +462,18 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
   if (cfg.name) target.name = cfg.name;
   const named = cfg.out ?? join(RESULTS_ROOT, target.name);
   const out = inMemory ? null : prepareOutDir(named, { force: cfg.force });
+  try {
+    return await runInto(out, { named, target, bytes, cfg, argv, startedAt, interrupt: given });
+  } finally {
+    out?.release();
+  }
+}
+
+/**
+ * runTarget's run into out (prepareOutDir's, locked; null: in memory):
+ * the timed pass, the counting pass, the analysis and the reports.
+ */
+async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
   const outDir = out?.path ?? null;
   const interrupt = given ?? interrupts();
   const inDir = (file) => (outDir === null ? null : join(outDir, file));

@@ -2,10 +2,13 @@
 // (`wasm-soak soak --shard K/N -o DIR`, one per CI job) into one suite
 // result and its reports (suite-report.js) under --out. The shards of one
 // suite are put back in suite order; a missing or repeated shard, or a
-// target in two folders, is a usage error naming them.
+// target in two folders, is a usage error naming them; so is a folder that
+// a live run still writes, in or out (folder-lock.js).
 import { resolve } from 'node:path';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { readSuiteResult } from '../../report/suite-result.js';
+import { lockedBy } from '../../run/folder-lock.js';
+import { prepareOutDir } from '../../run/out-dir.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { RESULTS_ROOT } from '../options.js';
 
@@ -81,9 +84,17 @@ export function mergeResults(results, dirs) {
 /** Runs parseCommand('merge', argv); resolves the exit code. */
 export async function commandMerge({ values, positionals }) {
   const out = values.out ?? RESULTS_ROOT;
+  // A shard that a live run still writes is not a result yet.
+  const busy = positionals.map((dir) => lockedBy(dir)).find(Boolean);
+  if (busy) throw busy;
   const results = positionals.map((dir) => readSuiteResult(resolve(dir)));
   const merged = mergeResults(results, positionals);
-  await writeSuiteReports(resolve(out), merged);
+  const folder = prepareOutDir(out);
+  try {
+    await writeSuiteReports(folder.path, merged);
+  } finally {
+    folder.release();
+  }
   const n = (o) => merged.cases.filter((c) => c.outcome === o).length;
   process.stdout.write(
     `${merged.cases.length} targets from ${positionals.length} folders: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors\n`,

@@ -1,11 +1,13 @@
 // `wasm-soak report DIR`: re-analyses and re-plots a result folder from its
-// log, also one left by an interrupted or crashed run.
-import { existsSync, readFileSync } from 'node:fs';
+// log, also one left by an interrupted or crashed run, once no other run
+// writes there (it locks the folder: folder-lock.js).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { analysisConfig, logOutcome } from '../../analysis/config.js';
 import { judge } from '../../analysis/judge.js';
 import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
 import { analyzeInto } from '../../report/result.js';
+import { lockFolder } from '../../run/folder-lock.js';
 import { interrupts } from '../../run/interrupt.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULTS } from '../options.js';
@@ -30,6 +32,17 @@ function previousOutcome(dir, data) {
  */
 export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
+  // A folder that does not exist has no log to read: readResultLogs says so.
+  const lock = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? lockFolder(dir) : null;
+  try {
+    return await reportInto(dir, values);
+  } finally {
+    lock?.release();
+  }
+}
+
+/** Re-reports the result folder dir (locked) with the analysis options values; resolves the exit code. */
+async function reportInto(dir, values) {
   const logs = readResultLogs(dir);
   const data = logs.timed;
   for (const [name, log] of [

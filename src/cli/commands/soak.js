@@ -23,9 +23,11 @@ import {
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
+import { lockedBy } from '../../run/folder-lock.js';
 import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
 import { runTarget, tellMovedAside } from '../../run/run.js';
 import { EXIT, SoakError, usageError } from '../exit-codes.js';
+import { describeRepeated, FOLDER_NAME_RULE, folderNameProblem, repeatedNames } from '../folder-names.js';
 import { compareConfig, EXAMPLE_SUITE, optionsOf, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
 
 const TARGET_KEYS = new Set([
@@ -75,11 +77,12 @@ function readSuite(path) {
         `${where} has unknown keys: ${unknown.join(', ')}.`,
         `Allowed keys: ${[...TARGET_KEYS].join(', ')}.`,
       );
-    if (typeof t.name !== 'string' || !/^[\w.-]+$/.test(t.name))
+    const problem = t.name === undefined ? 'is missing' : folderNameProblem(t.name);
+    if (problem)
       throw usageError(
         'WS_ESUITE',
-        `${where} needs a "name" made of letters, digits, '.', '-' or '_'.`,
-        'Names become result folder names.',
+        `${where}: its "name" ${problem}.`,
+        `Give it a "name" that is ${FOLDER_NAME_RULE}, such as "parser": it becomes its result folder's name.`,
       );
     if (t.arms !== undefined) return { ...resolveCompareTarget(t, base, where), index: i };
     if (Boolean(t.module) === Boolean(t.scenario))
@@ -91,6 +94,13 @@ function readSuite(path) {
     const expect = t.expect === undefined ? null : [t.expect].flat();
     return { ...t, index: i, path: resolve(base, t.module ?? t.scenario), expect };
   });
+  const repeated = repeatedNames(targets.map((t) => t.name));
+  if (repeated.length)
+    throw usageError(
+      'WS_ESUITE',
+      `The suite ${path} gives more than one target the same name: ${describeRepeated(repeated, 'targets')}.`,
+      "Give each target a name of its own: it is its result folder's name.",
+    );
   return { name, targets };
 }
 
@@ -146,7 +156,23 @@ export async function commandSoak({ values, positionals, given }) {
   const outRoot = values.out ?? RESULTS_ROOT;
   const suite = readSuite(suitePath);
   const plan = planTargets(shardOf(suite.targets, values.shard), given, outRoot, suitePath);
-  tellMovedAside(outRoot, prepareOutDir(outRoot, { force: values.force, holds: holdsSuite }));
+  const root = prepareOutDir(outRoot, { force: values.force, holds: holdsSuite });
+  try {
+    // A target's folder that a live run writes in stops the suite before any run.
+    const busy = plan.map((p) => lockedBy(p.cfg.out)).find(Boolean);
+    if (busy) {
+      root.discard();
+      throw busy;
+    }
+    tellMovedAside(outRoot, root);
+    return await runSuite(plan, suite, { values, suitePath, outRoot });
+  } finally {
+    root.release();
+  }
+}
+
+/** Runs the targets of plan into outRoot (prepared and locked) and writes the suite's reports; resolves the exit code. */
+async function runSuite(plan, suite, { values, suitePath, outRoot }) {
   const suiteResult = createSuiteResult({
     name: suite.name,
     suite: resolve(suitePath),
