@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { folderNameProblem, repeatedNames } from '../src/cli/folder-names.js';
+import { folderNameProblem, repeatedNames } from '../src/folder-names.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);

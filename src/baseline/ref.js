@@ -1,11 +1,11 @@
 // A baseline reference, NAME or DIR: a path with a slash, or an existing
 // folder other than . and .., is the folder that holds baseline.json; any
 // other reference is a name under soak-results/baselines/ and must be one
-// plain folder name (src/cli/folder-names.js), or it would put the baseline
+// plain folder name (src/folder-names.js), or it would put the baseline
 // elsewhere (`..` would write soak-results/baseline.json).
 import { statSync } from 'node:fs';
 import { usageError } from '../cli/exit-codes.js';
-import { FOLDER_NAME_RULE, folderNameProblem } from '../cli/folder-names.js';
+import { FOLDER_NAME_RULE, folderNameProblem } from '../folder-names.js';
 
 /**
  * True when ref is a baseline's folder, false when it is a baseline's name.

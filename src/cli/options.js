@@ -5,10 +5,10 @@
 // only ones: an option cannot be accepted, documented or defaulted twice.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { describeRepeated, repeatedNames } from '../folder-names.js';
 import { loadAddon, tryAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
-import { describeRepeated, repeatedNames } from './folder-names.js';
 import {
   findingKinds,
   integer,

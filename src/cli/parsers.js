@@ -4,10 +4,10 @@
 // what was wrong and an example that works.
 
 import { isBaselineFolder } from '../baseline/ref.js';
+import { ARM_NAME_RULE, armNameProblem } from '../folder-names.js';
 import { loadAddon } from '../native.js';
 import { REPORT_FORMATS } from '../report/formats.js';
 import { usageError } from './exit-codes.js';
-import { ARM_NAME_RULE, armNameProblem } from './folder-names.js';
 
 const optionError = (message, fix) => usageError('WS_EOPTION', message, fix);
 

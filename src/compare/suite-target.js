@@ -5,7 +5,7 @@
 // favour against every other arm) }.
 import { resolve } from 'node:path';
 import { usageError } from '../cli/exit-codes.js';
-import { ARM_NAME_RULE, armNameProblem } from '../cli/folder-names.js';
+import { ARM_NAME_RULE, armNameProblem } from '../folder-names.js';
 import { formatPercent } from '../report/format.js';
 import { timeWords } from './write-compare.js';
 
