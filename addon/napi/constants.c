@@ -1,8 +1,9 @@
 /* The `constants` export: every number the C core shares with JavaScript,
  * generated from the lists in ws_protocol.h and ws_error.h (the verdict
  * defaults and the analysis's series limit from ws_stats.h), and the record
- * layout from offsetof/sizeof (src/protocol.js re-exports them; JS never
- * restates one). Runs on the JS thread of the isolate loading the addon. */
+ * layout from offsetof/sizeof (src/protocol.js re-exports those JS uses,
+ * src/cli/help.js reads the analysis's minimums directly; JS never restates
+ * one). Runs on the JS thread of the isolate loading the addon. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -96,7 +97,6 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(ws_napi_set_number(env, c, "metricMemoryBase", WS_METRIC_MEMORY_BASE));
   WS_EXPORT_LIST(env, c, "mark", WS_MARKS);
   WS_EXPORT_LIST(env, c, "growReason", WS_GROW_REASONS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "noOp", WS_NO_OP));
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
   NAPI_CHECK(ws_napi_set_number(env, c, "counterFields", WS_COUNT_FIELDS));
   WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);

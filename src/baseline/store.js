@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 
-export const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
+const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
 const FILE = 'baseline.json';
 
 /** The folder of a baseline given as NAME or DIR. */
