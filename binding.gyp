@@ -7,6 +7,7 @@
         "addon/napi/constants.c",
         "addon/napi/live.c",
         "addon/napi/log.c",
+        "addon/napi/napi_helpers.c",
         "addon/napi/plot.c",
         "addon/napi/runner.c",
         "addon/napi/summary.c",

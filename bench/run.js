@@ -1,13 +1,17 @@
 // `npm run bench`: every benchmark, one after the other, each printing its
 // own side-by-side figures: the runner's per-iteration overhead, the trend
 // analysis of 1 M samples (statistics alone, then the whole log-to-summary
-// analysis), the progress line's preliminary verdict on a 200 000-call run,
+// analysis), the progress line's preliminary verdict on a 10 s run,
 // plotting 10 M samples, the heap census on 5 M chunks, the counting pass's
 // memory.grow rewrite, the time gate's accuracy up to 1 M calls, the
 // library's peak RSS with and without `out` (its log on disk or in memory),
 // and a self-soak: 10 M calls through the
 // harness, whose own memory must stay flat.
-import { spawnSync } from 'node:child_process';
+//
+// A line with a target ends in `ok` or `MISSED`. After the last benchmark
+// the missed lines are listed again (with a line without a verdict, and a
+// benchmark that failed), and the exit status is 1 when there is any.
+import { spawn } from 'node:child_process';
 
 const benches = [
   ['bench/runner.js'],
@@ -21,9 +25,52 @@ const benches = [
   ['bench/library-memory.js'],
   ['bench/self-soak.js'],
 ];
-let failed = 0;
-for (const args of benches) {
-  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
-  if (r.status !== 0) failed++;
+
+/** What one output line says of its target: 'missed', 'no verdict', or null (met, or no target). */
+function targetProblem(line) {
+  if (/\bMISSED\b/.test(line)) return 'missed';
+  if (/\(target\b/.test(line) && !/\bok\b/.test(line)) return 'no verdict';
+  return null;
 }
-process.exitCode = failed ? 1 : 0;
+
+/** Runs node with args, echoing its output; resolves to { status, problems } (the lines targetProblem flags). */
+function runBench(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const problems = [];
+    let pending = '';
+    const scan = (text) => {
+      for (const line of text.split('\n')) {
+        const problem = targetProblem(line);
+        if (problem) problems.push(problem === 'missed' ? line.trim() : `${line.trim()} (no ok or MISSED)`);
+      }
+    };
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const text = pending + chunk.toString('utf8');
+      const end = text.lastIndexOf('\n');
+      pending = text.slice(end + 1);
+      scan(text.slice(0, end + 1));
+    });
+    child.on('close', (status, signal) => {
+      scan(pending);
+      resolve({ status: signal ? 128 : status, problems });
+    });
+  });
+}
+
+const missed = [];
+for (const args of benches) {
+  const name = args.at(-1);
+  const { status, problems } = await runBench(args);
+  for (const line of problems) missed.push(`${name}: ${line}`);
+  if (status !== 0 && problems.length === 0) missed.push(`${name}: failed (exit status ${status})`);
+}
+console.log('');
+if (missed.length) {
+  console.log(`MISSED: ${missed.length} target${missed.length === 1 ? '' : 's'}`);
+  for (const line of missed) console.log(`  ${line}`);
+} else {
+  console.log('every target met');
+}
+process.exitCode = missed.length ? 1 : 0;

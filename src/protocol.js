@@ -24,9 +24,8 @@ export const CTL = freeze(c.ctl);
 /** What the STOP control word asks of the loop. */
 export const STOP_REQUEST = freeze(c.stopRequest);
 export const CTL_WORDS = c.ctlWords;
-/** Worker phases (the PHASE control word), by name; PHASE_NAMES[value] is the name. */
+/** Worker phases (the PHASE control word), by name. */
 export const PHASE = freeze(c.phase);
-export const PHASE_NAMES = Object.freeze(Object.fromEntries(Object.entries(c.phase).map(([k, v]) => [v, k])));
 export const RING_HEADER_BYTES = c.ringHeaderBytes;
 export const STATUS = freeze(c.status);
 export const ARG_KIND = freeze(c.argKind);
@@ -63,16 +62,8 @@ export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
 export const PAGE_BYTES = c.pageBytes;
 /** Why a memory.grow failed (a growFailed record's flags), by name. */
 export const GROW_REASON = freeze(c.growReason);
-/** The op of a record written outside a call. */
-export const NO_OP = c.noOp;
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, memFloorPerCall, memFloorRelative, alpha), decided in C. */
 export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
-/** Fewest slow samples a sampled series needs after warm-up to be tested (C's WS_MEM_MIN_POINTS). */
-export const MEM_MIN_POINTS = c.memMinPoints;
-/** The auto warm-up is at most 1 / WARMUP_CAP_DIVISOR of the run. */
-export const WARMUP_CAP_DIVISOR = c.warmupCapDivisor;
-/** Fewest calls after warm-up the time test takes. */
-export const TIME_MIN_CALLS = c.timeMinCalls;
 /** Most memory series one analysis takes. */
 export const MAX_SERIES = c.maxSeries;
 export const LOG_MAGIC = c.logMagic;

@@ -39,21 +39,6 @@ int ws__at_limit(double prev, double value, double limit);
 /* Internal: qsort comparator of doubles in ascending order (no NaN). */
 int ws__compare_doubles(const void *pa, const void *pb);
 
-/* Internal: classifies levels y[0..n) and peaks peak[0..n) at x[0..n)
- * (8 <= n <= WS_MEM_SEGMENTS) that already have a significant upward level
- * trend: returns WS_PATTERN_SUSTAINED when increases recur (40 % of
- * transitions between every other level, including the second half), the
- * second half's slope is at least half the whole slope, and one step does not
- * fit better than a line; and then, for a series that never falls
- * (never_falls != 0, a high-water mark), when its last three quarters set
- * significantly more new peaks (at level alpha) than the running maximum of
- * a stationary series would (record test), or otherwise, when the levels
- * never fall, the second half's trend is significant on its own. Else
- * WS_PATTERN_STEP. Stores the increases in *rises. Returns WS_PATTERN_STEP on
- * allocation failure. */
-int ws__growth_pattern(const double *x, const double *y, const double *peak, size_t n,
-                       int never_falls, double alpha, size_t *rises);
-
 /* ---- Heap census (addon/core/census) ---- */
 
 /* Internal: the memory a census reads, and its bound on chunks per walk. */

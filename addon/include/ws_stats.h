@@ -326,7 +326,7 @@ typedef struct {
  * level is the median sample (step series: the value at the segment's middle)
  * and whose peak is the largest value. Growth is sustained when the level
  * trend is significant (p_up < alpha, interval above 0) and
- * ws__growth_pattern says so, or (step series) when its growth events are a
+ * the growth pattern says so, or (step series) when its growth events are a
  * staircase or a doubling (ws_growth_events). Untested (never flat) with
  * fewer than 8 non-empty segments or, for samples, fewer than
  * WS_MEM_MIN_POINTS samples in the window. Allocates O(m) floats. Returns 0,

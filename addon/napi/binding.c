@@ -28,14 +28,6 @@ napi_status ws_binding_export(napi_env env, napi_value exports, const char *name
   return napi_set_named_property(env, exports, name, value);
 }
 
-/* Sets obj[name] = value (a number). */
-static napi_status set_number(napi_env env, napi_value obj, const char *name,
-                              double value) {
-  napi_value v;
-  NAPI_CHECK(napi_create_double(env, value, &v));
-  return napi_set_named_property(env, obj, name, v);
-}
-
 napi_status ws_binding_grow_failures(napi_env env, napi_value obj,
                                      const ws_grow_failures *g) {
   napi_value v, op;
@@ -44,17 +36,17 @@ napi_status ws_binding_grow_failures(napi_env env, napi_value obj,
     return napi_set_named_property(env, obj, "growFailures", v);
   }
   NAPI_CHECK(napi_create_object(env, &v));
-  NAPI_CHECK(set_number(env, v, "total", (double)g->total));
-  NAPI_CHECK(set_number(env, v, "records", (double)g->records));
-  NAPI_CHECK(set_number(env, v, "iteration", g->first_iteration));
+  NAPI_CHECK(ws_napi_set_number(env, v, "total", (double)g->total));
+  NAPI_CHECK(ws_napi_set_number(env, v, "records", (double)g->records));
+  NAPI_CHECK(ws_napi_set_number(env, v, "iteration", g->first_iteration));
   if (g->first_op == WS_NO_OP)
     NAPI_CHECK(napi_get_null(env, &op));
   else
     NAPI_CHECK(napi_create_double(env, g->first_op, &op));
   NAPI_CHECK(napi_set_named_property(env, v, "op", op));
-  NAPI_CHECK(set_number(env, v, "reason", g->first_reason));
-  NAPI_CHECK(set_number(env, v, "bytes", g->first_asked));
-  NAPI_CHECK(set_number(env, v, "memoryBytes", g->first_bytes));
+  NAPI_CHECK(ws_napi_set_number(env, v, "reason", g->first_reason));
+  NAPI_CHECK(ws_napi_set_number(env, v, "bytes", g->first_asked));
+  NAPI_CHECK(ws_napi_set_number(env, v, "memoryBytes", g->first_bytes));
   return napi_set_named_property(env, obj, "growFailures", v);
 }
 

@@ -1,12 +1,15 @@
-/* Shared helpers of the Node-API layer. Each binding_<area>.c registers its
- * functions through one init function declared here; binding.c calls them
- * all from NAPI_MODULE_INIT. These run on the JS thread of whichever isolate
- * (main thread or worker) loaded the addon. */
+/* Shared helpers of the Node-API layer: the NAPI_CALL/NAPI_CHECK macros,
+ * throwing, exporting, and (through napi_helpers.h) setting and reading
+ * values. Each <area>.c registers its functions through one init function
+ * declared here; binding.c calls them all from NAPI_MODULE_INIT. These run
+ * on the JS thread of whichever isolate (main thread or worker) loaded the
+ * addon. */
 #ifndef WS_BINDING_H
 #define WS_BINDING_H
 
 #include <node_api.h>
 
+#include "napi_helpers.h"
 #include "ws_log.h"
 
 /* Evaluates a napi call; on failure throws (unless an exception is already

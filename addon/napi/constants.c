@@ -1,30 +1,15 @@
 /* The `constants` export: every number the C core shares with JavaScript,
  * generated from the lists in ws_protocol.h and ws_error.h (the verdict
  * defaults and the analysis's series limit from ws_stats.h), and the record
- * layout from offsetof/sizeof (src/protocol.js re-exports them; JS never
- * restates one). Runs on the JS thread of the isolate loading the addon. */
+ * layout from offsetof/sizeof (src/protocol.js re-exports those JS uses,
+ * src/cli/help.js reads the analysis's minimums directly; JS never restates
+ * one). Runs on the JS thread of the isolate loading the addon. */
 #include <stddef.h>
 #include <stdio.h>
 
 #include "binding.h"
 #include "ws.h"
 #include "ws_stats.h"
-
-/* Sets obj[name] = value (a number). */
-static napi_status set_number(napi_env env, napi_value obj, const char *name,
-                              double value) {
-  napi_value v;
-  NAPI_CHECK(napi_create_double(env, value, &v));
-  return napi_set_named_property(env, obj, name, v);
-}
-
-/* Sets obj[name] = value (a string). */
-static napi_status set_string(napi_env env, napi_value obj, const char *name,
-                              const char *value) {
-  napi_value v;
-  NAPI_CHECK(napi_create_string_utf8(env, value, NAPI_AUTO_LENGTH, &v));
-  return napi_set_named_property(env, obj, name, v);
-}
 
 /* Creates an object, lets fill add its entries, and sets it as obj[name]. */
 #define WS_EXPORT_LIST(env, obj, name, LIST)                                             \
@@ -34,7 +19,8 @@ static napi_status set_string(napi_env env, napi_value obj, const char *name,
     LIST(WS_SET_ENTRY)                                                                   \
     NAPI_CHECK(napi_set_named_property((env), (obj), (name), list_));                    \
   } while (0)
-#define WS_SET_ENTRY(name, value, js) NAPI_CHECK(set_number(env, list_, js, (value)));
+#define WS_SET_ENTRY(name, value, js)                                                    \
+  NAPI_CHECK(ws_napi_set_number(env, list_, js, (value)));
 
 /* The finding kinds that name a verdict (gates FAIL_ON and ALWAYS), as an
  * array of names in severity order: what --fail-on may list. */
@@ -70,7 +56,7 @@ static napi_status kind_gates(napi_env env, napi_value obj, const char *name) {
   napi_value map;
   NAPI_CHECK(napi_create_object(env, &map));
 #define WS_SET_GATE(kind, value, js, gate)                                               \
-  NAPI_CHECK(set_string(env, map, js, gates[WS_GATE_##gate]));
+  NAPI_CHECK(ws_napi_set_string(env, map, js, gates[WS_GATE_##gate]));
   WS_FINDING_KINDS(WS_SET_GATE)
 #undef WS_SET_GATE
   return napi_set_named_property(env, obj, name, map);
@@ -84,7 +70,7 @@ static napi_status census_kind_texts(napi_env env, napi_value obj, const char *n
   char key[16];
 #define WS_SET_KIND_TEXT(kind, value, js)                                                \
   snprintf(key, sizeof key, "%d", (value));                                              \
-  NAPI_CHECK(set_string(env, texts, key, ws_census_kind_text(value)));
+  NAPI_CHECK(ws_napi_set_string(env, texts, key, ws_census_kind_text(value)));
   WS_CENSUS_KINDS(WS_SET_KIND_TEXT)
 #undef WS_SET_KIND_TEXT
   return napi_set_named_property(env, obj, name, texts);
@@ -94,66 +80,67 @@ static napi_status census_kind_texts(napi_env env, napi_value obj, const char *n
 static napi_status build_constants(napi_env env, napi_value *out) {
   napi_value c, offsets, errors, kinds, defaults;
   NAPI_CHECK(napi_create_object(env, &c));
-  NAPI_CHECK(set_number(env, c, "recordSize", sizeof(ws_record)));
+  NAPI_CHECK(ws_napi_set_number(env, c, "recordSize", sizeof(ws_record)));
   NAPI_CHECK(napi_create_object(env, &offsets));
-  NAPI_CHECK(set_number(env, offsets, "type", offsetof(ws_record, type)));
-  NAPI_CHECK(set_number(env, offsets, "flags", offsetof(ws_record, flags)));
-  NAPI_CHECK(set_number(env, offsets, "op", offsetof(ws_record, op)));
-  NAPI_CHECK(set_number(env, offsets, "iteration", offsetof(ws_record, iteration)));
-  NAPI_CHECK(set_number(env, offsets, "a", offsetof(ws_record, a)));
-  NAPI_CHECK(set_number(env, offsets, "b", offsetof(ws_record, b)));
-  NAPI_CHECK(set_number(env, offsets, "t", offsetof(ws_record, t)));
+  NAPI_CHECK(ws_napi_set_number(env, offsets, "type", offsetof(ws_record, type)));
+  NAPI_CHECK(ws_napi_set_number(env, offsets, "flags", offsetof(ws_record, flags)));
+  NAPI_CHECK(ws_napi_set_number(env, offsets, "op", offsetof(ws_record, op)));
+  NAPI_CHECK(
+      ws_napi_set_number(env, offsets, "iteration", offsetof(ws_record, iteration)));
+  NAPI_CHECK(ws_napi_set_number(env, offsets, "a", offsetof(ws_record, a)));
+  NAPI_CHECK(ws_napi_set_number(env, offsets, "b", offsetof(ws_record, b)));
+  NAPI_CHECK(ws_napi_set_number(env, offsets, "t", offsetof(ws_record, t)));
   NAPI_CHECK(napi_set_named_property(env, c, "recordOffsets", offsets));
   WS_EXPORT_LIST(env, c, "recordType", WS_RECORD_TYPES);
   WS_EXPORT_LIST(env, c, "flag", WS_RECORD_FLAGS);
   WS_EXPORT_LIST(env, c, "metric", WS_METRICS);
-  NAPI_CHECK(set_number(env, c, "metricMemoryBase", WS_METRIC_MEMORY_BASE));
+  NAPI_CHECK(ws_napi_set_number(env, c, "metricMemoryBase", WS_METRIC_MEMORY_BASE));
   WS_EXPORT_LIST(env, c, "mark", WS_MARKS);
   WS_EXPORT_LIST(env, c, "growReason", WS_GROW_REASONS);
-  NAPI_CHECK(set_number(env, c, "noOp", WS_NO_OP));
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
-  NAPI_CHECK(set_number(env, c, "counterFields", WS_COUNT_FIELDS));
+  NAPI_CHECK(ws_napi_set_number(env, c, "counterFields", WS_COUNT_FIELDS));
   WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);
   WS_EXPORT_LIST(env, c, "stopRequest", WS_STOP_REQUESTS);
   WS_EXPORT_LIST(env, c, "phase", WS_WORKER_PHASES);
-  NAPI_CHECK(set_number(env, c, "ctlWords", WS_CTL_WORDS));
-  NAPI_CHECK(set_number(env, c, "ringHeaderBytes", WS_RING_HEADER_BYTES));
+  NAPI_CHECK(ws_napi_set_number(env, c, "ctlWords", WS_CTL_WORDS));
+  NAPI_CHECK(ws_napi_set_number(env, c, "ringHeaderBytes", WS_RING_HEADER_BYTES));
   WS_EXPORT_LIST(env, c, "status", WS_LOOP_STATUSES);
   WS_EXPORT_LIST(env, c, "argKind", WS_ARG_KINDS);
-  NAPI_CHECK(set_number(env, c, "maxParams", WS_MAX_PARAMS));
+  NAPI_CHECK(ws_napi_set_number(env, c, "maxParams", WS_MAX_PARAMS));
   WS_EXPORT_LIST(env, c, "valueType", WS_VALUE_TYPES);
   WS_EXPORT_LIST(env, c, "role", WS_SERIES_ROLES);
   NAPI_CHECK(napi_create_object(env, &defaults));
 #define WS_SET_DEFAULT(field, value, js)                                                 \
-  NAPI_CHECK(set_number(env, defaults, js, (value)));
+  NAPI_CHECK(ws_napi_set_number(env, defaults, js, (value)));
   WS_VERDICT_DEFAULTS(WS_SET_DEFAULT)
 #undef WS_SET_DEFAULT
   NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
-  NAPI_CHECK(set_number(env, c, "maxSeries", WS_MAX_SERIES));
-  NAPI_CHECK(set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
-  NAPI_CHECK(set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));
-  NAPI_CHECK(set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
+  NAPI_CHECK(ws_napi_set_number(env, c, "maxSeries", WS_MAX_SERIES));
+  NAPI_CHECK(ws_napi_set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
+  NAPI_CHECK(ws_napi_set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));
+  NAPI_CHECK(ws_napi_set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
   WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
   NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   WS_EXPORT_LIST(env, c, "growthCause", WS_GROWTH_CAUSES);
   WS_EXPORT_LIST(env, c, "noteKind", WS_NOTE_KINDS);
-  NAPI_CHECK(set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
-  NAPI_CHECK(set_number(env, c, "pageBytes", WS_PAGE_BYTES));
-  NAPI_CHECK(set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
+  NAPI_CHECK(ws_napi_set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
+  NAPI_CHECK(ws_napi_set_number(env, c, "pageBytes", WS_PAGE_BYTES));
+  NAPI_CHECK(
+      ws_napi_set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(verdict_kinds(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
   NAPI_CHECK(kind_gates(env, c, "findingGate"));
   WS_EXPORT_LIST(env, c, "gate", WS_GATES);
   WS_EXPORT_LIST(env, c, "runStatus", WS_RUN_STATUSES);
   WS_EXPORT_LIST(env, c, "exitCode", WS_EXIT_CODES);
-  NAPI_CHECK(set_string(env, c, "logMagic", WS_LOG_MAGIC));
-  NAPI_CHECK(set_number(env, c, "logVersion", WS_LOG_VERSION));
-  NAPI_CHECK(set_number(env, c, "logOldestVersion", WS_LOG_OLDEST_VERSION));
-  NAPI_CHECK(set_number(env, c, "logBlockRecords", WS_LOG_BLOCK_RECORDS));
+  NAPI_CHECK(ws_napi_set_string(env, c, "logMagic", WS_LOG_MAGIC));
+  NAPI_CHECK(ws_napi_set_number(env, c, "logVersion", WS_LOG_VERSION));
+  NAPI_CHECK(ws_napi_set_number(env, c, "logOldestVersion", WS_LOG_OLDEST_VERSION));
+  NAPI_CHECK(ws_napi_set_number(env, c, "logBlockRecords", WS_LOG_BLOCK_RECORDS));
   NAPI_CHECK(napi_create_object(env, &errors));
 #define WS_SET_ERROR(name, value, message)                                               \
-  NAPI_CHECK(set_number(env, errors, "WS_" #name, value));
+  NAPI_CHECK(ws_napi_set_number(env, errors, "WS_" #name, value));
   WS_ERRNO_MAP(WS_SET_ERROR)
 #undef WS_SET_ERROR
   NAPI_CHECK(napi_set_named_property(env, c, "errors", errors));

@@ -28,12 +28,6 @@ static ws_live *unwrap_live(napi_env env, napi_value v) {
   return data;
 }
 
-static napi_status set_number(napi_env env, napi_value obj, const char *key, double x) {
-  napi_value v;
-  NAPI_CHECK(napi_create_double(env, x, &v));
-  return napi_set_named_property(env, obj, key, v);
-}
-
 /* Copies n values of elem_size bytes into a new typed array. */
 static napi_status copy_typed(napi_env env, napi_typedarray_type type, size_t elem_size,
                               const void *src, size_t n, napi_value *out) {
@@ -86,15 +80,9 @@ static napi_value live_add(napi_env env, napi_callback_info info) {
       ws_binding_throw_code(env, WS_EINVAL, "liveAdd(live, Uint8Array)");
     return NULL;
   }
-  bool is = false;
-  napi_typedarray_type type;
-  size_t length;
-  void *data;
-  NAPI_CALL(env, napi_is_typedarray(env, argv[1], &is));
-  if (is)
-    NAPI_CALL(env,
-              napi_get_typedarray_info(env, argv[1], &type, &length, &data, NULL, NULL));
-  if (!is || type != napi_uint8_array) {
+  size_t length = 0;
+  void *data = NULL;
+  if (ws_napi_typed_array(env, argv[1], napi_uint8_array, &data, &length) != napi_ok) {
     ws_binding_throw_code(env, WS_EINVAL, "liveAdd(live, Uint8Array)");
     return NULL;
   }
@@ -110,7 +98,7 @@ static napi_value live_add(napi_env env, napi_callback_info info) {
 static napi_status series_object(napi_env env, const ws_live_series *s, napi_value *out) {
   napi_value v;
   NAPI_CHECK(napi_create_object(env, out));
-  NAPI_CHECK(set_number(env, *out, "id", s->id));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "id", s->id));
   NAPI_CHECK(copy_typed(env, napi_float64_array, 8, s->iter, s->n, &v));
   NAPI_CHECK(napi_set_named_property(env, *out, "iter", v));
   NAPI_CHECK(copy_typed(env, napi_float64_array, 8, s->t_ms, s->t_ms ? s->n : 0, &v));
@@ -123,10 +111,10 @@ static napi_status series_object(napi_env env, const ws_live_series *s, napi_val
 static napi_status snapshot(napi_env env, const ws_live_view *v, napi_value *out) {
   napi_value obj, x, memory, metrics;
   NAPI_CHECK(napi_create_object(env, &obj));
-  NAPI_CHECK(set_number(env, obj, "calls", (double)v->kept));
-  NAPI_CHECK(set_number(env, obj, "callsSeen", (double)v->calls));
-  NAPI_CHECK(set_number(env, obj, "stride", (double)v->stride));
-  NAPI_CHECK(set_number(env, obj, "durationMs", (double)v->last_t_ns / 1e6));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "calls", (double)v->kept));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "callsSeen", (double)v->calls));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "stride", (double)v->stride));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "durationMs", (double)v->last_t_ns / 1e6));
   NAPI_CHECK(copy_typed(env, napi_float32_array, 4, v->elapsed, v->kept, &x));
   NAPI_CHECK(napi_set_named_property(env, obj, "elapsed", x));
   NAPI_CHECK(copy_typed(env, napi_uint8_array, 1, v->flags, v->kept, &x));

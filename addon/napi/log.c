@@ -7,28 +7,22 @@
 #include "binding.h"
 #include "ws.h"
 
-/* Creates a typed array of length elements over a new ArrayBuffer and
- * returns its data pointer in *data. */
-static napi_status new_typed(napi_env env, napi_typedarray_type type, size_t elem_size,
-                             size_t length, void **data, napi_value *out) {
-  napi_value buffer;
-  NAPI_CHECK(napi_create_arraybuffer(env, length * elem_size + 1, data, &buffer));
-  return napi_create_typedarray(env, type, length, buffer, 0, out);
+/* Creates an ArrayBuffer with room for length elements of elem_size bytes
+ * (and one byte more, so that an empty one has data too) and returns its
+ * data pointer in *data. */
+static napi_status new_buffer(napi_env env, size_t elem_size, size_t length, void **data,
+                              napi_value *out) {
+  return napi_create_arraybuffer(env, length * elem_size + 1, data, out);
 }
 
 /* Copies n doubles into a new Float64Array. */
 static napi_status f64_array(napi_env env, const double *src, size_t n, napi_value *out) {
   void *data;
-  NAPI_CHECK(new_typed(env, napi_float64_array, 8, n, &data, out));
+  napi_value buffer;
+  NAPI_CHECK(new_buffer(env, sizeof *src, n, &data, &buffer));
   if (n > 0)
     memcpy(data, src, n * sizeof *src);
-  return napi_ok;
-}
-
-static napi_status set_number(napi_env env, napi_value obj, const char *key, double x) {
-  napi_value v;
-  NAPI_CHECK(napi_create_double(env, x, &v));
-  return napi_set_named_property(env, obj, key, v);
+  return napi_create_typedarray(env, napi_float64_array, n, buffer, 0, out);
 }
 
 /* Returns the log's damaged stretches as [{ offset, bytes, records,
@@ -41,9 +35,9 @@ static napi_status damage_array(napi_env env, const ws_log *log, napi_value *out
     const ws_log_damage *d = ws_log_damage_at(log, i);
     napi_value o, v;
     NAPI_CHECK(napi_create_object(env, &o));
-    NAPI_CHECK(set_number(env, o, "offset", (double)d->offset));
-    NAPI_CHECK(set_number(env, o, "bytes", (double)d->bytes));
-    NAPI_CHECK(set_number(env, o, "records", (double)d->records));
+    NAPI_CHECK(ws_napi_set_number(env, o, "offset", (double)d->offset));
+    NAPI_CHECK(ws_napi_set_number(env, o, "bytes", (double)d->bytes));
+    NAPI_CHECK(ws_napi_set_number(env, o, "records", (double)d->records));
     NAPI_CHECK(napi_get_boolean(env, d->records_estimated != 0, &v));
     NAPI_CHECK(napi_set_named_property(env, o, "recordsEstimated", v));
     const int64_t iters[2] = {d->after_iteration, d->before_iteration};
@@ -61,23 +55,20 @@ static napi_status damage_array(napi_env env, const ws_log *log, napi_value *out
 }
 
 /* Builds the result object from a decoded run; the per-call typed arrays
- * are views of length run->calls over the buffers the decode filled. */
+ * are views of length run->calls over the ArrayBuffers the decode filled
+ * (buffers: elapsed, op, flags, then the counting pass's five). */
 static napi_status build_result(napi_env env, const ws_log *log, const ws_run *run,
-                                napi_value arrays[8], napi_value *out) {
-  napi_value obj, v, buf, metrics;
+                                napi_value buffers[8], napi_value *out) {
+  napi_value obj, v, metrics;
   NAPI_CHECK(napi_create_object(env, &obj));
   NAPI_CHECK(napi_create_string_utf8(env, ws_log_header(log), NAPI_AUTO_LENGTH, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "header", v));
-  NAPI_CHECK(set_number(env, obj, "calls", (double)run->calls));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "calls", (double)run->calls));
   static const char *names[3] = {"elapsed", "op", "flags"};
   static const napi_typedarray_type types[3] = {napi_float32_array, napi_uint16_array,
                                                 napi_uint8_array};
   for (int i = 0; i < 3; i++) {
-    napi_typedarray_type type;
-    size_t len, offset;
-    NAPI_CHECK(
-        napi_get_typedarray_info(env, arrays[i], &type, &len, NULL, &buf, &offset));
-    NAPI_CHECK(napi_create_typedarray(env, types[i], run->calls, buf, 0, &v));
+    NAPI_CHECK(napi_create_typedarray(env, types[i], run->calls, buffers[i], 0, &v));
     NAPI_CHECK(napi_set_named_property(env, obj, names[i], v));
   }
   NAPI_CHECK(f64_array(env, run->mem_iter, run->n_mem, &v));
@@ -89,7 +80,7 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
     const ws_metric_series *m = &run->metrics[i];
     napi_value series;
     NAPI_CHECK(napi_create_object(env, &series));
-    NAPI_CHECK(set_number(env, series, "id", m->id));
+    NAPI_CHECK(ws_napi_set_number(env, series, "id", m->id));
     NAPI_CHECK(f64_array(env, m->iter, m->n, &v));
     NAPI_CHECK(napi_set_named_property(env, series, "iter", v));
     NAPI_CHECK(f64_array(env, m->t_ms, m->n, &v));
@@ -105,37 +96,37 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
         napi_uint32_array, napi_uint32_array, napi_float64_array, napi_float64_array,
         napi_float64_array};
     for (int i = 0; i < 5; i++) {
-      napi_typedarray_type type;
-      size_t len, offset;
       NAPI_CHECK(
-          napi_get_typedarray_info(env, arrays[3 + i], &type, &len, NULL, &buf, &offset));
-      NAPI_CHECK(napi_create_typedarray(env, alloc_types[i], run->calls, buf, 0, &v));
+          napi_create_typedarray(env, alloc_types[i], run->calls, buffers[3 + i], 0, &v));
       NAPI_CHECK(napi_set_named_property(env, obj, alloc_names[i], v));
     }
-    NAPI_CHECK(set_number(env, obj, "allocRecords", (double)run->alloc_records));
+    NAPI_CHECK(ws_napi_set_number(env, obj, "allocRecords", (double)run->alloc_records));
   }
-  NAPI_CHECK(set_number(env, obj, "backPressureWaits", (double)run->backpressure_waits));
-  NAPI_CHECK(set_number(env, obj, "backPressureNs", (double)run->backpressure_ns));
-  NAPI_CHECK(set_number(env, obj, "durationMs", (double)run->last_t_ns / 1e6));
-  NAPI_CHECK(set_number(env, obj, "tornBytes", ws_log_torn_bytes(log)));
-  NAPI_CHECK(set_number(env, obj, "version", ws_log_version(log)));
-  NAPI_CHECK(set_number(env, obj, "lostCalls", (double)run->lost_calls));
+  NAPI_CHECK(
+      ws_napi_set_number(env, obj, "backPressureWaits", (double)run->backpressure_waits));
+  NAPI_CHECK(
+      ws_napi_set_number(env, obj, "backPressureNs", (double)run->backpressure_ns));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "durationMs", (double)run->last_t_ns / 1e6));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "tornBytes", ws_log_torn_bytes(log)));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "version", ws_log_version(log)));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "lostCalls", (double)run->lost_calls));
   NAPI_CHECK(f64_array(env, run->gap_index, run->n_gaps, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "gapIndex", v));
   NAPI_CHECK(f64_array(env, run->gap_iter, run->n_gaps, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "gapIter", v));
-  NAPI_CHECK(
-      set_number(env, obj, "thinStride", (double)((uint64_t)1 << run->thin_shift)));
+  NAPI_CHECK(ws_napi_set_number(env, obj, "thinStride",
+                                (double)((uint64_t)1 << run->thin_shift)));
   if (run->thin_shift > 0) {
     NAPI_CHECK(f64_array(env, run->op_calls, run->n_op_totals, &v));
     NAPI_CHECK(napi_set_named_property(env, obj, "opCalls", v));
     NAPI_CHECK(f64_array(env, run->op_threw, run->n_op_totals, &v));
     NAPI_CHECK(napi_set_named_property(env, obj, "opThrew", v));
-    NAPI_CHECK(set_number(env, obj, "growthEvents", (double)run->growth_events));
-    NAPI_CHECK(set_number(env, obj, "thinnedFrom", (double)run->thin_from));
+    NAPI_CHECK(ws_napi_set_number(env, obj, "growthEvents", (double)run->growth_events));
+    NAPI_CHECK(ws_napi_set_number(env, obj, "thinnedFrom", (double)run->thin_from));
   }
   NAPI_CHECK(ws_binding_grow_failures(env, obj, &run->grow_failures));
-  NAPI_CHECK(set_number(env, obj, "firstIteration", (double)run->first_iteration));
+  NAPI_CHECK(
+      ws_napi_set_number(env, obj, "firstIteration", (double)run->first_iteration));
   NAPI_CHECK(damage_array(env, log, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "damage", v));
   NAPI_CHECK(napi_get_boolean(env, run->complete != 0, &v));
@@ -147,10 +138,8 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
 /* The data and byte length of a Uint8Array; 0 with an error thrown when v
  * is none. */
 static int bytes_of(napi_env env, napi_value v, uint8_t **data, size_t *len) {
-  napi_typedarray_type type;
   void *p = NULL;
-  if (napi_get_typedarray_info(env, v, &type, len, &p, NULL, NULL) != napi_ok ||
-      type != napi_uint8_array) {
+  if (ws_napi_typed_array(env, v, napi_uint8_array, &p, len) != napi_ok) {
     ws_binding_throw_code(env, WS_EINVAL, "expected a Uint8Array");
     return 0;
   }
@@ -243,32 +232,32 @@ static napi_value read_log(napi_env env, napi_callback_info info) {
   }
   size_t cap = (size_t)ws_log_record_count(log);
   run.cap_calls = cap;
-  napi_value arrays[8];
+  napi_value buffers[8];
   napi_status st =
-      new_typed(env, napi_float32_array, 4, cap, (void **)&run.elapsed, &arrays[0]);
+      new_buffer(env, sizeof *run.elapsed, cap, (void **)&run.elapsed, &buffers[0]);
   if (st == napi_ok)
-    st = new_typed(env, napi_uint16_array, 2, cap, (void **)&run.op, &arrays[1]);
+    st = new_buffer(env, sizeof *run.op, cap, (void **)&run.op, &buffers[1]);
   if (st == napi_ok)
-    st = new_typed(env, napi_uint8_array, 1, cap, (void **)&run.flags, &arrays[2]);
+    st = new_buffer(env, sizeof *run.flags, cap, (void **)&run.flags, &buffers[2]);
   if (with_allocs) {
     if (st == napi_ok)
-      st = new_typed(env, napi_uint32_array, 4, cap, (void **)&run.allocs, &arrays[3]);
+      st = new_buffer(env, sizeof *run.allocs, cap, (void **)&run.allocs, &buffers[3]);
     if (st == napi_ok)
-      st = new_typed(env, napi_uint32_array, 4, cap, (void **)&run.frees, &arrays[4]);
+      st = new_buffer(env, sizeof *run.frees, cap, (void **)&run.frees, &buffers[4]);
     if (st == napi_ok)
-      st = new_typed(env, napi_float64_array, 8, cap, (void **)&run.alloc_bytes,
-                     &arrays[5]);
+      st = new_buffer(env, sizeof *run.alloc_bytes, cap, (void **)&run.alloc_bytes,
+                      &buffers[5]);
     if (st == napi_ok)
-      st = new_typed(env, napi_float64_array, 8, cap, (void **)&run.live, &arrays[6]);
+      st = new_buffer(env, sizeof *run.live, cap, (void **)&run.live, &buffers[6]);
     if (st == napi_ok)
-      st = new_typed(env, napi_float64_array, 8, cap, (void **)&run.peak, &arrays[7]);
+      st = new_buffer(env, sizeof *run.peak, cap, (void **)&run.peak, &buffers[7]);
   }
   if (st == napi_ok) {
     err = ws_run_decode(log, &run);
     if (err != 0)
       ws_binding_throw_code(env, err, NULL);
     else
-      st = build_result(env, log, &run, arrays, &result);
+      st = build_result(env, log, &run, buffers, &result);
   }
   if (st != napi_ok)
     ws_binding_throw_last(env);
@@ -288,15 +277,11 @@ static napi_value log_block_header(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
   void *out = NULL, *records = NULL;
   size_t out_len = 0, rec_len = 0;
-  napi_typedarray_type type;
   double index = 0, seq = 0;
   if (argc < 4 ||
-      napi_get_typedarray_info(env, args[0], &type, &out_len, &out, NULL, NULL) !=
+      ws_napi_typed_array(env, args[0], napi_uint8_array, &out, &out_len) != napi_ok ||
+      ws_napi_typed_array(env, args[1], napi_uint8_array, &records, &rec_len) !=
           napi_ok ||
-      type != napi_uint8_array ||
-      napi_get_typedarray_info(env, args[1], &type, &rec_len, &records, NULL, NULL) !=
-          napi_ok ||
-      type != napi_uint8_array ||
       napi_get_value_double(env, args[2], &index) != napi_ok ||
       napi_get_value_double(env, args[3], &seq) != napi_ok || out_len < WS_RECORD_SIZE ||
       rec_len == 0 || rec_len % WS_RECORD_SIZE != 0 ||
@@ -460,11 +445,11 @@ static napi_value record_iterations(napi_env env, napi_callback_info info) {
   int64_t first_call, last_call;
   ws_iteration_scan(&tr, bytes, len / WS_RECORD_SIZE, &first_call, &last_call);
   NAPI_CALL(env, napi_create_object(env, &result));
-  napi_status st = set_number(env, result, "firstCall", (double)first_call);
+  napi_status st = ws_napi_set_number(env, result, "firstCall", (double)first_call);
   if (st == napi_ok)
-    st = set_number(env, result, "lastCall", (double)last_call);
+    st = ws_napi_set_number(env, result, "lastCall", (double)last_call);
   if (st == napi_ok)
-    st = set_number(env, result, "last", (double)tr.last);
+    st = ws_napi_set_number(env, result, "last", (double)tr.last);
   if (st != napi_ok) {
     ws_binding_throw_last(env);
     return NULL;

@@ -9,16 +9,10 @@
  * Throws a TypeError naming `what` and returns napi_invalid_arg otherwise. */
 static napi_status typed_arg(napi_env env, napi_value v, napi_typedarray_type type,
                              const char *what, void **data, size_t *length) {
-  bool is_typed = false;
-  napi_typedarray_type got;
-  NAPI_CHECK(napi_is_typedarray(env, v, &is_typed));
-  if (is_typed)
-    NAPI_CHECK(napi_get_typedarray_info(env, v, &got, length, data, NULL, NULL));
-  if (!is_typed || got != type) {
+  napi_status st = ws_napi_typed_array(env, v, type, data, length);
+  if (st == napi_invalid_arg)
     napi_throw_type_error(env, "WS_EINVAL", what);
-    return napi_invalid_arg;
-  }
-  return napi_ok;
+  return st;
 }
 
 /* Reads argument `v` as a non-negative integer no larger than max. */

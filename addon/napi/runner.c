@@ -86,13 +86,12 @@ static napi_status read_spec(napi_env env, napi_value desc, ws_op_spec *spec) {
 static napi_status read_config(napi_env env, napi_value opts, runner *r,
                                ws_loop_config *config, ws_ring *ring) {
   napi_value ring_view;
-  napi_typedarray_type type;
-  size_t length;
-  void *data;
+  size_t length = 0;
+  void *data = NULL;
   NAPI_CHECK(napi_get_named_property(env, opts, "ring", &ring_view));
-  NAPI_CHECK(napi_get_typedarray_info(env, ring_view, &type, &length, &data, NULL, NULL));
+  napi_status st = ws_napi_typed_array(env, ring_view, napi_int32_array, &data, &length);
   NAPI_CHECK(napi_create_reference(env, ring_view, 1, &r->ring_ref));
-  if (type != napi_int32_array || ws_ring_attach(ring, data, length * 4) != 0) {
+  if (st != napi_ok || ws_ring_attach(ring, data, length * 4) != 0) {
     ws_binding_throw_code(env, WS_EINVAL,
                           "ring must be an Int32Array over a ring region");
     return napi_pending_exception;
@@ -125,8 +124,8 @@ static napi_status read_config(napi_env env, napi_value opts, runner *r,
   NAPI_CHECK(napi_typeof(env, counters, &kind));
   if (kind == napi_undefined || kind == napi_null)
     return napi_ok;
-  NAPI_CHECK(napi_get_typedarray_info(env, counters, &type, &length, &data, NULL, NULL));
-  if (type != napi_float64_array || length < WS_COUNT_FIELDS) {
+  if (ws_napi_typed_array(env, counters, napi_float64_array, &data, &length) != napi_ok ||
+      length < WS_COUNT_FIELDS) {
     ws_binding_throw_code(env, WS_EINVAL,
                           "counters must be a Float64Array of the counters");
     return napi_pending_exception;
@@ -386,25 +385,6 @@ static ws_census *census_of(runner *r, uint32_t k) {
   return &r->censuses[k];
 }
 
-/* Sets obj[key] = value (a number). */
-static napi_status set_number(napi_env env, napi_value obj, const char *key,
-                              double value) {
-  napi_value v;
-  NAPI_CHECK(napi_create_double(env, value, &v));
-  return napi_set_named_property(env, obj, key, v);
-}
-
-/* Sets obj[key] = value (a string, or null for NULL). */
-static napi_status set_string(napi_env env, napi_value obj, const char *key,
-                              const char *value) {
-  napi_value v;
-  if (value == NULL)
-    NAPI_CHECK(napi_get_null(env, &v));
-  else
-    NAPI_CHECK(napi_create_string_utf8(env, value, NAPI_AUTO_LENGTH, &v));
-  return napi_set_named_property(env, obj, key, v);
-}
-
 /* The JS name of a census kind (WS_CENSUS_KINDS). */
 static const char *census_kind_name(int kind) {
   switch (kind) {
@@ -425,29 +405,29 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
   const char *status = rc == WS_CENSUS_TAKEN     ? "taken"
                        : rc == WS_CENSUS_SKIPPED ? "skipped"
                                                  : "none";
-  NAPI_CHECK(set_string(env, *out, "status", status));
-  NAPI_CHECK(set_number(env, *out, "locates", (double)c->locates));
+  NAPI_CHECK(ws_napi_set_string(env, *out, "status", status));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "locates", (double)c->locates));
   if (rc == WS_CENSUS_SKIPPED)
     return napi_ok;
-  NAPI_CHECK(set_string(env, *out, "kind", census_kind_name(r->kind)));
-  NAPI_CHECK(set_string(env, *out, "kindText", ws_census_kind_text(r->kind)));
-  NAPI_CHECK(set_string(env, *out, "reason", r->reason));
-  NAPI_CHECK(set_number(env, *out, "walkNs", (double)r->elapsed_ns));
-  NAPI_CHECK(set_number(env, *out, "located", r->located));
+  NAPI_CHECK(ws_napi_set_string(env, *out, "kind", census_kind_name(r->kind)));
+  NAPI_CHECK(ws_napi_set_string(env, *out, "kindText", ws_census_kind_text(r->kind)));
+  NAPI_CHECK(ws_napi_set_string(env, *out, "reason", r->reason));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "walkNs", (double)r->elapsed_ns));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "located", r->located));
   if (rc != WS_CENSUS_TAKEN)
     return napi_ok;
-  NAPI_CHECK(set_number(env, *out, "state", (double)r->state));
-  NAPI_CHECK(set_number(env, *out, "liveBytes", (double)r->live_bytes));
-  NAPI_CHECK(set_number(env, *out, "liveGross", (double)r->live_gross));
-  NAPI_CHECK(set_number(env, *out, "inUseChunks", (double)r->in_use_chunks));
-  NAPI_CHECK(set_number(env, *out, "freeBytes", (double)r->free_bytes));
-  NAPI_CHECK(set_number(env, *out, "freeChunks", (double)r->free_chunks));
-  NAPI_CHECK(set_number(env, *out, "largestFree", (double)r->largest_free));
-  NAPI_CHECK(set_number(env, *out, "topBytes", (double)r->top_bytes));
-  NAPI_CHECK(set_number(env, *out, "chunks", (double)r->chunks));
-  NAPI_CHECK(set_number(env, *out, "heapBytes", (double)r->heap_bytes));
-  NAPI_CHECK(set_number(env, *out, "segments", r->segments));
-  NAPI_CHECK(set_number(env, *out, "fragmentation", r->fragmentation));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "state", (double)r->state));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "liveBytes", (double)r->live_bytes));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "liveGross", (double)r->live_gross));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "inUseChunks", (double)r->in_use_chunks));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "freeBytes", (double)r->free_bytes));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "freeChunks", (double)r->free_chunks));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "largestFree", (double)r->largest_free));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "topBytes", (double)r->top_bytes));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "chunks", (double)r->chunks));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "heapBytes", (double)r->heap_bytes));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "segments", r->segments));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "fragmentation", r->fragmentation));
   napi_value classes;
   NAPI_CHECK(napi_create_array_with_length(env, WS_CENSUS_CLASSES, &classes));
   for (uint32_t k = 0; k < WS_CENSUS_CLASSES; k++) {

@@ -16,16 +16,15 @@ static napi_value window_stats(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5], buffer, result;
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  napi_typedarray_type t1, t2;
-  size_t n1, n2;
-  void *elapsed, *op, *out;
+  size_t n1 = 0, n2 = 0;
+  void *elapsed = NULL, *op = NULL, *out;
   uint32_t from, to, n_ops;
-  NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &t1, &n1, &elapsed, NULL, NULL));
-  NAPI_CALL(env, napi_get_typedarray_info(env, argv[1], &t2, &n2, &op, NULL, NULL));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &from));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[3], &to));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[4], &n_ops));
-  if (t1 != napi_float32_array || t2 != napi_uint16_array || n1 != n2 || to > n1) {
+  if (ws_napi_typed_array(env, argv[0], napi_float32_array, &elapsed, &n1) != napi_ok ||
+      ws_napi_typed_array(env, argv[1], napi_uint16_array, &op, &n2) != napi_ok ||
+      n1 != n2 || to > n1) {
     ws_binding_throw_code(env, WS_EINVAL,
                           "windowStats(Float32Array, Uint16Array, from, to, nOps)");
     return NULL;
@@ -42,23 +41,16 @@ static napi_value window_stats(napi_env env, napi_callback_info info) {
   return result;
 }
 
-/* Sets obj[name] = the number v. */
-static napi_status set_number(napi_env env, napi_value obj, const char *name, double v) {
-  napi_value n;
-  napi_status st = napi_create_double(env, v, &n);
-  return st == napi_ok ? napi_set_named_property(env, obj, name, n) : st;
-}
-
 /* Returns { change, low, high, block, replicates } of w, or NULL with an
  * exception pending. */
 static napi_value change_object(napi_env env, const ws_window_change *w) {
   napi_value result;
   NAPI_CALL(env, napi_create_object(env, &result));
-  NAPI_CALL(env, set_number(env, result, "change", w->change));
-  NAPI_CALL(env, set_number(env, result, "low", w->low));
-  NAPI_CALL(env, set_number(env, result, "high", w->high));
-  NAPI_CALL(env, set_number(env, result, "block", (double)w->block));
-  NAPI_CALL(env, set_number(env, result, "replicates", (double)w->replicates));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "change", w->change));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "low", w->low));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "high", w->high));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "block", (double)w->block));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "replicates", (double)w->replicates));
   return result;
 }
 
@@ -70,17 +62,15 @@ static napi_value bootstrap_paired(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  napi_typedarray_type type;
-  size_t n;
-  void *d;
+  size_t n = 0;
+  void *d = NULL;
   uint32_t replicates;
   double level;
   int64_t seed;
-  NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &type, &n, &d, NULL, NULL));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &replicates));
   NAPI_CALL(env, napi_get_value_double(env, argv[2], &level));
   NAPI_CALL(env, napi_get_value_int64(env, argv[3], &seed));
-  if (type != napi_float64_array) {
+  if (ws_napi_typed_array(env, argv[0], napi_float64_array, &d, &n) != napi_ok) {
     ws_binding_throw_code(env, WS_EINVAL,
                           "bootstrapPaired(Float64Array, replicates, level, seed)");
     return NULL;
@@ -103,18 +93,16 @@ static napi_value bootstrap_change(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  napi_typedarray_type t1, t2;
-  size_t ne, nl;
-  void *early, *late;
+  size_t ne = 0, nl = 0;
+  void *early = NULL, *late = NULL;
   uint32_t replicates;
   double level;
   int64_t seed;
-  NAPI_CALL(env, napi_get_typedarray_info(env, argv[0], &t1, &ne, &early, NULL, NULL));
-  NAPI_CALL(env, napi_get_typedarray_info(env, argv[1], &t2, &nl, &late, NULL, NULL));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &replicates));
   NAPI_CALL(env, napi_get_value_double(env, argv[3], &level));
   NAPI_CALL(env, napi_get_value_int64(env, argv[4], &seed));
-  if (t1 != napi_float64_array || t2 != napi_float64_array) {
+  if (ws_napi_typed_array(env, argv[0], napi_float64_array, &early, &ne) != napi_ok ||
+      ws_napi_typed_array(env, argv[1], napi_float64_array, &late, &nl) != napi_ok) {
     ws_binding_throw_code(
         env, WS_EINVAL,
         "bootstrapChange(Float64Array, Float64Array, replicates, level, seed)");

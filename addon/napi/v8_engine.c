@@ -275,13 +275,13 @@ static int memory_view(ws_engine *base, uint32_t k, uint8_t **data, size_t *len)
   }
   /* A SharedArrayBuffer is read through a typed array over it. */
   napi_value buffer, view;
-  napi_typedarray_type type;
+  void *bytes = NULL;
   if (shared_buffer(e->env, m, &buffer) != napi_ok || buffer == NULL ||
       napi_create_typedarray(e->env, napi_uint8_array, m->bytes, buffer, 0, &view) !=
           napi_ok ||
-      napi_get_typedarray_info(e->env, view, &type, len, (void **)data, NULL, NULL) !=
-          napi_ok)
+      ws_napi_typed_array(e->env, view, napi_uint8_array, &bytes, len) != napi_ok)
     return engine_failed(e->env);
+  *data = bytes;
   return 0;
 }
 

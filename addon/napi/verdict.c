@@ -10,13 +10,6 @@
 #include "binding.h"
 #include "ws_stats.h"
 
-/* Sets obj[name] = number; returns the status. */
-static napi_status set_num(napi_env env, napi_value obj, const char *name, double v) {
-  napi_value n;
-  NAPI_CHECK(napi_create_double(env, v, &n));
-  return napi_set_named_property(env, obj, name, n);
-}
-
 /* Reads obj[name] as a number into *out, leaving *out when it is undefined. */
 static napi_status get_num(napi_env env, napi_value obj, const char *name, double *out) {
   napi_value v;
@@ -28,28 +21,16 @@ static napi_status get_num(napi_env env, napi_value obj, const char *name, doubl
   return napi_get_value_double(env, v, out);
 }
 
-/* Gets the data and length of a typed array of the expected type. */
-static int typed(napi_env env, napi_value v, napi_typedarray_type want, void **data,
-                 size_t *len) {
-  bool is = false;
-  napi_typedarray_type type;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is)
-    return 0;
-  if (napi_get_typedarray_info(env, v, &type, len, data, NULL, NULL) != napi_ok)
-    return 0;
-  return type == want;
-}
-
 /* Builds { slope, low, high, pValue, z } for a trend, scaling slopes by scale. */
 static napi_value trend_object(napi_env env, const ws_trend *t, double scale) {
   napi_value o;
   NAPI_CALL(env, napi_create_object(env, &o));
-  NAPI_CALL(env, set_num(env, o, "slope", t->slope * scale));
-  NAPI_CALL(env, set_num(env, o, "low", t->low * scale));
-  NAPI_CALL(env, set_num(env, o, "high", t->high * scale));
-  NAPI_CALL(env, set_num(env, o, "pValue", t->p_up));
-  NAPI_CALL(env, set_num(env, o, "z", t->z));
-  NAPI_CALL(env, set_num(env, o, "varianceRatio", t->var_ratio));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "slope", t->slope * scale));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "low", t->low * scale));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "high", t->high * scale));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "pValue", t->p_up));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "z", t->z));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "varianceRatio", t->var_ratio));
   return o;
 }
 
@@ -61,23 +42,23 @@ static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
   NAPI_CALL(env,
             napi_create_string_utf8(env, patterns[r->pattern], NAPI_AUTO_LENGTH, &s));
   NAPI_CALL(env, napi_set_named_property(env, o, "pattern", s));
-  NAPI_CALL(env, set_num(env, o, "from", (double)r->from));
-  NAPI_CALL(env, set_num(env, o, "to", (double)r->to));
-  NAPI_CALL(env, set_num(env, o, "segments", (double)r->segments));
-  NAPI_CALL(env, set_num(env, o, "start", r->start));
-  NAPI_CALL(env, set_num(env, o, "end", r->end));
-  NAPI_CALL(env, set_num(env, o, "last", r->last));
-  NAPI_CALL(env, set_num(env, o, "grownBytes", r->grown));
-  NAPI_CALL(env, set_num(env, o, "rises", (double)r->rises));
-  NAPI_CALL(env, set_num(env, o, "points", (double)r->points));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "from", (double)r->from));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "to", (double)r->to));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "segments", (double)r->segments));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "start", r->start));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "end", r->end));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "last", r->last));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "grownBytes", r->grown));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "rises", (double)r->rises));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "points", (double)r->points));
   if (r->events.base > 0) {
     napi_value e;
     NAPI_CALL(env, napi_create_object(env, &e));
-    NAPI_CALL(env, set_num(env, e, "count", (double)r->events.count));
-    NAPI_CALL(env, set_num(env, e, "large", (double)r->events.large));
-    NAPI_CALL(env, set_num(env, e, "lastLarge", r->events.last_large));
-    NAPI_CALL(env, set_num(env, e, "baseBytes", r->events.base));
-    NAPI_CALL(env, set_num(env, e, "grownBytes", r->events.grown));
+    NAPI_CALL(env, ws_napi_set_number(env, e, "count", (double)r->events.count));
+    NAPI_CALL(env, ws_napi_set_number(env, e, "large", (double)r->events.large));
+    NAPI_CALL(env, ws_napi_set_number(env, e, "lastLarge", r->events.last_large));
+    NAPI_CALL(env, ws_napi_set_number(env, e, "baseBytes", r->events.base));
+    NAPI_CALL(env, ws_napi_set_number(env, e, "grownBytes", r->events.grown));
     NAPI_CALL(env, napi_get_boolean(env, r->events.staircase, &s));
     NAPI_CALL(env, napi_set_named_property(env, e, "staircase", s));
     NAPI_CALL(env, napi_get_boolean(env, r->events.doubling, &s));
@@ -103,31 +84,31 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, napi_set_named_property(env, o, "tested", b));
   NAPI_CALL(env, napi_get_boolean(env, d->flagged, &b));
   NAPI_CALL(env, napi_set_named_property(env, o, "flagged", b));
-  NAPI_CALL(env, set_num(env, o, "from", (double)d->from));
-  NAPI_CALL(env, set_num(env, o, "to", (double)d->to));
-  NAPI_CALL(env, set_num(env, o, "batches", (double)d->batches));
-  NAPI_CALL(env, set_num(env, o, "batchSize", (double)d->batch_size));
-  NAPI_CALL(env, set_num(env, o, "windowBatches", (double)d->window_batches));
-  NAPI_CALL(env, set_num(env, o, "earlyTo", (double)d->early_to));
-  NAPI_CALL(env, set_num(env, o, "lateFrom", (double)d->late_from));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "from", (double)d->from));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "to", (double)d->to));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "batches", (double)d->batches));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "batchSize", (double)d->batch_size));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "windowBatches", (double)d->window_batches));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "earlyTo", (double)d->early_to));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "lateFrom", (double)d->late_from));
   if (!d->tested)
     return o;
   NAPI_CALL(env,
             napi_set_named_property(env, o, "trend", trend_object(env, &d->trend, 1000)));
-  NAPI_CALL(env, set_num(env, o, "effect", d->effect));
-  NAPI_CALL(env, set_num(env, o, "effectLow", d->effect_low));
-  NAPI_CALL(env, set_num(env, o, "effectHigh", d->effect_high));
-  NAPI_CALL(env, set_num(env, o, "effectLow98", d->effect_low98));
-  NAPI_CALL(env, set_num(env, o, "effectHigh98", d->effect_high98));
-  NAPI_CALL(env, set_num(env, o, "earlyNs", d->early_ns));
-  NAPI_CALL(env, set_num(env, o, "lateNs", d->late_ns));
-  NAPI_CALL(env, set_num(env, o, "windowsChange", d->windows_change));
-  NAPI_CALL(env, set_num(env, o, "windowsLow", d->windows_low));
-  NAPI_CALL(env, set_num(env, o, "windowsHigh", d->windows_high));
-  NAPI_CALL(env, set_num(env, o, "windowsBlock", (double)d->windows_block));
-  NAPI_CALL(env, set_num(env, o, "decidedEffect", d->decided_effect));
-  NAPI_CALL(env, set_num(env, o, "decidedLow98", d->decided_low98));
-  NAPI_CALL(env, set_num(env, o, "decidedHigh98", d->decided_high98));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "effect", d->effect));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "effectLow", d->effect_low));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "effectHigh", d->effect_high));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "effectLow98", d->effect_low98));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "effectHigh98", d->effect_high98));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "earlyNs", d->early_ns));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "lateNs", d->late_ns));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsChange", d->windows_change));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsLow", d->windows_low));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsHigh", d->windows_high));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsBlock", (double)d->windows_block));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "decidedEffect", d->decided_effect));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "decidedLow98", d->decided_low98));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "decidedHigh98", d->decided_high98));
   NAPI_CALL(env, napi_get_boolean(env, d->controlled, &b));
   NAPI_CALL(env, napi_set_named_property(env, o, "controlled", b));
   NAPI_CALL(env, napi_get_boolean(env, d->decided_against_machine, &b));
@@ -137,23 +118,24 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, napi_get_boolean(env, d->unsustained, &b));
   NAPI_CALL(env, napi_set_named_property(env, o, "unsustained", b));
   if (d->unsustained) {
-    NAPI_CALL(env, set_num(env, o, "firstHalfEffect", d->first_half_effect));
-    NAPI_CALL(env, set_num(env, o, "secondHalfEffect", d->second_half_effect));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "firstHalfEffect", d->first_half_effect));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "secondHalfEffect", d->second_half_effect));
   }
-  NAPI_CALL(env, set_num(env, o, "controlBatches", (double)d->control_batches));
-  NAPI_CALL(env, set_num(env, o, "disturbedBatches", (double)d->disturbed));
-  NAPI_CALL(env, set_num(env, o, "preemptedCalls", (double)d->preempted));
+  NAPI_CALL(env,
+            ws_napi_set_number(env, o, "controlBatches", (double)d->control_batches));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "disturbedBatches", (double)d->disturbed));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "preemptedCalls", (double)d->preempted));
   if (d->controlled) {
-    NAPI_CALL(env, set_num(env, o, "controlEffect", d->control_effect));
-    NAPI_CALL(env, set_num(env, o, "controlLow98", d->control_low98));
-    NAPI_CALL(env, set_num(env, o, "controlHigh98", d->control_high98));
-    NAPI_CALL(env, set_num(env, o, "controlP", d->control_p));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "controlEffect", d->control_effect));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "controlLow98", d->control_low98));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "controlHigh98", d->control_high98));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "controlP", d->control_p));
   }
   if (d->adjusted_tested) {
-    NAPI_CALL(env, set_num(env, o, "adjustedEffect", d->adjusted_effect));
-    NAPI_CALL(env, set_num(env, o, "adjustedLow98", d->adjusted_low98));
-    NAPI_CALL(env, set_num(env, o, "adjustedHigh98", d->adjusted_high98));
-    NAPI_CALL(env, set_num(env, o, "adjustedP", d->adjusted_p));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedEffect", d->adjusted_effect));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedLow98", d->adjusted_low98));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedHigh98", d->adjusted_high98));
+    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedP", d->adjusted_p));
   }
   return o;
 }
@@ -187,8 +169,8 @@ static const note_field sawtooth_fields[] = {
 static napi_value note_object(napi_env env, const ws_note *n) {
   napi_value o;
   NAPI_CALL(env, napi_create_object(env, &o));
-  NAPI_CALL(env, set_num(env, o, "kind", n->kind));
-  NAPI_CALL(env, set_num(env, o, "series", n->series));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "kind", n->kind));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "series", n->series));
   const note_field *f = n->kind == WS_NOTE_BELOW_FLOOR      ? below_floor_fields
                         : n->kind == WS_NOTE_STARTUP_GROWTH ? startup_fields
                         : n->kind == WS_NOTE_SAWTOOTH       ? sawtooth_fields
@@ -197,7 +179,7 @@ static napi_value note_object(napi_env env, const ws_note *n) {
     double v;
     memcpy(&v, (const char *)n + f->offset, sizeof v);
     if (isfinite(v))
-      NAPI_CALL(env, set_num(env, o, f->name, v));
+      NAPI_CALL(env, ws_napi_set_number(env, o, f->name, v));
   }
   return o;
 }
@@ -214,10 +196,12 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  float *elapsed;
-  size_t calls;
+  void *elapsed = NULL;
+  size_t calls = 0;
   uint32_t k = 0;
-  if (argc < 3 || !typed(env, argv[0], napi_float32_array, (void **)&elapsed, &calls) ||
+  if (argc < 3 ||
+      ws_napi_typed_array(env, argv[0], napi_float32_array, &elapsed, &calls) !=
+          napi_ok ||
       napi_get_array_length(env, argv[1], &k) != napi_ok || k > WS_MAX_SERIES) {
     ws_binding_throw_code(env, WS_EINVAL,
                           "analyzeRun(Float32Array, series[<=16], options)");
@@ -227,7 +211,8 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   for (uint32_t i = 0; i < k; i++) {
     napi_value s, v;
     double role = 0, step = 0, limit = 0;
-    size_t ni, nv;
+    size_t ni = 0, nv = 0;
+    void *iter = NULL, *value = NULL;
     NAPI_CALL(env, napi_get_element(env, argv[1], i, &s));
     NAPI_CALL(env, get_num(env, s, "role", &role));
     NAPI_CALL(env, get_num(env, s, "step", &step));
@@ -236,14 +221,17 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     in[i].role = (int)role;
     in[i].step = step != 0;
     NAPI_CALL(env, napi_get_named_property(env, s, "iter", &v));
-    int ok = typed(env, v, napi_float64_array, (void **)&in[i].iter, &ni);
+    napi_status st = ws_napi_typed_array(env, v, napi_float64_array, &iter, &ni);
     NAPI_CALL(env, napi_get_named_property(env, s, "value", &v));
-    ok = ok && typed(env, v, napi_float64_array, (void **)&in[i].value, &nv);
-    if (!ok || ni != nv) {
+    if (st == napi_ok)
+      st = ws_napi_typed_array(env, v, napi_float64_array, &value, &nv);
+    if (st != napi_ok || ni != nv) {
       ws_binding_throw_code(env, WS_EINVAL,
                             "series need Float64Array iter and value of one length");
       return NULL;
     }
+    in[i].iter = iter;
+    in[i].value = value;
     in[i].n = ni;
   }
   ws_verdict_opts o;
@@ -262,9 +250,10 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   if (!(seed >= 0 && seed <= 9007199254740991.0))
     seed = 1;
   o.seed = (uint64_t)seed;
-  uint8_t *flags = NULL;
+  void *flags = NULL;
   size_t nflags = 0;
-  if (argc >= 4 && !typed(env, argv[3], napi_uint8_array, (void **)&flags, &nflags))
+  if (argc >= 4 &&
+      ws_napi_typed_array(env, argv[3], napi_uint8_array, &flags, &nflags) != napi_ok)
     flags = NULL;
   if (flags != NULL && nflags != calls) {
     ws_binding_throw_code(env, WS_EINVAL, "flags need one byte per call");
@@ -284,10 +273,10 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_create_object(env, &w));
   NAPI_CALL(env, napi_get_boolean(env, v.warmup_auto, &b));
   NAPI_CALL(env, napi_set_named_property(env, w, "auto", b));
-  NAPI_CALL(env, set_num(env, w, "iterations", (double)v.warmup));
-  NAPI_CALL(env, set_num(env, w, "time", (double)v.warmup_time));
-  NAPI_CALL(env, set_num(env, w, "memory", (double)v.warmup_memory));
-  NAPI_CALL(env, set_num(env, w, "startupGrowthBytes", v.startup_growth));
+  NAPI_CALL(env, ws_napi_set_number(env, w, "iterations", (double)v.warmup));
+  NAPI_CALL(env, ws_napi_set_number(env, w, "time", (double)v.warmup_time));
+  NAPI_CALL(env, ws_napi_set_number(env, w, "memory", (double)v.warmup_memory));
+  NAPI_CALL(env, ws_napi_set_number(env, w, "startupGrowthBytes", v.startup_growth));
   NAPI_CALL(env, napi_set_named_property(env, out, "warmup", w));
   NAPI_CALL(env, napi_set_named_property(env, out, "time", time_object(env, &v.time)));
   NAPI_CALL(env, napi_create_array_with_length(env, k, &arr));
@@ -301,12 +290,12 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     NAPI_CALL(env, napi_create_string_utf8(env, ws_kind_name(v.findings[i].kind),
                                            NAPI_AUTO_LENGTH, &str));
     NAPI_CALL(env, napi_set_named_property(env, f, "kind", str));
-    NAPI_CALL(env, set_num(env, f, "series", v.findings[i].series));
+    NAPI_CALL(env, ws_napi_set_number(env, f, "series", v.findings[i].series));
     if (v.findings[i].cause != 0)
-      NAPI_CALL(env, set_num(env, f, "cause", v.findings[i].cause));
+      NAPI_CALL(env, ws_napi_set_number(env, f, "cause", v.findings[i].cause));
     if (v.findings[i].kind == WS_KIND_MEMORY_EXHAUSTED) {
-      NAPI_CALL(env, set_num(env, f, "iteration", v.findings[i].iteration));
-      NAPI_CALL(env, set_num(env, f, "bytes", v.findings[i].bytes));
+      NAPI_CALL(env, ws_napi_set_number(env, f, "iteration", v.findings[i].iteration));
+      NAPI_CALL(env, ws_napi_set_number(env, f, "bytes", v.findings[i].bytes));
     }
     NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, f));
   }
@@ -315,9 +304,9 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   for (size_t i = 0; i < v.nundecided; i++) {
     napi_value u;
     NAPI_CALL(env, napi_create_object(env, &u));
-    NAPI_CALL(env, set_num(env, u, "reason", v.undecided[i].reason));
-    NAPI_CALL(env, set_num(env, u, "series", v.undecided[i].series));
-    NAPI_CALL(env, set_num(env, u, "moreCalls", v.undecided[i].more_calls));
+    NAPI_CALL(env, ws_napi_set_number(env, u, "reason", v.undecided[i].reason));
+    NAPI_CALL(env, ws_napi_set_number(env, u, "series", v.undecided[i].series));
+    NAPI_CALL(env, ws_napi_set_number(env, u, "moreCalls", v.undecided[i].more_calls));
     NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, u));
   }
   NAPI_CALL(env, napi_set_named_property(env, out, "undecided", arr));
@@ -326,10 +315,10 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     NAPI_CALL(env,
               napi_set_element(env, arr, (uint32_t)i, note_object(env, &v.notes[i])));
   NAPI_CALL(env, napi_set_named_property(env, out, "notes", arr));
-  NAPI_CALL(env, set_num(env, out, "memFloorPerCall", o.mem_floor_per_call));
-  NAPI_CALL(env, set_num(env, out, "memFloorRelative", o.mem_floor_relative));
-  NAPI_CALL(env, set_num(env, out, "belowThreshold", v.below_threshold));
-  NAPI_CALL(env, set_num(env, out, "jsHeapThreshold", o.js_heap_threshold));
+  NAPI_CALL(env, ws_napi_set_number(env, out, "memFloorPerCall", o.mem_floor_per_call));
+  NAPI_CALL(env, ws_napi_set_number(env, out, "memFloorRelative", o.mem_floor_relative));
+  NAPI_CALL(env, ws_napi_set_number(env, out, "belowThreshold", v.below_threshold));
+  NAPI_CALL(env, ws_napi_set_number(env, out, "jsHeapThreshold", o.js_heap_threshold));
   return out;
 }
 
@@ -416,7 +405,7 @@ static napi_value js_judge(napi_env env, napi_callback_info info) {
   NAPI_CALL(
       env, napi_create_string_utf8(env, ws_kind_name(j.verdict), NAPI_AUTO_LENGTH, &str));
   NAPI_CALL(env, napi_set_named_property(env, out, "verdict", str));
-  NAPI_CALL(env, set_num(env, out, "exitCode", j.exit_code));
+  NAPI_CALL(env, ws_napi_set_number(env, out, "exitCode", j.exit_code));
   return out;
 }
 

@@ -9,7 +9,7 @@ import { usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { isBaselineFolder } from './ref.js';
 
-export const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
+const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
 const FILE = 'baseline.json';
 
 /** The folder of a baseline given as NAME or DIR (isBaselineFolder; exit 2 for a NAME that is no folder name). */

@@ -36,7 +36,7 @@ function reader(bytes, pos, end) {
  * The producers section (tool conventions): { language, processed-by, sdk }
  * each a list of "name version" strings; null when absent or malformed.
  */
-export function readProducers(bytes, section) {
+function readProducers(bytes, section) {
   if (!section) return null;
   try {
     const r = reader(bytes, section.start, section.end);
@@ -54,7 +54,7 @@ export function readProducers(bytes, section) {
 }
 
 /** The target_features section: ["+bulk-memory", …] (prefix + used, - disallowed, = required); [] when absent. */
-export function readFeatures(bytes, section) {
+function readFeatures(bytes, section) {
   if (!section) return [];
   try {
     const r = reader(bytes, section.start, section.end);

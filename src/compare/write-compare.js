@@ -22,7 +22,7 @@ export function timeWords(d) {
 }
 
 /** Rows [metric, value per shown arm…, Δ per other arm…] of the TL;DR table. */
-export function tldrRows(r) {
+function tldrRows(r) {
   const arms = shown(r);
   const rest = others(r);
   const row = (metric, value, delta) => [metric, ...arms.map(value), ...rest.map((a) => delta(differenceOf(r, a), a))];
@@ -101,7 +101,7 @@ export function tldrRows(r) {
 }
 
 /** The TL;DR table's header. */
-export function tldrHeader(r) {
+function tldrHeader(r) {
   const arms = shown(r);
   const rest = others(r);
   return ['metric', ...arms.map((a) => a.name), ...rest.map((a) => (rest.length === 1 ? 'Δ' : `Δ ${a.name}`))];
@@ -160,7 +160,7 @@ export function terminalReport(r, outDir) {
 const mdCell = (s) => String(s).replace(/\|/g, '\\|');
 
 /** compare.md. */
-export function markdownReport(r) {
+function markdownReport(r) {
   const header = tldrHeader(r);
   return [
     '# wasm-soak compare',
@@ -214,7 +214,7 @@ function blockFigure(r) {
 }
 
 /** compare.html: self-contained. */
-export function htmlReport(r) {
+function htmlReport(r) {
   const header = tldrHeader(r);
   const table = `<table><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${tldrRows(r)
     .map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)

@@ -800,7 +800,7 @@ const xmlText = (t) => String(t).replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};
 // Names an SVG figure for readers and screen readers: gnuplot's document
 // title ("Gnuplot") becomes the figure's, its description says what the
 // figure shows, and each plot's title ("gnuplot_plot_3") its key entry.
-export function describeSvg(svg, title, desc) {
+function describeSvg(svg, title, desc) {
   return svg
     .replace(/<title>Gnuplot<\/title>/, `<title>${xmlText(title)}</title>`)
     .replace(/<desc>Produced by GNUPLOT[^<]*<\/desc>/, `<desc>${xmlText(desc)}</desc>`)

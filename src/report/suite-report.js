@@ -35,7 +35,7 @@ function linkOf(root, c) {
 }
 
 /** index.html of a suite result (cases with absolute dir) written at root. */
-export function renderSuiteHtml(root, result) {
+function renderSuiteHtml(root, result) {
   const rows = result.cases.map(
     (c) =>
       `<tr class="${c.outcome}"><td><a href="${html(encodeURI(linkOf(root, c)))}">${html(c.name)}</a></td>` +
@@ -61,7 +61,7 @@ ${rows.join('\n')}
 }
 
 /** summary.md of a suite result: a table that renders in a GitHub step summary. */
-export function renderSuiteMarkdown(result) {
+function renderSuiteMarkdown(result) {
   const rows = result.cases.map(
     (c) =>
       `| ${md(c.name)} | ${MARK[c.outcome]} | ${md(verdictOf(c))} | ${md(expected(c))} | ${md(formatMs(c.wallMs))} | ${md(c.message)} |`,

@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { judge, summaryStatus } from '../analysis/judge.js';
 import { EXIT, usageError } from '../cli/exit-codes.js';
 
-export const SUITE_RESULT = 'suite-result.json';
+const SUITE_RESULT = 'suite-result.json';
 
 // Why time alone could not be judged: the machine drifted with the module,
 // the rise held in one half of the run only, or its interval spans the

@@ -70,7 +70,7 @@ const recordedVerdict = (s) =>
 const HEADLINE_NOTES = new Set(['startup-growth', 'sawtooth']);
 
 /** The notes the headline quotes in full (summary.notes; only a stable run's). */
-export function headlineNotes(s) {
+function headlineNotes(s) {
   return s.verdict === 'stable' ? (s.notes ?? []).filter((n) => HEADLINE_NOTES.has(n.kind)) : [];
 }
 

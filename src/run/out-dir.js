@@ -18,7 +18,7 @@ const refuse = (message) => usageError('WS_EOUTDIR', message, FIX);
 const RESULT_FILES = ['summary.json', 'samples.wslog'];
 
 /** True when dir holds a run's result (one of RESULT_FILES, as a file). */
-export const holdsRun = (dir) =>
+const holdsRun = (dir) =>
   RESULT_FILES.some((f) => statSync(join(dir, f), { throwIfNoEntry: false })?.isFile() ?? false);
 
 /** True when dir holds a suite's result: its junit.xml or suite-result.json, or a target's result folder. */

@@ -101,8 +101,20 @@ static size_t late_records(const double *peak, size_t first, size_t n) {
   return count;
 }
 
-int ws__growth_pattern(const double *x, const double *y, const double *peak, size_t n,
-                       int never_falls, double alpha, size_t *rises) {
+/* Classifies levels y[0..n) and peaks peak[0..n) at x[0..n)
+ * (8 <= n <= WS_MEM_SEGMENTS) that already have a significant upward level
+ * trend: returns WS_PATTERN_SUSTAINED when increases recur (40 % of
+ * transitions between every other level, including the second half), the
+ * second half's slope is at least half the whole slope, and one step does not
+ * fit better than a line; and then, for a series that never falls
+ * (never_falls != 0, a high-water mark), when its last three quarters set
+ * significantly more new peaks (at level alpha) than the running maximum of
+ * a stationary series would (record test), or otherwise, when the levels
+ * never fall, the second half's trend is significant on its own. Else
+ * WS_PATTERN_STEP. Stores the increases in *rises. Returns WS_PATTERN_STEP on
+ * allocation failure. */
+static int growth_pattern(const double *x, const double *y, const double *peak, size_t n,
+                          int never_falls, double alpha, size_t *rises) {
   /* Rises are counted between every other level (ending at the last), so a
    * slow but steady staircase of coarse pages still rises at most
    * transitions. */
@@ -270,7 +282,7 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
   r->grown = r->trend.slope * (double)(to - from);
   r->peak_grows = r->peak.p_up < alpha && r->peak.low > 0;
   r->never_falls = never_falls;
-  r->pattern = ws__growth_pattern(x, level, peak, ns, never_falls, alpha, &r->rises);
+  r->pattern = growth_pattern(x, level, peak, ns, never_falls, alpha, &r->rises);
   if (!(r->trend.p_up < alpha && r->trend.low > 0))
     r->pattern = WS_PATTERN_FLAT;
   /* Coarse growth policies leave a leak only a few large steps: judged as

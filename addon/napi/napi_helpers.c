@@ -1,0 +1,38 @@
+/* The binding's small Node-API helpers (napi_helpers.h). */
+#include "napi_helpers.h"
+
+#include "binding.h"
+
+napi_status ws_napi_set_number(napi_env env, napi_value obj, const char *name,
+                               double value) {
+  napi_value v;
+  NAPI_CHECK(napi_create_double(env, value, &v));
+  return napi_set_named_property(env, obj, name, v);
+}
+
+napi_status ws_napi_set_string(napi_env env, napi_value obj, const char *name,
+                               const char *value) {
+  napi_value v;
+  if (value == NULL)
+    NAPI_CHECK(napi_get_null(env, &v));
+  else
+    NAPI_CHECK(napi_create_string_utf8(env, value, NAPI_AUTO_LENGTH, &v));
+  return napi_set_named_property(env, obj, name, v);
+}
+
+napi_status ws_napi_typed_array(napi_env env, napi_value v, napi_typedarray_type want,
+                                void **data, size_t *length) {
+  bool is_typed = false;
+  napi_typedarray_type type;
+  void *p = NULL;
+  size_t n = 0;
+  NAPI_CHECK(napi_is_typedarray(env, v, &is_typed));
+  if (!is_typed)
+    return napi_invalid_arg;
+  NAPI_CHECK(napi_get_typedarray_info(env, v, &type, &n, &p, NULL, NULL));
+  if (type != want)
+    return napi_invalid_arg;
+  *data = p;
+  *length = n;
+  return napi_ok;
+}
