@@ -240,12 +240,23 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     now() {
       abandonRun(sab);
       worker.terminate();
+      // Before the timed pass's first sample there is no log: nothing to report.
+      const recoverable = writer !== null || pass === 'count';
       closeLog();
       if (logPath === null) return; // nothing on disk to recover
+      const dir = dirname(logPath);
+      if (!recoverable) {
+        writeStoppedSummary(dir, target, cfg, { during: 'setup', cutShort: ['setup', 'the run'] });
+        return;
+      }
       process.stderr.write(
-        `wasm-soak: the log ${logPath} is closed with every sample recorded so far; \`wasm-soak report ${dirname(logPath)}\` analyses it.\n`,
+        `wasm-soak: every sample recorded so far is kept in ${dir}; \`wasm-soak report ${dir}\` analyses it.\n`,
       );
-      writeStoppedSummary(dirname(logPath), target, cfg, ['the rest of the run', 'analysis', 'reports']);
+      writeStoppedSummary(dir, target, cfg, {
+        during: name,
+        cutShort: ['the rest of the run', 'analysis', 'reports'],
+        recover: true,
+      });
     },
   });
 
@@ -349,11 +360,14 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
 }
 
 /**
- * Writes a summary that says the run stopped before its analysis (a second
- * signal): the log is intact and `wasm-soak report DIR` analyses it. Never
- * throws; to stderr when the folder cannot take it.
+ * Writes a summary that says the run stopped before its analysis: during
+ * (setup, run, counting pass) and cutShort say where and what was lost;
+ * recover (a log was written, a second signal stopped it) names `wasm-soak
+ * report DIR`, which analyses it; without a log there is nothing it could
+ * read, so no command is named. Never throws; to stderr when the folder
+ * cannot take it.
  */
-function writeStoppedSummary(dir, target, cfg, cutShort) {
+function writeStoppedSummary(dir, target, cfg, { during, cutShort, recover = false }) {
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
@@ -363,7 +377,7 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
     exitCode: EXIT.INTERRUPTED,
     seed: cfg.seed,
     error: null,
-    interrupted: { during: 'run', cutShort, recover: `wasm-soak report ${dir}` },
+    interrupted: { during, cutShort, ...(recover ? { recover: `wasm-soak report ${dir}` } : {}) },
   };
   writeSummaryOrPrint(dir, summary);
 }
@@ -374,7 +388,7 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
  */
 export function startFailure(outcome, target, cfg, outDir) {
   if (outcome.status === 'interrupted') {
-    if (outDir !== null) writeStoppedSummary(outDir, target, cfg, ['setup', 'the run']);
+    if (outDir !== null) writeStoppedSummary(outDir, target, cfg, { during: 'setup', cutShort: ['setup', 'the run'] });
     return new SoakError('WS_EINTR', `${target.name}: interrupted during setup, before the first sample.`, {
       exitCode: EXIT.INTERRUPTED,
     });
