@@ -170,6 +170,28 @@ test('SIGINT during a hung call: the message says so; a second SIGINT exits 130 
   assert.equal(readSummary(out).iterations.completed, 2000);
 });
 
+test('one SIGINT during a hung call, then --call-timeout ends it: exit 3, the hang named and the signal recorded', async () => {
+  const out = tempDir();
+  const entered = join(tempDir(), 'entered');
+  const r = await runCli(['run', scenario('spin-hangs'), '-n', '100000', '-o', out, '--call-timeout', '5s', ...TEXT], {
+    env: { WASM_SOAK_TEST_ENTERED: entered },
+    onSpawn(child) {
+      // Inside the call that never returns: only the watchdog can end it.
+      whenFileReaches(entered, 0).then(() => child.kill('SIGINT'));
+    },
+  });
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /SIGINT: stopping after the current iteration/);
+  const s = readSummary(out);
+  assert.equal(s.exitCode, 3);
+  assert.equal(s.status, 'failed');
+  assert.equal(s.verdict, 'error');
+  assert.equal(s.error.code, 'WS_EHUNG');
+  assert.match(s.error.message, /iteration 2000 \(op "iteration"\) did not return within 5 s \(--call-timeout\)/);
+  assert.deepEqual(s.interrupted, { signal: 'SIGINT', during: 'run', cutShort: ['the run'] });
+  assertLogKept(out, 2000);
+});
+
 test('SIGINT during the counting pass: exit 130, both logs kept', async () => {
   const out = tempDir();
   const countLog = join(out, 'samples-count.wslog');

@@ -14,7 +14,12 @@ import { writeSummaryOrPrint } from './summary-json.js';
 
 const FIGURE_FORMATS = ['png', 'svg', 'html'];
 
-/** Marks summary as cut short by a signal that came during the analysis or the reports. */
+/**
+ * Marks summary as cut short by a signal (interrupt.first says when it
+ * came): exit 130, unless the run failed (verdict error: a hung call the
+ * watchdog ended after the signal, a throw), whose exit 3 a signal never
+ * hides.
+ */
 function markInterrupted(summary, interrupt, figures) {
   const first = interrupt?.first;
   if (!first) return;
@@ -26,7 +31,7 @@ function markInterrupted(summary, interrupt, figures) {
       reports: figures ? ['figures'] : [],
     }[first.during] ?? [];
   summary.interrupted = { signal: first.signal, during: first.during, cutShort };
-  summary.exitCode = EXIT.INTERRUPTED;
+  if (summary.verdict !== 'error') summary.exitCode = EXIT.INTERRUPTED;
 }
 
 /**

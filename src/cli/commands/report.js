@@ -60,7 +60,7 @@ async function reportInto(dir, values) {
   };
   const interrupt = interrupts();
   const summary = await analyzeInto(dir, { cfg, run: previousOutcome(dir, data), interrupt, logs });
-  if (interrupt.interrupted) return EXIT.INTERRUPTED;
+  if (interrupt.interrupted) return summary.exitCode; // 130, or 3 for a failed run (result.js)
   if (!values.quiet)
     process.stdout.write(
       `${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`,
