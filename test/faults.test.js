@@ -4,7 +4,7 @@
 // signals are sent on evidence (a file appearing or growing), never after a
 // fixed time.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -225,6 +225,92 @@ test('SIGINT during the counting pass: exit 130, both logs kept', async () => {
   assert.equal(s.sources.countingPass.status, 'interrupted');
   const counted = readRun(countLog, { allocs: true });
   assert.ok(counted.calls > 0 && counted.calls < 2000000);
+});
+
+/**
+ * Runs leak.wasm (whose heap the census recognises) with a counting pass
+ * and sends signal once that pass's log holds 256 KiB: { r, out }.
+ */
+async function cutCountingPass(signal) {
+  const out = tempDir();
+  const countLog = join(out, 'samples-count.wslog');
+  const leak = fixture('soak', 'modules', 'leak.wasm');
+  const r = await runCli(['run', leak, '--call', 'step', '--count-allocs', '-n', '200000', '-o', out, ...TEXT], {
+    onSpawn(child) {
+      whenFileReaches(countLog, 262144).then(
+        () => child.kill(signal),
+        () => {},
+      );
+    },
+  });
+  return { r, out };
+}
+
+/** The verdict and findings `report` gives the timed log of out alone, in a copy without the counting pass. */
+async function timedAlone(out) {
+  const alone = tempDir();
+  copyFileSync(join(out, 'samples.wslog'), join(alone, 'samples.wslog'));
+  const r = await runCli(['report', alone, '--format', 'md']);
+  assert.ok([0, 1].includes(r.code), r.stderr);
+  const s = readSummary(alone);
+  return { verdict: s.verdict, kinds: s.findings.map((f) => f.kind), liveBytes: s.sources.liveBytes };
+}
+
+function assertPartialPass(s) {
+  const cp = s.sources.countingPass;
+  assert.equal(cp.partial, true);
+  assert.equal(cp.complete, false, 'a pass cut short is not complete');
+  assert.equal(cp.ofCalls, 200000);
+  assert.ok(cp.calls > 0 && cp.calls < 200000, `${cp.calls} calls`);
+  assert.match(cp.note, /cut short after .* of its 200,000 calls/);
+  assert.equal(s.allocations.partial, true, 'its counts are labelled partial');
+  // A kill may tear the last call's counts from its time record.
+  assert.ok(s.allocations.calls > 0 && s.allocations.calls <= cp.calls, `${s.allocations.calls} counted`);
+}
+
+test("SIGINT during the counting pass of a leaking module: the verdict stays the timed pass's, the pass is partial", async () => {
+  const { r, out } = await cutCountingPass('SIGINT');
+  assert.equal(r.code, 130, r.stderr);
+  const s = readSummary(out);
+  const alone = await timedAlone(out);
+  assert.ok(alone.kinds.includes('leak'), `the timed log alone: ${alone.kinds}`);
+  assert.equal(s.verdict, alone.verdict);
+  assert.deepEqual(
+    s.findings.map((f) => f.kind),
+    alone.kinds,
+  );
+  assert.equal(s.sources.liveBytes, alone.liveBytes, 'live bytes from the timed pass (the heap census)');
+  assert.doesNotMatch(JSON.stringify(s.findings), /recognised no allocator/);
+  assert.equal(s.sources.countingPass.status, 'interrupted');
+  assertPartialPass(s);
+  assert.match(
+    readFileSync(join(out, 'summary.md'), 'utf8'),
+    /counting pass was cut short: these counts cover its first/,
+  );
+  // report judges the same logs the same way.
+  const again = await runCli(['report', out, '--format', 'md']);
+  assert.equal(again.code, 1, again.stderr);
+  const re = readSummary(out);
+  assert.equal(re.verdict, alone.verdict);
+  assert.equal(re.sources.countingPass.status, 'interrupted');
+  assertPartialPass(re);
+});
+
+test("kill -9 during the counting pass, then report: the pass is failed and partial, the verdict the timed pass's, exit 3", async () => {
+  const { r, out } = await cutCountingPass('SIGKILL');
+  assert.equal(r.signal, 'SIGKILL');
+  assert.equal(existsSync(join(out, 'summary.json')), false);
+  const again = await runCli(['report', out, '--format', 'md']);
+  // The counting pass asked for was lost: exit 3, the verdict standing (docs/verdicts.md, "incomplete").
+  assert.equal(again.code, 3, again.stderr);
+  const s = readSummary(out);
+  const alone = await timedAlone(out);
+  assert.ok(alone.kinds.includes('leak'), `the timed log alone: ${alone.kinds}`);
+  assert.equal(s.verdict, alone.verdict);
+  assert.equal(s.sources.liveBytes, alone.liveBytes);
+  assert.equal(s.sources.countingPass.status, 'failed');
+  assert.match(s.sources.countingPass.error.message, /ended after .* of its 200,000 calls without closing its log/);
+  assertPartialPass(s);
 });
 
 test('SIGTERM during setup: exit 130, named; no recovery command, since there is no log to report', async () => {

@@ -244,7 +244,10 @@ export function sourceRows(s) {
     });
   const cp = src.countingPass;
   if (cp) {
-    const parts = [cp.status, `instrumented ${instrumentedText(cp.instrumented)}`];
+    const parts = [
+      cp.partial && cp.ofCalls ? `${cp.status} after ${count(cp.calls)} of ${count(cp.ofCalls)} calls` : cp.status,
+      `instrumented ${instrumentedText(cp.instrumented)}`,
+    ];
     const how = (cp.entryPoints ?? []).filter((e) => e.how !== 'export' && e.how !== 'name section');
     if (how.length) parts.push(how.map((e) => `${e.name}: ${e.how}`).join(', '));
     if (cp.error) parts.push(`error${cp.error.phase ? ` (${cp.error.phase})` : ''}: ${cp.error.message}`);
@@ -263,6 +266,15 @@ export function sourceRows(s) {
     });
   }
   return rows;
+}
+
+/**
+ * The sentence that labels the counts of a counting pass cut short
+ * (summary.allocations), '' for one that covered every call.
+ */
+export function partialCountText(a) {
+  if (!a?.partial) return '';
+  return `The counting pass was cut short: these counts cover its first ${count(a.calls)} of the run's ${count(a.ofCalls)} calls, and no verdict uses its live bytes.`;
 }
 
 // Rows of the per-op allocation table: all ops first (when more than one op),

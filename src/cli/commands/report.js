@@ -12,18 +12,25 @@ import { interrupts } from '../../run/interrupt.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULTS } from '../options.js';
 
-/** The run's outcome: from summary.json when the run wrote one, else from the log. */
+/**
+ * The run's outcome { run, count }: from summary.json when the run wrote
+ * one, else from the log (run); count the counting pass's as the summary
+ * said it, else null (the analysis reads it from its log).
+ */
 function previousOutcome(dir, data) {
   const path = join(dir, 'summary.json');
   if (existsSync(path)) {
     try {
       const s = JSON.parse(readFileSync(path, 'utf8'));
-      if (s.status) return { status: s.status, reason: s.stopReason, phase: s.error?.phase, error: s.error };
+      const cp = s.sources?.countingPass;
+      const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error } : null;
+      if (s.status)
+        return { run: { status: s.status, reason: s.stopReason, phase: s.error?.phase, error: s.error }, count };
     } catch {
       // A summary cut short by a crash: fall back to the log.
     }
   }
-  return logOutcome(data);
+  return { run: logOutcome(data), count: null };
 }
 
 /**
@@ -59,7 +66,8 @@ async function reportInto(dir, values) {
     plotTimeoutMs: values.plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
   };
   const interrupt = interrupts();
-  const summary = await analyzeInto(dir, { cfg, run: previousOutcome(dir, data), interrupt, logs });
+  const { run, count } = previousOutcome(dir, data);
+  const summary = await analyzeInto(dir, { cfg, run, count, interrupt, logs });
   if (interrupt.interrupted) return summary.exitCode; // 130, or 3 for a failed run (result.js)
   if (!values.quiet)
     process.stdout.write(
