@@ -4,7 +4,17 @@
 // signals are sent on evidence (a file appearing or growing), never after a
 // fixed time.
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -500,6 +510,39 @@ test('a write error during the run (file size limit) stops it: exit 3, folder an
   const data = readRun(join(out, 'samples.wslog'));
   assert.ok(data.calls > 1000);
   assert.equal(s.iterations.completed, data.calls);
+});
+
+test('a full disk (2 MiB tmpfs) during the run: exit 3, ENOSPC named, a whole summary that report keeps', async (t) => {
+  const mnt = tempDir();
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt], { encoding: 'utf8' });
+  if (mount.status !== 0) {
+    t.skip(`cannot mount a 2 MiB tmpfs to fill (${(mount.stderr || mount.error?.message || '').trim()}): needs root`);
+    return;
+  }
+  try {
+    const out = join(mnt, 'out');
+    const clean = fixture('soak', 'modules', 'clean.wasm');
+    const r = await runCli(['run', clean, '--call', 'step', '-n', '400000', '-o', out, '-q', ...TEXT]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, new RegExp(`cannot write the sample log in ${out}: ENOSPC`));
+    for (const f of readdirSync(out)) assert.ok(statSync(join(out, f)).size > 0 || /^module-/.test(f), `${f} is empty`);
+    assert.deepEqual(
+      readdirSync(out).filter((f) => f.startsWith('.')),
+      [],
+      'no room file, lock or partial summary left behind',
+    );
+    const s = readSummary(out);
+    assert.equal(s.exitCode, 3);
+    assert.equal(s.error.code, 'ENOSPC');
+    assert.equal(s.error.phase, 'log');
+    assert.equal(s.iterations.completed, readRun(join(out, 'samples.wslog')).calls, 'every sample before it kept');
+    // report keeps the cause: the run's own summary, not "ended without closing its log".
+    const again = await runCli(['report', out, '--format', 'md']);
+    assert.equal(again.code, 3, again.stderr);
+    assert.match(readSummary(out).error.message, /cannot write the sample log in .*: ENOSPC/);
+  } finally {
+    spawnSync('umount', [mnt]);
+  }
 });
 
 test('a summary that cannot be written goes to stderr', async () => {

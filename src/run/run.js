@@ -22,6 +22,7 @@ import { interrupts } from './interrupt.js';
 import { createLogWriter, fileSink, memorySink } from './log-writer.js';
 import { prepareOutDir } from './out-dir.js';
 import { createProgress, createTerminal, progressMode } from './progress.js';
+import { keepRoom } from './room.js';
 import { describeBytes, describeTarget } from './target.js';
 import { createWatchdog, DURATION_GRACE_MS, describeState, seconds } from './watchdog.js';
 
@@ -353,6 +354,11 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
   clearInterval(timer);
   const wroteLog = writer !== null;
   closeLog();
+  // A write that failed after the worker ended (its last records, the close)
+  // fails the run as one during it does: the exit code never depends on
+  // which came first.
+  if (writeError && outcome.status !== 'failed')
+    outcome = { ...outcome, status: 'failed', phase: 'log', error: writeFailure(writeError, logPath) };
   if (progress) progress.finish();
   else terminal.close(null);
   await worker.terminate();
@@ -488,6 +494,20 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
  * the timed pass, the counting pass, the analysis and the reports.
  */
 async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
+  const room = out ? keepRoom(out.path) : null;
+  try {
+    return await passesInto(out, room, { named, target, bytes, cfg, argv, startedAt, interrupt: given });
+  } finally {
+    room?.free();
+  }
+}
+
+/**
+ * runInto's passes and analysis; room (keepRoom's, or null in memory) is
+ * freed before the summary is written, so that a disk the logs filled
+ * still takes it.
+ */
+async function passesInto(out, room, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
   const outDir = out?.path ?? null;
   const interrupt = given ?? interrupts();
   const inDir = (file) => (outDir === null ? null : join(outDir, file));
@@ -503,6 +523,7 @@ async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interr
     bytes,
   });
   if (!timed.wroteLog) {
+    room?.free();
     const err = startFailure(timed.outcome, target, cfg, outDir);
     // A usage error leaves nothing on disk (the previous result is back in place).
     if (err.exitCode === EXIT.USAGE) out?.discard();
@@ -536,6 +557,7 @@ async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interr
     if (count.status === 'interrupted') run.status = 'interrupted';
     if (pass.wroteLog) countLog = pass.memoryLog;
   }
+  room?.free();
   const logs = outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog }) : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };

@@ -9,6 +9,7 @@ import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
 import { analyzeInto } from '../../report/result.js';
 import { lockFolder } from '../../run/folder-lock.js';
 import { interrupts } from '../../run/interrupt.js';
+import { freeRoom } from '../../run/room.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULTS } from '../options.js';
 
@@ -41,6 +42,8 @@ export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
   // A folder that does not exist has no log to read: readResultLogs says so.
   const lock = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? lockFolder(dir) : null;
+  // A killed run's room is free to use now that the folder is this command's.
+  if (lock) freeRoom(dir);
   try {
     return await reportInto(dir, values);
   } finally {
