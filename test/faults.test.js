@@ -4,7 +4,17 @@
 // signals are sent on evidence (a file appearing or growing), never after a
 // fixed time.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -170,6 +180,28 @@ test('SIGINT during a hung call: the message says so; a second SIGINT exits 130 
   assert.equal(readSummary(out).iterations.completed, 2000);
 });
 
+test('one SIGINT during a hung call, then --call-timeout ends it: exit 3, the hang named and the signal recorded', async () => {
+  const out = tempDir();
+  const entered = join(tempDir(), 'entered');
+  const r = await runCli(['run', scenario('spin-hangs'), '-n', '100000', '-o', out, '--call-timeout', '5s', ...TEXT], {
+    env: { WASM_SOAK_TEST_ENTERED: entered },
+    onSpawn(child) {
+      // Inside the call that never returns: only the watchdog can end it.
+      whenFileReaches(entered, 0).then(() => child.kill('SIGINT'));
+    },
+  });
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /SIGINT: stopping after the current iteration/);
+  const s = readSummary(out);
+  assert.equal(s.exitCode, 3);
+  assert.equal(s.status, 'failed');
+  assert.equal(s.verdict, 'error');
+  assert.equal(s.error.code, 'WS_EHUNG');
+  assert.match(s.error.message, /iteration 2000 \(op "iteration"\) did not return within 5 s \(--call-timeout\)/);
+  assert.deepEqual(s.interrupted, { signal: 'SIGINT', during: 'run', cutShort: ['the run'] });
+  assertLogKept(out, 2000);
+});
+
 test('SIGINT during the counting pass: exit 130, both logs kept', async () => {
   const out = tempDir();
   const countLog = join(out, 'samples-count.wslog');
@@ -205,7 +237,93 @@ test('SIGINT during the counting pass: exit 130, both logs kept', async () => {
   assert.ok(counted.calls > 0 && counted.calls < 2000000);
 });
 
-test('SIGTERM during setup: exit 130, named', async () => {
+/**
+ * Runs leak.wasm (whose heap the census recognises) with a counting pass
+ * and sends signal once that pass's log holds 256 KiB: { r, out }.
+ */
+async function cutCountingPass(signal) {
+  const out = tempDir();
+  const countLog = join(out, 'samples-count.wslog');
+  const leak = fixture('soak', 'modules', 'leak.wasm');
+  const r = await runCli(['run', leak, '--call', 'step', '--count-allocs', '-n', '200000', '-o', out, ...TEXT], {
+    onSpawn(child) {
+      whenFileReaches(countLog, 262144).then(
+        () => child.kill(signal),
+        () => {},
+      );
+    },
+  });
+  return { r, out };
+}
+
+/** The verdict and findings `report` gives the timed log of out alone, in a copy without the counting pass. */
+async function timedAlone(out) {
+  const alone = tempDir();
+  copyFileSync(join(out, 'samples.wslog'), join(alone, 'samples.wslog'));
+  const r = await runCli(['report', alone, '--format', 'md']);
+  assert.ok([0, 1].includes(r.code), r.stderr);
+  const s = readSummary(alone);
+  return { verdict: s.verdict, kinds: s.findings.map((f) => f.kind), liveBytes: s.sources.liveBytes };
+}
+
+function assertPartialPass(s) {
+  const cp = s.sources.countingPass;
+  assert.equal(cp.partial, true);
+  assert.equal(cp.complete, false, 'a pass cut short is not complete');
+  assert.equal(cp.ofCalls, 200000);
+  assert.ok(cp.calls > 0 && cp.calls < 200000, `${cp.calls} calls`);
+  assert.match(cp.note, /cut short after .* of its 200,000 calls/);
+  assert.equal(s.allocations.partial, true, 'its counts are labelled partial');
+  // A kill may tear the last call's counts from its time record.
+  assert.ok(s.allocations.calls > 0 && s.allocations.calls <= cp.calls, `${s.allocations.calls} counted`);
+}
+
+test("SIGINT during the counting pass of a leaking module: the verdict stays the timed pass's, the pass is partial", async () => {
+  const { r, out } = await cutCountingPass('SIGINT');
+  assert.equal(r.code, 130, r.stderr);
+  const s = readSummary(out);
+  const alone = await timedAlone(out);
+  assert.ok(alone.kinds.includes('leak'), `the timed log alone: ${alone.kinds}`);
+  assert.equal(s.verdict, alone.verdict);
+  assert.deepEqual(
+    s.findings.map((f) => f.kind),
+    alone.kinds,
+  );
+  assert.equal(s.sources.liveBytes, alone.liveBytes, 'live bytes from the timed pass (the heap census)');
+  assert.doesNotMatch(JSON.stringify(s.findings), /recognised no allocator/);
+  assert.equal(s.sources.countingPass.status, 'interrupted');
+  assertPartialPass(s);
+  assert.match(
+    readFileSync(join(out, 'summary.md'), 'utf8'),
+    /counting pass was cut short: these counts cover its first/,
+  );
+  // report judges the same logs the same way.
+  const again = await runCli(['report', out, '--format', 'md']);
+  assert.equal(again.code, 1, again.stderr);
+  const re = readSummary(out);
+  assert.equal(re.verdict, alone.verdict);
+  assert.equal(re.sources.countingPass.status, 'interrupted');
+  assertPartialPass(re);
+});
+
+test("kill -9 during the counting pass, then report: the pass is failed and partial, the verdict the timed pass's, exit 3", async () => {
+  const { r, out } = await cutCountingPass('SIGKILL');
+  assert.equal(r.signal, 'SIGKILL');
+  assert.equal(existsSync(join(out, 'summary.json')), false);
+  const again = await runCli(['report', out, '--format', 'md']);
+  // The counting pass asked for was lost: exit 3, the verdict standing (docs/verdicts.md, "incomplete").
+  assert.equal(again.code, 3, again.stderr);
+  const s = readSummary(out);
+  const alone = await timedAlone(out);
+  assert.ok(alone.kinds.includes('leak'), `the timed log alone: ${alone.kinds}`);
+  assert.equal(s.verdict, alone.verdict);
+  assert.equal(s.sources.liveBytes, alone.liveBytes);
+  assert.equal(s.sources.countingPass.status, 'failed');
+  assert.match(s.sources.countingPass.error.message, /ended after .* of its 200,000 calls without closing its log/);
+  assertPartialPass(s);
+});
+
+test('SIGTERM during setup: exit 130, named; no recovery command, since there is no log to report', async () => {
   const out = tempDir();
   const r = await runCli(['run', scenario('setup-hangs'), '-o', out, '--setup-timeout', '0'], {
     onSpawn(child) {
@@ -215,7 +333,12 @@ test('SIGTERM during setup: exit 130, named', async () => {
   });
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /interrupted during setup, before the first sample/);
-  assert.equal(readSummary(out).status, 'interrupted');
+  assert.doesNotMatch(r.stderr, /wasm-soak report/);
+  const s = readSummary(out);
+  assert.equal(s.status, 'interrupted');
+  assert.equal(s.interrupted.during, 'setup');
+  assert.equal(s.interrupted.recover, undefined, 'no command that would exit 2 (there is no samples.wslog)');
+  assert.equal(existsSync(join(out, 'samples.wslog')), false);
 });
 
 test('SIGINT while the reports are drawn: figures skipped, summary and text reports written, exit 130', async () => {
@@ -387,6 +510,39 @@ test('a write error during the run (file size limit) stops it: exit 3, folder an
   const data = readRun(join(out, 'samples.wslog'));
   assert.ok(data.calls > 1000);
   assert.equal(s.iterations.completed, data.calls);
+});
+
+test('a full disk (2 MiB tmpfs) during the run: exit 3, ENOSPC named, a whole summary that report keeps', async (t) => {
+  const mnt = tempDir();
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt], { encoding: 'utf8' });
+  if (mount.status !== 0) {
+    t.skip(`cannot mount a 2 MiB tmpfs to fill (${(mount.stderr || mount.error?.message || '').trim()}): needs root`);
+    return;
+  }
+  try {
+    const out = join(mnt, 'out');
+    const clean = fixture('soak', 'modules', 'clean.wasm');
+    const r = await runCli(['run', clean, '--call', 'step', '-n', '400000', '-o', out, '-q', ...TEXT]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, new RegExp(`cannot write the sample log in ${out}: ENOSPC`));
+    for (const f of readdirSync(out)) assert.ok(statSync(join(out, f)).size > 0 || /^module-/.test(f), `${f} is empty`);
+    assert.deepEqual(
+      readdirSync(out).filter((f) => f.startsWith('.')),
+      [],
+      'no room file, lock or partial summary left behind',
+    );
+    const s = readSummary(out);
+    assert.equal(s.exitCode, 3);
+    assert.equal(s.error.code, 'ENOSPC');
+    assert.equal(s.error.phase, 'log');
+    assert.equal(s.iterations.completed, readRun(join(out, 'samples.wslog')).calls, 'every sample before it kept');
+    // report keeps the cause: the run's own summary, not "ended without closing its log".
+    const again = await runCli(['report', out, '--format', 'md']);
+    assert.equal(again.code, 3, again.stderr);
+    assert.match(readSummary(out).error.message, /cannot write the sample log in .*: ENOSPC/);
+  } finally {
+    spawnSync('umount', [mnt]);
+  }
 });
 
 test('a summary that cannot be written goes to stderr', async () => {

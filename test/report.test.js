@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
+import { parseCommand } from '../src/cli/options.js';
 import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
 import { writeReports } from '../src/report/report.js';
@@ -91,7 +92,7 @@ function makeSummary({ n = 6000, ops = ['step'], findings = [], status = 'comple
     status,
     exitCode: status === 'failed' ? 2 : findings.length ? 1 : 0,
     seed: 42,
-    command: ['wasm-soak', 'run', 'soak/modules/leak.wasm', '--seed', '42'],
+    command: ['wasm-soak', 'run', 'soak/modules/leak.wasm', '--call', 'step', '--seed', '42'],
     reproduce: 'wasm-soak run soak/modules/leak.wasm --call step --seed 42',
     target: {
       kind: 'module',
@@ -265,11 +266,57 @@ test('a stable single op without stats: green, no ops figure, formats honoured',
   assert.ok(html.indexOf('id="fig-time"') < html.indexOf('id="fig-memory"'), 'no finding: the usual order');
 });
 
+/** The arguments a shell makes of command (after "wasm-soak"), as the CLI would get them. */
+function shellWords(command) {
+  const r = spawnSync('/bin/sh', ['-c', `set -- ${command.replace(/^wasm-soak /, '')}; printf '%s\\0' "$@"`]);
+  assert.equal(r.status, 0, String(r.stderr));
+  return String(r.stdout).split('\0').slice(0, -1);
+}
+
+test('the commands of the next steps parse: Run longer replaces -n (and --duration), never appends a bare number', () => {
+  const s = {
+    ...makeSummary(),
+    verdict: 'inconclusive',
+    inconclusive: [{ reason: 'tooFewCalls', moreCalls: 505000 }],
+    iterations: { requested: 20000, completed: 20000 },
+    command: [
+      'wasm-soak',
+      'run',
+      'leak.wasm',
+      '--call',
+      'step',
+      '-n',
+      '20000',
+      '--duration=10m',
+      '-o',
+      'my results',
+      '--seed',
+      '2',
+    ],
+    findings: [{ ...LEAK, kind: 'growth', series: 'memory' }],
+  };
+  const steps = nextSteps(s).filter((x) => x.command);
+  assert.ok(steps.length >= 3, steps.map((x) => x.text).join('\n'));
+  for (const { text, command } of steps) {
+    const [name, ...argv] = shellWords(command);
+    const { values, positionals } = parseCommand(name, argv); // throws (exit 2) on what the CLI refuses
+    assert.deepEqual(positionals, ['leak.wasm'], command);
+    assert.equal(values.seed, 2, command);
+    assert.equal(values.out, undefined, `never -o: ${command}`);
+    if (/^Run longer/.test(text)) {
+      assert.equal(values.iterations, 525000, command);
+      assert.equal(values.durationMs, undefined, `-n decides the length: ${command}`);
+    } else assert.equal(values.iterations, 20000, command);
+  }
+  assert.ok(steps.some((x) => /^Run longer \(525,000 calls\)/.test(x.text)));
+  assert.ok(steps.some((x) => x.command.endsWith('--count-allocs')));
+});
+
 test('the next step is drawn from what the run knew; p-values never print as 0', () => {
   const steps = (s) => nextSteps(s).map((x) => `${x.text}${x.command ? ` $ ${x.command}` : ''}`);
   const growth = {
     ...makeSummary({ findings: [{ ...LEAK, kind: 'growth', series: 'memory' }] }),
-    reproduce: "wasm-soak run leak.wasm --call step -o 'my results' --seed 42",
+    command: ['wasm-soak', 'run', 'leak.wasm', '--call', 'step', '-o', 'my results', '--seed', '42'],
   };
   const g = steps(growth);
   assert.match(

@@ -4,13 +4,17 @@
 // never after a fixed time, so the test does not depend on the machine's speed.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
 import { fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
 
+const HAS_GNUPLOT = spawnSync('gnuplot', ['--version']).status === 0;
+
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  test(`${signal} mid-run keeps every sample and exits 130`, async () => {
+  test(`${signal} mid-run keeps every sample and every report, figures too, and exits 130`, async () => {
     const out = tempDir();
     const log = join(out, 'samples.wslog');
     const r = await runCli(
@@ -30,6 +34,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     assert.equal(data.calls, s.iterations.completed, 'the log holds every completed iteration');
     assert.equal(data.complete, true, 'the log was closed cleanly');
     for (let i = 0; i < data.calls; i++) if (!(data.elapsed[i] > 0)) assert.fail(`iteration ${i} has no time`);
+    // The signal stopped the run, not its reports: the figures of what it
+    // recorded are drawn (each bounded by --plot-timeout).
+    assert.doesNotMatch(s.outputs.plotsSkipped ?? '', /interrupted/);
+    assert.deepEqual(s.interrupted.cutShort, ['the run']);
+    for (const f of ['summary.md', 'junit.xml', 'report.html']) assert.ok(existsSync(join(out, f)), f);
+    if (HAS_GNUPLOT) for (const f of ['time.png', 'memory.png']) assert.ok(s.outputs.figures.includes(f), f);
   });
 }
 

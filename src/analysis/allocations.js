@@ -23,6 +23,19 @@ function totals(values, op, calls, nOps) {
 }
 
 /**
+ * How much of the run a decoded counting pass covers: { calls, of, closed,
+ * partial }: the calls it logged of the calls it was asked to repeat (the
+ * timed pass's, its header's iterations), whether its log was closed, and
+ * partial when either falls short (a signal, an abort, a kill or a crash
+ * cut it short).
+ */
+export function countCoverage(count) {
+  const calls = count.calls + (count.lostCalls ?? 0);
+  const of = count.header.config?.iterations ?? calls;
+  return { calls, of, closed: count.complete, partial: !count.complete || calls < of };
+}
+
+/**
  * Summarises a decoded counting-pass log (readRun(path, { allocs: true })).
  * Returns { summary, liveSeries, peakSeries }: live bytes after calls,
  * thinned to at most LIVE_POINTS points ({ iter, tMs, value }), and the peak
@@ -60,9 +73,13 @@ export function summarizeAllocations(count) {
   for (let i = 0; i < n; i++) peak = Math.max(peak, count.peak[i]);
   // Time per call in the instrumented pass, to show beside the timed one.
   const timeStats = addon.windowStats(count.elapsed.subarray(0, n), count.op.subarray(0, n), 0, n, ops.length);
+  const coverage = countCoverage(count);
   const summary = {
     pass: 'count',
     calls: n,
+    // A pass cut short: its counts are for its first calls only (of the run's ofCalls).
+    partial: coverage.partial,
+    ofCalls: coverage.of,
     instrumented: count.header.instrumented ?? [],
     complete: coverageComplete(count.header),
     allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },

@@ -5,8 +5,15 @@
 // the one judge (judge.js) for the verdict and the exit code.
 import { againstBaseline, baselineRecord, verdictChange } from '../baseline/record.js';
 import { formatBytes, formatCount } from '../report/format.js';
-import { checkBudgets, coverageComplete, growthAttribution, summarizeAllocations } from './allocations.js';
+import {
+  checkBudgets,
+  countCoverage,
+  coverageComplete,
+  growthAttribution,
+  summarizeAllocations,
+} from './allocations.js';
 import { censusSummary, growingClassesText } from './census.js';
+import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { judge, runStatus } from './judge.js';
 import { buildSummary } from './summary.js';
@@ -16,11 +23,15 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
 
 /**
  * Whether the counting pass's live bytes are evidence: its entry points
- * cover the allocator's core and it saw allocations (a pass that saw none
- * while the module ran has missed the allocator, whatever it wrapped).
+ * cover the allocator's core, it saw allocations (a pass that saw none
+ * while the module ran has missed the allocator, whatever it wrapped), and
+ * it covered the whole run (a pass cut short says nothing of the calls
+ * after it, where the trend windows are: it never stands in for the timed
+ * pass's own sources).
  */
 function countedLiveUsable(allocations) {
-  return Boolean(allocations?.summary.complete && allocations.summary.allocs.total > 0);
+  const a = allocations?.summary;
+  return Boolean(a?.complete && !a.partial && a.allocs.total > 0);
 }
 
 /**
@@ -86,13 +97,19 @@ function withGrowingClasses(f, census) {
   return { ...f, sizeClasses: census.growing, sentence: `${f.sentence} Sizes that accumulate: ${text}.` };
 }
 
-/** What the summary says of the counting pass: null when none was asked for. */
+/**
+ * What the summary says of the counting pass: null when none was asked for.
+ * count: its outcome; counted: its decoded log (or null: it never started).
+ */
 function countingPassOf(count, counted, allocations) {
   if (!count && !counted) return null;
   const instrumented = counted?.header.instrumented ?? [];
   const found = instrumented.some((entryPoints) => entryPoints.length > 0);
+  const cover = counted ? countCoverage(counted) : null;
   let note = null;
-  if (counted && !found)
+  if (cover?.partial)
+    note = `the pass was cut short after ${formatCount(cover.calls)} of its ${formatCount(cover.of)} calls: its live bytes say nothing of the calls after them, so no verdict uses them (the timed pass's sources decide); its counts per call, budgets and failed memory.grow calls are those of the calls it covered`;
+  else if (counted && !found)
     note =
       'no allocator entry point was found by export name, in the name section or behind a forwarder (a stripped release build?): the pass saw nothing, so its live bytes are not used; the heap census reads live bytes without names';
   else if (counted && !coverageComplete(counted.header))
@@ -102,10 +119,13 @@ function countingPassOf(count, counted, allocations) {
     note =
       'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used';
   return {
-    status: count?.status ?? 'completed',
+    status: count.status,
+    calls: cover?.calls ?? 0,
+    ofCalls: cover?.of ?? null,
+    partial: cover?.partial ?? true,
     instrumented,
     entryPoints: (counted?.header.coverage ?? []).flatMap((c) => c.found),
-    complete: counted ? coverageComplete(counted.header) : false,
+    complete: counted ? coverageComplete(counted.header) && !cover.partial : false,
     error: count?.error ? { message: count.error.message, phase: count.phase ?? null } : null,
     note,
   };
@@ -176,8 +196,10 @@ function fromFirstCall(data) {
   return { ...data, memory: { ...data.memory, iter: shift(data.memory.iter) }, metrics };
 }
 
-export function analyze({ timed: logged, counted = null, cfg, run, count = null }) {
+export function analyze({ timed: logged, counted = null, cfg, run, count: given = null }) {
   const timed = fromFirstCall(logged);
+  // Without the run's word on its counting pass (report, the library), its log tells.
+  const count = given ?? (counted ? logCountOutcome(counted, run.status) : null);
   const allocations = counted ? summarizeAllocations(counted) : null;
   const { input, liveSource, trend } = judgeTrends(timed, cfg, allocations, counted?.growFailures);
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];

@@ -2,6 +2,8 @@
 // analysis (`wasm-soak report DIR`, the library's analyze()): the options
 // the run was recorded with, and its outcome as the log tells it.
 import { DEFAULTS } from '../cli/options.js';
+import { formatCount } from '../report/format.js';
+import { countCoverage } from './allocations.js';
 
 /** The analysis options: those given, else the run's (its log header), else the schema's defaults. */
 export function analysisConfig(header, values = {}) {
@@ -25,6 +27,26 @@ export function logOutcome(data) {
       name: 'Error',
       message:
         'the run ended without closing its log (it crashed or was killed); the samples up to the last flush were analysed',
+    },
+  };
+}
+
+/**
+ * A counting pass's outcome from its decoded log alone (counted), when no
+ * summary kept it: completed when it covered every call and was closed;
+ * interrupted when the run was (runStatus: a signal cut both short);
+ * else failed, saying how far it got (a kill or a crash).
+ */
+export function logCountOutcome(counted, runStatus) {
+  const { calls, of, closed, partial } = countCoverage(counted);
+  if (!partial) return { status: 'completed', error: null };
+  if (runStatus === 'interrupted') return { status: 'interrupted', error: null };
+  return {
+    status: 'failed',
+    phase: 'log',
+    error: {
+      name: 'Error',
+      message: `the counting pass ended after ${formatCount(calls)} of its ${formatCount(of)} calls${closed ? '' : ' without closing its log (it was killed or crashed)'}`,
     },
   };
 }

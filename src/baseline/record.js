@@ -52,10 +52,10 @@ function controlMedians(timed, from) {
   return out;
 }
 
-/** The exact counts of the counting pass, or null. */
+/** The exact counts of the counting pass, or null (also for a pass cut short: they cover part of the run). */
 function countsOf(summary) {
   const a = summary.allocations;
-  if (!a?.calls || !a.instrumented.some((e) => e.length > 0)) return null;
+  if (!a?.calls || a.partial || !a.instrumented.some((e) => e.length > 0)) return null;
   return { calls: a.calls, allocs: a.allocs.total, bytes: a.bytes.total, liveEnd: a.live.end };
 }
 

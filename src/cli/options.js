@@ -579,6 +579,28 @@ export function parseCommand(command, argv) {
   return { values, positionals: parsed.positionals, given };
 }
 
+/**
+ * argv (a command line after the command name) without the options names
+ * lists (long names), however each was spelled (`-n 5`, `--iterations 5`,
+ * `--iterations=5`); every other argument as it was.
+ */
+export function withoutOptions(argv, names) {
+  const { tokens } = parseArgs({
+    args: argv,
+    options: PARSE_ARGS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const dropped = new Set();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || !names.includes(t.name)) continue;
+    dropped.add(t.index);
+    if (t.value !== undefined && !t.inlineValue) dropped.add(t.index + 1);
+  }
+  return argv.filter((_, i) => !dropped.has(i));
+}
+
 /** Fails when a per-op --args names an op that is not among the --call ops. */
 function checkArgOps(args, calls) {
   if (!calls) return; // the raw target checks the op it chooses (src/worker/targets/raw.js)

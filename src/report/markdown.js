@@ -19,6 +19,7 @@ import {
   nextSteps,
   noteLines,
   opRows,
+  partialCountText,
   sourceRows,
   toolName,
   undecidedLines,
@@ -41,6 +42,7 @@ function allocatorLines(s, timed) {
     out.push(
       '**Inside the allocator** (counting pass: same seed and calls, instrumented; the timed pass is not)',
       '',
+      ...(s.allocations.partial ? [partialCountText(s.allocations), ''] : []),
       '| op | calls | allocs/call median | p99 | bytes/call median | p99 | live left behind | time/call timed | counting |',
       '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
     );

@@ -1,9 +1,11 @@
 // Writes a result folder from its logs: the pure analysis
 // (src/analysis/analyze.js), then summary.json first, so that a failing plot
 // never loses the analysis, then the figures and reports, then summary.json
-// again with what they wrote. A signal during the analysis or the reports
-// (src/run/interrupt.js) skips the figures and marks the summary; a second
-// one stops at once with a summary that says how to recover.
+// again with what they wrote. A first signal during the analysis or the
+// reports (src/run/interrupt.js) skips the figures and marks the summary; one
+// that stopped the run early draws them all (each is bounded by
+// --plot-timeout); a second one stops at once with a summary that says how
+// to recover.
 import { analyze } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../cli/exit-codes.js';
@@ -14,7 +16,22 @@ import { writeSummaryOrPrint } from './summary-json.js';
 
 const FIGURE_FORMATS = ['png', 'svg', 'html'];
 
-/** Marks summary as cut short by a signal that came during the analysis or the reports. */
+/**
+ * stop() of the analysis and the reports: skips the figures when the first
+ * signal came during either (the user asked to stop drawing), not when it
+ * stopped the run or the counting pass before them (the user asked for the
+ * result of the calls done, figures included).
+ */
+const skipFiguresOnSignal = (interrupt, skip) => () => {
+  if (['analysis', 'reports'].includes(interrupt.first?.during)) skip.abort();
+};
+
+/**
+ * Marks summary as cut short by a signal (interrupt.first says when it
+ * came): exit 130, unless the run failed (verdict error: a hung call the
+ * watchdog ended after the signal, a throw), whose exit 3 a signal never
+ * hides.
+ */
 function markInterrupted(summary, interrupt, figures) {
   const first = interrupt?.first;
   if (!first) return;
@@ -26,7 +43,7 @@ function markInterrupted(summary, interrupt, figures) {
       reports: figures ? ['figures'] : [],
     }[first.during] ?? [];
   summary.interrupted = { signal: first.signal, during: first.during, cutShort };
-  summary.exitCode = EXIT.INTERRUPTED;
+  if (summary.verdict !== 'error') summary.exitCode = EXIT.INTERRUPTED;
 }
 
 /**
@@ -49,7 +66,7 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
   const skip = skipFigures ?? new AbortController();
   interrupt?.enter('reports', {
     message: 'skipping the figures; writing the summary and the text reports',
-    stop: () => skip.abort(),
+    stop: skipFiguresOnSignal(interrupt, skip),
     now: () => {
       summary.interrupted = { ...summary.interrupted, cutShort: ['reports'], recover: `wasm-soak report ${dir}` };
       summary.exitCode = EXIT.INTERRUPTED;
@@ -96,7 +113,7 @@ export async function analyzeInto(dir, { cfg, run, count = null, interrupt = nul
   const skipFigures = new AbortController();
   interrupt?.enter('analysis', {
     message: 'finishing the analysis (the figures will be skipped)',
-    stop: () => skipFigures.abort(),
+    stop: skipFiguresOnSignal(interrupt, skipFigures),
     now:
       dir === null
         ? null

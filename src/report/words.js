@@ -3,6 +3,7 @@
 
 import { judge } from '../analysis/judge.js';
 import { KIND_WORDS } from '../analysis/verdict.js';
+import { withoutOptions } from '../cli/options.js';
 import { FINDING_KINDS } from '../protocol.js';
 import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
 
@@ -243,7 +244,10 @@ export function sourceRows(s) {
     });
   const cp = src.countingPass;
   if (cp) {
-    const parts = [cp.status, `instrumented ${instrumentedText(cp.instrumented)}`];
+    const parts = [
+      cp.partial && cp.ofCalls ? `${cp.status} after ${count(cp.calls)} of ${count(cp.ofCalls)} calls` : cp.status,
+      `instrumented ${instrumentedText(cp.instrumented)}`,
+    ];
     const how = (cp.entryPoints ?? []).filter((e) => e.how !== 'export' && e.how !== 'name section');
     if (how.length) parts.push(how.map((e) => `${e.name}: ${e.how}`).join(', '));
     if (cp.error) parts.push(`error${cp.error.phase ? ` (${cp.error.phase})` : ''}: ${cp.error.message}`);
@@ -262,6 +266,15 @@ export function sourceRows(s) {
     });
   }
   return rows;
+}
+
+/**
+ * The sentence that labels the counts of a counting pass cut short
+ * (summary.allocations), '' for one that covered every call.
+ */
+export function partialCountText(a) {
+  if (!a?.partial) return '';
+  return `The counting pass was cut short: these counts cover its first ${count(a.calls)} of the run's ${count(a.ofCalls)} calls, and no verdict uses its live bytes.`;
 }
 
 // Rows of the per-op allocation table: all ops first (when more than one op),
@@ -322,23 +335,19 @@ export function reproduceCommand(s) {
   return Array.isArray(s.command) ? s.command.map(shellQuote).join(' ') : '';
 }
 
-const OUT_FLAGS = new Set(['-o', '--out']);
-
 /**
  * The command that runs the target again as this run ran (seed included),
  * without its -o/--out, so that it never overwrites this result folder: the
- * evidence. extra: arguments to add ('--count-allocs').
+ * evidence. add: arguments to append (['--count-allocs']); replace: the
+ * options (long names) they set, which are dropped from the run's own
+ * command first (a new -n replaces -n and --duration: the run then makes
+ * that many calls). '' when the summary has no command.
  */
-export function rerunCommand(s, extra = []) {
-  const add = (text) => [text, ...extra.filter((a) => !text.split(' ').includes(a))].filter(Boolean).join(' ');
-  if (s.reproduce) return add(s.reproduce.replace(/\s(?:-o|--out)(?:=|\s+)(?:'[^']*'|\S+)/g, ''));
-  const argv = Array.isArray(s.command) ? s.command : [];
-  const kept = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (OUT_FLAGS.has(argv[i])) i++;
-    else if (!/^(-o|--out)=/.test(argv[i])) kept.push(argv[i]);
-  }
-  return add(kept.map(shellQuote).join(' '));
+export function rerunCommand(s, { add = [], replace = [] } = {}) {
+  if (!Array.isArray(s.command)) return '';
+  const [tool, command, ...argv] = s.command;
+  const kept = withoutOptions(argv, ['out', ...replace]);
+  return [tool, command, ...kept, ...add].map(shellQuote).join(' ');
 }
 
 // ---- what to do next ----
@@ -388,13 +397,13 @@ export function nextSteps(s) {
         : `a trend's interval narrows about ${LONGER ** 1.5} times, enough to call it`;
     steps.push({
       text: `Run longer (${formatCount(n)} calls): ${why}.`,
-      command: rerunCommand(s, ['-n', String(n)]),
+      command: rerunCommand(s, { add: ['-n', String(n)], replace: ['iterations', 'duration'] }),
     });
   }
   if (figure === 'memory' && !counted && lead?.series !== 'js-heap') {
     steps.push({
       text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${COUNTING_TELLS[`${lead.kind}:${lead.cause}`] ?? COUNTING_TELLS[lead.kind] ?? COUNTING_TELLS.default}.`,
-      command: rerunCommand(s, ['--count-allocs']),
+      command: rerunCommand(s, { add: ['--count-allocs'], replace: ['count-allocs'] }),
     });
   }
   const classes = s.census?.growing ?? [];

@@ -2,7 +2,8 @@
 // interface as the command's (interrupt.js), driven by the caller's
 // AbortSignal instead of process signal handlers. An abort stops the
 // current phase as a first SIGINT would (the run after its current call,
-// the figures skipped); there is no second, immediate stop.
+// its figures still drawn; during the analysis or the reports, the figures
+// skipped); there is no second, immediate stop.
 
 /** The controller for signal (an AbortSignal, or undefined: never aborted). */
 export function abortInterrupts(signal) {

@@ -2,8 +2,9 @@
 // phase: the run, the counting pass, the analysis and the reports. The first
 // signal asks the current phase to finish early and says what happens; the
 // second stops at once (exit 130) after the phase's last rites (the log is
-// flushed and closed, a summary says how to recover the rest). Between the
-// two, figures are skipped: `signal` is aborted for the report writers.
+// flushed and closed, a summary says how to recover the rest). A first
+// signal during the analysis or the reports skips the figures; one that
+// stopped the run lets them be drawn (src/report/result.js).
 import { EXIT } from '../cli/exit-codes.js';
 
 const AGAIN = 'press Ctrl-C again (or send the signal again) to stop now';

@@ -22,6 +22,7 @@ import { interrupts } from './interrupt.js';
 import { createLogWriter, fileSink, memorySink } from './log-writer.js';
 import { prepareOutDir } from './out-dir.js';
 import { createProgress, createTerminal, progressMode } from './progress.js';
+import { keepRoom } from './room.js';
 import { describeBytes, describeTarget } from './target.js';
 import { createWatchdog, DURATION_GRACE_MS, describeState, seconds } from './watchdog.js';
 
@@ -240,12 +241,23 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     now() {
       abandonRun(sab);
       worker.terminate();
+      // Before the timed pass's first sample there is no log: nothing to report.
+      const recoverable = writer !== null || pass === 'count';
       closeLog();
       if (logPath === null) return; // nothing on disk to recover
+      const dir = dirname(logPath);
+      if (!recoverable) {
+        writeStoppedSummary(dir, target, cfg, { during: 'setup', cutShort: ['setup', 'the run'] });
+        return;
+      }
       process.stderr.write(
-        `wasm-soak: the log ${logPath} is closed with every sample recorded so far; \`wasm-soak report ${dirname(logPath)}\` analyses it.\n`,
+        `wasm-soak: every sample recorded so far is kept in ${dir}; \`wasm-soak report ${dir}\` analyses it.\n`,
       );
-      writeStoppedSummary(dirname(logPath), target, cfg, ['the rest of the run', 'analysis', 'reports']);
+      writeStoppedSummary(dir, target, cfg, {
+        during: name,
+        cutShort: ['the rest of the run', 'analysis', 'reports'],
+        recover: true,
+      });
     },
   });
 
@@ -342,6 +354,11 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
   clearInterval(timer);
   const wroteLog = writer !== null;
   closeLog();
+  // A write that failed after the worker ended (its last records, the close)
+  // fails the run as one during it does: the exit code never depends on
+  // which came first.
+  if (writeError && outcome.status !== 'failed')
+    outcome = { ...outcome, status: 'failed', phase: 'log', error: writeFailure(writeError, logPath) };
   if (progress) progress.finish();
   else terminal.close(null);
   await worker.terminate();
@@ -349,11 +366,14 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
 }
 
 /**
- * Writes a summary that says the run stopped before its analysis (a second
- * signal): the log is intact and `wasm-soak report DIR` analyses it. Never
- * throws; to stderr when the folder cannot take it.
+ * Writes a summary that says the run stopped before its analysis: during
+ * (setup, run, counting pass) and cutShort say where and what was lost;
+ * recover (a log was written, a second signal stopped it) names `wasm-soak
+ * report DIR`, which analyses it; without a log there is nothing it could
+ * read, so no command is named. Never throws; to stderr when the folder
+ * cannot take it.
  */
-function writeStoppedSummary(dir, target, cfg, cutShort) {
+function writeStoppedSummary(dir, target, cfg, { during, cutShort, recover = false }) {
   const summary = {
     schema: 'wasm-soak-summary',
     version: 1,
@@ -363,7 +383,7 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
     exitCode: EXIT.INTERRUPTED,
     seed: cfg.seed,
     error: null,
-    interrupted: { during: 'run', cutShort, recover: `wasm-soak report ${dir}` },
+    interrupted: { during, cutShort, ...(recover ? { recover: `wasm-soak report ${dir}` } : {}) },
   };
   writeSummaryOrPrint(dir, summary);
 }
@@ -374,7 +394,7 @@ function writeStoppedSummary(dir, target, cfg, cutShort) {
  */
 export function startFailure(outcome, target, cfg, outDir) {
   if (outcome.status === 'interrupted') {
-    if (outDir !== null) writeStoppedSummary(outDir, target, cfg, ['setup', 'the run']);
+    if (outDir !== null) writeStoppedSummary(outDir, target, cfg, { during: 'setup', cutShort: ['setup', 'the run'] });
     return new SoakError('WS_EINTR', `${target.name}: interrupted during setup, before the first sample.`, {
       exitCode: EXIT.INTERRUPTED,
     });
@@ -474,6 +494,20 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
  * the timed pass, the counting pass, the analysis and the reports.
  */
 async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
+  const room = out ? keepRoom(out.path) : null;
+  try {
+    return await passesInto(out, room, { named, target, bytes, cfg, argv, startedAt, interrupt: given });
+  } finally {
+    room?.free();
+  }
+}
+
+/**
+ * runInto's passes and analysis; room (keepRoom's, or null in memory) is
+ * freed before the summary is written, so that a disk the logs filled
+ * still takes it.
+ */
+async function passesInto(out, room, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
   const outDir = out?.path ?? null;
   const interrupt = given ?? interrupts();
   const inDir = (file) => (outDir === null ? null : join(outDir, file));
@@ -489,6 +523,7 @@ async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interr
     bytes,
   });
   if (!timed.wroteLog) {
+    room?.free();
     const err = startFailure(timed.outcome, target, cfg, outDir);
     // A usage error leaves nothing on disk (the previous result is back in place).
     if (err.exitCode === EXIT.USAGE) out?.discard();
@@ -522,6 +557,7 @@ async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interr
     if (count.status === 'interrupted') run.status = 'interrupted';
     if (pass.wroteLog) countLog = pass.memoryLog;
   }
+  room?.free();
   const logs = outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog }) : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };

@@ -9,21 +9,29 @@ import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
 import { analyzeInto } from '../../report/result.js';
 import { lockFolder } from '../../run/folder-lock.js';
 import { interrupts } from '../../run/interrupt.js';
+import { freeRoom } from '../../run/room.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULTS } from '../options.js';
 
-/** The run's outcome: from summary.json when the run wrote one, else from the log. */
+/**
+ * The run's outcome { run, count }: from summary.json when the run wrote
+ * one, else from the log (run); count the counting pass's as the summary
+ * said it, else null (the analysis reads it from its log).
+ */
 function previousOutcome(dir, data) {
   const path = join(dir, 'summary.json');
   if (existsSync(path)) {
     try {
       const s = JSON.parse(readFileSync(path, 'utf8'));
-      if (s.status) return { status: s.status, reason: s.stopReason, phase: s.error?.phase, error: s.error };
+      const cp = s.sources?.countingPass;
+      const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error } : null;
+      if (s.status)
+        return { run: { status: s.status, reason: s.stopReason, phase: s.error?.phase, error: s.error }, count };
     } catch {
       // A summary cut short by a crash: fall back to the log.
     }
   }
-  return logOutcome(data);
+  return { run: logOutcome(data), count: null };
 }
 
 /**
@@ -34,6 +42,8 @@ export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
   // A folder that does not exist has no log to read: readResultLogs says so.
   const lock = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? lockFolder(dir) : null;
+  // A killed run's room is free to use now that the folder is this command's.
+  if (lock) freeRoom(dir);
   try {
     return await reportInto(dir, values);
   } finally {
@@ -59,8 +69,9 @@ async function reportInto(dir, values) {
     plotTimeoutMs: values.plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
   };
   const interrupt = interrupts();
-  const summary = await analyzeInto(dir, { cfg, run: previousOutcome(dir, data), interrupt, logs });
-  if (interrupt.interrupted) return EXIT.INTERRUPTED;
+  const { run, count } = previousOutcome(dir, data);
+  const summary = await analyzeInto(dir, { cfg, run, count, interrupt, logs });
+  if (interrupt.interrupted) return summary.exitCode; // 130, or 3 for a failed run (result.js)
   if (!values.quiet)
     process.stdout.write(
       `${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`,

@@ -233,7 +233,8 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     if (summary.status === 'failed') process.stdout.write(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
     if (summary.baseline)
       for (const l of baselineLines(summary.baseline)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
-    if (summary.status === 'interrupted' || summary.exitCode === EXIT.INTERRUPTED) break;
+    // A signal stops the suite, also when the target it stopped failed (exit 3).
+    if (summary.interrupted) break;
   }
   await writeSuiteReports(outRoot, suiteResult.finish());
   process.stdout.write(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
