@@ -180,7 +180,7 @@ export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { 
   requirePlots?: boolean;
 };
 
-/** Soaks one target and resolves its summary. Rejects with a SoakError for bad options or a target that cannot start. */
+/** Soaks one target and resolves its summary. Rejects with a SoakError, always: bad options (exitCode 2), a target that cannot start (3), anything else (code WS_EINTERNAL, 3). */
 export declare function soak(options: SoakOptions): Promise<Summary>;
 
 /** A decoded sample log (docs/architecture.md, "Decoded run data"). */

@@ -49,6 +49,22 @@ async function soak(target, args) {
   return out;
 }
 
+/** The run command of docs/sanitizers.md, as its arguments after `node src/cli/main.js`. */
+function documentedCommand() {
+  const doc = readFileSync(join(ROOT, 'docs', 'sanitizers.md'), 'utf8');
+  const line = doc.split('\n').find((l) => l.startsWith('node src/cli/main.js run '));
+  return line.replace('node src/cli/main.js ', '').split(/\s+/);
+}
+
+test("docs/sanitizers.md's command, without -q (the live analysis on): no sanitizer report, no leak at exit", async () => {
+  const args = documentedCommand();
+  assert.deepEqual(args.slice(0, 2), ['run', 'soak/modules/leak.wasm']);
+  assert.ok(!args.includes('-q'), 'the documented command runs with progress');
+  const r = await runCli([...args, '-o', tempDir()], { env, cwd: ROOT });
+  assert.doesNotMatch(r.stderr, /AddressSanitizer|LeakSanitizer|runtime error:/, r.stderr);
+  assert.equal(r.code, 1, r.stderr); // leak.wasm's verdict
+});
+
 test('soaks under ASan/UBSan: buffers, an op mix, a counting pass, a scenario, report and export', async () => {
   const raw = await soak(fixture('soak', 'modules', 'parse.wasm'), [
     '--call',

@@ -215,7 +215,8 @@ test('a suite target with arms runs as a comparison and checks its expected winn
     expect: { smaller: 'A' }, // wrong on purpose: B is the smaller build
   };
   writeFileSync(suite, JSON.stringify({ targets: [target] }));
-  const r = await runCli(['soak', suite, '--expect', '--format', 'md', '-q', '-o', join(dir, 'out')]);
+  // Without -q: the per-target lines are under test (-q silences them).
+  const r = await runCli(['soak', suite, '--expect', '--format', 'md', '-o', join(dir, 'out')]);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stdout, /allocators: the smallest arm \(gzip -9\) is B, expected A/);
   assert.match(r.stdout, /B vs A: time ×[\d.]+ \(95 %/);

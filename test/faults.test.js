@@ -436,7 +436,7 @@ test('a throwing stats() is phase stats, a throwing teardown() phase teardown', 
   assert.equal(teardown.r.code, 3, teardown.r.stderr);
   assert.equal(teardown.s.error.phase, 'teardown');
   assert.equal(teardown.s.error.name, 'TypeError');
-  assert.match(teardown.r.stdout, /error in teardown: teardown broke/);
+  assert.match(teardown.r.stdout, /error in teardown: TypeError: teardown broke/);
 });
 
 test('a truncated .wasm is exit 2 "not a valid module"', async () => {

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { MEMORY_LOG_BYTES } from '../src/cli/options.js';
 import { FINDING_GATE, FINDING_KINDS } from '../src/protocol.js';
-import { workerExecArgv } from '../src/run/run.js';
+import { workerExecArgv } from '../src/run/worker-start.js';
 import { fixture, ROOT, runCli, tempDir, whenFileReaches } from './helpers.js';
 
 const LIMIT = { timeout: 240000 };

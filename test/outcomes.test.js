@@ -26,7 +26,7 @@ test('a failed run: verdict error, with the phase and the iteration, in every ou
   assert.equal(s.verdict, 'error');
   assert.deepEqual([s.error.phase, s.error.iteration, s.error.op], ['iteration', 500, 'step']);
   assert.match(r.stdout, /^ {2}failed, 501 iterations, verdict error$/m);
-  assert.match(r.stdout, /error at iteration 500 \(op step\): unreachable/);
+  assert.match(r.stdout, /error at iteration 500 \(op step\): RuntimeError: unreachable/);
   assert.doesNotMatch(r.stdout, /verdict stable/);
   assert.match(read(out, 'summary.md'), /❌ Run failed/);
   assert.match(read(out, 'report.html'), /<title>wasm-soak: error —/);
@@ -39,7 +39,7 @@ test('-q silences the report, never the error of a failed run', async () => {
   const r = await trap(tempDir(), '-q', '--format', 'md');
   assert.equal(r.code, 3);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /trap: failed, verdict error at iteration 500 \(op step\): unreachable/);
+  assert.match(r.stderr, /trap: failed, verdict error at iteration 500 \(op step\): RuntimeError: unreachable/);
 });
 
 test('every output records the tool version: summary.json, report.html, summary.md, junit.xml, the log header', async () => {

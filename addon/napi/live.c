@@ -1,7 +1,11 @@
-/* Node-API layer of the run so far (ws_live.h): a type-tagged external that
- * owns a ws_live, fed the ring's drained chunks, and a snapshot in the shape
- * readLog returns, so that src/analysis/live.js runs the final analysis on
- * it. Runs on the main thread's JS thread; keeps no mutable globals. */
+/* Node-API layer of the run so far (ws_live.h): a type-tagged object that
+ * wraps a ws_live (napi_wrap), fed the ring's drained chunks, and a snapshot
+ * in the shape readLog returns, so that src/analysis/live.js runs the final
+ * analysis on it. liveClose frees the copy and Node's reference to it at
+ * once: a finalizer alone runs only if V8 collects the object, and the main
+ * thread's objects are never collected at exit (LeakSanitizer saw the
+ * reference lost). Runs on the main thread's JS thread; keeps no mutable
+ * globals. */
 #include <string.h>
 
 #include "binding.h"
@@ -16,13 +20,15 @@ static void finalize_live(napi_env env, void *data, void *hint) {
   ws_live_free(data);
 }
 
-/* Returns the ws_live behind v, or NULL after throwing WS_EINVAL. */
+/* Returns the ws_live behind v, or NULL after throwing WS_EINVAL (v is not
+ * from liveCreate, or was closed). */
 static ws_live *unwrap_live(napi_env env, napi_value v) {
   bool tagged = false;
   void *data = NULL;
   if (napi_check_object_type_tag(env, v, &live_tag, &tagged) != napi_ok || !tagged ||
-      napi_get_value_external(env, v, &data) != napi_ok) {
-    ws_binding_throw_code(env, WS_EINVAL, "the first argument must come from liveCreate");
+      napi_unwrap(env, v, &data) != napi_ok || data == NULL) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "the first argument must come from liveCreate, not closed");
     return NULL;
   }
   return data;
@@ -39,9 +45,9 @@ static napi_status copy_typed(napi_env env, napi_typedarray_type type, size_t el
   return napi_create_typedarray(env, type, n, buffer, 0, out);
 }
 
-/* liveCreate(capacity) -> an external owning an empty copy that keeps at
- * most capacity per-call times. Throws WS_EINVAL (capacity odd or < 16),
- * WS_ENOMEM. */
+/* liveCreate(capacity) -> an object owning an empty copy that keeps at
+ * most capacity per-call times (freed by liveClose, else by its finalizer).
+ * Throws WS_EINVAL (capacity odd or < 16), WS_ENOMEM. */
 static napi_value live_create(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value arg, result;
@@ -58,13 +64,32 @@ static napi_value live_create(napi_env env, napi_callback_info info) {
     ws_binding_throw_code(env, rc, NULL);
     return NULL;
   }
-  if (napi_create_external(env, l, finalize_live, NULL, &result) != napi_ok) {
+  if (napi_create_object(env, &result) != napi_ok ||
+      napi_wrap(env, result, l, finalize_live, NULL, NULL) != napi_ok) {
     ws_live_free(l);
     ws_binding_throw_last(env);
     return NULL;
   }
   NAPI_CALL(env, napi_type_tag_object(env, result, &live_tag));
   return result;
+}
+
+/* liveClose(live): frees the copy and Node's reference to it (napi_remove_wrap,
+ * so its finalizer never runs); live is unusable after. Throws WS_EINVAL for
+ * a value not from liveCreate, or closed. */
+static napi_value live_close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
+  if (argc < 1 || unwrap_live(env, arg) == NULL) {
+    if (argc < 1)
+      ws_binding_throw_code(env, WS_EINVAL, "liveClose(live)");
+    return NULL;
+  }
+  void *data = NULL;
+  NAPI_CALL(env, napi_remove_wrap(env, arg, &data));
+  ws_live_free(data);
+  return NULL;
 }
 
 /* liveAdd(live, Uint8Array records): adds the whole records of a drained
@@ -155,5 +180,6 @@ static napi_value live_snapshot(napi_env env, napi_callback_info info) {
 napi_status ws_binding_live_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "liveCreate", live_create));
   NAPI_CHECK(ws_binding_export(env, exports, "liveAdd", live_add));
+  NAPI_CHECK(ws_binding_export(env, exports, "liveClose", live_close));
   return ws_binding_export(env, exports, "liveSnapshot", live_snapshot);
 }

@@ -257,6 +257,16 @@ static int memory_sizes(ws_engine *base, uint64_t *bytes, uint32_t n) {
   return 0;
 }
 
+/* Stores new Uint8Array(buffer) in *view: a view of the whole of a
+ * SharedArrayBuffer, which napi_create_typedarray refuses (it takes an
+ * ArrayBuffer only) but the JS constructor takes. */
+static napi_status shared_view(napi_env env, napi_value buffer, napi_value *view) {
+  napi_value global, ctor;
+  NAPI_CHECK(napi_get_global(env, &global));
+  NAPI_CHECK(napi_get_named_property(env, global, "Uint8Array", &ctor));
+  return napi_new_instance(env, ctor, 1, &buffer, view);
+}
+
 static int memory_view(ws_engine *base, uint32_t k, uint8_t **data, size_t *len) {
   v8_engine *e = (v8_engine *)base;
   if (k >= e->n_memories)
@@ -277,8 +287,7 @@ static int memory_view(ws_engine *base, uint32_t k, uint8_t **data, size_t *len)
   napi_value buffer, view;
   void *bytes = NULL;
   if (shared_buffer(e->env, m, &buffer) != napi_ok || buffer == NULL ||
-      napi_create_typedarray(e->env, napi_uint8_array, m->bytes, buffer, 0, &view) !=
-          napi_ok ||
+      shared_view(e->env, buffer, &view) != napi_ok ||
       ws_napi_typed_array(e->env, view, napi_uint8_array, &bytes, len) != napi_ok)
     return engine_failed(e->env);
   *data = bytes;

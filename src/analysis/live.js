@@ -22,7 +22,7 @@ const MIN_GAP_MS = 2000;
  * Creates the live analysis of one run. header: the log header (ops,
  * memories, seed); cfg: the run's options (warmup, timeThreshold). now: a
  * clock in ms (tests pass their own). Returns { consume(chunk), analyze(),
- * describe(force), cost }: consume takes drained raw records; analyze()
+ * describe(force), close(), cost }: consume takes drained raw records; analyze()
  * returns the trend verdicts of the run so far (analyzeRun's result, with
  * calls seen and the stride); describe() the progress line's words, running
  * an analysis when one is due (force: now) and else repeating the last.
@@ -91,6 +91,11 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
     consume,
     analyze,
     describe,
+    /** Frees the copy (in C); consume, analyze and describe are unusable after. */
+    close() {
+      addon.liveClose(live);
+      broken ??= new Error('the live analysis is closed');
+    },
     /** Analyses run, their total and longest time (ms), and the wall time since creation. */
     get cost() {
       return { ...cost, wallMs: now() - started };

@@ -4,7 +4,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
-import { METRIC, METRIC_MEMORY_BASE } from '../protocol.js';
+import { LOG_MAGIC, METRIC, METRIC_MEMORY_BASE } from '../protocol.js';
 
 const METRIC_NAMES = Object.fromEntries(Object.entries(METRIC).map(([name, id]) => [id, name]));
 
@@ -24,6 +24,13 @@ export function readRun(source, { allocs = false } = {}) {
   try {
     raw = addon.readLog(source, allocs, thinSeed(source));
   } catch (err) {
+    const cut = err.code === 'WS_EFORMAT' ? truncatedHeader(source) : null;
+    if (cut) {
+      throw new SoakError('WS_ETRUNCATED', `${name} is truncated: ${cut}.`, {
+        fix: 'The header names the run and its options, so no record can be read without it: the run stopped (or the file was cut) before it was written whole. Run the soak again.',
+        exitCode: EXIT.USAGE,
+      });
+    }
     const what = err.code === 'WS_EIO' ? 'cannot be read' : 'is not a wasm-soak sample log';
     throw new SoakError(err.code ?? 'WS_EFORMAT', `${name} ${what} (${err.message}).`, {
       fix: 'Point at a result folder written by `wasm-soak run` (it holds samples.wslog).',
@@ -69,6 +76,27 @@ function bytesAt(source, position, length) {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Where a log that starts as one ends before its header does: "it ends at
+ * byte N, inside its preamble" or "…, inside its header (bytes 16 to E)";
+ * null when source does not start with the log's magic or holds its header.
+ */
+function truncatedHeader(source) {
+  let bytes;
+  let size;
+  try {
+    ({ bytes, size } = bytesAt(source, 0, 16));
+  } catch {
+    return null;
+  }
+  const magic = Buffer.from(LOG_MAGIC, 'latin1');
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, magic.length));
+  if (size === 0 || !head.equals(magic.subarray(0, head.length))) return null;
+  if (size < 16) return `it ends at byte ${size}, inside its 16-byte preamble`;
+  const end = 16 + Buffer.from(bytes).readUInt32LE(12);
+  return size < end ? `it ends at byte ${size}, inside its header (bytes 16 to ${end})` : null;
 }
 
 /**

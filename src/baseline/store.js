@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
+import { baselineProblem } from './check.js';
 import { isBaselineFolder } from './ref.js';
 
 const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
@@ -17,7 +18,7 @@ export function baselineDir(ref) {
   return isBaselineFolder(ref) ? ref : join(BASELINES_ROOT, ref);
 }
 
-/** Reads the baseline ref; exit 2 naming the file when it is missing or not a baseline. */
+/** Reads the baseline ref; exit 2 naming the file when it is missing or not a baseline, and the field when one is wrong. */
 export function loadBaseline(ref) {
   const dir = baselineDir(ref);
   const path = join(dir, FILE);
@@ -36,6 +37,14 @@ export function loadBaseline(ref) {
       'WS_EBASELINE',
       `--baseline ${ref}: ${path} is not a wasm-soak baseline (version 1).`,
       'Save it again with `wasm-soak run … --save-baseline NAME`.',
+    );
+  }
+  const problem = baselineProblem(record);
+  if (problem) {
+    throw usageError(
+      'WS_EBASELINE',
+      `--baseline ${ref}: ${path} has a wrong "${problem.field}": it must be ${problem.want}, got ${problem.got}.`,
+      'The file was changed after wasm-soak wrote it; save the baseline again with `wasm-soak run … --save-baseline NAME`.',
     );
   }
   return { record, dir };

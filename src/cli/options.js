@@ -407,6 +407,16 @@ export const OPTIONS = Object.freeze(
       commands: ['compare'],
     },
     {
+      name: 'block-timeout',
+      value: 'T',
+      parse: parseTimeout,
+      key: 'blockTimeoutMs',
+      default: 300_000,
+      shown: '5m',
+      help: "one arm's block running longer ends the comparison, naming the arm and round: exit 3; 0: no limit",
+      commands: ['compare'],
+    },
+    {
       name: 'control',
       default: false,
       help: 'add an unchanged copy of the first module as an arm: its difference from A is the noise floor',

@@ -4,7 +4,7 @@
 // marshalling cost (the loop, the trampoline, the clock), the part of a
 // small call that is the boundary rather than the code.
 import { loadBinaryen } from '../binaryen.js';
-import { chooseCalls } from '../worker/targets/raw.js';
+import { chooseCalls } from '../worker/targets/choose-calls.js';
 
 // Where the stand-in allocator places every buffer: one block, reused.
 const BUFFER_AT = 1024;

@@ -15,6 +15,7 @@ import { checkBinaryen } from '../binaryen.js';
 import { SoakError, usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
+import { formatMs } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { requestStop } from '../run/drain.js';
 import { interrupts } from '../run/interrupt.js';
@@ -124,13 +125,30 @@ function printConfounds(arms, stream) {
 
 /**
  * A pending block of an arm: resolves when the worker reports block k, or
- * when its pass ended first (then with null).
+ * when its pass ended first (then with null). With a bound (ms, 0: none),
+ * a block not reported by then ends the arm's pass as failed (abortArm),
+ * naming the arm and the round, and resolves null.
  */
-function blockWaiter(arm, k) {
+function blockWaiter(arm, k, boundMs) {
   return new Promise((resolve) => {
     if (arm.blocks.has(k)) return resolve(arm.blocks.get(k));
-    arm.waiting = { k, resolve };
-    arm.pass.then(() => resolve(arm.blocks.get(k) ?? null));
+    const timer =
+      boundMs > 0
+        ? setTimeout(() => {
+            const round = k === 0 ? 'the warm-up round' : `round ${k}`;
+            arm.abort({
+              name: 'Error',
+              code: 'WS_EHUNG',
+              message: `hung block: arm ${arm.name} did not finish its block of ${round} within ${formatMs(boundMs)} (--block-timeout); its worker was stopped`,
+            });
+          }, boundMs)
+        : null;
+    const done = (block) => {
+      clearTimeout(timer);
+      resolve(block);
+    };
+    arm.waiting = { k, resolve: done };
+    arm.pass.then(() => done(arm.blocks.get(k) ?? null));
   });
 }
 
@@ -147,6 +165,9 @@ function startArm(arm, cfg, argv) {
     onRing(sab) {
       arm.control = new Int32Array(sab, 0, CTL_WORDS);
       arm.sab = sab;
+    },
+    onAbortable(abort) {
+      arm.abort = abort;
     },
     onMessage(msg) {
       if (msg.type === 'ready') onReady(true);
@@ -191,7 +212,7 @@ async function runRounds(arms, design, cfg, progress) {
     const order = r === 0 ? arms.map((_, i) => i) : roundOrder(arms.length, r - 1);
     for (const i of order) {
       const arm = arms[i];
-      const waiter = blockWaiter(arm, r);
+      const waiter = blockWaiter(arm, r, cfg.blockTimeoutMs);
       grant(arm);
       if ((await waiter) === null) return { mismatches, stopped: arm };
     }

@@ -8,7 +8,7 @@
 // MEMORY_LOG_BYTES unless maxLogBytes says otherwise, and analysed there.
 import { fileURLToPath } from 'node:url';
 import { saveRunBaseline, withBaseline } from '../baseline/use.js';
-import { usageError } from '../cli/exit-codes.js';
+import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
 import { MEMORY_LOG_BYTES, OPTIONS, parseCommand, runConfig } from '../cli/options.js';
 import { parseDuration, parseTimeout } from '../cli/parsers.js';
 import { abortInterrupts } from '../run/abort.js';
@@ -52,10 +52,25 @@ const pathOf = (p) => (p instanceof URL ? fileURLToPath(p) : p);
  * signal: an AbortSignal that stops the run after its current call (the
  * summary is then "interrupted"); any option of `wasm-soak run` by its
  * camelCase name (call, args, iterations, duration, seed, countAllocs, ...).
- * Rejects with a SoakError for bad options (exit 2 codes) and a target that
- * could not start (exit 3).
+ * Rejects with a SoakError, always: for bad options (exit 2 codes), a target
+ * that could not start (exit 3), and anything else (exit 3, code
+ * WS_EINTERNAL, the error as its cause).
  */
 export async function soak(options = {}) {
+  try {
+    return await soakOnce(options);
+  } catch (err) {
+    if (err instanceof SoakError) throw err;
+    throw new SoakError('WS_EINTERNAL', `soak() failed: ${err?.message ?? String(err)}`, {
+      fix: "This is a wasm-soak error, not the target's: please report it with the options given to soak().",
+      exitCode: EXIT.FAILED,
+      cause: err,
+    });
+  }
+}
+
+/** soak()'s run: its errors as they are thrown. */
+async function soakOnce(options) {
   const { module, bytes, scenario, out = null, name, signal, ...rest } = options;
   if ([module, bytes, scenario].filter((x) => x !== undefined).length !== 1) {
     throw usageError(

@@ -143,7 +143,9 @@ export function describeFailure(e) {
   if (!e) return 'the run failed';
   const at = e.iteration != null ? `iteration ${e.iteration}${e.op != null ? ` (op ${e.op})` : ''}` : null;
   const where = e.phase === 'iteration' && at ? `at ${at}` : `in ${e.phase ?? 'the run'}${at ? ` near ${at}` : ''}`;
-  return `${where}: ${e.message}`;
+  // An Error's own name (ParseError, TypeError) is part of what happened.
+  const named = e.name && e.name !== 'Error' && e.name !== 'non-Error value' ? `${e.name}: ` : '';
+  return `${where}: ${named}${e.message}`;
 }
 
 // Label/value pairs backing a finding's sentence.

@@ -177,6 +177,7 @@ export function createProgress({ name, total, durationMs, mode, terminal, trend,
 
   function finish() {
     terminal.close(fields(true));
+    trend?.close(); // the run is over: its live copy is freed now, not at a GC that may never come
   }
 
   return { consume, tick, finish };

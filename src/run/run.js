@@ -6,7 +6,6 @@
 
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { createLiveAnalysis } from '../analysis/live.js';
 import { readLogs } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
@@ -25,6 +24,7 @@ import { createProgress, createTerminal, progressMode } from './progress.js';
 import { keepRoom } from './room.js';
 import { describeBytes, describeTarget } from './target.js';
 import { createWatchdog, DURATION_GRACE_MS, describeState, seconds } from './watchdog.js';
+import { startWorker } from './worker-start.js';
 
 const DRAIN_MS = 10;
 
@@ -74,20 +74,6 @@ function buildHeader({ target, cfg, argv, ready }) {
     sources: ready.sources,
     env: describeEnvironment(),
   };
-}
-
-/**
- * The host's node options for a worker: its own (a worker inherits them),
- * less --input-type, which only the host's --eval input takes (a worker
- * refuses to start with it: `node --input-type=module -e` hosting soak()).
- */
-export function workerExecArgv(execArgv = process.execArgv) {
-  const out = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    if (execArgv[i] === '--input-type') i++;
-    else if (!execArgv[i].startsWith('--input-type=')) out.push(execArgv[i]);
-  }
-  return out;
 }
 
 /** A write error of the log (logPath null: the log in memory), as the run's error: the folder and the errno. */
@@ -146,21 +132,22 @@ function exitOutcome(control, code, ops) {
  * stops the loop after its call, a second exits 130 at once with the log
  * flushed (interrupt.js). hooks (compare, src/compare/run-compare.js):
  * onRing(sab) gets the ring before the worker starts, onMessage(msg) every
- * worker message the pass does not handle itself (a 'block'), and 'ready'.
+ * worker message the pass does not handle itself (a 'block'), and 'ready';
+ * onAbortable(abort) gets abort(error), which stops the worker and ends the
+ * pass as failed (phase 'block') with error.
  * bytes: the module's bytes when target has no file (describeBytes).
  */
 export async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt, hooks = null, bytes = null }) {
   const sab = createRing(cfg.ringRecords);
   hooks?.onRing(sab);
   const control = new Int32Array(sab, 0, CTL_WORDS);
-  const worker = new Worker(new URL('../worker/worker.js', import.meta.url), {
+  const worker = startWorker(new URL('../worker/worker.js', import.meta.url), {
     workerData: {
       ring: sab,
       config: { ...cfg, countPass: pass === 'count' },
       target: { kind: target.kind, path: target.path ?? `${target.name} (bytes)`, arm: target.arm ?? null, bytes },
       outputs,
     },
-    execArgv: workerExecArgv(),
     stdout: true,
     stderr: true,
   });
@@ -303,6 +290,12 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     }
   }, DRAIN_MS);
 
+  // compare's block bound (src/compare/run-compare.js) ends a pass whose block never came.
+  hooks?.onAbortable?.((error) => {
+    abandonRun(sab);
+    worker.terminate();
+    finish({ type: 'done', status: 'failed', phase: 'block', hung: true, error });
+  });
   worker.on('message', (msg) => {
     if (outcome) return;
     if (msg.type === 'ready') {
@@ -402,12 +395,15 @@ export function startFailure(outcome, target, cfg, outDir) {
   const e = outcome.error ?? { name: 'Error', message: 'the worker ended before the run started' };
   if (e.exitCode === EXIT.USAGE)
     return new SoakError(e.code ?? 'WS_EUSAGE', e.message, { fix: e.fix, exitCode: EXIT.USAGE });
-  const where = { setup: 'setup failed', load: 'loading the target failed', log: 'the log could not be written' };
+  // A raw module has no setup of its own: its "setup" is its instantiation.
+  const setup = target.kind === 'module' ? 'the module could not be instantiated' : 'setup failed';
+  const where = { setup, load: 'loading the target failed', log: 'the log could not be written' };
   const message = `${target.name}: ${where[outcome.phase] ?? 'the run could not start'}: ${e.message}`;
   // Without a result folder (the library's in-memory run) the details are the error's cause.
   const kept = outDir === null ? "the error's cause" : 'summary.json';
-  const fix =
-    outcome.phase === 'setup'
+  const fix = e.fix
+    ? e.fix
+    : outcome.phase === 'setup'
       ? `Fix the scenario's setup; the stack is in ${kept}.`
       : outcome.phase === 'log'
         ? outDir === null

@@ -18,6 +18,8 @@ import { censusSource, createSources, heapMemory } from './allocator/sources.js'
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createGrowFailures } from './grow-failures.js';
+import { rejectionError, watchRejections } from './rejections.js';
+import { createStatsReader } from './stats-values.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 
 const { ring, config, target, outputs } = workerData;
@@ -99,10 +101,48 @@ const capture = installCapture({
   },
 });
 
+const rejections = watchRejections();
+
+/** The loop's iteration word (what ctx.iteration reads): the call running, or the last one run. */
+const currentIteration = () => (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
+
+/**
+ * The summary's error of a failed outcome: a WASI proc_exit named as such
+ * (node:wasi throws a symbol for it), anything else as serializeError says.
+ */
+function failureOf(outcome, prepared) {
+  const code = outcome.phase === 'iteration' ? (prepared.exitCodeOf?.(outcome.error) ?? null) : null;
+  if (code === null) return serializeError(outcome.error);
+  return {
+    name: 'Error',
+    code: 'WS_EPROCEXIT',
+    message: `the module called proc_exit(${code}) in iteration ${currentIteration()}`,
+    stack: null,
+  };
+}
+
 // Any thrown value, as the summary reports it: an Error (any subclass, also
 // one from another realm) keeps its name, message and stack; anything else is
 // described as what it is ("threw a string: 'x'", "threw undefined").
 function serializeError(err) {
+  try {
+    return describeThrown(err);
+  } catch (failure) {
+    // A value whose very inspection throws (a Proxy whose traps throw).
+    let why = 'reading it threw';
+    try {
+      why = `reading it threw ${String(failure?.message ?? failure)}`;
+    } catch {}
+    return {
+      name: 'non-Error value',
+      message: `threw a value that cannot be described (${why}; not an Error, so no stack)`,
+      stack: null,
+    };
+  }
+}
+
+/** serializeError's description; may throw when reading err throws. */
+function describeThrown(err) {
   const isError = err instanceof Error || Object.prototype.toString.call(err) === '[object Error]';
   if (isError) {
     return {
@@ -175,6 +215,7 @@ async function prepare(stdio) {
       alloc: raw.alloc,
       free: raw.free,
       bufferMemory,
+      exitCodeOf: raw.exitCodeOf,
     };
   }
   const { scenario, ops } = await loadScenario(target.path);
@@ -220,6 +261,8 @@ function retainedHeap(completed, elapsedMs) {
   return getHeapStatistics().used_heap_size;
 }
 
+const readStats = createStatsReader();
+
 async function slowSample(prepared, elapsedMs) {
   addon.metric(runner, METRIC.jsHeap, getHeapStatistics().used_heap_size);
   addon.metric(runner, METRIC.jsHeapAfterGC, retainedHeap(addon.completed(runner), elapsedMs));
@@ -233,9 +276,9 @@ async function slowSample(prepared, elapsedMs) {
   if (heapIndex >= 0) addon.census(runner, heapIndex, true);
   const stats = prepared.scenario?.stats;
   if (stats) {
-    const s = await stats.call(prepared.scenario, prepared.state);
-    if (s && Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.liveBytes, s.liveBytes);
-    if (s && Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.heapBytes, s.heapBytes);
+    const s = readStats(await stats.call(prepared.scenario, prepared.state), addon.completed(runner) - 1);
+    if (Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.liveBytes, s.liveBytes);
+    if (Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.heapBytes, s.heapBytes);
   }
 }
 
@@ -289,6 +332,16 @@ async function loop(prepared) {
         enter,
       })
     : null;
+  // The calls since the last check for an unhandled rejection: one of them made it.
+  let checkedFrom = addon.completed(runner);
+  const rejected = () => {
+    const r = rejections.take();
+    const to = addon.completed(runner) - 1;
+    const from = Math.min(checkedFrom, to);
+    checkedFrom = to + 1;
+    if (!r) return null;
+    return { status: 'failed', error: r.reason, rejection: { from, to }, phase: 'iteration', iteration: to };
+  };
   for (;;) {
     // Run to the next due point; one already passed waits on its floor, so
     // check again after another --yield-every iterations.
@@ -315,6 +368,8 @@ async function loop(prepared) {
         return { status: 'failed', error: err };
       }
       enter(PHASE.loop);
+      const failed = rejected();
+      if (failed) return failed;
     }
     trackLateMemories();
     const now = performance.now();
@@ -351,6 +406,8 @@ async function loop(prepared) {
       enter(PHASE.loop);
       nextYieldIteration = completed + config.yieldEvery;
       lastYield = performance.now();
+      const failed = rejected();
+      if (failed) return failed;
     }
   }
 }
@@ -369,6 +426,13 @@ async function main() {
     checkBudgetOps(config.budgets, prepared.ops);
   } catch (err) {
     parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
+    return;
+  }
+  await yieldToEventLoop(); // Node looks for unhandled rejections between turns of the event loop
+  const inSetup = rejections.take();
+  if (inSetup) {
+    const error = rejectionError(serializeError(inSetup.reason), 'setup()');
+    parentPort.postMessage({ type: 'fatal', phase: 'setup', error });
     return;
   }
   // Memories dropped during setup are gone: the run tracks the living ones.
@@ -426,6 +490,10 @@ async function main() {
     } catch (err) {
       outcome = outcome.status === 'failed' ? outcome : { status: 'failed', error: err, phase: 'teardown' };
     }
+    await yieldToEventLoop(); // Node looks for unhandled rejections between turns of the event loop
+    const inTeardown = rejections.take();
+    if (inTeardown && outcome.status !== 'failed')
+      outcome = { status: 'failed', error: inTeardown.reason, rejection: 'teardown()', phase: 'teardown' };
   }
   enter(PHASE.end);
   if (outcome.status !== 'failed') addon.end(runner);
@@ -444,7 +512,13 @@ async function main() {
     untrackedMemories,
     error:
       outcome.status === 'failed'
-        ? { ...serializeError(outcome.error), iteration: outcome.iteration, allocBytes: outcome.allocBytes }
+        ? {
+            ...(outcome.rejection
+              ? rejectionError(serializeError(outcome.error), outcome.rejection)
+              : failureOf(outcome, prepared)),
+            iteration: outcome.iteration,
+            allocBytes: outcome.allocBytes,
+          }
         : null,
   });
 }

@@ -4,6 +4,7 @@
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
+import { targetFrames } from '../../report/stack.js';
 import { describeFailure, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { runConfig } from '../options.js';
@@ -23,7 +24,10 @@ function printResult(summary, outDir) {
     `  ${summary.status}, ${formatCount(summary.iterations.completed)} iterations, verdict ${summary.verdict}`,
     `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${formatCount(summary.memory.growthEvents)} growth events)`,
   );
-  if (summary.error) lines.push(`  error ${describeFailure(summary.error)}`);
+  if (summary.error) {
+    lines.push(`  error ${describeFailure(summary.error)}`);
+    for (const frame of targetFrames(summary.error)) lines.push(`    ${frame}`);
+  }
   if (summary.baseline) lines.push(...baselineLines(summary.baseline).map((l) => `  ${l}`));
   if (summary.outputs?.plotsSkipped) lines.push(`  figures: ${summary.outputs.plotsSkipped}`);
   if (summary.interrupted?.cutShort?.length)

@@ -111,11 +111,11 @@ export const shardOf = (targets, shard) => (shard ? targets.filter((_, i) => i %
 function targetArgv(t, shared) {
   const argv = [t.path];
   if (t.call) argv.push('--call', t.call);
-  // --args=SPEC, so that a spec such as -5 is not read as an option.
+  // --flag=VALUE: a value such as -5 reaches the option's check, not read as an option.
   for (const a of t.args ?? []) argv.push(`--args=${a}`);
   if (t.alloc) argv.push('--alloc', t.alloc);
-  if (t.iterations !== undefined) argv.push('--iterations', String(t.iterations));
-  if (t.seed !== undefined) argv.push('--seed', String(t.seed));
+  if (t.iterations !== undefined) argv.push(`--iterations=${t.iterations}`);
+  if (t.seed !== undefined) argv.push(`--seed=${t.seed}`);
   if (t.countAllocs) argv.push('--count-allocs');
   return [...argv, ...shared];
 }
@@ -152,7 +152,8 @@ function planTargets(targets, given, outRoot, suitePath) {
 /** Runs the suite of parseCommand('soak', argv); resolves the exit code. */
 export async function commandSoak({ values, positionals, given }) {
   const suitePath = positionals[0] ?? EXAMPLE_SUITE;
-  if (positionals[0] === undefined) process.stdout.write(`the examples shipped with wasm-soak: ${suitePath}\n`);
+  if (positionals[0] === undefined && !values.quiet)
+    process.stdout.write(`the examples shipped with wasm-soak: ${suitePath}\n`);
   const outRoot = values.out ?? RESULTS_ROOT;
   const suite = readSuite(suitePath);
   const plan = planTargets(shardOf(suite.targets, values.shard), given, outRoot, suitePath);
@@ -180,6 +181,9 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     expectMode: Boolean(values.expect),
   });
   const mismatches = [];
+  // -q silences the per-target lines and the results line, never a failure
+  // or a mismatch (those go to stderr instead).
+  const say = values.quiet ? () => {} : (text) => process.stdout.write(text);
   // The suite's exit code: the worst of its targets' (each the judge's, with
   // --expect their expectations'), interrupted > failed > usage > finding.
   let worst = EXIT.OK;
@@ -203,8 +207,8 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
         const missed = compareMismatches(t, c);
         mismatches.push(...missed);
         const mark = values.expect && t.expect ? (missed.length ? 'NOT AS EXPECTED' : 'as expected') : '';
-        process.stdout.write(`${t.name.padEnd(16)} compared   ${c.arms.length} arms ${mark}  (seed ${cfg.seed})\n`);
-        for (const l of compareLines(c)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
+        say(`${t.name.padEnd(16)} compared   ${c.arms.length} arms ${mark}  (seed ${cfg.seed})\n`);
+        for (const l of compareLines(c)) say(`${''.padEnd(17)}${l}\n`);
         const expected = judge({ findings: missed.map(() => ({ kind: 'expectation' })) }).exitCode;
         worst = Math.max(worst, values.expect ? expected : exitCode);
         continue;
@@ -226,24 +230,25 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     for (const g of summary.baseline?.regressions ?? [])
       mismatches.push(`${t.name}: against its baseline: ${g.sentence}`);
     const mark = values.expect && t.expect ? (matches ? 'as expected' : `EXPECTED ${t.expect.join('|')}`) : '';
-    process.stdout.write(
+    say(
       `${t.name.padEnd(16)} ${summary.status.padEnd(11)} verdict ${summary.verdict.padEnd(15)} ${mark}  (seed ${summary.seed})\n`,
     );
-    for (const f of summary.findings ?? []) process.stdout.write(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
-    if (summary.status === 'failed') process.stdout.write(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
-    if (summary.baseline)
-      for (const l of baselineLines(summary.baseline)) process.stdout.write(`${''.padEnd(17)}${l}\n`);
+    for (const f of summary.findings ?? []) say(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
+    if (summary.status === 'failed' && values.quiet)
+      process.stderr.write(`wasm-soak: ${t.name}: failed, verdict error ${describeFailure(summary.error)}\n`);
+    else if (summary.status === 'failed') say(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
+    if (summary.baseline) for (const l of baselineLines(summary.baseline)) say(`${''.padEnd(17)}${l}\n`);
     // A signal stops the suite, also when the target it stopped failed (exit 3).
     if (summary.interrupted) break;
   }
   await writeSuiteReports(outRoot, suiteResult.finish());
-  process.stdout.write(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
+  say(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
   if (values.expect) {
     if (mismatches.length)
-      process.stdout.write(
+      (values.quiet ? process.stderr : process.stdout).write(
         `verdicts (or baselines) that did not match the suite's expectations:\n  ${mismatches.join('\n  ')}\n`,
       );
-    else process.stdout.write("every verdict matched the suite's expectations\n");
+    else say("every verdict matched the suite's expectations\n");
   }
   return worst;
 }

@@ -5,22 +5,11 @@ import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
 import { usageError } from '../../cli/exit-codes.js';
 import { ARG_KIND, MAX_PARAMS, VALUE_TYPE } from '../../protocol.js';
+import { chooseCalls } from './choose-calls.js';
 import { buildTrampoline } from './trampoline.js';
 import { inspectModule } from './wasm-info.js';
 
 const WASI_MODULE = 'wasi_snapshot_preview1';
-const INTERNAL = new Set([
-  '_initialize',
-  '_start',
-  'malloc',
-  'free',
-  'calloc',
-  'realloc',
-  'sbrk',
-  '__wbindgen_malloc',
-  '__wbindgen_free',
-  '__wbindgen_realloc',
-]);
 const ALLOCATORS = [
   ['malloc', 'free'],
   ['__wbindgen_malloc', '__wbindgen_free'],
@@ -47,6 +36,14 @@ function loadModule(path, given) {
     } catch (err) {
       why = err.message.replace(/^WebAssembly\.Module\(\): /, '');
     }
+    const feature = unsupportedFeature(bytes);
+    if (feature) {
+      throw usageError(
+        'WS_EFEATURE',
+        `${path} uses ${feature}, which the engine of this Node ${process.version} does not run (${why}).`,
+        'Build the module without it (one 32-bit memory), or drive a build without it from a scenario.',
+      );
+    }
     throw usageError(
       'WS_EMODULE',
       `${path} is not a valid module: ${why}.`,
@@ -64,38 +61,28 @@ function loadModule(path, given) {
   }
 }
 
+/**
+ * The proposal an invalid module's sections show it needs, as words
+ * ("multiple memories (3: the multi-memory proposal)", "a 64-bit memory
+ * (the memory64 proposal)"), or null when they show none (or do not parse).
+ */
+function unsupportedFeature(bytes) {
+  let memories;
+  try {
+    memories = inspectModule(bytes).memories;
+  } catch {
+    return null;
+  }
+  if (memories.some((m) => m.memory64)) return 'a 64-bit memory (the memory64 proposal)';
+  if (memories.length > 1) return `multiple memories (${memories.length}: the multi-memory proposal)`;
+  return null;
+}
+
 function unresolvedImports(info) {
   return info.imports.filter((i) => i.module !== WASI_MODULE || i.kind !== 'function');
 }
 
 const signatureOf = (e) => `(${e.params.join(', ')}) -> (${e.results.join(', ')})`;
-
-function functionExports(info) {
-  return info.exports.filter((e) => e.kind === 'function');
-}
-
-/** Chooses the ops: --call, or the module's only non-internal function. */
-export function chooseCalls(info, calls, path) {
-  const fns = functionExports(info);
-  const list = fns.map((e) => `${e.name}(${e.params.join(', ')})`).join(', ') || 'none';
-  if (!calls) {
-    const candidates = fns.filter((e) => !INTERNAL.has(e.name));
-    if (candidates.length !== 1) {
-      throw usageError(
-        'WS_ECALL',
-        `${path} exports ${candidates.length} candidate functions; which one to soak is ambiguous.`,
-        `Name it with --call NAME (or a weighted mix --call a:5,b:1). Function exports: ${list}.`,
-      );
-    }
-    return [{ name: candidates[0].name, weight: 1 }];
-  }
-  for (const c of calls) {
-    if (!fns.some((e) => e.name === c.name)) {
-      throw usageError('WS_EEXPORT', `${path} has no exported function "${c.name}".`, `Function exports: ${list}.`);
-    }
-  }
-  return calls;
-}
 
 /**
  * Fails when a per-op --args names an op that is not soaked: without --call
@@ -196,16 +183,60 @@ function findAllocator(exports, info, alloc) {
   );
 }
 
+/**
+ * The exit code of a WASI proc_exit when thrown is what it throws, else
+ * null: with returnOnExit, node:wasi ends the wasm call by throwing its
+ * kExitCode symbol, and keeps the code on the WASI object under it.
+ */
+function procExitCode(wasi, thrown) {
+  if (wasi === null || typeof thrown !== 'symbol' || thrown.description !== 'kExitCode') return null;
+  return Object.getOwnPropertySymbols(wasi).includes(thrown) ? wasi[thrown] : null;
+}
+
+/**
+ * Instantiates module (with WASI when wasi is given) and runs its
+ * initialization: the start function, then WASI's or its own _initialize.
+ * A trap or proc_exit there is the module's: an exit-3 error naming which
+ * function did it, with no scenario to blame.
+ */
+async function initialized(module, wasi, { info, exitCodeOf }) {
+  let step = 'start';
+  try {
+    const instance = await WebAssembly.instantiate(module, wasi ? wasi.getImportObject() : {});
+    step = '_initialize';
+    if (wasi) wasi.initialize(instance);
+    else if (typeof instance.exports._initialize === 'function') instance.exports._initialize();
+    return instance;
+  } catch (err) {
+    const exported = info.exports.find((e) => e.kind === 'function' && e.index === info.start);
+    const which =
+      step === 'start'
+        ? `its start function (function ${info.start}${exported ? `, exported as "${exported.name}"` : ''})`
+        : 'its _initialize export';
+    if (step === 'start' && info.start === null) throw err; // not the module's code: the engine's own error
+    const code = exitCodeOf(err);
+    const what = code === null ? `trapped: ${err?.message ?? String(err)}` : `called proc_exit(${code})`;
+    throw Object.assign(new Error(`${which} ${what}, before any call`), {
+      code: 'WS_EINIT',
+      fix: 'The module fails on its own before wasm-soak calls it: run it alone (e.g. with node:wasi) to see why, and fix its initialization.',
+      stack: err?.stack,
+    });
+  }
+}
+
 /** The checked outputs' ring: room for one block's calls (a power of two), or 0. */
 const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Math.log2(Math.max(1, blockCalls))) : 0);
 
 /**
  * Instantiates a module for a run: target { path, bytes } (bytes null: read
  * the file at path; else path only names it). Returns { ops, instance, info,
- * alloc, free, slots, bufferMemory, memoryNames }: ops call the export through
+ * alloc, free, slots, bufferMemory, memoryNames, exitCodeOf }: exitCodeOf(thrown)
+ * is the code of a WASI proc_exit that thrown ends a call with (else null); ops call the export through
  * the argument trampoline (trampoline.js), built with pristine (the unhooked
  * WebAssembly constructors). stdio: { stdin, stdout, stderr } file descriptors
- * for WASI (stdin: the null device). Throws exit-2 SoakErrors for input problems.
+ * for WASI (stdin: the null device). Throws exit-2 SoakErrors for input
+ * problems, exit-3 ones for a start function or _initialize that traps or
+ * exits.
  */
 export async function prepareRawTarget({ path, bytes: given = null }, config, stdio, pristine) {
   const { bytes, info } = loadModule(path, given);
@@ -240,9 +271,8 @@ export async function prepareRawTarget({ path, bytes: given = null }, config, st
       })
     : null;
   const module = await WebAssembly.compile(bytes);
-  const instance = await WebAssembly.instantiate(module, wasi ? wasi.getImportObject() : {});
-  if (wasi) wasi.initialize(instance);
-  else if (typeof instance.exports._initialize === 'function') instance.exports._initialize();
+  const exitCodeOf = (thrown) => procExitCode(wasi, thrown);
+  const instance = await initialized(module, wasi, { info, exitCodeOf });
 
   const exported = calls.map((c) => {
     const exp = info.exports.find((e) => e.name === c.name);
@@ -278,5 +308,5 @@ export async function prepareRawTarget({ path, bytes: given = null }, config, st
     signature: op.signature,
   }));
   const { alloc, free, slots } = trampoline;
-  return { ops, instance, info, alloc, free, slots, bufferMemory, memoryNames };
+  return { ops, instance, info, alloc, free, slots, bufferMemory, memoryNames, exitCodeOf };
 }

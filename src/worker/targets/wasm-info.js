@@ -81,8 +81,9 @@ function readImport(r, info) {
  * Parses bytes (a Uint8Array of a wasm module) and returns
  * { imports: [{ module, name, kind }], exports: [{ name, kind, index, params?, results? }],
  *   memories: [{ min, max, shared, memory64, imported? }],
- *   custom: [{ name, start, end }] } (limits in 64 KiB pages; custom
- *   sections by name with their payload's byte range).
+ *   custom: [{ name, start, end }], start } (limits in 64 KiB pages; custom
+ *   sections by name with their payload's byte range; start: the start
+ *   function's index, or null).
  * Throws an Error with code 'WS_EMODULE' when the bytes are not a wasm module.
  */
 export function inspectModule(bytes) {
@@ -91,7 +92,7 @@ export function inspectModule(bytes) {
   }
   const r = new Reader(bytes);
   r.pos = 8;
-  const info = { imports: [], exports: [], memories: [], functions: [], types: [], custom: [] };
+  const info = { imports: [], exports: [], memories: [], functions: [], types: [], custom: [], start: null };
   try {
     while (r.pos < bytes.length) {
       const id = r.byte();
@@ -102,6 +103,7 @@ export function inspectModule(bytes) {
       else if (id === 2) for (let n = r.u32(); n > 0; n--) readImport(r, info);
       else if (id === 3) for (let n = r.u32(); n > 0; n--) info.functions.push(r.u32());
       else if (id === 5) for (let n = r.u32(); n > 0; n--) info.memories.push(r.limits());
+      else if (id === 8) info.start = r.u32();
       else if (id === 7) {
         for (let n = r.u32(); n > 0; n--) {
           const name = r.name();
@@ -119,5 +121,11 @@ export function inspectModule(bytes) {
     const sig = info.types[info.functions[e.index]];
     if (sig) Object.assign(e, sig);
   }
-  return { imports: info.imports, exports: info.exports, memories: info.memories, custom: info.custom };
+  return {
+    imports: info.imports,
+    exports: info.exports,
+    memories: info.memories,
+    custom: info.custom,
+    start: info.start,
+  };
 }
