@@ -224,18 +224,15 @@ typedef struct {
                       * reaches the threshold and the other does not even
                       * span it: not a finding, inconclusive
                       * (WS_UNDECIDED_MACHINE_NOISE) */
-  int unsustained;   /* flagged by both tests, but one half of the batches does
+  int unsustained;   /* flagged, but one half of the batches does
                       * not rise on its own (p >= 0.1; against the machine when
                       * controlled): a step or a stretch of wander, not a
                       * drift; inconclusive (WS_UNDECIDED_UNSUSTAINED) */
   double first_half_effect, second_half_effect; /* with unsustained: each half's
                                                  * trend as a change across the run */
   /* The interval that decided, quoted by every report: the trend against the
-   * machine when controlled (decided_against_machine), else the calls' own
-   * (effect_low98 ..), which is also quoted when it alone spans the
-   * threshold that the trend against the machine clears. */
+   * machine when controlled, else the calls' own (effect_low98 ..). */
   double decided_effect, decided_low98, decided_high98;
-  int decided_against_machine;
 } ws_drift_result;
 
 /* Tests per-call times x[from..calls) for an upward drift: the interquartile

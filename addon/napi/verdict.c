@@ -111,8 +111,6 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, ws_napi_set_number(env, o, "decidedHigh98", d->decided_high98));
   NAPI_CALL(env, napi_get_boolean(env, d->controlled, &b));
   NAPI_CALL(env, napi_set_named_property(env, o, "controlled", b));
-  NAPI_CALL(env, napi_get_boolean(env, d->decided_against_machine, &b));
-  NAPI_CALL(env, napi_set_named_property(env, o, "decidedAgainstMachine", b));
   NAPI_CALL(env, napi_get_boolean(env, d->machine_noise, &b));
   NAPI_CALL(env, napi_set_named_property(env, o, "machineNoise", b));
   NAPI_CALL(env, napi_get_boolean(env, d->unsustained, &b));

@@ -143,25 +143,16 @@ function machineWords(t) {
 // The decided change with the interval that decided it (docs/verdicts.md,
 // "Time against the machine"): one statistic, decided and quoted.
 function decidedWords(t) {
-  const other =
-    !t.decidedAgainstMachine && t.adjustedEffect != null
-      ? `; against the machine ${formatPercent(t.adjustedEffect)}, ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)}`
-      : '';
-  return `${formatPercent(t.decidedEffect)} across the run${decidedBasis(t)} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}${other})`;
-}
-
-// Which trend the decided interval is: against the machine, or (when the
-// calls' own trend is the one that left it open) the calls' own time.
-function decidedBasis(t) {
-  if (t.decidedAgainstMachine) return ' against the machine';
-  return t.adjustedEffect != null ? " in the calls' own time" : '';
+  const against = t.adjustedEffect != null ? ' against the machine' : '';
+  return `${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)})`;
 }
 
 // The slowdown in words: the change that decided it with its interval (its
 // low end at the threshold or above, so never spanning 0), the typical call
 // of the early and late windows, and what the machine did meanwhile.
 function slowdownWords(t) {
-  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${decidedBasis(t)} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})`;
+  const against = t.adjustedEffect != null ? ' against the machine' : '';
+  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})`;
 }
 
 // Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
@@ -392,7 +383,7 @@ export function analyzeRun(data, options = {}) {
         low: t.decidedLow98,
         high: t.decidedHigh98,
         level: 0.98,
-        method: t.decidedAgainstMachine ? 'trend against the machine' : 'trend',
+        method: t.adjustedEffect != null ? 'trend against the machine' : 'trend',
       }
     : null;
   // What the machine did: the control's own change, the batches preemption

@@ -158,10 +158,11 @@ static int fit_change(const double *x, const double *y, size_t n, double span,
 /* Judges the batches bx, by[0..nb) of w against the machine measured by ctl
  * (the calls' own test already in r): the control's median per batch, its
  * own trend, and the trend of by minus it, which it leaves in z[0..nb) when
- * it sets r->controlled. Sets r's control fields and its
- * decision: flagged only when both tests show the threshold; machine_noise
- * when only one does and the other does not even span it; and the decided
- * interval. Returns 0 or WS_ENOMEM. */
+ * it sets r->controlled. Sets r's control fields and its decision: flagged
+ * when the trend against the machine shows the threshold and the calls' own
+ * trend at least spans it; machine_noise when one test shows it and the
+ * other does not even span it; the decided interval, the one against the
+ * machine. Returns 0 or WS_ENOMEM. */
 static int against_machine(const ws_time_control *ctl, const ws_windows *w, size_t calls,
                            const double *bx, const double *by, const ws_drift_opts *o,
                            double *z, ws_drift_result *r) {
@@ -191,24 +192,21 @@ static int against_machine(const ws_time_control *ctl, const ws_windows *w, size
   int flag = rising && r->adjusted_low98 >= o->threshold;
   int spans = rising && !flag && r->adjusted_high98 >= o->threshold;
   int own_flag = r->flagged, own_spans = r->spans;
-  r->flagged = own_flag && flag;
-  /* The two tests disagree: one shows the threshold, the other shows no
-   * rise of it at all. Either the machine slowed the calls (their own trend
+  /* The trend against the machine decides; the calls' own trend must agree
+   * (a significant rise that reaches the threshold, cleared or spanned): its
+   * interval is wider by the machine's own noise, which the control takes
+   * out. When one test shows the threshold and the other shows no rise of
+   * it at all, they disagree: the machine slowed the calls (their own trend
    * alone), or it got faster while they did not, or the reference workload
    * answers the machine differently from the module (the trend against the
    * machine alone): nothing to find, nothing to call stable. */
-  r->machine_noise = (own_flag && !flag && !spans) || (flag && !own_flag && !own_spans);
-  r->spans =
-      !r->flagged && !r->machine_noise && (own_flag || own_spans) && (flag || spans);
-  /* The interval quoted is the one that decided: with a flag, both clear the
-   * threshold and the test against the machine is quoted; when one only
-   * spans it, that one; with machine noise, the test against the machine. */
-  if (!(r->spans && flag)) {
-    r->decided_effect = r->adjusted_effect;
-    r->decided_low98 = r->adjusted_low98;
-    r->decided_high98 = r->adjusted_high98;
-    r->decided_against_machine = 1;
-  }
+  int own_agrees = own_flag || own_spans;
+  r->flagged = flag && own_agrees;
+  r->machine_noise = (own_flag && !flag && !spans) || (flag && !own_agrees);
+  r->spans = own_agrees && spans;
+  r->decided_effect = r->adjusted_effect;
+  r->decided_low98 = r->adjusted_low98;
+  r->decided_high98 = r->adjusted_high98;
   return 0;
 }
 
