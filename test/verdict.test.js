@@ -336,3 +336,23 @@ test('a rise in one half of the run only is unsustained, not a slowdown', () => 
   // A rise spread over the whole run is a slowdown.
   assert.deepEqual(kinds(analyzeRun(run({ seed: 31, control: true, drift: 0.3 }), { warmup: 2000 })), ['slowdown']);
 });
+
+test('a slowdown that a second pass of the same calls does not show is not-replicated, not a finding', () => {
+  // The first pass rises 30 % through the run; the second (same calls, a
+  // fresh instance) stays flat: the rise was that run's own wander.
+  const data = { ...run({ seed: 44, control: true, drift: 0.3 }), replica: run({ seed: 45, control: true }) };
+  const r = analyzeRun(data, { warmup: 2000 });
+  assert.deepEqual(kinds(r), []);
+  assert.equal(judge(r).verdict, 'inconclusive');
+  const u = r.inconclusive.find((x) => x.series === 'time');
+  assert.equal(u.reason, 'not-replicated');
+  assert.match(u.sentence, /a second pass of the same calls .* did not: [+−-]?[\d.]+ % across the run/);
+  const time = r.series.find((s) => s.name === 'time');
+  assert.equal(time.replica.confirmed, false);
+  assert.ok(time.replica.effect.low < 0.1, JSON.stringify(time.replica));
+  // A second pass that rises as well confirms it, and the finding says so.
+  const again = analyzeRun({ ...data, replica: run({ seed: 45, control: true, drift: 0.3 }) }, { warmup: 2000 });
+  assert.deepEqual(kinds(again), ['slowdown']);
+  assert.equal(again.findings[0].replica.confirmed, true);
+  assert.match(again.findings[0].sentence, /and again in a second pass of the same calls: \+[\d.]+ %/);
+});

@@ -175,15 +175,6 @@ function hungCall(e, err) {
 }
 
 /**
- * Analyses a run and writes nothing. timed: the decoded timed pass
- * (readRun); counted: the decoded counting pass (readRun with allocs) or
- * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
- * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
- * the counting pass's outcome or null. Returns { summary, figureData }: the
- * summary (docs/summary.md; outputs.figures and plotsSkipped are the report
- * writers' to fill) and the decoded run as the figures show it.
- */
-/**
  * The run with its iterations counted from its first call, as the trend
  * windows count calls: the same run unless a test hook started the loop's
  * counter past 0 (docs/log-format.md, "Iterations").
@@ -196,8 +187,31 @@ function fromFirstCall(data) {
   return { ...data, memory: { ...data.memory, iter: shift(data.memory.iter) }, metrics };
 }
 
-export function analyze({ timed: logged, counted = null, cfg, run, count: given = null }) {
-  const timed = fromFirstCall(logged);
+/**
+ * Whether the time test flags a slowdown in the decoded timed pass logged
+ * under cfg: then run.js times the same calls again (a second timed pass,
+ * the replica) before the finding stands.
+ */
+export function flagsSlowdown(logged, cfg) {
+  return judgeTrends(fromFirstCall(logged), cfg).trend.findings.some((f) => f.kind === 'slowdown');
+}
+
+/**
+ * Analyses a run and writes nothing. timed: the decoded timed pass
+ * (readRun); counted: the decoded counting pass (readRun with allocs) or
+ * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
+ * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
+ * the counting pass's outcome or null; replica: the decoded second timed
+ * pass (run.js runs one when the first flagged a slowdown) or null. Returns
+ * { summary, figureData }: the summary (docs/summary.md; outputs.figures and
+ * plotsSkipped are the report writers' to fill) and the decoded run as the
+ * figures show it.
+ */
+export function analyze({ timed: logged, counted = null, replica = null, cfg, run, count: given = null }) {
+  // A slowdown must recur in the second timed pass, when one ran to its end
+  // (one cut short says nothing of the calls after it: the first pass's word stands).
+  const whole = replica && replica.calls >= logged.calls ? fromFirstCall(replica) : null;
+  const timed = { ...fromFirstCall(logged), replica: whole };
   // Without the run's word on its counting pass (report, the library), its log tells.
   const count = given ?? (counted ? logCountOutcome(counted, run.status) : null);
   const allocations = counted ? summarizeAllocations(counted) : null;
@@ -259,7 +273,12 @@ export function analyze({ timed: logged, counted = null, cfg, run, count: given 
   summary.verdict = judged.verdict;
   summary.exitCode = judged.exitCode;
   if (summary.baseline) summary.baseline.verdict = verdictChange(cfg.baseline.record.verdict, summary.verdict);
-  summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
+  summary.outputs = {
+    log: 'samples.wslog',
+    countLog: counted ? 'samples-count.wslog' : null,
+    replicaLog: replica ? 'samples-replica.wslog' : null,
+    summary: 'summary.json',
+  };
   // The figures show what the verdicts judged (e.g. live bytes from the
   // counting pass when the module reports none itself); the JS heap line is
   // the retained heap where measured, else the sampled one.

@@ -64,6 +64,25 @@ function collectSeries(data) {
   return out.slice(0, MAX_SERIES);
 }
 
+/**
+ * A second timed pass of the run's calls (a decoded run, or null) as the
+ * C analysis takes it: its per-call times and flags, and its control's
+ * samples in its own kept calls (a thinned log counts kept calls).
+ */
+function replicaInput(rep) {
+  if (!rep) return undefined;
+  const elapsed = rep.elapsed instanceof Float32Array ? rep.elapsed : Float32Array.from(rep.elapsed ?? []);
+  const stride = rep.stride ?? 1;
+  const control = rep.metrics?.controlNs;
+  const has = control?.iter && control.iter.length > 0;
+  return {
+    elapsed,
+    flags: rep.flags instanceof Uint8Array && rep.flags.length === elapsed.length ? rep.flags : undefined,
+    controlIter: has ? Float64Array.from(control.iter, (x) => x / stride) : undefined,
+    controlValue: has ? f64(control.value) : undefined,
+  };
+}
+
 // Returns the byte limit a series would run into.
 function limitFor(s, data, options) {
   const memories = data.header?.memories ?? [];
@@ -152,7 +171,8 @@ function decidedWords(t) {
 // of the early and late windows, and what the machine did meanwhile.
 function slowdownWords(t) {
   const against = t.adjustedEffect != null ? ' against the machine' : '';
-  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})`;
+  const again = t.replica ? `, and again in a second pass of the same calls: ${decidedWords(t.replica)}` : '';
+  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})${again}`;
 }
 
 // Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
@@ -208,6 +228,8 @@ function undecidedWords(u, name, x, t, o) {
       return `Time per call rises by ${decidedWords(t)}, which may or may not reach the ${formatPercent(o.timeThreshold)} threshold: ${more} would decide it.`;
     case UNDECIDED_REASON.unsustained:
       return `Time per call rises by ${decidedWords(t)}, but not through the run: the first half alone implies ${formatPercent(t.firstHalfEffect)}, the second half ${formatPercent(t.secondHalfEffect)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
+    case UNDECIDED_REASON['not-replicated']:
+      return `Time per call rose by ${decidedWords(t)}, but a second pass of the same calls (the same seed, a fresh instance) did not: ${decidedWords(t.replica)}, no significant rise that reaches the ${formatPercent(o.timeThreshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
     case UNDECIDED_REASON['machine-noise']:
       if (t.adjustedLow98 >= o.timeThreshold)
         return `Against the machine, time per call rose by ${formatPercent(t.adjustedEffect)} across the run (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)}), but the calls' own time did not show it (${formatPercent(t.effect)}, 98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), while ${machineWords(t)}. The machine got faster as the calls stayed level, or the reference workload and the module answer the machine differently: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
@@ -323,6 +345,8 @@ export function analyzeRun(data, options = {}) {
     },
     // Each call's flags: preempted calls leave the time test.
     data.flags instanceof Uint8Array && data.flags.length === elapsed.length ? data.flags : undefined,
+    // A flagged slowdown must recur in the second timed pass, when one ran.
+    replicaInput(data.replica),
   );
   if (stride > 1) inIterations(r, stride);
   const warmup = {
@@ -419,6 +443,15 @@ export function analyzeRun(data, options = {}) {
         blockBatches: t.windowsBlock,
       }
     : null;
+  // The second timed pass's test, when the first flagged a slowdown and one ran.
+  const replica = t.replica
+    ? {
+        calls: data.replica.calls,
+        effect: { relative: t.replica.decidedEffect, low: t.replica.decidedLow98, high: t.replica.decidedHigh98 },
+        pValue: t.replica.decidedP,
+        confirmed: !t.unreplicated,
+      }
+    : null;
   outSeries.push({
     name: 'time',
     tested: t.tested,
@@ -432,6 +465,7 @@ export function analyzeRun(data, options = {}) {
     trendEffect,
     windows,
     windowsChange: t.tested ? t.windowsChange : null,
+    replica,
   });
   const memoryGrows = r.findings.some((f) => f.kind !== 'slowdown');
   const opName = (i) => (data.op && i < data.op.length ? (data.header?.ops?.[data.op[i]]?.name ?? null) : null);
@@ -459,6 +493,7 @@ export function analyzeRun(data, options = {}) {
         effect: timeEffect,
         machine,
         windows,
+        replica,
         projection: null,
         sentence: sentence(f.kind, 'time', null, null, t, memoryGrows),
       };

@@ -496,6 +496,56 @@ static void test_against_machine(void) {
   free(x), free(ci), free(cn), free(flags);
 }
 
+/* A flagged slowdown must recur in a second pass of the same calls: a
+ * first pass that rose +30 % against a replica that stays flat is
+ * not-replicated (inconclusive, no finding); against a replica that rises
+ * +30 % too it stays a slowdown; a replica given to an unflagged run is not
+ * tested. */
+static void test_replica(void) {
+  enum { CALLS = 20000 };
+  float *x = malloc(CALLS * sizeof *x), *y = malloc(CALLS * sizeof *y);
+  if (x == NULL || y == NULL) {
+    free(x), free(y);
+    return;
+  }
+  ws_synth_time t;
+  ws_synth_time_defaults(&t, CALLS, 17);
+  ws_synth_time_fill(&t, x);
+  for (size_t i = 0; i < CALLS; i++)
+    x[i] *= (float)(1.0 + 0.3 * (double)i / CALLS);
+  ws_synth_time_defaults(&t, CALLS, 18);
+  ws_synth_time_fill(&t, y);
+  double lin_iter[1] = {0}, lin_bytes[1] = {1 << 20};
+  ws_series_in s[1] = {{WS_ROLE_LINEAR, 1, lin_iter, lin_bytes, 1, 0}};
+  ws_memtrend_result res[1];
+  ws_verdict v = {.series = res};
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(v.time.flagged && !v.replica_tested && ws_verdict_of(&v) == WS_KIND_SLOWDOWN);
+
+  ws_replica flat = {y, CALLS, {NULL, NULL, 0, NULL}};
+  o.replica = &flat;
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(v.replica_tested && !v.replica.flagged && !v.time.flagged && v.time.unreplicated);
+  CHECK(v.time.more_calls == (double)(v.time.to - v.time.from));
+  CHECK(left_open(&v, WS_UNDECIDED_NOT_REPLICATED, -1));
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE);
+
+  for (size_t i = 0; i < CALLS; i++)
+    y[i] *= (float)(1.0 + 0.3 * (double)i / CALLS);
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(v.replica_tested && v.time.flagged && !v.time.unreplicated);
+  CHECK(v.replica.decided_low98 >= WS_TIME_THRESHOLD);
+  CHECK(ws_verdict_of(&v) == WS_KIND_SLOWDOWN);
+
+  ws_synth_time_defaults(&t, CALLS, 19);
+  ws_synth_time_fill(&t, x);
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(!v.time.flagged && !v.replica_tested && !v.time.unreplicated);
+  free(x), free(y);
+}
+
 /* A sustained series below the memory floor grows for no finding; the
  * floor's numbers: bytes per call and share of the level at the window's
  * start, and the calls until the relative floor. */
@@ -638,6 +688,7 @@ int main(void) {
   test_sawtooth();
   test_analyze_notes();
   test_against_machine();
+  test_replica();
   test_warmup_time();
   return check_report("verdict");
 }

@@ -15,6 +15,7 @@ void ws_verdict_opts_default(ws_verdict_opts *o) {
 #undef WS_SET_DEFAULT
   o->seed = 1;
   o->flags = NULL;
+  o->replica = NULL;
 }
 
 /* Returns the value of a step series at iteration t. */
@@ -137,6 +138,25 @@ static int add_notes(const ws_series_in *series, size_t k, const ws_signal *sig,
   return 0;
 }
 
+/* Replicates v's flagged time test on o->replica (ws_drift_replicate), its
+ * own time warm-up found as the first pass's was (auto: MSER, capped like
+ * the chosen point; fixed: the same iteration). Returns 0 or an error. */
+static int replicate(const ws_verdict_opts *o, const ws_drift_opts *d, ws_verdict *v) {
+  const ws_replica *rp = o->replica;
+  size_t from;
+  if (o->warmup < 0) {
+    int rc = ws_warmup_time(rp->elapsed, rp->calls, &from);
+    if (rc != 0)
+      return rc;
+    size_t cap = rp->calls / WS_WARMUP_CAP_DIVISOR;
+    from = from < cap ? from : cap;
+  } else
+    from = (size_t)o->warmup < rp->calls ? (size_t)o->warmup : rp->calls;
+  v->replica_tested = 1;
+  return ws_drift_replicate(rp->elapsed, rp->calls, from, d, &rp->control, &v->time,
+                            &v->replica);
+}
+
 /* Returns what the time test leaves to classification. */
 static ws_time_signal time_signal(const ws_drift_result *d) {
   ws_time_signal t = {d->flagged, 0, 0};
@@ -153,6 +173,9 @@ static ws_time_signal time_signal(const ws_drift_result *d) {
     t.more_calls = d->more_calls;
   } else if (d->unsustained) {
     t.undecided = WS_UNDECIDED_UNSUSTAINED;
+    t.more_calls = d->more_calls;
+  } else if (d->unreplicated) {
+    t.undecided = WS_UNDECIDED_NOT_REPLICATED;
     t.more_calls = d->more_calls;
   }
   return t;
@@ -210,6 +233,10 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   }
   if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &ctl, &v->time)) != 0)
     return rc;
+  if (v->time.flagged && o->replica != NULL) {
+    if ((rc = replicate(o, &d, v)) != 0)
+      return rc;
+  }
 
   ws_signal sig[WS_MAX_SERIES];
   size_t nsig = 0;
