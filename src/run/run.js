@@ -322,7 +322,8 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
         return;
       }
       watchdog.started();
-      const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
+      // The timed pass's preliminary verdict only: the second timed pass decides nothing on its own.
+      const trend = mode === 'none' || pass !== 'timed' ? null : createLiveAnalysis({ header, cfg });
       const label = {
         timed: header.target.name,
         count: `${header.target.name} (counting allocations)`,
