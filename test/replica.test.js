@@ -1,6 +1,6 @@
-// A slowdown must recur: the run times the same calls again in a fresh
-// worker when the first pass flags one, and `report` judges the folder the
-// same way (docs/verdicts.md, "A slowdown must recur").
+// A finding must recur: the run times the same calls again in a fresh
+// worker when the first pass flags a slowdown, and `report` judges the folder the
+// same way (docs/verdicts.md, "A finding must recur").
 
 import assert from 'node:assert/strict';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';

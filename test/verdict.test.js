@@ -356,3 +356,32 @@ test('a slowdown that a second pass of the same calls does not show is not-repli
   assert.equal(again.findings[0].replica.confirmed, true);
   assert.match(again.findings[0].sentence, /and again in a second pass of the same calls: \+[\d.]+ %/);
 });
+
+test('growth held by peaks that a second pass of the same calls does not show is not-replicated, not a finding', () => {
+  // The heap grows at its end (live bytes and the holes between blocks flat),
+  // as it does when blocks are freed late by finalizers: in the first pass
+  // only, then in both.
+  const withHeap = (data, grows) => {
+    const live = data.metrics.liveBytes;
+    const at = (values) => ({ ...live, value: Float64Array.from(values) });
+    const heap = Array.from(live.iter, (i) => 1.2e6 + (grows ? (0.8e6 * i) / CALLS : 0) + ((i * 37) % 4096));
+    const holes = Array.from(live.iter, (i) => 2e5 + ((i * 53) % 2048));
+    return { ...data, metrics: { ...data.metrics, heapBytes: at(heap), censusFree: at(holes) } };
+  };
+  const first = withHeap(run({ seed: 46, control: true }), true);
+  const alone = analyzeRun(first);
+  assert.deepEqual(
+    alone.findings.map((f) => [f.kind, f.cause]),
+    [['growth', 'heap-end']],
+  );
+  const r = analyzeRun({ ...first, replica: withHeap(run({ seed: 47, control: true }), false) });
+  assert.deepEqual(kinds(r), []);
+  assert.equal(judge(r).verdict, 'inconclusive');
+  const u = r.inconclusive.find((x) => x.series === 'heap-bytes');
+  assert.equal(u.reason, 'not-replicated');
+  assert.match(u.sentence, /but not in a second pass of the same calls \(the same seed, a fresh instance: flat/);
+  assert.equal(r.series.find((s) => s.name === 'heap-bytes').replica.confirmed, false);
+  const again = analyzeRun({ ...first, replica: withHeap(run({ seed: 47, control: true }), true) });
+  assert.deepEqual(kinds(again), ['growth']);
+  assert.equal(again.findings[0].replica.confirmed, true);
+});

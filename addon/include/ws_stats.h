@@ -560,11 +560,15 @@ typedef struct {
 
 /* A second timed pass of a run's calls (same seed, a fresh instance): its
  * per-call times and its control (ctl_n 0: none; flags: its calls' flags or
- * NULL), to replicate a flagged slowdown (ws_drift_replicate). */
+ * NULL), to replicate a flagged slowdown (ws_drift_replicate), and its
+ * memory series[0..k), index for index the first pass's (n 0: not seen), to
+ * replicate growth that rests on peaks (ws_analyze_run). */
 typedef struct {
   const float *elapsed;
   size_t calls;
   ws_time_control control;
+  const ws_series_in *series;
+  size_t k;
 } ws_replica;
 
 /* Options of the whole-run analysis; the defaults are WS_VERDICT_DEFAULTS
@@ -599,6 +603,11 @@ typedef struct {
   int replica_tested;         /* the time test was flagged and o->replica given */
   ws_drift_result replica;    /* with replica_tested: the second pass's test */
   ws_memtrend_result *series; /* k results, in the caller's storage */
+  /* Growth findings that rest on peaks, tested again on o->replica: the
+   * series' indexes and their results there. */
+  int replica_series[WS_MAX_FINDINGS];
+  ws_memtrend_result replica_results[WS_MAX_FINDINGS];
+  size_t nreplica_series;
   ws_finding findings[WS_MAX_FINDINGS];
   size_t nfindings;
   ws_undecided undecided[WS_MAX_SERIES + 1];

@@ -187,13 +187,19 @@ function fromFirstCall(data) {
   return { ...data, memory: { ...data.memory, iter: shift(data.memory.iter) }, metrics };
 }
 
+// Growth causes that rest on peaks of blocks freed late, which a GC's timing moves.
+const PEAK_CAUSES = new Set(['heap-end', 'live-peaks']);
+
 /**
- * Whether the time test flags a slowdown in the decoded timed pass logged
- * under cfg: then run.js times the same calls again (a second timed pass,
- * the replica) before the finding stands.
+ * What in the decoded timed pass logged, judged under cfg, must recur in a
+ * second timed pass of the same calls (the replica) before it stands as a
+ * finding: 'slowdown', 'peaks' (growth held by peaks of blocks freed late),
+ * or null for nothing. Then run.js runs the replica.
  */
-export function flagsSlowdown(logged, cfg) {
-  return judgeTrends(fromFirstCall(logged), cfg).trend.findings.some((f) => f.kind === 'slowdown');
+export function toReplicate(logged, cfg) {
+  const { findings } = judgeTrends(fromFirstCall(logged), cfg).trend;
+  if (findings.some((f) => f.kind === 'slowdown')) return 'slowdown';
+  return findings.some((f) => f.kind === 'growth' && PEAK_CAUSES.has(f.cause)) ? 'peaks' : null;
 }
 
 /**
@@ -202,13 +208,13 @@ export function flagsSlowdown(logged, cfg) {
  * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
  * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
  * the counting pass's outcome or null; replica: the decoded second timed
- * pass (run.js runs one when the first flagged a slowdown) or null. Returns
+ * pass (run.js runs one when the first flagged what toReplicate names) or null. Returns
  * { summary, figureData }: the summary (docs/summary.md; outputs.figures and
  * plotsSkipped are the report writers' to fill) and the decoded run as the
  * figures show it.
  */
 export function analyze({ timed: logged, counted = null, replica = null, cfg, run, count: given = null }) {
-  // A slowdown must recur in the second timed pass, when one ran to its end
+  // A slowdown (or growth held by peaks) must recur in the second timed pass, when one ran to its end
   // (one cut short says nothing of the calls after it: the first pass's word stands).
   const whole = replica && replica.calls >= logged.calls ? fromFirstCall(replica) : null;
   const timed = { ...fromFirstCall(logged), replica: whole };

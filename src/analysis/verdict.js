@@ -66,11 +66,15 @@ function collectSeries(data) {
 
 /**
  * A second timed pass of the run's calls (a decoded run, or null) as the
- * C analysis takes it: its per-call times and flags, and its control's
- * samples in its own kept calls (a thinned log counts kept calls).
+ * C analysis takes it: its per-call times and flags, its control's samples
+ * and its memory series, index for index those of the first pass (series;
+ * one it did not see is empty), all in its own kept calls (a thinned log
+ * counts kept calls).
  */
-function replicaInput(rep) {
+function replicaInput(rep, series) {
   if (!rep) return undefined;
+  const own = new Map(collectSeries(rep).map((s) => [s.name, s]));
+  const none = new Float64Array(0);
   const elapsed = rep.elapsed instanceof Float32Array ? rep.elapsed : Float32Array.from(rep.elapsed ?? []);
   const stride = rep.stride ?? 1;
   const control = rep.metrics?.controlNs;
@@ -80,6 +84,10 @@ function replicaInput(rep) {
     flags: rep.flags instanceof Uint8Array && rep.flags.length === elapsed.length ? rep.flags : undefined,
     controlIter: has ? Float64Array.from(control.iter, (x) => x / stride) : undefined,
     controlValue: has ? f64(control.value) : undefined,
+    series: series.map((s) => {
+      const r = own.get(s.name);
+      return r ? { ...r, iter: r.iter.map((x) => x / stride) } : { ...s, iter: none, value: none };
+    }),
   };
 }
 
@@ -211,6 +219,15 @@ function sentence(kind, name, r, p, timeResult, memoryGrows, cause = null) {
 const LIVE_SOURCES =
   'live bytes: run with --count-allocs, or give the scenario a stats() returning liveBytes, or use a build whose allocator the heap census recognises';
 
+// Growth held by peaks (objects freed late) that a second pass of the same
+// calls did not show (NOT_REPLICATED on a memory series), in words. x: the
+// first pass's result; again: the second's.
+function peaksNotReplicatedWords(what, x, again, more) {
+  const rate = (t) => `${formatBytes(t.slope)} per 1,000 calls`;
+  const there = again?.trend ? `${again.pattern}, ${rate(again.trend)}` : again?.pattern;
+  return `${what} grew by ${rate(x.trend)} after warm-up while live bytes stayed flat (the heap grew to hold peaks of blocks freed later), but not in a second pass of the same calls (the same seed, a fresh instance: ${there}): peaks of blocks freed late follow when the glue's garbage is collected and its finalizers run, not the calls. A longer run (${more}) would show whether it levels off.`;
+}
+
 // What the data could not decide, in words, with what would decide it.
 function undecidedWords(u, name, x, t, o) {
   const what = name === 'time' ? 'the time test' : (SERIES_WORDS[name] ?? `memory ${name.slice('memory:'.length)}`);
@@ -229,6 +246,7 @@ function undecidedWords(u, name, x, t, o) {
     case UNDECIDED_REASON.unsustained:
       return `Time per call rises by ${decidedWords(t)}, but not through the run: the first half alone implies ${formatPercent(t.firstHalfEffect)}, the second half ${formatPercent(t.secondHalfEffect)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
     case UNDECIDED_REASON['not-replicated']:
+      if (name !== 'time') return peaksNotReplicatedWords(what, x, u.replica, more);
       return `Time per call rose by ${decidedWords(t)}, but a second pass of the same calls (the same seed, a fresh instance) did not: ${decidedWords(t.replica)}, no significant rise that reaches the ${formatPercent(o.timeThreshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
     case UNDECIDED_REASON['machine-noise']:
       if (t.adjustedLow98 >= o.timeThreshold)
@@ -297,6 +315,7 @@ function inIterations(r, stride) {
     t.high /= stride;
   };
   for (const key of ['iterations', 'time', 'memory']) r.warmup[key] *= stride;
+  for (const x of r.replicaSeries) slope(x.trend);
   for (const x of r.series) {
     x.from *= stride;
     x.to *= stride;
@@ -346,7 +365,7 @@ export function analyzeRun(data, options = {}) {
     // Each call's flags: preempted calls leave the time test.
     data.flags instanceof Uint8Array && data.flags.length === elapsed.length ? data.flags : undefined,
     // A flagged slowdown must recur in the second timed pass, when one ran.
-    replicaInput(data.replica),
+    replicaInput(data.replica, series),
   );
   if (stride > 1) inIterations(r, stride);
   const warmup = {
@@ -357,6 +376,13 @@ export function analyzeRun(data, options = {}) {
     startupGrowthBytes: r.warmup.startupGrowthBytes,
   };
   const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
+  // Growth held by peaks, tested again on the second timed pass: by series index.
+  const again = Object.fromEntries(
+    r.replicaSeries.map((x) => [
+      x.series,
+      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.pattern === 'sustained' },
+    ]),
+  );
   const outSeries = series.map((s, i) => {
     const x = r.series[i];
     if (s.role === ROLE.control) return null;
@@ -372,6 +398,7 @@ export function analyzeRun(data, options = {}) {
       peakGrows: x.peakGrows,
       points: x.points,
       ...(x.events ? { events: x.events } : {}),
+      ...(again[i] ? { replica: again[i] } : {}),
     };
   });
   // A JS heap trend that C dismissed as below its practical threshold.
@@ -517,17 +544,19 @@ export function analyzeRun(data, options = {}) {
         high: (x.trend.high * span) / base,
       },
       projection: p,
+      ...(again[f.series] ? { replica: again[f.series] } : {}),
       sentence: sentence(f.kind, s.name, x, p, t, false, cause),
     };
   });
   const inconclusive = r.undecided.map((u) => {
     const name = u.series < 0 ? 'time' : series[u.series].name;
     const reason = nameOf(UNDECIDED_REASON, u.reason);
+    const replica = r.replicaSeries.find((x) => x.series === u.series);
     return {
       reason,
       series: name,
       moreCalls: u.moreCalls,
-      sentence: undecidedWords(u, name, u.series < 0 ? null : r.series[u.series], t, o),
+      sentence: undecidedWords({ ...u, replica }, name, u.series < 0 ? null : r.series[u.series], t, o),
     };
   });
   return {

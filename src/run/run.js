@@ -6,7 +6,7 @@
 
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { flagsSlowdown } from '../analysis/analyze.js';
+import { toReplicate } from '../analysis/analyze.js';
 import { createLiveAnalysis } from '../analysis/live.js';
 import { readLogs, readRun } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
@@ -392,24 +392,32 @@ function writeStoppedSummary(dir, target, cfg, { during, cutShort, recover = fal
   writeSummaryOrPrint(dir, summary);
 }
 
+// What the user is told when a finding is timed again, by toReplicate's answer.
+const REPLICA_WORDS = {
+  slowdown: 'time per call rose across the run',
+  peaks: 'memory grew to hold peaks of blocks freed late',
+};
+
 /**
  * When the completed timed pass (runPass's timed, run its outcome) flags a
- * slowdown, times the same calls again in a fresh worker (the replica: same
- * seed, same iterations) into samples-replica.wslog, so that the finding
- * stands only if it recurs (docs/verdicts.md, "A slowdown must recur").
+ * slowdown or growth held by peaks (toReplicate), times the same calls again
+ * in a fresh worker (the replica: same seed, same iterations) into
+ * samples-replica.wslog, so that the finding stands only if it recurs
+ * (docs/verdicts.md, "A finding must recur").
  * Returns the replica's log bytes when kept in memory, else null; a signal
  * during it marks run interrupted. inDir names a file of the result folder
  * (null in memory).
  */
-async function replicateSlowdown({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes }) {
+async function replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes }) {
   const logPath = inDir('samples-replica.wslog');
   if (logPath) rmSync(logPath, { force: true });
   if (run.status !== 'completed' || interrupt.interrupted) return null;
-  if (!flagsSlowdown(readRun(timed.memoryLog ?? inDir('samples.wslog')), cfg)) return null;
+  const what = toReplicate(readRun(timed.memoryLog ?? inDir('samples.wslog')), cfg);
+  if (!what) return null;
   const calls = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
   if (!cfg.quiet)
     process.stderr.write(
-      `wasm-soak: time per call rose across the run; timing the same ${formatCount(calls)} calls again to see whether it recurs.\n`,
+      `wasm-soak: ${REPLICA_WORDS[what]}; timing the same ${formatCount(calls)} calls again to see whether it recurs.\n`,
     );
   const pass = await runPass({
     target,
@@ -597,7 +605,7 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
     if (count.status === 'interrupted') run.status = 'interrupted';
     if (pass.wroteLog) countLog = pass.memoryLog;
   }
-  const replicaLog = await replicateSlowdown({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
+  const replicaLog = await replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
   room?.free();
   const logs = outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog }) : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });

@@ -500,7 +500,7 @@ static void test_against_machine(void) {
  * first pass that rose +30 % against a replica that stays flat is
  * not-replicated (inconclusive, no finding); against a replica that rises
  * +30 % too it stays a slowdown; a replica given to an unflagged run is not
- * tested. */
+ * tested. So must growth held by peaks. */
 static void test_replica(void) {
   enum { CALLS = 20000 };
   float *x = malloc(CALLS * sizeof *x), *y = malloc(CALLS * sizeof *y);
@@ -524,8 +524,8 @@ static void test_replica(void) {
   CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
   CHECK(v.time.flagged && !v.replica_tested && ws_verdict_of(&v) == WS_KIND_SLOWDOWN);
 
-  ws_replica flat = {y, CALLS, {NULL, NULL, 0, NULL}};
-  o.replica = &flat;
+  ws_replica level_run = {y, CALLS, {NULL, NULL, 0, NULL}, NULL, 0};
+  o.replica = &level_run;
   CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
   CHECK(v.replica_tested && !v.replica.flagged && !v.time.flagged && v.time.unreplicated);
   CHECK(v.time.more_calls == (double)(v.time.to - v.time.from));
@@ -543,6 +543,39 @@ static void test_replica(void) {
   ws_synth_time_fill(&t, x);
   CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
   CHECK(!v.time.flagged && !v.replica_tested && !v.time.unreplicated);
+
+  /* Growth held by peaks: the heap grows at its end while live bytes and
+   * the holes stay flat; in the first pass only, it is not-replicated; in
+   * both, it stays growth. */
+  enum { POINTS = 200 };
+  double si[POINTS], heap[POINTS], flat[POINTS], level[POINTS], holes[POINTS];
+  for (int i = 0; i < POINTS; i++) {
+    si[i] = (i + 1) * (CALLS / POINTS) - 1;
+    double noise = (double)((i * 7919) % 97); /* 0 .. 96, no trend */
+    heap[i] = 1.2e6 + 0.8e6 * si[i] / CALLS + 40 * noise;
+    flat[i] = 1.2e6 + 40 * noise;
+    level[i] = 8e5 + 80 * noise;
+    holes[i] = 2e5 + 20 * noise;
+  }
+  ws_series_in mem[3] = {{WS_ROLE_HEAP, 0, si, heap, POINTS, 0},
+                         {WS_ROLE_LIVE, 0, si, level, POINTS, 0},
+                         {WS_ROLE_HOLES, 0, si, holes, POINTS, 0}};
+  ws_series_in again[3] = {{WS_ROLE_HEAP, 0, si, flat, POINTS, 0}, mem[1], mem[2]};
+  ws_memtrend_result three[3];
+  v = (ws_verdict){.series = three};
+  ws_replica peaks = {x, CALLS, {NULL, NULL, 0, NULL}, again, 3};
+  o.replica = NULL;
+  CHECK(ws_analyze_run(x, CALLS, mem, 3, &o, &v) == 0);
+  CHECK(v.nfindings == 1 && v.findings[0].cause == WS_GROWTH_HEAP_END);
+  o.replica = &peaks;
+  CHECK(ws_analyze_run(x, CALLS, mem, 3, &o, &v) == 0);
+  CHECK(v.nfindings == 0 && v.nreplica_series == 1 && v.replica_series[0] == 0);
+  CHECK(left_open(&v, WS_UNDECIDED_NOT_REPLICATED, 0));
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE);
+  again[0].value = heap;
+  CHECK(ws_analyze_run(x, CALLS, mem, 3, &o, &v) == 0);
+  CHECK(v.nfindings == 1 && v.findings[0].kind == WS_KIND_GROWTH);
+  CHECK(v.replica_results[0].pattern == WS_PATTERN_SUSTAINED);
   free(x), free(y);
 }
 
