@@ -109,13 +109,15 @@ export interface Summary {
   time: { early: TimeWindow; late: TimeWindow };
   memory: { start: number; afterWarmup: number; end: number; max: number; growthEvents: number; [field: string]: unknown };
   /**
-   * The files of the result folder: log, countLog and summary as analyze()
+   * The files of the result folder: log, countLog, replicaLog and summary as analyze()
    * names them, with figures and plotsSkipped once writeReports() wrote
    * them; null when soak() wrote no file (no `out`).
    */
   outputs: {
     log: string;
     countLog: string | null;
+    /** The second timed pass's log when a slowdown was timed again. */
+    replicaLog: string | null;
     summary: string | null;
     figures?: string[];
     plotsSkipped?: string | null;
@@ -213,6 +215,8 @@ export interface RunLogs {
   timed: DecodedRun;
   /** The counting pass's log, or null. */
   counted: DecodedRun | null;
+  /** The second timed pass's log (a slowdown timed again), or null. */
+  replica: DecodedRun | null;
 }
 
 /** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */

@@ -13,8 +13,10 @@ export { soak } from './library/soak.js';
 export { VERSION as version } from './version.js';
 
 /**
- * The decoded logs of a result folder: { timed } from samples.wslog and
- * { counted } from samples-count.wslog (null without a counting pass).
+ * The decoded logs of a result folder: { timed } from samples.wslog,
+ * { counted } from samples-count.wslog (null without a counting pass) and
+ * { replica } from samples-replica.wslog (null unless a slowdown was
+ * timed again).
  * Throws a SoakError (exit 2 code) when dir holds no readable log.
  */
 export function readRun(dir) {

@@ -188,10 +188,16 @@ test(
     assert.ok(logs.timed.elapsed instanceof Float32Array && logs.timed.op instanceof Uint16Array);
     assert.ok(logs.timed.flags instanceof Uint8Array && logs.timed.memory.bytes instanceof Float64Array);
     assert.equal(logs.counted, null);
+    assert.equal(logs.replica, null);
     assert.deepEqual(summary.tool, { name: 'wasm-soak', version: (await import('wasm-soak')).version });
     const again = analyze(logs);
     assert.deepEqual(Object.keys(again).sort(), ['figureData', 'summary']);
-    assert.deepEqual(again.summary.outputs, { log: 'samples.wslog', countLog: null, summary: 'summary.json' });
+    assert.deepEqual(again.summary.outputs, {
+      log: 'samples.wslog',
+      countLog: null,
+      replicaLog: null,
+      summary: 'summary.json',
+    });
     assert.equal(again.summary.verdict, summary.verdict);
     assert.deepEqual(
       again.summary.findings.map((f) => f.kind),

@@ -336,3 +336,52 @@ test('a rise in one half of the run only is unsustained, not a slowdown', () => 
   // A rise spread over the whole run is a slowdown.
   assert.deepEqual(kinds(analyzeRun(run({ seed: 31, control: true, drift: 0.3 }), { warmup: 2000 })), ['slowdown']);
 });
+
+test('a slowdown that a second pass of the same calls does not show is not-replicated, not a finding', () => {
+  // The first pass rises 30 % through the run; the second (same calls, a
+  // fresh instance) stays flat: the rise was that run's own wander.
+  const data = { ...run({ seed: 44, control: true, drift: 0.3 }), replica: run({ seed: 45, control: true }) };
+  const r = analyzeRun(data, { warmup: 2000 });
+  assert.deepEqual(kinds(r), []);
+  assert.equal(judge(r).verdict, 'inconclusive');
+  const u = r.inconclusive.find((x) => x.series === 'time');
+  assert.equal(u.reason, 'not-replicated');
+  assert.match(u.sentence, /a second pass of the same calls .* did not: [+−-]?[\d.]+ % across the run/);
+  const time = r.series.find((s) => s.name === 'time');
+  assert.equal(time.replica.confirmed, false);
+  assert.ok(time.replica.effect.low < 0.1, JSON.stringify(time.replica));
+  // A second pass that rises as well confirms it, and the finding says so.
+  const again = analyzeRun({ ...data, replica: run({ seed: 45, control: true, drift: 0.3 }) }, { warmup: 2000 });
+  assert.deepEqual(kinds(again), ['slowdown']);
+  assert.equal(again.findings[0].replica.confirmed, true);
+  assert.match(again.findings[0].sentence, /and again in a second pass of the same calls: \+[\d.]+ %/);
+});
+
+test('growth held by peaks that a second pass of the same calls does not show is not-replicated, not a finding', () => {
+  // The heap grows at its end (live bytes and the holes between blocks flat),
+  // as it does when blocks are freed late by finalizers: in the first pass
+  // only, then in both.
+  const withHeap = (data, grows) => {
+    const live = data.metrics.liveBytes;
+    const at = (values) => ({ ...live, value: Float64Array.from(values) });
+    const heap = Array.from(live.iter, (i) => 1.2e6 + (grows ? (0.8e6 * i) / CALLS : 0) + ((i * 37) % 4096));
+    const holes = Array.from(live.iter, (i) => 2e5 + ((i * 53) % 2048));
+    return { ...data, metrics: { ...data.metrics, heapBytes: at(heap), censusFree: at(holes) } };
+  };
+  const first = withHeap(run({ seed: 46, control: true }), true);
+  const alone = analyzeRun(first);
+  assert.deepEqual(
+    alone.findings.map((f) => [f.kind, f.cause]),
+    [['growth', 'heap-end']],
+  );
+  const r = analyzeRun({ ...first, replica: withHeap(run({ seed: 47, control: true }), false) });
+  assert.deepEqual(kinds(r), []);
+  assert.equal(judge(r).verdict, 'inconclusive');
+  const u = r.inconclusive.find((x) => x.series === 'heap-bytes');
+  assert.equal(u.reason, 'not-replicated');
+  assert.match(u.sentence, /but not in a second pass of the same calls \(the same seed, a fresh instance: flat/);
+  assert.equal(r.series.find((s) => s.name === 'heap-bytes').replica.confirmed, false);
+  const again = analyzeRun({ ...first, replica: withHeap(run({ seed: 47, control: true }), true) });
+  assert.deepEqual(kinds(again), ['growth']);
+  assert.equal(again.findings[0].replica.confirmed, true);
+});

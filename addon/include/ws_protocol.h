@@ -306,7 +306,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(STILL_RISING, 4, "still-rising")       /* a memory trend not yet a plateau */        \
   X(SPANS_THRESHOLD, 5, "spans-threshold") /* time interval spans the threshold */       \
   X(MACHINE_NOISE, 6, "machine-noise")     /* time drift the machine's explains */       \
-  X(UNSUSTAINED, 7, "unsustained")         /* time rose in one half of the run only */
+  X(UNSUSTAINED, 7, "unsustained")         /* time rose in one half of the run only */   \
+  X(NOT_REPLICATED, 8, "not-replicated")   /* a second pass did not slow down */
 
 /* Practical significance of a retained JS heap trend: growth across the
  * tested window (level slope x window) below this is no finding. V8 keeps

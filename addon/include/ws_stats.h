@@ -230,9 +230,14 @@ typedef struct {
                       * drift; inconclusive (WS_UNDECIDED_UNSUSTAINED) */
   double first_half_effect, second_half_effect; /* with unsustained: each half's
                                                  * trend as a change across the run */
+  int unreplicated; /* flagged, but a second pass of the same calls showed no
+                     * significant rise reaching the threshold
+                     * (ws_drift_replicate): the first pass's wander, not a
+                     * drift; inconclusive (WS_UNDECIDED_NOT_REPLICATED) */
   /* The interval that decided, quoted by every report: the trend against the
    * machine when controlled, else the calls' own (effect_low98 ..). */
   double decided_effect, decided_low98, decided_high98;
+  double decided_p; /* the upward p-value of the trend that decided */
 } ws_drift_result;
 
 /* Tests per-call times x[from..calls) for an upward drift: the interquartile
@@ -257,6 +262,19 @@ typedef struct {
  * WS_ENOMEM. */
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
                      const ws_time_control *ctl, ws_drift_result *r);
+
+/* Replicates first, a flagged drift, on a second pass of the same calls
+ * (same seed, a fresh instance): tests x[from..calls) with ws_drift_analyze
+ * into *second and keeps the flag only when the second pass's deciding trend
+ * (against the machine when ctl covers it) rises with p < o->alpha and its
+ * 98 % interval reaches o->threshold, cleared or spanned: a lenient test,
+ * since it can only turn a finding into a question. Otherwise clears
+ * first->flagged and sets first->unreplicated, with first->more_calls the
+ * first pass's window. first unflagged is left as it is (second is still
+ * filled). Returns 0, WS_EINVAL for bad options, WS_ENOMEM. */
+int ws_drift_replicate(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
+                       const ws_time_control *ctl, ws_drift_result *first,
+                       ws_drift_result *second);
 
 /* ---- Memory trend (ws_memtrend.c) ---- */
 
@@ -540,6 +558,19 @@ typedef struct {
 /* Most notes one analysis makes: one per series, start-up, sawtooth. */
 #define WS_MAX_NOTES (WS_MAX_SERIES + 2)
 
+/* A second timed pass of a run's calls (same seed, a fresh instance): its
+ * per-call times and its control (ctl_n 0: none; flags: its calls' flags or
+ * NULL), to replicate a flagged slowdown (ws_drift_replicate), and its
+ * memory series[0..k), index for index the first pass's (n 0: not seen), to
+ * replicate growth that rests on peaks (ws_analyze_run). */
+typedef struct {
+  const float *elapsed;
+  size_t calls;
+  ws_time_control control;
+  const ws_series_in *series;
+  size_t k;
+} ws_replica;
+
 /* Options of the whole-run analysis; the defaults are WS_VERDICT_DEFAULTS
  * (ws_protocol.h). */
 typedef struct {
@@ -553,6 +584,7 @@ typedef struct {
                               * bootstrap): the run's seed, for reproducibility */
   const uint8_t *flags;      /* each call's record flags (WS_FLAG_PREEMPTED calls
                               * leave the time test), or NULL: none known */
+  const ws_replica *replica; /* a second timed pass of the same calls, or NULL */
 } ws_verdict_opts;
 
 /* Fills o with the defaults: auto warm-up, WS_VERDICT_DEFAULTS, seed 1, no
@@ -568,7 +600,14 @@ typedef struct {
   size_t warmup_memory;  /* end of memory warm-up (auto) */
   double startup_growth; /* linear memory grown before the chosen point */
   ws_drift_result time;
+  int replica_tested;         /* the time test was flagged and o->replica given */
+  ws_drift_result replica;    /* with replica_tested: the second pass's test */
   ws_memtrend_result *series; /* k results, in the caller's storage */
+  /* Growth findings that rest on peaks, tested again on o->replica: the
+   * series' indexes and their results there. */
+  int replica_series[WS_MAX_FINDINGS];
+  ws_memtrend_result replica_results[WS_MAX_FINDINGS];
+  size_t nreplica_series;
   ws_finding findings[WS_MAX_FINDINGS];
   size_t nfindings;
   ws_undecided undecided[WS_MAX_SERIES + 1];

@@ -115,6 +115,9 @@ static napi_value time_object(napi_env env, const ws_drift_result *d) {
   NAPI_CALL(env, napi_set_named_property(env, o, "machineNoise", b));
   NAPI_CALL(env, napi_get_boolean(env, d->unsustained, &b));
   NAPI_CALL(env, napi_set_named_property(env, o, "unsustained", b));
+  NAPI_CALL(env, napi_get_boolean(env, d->unreplicated, &b));
+  NAPI_CALL(env, napi_set_named_property(env, o, "unreplicated", b));
+  NAPI_CALL(env, ws_napi_set_number(env, o, "decidedP", d->decided_p));
   if (d->unsustained) {
     NAPI_CALL(env, ws_napi_set_number(env, o, "firstHalfEffect", d->first_half_effect));
     NAPI_CALL(env, ws_napi_set_number(env, o, "secondHalfEffect", d->second_half_effect));
@@ -182,17 +185,99 @@ static napi_value note_object(napi_env env, const ws_note *n) {
   return o;
 }
 
+/* Reads the k series of the array arr, each { role, step, limit, iter, value
+ * } (iter and value Float64Arrays of one length), into in[0..k). Returns 0,
+ * or -1 with a JS error thrown. */
+static int series_in(napi_env env, napi_value arr, uint32_t k, ws_series_in *in) {
+  for (uint32_t i = 0; i < k; i++) {
+    napi_value s, v;
+    double role = 0, step = 0, limit = 0;
+    size_t ni = 0, nv = 0;
+    void *iter = NULL, *value = NULL;
+    napi_status st = napi_get_element(env, arr, i, &s);
+    if (st == napi_ok)
+      st = get_num(env, s, "role", &role);
+    if (st == napi_ok)
+      st = get_num(env, s, "step", &step);
+    if (st == napi_ok)
+      st = get_num(env, s, "limit", &limit);
+    if (st == napi_ok)
+      st = napi_get_named_property(env, s, "iter", &v);
+    if (st == napi_ok)
+      st = ws_napi_typed_array(env, v, napi_float64_array, &iter, &ni);
+    if (st == napi_ok)
+      st = napi_get_named_property(env, s, "value", &v);
+    if (st == napi_ok)
+      st = ws_napi_typed_array(env, v, napi_float64_array, &value, &nv);
+    if (st != napi_ok || ni != nv) {
+      ws_binding_throw_code(env, WS_EINVAL,
+                            "series need Float64Array iter and value of one length");
+      return -1;
+    }
+    in[i] = (ws_series_in){(int)role, step != 0, iter, value, ni, limit > 0 ? limit : 0};
+  }
+  return 0;
+}
+
+/* Reads the second timed pass { elapsed: Float32Array, flags: Uint8Array (one
+ * per call) or undefined, controlIter and controlValue: Float64Arrays of one
+ * length or undefined, series: [<= WS_MAX_SERIES] as series_in reads them,
+ * index for index the first pass's } into *rp, its series into in. Returns
+ * 0, or -1 with a JS error thrown. */
+static int replica_of(napi_env env, napi_value arg, ws_replica *rp, ws_series_in *in) {
+  napi_value v;
+  void *elapsed = NULL, *flags = NULL, *iter = NULL, *value = NULL;
+  size_t calls = 0, nflags = 0, ni = 0, nv = 0;
+  *rp = (ws_replica){0};
+  if (napi_get_named_property(env, arg, "elapsed", &v) != napi_ok ||
+      ws_napi_typed_array(env, v, napi_float32_array, &elapsed, &calls) != napi_ok) {
+    ws_binding_throw_code(env, WS_EINVAL, "the replica needs a Float32Array elapsed");
+    return -1;
+  }
+  if (napi_get_named_property(env, arg, "flags", &v) == napi_ok &&
+      ws_napi_typed_array(env, v, napi_uint8_array, &flags, &nflags) == napi_ok &&
+      nflags != calls) {
+    ws_binding_throw_code(env, WS_EINVAL, "the replica's flags need one byte per call");
+    return -1;
+  }
+  if (napi_get_named_property(env, arg, "controlIter", &v) == napi_ok &&
+      ws_napi_typed_array(env, v, napi_float64_array, &iter, &ni) == napi_ok &&
+      (napi_get_named_property(env, arg, "controlValue", &v) != napi_ok ||
+       ws_napi_typed_array(env, v, napi_float64_array, &value, &nv) != napi_ok ||
+       nv != ni)) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "the replica's control needs Float64Arrays of one length");
+    return -1;
+  }
+  uint32_t k = 0;
+  if (napi_get_named_property(env, arg, "series", &v) != napi_ok ||
+      napi_get_array_length(env, v, &k) != napi_ok || k > WS_MAX_SERIES) {
+    ws_binding_throw_code(env, WS_EINVAL, "the replica needs series[<=16]");
+    return -1;
+  }
+  if (series_in(env, v, k, in) != 0)
+    return -1;
+  rp->elapsed = elapsed;
+  rp->calls = calls;
+  rp->control = (ws_time_control){iter, value, value != NULL ? ni : 0, flags};
+  rp->series = in;
+  rp->k = k;
+  return 0;
+}
+
 /* analyzeRun(Float32Array elapsed, [{ role, step, iter, value }], { warmup,
  * timeThreshold, jsHeapThreshold, memFloorPerCall, memFloorRelative, alpha,
- * seed }[, Uint8Array flags, one per call]) -> { warmup, time, series,
+ * seed }[, Uint8Array flags, one per call][, replica: a second timed pass,
+ * replica_of]) -> { warmup, time (its replica: the second pass's test when
+ * one ran), series,
  * findings, undecided, notes, belowThreshold, jsHeapThreshold,
  * memFloorPerCall, memFloorRelative } (no verdict: the judge, js_judge,
  * decides it from every finding of the run); an option left
  * undefined takes its C default (WS_VERDICT_DEFAULTS). Validation lives in
  * src/analysis/verdict.js. */
 static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   void *elapsed = NULL;
   size_t calls = 0;
@@ -206,32 +291,8 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     return NULL;
   }
   ws_series_in in[WS_MAX_SERIES];
-  for (uint32_t i = 0; i < k; i++) {
-    napi_value s, v;
-    double role = 0, step = 0, limit = 0;
-    size_t ni = 0, nv = 0;
-    void *iter = NULL, *value = NULL;
-    NAPI_CALL(env, napi_get_element(env, argv[1], i, &s));
-    NAPI_CALL(env, get_num(env, s, "role", &role));
-    NAPI_CALL(env, get_num(env, s, "step", &step));
-    NAPI_CALL(env, get_num(env, s, "limit", &limit));
-    in[i].limit = limit > 0 ? limit : 0;
-    in[i].role = (int)role;
-    in[i].step = step != 0;
-    NAPI_CALL(env, napi_get_named_property(env, s, "iter", &v));
-    napi_status st = ws_napi_typed_array(env, v, napi_float64_array, &iter, &ni);
-    NAPI_CALL(env, napi_get_named_property(env, s, "value", &v));
-    if (st == napi_ok)
-      st = ws_napi_typed_array(env, v, napi_float64_array, &value, &nv);
-    if (st != napi_ok || ni != nv) {
-      ws_binding_throw_code(env, WS_EINVAL,
-                            "series need Float64Array iter and value of one length");
-      return NULL;
-    }
-    in[i].iter = iter;
-    in[i].value = value;
-    in[i].n = ni;
-  }
+  if (series_in(env, argv[1], k, in) != 0)
+    return NULL;
   ws_verdict_opts o;
   ws_verdict_opts_default(&o);
   double warmup = -1, seed = 1;
@@ -258,6 +319,16 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     return NULL;
   }
   o.flags = flags;
+  ws_replica replica;
+  ws_series_in replica_in[WS_MAX_SERIES];
+  napi_valuetype type = napi_undefined;
+  if (argc >= 5)
+    NAPI_CALL(env, napi_typeof(env, argv[4], &type));
+  if (type == napi_object) {
+    if (replica_of(env, argv[4], &replica, replica_in) != 0)
+      return NULL;
+    o.replica = &replica;
+  }
 
   ws_memtrend_result res[WS_MAX_SERIES];
   ws_verdict v = {.series = res};
@@ -276,11 +347,22 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, ws_napi_set_number(env, w, "memory", (double)v.warmup_memory));
   NAPI_CALL(env, ws_napi_set_number(env, w, "startupGrowthBytes", v.startup_growth));
   NAPI_CALL(env, napi_set_named_property(env, out, "warmup", w));
-  NAPI_CALL(env, napi_set_named_property(env, out, "time", time_object(env, &v.time)));
+  napi_value time = time_object(env, &v.time);
+  if (v.replica_tested)
+    NAPI_CALL(
+        env, napi_set_named_property(env, time, "replica", time_object(env, &v.replica)));
+  NAPI_CALL(env, napi_set_named_property(env, out, "time", time));
   NAPI_CALL(env, napi_create_array_with_length(env, k, &arr));
   for (uint32_t i = 0; i < k; i++)
     NAPI_CALL(env, napi_set_element(env, arr, i, series_object(env, &res[i])));
   NAPI_CALL(env, napi_set_named_property(env, out, "series", arr));
+  NAPI_CALL(env, napi_create_array_with_length(env, v.nreplica_series, &arr));
+  for (size_t i = 0; i < v.nreplica_series; i++) {
+    napi_value r = series_object(env, &v.replica_results[i]);
+    NAPI_CALL(env, ws_napi_set_number(env, r, "series", v.replica_series[i]));
+    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, r));
+  }
+  NAPI_CALL(env, napi_set_named_property(env, out, "replicaSeries", arr));
   NAPI_CALL(env, napi_create_array_with_length(env, v.nfindings, &arr));
   for (size_t i = 0; i < v.nfindings; i++) {
     napi_value f;
@@ -376,8 +458,8 @@ static int kind_set(napi_env env, napi_value arr, uint32_t *set, int *inconclusi
  * --fail-on lists, "inconclusive" among them; inconclusive: a boolean.
  * src/analysis/judge.js is the only caller. */
 static napi_value js_judge(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   ws_judge_in in = {0};
   char status[32];

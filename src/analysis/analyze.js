@@ -175,15 +175,6 @@ function hungCall(e, err) {
 }
 
 /**
- * Analyses a run and writes nothing. timed: the decoded timed pass
- * (readRun); counted: the decoded counting pass (readRun with allocs) or
- * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
- * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
- * the counting pass's outcome or null. Returns { summary, figureData }: the
- * summary (docs/summary.md; outputs.figures and plotsSkipped are the report
- * writers' to fill) and the decoded run as the figures show it.
- */
-/**
  * The run with its iterations counted from its first call, as the trend
  * windows count calls: the same run unless a test hook started the loop's
  * counter past 0 (docs/log-format.md, "Iterations").
@@ -196,8 +187,37 @@ function fromFirstCall(data) {
   return { ...data, memory: { ...data.memory, iter: shift(data.memory.iter) }, metrics };
 }
 
-export function analyze({ timed: logged, counted = null, cfg, run, count: given = null }) {
-  const timed = fromFirstCall(logged);
+// Growth causes that rest on peaks of blocks freed late, which a GC's timing moves.
+const PEAK_CAUSES = new Set(['heap-end', 'live-peaks']);
+
+/**
+ * What in the decoded timed pass logged, judged under cfg, must recur in a
+ * second timed pass of the same calls (the replica) before it stands as a
+ * finding: 'slowdown', 'peaks' (growth held by peaks of blocks freed late),
+ * or null for nothing. Then run.js runs the replica.
+ */
+export function toReplicate(logged, cfg) {
+  const { findings } = judgeTrends(fromFirstCall(logged), cfg).trend;
+  if (findings.some((f) => f.kind === 'slowdown')) return 'slowdown';
+  return findings.some((f) => f.kind === 'growth' && PEAK_CAUSES.has(f.cause)) ? 'peaks' : null;
+}
+
+/**
+ * Analyses a run and writes nothing. timed: the decoded timed pass
+ * (readRun); counted: the decoded counting pass (readRun with allocs) or
+ * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
+ * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
+ * the counting pass's outcome or null; replica: the decoded second timed
+ * pass (run.js runs one when the first flagged what toReplicate names) or null. Returns
+ * { summary, figureData }: the summary (docs/summary.md; outputs.figures and
+ * plotsSkipped are the report writers' to fill) and the decoded run as the
+ * figures show it.
+ */
+export function analyze({ timed: logged, counted = null, replica = null, cfg, run, count: given = null }) {
+  // A slowdown (or growth held by peaks) must recur in the second timed pass, when one ran to its end
+  // (one cut short says nothing of the calls after it: the first pass's word stands).
+  const whole = replica && replica.calls >= logged.calls ? fromFirstCall(replica) : null;
+  const timed = { ...fromFirstCall(logged), replica: whole };
   // Without the run's word on its counting pass (report, the library), its log tells.
   const count = given ?? (counted ? logCountOutcome(counted, run.status) : null);
   const allocations = counted ? summarizeAllocations(counted) : null;
@@ -259,7 +279,12 @@ export function analyze({ timed: logged, counted = null, cfg, run, count: given 
   summary.verdict = judged.verdict;
   summary.exitCode = judged.exitCode;
   if (summary.baseline) summary.baseline.verdict = verdictChange(cfg.baseline.record.verdict, summary.verdict);
-  summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
+  summary.outputs = {
+    log: 'samples.wslog',
+    countLog: counted ? 'samples-count.wslog' : null,
+    replicaLog: replica ? 'samples-replica.wslog' : null,
+    summary: 'summary.json',
+  };
   // The figures show what the verdicts judged (e.g. live bytes from the
   // counting pass when the module reports none itself); the JS heap line is
   // the retained heap where measured, else the sampled one.

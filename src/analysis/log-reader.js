@@ -51,17 +51,29 @@ export function readRun(source, { allocs = false } = {}) {
 
 /**
  * Reads a result folder's logs: { timed } from dir/samples.wslog and, when a
- * counting pass wrote one, { counted } from dir/samples-count.wslog (else
- * null). Throws like readRun.
+ * counting pass wrote one, { counted } from dir/samples-count.wslog, when a
+ * second timed pass replicated a slowdown, { replica } from
+ * dir/samples-replica.wslog (else null). Throws like readRun.
  */
 export function readResultLogs(dir) {
-  const countLog = join(dir, 'samples-count.wslog');
-  return readLogs({ timed: join(dir, 'samples.wslog'), counted: existsSync(countLog) ? countLog : null });
+  const optional = (file) => (existsSync(join(dir, file)) ? join(dir, file) : null);
+  return readLogs({
+    timed: join(dir, 'samples.wslog'),
+    counted: optional('samples-count.wslog'),
+    replica: optional('samples-replica.wslog'),
+  });
 }
 
-/** Reads a run's logs, each a path or the bytes in memory: { timed, counted } (counted null without one). */
-export function readLogs({ timed, counted = null }) {
-  return { timed: readRun(timed), counted: counted === null ? null : readRun(counted, { allocs: true }) };
+/**
+ * Reads a run's logs, each a path or the bytes in memory: { timed, counted,
+ * replica } (counted and replica null without one).
+ */
+export function readLogs({ timed, counted = null, replica = null }) {
+  return {
+    timed: readRun(timed),
+    counted: counted === null ? null : readRun(counted, { allocs: true }),
+    replica: replica === null ? null : readRun(replica),
+  };
 }
 
 /** The first length bytes at position of source (a path or a Uint8Array) and its size. */

@@ -64,6 +64,33 @@ function collectSeries(data) {
   return out.slice(0, MAX_SERIES);
 }
 
+/**
+ * A second timed pass of the run's calls (a decoded run, or null) as the
+ * C analysis takes it: its per-call times and flags, its control's samples
+ * and its memory series, index for index those of the first pass (series;
+ * one it did not see is empty), all in its own kept calls (a thinned log
+ * counts kept calls).
+ */
+function replicaInput(rep, series) {
+  if (!rep) return undefined;
+  const own = new Map(collectSeries(rep).map((s) => [s.name, s]));
+  const none = new Float64Array(0);
+  const elapsed = rep.elapsed instanceof Float32Array ? rep.elapsed : Float32Array.from(rep.elapsed ?? []);
+  const stride = rep.stride ?? 1;
+  const control = rep.metrics?.controlNs;
+  const has = control?.iter && control.iter.length > 0;
+  return {
+    elapsed,
+    flags: rep.flags instanceof Uint8Array && rep.flags.length === elapsed.length ? rep.flags : undefined,
+    controlIter: has ? Float64Array.from(control.iter, (x) => x / stride) : undefined,
+    controlValue: has ? f64(control.value) : undefined,
+    series: series.map((s) => {
+      const r = own.get(s.name);
+      return r ? { ...r, iter: r.iter.map((x) => x / stride) } : { ...s, iter: none, value: none };
+    }),
+  };
+}
+
 // Returns the byte limit a series would run into.
 function limitFor(s, data, options) {
   const memories = data.header?.memories ?? [];
@@ -152,7 +179,8 @@ function decidedWords(t) {
 // of the early and late windows, and what the machine did meanwhile.
 function slowdownWords(t) {
   const against = t.adjustedEffect != null ? ' against the machine' : '';
-  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})`;
+  const again = t.replica ? `, and again in a second pass of the same calls: ${decidedWords(t.replica)}` : '';
+  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})${again}`;
 }
 
 // Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
@@ -191,6 +219,15 @@ function sentence(kind, name, r, p, timeResult, memoryGrows, cause = null) {
 const LIVE_SOURCES =
   'live bytes: run with --count-allocs, or give the scenario a stats() returning liveBytes, or use a build whose allocator the heap census recognises';
 
+// Growth held by peaks (objects freed late) that a second pass of the same
+// calls did not show (NOT_REPLICATED on a memory series), in words. x: the
+// first pass's result; again: the second's.
+function peaksNotReplicatedWords(what, x, again, more) {
+  const rate = (t) => `${formatBytes(t.slope)} per 1,000 calls`;
+  const there = again?.trend ? `${again.pattern}, ${rate(again.trend)}` : again?.pattern;
+  return `${what} grew by ${rate(x.trend)} after warm-up while live bytes stayed flat (the heap grew to hold peaks of blocks freed later), but not in a second pass of the same calls (the same seed, a fresh instance: ${there}): peaks of blocks freed late follow when the glue's garbage is collected and its finalizers run, not the calls. A longer run (${more}) would show whether it levels off.`;
+}
+
 // What the data could not decide, in words, with what would decide it.
 function undecidedWords(u, name, x, t, o) {
   const what = name === 'time' ? 'the time test' : (SERIES_WORDS[name] ?? `memory ${name.slice('memory:'.length)}`);
@@ -208,6 +245,9 @@ function undecidedWords(u, name, x, t, o) {
       return `Time per call rises by ${decidedWords(t)}, which may or may not reach the ${formatPercent(o.timeThreshold)} threshold: ${more} would decide it.`;
     case UNDECIDED_REASON.unsustained:
       return `Time per call rises by ${decidedWords(t)}, but not through the run: the first half alone implies ${formatPercent(t.firstHalfEffect)}, the second half ${formatPercent(t.secondHalfEffect)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
+    case UNDECIDED_REASON['not-replicated']:
+      if (name !== 'time') return peaksNotReplicatedWords(what, x, u.replica, more);
+      return `Time per call rose by ${decidedWords(t)}, but a second pass of the same calls (the same seed, a fresh instance) did not: ${decidedWords(t.replica)}, no significant rise that reaches the ${formatPercent(o.timeThreshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
     case UNDECIDED_REASON['machine-noise']:
       if (t.adjustedLow98 >= o.timeThreshold)
         return `Against the machine, time per call rose by ${formatPercent(t.adjustedEffect)} across the run (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)}), but the calls' own time did not show it (${formatPercent(t.effect)}, 98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), while ${machineWords(t)}. The machine got faster as the calls stayed level, or the reference workload and the module answer the machine differently: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
@@ -275,6 +315,7 @@ function inIterations(r, stride) {
     t.high /= stride;
   };
   for (const key of ['iterations', 'time', 'memory']) r.warmup[key] *= stride;
+  for (const x of r.replicaSeries) slope(x.trend);
   for (const x of r.series) {
     x.from *= stride;
     x.to *= stride;
@@ -323,6 +364,8 @@ export function analyzeRun(data, options = {}) {
     },
     // Each call's flags: preempted calls leave the time test.
     data.flags instanceof Uint8Array && data.flags.length === elapsed.length ? data.flags : undefined,
+    // A flagged slowdown must recur in the second timed pass, when one ran.
+    replicaInput(data.replica, series),
   );
   if (stride > 1) inIterations(r, stride);
   const warmup = {
@@ -333,6 +376,13 @@ export function analyzeRun(data, options = {}) {
     startupGrowthBytes: r.warmup.startupGrowthBytes,
   };
   const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
+  // Growth held by peaks, tested again on the second timed pass: by series index.
+  const again = Object.fromEntries(
+    r.replicaSeries.map((x) => [
+      x.series,
+      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.pattern === 'sustained' },
+    ]),
+  );
   const outSeries = series.map((s, i) => {
     const x = r.series[i];
     if (s.role === ROLE.control) return null;
@@ -348,6 +398,7 @@ export function analyzeRun(data, options = {}) {
       peakGrows: x.peakGrows,
       points: x.points,
       ...(x.events ? { events: x.events } : {}),
+      ...(again[i] ? { replica: again[i] } : {}),
     };
   });
   // A JS heap trend that C dismissed as below its practical threshold.
@@ -419,6 +470,15 @@ export function analyzeRun(data, options = {}) {
         blockBatches: t.windowsBlock,
       }
     : null;
+  // The second timed pass's test, when the first flagged a slowdown and one ran.
+  const replica = t.replica
+    ? {
+        calls: data.replica.calls,
+        effect: { relative: t.replica.decidedEffect, low: t.replica.decidedLow98, high: t.replica.decidedHigh98 },
+        pValue: t.replica.decidedP,
+        confirmed: !t.unreplicated,
+      }
+    : null;
   outSeries.push({
     name: 'time',
     tested: t.tested,
@@ -432,6 +492,7 @@ export function analyzeRun(data, options = {}) {
     trendEffect,
     windows,
     windowsChange: t.tested ? t.windowsChange : null,
+    replica,
   });
   const memoryGrows = r.findings.some((f) => f.kind !== 'slowdown');
   const opName = (i) => (data.op && i < data.op.length ? (data.header?.ops?.[data.op[i]]?.name ?? null) : null);
@@ -459,6 +520,7 @@ export function analyzeRun(data, options = {}) {
         effect: timeEffect,
         machine,
         windows,
+        replica,
         projection: null,
         sentence: sentence(f.kind, 'time', null, null, t, memoryGrows),
       };
@@ -482,17 +544,19 @@ export function analyzeRun(data, options = {}) {
         high: (x.trend.high * span) / base,
       },
       projection: p,
+      ...(again[f.series] ? { replica: again[f.series] } : {}),
       sentence: sentence(f.kind, s.name, x, p, t, false, cause),
     };
   });
   const inconclusive = r.undecided.map((u) => {
     const name = u.series < 0 ? 'time' : series[u.series].name;
     const reason = nameOf(UNDECIDED_REASON, u.reason);
+    const replica = r.replicaSeries.find((x) => x.series === u.series);
     return {
       reason,
       series: name,
       moreCalls: u.moreCalls,
-      sentence: undecidedWords(u, name, u.series < 0 ? null : r.series[u.series], t, o),
+      sentence: undecidedWords({ ...u, replica }, name, u.series < 0 ? null : r.series[u.series], t, o),
     };
   });
   return {

@@ -13,9 +13,9 @@ import { EXIT, usageError } from '../cli/exit-codes.js';
 const SUITE_RESULT = 'suite-result.json';
 
 // Why time alone could not be judged: the machine drifted with the module,
-// the rise held in one half of the run only, or its interval spans the
-// threshold (docs/verdicts.md).
-const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained', 'spans-threshold']);
+// the rise held in one half of the run only, a second pass of the same calls
+// did not slow down, or its interval spans the threshold (docs/verdicts.md).
+const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained', 'not-replicated', 'spans-threshold']);
 
 // A case's outcome by the exit code the judge gave it.
 const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
@@ -29,7 +29,7 @@ const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
  * a verdict the expectation does not allow (a finding of kind expectation)
  * and a regression against a baseline gate, the run's other findings do
  * not. A run inconclusive on time alone (machine-noise, unsustained,
- * spans-threshold) breaks no expectation of
+ * not-replicated, spans-threshold) breaks no expectation of
  * stable or slowdown (it passes, its message says why). Exit 3 is an
  * error, exit 1 a failure.
  */

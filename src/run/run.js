@@ -6,12 +6,14 @@
 
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { toReplicate } from '../analysis/analyze.js';
 import { createLiveAnalysis } from '../analysis/live.js';
-import { readLogs } from '../analysis/log-reader.js';
+import { readLogs, readRun } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS, LOG_VERSION, PHASE } from '../protocol.js';
+import { formatCount } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
 import { TOOL } from '../version.js';
@@ -121,11 +123,15 @@ function exitOutcome(control, code, ops) {
   return { type: 'done', status: 'failed', phase: d.phase, error: { ...error, iteration: d.iteration, op: d.op } };
 }
 
+// What each pass is called in messages.
+const PASS_NAMES = { timed: 'run', count: 'counting pass', replica: 'second timed pass' };
+
 /**
  * Runs one pass of target in a fresh worker and writes its log at logPath,
- * or with logPath null into memory (memorySink). pass is 'timed' or 'count'
+ * or with logPath null into memory (memorySink). pass is 'timed', 'count'
  * (the counting pass: instrumented allocator, same seed and iteration
- * sequence). Returns { outcome, wroteLog, memoryLog } (memoryLog: the log's
+ * sequence) or 'replica' (the timed pass again, same seed and calls).
+ * Returns { outcome, wroteLog, memoryLog } (memoryLog: the log's
  * bytes when it was kept in memory, else null). A watchdog
  * ends a hung call or setup (outcome failed, error.code WS_EHUNG); a write
  * error of the log stops the run (failed, the errno's code); a first signal
@@ -209,14 +215,14 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     writer = null;
   };
 
-  const name = pass === 'count' ? 'counting pass' : 'run';
+  const name = PASS_NAMES[pass];
   let stopAt = null;
   let toldStuck = false;
   interrupt?.enter(name, {
     message:
-      pass === 'count'
-        ? 'stopping the counting pass after its current call; every sample is kept'
-        : 'stopping after the current iteration; every sample is kept, then the partial run is analysed',
+      pass === 'timed'
+        ? 'stopping after the current iteration; every sample is kept, then the partial run is analysed'
+        : `stopping the ${name} after its current call; every sample is kept`,
     stop() {
       stopAt = performance.now();
       if (!header) {
@@ -229,7 +235,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
       abandonRun(sab);
       worker.terminate();
       // Before the timed pass's first sample there is no log: nothing to report.
-      const recoverable = writer !== null || pass === 'count';
+      const recoverable = writer !== null || pass !== 'timed';
       closeLog();
       if (logPath === null) return; // nothing on disk to recover
       const dir = dirname(logPath);
@@ -306,8 +312,8 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
         coverage: msg.coverage,
       };
       try {
-        // The cap bounds the timed pass's log; the counting pass's is as long as the run was.
-        const maxBytes = pass === 'timed' ? (cfg.maxLogBytes ?? Infinity) : Infinity;
+        // The cap bounds the timed passes' logs; the counting pass's is as long as the run was.
+        const maxBytes = pass === 'count' ? Infinity : (cfg.maxLogBytes ?? Infinity);
         sink = logPath === null ? memorySink({ limit: maxBytes }) : fileSink(logPath);
         writer = createLogWriter(sink, header, { maxBytes });
       } catch (err) {
@@ -316,8 +322,13 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
         return;
       }
       watchdog.started();
-      const trend = mode === 'none' || pass === 'count' ? null : createLiveAnalysis({ header, cfg });
-      const label = pass === 'count' ? `${header.target.name} (counting allocations)` : header.target.name;
+      // The timed pass's preliminary verdict only: the second timed pass decides nothing on its own.
+      const trend = mode === 'none' || pass !== 'timed' ? null : createLiveAnalysis({ header, cfg });
+      const label = {
+        timed: header.target.name,
+        count: `${header.target.name} (counting allocations)`,
+        replica: `${header.target.name} (again)`,
+      }[pass];
       progress = createProgress({
         name: label,
         total: cfg.iterations,
@@ -379,6 +390,47 @@ function writeStoppedSummary(dir, target, cfg, { during, cutShort, recover = fal
     interrupted: { during, cutShort, ...(recover ? { recover: `wasm-soak report ${dir}` } : {}) },
   };
   writeSummaryOrPrint(dir, summary);
+}
+
+// What the user is told when a finding is timed again, by toReplicate's answer.
+const REPLICA_WORDS = {
+  slowdown: 'time per call rose across the run',
+  peaks: 'memory grew to hold peaks of blocks freed late',
+};
+
+/**
+ * When the completed timed pass (runPass's timed, run its outcome) flags a
+ * slowdown or growth held by peaks (toReplicate), times the same calls again
+ * in a fresh worker (the replica: same seed, same iterations) into
+ * samples-replica.wslog, so that the finding stands only if it recurs
+ * (docs/verdicts.md, "A finding must recur").
+ * Returns the replica's log bytes when kept in memory, else null; a signal
+ * during it marks run interrupted. inDir names a file of the result folder
+ * (null in memory).
+ */
+async function replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes }) {
+  const logPath = inDir('samples-replica.wslog');
+  if (logPath) rmSync(logPath, { force: true });
+  if (run.status !== 'completed' || interrupt.interrupted) return null;
+  const what = toReplicate(readRun(timed.memoryLog ?? inDir('samples.wslog')), cfg);
+  if (!what) return null;
+  const calls = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
+  if (!cfg.quiet)
+    process.stderr.write(
+      `wasm-soak: ${REPLICA_WORDS[what]}; timing the same ${formatCount(calls)} calls again to see whether it recurs.\n`,
+    );
+  const pass = await runPass({
+    target,
+    cfg: { ...cfg, iterations: calls, durationMs: null },
+    argv,
+    logPath,
+    outputs,
+    pass: 'replica',
+    interrupt,
+    bytes,
+  });
+  if (pass.outcome.status === 'interrupted') run.status = 'interrupted';
+  return pass.wroteLog ? pass.memoryLog : null;
 }
 
 /**
@@ -553,8 +605,9 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
     if (count.status === 'interrupted') run.status = 'interrupted';
     if (pass.wroteLog) countLog = pass.memoryLog;
   }
+  const replicaLog = await replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
   room?.free();
-  const logs = outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog }) : null;
+  const logs = outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog }) : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };
 }

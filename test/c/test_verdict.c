@@ -496,6 +496,89 @@ static void test_against_machine(void) {
   free(x), free(ci), free(cn), free(flags);
 }
 
+/* A flagged slowdown must recur in a second pass of the same calls: a
+ * first pass that rose +30 % against a replica that stays flat is
+ * not-replicated (inconclusive, no finding); against a replica that rises
+ * +30 % too it stays a slowdown; a replica given to an unflagged run is not
+ * tested. So must growth held by peaks. */
+static void test_replica(void) {
+  enum { CALLS = 20000 };
+  float *x = malloc(CALLS * sizeof *x), *y = malloc(CALLS * sizeof *y);
+  if (x == NULL || y == NULL) {
+    free(x), free(y);
+    return;
+  }
+  ws_synth_time t;
+  ws_synth_time_defaults(&t, CALLS, 17);
+  ws_synth_time_fill(&t, x);
+  for (size_t i = 0; i < CALLS; i++)
+    x[i] *= (float)(1.0 + 0.3 * (double)i / CALLS);
+  ws_synth_time_defaults(&t, CALLS, 18);
+  ws_synth_time_fill(&t, y);
+  double lin_iter[1] = {0}, lin_bytes[1] = {1 << 20};
+  ws_series_in s[1] = {{WS_ROLE_LINEAR, 1, lin_iter, lin_bytes, 1, 0}};
+  ws_memtrend_result res[1];
+  ws_verdict v = {.series = res};
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(v.time.flagged && !v.replica_tested && ws_verdict_of(&v) == WS_KIND_SLOWDOWN);
+
+  ws_replica level_run = {y, CALLS, {NULL, NULL, 0, NULL}, NULL, 0};
+  o.replica = &level_run;
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(v.replica_tested && !v.replica.flagged && !v.time.flagged && v.time.unreplicated);
+  CHECK(v.time.more_calls == (double)(v.time.to - v.time.from));
+  CHECK(left_open(&v, WS_UNDECIDED_NOT_REPLICATED, -1));
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE);
+
+  for (size_t i = 0; i < CALLS; i++)
+    y[i] *= (float)(1.0 + 0.3 * (double)i / CALLS);
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(v.replica_tested && v.time.flagged && !v.time.unreplicated);
+  CHECK(v.replica.decided_low98 >= WS_TIME_THRESHOLD);
+  CHECK(ws_verdict_of(&v) == WS_KIND_SLOWDOWN);
+
+  ws_synth_time_defaults(&t, CALLS, 19);
+  ws_synth_time_fill(&t, x);
+  CHECK(ws_analyze_run(x, CALLS, s, 1, &o, &v) == 0);
+  CHECK(!v.time.flagged && !v.replica_tested && !v.time.unreplicated);
+
+  /* Growth held by peaks: the heap grows at its end while live bytes and
+   * the holes stay flat; in the first pass only, it is not-replicated; in
+   * both, it stays growth. */
+  enum { POINTS = 200 };
+  double si[POINTS], heap[POINTS], flat[POINTS], level[POINTS], holes[POINTS];
+  for (int i = 0; i < POINTS; i++) {
+    si[i] = (i + 1) * (CALLS / POINTS) - 1;
+    double noise = (double)((i * 7919) % 97); /* 0 .. 96, no trend */
+    heap[i] = 1.2e6 + 0.8e6 * si[i] / CALLS + 40 * noise;
+    flat[i] = 1.2e6 + 40 * noise;
+    level[i] = 8e5 + 80 * noise;
+    holes[i] = 2e5 + 20 * noise;
+  }
+  ws_series_in mem[3] = {{WS_ROLE_HEAP, 0, si, heap, POINTS, 0},
+                         {WS_ROLE_LIVE, 0, si, level, POINTS, 0},
+                         {WS_ROLE_HOLES, 0, si, holes, POINTS, 0}};
+  ws_series_in again[3] = {{WS_ROLE_HEAP, 0, si, flat, POINTS, 0}, mem[1], mem[2]};
+  ws_memtrend_result three[3];
+  v = (ws_verdict){.series = three};
+  ws_replica peaks = {x, CALLS, {NULL, NULL, 0, NULL}, again, 3};
+  o.replica = NULL;
+  CHECK(ws_analyze_run(x, CALLS, mem, 3, &o, &v) == 0);
+  CHECK(v.nfindings == 1 && v.findings[0].cause == WS_GROWTH_HEAP_END);
+  o.replica = &peaks;
+  CHECK(ws_analyze_run(x, CALLS, mem, 3, &o, &v) == 0);
+  CHECK(v.nfindings == 0 && v.nreplica_series == 1 && v.replica_series[0] == 0);
+  CHECK(left_open(&v, WS_UNDECIDED_NOT_REPLICATED, 0));
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE);
+  again[0].value = heap;
+  CHECK(ws_analyze_run(x, CALLS, mem, 3, &o, &v) == 0);
+  CHECK(v.nfindings == 1 && v.findings[0].kind == WS_KIND_GROWTH);
+  CHECK(v.replica_results[0].pattern == WS_PATTERN_SUSTAINED);
+  free(x), free(y);
+}
+
 /* A sustained series below the memory floor grows for no finding; the
  * floor's numbers: bytes per call and share of the level at the window's
  * start, and the calls until the relative floor. */
@@ -638,6 +721,7 @@ int main(void) {
   test_sawtooth();
   test_analyze_notes();
   test_against_machine();
+  test_replica();
   test_warmup_time();
   return check_report("verdict");
 }

@@ -207,6 +207,7 @@ static int against_machine(const ws_time_control *ctl, const ws_windows *w, size
   r->decided_effect = r->adjusted_effect;
   r->decided_low98 = r->adjusted_low98;
   r->decided_high98 = r->adjusted_high98;
+  r->decided_p = r->adjusted_p;
   return 0;
 }
 
@@ -302,6 +303,7 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
     r->decided_effect = r->effect;
     r->decided_low98 = r->effect_low98;
     r->decided_high98 = r->effect_high98;
+    r->decided_p = r->trend.p_up;
     /* A slowdown is a drift of at least the threshold shown with the stated
      * confidence: the 98 % interval's low end (a one-sided 99 % bound, the
      * test's alpha) must reach it. A significant rise whose interval only
@@ -331,4 +333,20 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
   }
   free(bx);
   return rc;
+}
+
+int ws_drift_replicate(const float *x, size_t calls, size_t from, const ws_drift_opts *o,
+                       const ws_time_control *ctl, ws_drift_result *first,
+                       ws_drift_result *second) {
+  int rc = ws_drift_analyze(x, calls, from, o, ctl, second);
+  if (rc != 0 || !first->flagged)
+    return rc;
+  int shown = second->tested && second->decided_p < o->alpha &&
+              second->decided_high98 >= o->threshold;
+  if (!shown) {
+    first->flagged = 0;
+    first->unreplicated = 1;
+    first->more_calls = (double)(first->to - first->from);
+  }
+  return 0;
 }

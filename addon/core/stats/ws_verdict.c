@@ -15,6 +15,7 @@ void ws_verdict_opts_default(ws_verdict_opts *o) {
 #undef WS_SET_DEFAULT
   o->seed = 1;
   o->flags = NULL;
+  o->replica = NULL;
 }
 
 /* Returns the value of a step series at iteration t. */
@@ -137,6 +138,61 @@ static int add_notes(const ws_series_in *series, size_t k, const ws_signal *sig,
   return 0;
 }
 
+/* Replicates v's flagged time test on o->replica (ws_drift_replicate), its
+ * own time warm-up found as the first pass's was (auto: MSER, capped like
+ * the chosen point; fixed: the same iteration). Returns 0 or an error. */
+static int replicate(const ws_verdict_opts *o, const ws_drift_opts *d, ws_verdict *v) {
+  const ws_replica *rp = o->replica;
+  size_t from;
+  if (o->warmup < 0) {
+    int rc = ws_warmup_time(rp->elapsed, rp->calls, &from);
+    if (rc != 0)
+      return rc;
+    size_t cap = rp->calls / WS_WARMUP_CAP_DIVISOR;
+    from = from < cap ? from : cap;
+  } else
+    from = (size_t)o->warmup < rp->calls ? (size_t)o->warmup : rp->calls;
+  v->replica_tested = 1;
+  return ws_drift_replicate(rp->elapsed, rp->calls, from, d, &rp->control, &v->time,
+                            &v->replica);
+}
+
+/* Replicates v's growth findings that rest on peaks (WS_GROWTH_HEAP_END,
+ * LIVE_PEAKS: peaks of live bytes freed late, which a GC's timing moves) on
+ * o->replica's series of the same index, from v's warm-up: a finding whose
+ * series is not sustained there leaves the findings for an undecided
+ * WS_UNDECIDED_NOT_REPLICATED (the window's calls would decide it); one
+ * whose series the replica did not see stays. calls: the first pass's.
+ * Returns 0 or WS_ENOMEM. */
+static int replicate_peaks(const ws_verdict_opts *o, size_t calls, ws_verdict *v) {
+  const ws_replica *rp = o->replica;
+  size_t kept = 0;
+  for (size_t i = 0; i < v->nfindings; i++) {
+    ws_finding f = v->findings[i];
+    int peaks = f.kind == WS_KIND_GROWTH &&
+                (f.cause == WS_GROWTH_HEAP_END || f.cause == WS_GROWTH_LIVE_PEAKS);
+    const ws_series_in *s =
+        peaks && (size_t)f.series < rp->k ? &rp->series[f.series] : NULL;
+    if (s == NULL || s->n == 0) {
+      v->findings[kept++] = f;
+      continue;
+    }
+    ws_memtrend_result *r = &v->replica_results[v->nreplica_series];
+    int rc = ws_memtrend_analyze(s->iter, s->value, s->n, s->step, v->warmup, rp->calls,
+                                 o->alpha, r);
+    if (rc != 0)
+      return rc;
+    v->replica_series[v->nreplica_series++] = f.series;
+    if (r->pattern == WS_PATTERN_SUSTAINED)
+      v->findings[kept++] = f;
+    else if (v->nundecided < WS_MAX_SERIES + 1)
+      v->undecided[v->nundecided++] = (ws_undecided){
+          WS_UNDECIDED_NOT_REPLICATED, f.series, (double)(calls - v->warmup)};
+  }
+  v->nfindings = kept;
+  return 0;
+}
+
 /* Returns what the time test leaves to classification. */
 static ws_time_signal time_signal(const ws_drift_result *d) {
   ws_time_signal t = {d->flagged, 0, 0};
@@ -153,6 +209,9 @@ static ws_time_signal time_signal(const ws_drift_result *d) {
     t.more_calls = d->more_calls;
   } else if (d->unsustained) {
     t.undecided = WS_UNDECIDED_UNSUSTAINED;
+    t.more_calls = d->more_calls;
+  } else if (d->unreplicated) {
+    t.undecided = WS_UNDECIDED_NOT_REPLICATED;
     t.more_calls = d->more_calls;
   }
   return t;
@@ -210,6 +269,10 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   }
   if ((rc = ws_drift_analyze(elapsed, calls, time_from, &d, &ctl, &v->time)) != 0)
     return rc;
+  if (v->time.flagged && o->replica != NULL) {
+    if ((rc = replicate(o, &d, v)) != 0)
+      return rc;
+  }
 
   ws_signal sig[WS_MAX_SERIES];
   size_t nsig = 0;
@@ -232,5 +295,7 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   ws_time_signal ts = time_signal(&v->time);
   ws_classify(sig, nsig, &ts, o->js_heap_threshold, v->findings, &v->nfindings,
               &v->below_threshold, v->undecided, &v->nundecided);
+  if (o->replica != NULL && (rc = replicate_peaks(o, calls, v)) != 0)
+    return rc;
   return add_notes(series, k, sig, linear, o, v);
 }

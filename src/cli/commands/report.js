@@ -58,6 +58,7 @@ async function reportInto(dir, values) {
   for (const [name, log] of [
     ['samples.wslog', logs.timed],
     ['samples-count.wslog', logs.counted],
+    ['samples-replica.wslog', logs.replica],
   ]) {
     const damage = log && damageWords(join(dir, name), log);
     if (damage) process.stderr.write(`wasm-soak: ${damage}\n`);
