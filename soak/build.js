@@ -6,7 +6,7 @@
 //                               test/fixtures/<name>.wat -> test/fixtures/<name>.wasm
 //                               test/fixtures/dylink-{main,side}.c -> dylink-main.{cjs,wasm},
 //                               dylink-side.wasm (Emscripten dynamic linking)
-//                               soak/fixtures/<name>.c -> build/native/<name>.so for
+//                               soak/fixtures/<name>.c -> soak/native/<name>.so for
 //                               the fixtures in NATIVE (not committed: see below)
 //   node soak/build.js --check  builds into a temporary folder and compares every
 //                               committed output byte for byte with the committed
@@ -72,7 +72,7 @@ const EXTRA = {
 // same clang and optimisation level as their wasm builds, into NATIVE_OUT.
 const NATIVE = ['yardstick'];
 const NATIVE_FLAGS = ['-shared', '-fPIC', '-O2', '-Wall', '-Wextra', '-Werror'];
-const NATIVE_OUT = 'build/native';
+const NATIVE_OUT = 'soak/native';
 
 // Fixtures built with Debian's emcc instead of clang: standalone wasm
 // (WASI imports only, none here), no JS glue, and a fixed 16 MiB memory so

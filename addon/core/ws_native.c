@@ -223,9 +223,8 @@ static int buffer(ws_engine *base, uint32_t ptr, uint32_t len, uint8_t **data) {
   return 0;
 }
 
-static const ws_engine_ops native_ops = {stage_args,  call,  memory_sizes,
-                                         memory_view, alloc, free_block,
-                                         buffer};
+static const ws_engine_ops native_ops = {
+    stage_args, call, memory_sizes, memory_view, alloc, free_block, buffer};
 
 /* Finds malloc and free from the library (its own, else those of the
  * objects it links) and where malloc is defined. Returns 0 or WS_ESYMBOL

@@ -85,7 +85,8 @@ static napi_status read_outputs(napi_env env, napi_value desc, uint8_t **data,
 }
 
 napi_status ws_binding_native_open(napi_env env, napi_value desc, const ws_op_spec *specs,
-                                   uint32_t n_ops, ws_native **out, napi_ref *outputs_ref) {
+                                   uint32_t n_ops, ws_native **out,
+                                   napi_ref *outputs_ref) {
   char *path = NULL;
   uint8_t *outputs = NULL;
   uint32_t capacity = 0;

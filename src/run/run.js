@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { createLiveAnalysis } from '../analysis/live.js';
 import { readLogs } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
-import { EXIT, SoakError } from '../cli/exit-codes.js';
+import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS, LOG_VERSION, PHASE } from '../protocol.js';
 import { analyzeInto } from '../report/result.js';
@@ -145,7 +145,13 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     workerData: {
       ring: sab,
       config: { ...cfg, countPass: pass === 'count' },
-      target: { kind: target.kind, path: target.path ?? `${target.name} (bytes)`, arm: target.arm ?? null, bytes },
+      target: {
+        kind: target.kind,
+        path: target.path ?? `${target.name} (bytes)`,
+        arm: target.arm ?? null,
+        reference: target.reference ?? null, // a native arm's wasm arm (compare)
+        bytes,
+      },
       outputs,
     },
     stdout: true,
@@ -473,6 +479,13 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
   const startedAt = performance.now();
   const bytes = typeof source === 'string' ? null : source.bytes;
   const target = bytes ? describeBytes(bytes, source.name) : describeTarget(source);
+  if (target.kind === 'native') {
+    throw usageError(
+      'WS_ETARGET',
+      `${source} is a native shared library; only compare runs one, as an arm beside the wasm build of the same source.`,
+      `Run \`wasm-soak compare LIB.wasm ${source} --call …\` (docs/compare.md, "The native yardstick").`,
+    );
+  }
   if (cfg.countAllocs) checkBinaryen();
   // A suite names its targets (cfg.name); that name wins over the file's.
   if (cfg.name) target.name = cfg.name;

@@ -195,6 +195,10 @@ function checkBudgetOps(budgets, ops) {
 }
 
 async function prepare(stdio) {
+  if (target.kind === 'native') {
+    const { prepareNativeTarget } = await import('./targets/native.js');
+    return { scenario: null, bufferMemory: 0, ...prepareNativeTarget(target, config) };
+  }
   if (target.kind === 'module') {
     const { prepareRawTarget } = await import('./targets/raw.js'); // after quiet-wasi.js
     const raw = await prepareRawTarget(target, config, stdio, capture.pristine);
@@ -412,6 +416,34 @@ async function loop(prepared) {
   }
 }
 
+/** A native library's source of buffers: { native: { malloc: the object defining it } }, else nothing. */
+function nativeSource(runner) {
+  const malloc = addon.mallocOrigin(runner);
+  return malloc === undefined ? {} : { native: { malloc: malloc || null } };
+}
+
+/** The runner of prepared: the C loop over its engine (V8, or the native one for a library). */
+function createRunner(prepared) {
+  return addon.createRunner({
+    ring: control,
+    seed: config.seed,
+    iterations: config.iterations ?? Infinity, // null: a --duration run without -n
+    firstIteration: testFirstIteration(),
+    durationNs: (config.durationMs ?? 0) * 1e6,
+    scenario: Boolean(prepared.scenario),
+    state: prepared.state,
+    ctx: prepared.ctx,
+    ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
+    slots: prepared.slots,
+    alloc: prepared.alloc,
+    free: prepared.free,
+    bufferMemory: prepared.bufferMemory,
+    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
+    counters: counting?.counters,
+    native: prepared.native,
+  });
+}
+
 async function main() {
   // Without outputs (the library's in-memory run, which writes no file) a
   // raw module's WASI stdout and stderr are the process's own.
@@ -437,24 +469,16 @@ async function main() {
   }
   // Memories dropped during setup are gone: the run tracks the living ones.
   for (let i = tracked.length - 1; i >= 0; i--) if (!memoryOf(tracked[i])) tracked.splice(i, 1);
-  runner = addon.createRunner({
-    ring: control,
-    seed: config.seed,
-    iterations: config.iterations ?? Infinity, // null: a --duration run without -n
-    firstIteration: testFirstIteration(),
-    durationNs: (config.durationMs ?? 0) * 1e6,
-    scenario: Boolean(prepared.scenario),
-    state: prepared.state,
-    ctx: prepared.ctx,
-    ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
-    slots: prepared.slots,
-    alloc: prepared.alloc,
-    free: prepared.free,
-    bufferMemory: prepared.bufferMemory,
-    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
-    counters: counting?.counters,
-  });
+  try {
+    runner = createRunner(prepared);
+  } catch (err) {
+    if (!prepared.native) throw err;
+    const { nativeOpenError } = await import('./targets/native.js');
+    parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(nativeOpenError(err, target.path)) });
+    return;
+  }
   growFailures.attach(runner);
+
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
   heapIndex = heapMemoryIndex(prepared);
@@ -462,7 +486,7 @@ async function main() {
   parentPort.postMessage({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
-    sources: { ...sources.describe(), census: censusSource(census) },
+    sources: { ...sources.describe(), census: censusSource(census), ...nativeSource(runner) },
     instrumented: counting ? counting.instrumented : null,
     coverage: counting ? counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
