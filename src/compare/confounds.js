@@ -33,7 +33,7 @@ const ASPECTS = [
 // Also stated when an arm is a native library (docs/compare.md, "The
 // native yardstick").
 const NATIVE_ASPECTS = [
-  ['compiler flags', (r) => r.flags ?? 'not recorded (a wasm module keeps none)'],
+  ['compiler flags', (r) => r.flags ?? 'not recorded'], // a wasm module keeps none
   ['CPU features', (r) => r.cpu ?? `wasm: ${r.features.join(' ') || 'no target_features declared'}`],
 ];
 

@@ -49,9 +49,8 @@ export function nativeFacts(path) {
     ...fingerprint(bytes),
     producers: null,
     toolchain: `.comment: ${elf.compilers.join('; ') || 'none'}${elf.buildId ? `; build-id ${elf.buildId}` : ''}`,
-    flags: elf.commandLine.length
-      ? elf.commandLine.join(' ')
-      : 'not recorded (no .GCC.command.line: -frecord-gcc-switches keeps them)',
+    // Recorded only by -frecord-gcc-switches (.GCC.command.line).
+    flags: elf.commandLine.length ? elf.commandLine.join(' ') : 'not recorded',
     features: [],
     cpu: `${elf.machine} code for this host, ${hostCpu()}; the ISA level used is not recorded`,
     imports: elf.needed.map((n) => `${n} (DT_NEEDED)`),
