@@ -4,7 +4,7 @@
 // call, both ops' wasm ÷ native ratios and the sentence placing the gap; a
 // native arm that segfaults is that arm's failure (exit 3, the signal named)
 // and the other arm's results are kept; libraries that cannot be an arm are
-// exit-2 errors naming the problem; the sentence's rule.
+// exit-2 errors naming the problem; a suite's native arm; the sentence's rule.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -111,6 +111,16 @@ test('what cannot be a native arm is an exit-2 error naming the problem', async 
   r = await runCli(['run', copy, '--call', 'churn', '-n', '10', '-q', '-o', join(dir, 'run')]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /is a native shared library; only compare runs one/);
+});
+
+test('a suite target with a native arm prints its yardstick sentence', async () => {
+  const dir = tempDir();
+  const suite = join(dir, 'suite.json');
+  const target = { name: 'yard', arms: [WASM, NATIVE], call: 'churn:1,scan:1', args: ['scan=buf:1024..4096'] };
+  writeFileSync(suite, JSON.stringify({ targets: [{ ...target, blocks: 4, blockCalls: 500, failIfSlower: 'none' }] }));
+  const r = await runCli(['soak', suite, '-o', join(dir, 'out')]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /\n\s+B: churn is \d+\.\d\d× native .* scan .* at no allocation: /);
 });
 
 test('the sentence places the gap only when the two intervals do not overlap', () => {
