@@ -227,22 +227,19 @@ static const ws_engine_ops native_ops = {
     stage_args, call, memory_sizes, memory_view, alloc, free_block, buffer};
 
 /* Finds malloc and free from the library (its own, else those of the
- * objects it links) and where malloc is defined. Returns 0 or WS_ESYMBOL
- * with why written. */
-static int find_allocator(ws_native *e, char *why, size_t why_len) {
+ * objects it links, else the process's) and where malloc is defined. */
+static void find_allocator(ws_native *e) {
   void *m = dlsym(e->library, "malloc");
   void *f = dlsym(e->library, "free");
   if (m == NULL || f == NULL) {
-    snprintf(why, why_len, "neither it nor a library it links exports %s",
-             m == NULL ? "malloc" : "free");
-    return WS_ESYMBOL;
+    m = dlsym(RTLD_DEFAULT, "malloc");
+    f = dlsym(RTLD_DEFAULT, "free");
   }
   memcpy(&e->malloc_fn, &m, sizeof m);
   memcpy(&e->free_fn, &f, sizeof f);
   Dl_info info;
   if (dladdr(m, &info) != 0 && info.dli_fname != NULL)
     e->malloc_origin = info.dli_fname;
-  return 0;
 }
 
 int ws_native_open(const char *path, const ws_native_op *ops, uint32_t n_ops,
@@ -287,11 +284,8 @@ int ws_native_open(const char *path, const ws_native_op *ops, uint32_t n_ops,
     for (uint32_t i = 0; i < ops[k].spec->n_args; i++)
       buffers |= ops[k].spec->args[i].kind == WS_ARG_BUF;
   }
-  int rc = buffers ? find_allocator(e, why, why_len) : 0;
-  if (rc != 0) {
-    ws_native_close(e);
-    return rc;
-  }
+  if (buffers)
+    find_allocator(e);
   *out = e;
   return 0;
 }

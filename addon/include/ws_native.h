@@ -5,7 +5,8 @@
  * wasm signature gives (i32: int32_t, i64: int64_t, f32: float, f64:
  * double), except that a buffer argument's pointer is a native pointer.
  * Buffers come from the malloc and free that dlsym finds from the library:
- * its own when it defines them, else the process's. It has no linear memory.
+ * its own when it defines them, else those of a library it links, else the
+ * process's. It has no linear memory.
  * Runs on the loop's thread; a crash in the library ends the process, so
  * callers run it in a process of its own. */
 #ifndef WS_NATIVE_H
@@ -33,9 +34,9 @@ typedef struct ws_native ws_native;
  * and its malloc and free when any op takes a buffer. outputs: NULL, or the
  * checked outputs' region (ws_protocol.h WS_OUTPUT_*; borrowed, it must
  * outlive the engine) with room for capacity values (a power of two). On
- * failure writes a sentence into why[0..why_len) (dlerror's text, or the
- * missing export's name). Stores the engine in *out. Returns 0, WS_ELIBRARY
- * (dlopen failed), WS_ESYMBOL (an op, or malloc/free for buffers, is not
+ * failure writes into why[0..why_len) dlerror's text, or the name of the
+ * op that is missing or has a type libffi cannot pass. Stores the engine in
+ * *out. Returns 0, WS_ELIBRARY (dlopen failed), WS_ESYMBOL (an op is not
  * found), WS_EINVAL (an argument type libffi cannot pass, or no op) or
  * WS_ENOMEM. */
 int ws_native_open(const char *path, const ws_native_op *ops, uint32_t n_ops,

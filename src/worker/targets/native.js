@@ -58,15 +58,10 @@ export function nativeOpenError(err, path) {
     );
   }
   if (err?.code === 'WS_ESYMBOL') {
-    const allocator = err.message.startsWith('neither');
     return usageError(
       'WS_ESYMBOL',
-      allocator
-        ? `${path}: buffer arguments need malloc and free, but ${err.message}.`
-        : `${path} does not export the function "${err.message}" that the wasm arm exports.`,
-      allocator
-        ? 'Link the library against the C library (the default), or compare ops without buf: arguments.'
-        : 'Build the library from the same source, exporting the function under the same name (default visibility, no C++ name mangling: extern "C").',
+      `${path} does not export the function "${err.message}" that the wasm arm exports.`,
+      'Build the library from the same source, exporting the function under the same name (default visibility, no C++ name mangling: extern "C").',
     );
   }
   return err;
