@@ -304,8 +304,6 @@ void ws_native_close(ws_native *native) {
   for (uint32_t k = 0; k < WS_MAX_PARAMS; k++)
     if (native->blocks[k] != NULL)
       native->free_fn(native->blocks[k]);
-  if (native->library != NULL)
-    dlclose(native->library);
   free(native->ops);
   free(native);
 }

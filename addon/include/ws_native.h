@@ -51,8 +51,10 @@ ws_engine *ws_native_engine(ws_native *native);
  * buffer or it is not known. Static for the engine's life. */
 const char *ws_native_malloc_origin(const ws_native *native);
 
-/* Frees the buffers still allocated and the engine, and closes the library.
- * NULL is allowed. */
+/* Frees the buffers still allocated and the engine. The library stays
+ * loaded until the process ends: its static data may still hold its blocks
+ * (a leak checker's roots), and its destructors run at exit. NULL is
+ * allowed. */
 void ws_native_close(ws_native *native);
 
 #endif

@@ -23,7 +23,8 @@ const SIGNALS = {
  * error (phase 'block'), onMessage(msg) the pass's 'ready' and 'block'
  * messages. Resolves { outcome, wroteLog } as runPass does; a child killed
  * by a signal ends as failed (phase 'iteration', error.code WS_ECRASH, its
- * message naming the signal and the round).
+ * message naming the signal and the round), and so does one that reported
+ * its pass and then exited other than with 0 (phase 'end').
  */
 export function runChildPass({ target, cfg, argv, logPath, outputs }, hooks) {
   const child = fork(new URL('./native-child.js', import.meta.url), [], {
@@ -64,10 +65,31 @@ export function runChildPass({ target, cfg, argv, logPath, outputs }, hooks) {
           outcome: { type: 'done', status: 'failed', phase: 'block', hung: true, error: aborted },
           wroteLog: ready,
         });
-      else if (result) resolve(result);
+      else if (result && (code === 0 || result.outcome.status === 'failed')) resolve(result);
+      else if (result) resolve({ ...result, outcome: exitAfterPass(result.outcome, code, signal) });
       else resolve({ outcome: crashOutcome(code, signal, ready ? granted : 0), wroteLog: ready });
     });
   });
+}
+
+/**
+ * The outcome of a child that reported its pass and then exited with code
+ * (or signal): its exit, after the pass (a sanitizer's report at exit, the
+ * library's destructors), fails the arm.
+ */
+function exitAfterPass(outcome, code, signal) {
+  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  return {
+    ...outcome,
+    status: 'failed',
+    phase: 'end',
+    error: {
+      name: 'Error',
+      code: 'WS_ECRASH',
+      message: `the native arm's process ${how} after its last block (a leak checker's report at exit, or the library's destructors); its stderr says why`,
+      signal: signal ?? null,
+    },
+  };
 }
 
 /** The outcome of a child that ended without reporting its pass, after granted blocks (0: before its loop started). */

@@ -13,8 +13,13 @@ import { runPass } from '../run/run.js';
 // compare's own process handles a Ctrl-C for every arm (it asks this one to
 // stop): the terminal's SIGINT to the whole group must not end this one first.
 process.on('SIGINT', () => {});
-// Without compare there is nothing to report to.
-process.on('disconnect', () => process.exit(0));
+// Without compare (it ended first) there is nothing to report to; after
+// the pass the process ends by itself, its exit code its own (a leak
+// checker's at exit, say).
+let reported = false;
+process.on('disconnect', () => {
+  if (!reported) process.exit(0);
+});
 
 let control = null;
 let sab = null;
@@ -51,5 +56,6 @@ process.once('message', async ({ type, target, cfg, argv, logPath, outputs }) =>
       onMessage: (m) => process.send(m),
     },
   });
+  reported = true;
   process.send({ type: 'pass', outcome, wroteLog }, () => process.disconnect());
 });

@@ -43,14 +43,12 @@ static void test_calls(void) {
   uint8_t it[2] = {WS_ARG_RANDOM, WS_ARG_RANDOM};
   uint8_t i32[2] = {WS_VAL_I32, WS_VAL_I32}, i64[2] = {WS_VAL_I64, WS_VAL_I32};
   uint8_t f64[1] = {WS_VAL_F64}, f32[1] = {WS_VAL_F32}, buf[1] = {WS_ARG_BUF};
-  ws_op_spec specs[6] = {spec_of(2, it, i32), spec_of(2, it, i64), spec_of(1, it, f64),
+  ws_op_spec specs[6] = {spec_of(2, it, i32), spec_of(2, it, i64),  spec_of(1, it, f64),
                          spec_of(1, it, f32), spec_of(1, buf, i32), spec_of(0, it, i32)};
-  ws_native_op ops[6] = {{"add_i32", &specs[0], WS_VAL_I32},
-                         {"mix_i64", &specs[1], WS_VAL_I64},
-                         {"half_f64", &specs[2], WS_VAL_F64},
-                         {"twice_f32", &specs[3], WS_VAL_F32},
-                         {"sum_bytes", &specs[4], WS_VAL_I32},
-                         {"nothing", &specs[5], -1}};
+  ws_native_op ops[6] = {
+      {"add_i32", &specs[0], WS_VAL_I32},   {"mix_i64", &specs[1], WS_VAL_I64},
+      {"half_f64", &specs[2], WS_VAL_F64},  {"twice_f32", &specs[3], WS_VAL_F32},
+      {"sum_bytes", &specs[4], WS_VAL_I32}, {"nothing", &specs[5], -1}};
   static uint8_t outputs[WS_OUTPUT_VALUES + 8 * 8];
   ws_native *n = NULL;
   char why[256];
