@@ -3,15 +3,16 @@
 // (node soak/build.js --native), compared end to end: outputs agree call for
 // call, both ops' wasm ÷ native ratios and the sentence placing the gap; a
 // native arm that segfaults is that arm's failure (exit 3, the signal named)
-// and the other arm's results are kept; libraries that cannot be an arm are
+// and the other arm's results are kept; a Ctrl-C stops every arm;
+// libraries that cannot be an arm are
 // exit-2 errors naming the problem; a suite's native arm; the sentence's rule.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { gapSentence } from '../src/compare/native-arm.js';
-import { fixture, ROOT, runCli, tempDir } from './helpers.js';
+import { CLI, fixture, ROOT, runCli, tempDir } from './helpers.js';
 
 const WASM = fixture('soak', 'modules', 'yardstick.wasm');
 const NATIVE = fixture('soak', 'native', 'yardstick.so');
@@ -83,6 +84,29 @@ test('a native arm that segfaults fails alone: exit 3 naming the signal, the was
   assert.notEqual(a.status, 'failed');
   assert.ok(a.iterations.completed >= 3000, JSON.stringify(a.iterations));
   assert.ok(existsSync(join(out, 'A', 'samples.wslog')));
+});
+
+test("Ctrl-C at the terminal (SIGINT to the whole process group) stops every arm, the native arm's process too: exit 130", async () => {
+  const out = tempDir();
+  const args = ['compare', WASM, NATIVE, '--call', 'churn:1,scan:1', '--args', 'scan=buf:1024..4096', '--blocks', '40'];
+  const child = spawn(process.execPath, [CLI, ...args, '--fail-if-slower', 'none', '--format', 'md', '-o', out], {
+    cwd: ROOT,
+    detached: true, // a process group of its own, as a terminal's job
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  let sent = false;
+  child.stderr.on('data', (d) => {
+    stderr += d;
+    if (!sent && /round 1\/40 done/.test(stderr)) {
+      sent = true;
+      process.kill(-child.pid, 'SIGINT');
+    }
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /compare: interrupted; each arm's samples and summary are in/);
+  for (const arm of ['A', 'B']) assert.equal(readJson(join(out, arm), 'summary.json').status, 'interrupted', arm);
 });
 
 test('what cannot be a native arm is an exit-2 error naming the problem', async () => {

@@ -36,8 +36,10 @@ export function runChildPass({ target, cfg, argv, logPath, outputs }, hooks) {
   let ready = false;
   let result = null;
   let aborted = null;
+  // A message to a child that has just ended (a stop after its pass) is
+  // lost, not an error: its outcome is already known or comes with its exit.
   const send = (msg) => {
-    if (child.connected) child.send(msg);
+    if (child.connected) child.send(msg, () => {});
   };
   hooks.onControl({
     grant() {
