@@ -13,8 +13,10 @@ const REPLICATES = 4000;
 // change much (the seed workflow's rule of thumb).
 const ALLOCATOR_MATTERS = 1.2;
 
+// Reading a library's own heap statistics (a mallinfo2 of its own
+// allocator) is not implemented: glibc's would be the whole process's.
 const NATIVE_MEMORY =
-  'unavailable: a native library shares the process heap, and the library exports no heap statistics of its own';
+  "unavailable: a native library shares the process heap, and wasm-soak does not read a library's own heap statistics";
 
 /**
  * What a native arm's result (analyze-compare.js armResult's, result) says
