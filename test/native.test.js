@@ -3,7 +3,8 @@
 // (node soak/build.js --native), compared end to end: outputs agree call for
 // call, both ops' wasm ÷ native ratios and the sentence placing the gap; a
 // native arm that segfaults is that arm's failure (exit 3, the signal named)
-// and the other arm's results are kept; a Ctrl-C stops every arm;
+// and the other arm's results are kept; a Ctrl-C stops every arm; a
+// library's own mallinfo2 is its memory;
 // libraries that cannot be an arm are
 // exit-2 errors naming the problem; a suite's native arm; the sentence's rule.
 import assert from 'node:assert/strict';
@@ -52,7 +53,8 @@ test('wasm against native, same source: outputs agree call for call, per-op rati
     y.sentence,
     /^churn is \d+\.\d\d× native \(95 %: .*\) at 64 allocations per call, scan .* at no allocation: /,
   );
-  assert.match(y.memory, /^unavailable: a native library shares the process heap/);
+  // yardstick.so uses the C library's malloc: its mallinfo2 would count the whole process.
+  assert.match(y.memory, /^unavailable: a native library shares the process heap, and this one defines no mallinfo2/);
   // The native arm's confounds: its compiler from .comment, the malloc its buffers came from.
   const toolchain = c.confounds.differs.find((d) => d.aspect === 'toolchain (producers section)');
   assert.match(toolchain.values.B, /^\.comment: .*clang version/);
@@ -107,6 +109,42 @@ test("Ctrl-C at the terminal (SIGINT to the whole process group) stops every arm
   assert.equal(code, 130, stderr);
   assert.match(stderr, /compare: interrupted; each arm's samples and summary are in/);
   for (const arm of ['A', 'B']) assert.equal(readJson(join(out, arm), 'summary.json').status, 'interrupted', arm);
+});
+
+test('a native library with its own mallinfo2: its memory is read from it', async () => {
+  const dir = tempDir();
+  const lib = join(dir, 'native-heap.so');
+  execFileSync('clang', [
+    '-shared',
+    '-fPIC',
+    '-O2',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    fixture('test', 'fixtures', 'native-heap.c'),
+    '-o',
+    lib,
+  ]);
+  const out = join(dir, 'out');
+  const args = [
+    'compare',
+    WASM,
+    lib,
+    '--call',
+    'churn',
+    '--blocks',
+    '4',
+    '--block-calls',
+    '500',
+    '--fail-if-slower',
+    'none',
+  ];
+  const r = await runCli([...args, '--format', 'md', '-q', '-o', out]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const b = readJson(out, 'compare.json').arms[1];
+  // 64 bytes per call, never freed: its heap is the 4 MiB arena.
+  assert.match(b.memory.native, /^the library's own mallinfo2: [\d.]+ KiB live at the end, its heap at most 4\.0 MiB$/);
+  assert.match(readJson(join(out, 'B'), 'summary.json').sources.native.heap, /^mallinfo2 \(the library's own/);
 });
 
 test('what cannot be a native arm is an exit-2 error naming the problem', async () => {

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <ffi.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ struct ws_native {
   void *blocks[WS_MAX_PARAMS]; /* live buffers; handle k + 1 is blocks[k] */
   uint8_t *outputs;
   uint32_t capacity;
+  struct mallinfo2 (*heap_fn)(void); /* the library's own mallinfo2, or NULL */
 };
 
 /* The libffi type of a WS_VAL_* type, or NULL. */
@@ -242,6 +244,18 @@ static void find_allocator(ws_native *e) {
     e->malloc_origin = info.dli_fname;
 }
 
+/* Finds a mallinfo2 the library itself defines (the C library's would
+ * count the whole process's heap, Node's blocks included). */
+static void find_heap(ws_native *e) {
+  void *mi = dlsym(e->library, "mallinfo2");
+  void *op;
+  memcpy(&op, &e->ops[0].fn, sizeof op);
+  Dl_info at, own;
+  if (mi != NULL && dladdr(mi, &at) != 0 && dladdr(op, &own) != 0 &&
+      at.dli_fbase == own.dli_fbase)
+    memcpy(&e->heap_fn, &mi, sizeof mi);
+}
+
 int ws_native_open(const char *path, const ws_native_op *ops, uint32_t n_ops,
                    uint8_t *outputs, uint32_t capacity, ws_native **out, char *why,
                    size_t why_len) {
@@ -286,6 +300,7 @@ int ws_native_open(const char *path, const ws_native_op *ops, uint32_t n_ops,
   }
   if (buffers)
     find_allocator(e);
+  find_heap(e);
   *out = e;
   return 0;
 }
@@ -296,6 +311,17 @@ ws_engine *ws_native_engine(ws_native *native) {
 
 const char *ws_native_malloc_origin(const ws_native *native) {
   return native->malloc_origin;
+}
+
+int ws_native_heap(const ws_native *native, uint64_t *live, uint64_t *heap,
+                   uint64_t *free_bytes) {
+  if (native->heap_fn == NULL)
+    return WS_ENOHEAP;
+  struct mallinfo2 m = native->heap_fn();
+  *live = m.uordblks;
+  *heap = m.arena + m.hblkhd;
+  *free_bytes = m.fordblks;
+  return 0;
 }
 
 void ws_native_close(ws_native *native) {

@@ -51,6 +51,13 @@ ws_engine *ws_native_engine(ws_native *native);
  * buffer or it is not known. Static for the engine's life. */
 const char *ws_native_malloc_origin(const ws_native *native);
 
+/* Reads the library's own heap statistics, when it defines a mallinfo2 of
+ * its own (glibc's layout): live (uordblks), heap (arena + hblkhd) and free
+ * (fordblks) bytes. Returns 0, or WS_ENOHEAP when it defines none (the C
+ * library's would count the whole process's heap). Between calls only. */
+int ws_native_heap(const ws_native *native, uint64_t *live, uint64_t *heap,
+                   uint64_t *free_bytes);
+
 /* Frees the buffers still allocated and the engine. The library stays
  * loaded until the process ends: its static data may still hold its blocks
  * (a leak checker's roots), and its destructors run at exit. NULL is

@@ -547,6 +547,26 @@ static napi_value malloc_origin(napi_env env, napi_callback_info info) {
   return v;
 }
 
+/* nativeHeap(runner) returns { live, heap, free } from a native library's
+ * own mallinfo2 (ws_native_heap), or null: a library without one, or a
+ * runner of a wasm module or a scenario. Between batches. */
+static napi_value native_heap(napi_env env, napi_callback_info info) {
+  runner *r = unwrap(env, info, 0, NULL);
+  if (r == NULL)
+    return NULL;
+  napi_value v;
+  uint64_t live, heap, free_bytes;
+  if (r->native == NULL || ws_native_heap(r->native, &live, &heap, &free_bytes) != 0) {
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  NAPI_CALL(env, napi_create_object(env, &v));
+  NAPI_CALL(env, ws_napi_set_number(env, v, "live", (double)live));
+  NAPI_CALL(env, ws_napi_set_number(env, v, "heap", (double)heap));
+  NAPI_CALL(env, ws_napi_set_number(env, v, "free", (double)free_bytes));
+  return v;
+}
+
 /* end(runner) writes the end mark. */
 static napi_value end_run(napi_env env, napi_callback_info info) {
   runner *r = unwrap(env, info, 0, NULL);
@@ -569,6 +589,7 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));
   NAPI_CHECK(ws_binding_export(env, exports, "census", census));
   NAPI_CHECK(ws_binding_export(env, exports, "mallocOrigin", malloc_origin));
+  NAPI_CHECK(ws_binding_export(env, exports, "nativeHeap", native_heap));
   NAPI_CHECK(ws_binding_export(env, exports, "end", end_run));
   return napi_ok;
 }

@@ -6,6 +6,7 @@
 // decoded timed logs and analysed summaries, and writes nothing.
 import { basename } from 'node:path';
 import { addon } from '../addon.js';
+import { formatBytes } from '../report/format.js';
 
 const LEVEL = 0.95;
 const REPLICATES = 4000;
@@ -13,15 +14,27 @@ const REPLICATES = 4000;
 // change much (the seed workflow's rule of thumb).
 const ALLOCATOR_MATTERS = 1.2;
 
-// Reading a library's own heap statistics (a mallinfo2 of its own
-// allocator) is not implemented: glibc's would be the whole process's.
-const NATIVE_MEMORY =
-  "unavailable: a native library shares the process heap, and wasm-soak does not read a library's own heap statistics";
+const NO_MEMORY =
+  "unavailable: a native library shares the process heap, and this one defines no mallinfo2 of its own (the C library's counts the whole process)";
+
+/**
+ * What is known of a native arm's memory, in words: its own mallinfo2's
+ * live bytes at the end and largest heap (the worker's slow samples,
+ * metrics allocatorLive and allocatorHeap), else why nothing is.
+ */
+function nativeMemory(arm) {
+  const live = arm.timed.metrics.allocatorLive?.value ?? [];
+  const heap = arm.timed.metrics.allocatorHeap?.value ?? [];
+  if (!arm.summary.sources?.native?.heap || live.length === 0) return NO_MEMORY;
+  const largest = heap.reduce((a, b) => Math.max(a, b), 0);
+  return `the library's own mallinfo2: ${formatBytes(live[live.length - 1])} live at the end, its heap at most ${formatBytes(largest)}`;
+}
 
 /**
  * What a native arm's result (analyze-compare.js armResult's, result) says
  * in place of a wasm arm's: its kind, ELF facts, the malloc its buffers came
- * from, and no linear memory. Other arms' results get their kind only.
+ * from, no linear memory, and what is known of its memory. Other arms'
+ * results get their kind only.
  */
 export function withNativeFacts(arm, result) {
   const { facts, summary } = arm;
@@ -38,7 +51,7 @@ export function withNativeFacts(arm, result) {
     cpu: facts.cpu,
     buildId: facts.buildId,
     allocator: { exports: facts.allocatorExports, census },
-    memory: { highWater: null, end: null, growthEvents: null, native: NATIVE_MEMORY },
+    memory: { highWater: null, end: null, growthEvents: null, native: nativeMemory(arm) },
   };
 }
 
@@ -137,7 +150,7 @@ export function nativeYardstick(arms, design) {
           allocsPerCall: c?.calls ? c.allocs.total / c.calls : null,
         };
       });
-      return { arm: arm.name, memory: NATIVE_MEMORY, ops, sentence: gapSentence(ops) };
+      return { arm: arm.name, memory: nativeMemory(arm), ops, sentence: gapSentence(ops) };
     }),
   };
 }

@@ -278,6 +278,12 @@ async function slowSample(prepared, elapsedMs) {
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
   if (heapIndex >= 0) addon.census(runner, heapIndex, true);
+  const own = prepared.native ? addon.nativeHeap(runner) : null;
+  if (own) {
+    addon.metric(runner, METRIC.allocatorLive, own.live);
+    addon.metric(runner, METRIC.allocatorHeap, own.heap);
+    addon.metric(runner, METRIC.allocatorFree, own.free);
+  }
   const stats = prepared.scenario?.stats;
   if (stats) {
     const s = readStats(await stats.call(prepared.scenario, prepared.state), addon.completed(runner) - 1);
@@ -416,10 +422,16 @@ async function loop(prepared) {
   }
 }
 
-/** A native library's source of buffers: { native: { malloc: the object defining it } }, else nothing. */
+/**
+ * A native library's sources: { native: { malloc: the object defining the
+ * malloc its buffers come from, heap: its own mallinfo2 or null } }, else
+ * nothing.
+ */
 function nativeSource(runner) {
   const malloc = addon.mallocOrigin(runner);
-  return malloc === undefined ? {} : { native: { malloc: malloc || null } };
+  if (malloc === undefined) return {};
+  const heap = addon.nativeHeap(runner) ? "mallinfo2 (the library's own: uordblks, arena + hblkhd, fordblks)" : null;
+  return { native: { malloc: malloc || null, heap } };
 }
 
 /** The runner of prepared: the C loop over its engine (V8, or the native one for a library). */

@@ -103,6 +103,10 @@ static void test_calls(void) {
   CHECK(output(outputs, 5) == 0);
   uint64_t sizes[1];
   CHECK(e->ops->memory_sizes(e, sizes, 0) == 0);
+  /* The library defines its own mallinfo2. */
+  uint64_t live = 0, heap = 0, free_bytes = 0;
+  CHECK(ws_native_heap(n, &live, &heap, &free_bytes) == 0);
+  CHECK(live == 100 && heap == 4096 + 8192 && free_bytes == 50);
   ws_native_close(n);
 }
 
