@@ -7,6 +7,7 @@
         "addon/napi/constants.c",
         "addon/napi/live.c",
         "addon/napi/log.c",
+        "addon/napi/native_engine.c",
         "addon/napi/napi_helpers.c",
         "addon/napi/plot.c",
         "addon/napi/runner.c",
@@ -20,6 +21,7 @@
         "addon/core/ws_live.c",
         "addon/core/ws_log.c",
         "addon/core/ws_loop.c",
+        "addon/core/ws_native.c",
         "addon/core/ws_ring.c",
         "addon/core/ws_rng.c",
         "addon/core/ws_rss.c",
@@ -52,6 +54,10 @@
         "-Wall",
         "-Wextra",
         "-O2"
+      ],
+      "libraries": [
+        "-lffi",
+        "-ldl"
       ],
       "defines": [
         "NAPI_VERSION=8"

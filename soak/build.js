@@ -6,9 +6,16 @@
 //                               test/fixtures/<name>.wat -> test/fixtures/<name>.wasm
 //                               test/fixtures/dylink-{main,side}.c -> dylink-main.{cjs,wasm},
 //                               dylink-side.wasm (Emscripten dynamic linking)
+//                               soak/fixtures/<name>.c -> soak/native/<name>.so for
+//                               the fixtures in NATIVE (not committed: see below)
 //   node soak/build.js --check  builds into a temporary folder and compares every
-//                               output byte for byte with the committed file;
-//                               exits 1 naming each file that differs.
+//                               committed output byte for byte with the committed
+//                               file; exits 1 naming each file that differs.
+//   node soak/build.js --native builds only the native libraries (what tests need).
+//
+// The native libraries (compare's native arm, docs/compare.md) are built for
+// the host at test time, not committed: a .so runs only on the machine type
+// and C library it was built for.
 //
 // Outputs must be byte-identical across rebuilds and machines: the compiler
 // runs from the repository root on relative paths, with no debug info
@@ -55,9 +62,17 @@ const EXTRA = {
   // first-fit allocator, both exported like a host-facing malloc.
   'alloc-dlmalloc': ['-Wl,--export=malloc', '-Wl,--export=free'],
   'alloc-firstfit': ['-Wl,--export=malloc', '-Wl,--export=free'],
+  // The native yardstick: scan's buffer comes from the module's allocator.
+  yardstick: ['-Wl,--export=malloc', '-Wl,--export=free'],
   // A release build: the allocator exported for the host, no name section.
   'leak-stripped': ['-Wl,--export=malloc', '-Wl,--export=free', '-Wl,--strip-all'],
 };
+
+// Fixtures also built as native shared libraries for the host, with the
+// same clang and optimisation level as their wasm builds, into NATIVE_OUT.
+const NATIVE = ['yardstick'];
+const NATIVE_FLAGS = ['-shared', '-fPIC', '-O2', '-Wall', '-Wextra', '-Werror'];
+const NATIVE_OUT = 'soak/native';
 
 // Fixtures built with Debian's emcc instead of clang: standalone wasm
 // (WASI imports only, none here), no JS glue, and a fixed 16 MiB memory so
@@ -197,6 +212,16 @@ function buildAll(soakOut, testOut) {
   return outputs;
 }
 
+/** Builds the native libraries into NATIVE_OUT; returns their paths relative to ROOT. */
+function buildNative() {
+  mkdirSync(join(ROOT, NATIVE_OUT), { recursive: true });
+  return NATIVE.map((name) => {
+    const out = `${NATIVE_OUT}/${name}.so`;
+    run('clang', [...NATIVE_FLAGS, `${FIXTURES}/${name}.c`, '-o', out]);
+    return out;
+  });
+}
+
 function check() {
   const tmp = mkdtempSync(join(tmpdir(), 'soak-fixtures-'));
   const soakOut = join(tmp, 'modules');
@@ -240,12 +265,15 @@ function check() {
 const args = process.argv.slice(2);
 if (args.includes('--check')) {
   check();
+} else if (args.includes('--native')) {
+  for (const out of buildNative()) console.log(`built ${out}`);
 } else if (args.length > 0) {
-  fail(`unknown argument ${args[0]} (usage: node soak/build.js [--check])`);
+  fail(`unknown argument ${args[0]} (usage: node soak/build.js [--check | --native])`);
 } else {
   mkdirSync(join(ROOT, MODULES), { recursive: true });
   const outputs = buildAll(MODULES, TEST_FIXTURES);
   // The linker marks its output executable; modules are data.
   for (const { committed } of outputs) chmodSync(join(ROOT, committed), 0o644);
   for (const { committed } of outputs) console.log(`built ${relative('.', join(ROOT, committed))}`);
+  for (const out of buildNative()) console.log(`built ${out}`);
 }

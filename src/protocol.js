@@ -32,6 +32,10 @@ export const ARG_KIND = freeze(c.argKind);
 /** Most argument sources of one raw op (ws_loop.h WS_MAX_PARAMS; a buffer is one). */
 export const MAX_PARAMS = c.maxParams;
 export const VALUE_TYPE = freeze(c.valueType);
+/** Checked outputs' region (ws_protocol.h WS_OUTPUT_*): the call counter's and the values' byte offsets, the fold's prime. */
+export const OUTPUT_COUNTER = c.outputCounter;
+export const OUTPUT_VALUES = c.outputValues;
+export const OUTPUT_FOLD_PRIME = c.outputFoldPrime;
 export const ROLE = freeze(c.role);
 /** Allocators the heap census recognises (metric censusKind). */
 export const CENSUS_KIND = freeze(c.censusKind);

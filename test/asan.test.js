@@ -5,7 +5,8 @@
 // preloaded, and driven by short soaks: a raw module with buffer arguments
 // and an op mix, a counting pass, a scenario with stats(), then report and
 // export of the log. Any sanitizer report, a leak at exit included, fails
-// the soak (docs/sanitizers.md).
+// the soak (docs/sanitizers.md). A compare with a native arm runs its
+// child process under them too.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -81,4 +82,14 @@ test('soaks under ASan/UBSan: buffers, an op mix, a counting pass, a scenario, r
   await sanitized(['export', scenario, '--csv'], 0);
   const rows = readFileSync(join(scenario, 'samples.csv'), 'utf8').trim().split('\n');
   assert.equal(rows.length, 5001);
+});
+
+test("a native arm under ASan/UBSan: the native engine's calls and buffers, its process's exit clean", async () => {
+  execFileSync(process.execPath, ['soak/build.js', '--native'], { cwd: ROOT, stdio: 'ignore' });
+  const args = [fixture('soak', 'modules', 'yardstick.wasm'), fixture('soak', 'native', 'yardstick.so')];
+  const opts = ['--call', 'churn:1,scan:1', '--args', 'scan=buf:1..3000', '--check-outputs'];
+  const short = ['--blocks', '4', '--block-calls', '300', '--fail-if-slower', 'none', '--format', 'md', '-q'];
+  // The child process inherits the preloaded runtimes: a report in it, at
+  // its exit too, fails the arm (exit 3) and prints on the shared stderr.
+  await sanitized(['compare', ...args, ...opts, ...short, '-o', tempDir()], 0);
 });

@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import { parseGate } from '../src/cli/parsers.js';
 import { compareConfounds } from '../src/compare/confounds.js';
 import { blockOrder, describeOrder } from '../src/compare/design.js';
-import { buildTrampoline, OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/worker/targets/trampoline.js';
+import { OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/protocol.js';
+import { buildTrampoline } from '../src/worker/targets/trampoline.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);

@@ -222,6 +222,26 @@ static void set_value(ws_value *v, uint8_t type, int64_t x) {
   v->f = (double)x;
 }
 
+/* Points *data at the len bytes of the block alloc gave as ptr: through
+ * the engine's buffer op, or at that offset of the buffer memory. Returns 0,
+ * WS_EALLOC (no block: ptr 0, or one that does not fit the memory) or the
+ * engine's error. */
+static int buffer_bytes(ws_loop *loop, uint32_t ptr, uint32_t len, uint8_t **data) {
+  if (ptr == 0)
+    return WS_EALLOC;
+  const ws_engine_ops *e = loop->engine->ops;
+  if (e->buffer != NULL)
+    return e->buffer(loop->engine, ptr, len, data);
+  size_t bytes;
+  int rc = e->memory_view(loop->engine, loop->buffer_memory, data, &bytes);
+  if (rc != 0)
+    return rc;
+  if ((uint64_t)ptr + len > bytes)
+    return WS_EALLOC;
+  *data += ptr;
+  return 0;
+}
+
 /* Allocates, fills and describes one buffer argument; the two values
  * (pointer, length) go to args. */
 static int make_buffer(ws_loop *loop, const ws_arg_spec *a, ws_value *args,
@@ -234,15 +254,12 @@ static int make_buffer(ws_loop *loop, const ws_arg_spec *a, ws_value *args,
   if (rc != 0)
     return rc;
   uint8_t *data;
-  size_t bytes;
-  rc = loop->engine->ops->memory_view(loop->engine, loop->buffer_memory, &data, &bytes);
+  rc = buffer_bytes(loop, ptr, len, &data);
+  if (rc == WS_EALLOC)
+    loop->failed_alloc = len;
   if (rc != 0)
     return rc;
-  if (ptr == 0 || (uint64_t)ptr + len > bytes) {
-    loop->failed_alloc = len;
-    return WS_EALLOC;
-  }
-  ws_rng_fill(&loop->rng, data + ptr, len);
+  ws_rng_fill(&loop->rng, data, len);
   *buf = (buffer_arg){ptr, len};
   set_value(&args[0], WS_VAL_I32, ptr);
   set_value(&args[1], WS_VAL_I32, len);

@@ -1,7 +1,7 @@
 /* The engine seam: what the loop (ws_loop.h) needs from whatever runs the
  * module. The first engine is V8 through Node-API (addon/napi/v8_engine.c);
- * a native engine (a module compiled to C with wasm2c, called directly on a
- * libuv thread) fits the same interface. An engine embeds ws_engine as its
+ * the native engine (ws_native.h) calls a shared library built from the
+ * same source. An engine embeds ws_engine as its
  * first member; every function takes that pointer back. All of them run on
  * the loop's thread. */
 #ifndef WS_ENGINE_H
@@ -49,6 +49,12 @@ typedef struct {
   /* Frees a block from alloc; len is what was asked for (sized
    * deallocators use it). Returns 0 or WS_EENGINE. */
   int (*free)(ws_engine *engine, uint32_t ptr, uint32_t len);
+  /* Points *data at the len bytes of the block alloc stored as ptr, for an
+   * engine whose blocks are not in a memory the loop views (ws_native.h):
+   * then alloc's ptr is a handle. NULL for an engine whose blocks are
+   * offsets into memory buffer_memory (ws_loop_config), which the loop
+   * reaches through memory_view. Returns 0 or WS_EINVAL (no such block). */
+  int (*buffer)(ws_engine *engine, uint32_t ptr, uint32_t len, uint8_t **data);
 } ws_engine_ops;
 
 struct ws_engine {

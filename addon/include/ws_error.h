@@ -14,7 +14,9 @@
   X(EENGINE, -1002, "the engine failed; its own error is pending in the engine")         \
   X(EALLOC, -1003,                                                                       \
     "the module's allocator returned no usable block for a buffer argument")             \
-  X(ENOHEAP, -1004, "no allocator heap was recognised in the memory")
+  X(ENOHEAP, -1004, "no allocator heap was recognised in the memory")                    \
+  X(ELIBRARY, -1005, "the native library could not be loaded")                           \
+  X(ESYMBOL, -1006, "the native library does not export a function it is asked for")
 
 enum {
 #define WS_ERRNO_ENUM(name, value, message) WS_##name = (value),

@@ -215,6 +215,18 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(F32, 2, "f32")                                                                       \
   X(F64, 3, "f64")
 
+/* Checked outputs (compare --check-outputs): each call of an op folds its
+ * result into one 64-bit value (an i32 or f32's bits zero-extended, an i64,
+ * an f64's bits; no result: 0) and stores it at WS_OUTPUT_VALUES + 8 *
+ * (counter mod capacity) of the outputs region, the i32 counter at
+ * WS_OUTPUT_COUNTER counting the calls. The V8 engine's argument trampoline
+ * (src/worker/targets/trampoline.js) and the native engine (ws_native.c)
+ * write it alike; several results fold as r = v ^ (r * WS_OUTPUT_FOLD_PRIME),
+ * last result first. */
+#define WS_OUTPUT_COUNTER 1024
+#define WS_OUTPUT_VALUES 2048
+#define WS_OUTPUT_FOLD_PRIME 16777619
+
 /* ---- Analysis ---- */
 
 /* What a memory series measures, for classification. */

@@ -11,6 +11,7 @@
 
 #include "napi_helpers.h"
 #include "ws_log.h"
+#include "ws_native.h"
 
 /* Evaluates a napi call; on failure throws (unless an exception is already
  * pending) and returns NULL from the enclosing function. */
@@ -48,6 +49,16 @@ napi_status ws_binding_export(napi_env env, napi_value exports, const char *name
  * of the first (ws_log.h ws_grow_failures). */
 napi_status ws_binding_grow_failures(napi_env env, napi_value obj,
                                      const ws_grow_failures *g);
+
+/* Opens the native engine of createRunner's native option desc ({ path,
+ * names, results, outputs }; native_engine.c) over specs[0..n_ops)
+ * (borrowed for the call) and stores it in *out; an outputs ArrayBuffer is
+ * kept alive in *outputs_ref. Returns napi_ok, or napi_pending_exception with
+ * a JS Error thrown: code WS_ELIBRARY, WS_ESYMBOL (the message the missing
+ * name) or WS_EINVAL. */
+napi_status ws_binding_native_open(napi_env env, napi_value desc, const ws_op_spec *specs,
+                                   uint32_t n_ops, ws_native **out,
+                                   napi_ref *outputs_ref);
 
 /* Each adds its area's functions (or, for constants, the `constants`
  * object) to exports. */

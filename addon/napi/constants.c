@@ -108,6 +108,9 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "argKind", WS_ARG_KINDS);
   NAPI_CHECK(ws_napi_set_number(env, c, "maxParams", WS_MAX_PARAMS));
   WS_EXPORT_LIST(env, c, "valueType", WS_VALUE_TYPES);
+  NAPI_CHECK(ws_napi_set_number(env, c, "outputCounter", WS_OUTPUT_COUNTER));
+  NAPI_CHECK(ws_napi_set_number(env, c, "outputValues", WS_OUTPUT_VALUES));
+  NAPI_CHECK(ws_napi_set_number(env, c, "outputFoldPrime", WS_OUTPUT_FOLD_PRIME));
   WS_EXPORT_LIST(env, c, "role", WS_SERIES_ROLES);
   NAPI_CHECK(napi_create_object(env, &defaults));
 #define WS_SET_DEFAULT(field, value, js)                                                 \

@@ -1,6 +1,7 @@
 /* The runner's JS API, on the worker's JS thread: converts createRunner's
  * options into a loop (addon/core/ws_loop.c) over the V8 engine
- * (v8_engine.c) and forwards each call; keeps the heap census of each
+ * (v8_engine.c), or over the native engine (ws_native.h) for a shared
+ * library, and forwards each call; keeps the heap census of each
  * memory it was asked about. The runner handle is a type-tagged
  * object; the loop, the engine and the references are freed when it is
  * collected. */
@@ -13,7 +14,9 @@
 typedef struct {
   napi_ref ring_ref;     /* keeps the SharedArrayBuffer alive */
   napi_ref counters_ref; /* counting pass: keeps the counters alive */
-  v8_engine *engine;
+  napi_ref outputs_ref;  /* native: keeps the checked outputs alive */
+  v8_engine *engine;     /* NULL for a native library */
+  ws_native *native;     /* NULL for a wasm module or a scenario */
   ws_loop *loop;
   ws_census *censuses; /* per memory index, created by the first census */
   uint32_t n_censuses;
@@ -42,11 +45,14 @@ static void finalize_runner(napi_env env, void *data, void *hint) {
   runner *r = data;
   ws_loop_destroy(r->loop);
   v8_engine_destroy(r->engine);
+  ws_native_close(r->native);
   free(r->censuses);
   if (r->ring_ref != NULL)
     napi_delete_reference(env, r->ring_ref);
   if (r->counters_ref != NULL)
     napi_delete_reference(env, r->counters_ref);
+  if (r->outputs_ref != NULL)
+    napi_delete_reference(env, r->outputs_ref);
   free(r);
 }
 
@@ -135,33 +141,67 @@ static napi_status read_config(napi_env env, napi_value opts, runner *r,
   return napi_ok;
 }
 
+/* Ends the V8 engine's batch (nothing for a native library). */
+static void end_batch(runner *r) {
+  if (r->engine != NULL)
+    v8_engine_end_batch(r->engine);
+}
+
+/* Reads opts.ops' specs into a new array (*out, freed by the caller) of
+ * *n_ops specs. */
+static napi_status read_specs(napi_env env, napi_value opts, ws_op_spec **out,
+                              uint32_t *n_ops) {
+  napi_value ops;
+  NAPI_CHECK(napi_get_named_property(env, opts, "ops", &ops));
+  NAPI_CHECK(napi_get_array_length(env, ops, n_ops));
+  *out = calloc(*n_ops ? *n_ops : 1, sizeof **out);
+  if (*out == NULL)
+    return napi_generic_failure;
+  for (uint32_t i = 0; i < *n_ops; i++) {
+    napi_value desc;
+    NAPI_CHECK(napi_get_element(env, ops, i, &desc));
+    NAPI_CHECK(read_spec(env, desc, &(*out)[i]));
+  }
+  return napi_ok;
+}
+
+/* Creates runner r's engine (the native one when opts.native is an object)
+ * and stores it in *engine. */
+static napi_status create_engine(napi_env env, napi_value opts, runner *r,
+                                 const ws_op_spec *specs, uint32_t n_ops,
+                                 ws_engine **engine) {
+  napi_value native;
+  napi_valuetype kind;
+  NAPI_CHECK(napi_get_named_property(env, opts, "native", &native));
+  NAPI_CHECK(napi_typeof(env, native, &kind));
+  if (kind == napi_object) {
+    NAPI_CHECK(
+        ws_binding_native_open(env, native, specs, n_ops, &r->native, &r->outputs_ref));
+    *engine = ws_native_engine(r->native);
+    return napi_ok;
+  }
+  NAPI_CHECK(v8_engine_create(env, opts, &r->engine));
+  *engine = v8_engine_base(r->engine);
+  return napi_ok;
+}
+
 /* Builds the loop of runner r from opts. */
 static napi_status build(napi_env env, napi_value opts, runner *r) {
   ws_loop_config config = {0};
   ws_ring ring;
+  ws_op_spec *specs = NULL;
+  uint32_t n_ops = 0;
+  ws_engine *engine = NULL;
   NAPI_CHECK(read_config(env, opts, r, &config, &ring));
-  NAPI_CHECK(v8_engine_create(env, opts, &r->engine));
-  napi_value ops;
-  uint32_t n_ops;
-  NAPI_CHECK(napi_get_named_property(env, opts, "ops", &ops));
-  NAPI_CHECK(napi_get_array_length(env, ops, &n_ops));
-  ws_op_spec *specs = calloc(n_ops ? n_ops : 1, sizeof *specs);
-  if (specs == NULL)
-    return napi_generic_failure;
-  napi_status status = napi_ok;
-  for (uint32_t i = 0; i < n_ops && status == napi_ok; i++) {
-    napi_value desc;
-    status = napi_get_element(env, ops, i, &desc);
-    if (status == napi_ok)
-      status = read_spec(env, desc, &specs[i]);
-  }
+  napi_status status = read_specs(env, opts, &specs, &n_ops);
+  if (status == napi_ok)
+    status = create_engine(env, opts, r, specs, n_ops, &engine);
   int rc = 0;
   if (status == napi_ok) {
-    config.memories = v8_engine_memories(r->engine);
-    if (v8_engine_begin_batch(r->engine) == napi_ok)
-      rc = ws_loop_create(&config, specs, n_ops, &ring, v8_engine_base(r->engine),
-                          &r->loop);
-    v8_engine_end_batch(r->engine);
+    config.memories = r->engine != NULL ? v8_engine_memories(r->engine) : 0;
+    if (r->engine == NULL || v8_engine_begin_batch(r->engine) == napi_ok)
+      rc = ws_loop_create(&config, specs, n_ops, &ring, engine, &r->loop);
+    end_batch(r);
   }
   free(specs);
   NAPI_CHECK(status);
@@ -178,8 +218,14 @@ static napi_status build(napi_env env, napi_value opts, runner *r) {
  *   free?, memories: [{ memory, shared }] }) returns the runner handle. For a
  *   raw module, ops[k].fn is the trampoline's function and args[i] is
  *   { kind, type, lo, hi } (protocol.js ARG_KIND, VALUE_TYPE); counters
- *   (counting pass) is a Float64Array of the allocation counters. Throws
- *   WS_EINVAL for invalid options. */
+ *   (counting pass) is a Float64Array of the allocation counters. With
+ *   native: { path, names, results, outputs } the ops are the functions
+ *   names[k] of the shared library at path (results[k]: a VALUE_TYPE, or -1;
+ *   outputs: the checked outputs' ArrayBuffer, or null), called by the
+ *   native engine; fn, scenario, slots, alloc, free and memories are then not
+ *   read. Throws WS_EINVAL for invalid options, WS_ELIBRARY (dlopen's
+ *   message) or WS_ESYMBOL (the missing name) for a library that cannot
+ *   serve the ops. */
 static napi_value create_runner(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value opts, handle;
@@ -223,7 +269,7 @@ static runner *unwrap(napi_env env, napi_callback_info info, size_t want,
 /* Returns a number, or throws for a negative WS_E* code (WS_EENGINE: the
  * engine's exception is already pending). Ends the engine's batch first. */
 static napi_value result_of(napi_env env, runner *r, int rc) {
-  v8_engine_end_batch(r->engine);
+  end_batch(r);
   if (rc == WS_EENGINE) {
     ws_binding_throw_last(env);
     return NULL;
@@ -249,7 +295,7 @@ static napi_value run_batch(napi_env env, napi_callback_info info) {
   double max_ns;
   NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &max_calls));
   NAPI_CALL(env, napi_get_value_double(env, argv[1], &max_ns));
-  if (v8_engine_begin_batch(r->engine) != napi_ok)
+  if (r->engine != NULL && v8_engine_begin_batch(r->engine) != napi_ok)
     return result_of(env, r, WS_EENGINE);
   uint64_t ns = max_ns > 0 && max_ns < 1.8e19 ? (uint64_t)max_ns : 0;
   return result_of(env, r, ws_loop_run(r->loop, max_calls, ns));
@@ -262,7 +308,10 @@ static napi_value pending(napi_env env, napi_callback_info info) {
   if (r == NULL)
     return NULL;
   napi_value v;
-  NAPI_CALL(env, v8_engine_pending(r->engine, &v));
+  if (r->engine == NULL)
+    NAPI_CALL(env, napi_get_undefined(env, &v));
+  else
+    NAPI_CALL(env, v8_engine_pending(r->engine, &v));
   return v;
 }
 
@@ -275,7 +324,8 @@ static napi_value settle(napi_env env, napi_callback_info info) {
     return NULL;
   bool threw = false;
   NAPI_CALL(env, napi_get_value_bool(env, argv[0], &threw));
-  NAPI_CALL(env, v8_engine_settled(r->engine, threw ? argv[1] : NULL));
+  if (r->engine != NULL)
+    NAPI_CALL(env, v8_engine_settled(r->engine, threw ? argv[1] : NULL));
   int rc = ws_loop_settle(r->loop, threw);
   return result_of(env, r, rc);
 }
@@ -286,7 +336,10 @@ static napi_value error(napi_env env, napi_callback_info info) {
   if (r == NULL)
     return NULL;
   napi_value v;
-  NAPI_CALL(env, v8_engine_error(r->engine, &v));
+  if (r->engine == NULL)
+    NAPI_CALL(env, napi_get_undefined(env, &v));
+  else
+    NAPI_CALL(env, v8_engine_error(r->engine, &v));
   return v;
 }
 
@@ -364,6 +417,10 @@ static napi_value add_memory(napi_env env, napi_callback_info info) {
   if (r == NULL)
     return NULL;
   bool shared = false;
+  if (r->engine == NULL) {
+    ws_binding_throw_code(env, WS_EINVAL, "a native library has no memory to track");
+    return NULL;
+  }
   NAPI_CALL(env, napi_get_value_bool(env, argv[1], &shared));
   NAPI_CALL(env, v8_engine_add_memory(r->engine, argv[0], shared));
   uint32_t index = 0;
@@ -456,7 +513,7 @@ static napi_value census(napi_env env, napi_callback_info info) {
   bool record = false;
   NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &k));
   NAPI_CALL(env, napi_get_value_bool(env, argv[1], &record));
-  if (k >= v8_engine_memories(r->engine)) {
+  if (r->engine == NULL || k >= v8_engine_memories(r->engine)) {
     ws_binding_throw_code(env, WS_EINVAL, "no tracked memory has that index");
     return NULL;
   }
@@ -469,9 +526,45 @@ static napi_value census(napi_env env, napi_callback_info info) {
   int rc = ws_loop_census(r->loop, k, c, record, &result);
   if (rc < 0 && rc != WS_ENOHEAP)
     return result_of(env, r, rc);
-  v8_engine_end_batch(r->engine);
+  end_batch(r);
   NAPI_CALL(env, census_object(env, rc, c, &result, &out));
   return out;
+}
+
+/* mallocOrigin(runner) returns the path of the object whose malloc a native
+ * library's buffers come from ("" when no op takes a buffer), or undefined
+ * for a runner of a wasm module or a scenario. */
+static napi_value malloc_origin(napi_env env, napi_callback_info info) {
+  runner *r = unwrap(env, info, 0, NULL);
+  if (r == NULL)
+    return NULL;
+  napi_value v;
+  if (r->native == NULL)
+    NAPI_CALL(env, napi_get_undefined(env, &v));
+  else
+    NAPI_CALL(env, napi_create_string_utf8(env, ws_native_malloc_origin(r->native),
+                                           NAPI_AUTO_LENGTH, &v));
+  return v;
+}
+
+/* nativeHeap(runner) returns { live, heap, free } from a native library's
+ * own mallinfo2 (ws_native_heap), or null: a library without one, or a
+ * runner of a wasm module or a scenario. Between batches. */
+static napi_value native_heap(napi_env env, napi_callback_info info) {
+  runner *r = unwrap(env, info, 0, NULL);
+  if (r == NULL)
+    return NULL;
+  napi_value v;
+  uint64_t live, heap, free_bytes;
+  if (r->native == NULL || ws_native_heap(r->native, &live, &heap, &free_bytes) != 0) {
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  NAPI_CALL(env, napi_create_object(env, &v));
+  NAPI_CALL(env, ws_napi_set_number(env, v, "live", (double)live));
+  NAPI_CALL(env, ws_napi_set_number(env, v, "heap", (double)heap));
+  NAPI_CALL(env, ws_napi_set_number(env, v, "free", (double)free_bytes));
+  return v;
 }
 
 /* end(runner) writes the end mark. */
@@ -495,6 +588,8 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "sampleMemories", sample_memories));
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));
   NAPI_CHECK(ws_binding_export(env, exports, "census", census));
+  NAPI_CHECK(ws_binding_export(env, exports, "mallocOrigin", malloc_origin));
+  NAPI_CHECK(ws_binding_export(env, exports, "nativeHeap", native_heap));
   NAPI_CHECK(ws_binding_export(env, exports, "end", end_run));
   return napi_ok;
 }

@@ -315,8 +315,8 @@ static int free_block(ws_engine *base, uint32_t ptr, uint32_t len) {
   return call_trampoline(e, e->free_fn);
 }
 
-static const ws_engine_ops v8_ops = {stage_args,  call,  memory_sizes,
-                                     memory_view, alloc, free_block};
+static const ws_engine_ops v8_ops = {stage_args, call,       memory_sizes, memory_view,
+                                     alloc,      free_block, NULL};
 
 /* ---- construction ---- */
 

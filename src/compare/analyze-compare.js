@@ -11,6 +11,7 @@ import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
 import { CENSUS_KIND } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
+import { nativeYardstick, withNativeFacts } from './native-arm.js';
 
 const LEVEL = 0.95;
 const REPLICATES = 4000;
@@ -61,7 +62,7 @@ function censusOf(summary, timed) {
 function armResult(arm, { blocks, blockCalls }) {
   const { summary, timed, facts } = arm;
   const measured = timeOf(timed, blockCalls, (blocks + 1) * blockCalls);
-  return {
+  return withNativeFacts(arm, {
     name: arm.name,
     role: arm.role,
     path: arm.path,
@@ -84,7 +85,7 @@ function armResult(arm, { blocks, blockCalls }) {
       growthEvents: summary.memory.growthEvents,
     },
     result: arm.dir,
-  };
+  });
 }
 
 /** The ratio of arm to base over the paired blocks, with its interval. */
@@ -194,6 +195,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     arms: results,
     differences,
     boundary: boundaryCost,
+    native: nativeYardstick(arms, design),
     outputs: { checked: outputs.checked, mismatches: outputs.mismatches },
     gates,
     regressions,

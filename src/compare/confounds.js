@@ -1,8 +1,9 @@
 // The stated confounds of a comparison: everything that differs between
 // the arms besides the change under test, listed before any number, and
 // what matches, listed too. Read from the modules (producers section,
-// target_features section, memory limits, imports), the allocator their
-// exports name and the one the heap census recognised.
+// target_features section, memory limits, imports; a native library's ELF
+// facts, native-facts.js), the allocator their exports name and the one the
+// heap census recognised (a native library: the malloc it called).
 
 const producersText = (p) =>
   p
@@ -11,18 +12,29 @@ const producersText = (p) =>
         .join('; ')
     : 'no producers section';
 
-// What is compared, and how each arm's value reads.
+// What is compared, and how each arm's value reads (null: not said of
+// this arm).
 const ASPECTS = [
-  ['toolchain (producers section)', (r) => producersText(r.producers)],
+  ['toolchain (producers section)', (r) => r.toolchain ?? producersText(r.producers)],
   ['allocator (exports)', (r) => r.allocator.exports],
   // Not known before the run (undefined): then not listed.
   [
     'allocator (heap census)',
     (r) => (r.allocator.census === undefined ? null : (r.allocator.census ?? 'not recognised')),
   ],
-  ['memory limits', (r) => r.memoryLimits.join(', ') || 'no memory'],
+  [
+    'memory limits',
+    (r) => (r.kind === 'native' ? 'no linear memory (a native library)' : r.memoryLimits.join(', ') || 'no memory'),
+  ],
   ['imports', (r) => r.imports.join(', ') || 'none'],
-  ['feature sections (target_features)', (r) => r.features.join(' ') || 'none declared'],
+  ['feature sections (target_features)', (r) => (r.kind === 'native' ? null : r.features.join(' ') || 'none declared')],
+];
+
+// Also stated when an arm is a native library (docs/compare.md, "The
+// native yardstick").
+const NATIVE_ASPECTS = [
+  ['compiler flags', (r) => r.flags ?? 'not recorded'], // a wasm module keeps none
+  ['CPU features', (r) => r.cpu ?? `wasm: ${r.features.join(' ') || 'no target_features declared'}`],
 ];
 
 /**
@@ -33,9 +45,10 @@ const ASPECTS = [
 export function compareConfounds(arms) {
   const differs = [];
   const matches = [];
-  for (const [aspect, read] of ASPECTS) {
-    const values = Object.fromEntries(arms.map((r) => [r.name, read(r)]));
-    if (Object.values(values).every((v) => v === null)) continue;
+  const aspects = arms.some((r) => r.kind === 'native') ? [...ASPECTS, ...NATIVE_ASPECTS] : ASPECTS;
+  for (const [aspect, read] of aspects) {
+    const values = Object.fromEntries(arms.map((r) => [r.name, read(r)]).filter(([, v]) => v !== null));
+    if (Object.keys(values).length === 0) continue;
     const distinct = new Set(Object.values(values));
     if (distinct.size === 1) matches.push({ aspect, value: [...distinct][0] });
     else differs.push({ aspect, values });

@@ -84,15 +84,8 @@ function allocatorByExports(exports) {
   return ALLOCATOR_EXPORTS.find(([, test]) => test(names))?.[0] ?? 'none exported';
 }
 
-/**
- * Facts of the module at path: { sha256, size: { raw, gzip, brotli },
- * producers, features, imports: ["module.name (kind)"], memories:
- * ["min..max pages"], allocatorExports, info (inspectModule's) }.
- */
-export function moduleFacts(path) {
-  const bytes = readFileSync(path);
-  const info = inspectModule(bytes);
-  const section = (name) => info.custom.find((c) => c.name === name);
+/** { sha256, size: { raw, gzip (-9), brotli (quality 11) } } of a file's bytes. */
+export function fingerprint(bytes) {
   return {
     sha256: createHash('sha256').update(bytes).digest('hex'),
     size: {
@@ -102,6 +95,21 @@ export function moduleFacts(path) {
         params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
       }).length,
     },
+  };
+}
+
+/**
+ * Facts of the module at path: { kind: 'module', sha256, size: { raw, gzip, brotli },
+ * producers, features, imports: ["module.name (kind)"], memories:
+ * ["min..max pages"], allocatorExports, info (inspectModule's) }.
+ */
+export function moduleFacts(path) {
+  const bytes = readFileSync(path);
+  const info = inspectModule(bytes);
+  const section = (name) => info.custom.find((c) => c.name === name);
+  return {
+    kind: 'module',
+    ...fingerprint(bytes),
     producers: readProducers(bytes, section('producers')),
     features: readFeatures(bytes, section('target_features')),
     imports: info.imports.map((i) => `${i.module}.${i.name} (${i.kind})`).sort(),

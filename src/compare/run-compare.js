@@ -24,9 +24,11 @@ import { reproduceCommand, runOf, runPass, startFailure, tellMovedAside } from '
 import { describeTarget } from '../run/target.js';
 import { analyzeCompare } from './analyze-compare.js';
 import { buildBoundaryModule } from './boundary.js';
+import { runChildPass } from './child-pass.js';
 import { compareConfounds } from './confounds.js';
 import { blockOrder, describeOrder, roundOrder } from './design.js';
 import { moduleFacts } from './module-facts.js';
+import { nativeFacts } from './native-facts.js';
 import { firstMismatch } from './outputs.js';
 import { writeCompare } from './write-compare.js';
 
@@ -59,6 +61,22 @@ function scenarioArms(path, target, cfg) {
   });
 }
 
+/**
+ * Gives each native arm the wasm arm whose signatures it is called with
+ * (target.reference): A, which must be a wasm module (exit 2 otherwise).
+ */
+function referNativeArms(arms) {
+  if (!arms.some((a) => a.target.kind === 'native')) return;
+  if (arms[0].target.kind !== 'module') {
+    throw usageError(
+      'WS_EUSAGE',
+      `compare's first arm is the reference and a native arm takes its signatures from it, but ${arms[0].path} is a native library.`,
+      'Give the wasm build first: wasm-soak compare lib.wasm lib.so --call … (docs/compare.md, "The native yardstick").',
+    );
+  }
+  for (const a of arms) if (a.target.kind === 'native') a.target = { ...a.target, reference: arms[0].target.path };
+}
+
 /** The arms (A, B, … or the --arm names), the control (a copy of the first) and nothing else yet. */
 function describeArms(paths, cfg) {
   if (paths.length > LETTERS.length) {
@@ -68,7 +86,7 @@ function describeArms(paths, cfg) {
   let arms;
   if (targets[0].kind === 'scenario' && paths.length === 1) arms = scenarioArms(paths[0], targets[0], cfg);
   else {
-    const scenario = targets.findIndex((t) => t.kind !== 'module');
+    const scenario = targets.findIndex((t) => t.kind === 'scenario');
     if (scenario >= 0) {
       throw usageError(
         'WS_ETARGET',
@@ -87,6 +105,7 @@ function describeArms(paths, cfg) {
       throw usageError('WS_EUSAGE', '--arm is for a scenario.', 'Give the modules as operands instead.');
     }
     arms = paths.map((path, i) => ({ name: LETTERS[i], role: 'arm', path, target: targets[i] }));
+    referNativeArms(arms);
   }
   if (cfg.control) {
     const first = arms[0];
@@ -102,6 +121,10 @@ function printConfounds(arms, stream) {
     .filter((a) => a.role !== 'boundary')
     .map((a) => ({
       name: a.name,
+      kind: a.facts.kind,
+      toolchain: a.facts.toolchain,
+      flags: a.facts.flags,
+      cpu: a.facts.cpu,
       producers: a.facts.producers,
       features: a.facts.features,
       imports: a.facts.imports,
@@ -152,7 +175,11 @@ function blockWaiter(arm, k, boundMs) {
   });
 }
 
-/** Starts arm's worker; its 'ready' and 'block' messages land on the arm. */
+/**
+ * Starts arm's worker (a native arm's in a process of its own,
+ * child-pass.js); its 'ready' and 'block' messages land on the arm, and
+ * arm.grant() and arm.stop() reach its loop.
+ */
 function startArm(arm, cfg, argv) {
   mkdirSync(arm.dir, { recursive: true });
   let onReady;
@@ -163,8 +190,21 @@ function startArm(arm, cfg, argv) {
   arm.waiting = null;
   const hooks = {
     onRing(sab) {
-      arm.control = new Int32Array(sab, 0, CTL_WORDS);
-      arm.sab = sab;
+      const control = new Int32Array(sab, 0, CTL_WORDS);
+      hooks.onControl({
+        grant() {
+          Atomics.add(control, CTL.grant, 1);
+          Atomics.notify(control, CTL.grant);
+        },
+        stop: () => requestStop(sab),
+      });
+    },
+    onControl({ grant, stop }) {
+      arm.grant = grant;
+      arm.stop = () => {
+        stop();
+        grant();
+      };
     },
     onAbortable(abort) {
       arm.abort = abort;
@@ -176,32 +216,23 @@ function startArm(arm, cfg, argv) {
       if (arm.waiting?.k === msg.block) arm.waiting.resolve(msg);
     },
   };
-  arm.pass = runPass({
+  const pass = {
     target: arm.target,
     cfg,
     argv,
     logPath: join(arm.dir, 'samples.wslog'),
     outputs: { stdout: join(arm.dir, 'module-stdout.txt'), stderr: join(arm.dir, 'module-stderr.txt') },
-    pass: 'timed',
-    interrupt: null,
-    hooks,
-  });
+  };
+  arm.pass =
+    arm.target.kind === 'native'
+      ? runChildPass(pass, hooks)
+      : runPass({ ...pass, pass: 'timed', interrupt: null, hooks });
   arm.pass.then(() => onReady(false));
-}
-
-/** Lets arm run one more block. */
-function grant(arm) {
-  Atomics.add(arm.control, CTL.grant, 1);
-  Atomics.notify(arm.control, CTL.grant);
 }
 
 /** Asks every started arm to stop after its call, also one paused between blocks. */
 function stopArms(arms) {
-  for (const a of arms) {
-    if (!a.sab) continue;
-    requestStop(a.sab);
-    grant(a);
-  }
+  for (const a of arms) a.stop?.();
 }
 
 /** Runs the rounds; returns the checked outputs' mismatches (at most one per arm). */
@@ -213,7 +244,7 @@ async function runRounds(arms, design, cfg, progress) {
     for (const i of order) {
       const arm = arms[i];
       const waiter = blockWaiter(arm, r, cfg.blockTimeoutMs);
-      grant(arm);
+      arm.grant();
       if ((await waiter) === null) return { mismatches, stopped: arm };
     }
     if (cfg.checkOutputs) {
@@ -235,7 +266,7 @@ async function analyseArms(arms, passes, armCfg, argv, count) {
   for (const [i, a] of arms.entries()) {
     const run = runOf(passes[i].outcome);
     let counted = null;
-    if (count && a.role !== 'boundary') {
+    if (count && a.role !== 'boundary' && a.target.kind !== 'native') {
       const pass = await runPass({
         target: a.target,
         cfg: { ...armCfg, iterations: passes[i].outcome.completed },
@@ -271,7 +302,7 @@ function prepareCompareDir(cfg, arms) {
 export async function runCompare(paths, cfg, argv) {
   const arms = describeArms(paths, cfg);
   checkBinaryen(); // every arm's counting pass rewrites its allocator
-  for (const a of arms) a.facts = moduleFacts(a.path);
+  for (const a of arms) a.facts = a.target.kind === 'native' ? nativeFacts(a.path) : moduleFacts(a.path);
   const out = prepareCompareDir(cfg, arms);
   try {
     return await compareInto(out.path, arms, cfg, argv);

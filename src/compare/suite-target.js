@@ -102,12 +102,14 @@ export function compareMismatches(t, result) {
   return out;
 }
 
-/** The suite's lines for a comparison: one per arm after the first. */
+/** The suite's lines for a comparison: one per arm after the first, and each native arm's yardstick sentence. */
 export function compareLines(result) {
   const base = result.arms[0];
-  return result.differences.map((d) => {
+  const lines = result.differences.map((d) => {
     const arm = result.arms.find((a) => a.name === d.arm);
     const size = formatPercent(arm.size.gzip / base.size.gzip - 1);
     return `${d.arm} vs ${base.name}: time ${timeWords(d)}; gzip size ${size}; verdict ${arm.verdict}`;
   });
+  const sentences = (result.native?.arms ?? []).filter((y) => y.sentence).map((y) => `${y.arm}: ${y.sentence}`);
+  return [...lines, ...sentences];
 }

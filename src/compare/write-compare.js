@@ -63,12 +63,12 @@ function tldrRows(r) {
     ),
     row(
       'memory high-water',
-      (a) => formatBytes(a.memory.highWater),
+      (a) => (a.memory.highWater === null ? 'unavailable' : formatBytes(a.memory.highWater)),
       (d) => signed(d.highWater, formatBytes),
     ),
     row(
       'growth events',
-      (a) => formatCount(a.memory.growthEvents),
+      (a) => (a.memory.growthEvents === null ? 'unavailable' : formatCount(a.memory.growthEvents)),
       (d) => signed(d.growthEvents, formatCount),
     ),
     ...[
@@ -98,6 +98,49 @@ function tldrRows(r) {
     );
   }
   return rows;
+}
+
+/**
+ * The native yardstick (native-arm.js) per native arm: { arm, header, rows
+ * [op, wasm median, native median, wasm ÷ native with its interval, the
+ * wasm arm's allocations per call], sentence, memory }; [] without one.
+ */
+function yardsticks(r) {
+  if (!r.native) return [];
+  const ref = r.native.reference;
+  return r.native.arms.map((a) => ({
+    arm: a.arm,
+    header: [
+      'op',
+      `${ref} (wasm) median`,
+      `${a.arm} (native) median`,
+      `${ref} ÷ ${a.arm} (95 %)`,
+      `${ref} allocations per call`,
+    ],
+    rows: a.ops.map((o) => [
+      o.op,
+      formatNs(o.wasmMedian),
+      formatNs(o.nativeMedian),
+      o.ratio ? `×${o.ratio.ratio.toFixed(2)} (×${o.ratio.low.toFixed(2)}–×${o.ratio.high.toFixed(2)})` : '–',
+      perCall(o.allocsPerCall),
+    ]),
+    sentence: a.sentence,
+    memory: `native memory: ${a.memory}`,
+  }));
+}
+
+/** The lines under a yardstick's table: its sentence and what is said of native memory. */
+const yardstickNotes = (y) => [...(y.sentence ? [y.sentence] : []), y.memory];
+
+/** A plain-text table of header and rows, columns padded. */
+function textTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
+  const line = (cells) =>
+    cells
+      .map((c, i) => String(c).padEnd(widths[i]))
+      .join(' | ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)];
 }
 
 /** The TL;DR table's header. */
@@ -136,22 +179,18 @@ const outcomeLines = (r) =>
 
 /** The terminal report: confounds, the TL;DR table, the outcome. */
 export function terminalReport(r, outDir) {
-  const header = tldrHeader(r);
-  const rows = tldrRows(r);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) =>
-    cells
-      .map((c, i) => String(c).padEnd(widths[i]))
-      .join(' | ')
-      .trimEnd();
   return [
     'stated confounds:',
     ...confoundLines(r).map((l) => `  ${l}`),
     '',
-    line(header),
-    widths.map((w) => '-'.repeat(w)).join('-|-'),
-    ...rows.map(line),
+    ...textTable(tldrHeader(r), tldrRows(r)),
     '',
+    ...yardsticks(r).flatMap((y) => [
+      `native yardstick (${y.arm}):`,
+      ...textTable(y.header, y.rows),
+      ...yardstickNotes(y),
+      '',
+    ]),
     ...outcomeLines(r),
     `results: ${outDir}  (reproduce: ${r.reproduce})`,
   ].join('\n');
@@ -177,6 +216,16 @@ function markdownReport(r) {
     '',
     ...outcomeLines(r).map((l) => `**${l}**`),
     '',
+    ...yardsticks(r).flatMap((y) => [
+      `## Native yardstick (${mdCell(y.arm)})`,
+      '',
+      `| ${y.header.map(mdCell).join(' | ')} |`,
+      `|${y.header.map(() => '---').join('|')}|`,
+      ...y.rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
+      '',
+      ...yardstickNotes(y).map((l) => `${mdCell(l)}`),
+      '',
+    ]),
     '## Design',
     '',
     `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${r.design.order}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, 95 % block-paired bootstrap interval.`,
@@ -229,6 +278,16 @@ body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:70em}table{border-c
 ${outcomeLines(r)
   .map((l) => `<p class="${r.regressions.length ? 'bad' : 'ok'}">${esc(l)}</p>`)
   .join('')}
+${yardsticks(r)
+  .map(
+    (y) =>
+      `<h2>Native yardstick (${esc(y.arm)})</h2><table><tr>${y.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${y.rows
+        .map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+        .join('')}</table>${yardstickNotes(y)
+        .map((l) => `<p>${esc(l)}</p>`)
+        .join('')}`,
+  )
+  .join('\n')}
 <h2>Time per call, block by block</h2>${blockFigure(r)}
 <p>Median time per call of each measured block of every arm, on the same axes. ${esc(`${r.design.blocks} blocks of ${r.design.blockCalls} calls after one warm-up block; rounds ${r.design.order}; seed ${r.design.seed}.`)}</p>
 <h2>Arms</h2>${list(armLines(r))}

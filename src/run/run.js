@@ -10,7 +10,7 @@ import { toReplicate } from '../analysis/analyze.js';
 import { createLiveAnalysis } from '../analysis/live.js';
 import { readLogs, readRun } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
-import { EXIT, SoakError } from '../cli/exit-codes.js';
+import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
 import { RESULTS_ROOT } from '../cli/options.js';
 import { CTL, CTL_WORDS, LOG_VERSION, PHASE } from '../protocol.js';
 import { formatCount } from '../report/format.js';
@@ -151,7 +151,13 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     workerData: {
       ring: sab,
       config: { ...cfg, countPass: pass === 'count' },
-      target: { kind: target.kind, path: target.path ?? `${target.name} (bytes)`, arm: target.arm ?? null, bytes },
+      target: {
+        kind: target.kind,
+        path: target.path ?? `${target.name} (bytes)`,
+        arm: target.arm ?? null,
+        reference: target.reference ?? null, // a native arm's wasm arm (compare)
+        bytes,
+      },
       outputs,
     },
     stdout: true,
@@ -525,6 +531,13 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
   const startedAt = performance.now();
   const bytes = typeof source === 'string' ? null : source.bytes;
   const target = bytes ? describeBytes(bytes, source.name) : describeTarget(source);
+  if (target.kind === 'native') {
+    throw usageError(
+      'WS_ETARGET',
+      `${source} is a native shared library; only compare runs one, as an arm beside the wasm build of the same source.`,
+      `Run \`wasm-soak compare LIB.wasm ${source} --call …\` (docs/compare.md, "The native yardstick").`,
+    );
+  }
   if (cfg.countAllocs) checkBinaryen();
   // A suite names its targets (cfg.name); that name wins over the file's.
   if (cfg.name) target.name = cfg.name;

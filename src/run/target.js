@@ -19,7 +19,10 @@ export function describeBytes(bytes, name) {
   return { kind: 'module', path: null, name, module: { path: null, ...fingerprintOf(bytes) }, scenario: null };
 }
 
-/** Returns { kind, path, name, module | scenario: { path, sha256, size } }. */
+/**
+ * Returns { kind ('module', 'scenario' or 'native': an ELF file), path, name,
+ * module | scenario: { path, sha256, size } } (a native library's under module).
+ */
 export function describeTarget(path) {
   let stat;
   try {
@@ -36,12 +39,14 @@ export function describeTarget(path) {
   }
   const ext = extname(path);
   const bytes = readFileSync(path);
-  const kind = SCENARIO_EXTENSIONS.has(ext) ? 'scenario' : 'module';
-  if (kind === 'module' && ext !== '.wasm' && bytes.subarray(0, 4).toString('latin1') !== '\0asm') {
+  const magic = bytes.subarray(0, 4).toString('latin1');
+  // A native shared library (ELF) is an arm of compare only (src/compare/native-facts.js).
+  const kind = SCENARIO_EXTENSIONS.has(ext) ? 'scenario' : magic === '\x7fELF' ? 'native' : 'module';
+  if (kind === 'module' && ext !== '.wasm' && magic !== '\0asm') {
     throw usageError(
       'WS_ETARGET',
-      `${path} is neither a .wasm module nor a scenario (.mjs/.js).`,
-      'Give a compiled .wasm module or an ES module scenario.',
+      `${path} is neither a .wasm module, a scenario (.mjs/.js) nor a native shared library (ELF).`,
+      'Give a compiled .wasm module or an ES module scenario (compare also takes a .so built from the same source as a wasm arm).',
     );
   }
   const fingerprint = { path: resolve(path), ...fingerprintOf(bytes) };
@@ -49,7 +54,7 @@ export function describeTarget(path) {
     kind,
     path: resolve(path),
     name: basename(path, ext),
-    module: kind === 'module' ? fingerprint : null,
+    module: kind === 'scenario' ? null : fingerprint,
     scenario: kind === 'scenario' ? fingerprint : null,
   };
 }

@@ -4,8 +4,7 @@
 // region, until the main thread grants the next block in the CTL.grant word
 // (src/compare/run-compare.js), so that arms run their blocks in turn while
 // each keeps its instance.
-import { CTL, PHASE } from '../protocol.js';
-import { OUTPUT_COUNTER, OUTPUT_VALUES } from './targets/trampoline.js';
+import { CTL, OUTPUT_COUNTER, OUTPUT_VALUES, PHASE } from '../protocol.js';
 
 const WAIT_MS = 200;
 

@@ -195,6 +195,10 @@ function checkBudgetOps(budgets, ops) {
 }
 
 async function prepare(stdio) {
+  if (target.kind === 'native') {
+    const { prepareNativeTarget } = await import('./targets/native.js');
+    return { scenario: null, bufferMemory: 0, ...prepareNativeTarget(target, config) };
+  }
   if (target.kind === 'module') {
     const { prepareRawTarget } = await import('./targets/raw.js'); // after quiet-wasi.js
     const raw = await prepareRawTarget(target, config, stdio, capture.pristine);
@@ -274,6 +278,12 @@ async function slowSample(prepared, elapsedMs) {
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
   if (heapIndex >= 0) addon.census(runner, heapIndex, true);
+  const own = prepared.native ? addon.nativeHeap(runner) : null;
+  if (own) {
+    addon.metric(runner, METRIC.allocatorLive, own.live);
+    addon.metric(runner, METRIC.allocatorHeap, own.heap);
+    addon.metric(runner, METRIC.allocatorFree, own.free);
+  }
   const stats = prepared.scenario?.stats;
   if (stats) {
     const s = readStats(await stats.call(prepared.scenario, prepared.state), addon.completed(runner) - 1);
@@ -412,6 +422,40 @@ async function loop(prepared) {
   }
 }
 
+/**
+ * A native library's sources: { native: { malloc: the object defining the
+ * malloc its buffers come from, heap: its own mallinfo2 or null } }, else
+ * nothing.
+ */
+function nativeSource(runner) {
+  const malloc = addon.mallocOrigin(runner);
+  if (malloc === undefined) return {};
+  const heap = addon.nativeHeap(runner) ? "mallinfo2 (the library's own: uordblks, arena + hblkhd, fordblks)" : null;
+  return { native: { malloc: malloc || null, heap } };
+}
+
+/** The runner of prepared: the C loop over its engine (V8, or the native one for a library). */
+function createRunner(prepared) {
+  return addon.createRunner({
+    ring: control,
+    seed: config.seed,
+    iterations: config.iterations ?? Infinity, // null: a --duration run without -n
+    firstIteration: testFirstIteration(),
+    durationNs: (config.durationMs ?? 0) * 1e6,
+    scenario: Boolean(prepared.scenario),
+    state: prepared.state,
+    ctx: prepared.ctx,
+    ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
+    slots: prepared.slots,
+    alloc: prepared.alloc,
+    free: prepared.free,
+    bufferMemory: prepared.bufferMemory,
+    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
+    counters: counting?.counters,
+    native: prepared.native,
+  });
+}
+
 async function main() {
   // Without outputs (the library's in-memory run, which writes no file) a
   // raw module's WASI stdout and stderr are the process's own.
@@ -437,24 +481,16 @@ async function main() {
   }
   // Memories dropped during setup are gone: the run tracks the living ones.
   for (let i = tracked.length - 1; i >= 0; i--) if (!memoryOf(tracked[i])) tracked.splice(i, 1);
-  runner = addon.createRunner({
-    ring: control,
-    seed: config.seed,
-    iterations: config.iterations ?? Infinity, // null: a --duration run without -n
-    firstIteration: testFirstIteration(),
-    durationNs: (config.durationMs ?? 0) * 1e6,
-    scenario: Boolean(prepared.scenario),
-    state: prepared.state,
-    ctx: prepared.ctx,
-    ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
-    slots: prepared.slots,
-    alloc: prepared.alloc,
-    free: prepared.free,
-    bufferMemory: prepared.bufferMemory,
-    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
-    counters: counting?.counters,
-  });
+  try {
+    runner = createRunner(prepared);
+  } catch (err) {
+    if (!prepared.native) throw err;
+    const { nativeOpenError } = await import('./targets/native.js');
+    parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(nativeOpenError(err, target.path)) });
+    return;
+  }
   growFailures.attach(runner);
+
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
   heapIndex = heapMemoryIndex(prepared);
@@ -462,7 +498,7 @@ async function main() {
   parentPort.postMessage({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
-    sources: { ...sources.describe(), census: censusSource(census) },
+    sources: { ...sources.describe(), census: censusSource(census), ...nativeSource(runner) },
     instrumented: counting ? counting.instrumented : null,
     coverage: counting ? counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),

@@ -59,8 +59,8 @@ static int still_free(ws_engine *e, uint32_t ptr, uint32_t len) {
   return 0;
 }
 
-static const ws_engine_ops still_ops = {still_stage, still_call,  still_sizes,
-                                        still_view,  still_alloc, still_free};
+static const ws_engine_ops still_ops = {still_stage, still_call, still_sizes, still_view,
+                                        still_alloc, still_free, NULL};
 
 /* Runs calls calls of two ops from iteration first into a fresh ring, with a
  * slow sample every 500 calls and the end mark; stores the raw records in

@@ -100,8 +100,9 @@ static int fake_free(ws_engine *e, uint32_t ptr, uint32_t len) {
   return 0;
 }
 
-static const ws_engine_ops fake_ops = {fake_stage,       fake_call,  fake_memory_sizes,
-                                       fake_memory_view, fake_alloc, fake_free};
+static const ws_engine_ops fake_ops = {
+    fake_stage, fake_call, fake_memory_sizes, fake_memory_view, fake_alloc,
+    fake_free,  NULL};
 
 static fake_engine *new_engine(void) {
   fake_engine *f = calloc(1, sizeof *f);

@@ -1,4 +1,4 @@
-// `wasm-soak compare A.wasm B.wasm [C.wasm …]`: the arms in interleaved ABBA
+// `wasm-soak compare A.wasm B.wasm|B.so [C …]`: the arms in interleaved ABBA
 // blocks, the TL;DR table on stdout, compare.json/.md/.html in the folder.
 import { runCompare } from '../../compare/run-compare.js';
 import { terminalReport } from '../../compare/write-compare.js';

@@ -82,13 +82,13 @@ function unresolvedImports(info) {
   return info.imports.filter((i) => i.module !== WASI_MODULE || i.kind !== 'function');
 }
 
-const signatureOf = (e) => `(${e.params.join(', ')}) -> (${e.results.join(', ')})`;
+export const signatureOf = (e) => `(${e.params.join(', ')}) -> (${e.results.join(', ')})`;
 
 /**
  * Fails when a per-op --args names an op that is not soaked: without --call
  * the op is chosen here, so only here can such a spec be caught.
  */
-function checkArgOps(specs, calls, path) {
+export function checkArgOps(specs, calls, path) {
   const names = calls.map((c) => c.name);
   for (const { op } of specs) {
     if (op !== null && !names.includes(op)) {
@@ -101,8 +101,8 @@ function checkArgOps(specs, calls, path) {
   }
 }
 
-/** Maps an op's parameters to argument sources for the C loop. */
-function argSources(exp, specs) {
+/** Maps an op's parameters to argument sources for the C loop (also a native arm's, native.js). */
+export function argSources(exp, specs) {
   const spec = specs.find((s) => s.op === exp.name) ?? specs.find((s) => s.op === null);
   const params = exp.params;
   const sig = `${exp.name}(${params.join(', ')})`;
@@ -225,7 +225,7 @@ async function initialized(module, wasi, { info, exitCodeOf }) {
 }
 
 /** The checked outputs' ring: room for one block's calls (a power of two), or 0. */
-const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Math.log2(Math.max(1, blockCalls))) : 0);
+export const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Math.log2(Math.max(1, blockCalls))) : 0);
 
 /**
  * Instantiates a module for a run: target { path, bytes } (bytes null: read

@@ -7,6 +7,8 @@
 // its results. The allocator calls for buffer arguments go the same way.
 // Slot k is the 8 bytes at 8 * k; a value sits at the start of its slot.
 
+import { OUTPUT_COUNTER, OUTPUT_FOLD_PRIME, OUTPUT_VALUES } from '../../protocol.js';
+
 const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b, funcref: 0x70, externref: 0x6f };
 // load opcode and alignment (log2) per parameter type
 const LOAD = { i32: [0x28, 2], i64: [0x29, 3], f32: [0x2a, 2], f64: [0x2b, 3] };
@@ -30,7 +32,6 @@ const OP = {
 // A result as i64 bits, for the output checksum: i32 zero-extended, f32's
 // bits zero-extended, f64's bits.
 const AS_I64 = { i32: [0xad], i64: [], f32: [0xbc, 0xad], f64: [0xbd] };
-const FOLD_PRIME = 16777619;
 export const SLOT_BYTES = 8;
 // Buffer allocation: alloc() reads the length from slot 0 and stores the
 // pointer in slot 1; free() reads the pointer from slot 0, the length from slot 1.
@@ -38,9 +39,8 @@ const ALLOC_IN = 0;
 const ALLOC_OUT = 8;
 // Checked outputs (compare --check-outputs): each op call folds its results
 // into one i64 and stores it at OUTPUT_VALUES + 8 * (counter mod capacity),
-// then increments the i32 counter at OUTPUT_COUNTER.
-export const OUTPUT_COUNTER = 1024;
-export const OUTPUT_VALUES = 2048;
+// then increments the i32 counter at OUTPUT_COUNTER (the layout is C's,
+// ws_protocol.h WS_OUTPUT_*, which the native engine writes alike).
 
 const uleb = (n) => {
   const out = [];
@@ -87,7 +87,7 @@ function checkedCallBody(target, args, results, capacity) {
       OP.localGet,
       0,
       OP.i64Const,
-      ...sleb(FOLD_PRIME),
+      ...sleb(OUTPUT_FOLD_PRIME),
       OP.i64Mul,
       OP.i64Xor,
       OP.localSet,
