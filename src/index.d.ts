@@ -151,6 +151,8 @@ export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { 
   setupTimeout?: Duration;
   seed?: number;
   countAllocs?: boolean;
+  /** List every import a raw module needs that cannot be provided (else they are counted), as --verbose. */
+  verbose?: boolean;
   maxAllocsPerCall?: number | string;
   maxBytesPerCall?: number | string;
   warmup?: number | 'auto';

@@ -17,7 +17,7 @@ const usage = (pattern) => (err) => err.exitCode === 2 && pattern.test(err.messa
 
 test('every option is declared once, for known commands, with help for each of them', () => {
   const commands = Object.keys(COMMANDS);
-  assert.deepEqual(commands, ['run', 'soak', 'compare', 'report', 'merge', 'export']);
+  assert.deepEqual(commands, ['init', 'run', 'soak', 'compare', 'report', 'merge', 'export']);
   const unique = (list) => assert.equal(new Set(list).size, list.length, `duplicates in ${list}`);
   unique(OPTIONS.map((o) => o.name));
   unique(OPTIONS.map((o) => o.key));

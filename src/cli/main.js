@@ -15,6 +15,7 @@ const HANDLERS = {
   merge: async () => (await import('./commands/merge.js')).commandMerge,
   report: async () => (await import('./commands/report.js')).commandReport,
   export: async () => (await import('./commands/export.js')).commandExport,
+  init: async () => (await import('./commands/init.js')).commandInit,
 };
 
 function unknownCommand(command) {
