@@ -272,3 +272,39 @@ test('an arm that traps fails the comparison (exit 3) and stops the others', asy
   assert.match(r.stderr, /arm B \(trap\.wasm\) failed/);
   assert.ok(existsSync(join(out, 'A', 'summary.json')) && existsSync(join(out, 'B', 'summary.json')));
 });
+
+test('counts from a boundary-only counting pass are a stated confound, marked, and never gated', async () => {
+  // A wraps only wasm-bindgen-shaped boundary functions (its step allocates
+  // unseen); B's pass is complete and sees one allocation per call.
+  const out = tempDir();
+  const a = fixture('test', 'fixtures', 'boundary-alloc.wasm');
+  const b = fixture('test', 'fixtures', 'forwarder-alloc.wasm');
+  const r = await runCli([
+    'compare',
+    a,
+    b,
+    '--fail-if-more-allocs',
+    '--check-outputs',
+    ...SHORT,
+    '-o',
+    out,
+    '--call',
+    'step',
+  ]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const c = readJson(out);
+  assert.deepEqual(
+    c.arms.map((x) => x.counting),
+    ['boundary-only', 'complete'],
+  );
+  assert.equal(c.differences[0].counts.comparable, false);
+  assert.deepEqual(c.regressions, [], 'no allocations regression from an incomparable pass');
+  const counting = c.confounds.differs.find((d) => d.aspect === 'allocation counting');
+  assert.match(counting.values.A, /^boundary only/);
+  assert.equal(counting.values.B, 'complete');
+  assert.match(
+    r.stdout,
+    /allocations per call\s+\| 0 \(boundary-only\)\s+\| 1\s+\| not comparable: A's counting is boundary-only/,
+  );
+  assert.match(r.stdout, /outputs agree \(2,500 calls\)/);
+});

@@ -11,6 +11,7 @@ import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
 import { CENSUS_KIND } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
+import { countingCoverage, countsComparable } from './counting.js';
 
 const LEVEL = 0.95;
 const REPLICATES = 4000;
@@ -78,6 +79,7 @@ function armResult(arm, { blocks, blockCalls }) {
     time: measured,
     blockMedians: Array.from(blockMedians(timed, blocks, blockCalls)),
     counts: countsOf(summary),
+    counting: countingCoverage(summary),
     memory: {
       highWater: summary.memory.max,
       end: summary.memory.end,
@@ -132,6 +134,8 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
       allocsPerCall: r.counts && base.counts ? r.counts.allocsPerCall - base.counts.allocsPerCall : null,
       bytesPerCall: r.counts && base.counts ? r.counts.bytesPerCall - base.counts.bytesPerCall : null,
       allocs: r.counts && base.counts ? r.counts.allocs - base.counts.allocs : null,
+      // Counts from a pass that is not complete are shown marked and never gated.
+      counts: countsComparable(r, base),
       highWater: diff(r.memory.highWater, base.memory.highWater),
       growthEvents: diff(r.memory.growthEvents, base.memory.growthEvents),
       size: {
@@ -151,7 +155,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
         sentence: `${r.name} is slower than ${base.name}: ×${time.ratio.toFixed(3)} (95 % interval ×${(1 + time.low).toFixed(3)}–×${(1 + time.high).toFixed(3)}), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
       });
     }
-    if (gates.moreAllocs && d.allocs !== null && d.allocs > 0) {
+    if (gates.moreAllocs && d.counts.comparable && d.allocs !== null && d.allocs > 0) {
       regressions.push({
         kind: 'regression',
         arm: r.name,

@@ -2,7 +2,9 @@
 // the arms besides the change under test, listed before any number, and
 // what matches, listed too. Read from the modules (producers section,
 // target_features section, memory limits, imports), the allocator their
-// exports name and the one the heap census recognised.
+// exports name and the one the heap census recognised, and how much of
+// each arm's allocations its counting pass saw (counting.js).
+import { COVERAGE_WORDS } from './counting.js';
 
 const producersText = (p) =>
   p
@@ -20,6 +22,7 @@ const ASPECTS = [
     'allocator (heap census)',
     (r) => (r.allocator.census === undefined ? null : (r.allocator.census ?? 'not recognised')),
   ],
+  ['allocation counting', (r) => COVERAGE_WORDS[r.counting] ?? null],
   ['memory limits', (r) => r.memoryLimits.join(', ') || 'no memory'],
   ['imports', (r) => r.imports.join(', ') || 'none'],
   ['feature sections (target_features)', (r) => r.features.join(' ') || 'none declared'],

@@ -21,6 +21,20 @@ export function timeWords(d) {
   return `${span}, ${t.real ? 'real' : `within noise${floor}`}`;
 }
 
+/**
+ * The counting pass's rows [metric, value(arm), delta(d, arm)]: a value
+ * from a pass that is not complete carries its coverage, and its Δ says
+ * why it is not compared (counting.js).
+ */
+function countRows(deltaOf) {
+  const marked = (a, text) => (a.counting === 'complete' || text === '–' ? text : `${text} (${a.counting})`);
+  return [
+    ['allocations per call', (a) => a.counts?.allocsPerCall ?? null, perCall],
+    ['bytes allocated per call', (a) => a.counts?.bytesPerCall ?? null, perCall],
+    ['live bytes at the end', (a) => a.counts?.liveEnd ?? null, formatBytes],
+  ].map(([metric, get, f]) => [metric, (a) => marked(a, get(a) === null ? '–' : f(get(a))), deltaOf(get, f)]);
+}
+
 /** Rows [metric, value per shown arm…, Δ per other arm…] of the TL;DR table. */
 function tldrRows(r) {
   const arms = shown(r);
@@ -46,21 +60,10 @@ function tldrRows(r) {
       (a) => formatNs(a.time.p99),
       rel((a) => a.time.p99),
     ),
-    row(
-      'allocations per call',
-      (a) => perCall(a.counts?.allocsPerCall),
-      (d) => signed(d.allocsPerCall, perCall),
-    ),
-    row(
-      'bytes allocated per call',
-      (a) => perCall(a.counts?.bytesPerCall),
-      (d) => signed(d.bytesPerCall, perCall),
-    ),
-    row(
-      'live bytes at the end',
-      (a) => (a.counts ? formatBytes(a.counts.liveEnd) : '–'),
-      (_d, a) => (a.counts && arms[0].counts ? signed(a.counts.liveEnd - arms[0].counts.liveEnd, formatBytes) : '–'),
-    ),
+    ...countRows((get, f) => (d, a) => {
+      if (!d.counts.comparable) return `not comparable: ${d.counts.reason}`;
+      return get(a) === null || get(arms[0]) === null ? '–' : signed(get(a) - get(arms[0]), f);
+    }).map(([metric, value, delta]) => row(metric, value, delta)),
     row(
       'memory high-water',
       (a) => formatBytes(a.memory.highWater),
@@ -129,10 +132,15 @@ function armLines(r) {
   );
 }
 
-const outcomeLines = (r) =>
-  r.regressions.length
+const outcomeLines = (r) => [
+  ...(r.regressions.length
     ? r.regressions.map((g) => `REGRESSION (${g.metric}): ${g.sentence}`)
-    : [`no regression beyond the gates${r.outputs.checked ? '; checked outputs agree' : ''}`];
+    : ['no regression beyond the gates']),
+  // --check-outputs that found nothing says so, with what it checked.
+  ...(r.outputs.checked && r.outputs.mismatches.length === 0
+    ? [`outputs agree (${formatCount(r.design.callsPerArm)} calls)`]
+    : []),
+];
 
 /** The terminal report: confounds, the TL;DR table, the outcome. */
 export function terminalReport(r, outDir) {
