@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseGate } from '../src/cli/parsers.js';
+import { confoundText } from '../src/compare/confound-words.js';
 import { compareConfounds } from '../src/compare/confounds.js';
 import { blockOrder, describeOrder } from '../src/compare/design.js';
 import { buildTrampoline, OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/worker/targets/trampoline.js';
@@ -307,4 +308,17 @@ test('counts from a boundary-only counting pass are a stated confound, marked, a
     /allocations per call\s+\| 0 \(boundary-only\)\s+\| 1\s+\| not comparable: A's counting is boundary-only/,
   );
   assert.match(r.stdout, /outputs agree \(2,500 calls\)/);
+});
+
+test('the confounds in few words: hashed wasm-bindgen imports are counted, not listed', () => {
+  const wbg = (names, hash) => names.map((n) => `wbg.__wbg_${n}_${hash} (function)`);
+  const arms = [
+    { name: 'A', imports: wbg(['log', 'now'], '0123456789abcdef') },
+    { name: 'B', imports: [...wbg(['log', 'now'], 'fedcba9876543210'), 'wbg.__wbindgen_throw (function)'] },
+  ];
+  const differs = { aspect: 'imports', values: { A: arms[0].imports.join(', '), B: arms[1].imports.join(', ') } };
+  assert.equal(confoundText(differs, arms), 'imports: A 2, B 3 (names differ by wasm-bindgen hashes; 1 only in B)');
+  assert.equal(confoundText({ aspect: 'imports', value: 'x' }, [arms[0], arms[0]]), 'imports: 2 imports in every arm');
+  const long = { aspect: 'toolchain (producers section)', values: { A: 'x'.repeat(100), B: 'y' } };
+  assert.match(confoundText(long, arms), /^toolchain \(producers section\): A: x{59}… \| B: y$/);
 });

@@ -8,7 +8,7 @@
 /** The coverage words, as the confounds and the TL;DR say them. */
 export const COVERAGE_WORDS = Object.freeze({
   complete: 'complete',
-  'boundary-only': "boundary only (the glue's wrappers; the module's own allocations unseen)",
+  'boundary-only': 'boundary only (glue wrappers; own allocations unseen)',
   partial: 'partial (the pass was cut short)',
   none: 'none (no allocator found to count)',
 });
