@@ -51,7 +51,7 @@ const failed = (what, reply) =>
     'WS_EINIT',
     `init could not ${what}: ${reply.error}${reply.trying ? ` (while trying ${reply.trying})` : ''}.${reply.stderr ? `\n${reply.stderr.trim()}` : ''}`,
     {
-      fix: 'Write the scenario by hand (README, "Scenarios"); run the module alone with node to see why it fails.',
+      fix: 'Write the scenario by hand (docs/cli.md, "Scenarios"); run the module alone with node to see why it fails.',
       exitCode: EXIT.FAILED,
     },
   );
@@ -73,7 +73,7 @@ export async function init({ operand, out = null, force = false }) {
     throw usageError(
       'WS_EGLUE',
       `${target.wasm} imports ${missingAsImports(target.imports).join(', ')}, which init cannot provide.`,
-      'Write a scenario whose setup(ctx) instantiates the module with its imports (README, "Scenarios").',
+      'Write a scenario whose setup(ctx) instantiates the module with its imports (docs/cli.md, "Scenarios").',
     );
   }
   const rel = (path) => {

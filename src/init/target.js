@@ -120,7 +120,7 @@ function moduleTarget(path) {
     throw usageError(
       'WS_EGLUE',
       `${path} imports from ${modules}, which init cannot provide.`,
-      'Write a scenario whose setup(ctx) instantiates the module with its imports (README, "Scenarios").',
+      'Write a scenario whose setup(ctx) instantiates the module with its imports (docs/cli.md, "Scenarios").',
     );
   }
   return { kind, wasm: path, imports: info.imports.map((i) => `${i.module}.${i.name}`) };
