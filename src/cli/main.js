@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { EXIT, SoakError, usageError } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
 import { COMMANDS, parseCommand } from './options.js';
+import { closest } from './suggest.js';
 
 const HANDLERS = {
   run: async () => (await import('./commands/run.js')).commandRun,
@@ -19,9 +20,10 @@ const HANDLERS = {
 };
 
 function unknownCommand(command) {
+  const near = closest(command, Object.keys(COMMANDS));
   return usageError(
     'WS_EUSAGE',
-    `Unknown command "${command}".`,
+    `Unknown command "${command}".${near ? ` Did you mean "${near}"?` : ''}`,
     `Commands: ${Object.keys(COMMANDS).join(', ')}. See wasm-soak --help.`,
   );
 }

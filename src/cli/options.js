@@ -29,6 +29,7 @@ import {
   parseWarmup,
   powerOfTwo,
 } from './parsers.js';
+import { closest } from './suggest.js';
 
 /** The result folders' root when --out is not given. */
 export const RESULTS_ROOT = 'soak-results';
@@ -539,6 +540,18 @@ const PARSE_ARGS = Object.fromEntries(
   ]),
 );
 
+/** " Did you mean --x?" for an unknown option near one of command's, else ''. */
+function didYouMean(command, err) {
+  const given = /^Unknown option '--([^'=]+)'/.exec(err.message)?.[1];
+  const near =
+    given &&
+    closest(
+      given,
+      optionsOf(command).map((o) => o.name),
+    );
+  return near ? ` Did you mean --${near}?` : '';
+}
+
 function foreignOption(command, o) {
   return usageError(
     'WS_EUSAGE',
@@ -581,7 +594,7 @@ export function parseCommand(command, argv) {
   } catch (err) {
     throw usageError(
       'WS_EUSAGE',
-      err.message.replace(/\. To specify.*$/s, '.'),
+      `${err.message.replace(/\. To specify.*$/s, '.')}${didYouMean(command, err)}`,
       `See \`wasm-soak help ${command}\` for the options of ${command}.`,
     );
   }
