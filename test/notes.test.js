@@ -136,3 +136,13 @@ test('live bytes freed in bursts are a sawtooth note, quoted by the headline', (
   // Noise alone, however wandering, is no sawtooth.
   for (const seed of [1, 2, 3]) assert.deepEqual(summaryOf(syntheticRun({ seed })).notes, []);
 });
+
+test('report.html puts the findings first, then what stayed undecided', () => {
+  const s = summaryOf(syntheticRun({ seed: 5, leak: 96 }));
+  assert.equal(s.verdict, 'leak', JSON.stringify(s.findings));
+  // What a loaded machine leaves undecided beside a leak (docs/verdicts.md, "Inconclusive").
+  const undecided = { ...s, inconclusive: [{ reason: 'machine-noise', sentence: 'Time per call: not judged.' }] };
+  const html = renderHtml(undecided);
+  const finding = html.indexOf('<div class="finding">');
+  assert.ok(finding > 0 && html.indexOf('id="inconclusive"') > finding, 'the leak, then the undecided time');
+});

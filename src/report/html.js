@@ -120,12 +120,13 @@ function findingsSection(s) {
       ? `<section id="findings"><h2>Findings</h2><p>None${flat ? ': every tested series stayed flat after warm-up' : ''}.</p>${undecidedBlock(s)}${notesBlock(s)}</section>`
       : '';
   }
-  return `<section id="findings"><h2>Findings</h2>${undecidedBlock(s)}${notesBlock(s)}${list
+  // The findings first (the verdict's own leads), then what stayed undecided and the notes.
+  return `<section id="findings"><h2>Findings</h2>${list
     .map(
       (f) => `<div class="finding">
 <p>${esc(f.sentence)}</p>${table(findingEvidence(f))}</div>`,
     )
-    .join('')}</section>`;
+    .join('')}${undecidedBlock(s)}${notesBlock(s)}</section>`;
 }
 
 // A figure, with its narrow-screen render when there is one (CSS shows one).
