@@ -251,7 +251,7 @@ export type SoakOptions = (
   setupTimeout?: Duration;
   seed?: number;
   countAllocs?: boolean;
-  /** List every import a raw module needs that cannot be provided (else they are counted), as --verbose. */
+  /** List every import a raw module needs that cannot be provided (else more than 4 are counted by module), as --verbose. */
   verbose?: boolean;
   maxAllocsPerCall?: number | string;
   maxBytesPerCall?: number | string;

@@ -90,6 +90,8 @@ export function globalHelp() {
   return [
     wrap(`wasm-soak ${VERSION}: soak-test a WebAssembly module for leaks, fragmentation and slowdown.`, 0, 0),
     '',
+    'Usage: wasm-soak <command> [operands] [options]',
+    '',
     'Commands:',
     ...Object.entries(COMMANDS).map(
       ([name, c]) => `  ${name.padEnd(column - 2)}${wrap(c.summary, column, column)}

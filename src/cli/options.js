@@ -393,7 +393,7 @@ export const OPTIONS = Object.freeze(
     {
       name: 'verbose',
       default: false,
-      help: 'list every import a raw module needs that wasm-soak cannot provide (else they are counted)',
+      help: 'list every import a raw module needs that wasm-soak cannot provide (else more than 4 are counted)',
       commands: ARM,
     },
     { name: 'quiet', short: 'q', default: false, help: 'no progress output', commands: [...ANALYSIS, 'compare'] },

@@ -228,17 +228,20 @@ async function initialized(module, wasi, { info, exitCodeOf }) {
 /**
  * The exit-2 error for a raw module with imports a raw target cannot
  * provide: glue-shaped ones (wasm-bindgen's, Emscripten's, AssemblyScript's)
- * point to `wasm-soak init`; the imports are counted by module, listed one
- * by one only when verbose.
+ * point to `wasm-soak init`; the imports are counted by module, and listed
+ * one by one when verbose or when there are few.
  */
+const LISTED_IMPORTS = 4;
+
 function importsError(path, info, unresolved, verbose) {
   const { kind } = moduleKind(info);
   const byModule = new Map();
   for (const i of unresolved) byModule.set(i.module, (byModule.get(i.module) ?? 0) + 1);
   const counted = [...byModule].map(([module, n]) => `${n} from ${module}`).join(', ');
-  const listed = verbose
-    ? `${counted}: ${unresolved.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ')}`
-    : `${counted}; --verbose lists them`;
+  const listed =
+    verbose || unresolved.length <= LISTED_IMPORTS
+      ? `${counted}: ${unresolved.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ')}`
+      : `${counted}; --verbose lists them`;
   if (needsGlue(kind) || kind === 'assemblyscript') {
     return usageError(
       'WS_EIMPORT',
