@@ -27,6 +27,7 @@ import {
   partialCountText,
   rerunCommand,
   sourceRows,
+  stackFlatText,
   toolName,
   undecidedLines,
   verdictLine,
@@ -220,9 +221,10 @@ ${growth.map((g) => `<tr><td>${esc(g.op)}</td><td>${esc(formatCount(g.growthEven
   return parts.join('');
 }
 
-function memorySection(s) {
+function memorySection(s, figures) {
   const m = s.memory;
   if (!m) return '';
+  const stack = stackFlatText(s, figures);
   return `<section id="memory"><h2>Memory</h2>${table([
     [
       'linear memory',
@@ -236,6 +238,7 @@ function memorySection(s) {
         : '–',
     ],
     ['declared maximum', m.declaredMaximum != null ? formatBytes(m.declaredMaximum) : 'none'],
+    ...(stack ? [['shadow stack', stack]] : []),
   ])}</section>`;
 }
 
@@ -284,7 +287,10 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
   return htmlPage({
     title: `wasm-soak: ${s.verdict ?? s.status} — ${figureTitle(s)}`,
     head: banner(s),
-    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}`,
+    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(
+      s,
+      ordered.map((f) => f.name),
+    )}${runSection(s)}`,
     footer: `Written by ${toolName(s)} from summary.json (schema ${s.version ?? '?'}).`,
   });
 }

@@ -558,6 +558,8 @@ function stackFigure(data, summary, ctx) {
   const n = data.calls,
     xs = ctx.x;
   const depth = Float64Array.from(sp.value, (v) => sp.value[0] - v);
+  // A stack that never moved is a line of text in the reports (words.js stackFlatText), not an empty chart.
+  if (depth.every((d) => d === 0)) return null;
   const points = envelope(sp.iter, depth, MAX_POINTS);
   const isStack = (name) => name === 'stack-depth';
   const trend = trendFor(summary, isStack, { tested: true });

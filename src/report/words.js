@@ -483,6 +483,18 @@ export function nextSteps(s) {
   return steps;
 }
 
+/**
+ * The shadow stack in words when it never moved: figures (the names of the
+ * figures drawn) hold none for it although the run read the stack pointer.
+ * Null when the stack was not read, moved (its figure is drawn) or no
+ * figure was drawn at all.
+ */
+export function stackFlatText(s, figures) {
+  const source = s.sources?.stackPointer?.source;
+  if (!source || figures.length === 0 || figures.includes('stack')) return null;
+  return `flat: the stack pointer (${source}) did not move during the run, so no figure is drawn`;
+}
+
 export function figureTitle(s) {
   return `${s.name ?? 'wasm-soak'}${s.seed != null ? ` (seed ${s.seed})` : ''}`;
 }
