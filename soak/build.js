@@ -3,7 +3,8 @@
 //
 //   node soak/build.js          soak/fixtures/<name>.c -> soak/modules/<name>.wasm
 //                               soak/fixtures/<name>.ts -> soak/modules/<name>.wasm (asc)
-//                               test/fixtures/<name>.wat -> test/fixtures/<name>.wasm
+//                               test/fixtures/<name>.wat -> test/fixtures/<name>.wasm,
+//                               test/fixtures/bindgen-bundler/adder.wat -> adder_bg.wasm
 //                               test/fixtures/dylink-{main,side}.c -> dylink-main.{cjs,wasm},
 //                               dylink-side.wasm (Emscripten dynamic linking)
 //                               soak/fixtures/<name>.c -> soak/native/<name>.so for
@@ -209,6 +210,11 @@ function buildAll(soakOut, testOut) {
     run('wat2wasm', [src, '-o', out]);
     outputs.push({ built: out, committed: `${TEST_FIXTURES}/${name}.wasm` });
   }
+  // A wasm-bindgen --target bundler shaped package: its module is <name>_bg.wasm.
+  mkdirSync(join(testOut, 'bindgen-bundler'), { recursive: true });
+  const bundler = join(testOut, 'bindgen-bundler', 'adder_bg.wasm');
+  run('wat2wasm', [`${TEST_FIXTURES}/bindgen-bundler/adder.wat`, '-o', bundler]);
+  outputs.push({ built: bundler, committed: `${TEST_FIXTURES}/bindgen-bundler/adder_bg.wasm` });
   return outputs;
 }
 

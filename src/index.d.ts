@@ -62,6 +62,96 @@ export interface TimeWindow {
   p99: number;
 }
 
+/** One op's row of summary.json: its calls and its own early and late windows. */
+export interface OpSummary {
+  name: string;
+  weight: number;
+  count: number;
+  threw: number;
+  time: { early: TimeWindow; late: TimeWindow };
+}
+
+/** Which ops' calls grew linear memory (timed pass), and what live bytes they left (counting pass, else null). */
+export interface GrowthAttribution {
+  op: string;
+  growthEvents: number;
+  grownBytes: number;
+  liveLeftBehind: number | null;
+}
+
+/** One source of what the run could see inside the allocator: where it came from, or how to enable it. */
+export interface Source {
+  source: string | null;
+  enable?: string | null;
+  [field: string]: unknown;
+}
+
+/** What the module let the run see of its allocator (docs/summary.md, "sources"). */
+export interface Sources {
+  heapTop: Source;
+  allocator: Source;
+  stackPointer: Source;
+  census: Source & { kind?: string | null };
+  /** Where the verdicts' live bytes came from, or null. */
+  liveBytes: string | null;
+  countingPass: null | {
+    status: 'completed' | 'failed' | 'interrupted';
+    calls: number;
+    ofCalls: number;
+    partial: boolean;
+    instrumented: string[][];
+    /** It covered every call and its entry points cover the allocator's core (not only boundary wrappers). */
+    complete: boolean;
+    error: null | { message: string; phase?: string | null };
+    note: string | null;
+    [field: string]: unknown;
+  };
+  memoryGrow: { source: string; atMaximum: string[]; enable: string | null };
+}
+
+/** The heap census: the in-use chunks by size class at warm-up's end and at the run's end. */
+export interface Census {
+  recognised: boolean;
+  kind: 'dlmalloc' | 'dlmallocRust' | 'dlmallocOther' | 'emmalloc' | null;
+  kindText: string;
+  censuses: number;
+  firstAt: number | null;
+  classes: { fromBytes: number; toBytes: number; start: number; end: number; change: number }[];
+  growing: { fromBytes: number; toBytes: number; start: number; end: number; change: number }[];
+  [field: string]: unknown;
+}
+
+/** Per call counts: median, p90, p99 and the total over the pass. */
+export interface CountStats {
+  median: number;
+  p90: number;
+  p99: number;
+  total: number;
+}
+
+/** The counting pass (--count-allocs): allocations and bytes per call, live bytes (docs/summary.md, "allocations"). */
+export interface Allocations {
+  pass: 'count';
+  calls: number;
+  instrumented: string[][];
+  partial: boolean;
+  ofCalls: number;
+  complete: boolean;
+  allocs: CountStats;
+  bytes: CountStats;
+  live: { start: number; end: number; peak: number };
+  timeMedianNs: number;
+  ops: {
+    name: string;
+    calls: number;
+    timeMedianNs: number;
+    allocs: CountStats;
+    frees: { total: number };
+    bytes: CountStats;
+    liveLeftBehind: number;
+  }[];
+}
+
 /** summary.json (docs/summary.md); the fields most callers read are typed. */
 export interface Summary {
   schema: 'wasm-soak-summary';
@@ -107,6 +197,12 @@ export interface Summary {
   /** Only when a signal or an AbortSignal cut the run (or its analysis) short. */
   interrupted?: { signal: string; during: string; cutShort: string[]; recover?: string };
   time: { early: TimeWindow; late: TimeWindow };
+  /** Per op (absent from the summary of a run that could not start). */
+  ops?: OpSummary[];
+  sources?: Sources;
+  census?: Census | null;
+  allocations?: Allocations | null;
+  growthAttribution?: GrowthAttribution[];
   memory: { start: number; afterWarmup: number; end: number; max: number; growthEvents: number; [field: string]: unknown };
   /**
    * The files of the result folder: log, countLog, replicaLog and summary as analyze()
@@ -131,7 +227,11 @@ export type ReportFormat = 'png' | 'svg' | 'html' | 'md' | 'junit';
 export type Duration = string | number;
 
 /** The options of soak(): one target, plus any option of `wasm-soak run` by its camelCase name. */
-export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { scenario: string | URL }) & {
+export type SoakOptions = (
+  | { module: string | URL; bytes?: never; scenario?: never }
+  | { bytes: Uint8Array; module?: never; scenario?: never }
+  | { scenario: string | URL; module?: never; bytes?: never }
+) & {
   /**
    * A result folder to write (logs, summary.json, reports). Without it no
    * file is written anywhere: the logs are kept and analysed in memory, and
@@ -153,6 +253,8 @@ export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { 
   setupTimeout?: Duration;
   seed?: number;
   countAllocs?: boolean;
+  /** List every import a raw module needs that cannot be provided (else more than 4 are counted by module), as --verbose. */
+  verbose?: boolean;
   maxAllocsPerCall?: number | string;
   maxBytesPerCall?: number | string;
   warmup?: number | 'auto';
@@ -253,3 +355,44 @@ export declare function writeReports(
   analysis: Analysis,
   options?: { formats?: ReportFormat[]; requirePlots?: boolean; plotTimeoutMs?: number },
 ): Promise<Summary>;
+
+/** The ctx a scenario's setup, ops and teardown get: seeded helpers and the run's facts (docs/cli.md, "Scenarios"). */
+export interface ScenarioContext {
+  /** A number in [0, 1). */
+  random(): number;
+  /** An integer in [lo, hi]. */
+  int(lo: number, hi: number): number;
+  pick<T>(array: readonly T[]): T;
+  bytes(n: number): Uint8Array;
+  /** Varied text of n characters. */
+  string(n: number): string;
+  lognormal(mu: number, sigma: number): number;
+  readonly seed: number;
+  /** The current call's index from 0. */
+  readonly iteration: number;
+  /** Under `compare --arm`: the arm this instance runs; else null. */
+  readonly arm: { readonly name: string; readonly path: string } | null;
+  /** Tracks a memory the run would not see otherwise. */
+  track(memory: WebAssembly.Memory, label: string): void;
+}
+
+/** One op of a scenario: its weight in the mix and one call. */
+export interface Op<State = unknown> {
+  weight?: number;
+  run(state: State, ctx: ScenarioContext): unknown;
+}
+
+interface ScenarioBase<State> {
+  name?: string;
+  setup(ctx: ScenarioContext): State | Promise<State>;
+  teardown?(state: State, ctx: ScenarioContext): unknown;
+  /** Sampled at the slow cadence: byte counts the module can tell. */
+  stats?(state: State): Record<string, number> | Promise<Record<string, number>>;
+}
+
+/** A scenario module's default export: one iteration(), or a weighted mix of ops, never both. */
+export type Scenario<State = unknown> = ScenarioBase<State> &
+  (
+    | { iteration(state: State, ctx: ScenarioContext): unknown; ops?: never }
+    | { ops: Record<string, Op<State>>; iteration?: never }
+  );

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseGate } from '../src/cli/parsers.js';
+import { confoundText } from '../src/compare/confound-words.js';
 import { compareConfounds } from '../src/compare/confounds.js';
 import { blockOrder, describeOrder } from '../src/compare/design.js';
 import { OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/protocol.js';
@@ -272,4 +273,53 @@ test('an arm that traps fails the comparison (exit 3) and stops the others', asy
   assert.equal(r.code, 3, r.stderr);
   assert.match(r.stderr, /arm B \(trap\.wasm\) failed/);
   assert.ok(existsSync(join(out, 'A', 'summary.json')) && existsSync(join(out, 'B', 'summary.json')));
+});
+
+test('counts from a boundary-only counting pass are a stated confound, marked, and never gated', async () => {
+  // A wraps only wasm-bindgen-shaped boundary functions (its step allocates
+  // unseen); B's pass is complete and sees one allocation per call.
+  const out = tempDir();
+  const a = fixture('test', 'fixtures', 'boundary-alloc.wasm');
+  const b = fixture('test', 'fixtures', 'forwarder-alloc.wasm');
+  const r = await runCli([
+    'compare',
+    a,
+    b,
+    '--fail-if-more-allocs',
+    '--check-outputs',
+    ...SHORT,
+    '-o',
+    out,
+    '--call',
+    'step',
+  ]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const c = readJson(out);
+  assert.deepEqual(
+    c.arms.map((x) => x.counting),
+    ['boundary-only', 'complete'],
+  );
+  assert.equal(c.differences[0].counts.comparable, false);
+  assert.deepEqual(c.regressions, [], 'no allocations regression from an incomparable pass');
+  const counting = c.confounds.differs.find((d) => d.aspect === 'allocation counting');
+  assert.match(counting.values.A, /^boundary only/);
+  assert.equal(counting.values.B, 'complete');
+  assert.match(
+    r.stdout,
+    /allocations per call\s+\| 0 \(boundary-only\)\s+\| 1\s+\| not comparable: A's counting is boundary-only/,
+  );
+  assert.match(r.stdout, /outputs agree \(2,500 calls\)/);
+});
+
+test('the confounds in few words: hashed wasm-bindgen imports are counted, not listed', () => {
+  const wbg = (names, hash) => names.map((n) => `wbg.__wbg_${n}_${hash} (function)`);
+  const arms = [
+    { name: 'A', imports: wbg(['log', 'now'], '0123456789abcdef') },
+    { name: 'B', imports: [...wbg(['log', 'now'], 'fedcba9876543210'), 'wbg.__wbindgen_throw (function)'] },
+  ];
+  const differs = { aspect: 'imports', values: { A: arms[0].imports.join(', '), B: arms[1].imports.join(', ') } };
+  assert.equal(confoundText(differs, arms), 'imports: A 2, B 3 (names differ by wasm-bindgen hashes; 1 only in B)');
+  assert.equal(confoundText({ aspect: 'imports', value: 'x' }, [arms[0], arms[0]]), 'imports: 2 imports in every arm');
+  const long = { aspect: 'toolchain (producers section)', values: { A: 'x'.repeat(100), B: 'y' } };
+  assert.match(confoundText(long, arms), /^toolchain \(producers section\): A: x{59}… \| B: y$/);
 });

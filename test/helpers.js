@@ -1,6 +1,6 @@
 // Shared helpers for the node:test suites.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -102,6 +102,16 @@ export function whenFileReaches(path, bytes, { timeoutMs = CHILD_TIMEOUT_MS } = 
     () => `${path} did not reach ${bytes} bytes`,
     timeoutMs,
   );
+}
+
+/** npm args in cwd; its stdout (throws when npm fails). */
+export const npm = (args, cwd) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** `npx --offline wasm-soak args` in a project that installed it; { code, stdout, stderr }, killed after timeoutMs. */
+export function npxSoak(args, cwd, timeoutMs = CHILD_TIMEOUT_MS) {
+  const r = spawnSync('npx', ['--offline', 'wasm-soak', ...args], { cwd, encoding: 'utf8', timeout: timeoutMs });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 export const readSummary = (dir) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));

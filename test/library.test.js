@@ -46,9 +46,9 @@ test("index.d.ts's finding kinds are C's (WS_FINDING_KINDS): a summary's, the ve
   assert.deepEqual(kinds, [...FINDING_KINDS, ...failures]);
 });
 
-test("the README's node:test example is test/library-example.test.js, verbatim", () => {
+test("docs/library.md's node:test example is test/library-example.test.js, verbatim", () => {
   const example = readFileSync(join(ROOT, 'test', 'library-example.test.js'), 'utf8');
-  assert.ok(readFileSync(join(ROOT, 'README.md'), 'utf8').includes(`\`\`\`js\n${example}\`\`\``));
+  assert.ok(readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8').includes(`\`\`\`js\n${example}\`\`\``));
 });
 
 test(

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { readRun } from '../src/analysis/log-reader.js';
+import { targetFrames } from '../src/report/stack.js';
 import { withoutRefused } from '../src/run/worker-start.js';
 import { CLI, fixture, ROOT, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -165,6 +166,30 @@ test('an Error subclass thrown by a scenario: the terminal shows its name, messa
   );
   assert.doesNotMatch(r.stdout, /src\/worker\/worker\.js/, "wasm-soak's own frames are left out");
   assert.equal(s.error.name, 'ParseError');
+});
+
+test("a Rust panic's trap: the terminal shows the frames that say where, not the panic machinery", () => {
+  const at = (name, index) => `    at ${name} (wasm://wasm/00a1b2c3:wasm-function[${index}]:0x${index.toString(16)})`;
+  const stack = [
+    'RuntimeError: unreachable',
+    at('__rust_start_panic', 901),
+    at('rust_panic', 900),
+    at('std::panicking::rust_panic_with_hook::h1234', 899),
+    at('std::panicking::begin_panic_handler::{{closure}}::h5678', 898),
+    at('std::sys::backtrace::__rust_end_short_backtrace::h9abc', 897),
+    at('rust_begin_unwind', 896),
+    at('core::panicking::panic_fmt::hdef0', 895),
+    at('core::result::unwrap_failed::h1111', 894),
+    at('png::decoder::Reader::next_frame::h2222', 120),
+    at('squoosh_png::decode::h3333', 80),
+    at('decode', 79),
+    '    at Module.decode (file:///app/node_modules/pkg/glue.js:120:14)',
+  ].join('\n');
+  assert.deepEqual(targetFrames({ stack }, 3), [
+    'at png::decoder::Reader::next_frame::h2222 (wasm://wasm/00a1b2c3:wasm-function[120]:0x78)',
+    'at squoosh_png::decode::h3333 (wasm://wasm/00a1b2c3:wasm-function[80]:0x50)',
+    'at decode (wasm://wasm/00a1b2c3:wasm-function[79]:0x4f)',
+  ]);
 });
 
 test('an unhandled rejection at iteration 200 is named, with the iterations that can have made it', async () => {

@@ -12,7 +12,7 @@ import { analyzeRun } from '../src/analysis/verdict.js';
 import { VERDICT_DEFAULTS } from '../src/protocol.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderMarkdown } from '../src/report/markdown.js';
-import { noteLines, verdictLine } from '../src/report/words.js';
+import { nextSteps, noteLines, verdictLine } from '../src/report/words.js';
 import { CALLS, syntheticRun } from './synthetic.js';
 
 // The measured clean module: a smooth 400 KiB live heap (realloc churn, a
@@ -135,4 +135,36 @@ test('live bytes freed in bursts are a sawtooth note, quoted by the headline', (
   );
   // Noise alone, however wandering, is no sawtooth.
   for (const seed of [1, 2, 3]) assert.deepEqual(summaryOf(syntheticRun({ seed })).notes, []);
+});
+
+test('report.html puts the findings first, then what stayed undecided', () => {
+  const s = summaryOf(syntheticRun({ seed: 5, leak: 96 }));
+  assert.equal(s.verdict, 'leak', JSON.stringify(s.findings));
+  // What a loaded machine leaves undecided beside a leak (docs/verdicts.md, "Inconclusive").
+  const undecided = { ...s, inconclusive: [{ reason: 'machine-noise', sentence: 'Time per call: not judged.' }] };
+  const html = renderHtml(undecided);
+  const finding = html.indexOf('<div class="finding">');
+  assert.ok(finding > 0 && html.indexOf('id="inconclusive"') > finding, 'the leak, then the undecided time');
+});
+
+test('next steps: ops ranked by what they leave live, none under 1 % of the top, sizes as the census saw them', () => {
+  const s = summaryOf(syntheticRun({ seed: 5, leak: 96 }));
+  assert.equal(s.verdict, 'leak', JSON.stringify(s.findings));
+  const op = (name, liveLeftBehind) => ({ name, calls: 10000, liveLeftBehind });
+  const counted = {
+    ...s,
+    allocations: { ops: [op('script', 20_000), op('parse', 186_000_000), op('reset', 2_000_000)] },
+  };
+  const leftovers = (x) => nextSteps(x).filter((t) => / live per call on average/.test(t.text));
+  const plain = leftovers(counted);
+  assert.deepEqual(
+    plain.map((t) => t.text.split(' ')[0]),
+    ['parse', 'reset'],
+    'the most first; script (2 B per call beside 18.2 KiB) is under the floor',
+  );
+  assert.match(plain[0].text, /an allocation of about that size/);
+  const census = { growing: [{ fromBytes: 32, toBytes: 64, start: 10, end: 898_010, change: 898_000 }] };
+  const withCensus = leftovers({ ...counted, census });
+  assert.doesNotMatch(withCensus[0].text, /an allocation of about that size/, 'the census says the size');
+  assert.match(withCensus[0].text, /chunk sizes the census saw accumulate/);
 });

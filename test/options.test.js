@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { commandHelp, globalHelp } from '../src/cli/help.js';
 import { COMMANDS, DEFAULTS, OPTIONS, optionsOf, parseCommand, runConfig } from '../src/cli/options.js';
+import { closest } from '../src/cli/suggest.js';
 import { FINDING_KINDS } from '../src/protocol.js';
 import { REPORT_FORMATS } from '../src/report/formats.js';
 import { VERSION } from '../src/version.js';
@@ -17,7 +18,7 @@ const usage = (pattern) => (err) => err.exitCode === 2 && pattern.test(err.messa
 
 test('every option is declared once, for known commands, with help for each of them', () => {
   const commands = Object.keys(COMMANDS);
-  assert.deepEqual(commands, ['run', 'soak', 'compare', 'report', 'merge', 'export']);
+  assert.deepEqual(commands, ['init', 'run', 'soak', 'compare', 'report', 'merge', 'export']);
   const unique = (list) => assert.equal(new Set(list).size, list.length, `duplicates in ${list}`);
   unique(OPTIONS.map((o) => o.name));
   unique(OPTIONS.map((o) => o.key));
@@ -218,7 +219,9 @@ test('given options come back in a form that parses to the same values (soak pas
 test('each command’s help lists exactly the options it takes', () => {
   for (const command of Object.keys(COMMANDS)) {
     const help = commandHelp(command);
-    assert.ok(help.startsWith(`Usage: ${COMMANDS[command].usage}`), command);
+    // The usage line, wrapped at 80 columns.
+    const unwrapped = help.replace(/\n {9}/g, ' ');
+    assert.ok(unwrapped.startsWith(`Usage: ${COMMANDS[command].usage}`), command);
     for (const o of OPTIONS) {
       const listed = new RegExp(`^  (-\\w, )?--${o.name}\\b`, 'm').test(help);
       assert.equal(listed, o.commands.includes(command), `${command} help and --${o.name}`);
@@ -229,11 +232,33 @@ test('each command’s help lists exactly the options it takes', () => {
     /-n, --iterations N +iterations;[^(]*\(default 20000 when --duration is\s+not given\)/,
   );
   const global = globalHelp();
-  for (const c of Object.values(COMMANDS)) assert.ok(global.includes(c.usage), c.usage);
+  for (const c of Object.values(COMMANDS)) assert.ok(global.replace(/\n {13}/g, ' ').includes(c.usage), c.usage);
   assert.match(global, /wasm-soak help <command>/);
 });
 
 test('the version is package.json’s', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   assert.equal(VERSION, pkg.version);
+});
+
+test('help fits 80 columns: the global help and every command’s', () => {
+  for (const [what, text] of [['--help', globalHelp()], ...Object.keys(COMMANDS).map((c) => [c, commandHelp(c)])]) {
+    for (const line of text.split('\n'))
+      assert.ok([...line].length <= 80, `${what}: ${[...line].length} columns: ${line}`);
+  }
+});
+
+test('did you mean: a mistyped command or option names the near one', () => {
+  assert.equal(closest('rn', Object.keys(COMMANDS)), 'run');
+  assert.equal(closest('comprae', Object.keys(COMMANDS)), 'compare');
+  assert.equal(closest('frobnicate', Object.keys(COMMANDS)), null);
+  assert.throws(() => parseCommand('run', ['m.wasm', '--iteration', '5']), usage(/Did you mean --iterations\?/));
+  assert.throws(
+    () => parseCommand('run', ['m.wasm', '--seeds=5']),
+    usage(/Unknown option '--seeds'. Did you mean --seed\?/),
+  );
+  assert.throws(
+    () => parseCommand('run', ['m.wasm', '--frobnicate']),
+    (err) => !/Did you mean/.test(err.message),
+  );
 });

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { assertClean, fixture, ROOT, readSummary, tempDir } from './helpers.js';
+import { assertClean, fixture, npm, npxSoak, ROOT, readSummary, tempDir } from './helpers.js';
 
 // A bound against a hang, not a speed target: on 2 shared cores the test took
 // 200 s (building the addon from source is most of it), so 300 s would fail on a
@@ -19,18 +19,15 @@ const LIMIT = { timeout: 1_200_000 };
 const dir = tempDir('wasm-soak-pack-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const npx = (args, cwd) => {
-  const r = spawnSync('npx', ['--offline', 'wasm-soak', ...args], { cwd, encoding: 'utf8', timeout: 240000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-};
-
 /**
  * Soaks the clean fixture with the CLI installed in project, into out, at
  * the default thresholds (time is judged against the machine's control).
  */
 const soakClean = (project, out) =>
-  npx(['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-q', '--format', 'md', '-o', out], project);
+  npxSoak(
+    ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-q', '--format', 'md', '-o', out],
+    project,
+  );
 
 /** Bytes under path (files only). */
 function sizeOf(path) {
@@ -80,7 +77,7 @@ test(
     );
     assert.equal(lib.stdout.trim(), `function ${packed.version}`, lib.stderr);
 
-    const counting = npx(
+    const counting = npxSoak(
       ['run', fixture('soak', 'modules', 'leak.wasm'), '--call', 'step', '--count-allocs', '-q', '-o', join(dir, 'c')],
       project,
     );
@@ -92,16 +89,16 @@ test(
 
     // Another platform with scripts blocked: no addon at all.
     rmSync(join(modules, 'wasm-soak', 'prebuilds'), { recursive: true });
-    const help = npx(['--help'], project);
+    const help = npxSoak(['--help'], project);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /Usage/);
-    assert.equal(npx(['--version'], project).code, 0);
-    const runHelp = npx(['help', 'run'], project);
+    assert.equal(npxSoak(['--version'], project).code, 0);
+    const runHelp = npxSoak(['help', 'run'], project);
     assert.equal(runHelp.code, 0, runHelp.stderr);
-    const usage = npx(['run', '--bogus'], project);
+    const usage = npxSoak(['run', '--bogus'], project);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /Unknown option '--bogus'/);
-    const noAddon = npx(
+    const noAddon = npxSoak(
       ['run', fixture('soak', 'modules', 'clean.wasm'), '--call', 'step', '-o', join(dir, 'none')],
       project,
     );

@@ -1,12 +1,13 @@
 // Terminal manners of the progress display: the bar fits the terminal's
 // width (fields dropped, never wrapped), is redrawn at most 10 times a
 // second, is plain lines under TERM=dumb or CI, and what the target prints
-// goes above it, never into it. Unit tests on a fake stream and clock, then
+// goes above it, never into it; colour only on a terminal without NO_COLOR. Unit tests on a fake stream and clock, then
 // the CLI on a pseudo-terminal (util-linux `script`).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { colourOn, paint } from '../src/cli/colour.js';
 import { createProgress, createTerminal, fitLine, progressMode, REDRAW_MS } from '../src/run/progress.js';
 import { CHILD_TIMEOUT_MS, CLI, fixture, runCli, tempDir } from './helpers.js';
 
@@ -37,7 +38,33 @@ test('fitLine drops the least kept fields until the line fits, and never breaks 
     assert.doesNotMatch(line, /[\r\n]/);
   }
   assert.equal(fitLine(FIELDS, 80), 'a-rather-long-target-name [##########----------] 12,345/20,000 ETA 0:05');
-  assert.equal(fitLine(FIELDS, 60), 'a-rather-long-target-name 12,345/20,000 ETA 0:05');
+  // A field that went comes back when it fits in the room left.
+  assert.equal(fitLine(FIELDS, 60), 'a-rather-long-target-name 12,345/20,000 1.2M it/s ETA 0:05');
+});
+
+test('at 100 columns the bar keeps memory and the preliminary verdict before the rate', () => {
+  const stream = fakeStream({ columns: 100 });
+  const terminal = createTerminal({ mode: 'tty', stream });
+  const words = 'memory +0 B since warm-up · preliminary verdict: stable (so far)';
+  const trend = { describe: () => words, close() {} };
+  let clock = 0;
+  const progress = createProgress({
+    name: 'lz4-wasm-nodejs',
+    total: 20000,
+    mode: 'tty',
+    terminal,
+    trend,
+    now: () => clock,
+  });
+  clock = 1000;
+  progress.tick();
+  const line = stream.text.split(CLEAR).at(-1);
+  assert.ok(line.length <= 99, `${line.length} columns: ${line}`);
+  assert.match(line, /mem /, line);
+  assert.match(line, /preliminary verdict: stable \(so far\)/, line);
+  // The last line fits too: it is never wrapped.
+  progress.finish();
+  for (const l of stream.text.split(CLEAR).at(-1).split('\n')) assert.ok(l.length <= 99, `${l.length}: ${l}`);
 });
 
 test('the bar is redrawn at most 10 times a second, however often it is ticked', () => {
@@ -186,4 +213,14 @@ test('with --json, stdout holds only the summary: what the scenario prints goes 
   assert.equal(JSON.parse(r.stdout).name, 'prints');
   for (const i of [0, 700, 1400]) assert.match(r.stderr, new RegExp(`^out ${i} begins; and ends$`, 'm'));
   assert.match(r.stderr, /^scenario says 1000$/m);
+});
+
+test('colour only on a terminal, never with NO_COLOR or TERM=dumb', () => {
+  const tty = { isTTY: true };
+  assert.equal(colourOn(tty, { TERM: 'xterm' }), true);
+  assert.equal(colourOn(tty, { TERM: 'xterm', NO_COLOR: '1' }), false);
+  assert.equal(colourOn(tty, { TERM: 'dumb' }), false);
+  assert.equal(colourOn({ isTTY: false }, { TERM: 'xterm' }), false);
+  assert.equal(paint('Leak', 'bad', true), '\x1b[1;31mLeak\x1b[0m');
+  assert.equal(paint('Leak', 'bad', false), 'Leak');
 });

@@ -266,3 +266,28 @@ test('--count-allocs: the reports show inside the allocator, a budget is a failu
   assert.doesNotMatch(memory, /live bytes \((?!counting pass|held free|heap census)/);
   assert.match(memory, /peak live within calls \(up to 96 B above live\)/);
 });
+
+test('a shadow stack that never moves is a line of text, not an empty figure', async () => {
+  const dir = out();
+  const flat = fixture('test', 'fixtures', 'flat-stack.wasm');
+  const r = await runCli([
+    'run',
+    flat,
+    '--call',
+    'step',
+    '-n',
+    '3000',
+    '--seed',
+    '3',
+    '--fail-on',
+    'none',
+    '-q',
+    '-o',
+    dir,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(readSummary(dir).sources.stackPointer.source, /__stack_pointer/);
+  assert.ok(nonEmpty(dir, 'memory.png'), 'the other figures are drawn');
+  assert.ok(!existsSync(join(dir, 'stack.png')), 'no stack figure');
+  assert.match(read(dir, 'report.html'), /<th>shadow stack<\/th><td>flat: the stack pointer \([^)]*\) did not move/);
+});

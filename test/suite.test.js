@@ -94,9 +94,12 @@ test(
 
     const html = readFileSync(join(whole, 'index.html'), 'utf8');
     for (const c of cases) assert.ok(html.includes(`<a href="${c.name}/summary.md">${c.name}</a>`), c.name);
-    assert.match(html, /<td>stable<\/td><td>leak<\/td>/);
+    assert.match(html, /<td data-label="verdict">stable<\/td><td data-label="expected">leak<\/td>/);
     const md = readFileSync(join(whole, 'summary.md'), 'utf8');
     assert.match(md, /\| clean-but-leak-expected \| ❌ failed \| stable \| leak \|/);
+    // A failing row says how to reproduce it, paths relative to the suite file's folder.
+    const reproduce = /^- clean-but-leak-expected: `(wasm-soak run [^`]+)`$/m.exec(md)?.[1];
+    assert.match(reproduce ?? '', /^wasm-soak run \.\.\/\S*soak\/modules\/clean\.wasm --call step .*--seed 4$/);
     assert.doesNotMatch(md, /\]\(/, 'no links to files a step summary cannot show');
   },
 );
@@ -122,6 +125,9 @@ test('two shards merged give the same suite report as one unsharded run', LIMIT,
     verdicts(shards[0]).map((c) => c.name),
     ['clean', 'leak-again'],
   );
+  // A shard's reports say which part of the suite they cover.
+  assert.match(readFileSync(join(shards[0], 'summary.md'), 'utf8'), /^## wasm-soak: ci \(shard 1\/2\)$/m);
+  assert.match(readFileSync(join(shards[1], 'index.html'), 'utf8'), /2 targets: .*\(shard 2\/2\)/);
   const merged = join(dir, 'merged');
   const r = await runCli(['merge', ...shards, '-o', merged]);
   assert.equal(r.code, 1, r.stderr);

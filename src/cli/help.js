@@ -71,7 +71,7 @@ export function commandHelp(command) {
   const c = COMMANDS[command];
   const judges = optionsOf(command).some((o) => o.name === 'fail-on');
   return [
-    `Usage: ${c.usage}`,
+    wrap(`Usage: ${c.usage}`, 0, 9),
     '',
     wrap(c.about, 0, 0),
     '',
@@ -83,16 +83,21 @@ export function commandHelp(command) {
   ].join('\n');
 }
 
-/** The global help: every command, and where to find its options. */
+/** The global help: every command (what it does, then its usage), and where to find its options; 80 columns. */
 export function globalHelp() {
-  const usages = Object.values(COMMANDS).map((c) => c.usage);
-  const width = Math.max(...usages.map((u) => u.length)) + 2;
+  const names = Object.keys(COMMANDS);
+  const column = Math.max(...names.map((n) => n.length)) + 4;
   return [
-    `wasm-soak ${VERSION}: soak-test a WebAssembly module for leaks, fragmentation and slowdown.`,
+    wrap(`wasm-soak ${VERSION}: soak-test a WebAssembly module for leaks, fragmentation and slowdown.`, 0, 0),
     '',
-    'Usage:',
-    ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}${c.summary}`),
-    '  wasm-soak help [command] | --help | --version',
+    'Usage: wasm-soak <command> [operands] [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(
+      ([name, c]) => `  ${name.padEnd(column - 2)}${wrap(c.summary, column, column)}
+${' '.repeat(column)}${wrap(c.usage, column, column + 2)}`,
+    ),
+    `  ${'help'.padEnd(column - 2)}wasm-soak help [command] | --help | --version`,
     '',
     'The options of a command: wasm-soak help <command>, or wasm-soak <command> -h.',
     '',

@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { EXIT, SoakError, usageError } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
 import { COMMANDS, parseCommand } from './options.js';
+import { closest } from './suggest.js';
 
 const HANDLERS = {
   run: async () => (await import('./commands/run.js')).commandRun,
@@ -15,12 +16,14 @@ const HANDLERS = {
   merge: async () => (await import('./commands/merge.js')).commandMerge,
   report: async () => (await import('./commands/report.js')).commandReport,
   export: async () => (await import('./commands/export.js')).commandExport,
+  init: async () => (await import('./commands/init.js')).commandInit,
 };
 
 function unknownCommand(command) {
+  const near = closest(command, Object.keys(COMMANDS));
   return usageError(
     'WS_EUSAGE',
-    `Unknown command "${command}".`,
+    `Unknown command "${command}".${near ? ` Did you mean "${near}"?` : ''}`,
     `Commands: ${Object.keys(COMMANDS).join(', ')}. See wasm-soak --help.`,
   );
 }

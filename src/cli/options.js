@@ -29,6 +29,7 @@ import {
   parseWarmup,
   powerOfTwo,
 } from './parsers.js';
+import { closest } from './suggest.js';
 
 /** The result folders' root when --out is not given. */
 export const RESULTS_ROOT = 'soak-results';
@@ -51,6 +52,13 @@ export const EXAMPLE_SUITE = fileURLToPath(new URL('../../soak/suite.json', impo
  * operands they take (name, min, max).
  */
 export const COMMANDS = Object.freeze({
+  init: {
+    usage: 'wasm-soak init <package | glue.js | module.wasm> [-o scenario.mjs]',
+    summary: 'write a scenario that loads a module the way its glue wants',
+    about:
+      "Recognises wasm-bindgen glue (--target nodejs, web, bundler), Emscripten MODULARIZE factories (embind, WebIDL), AssemblyScript modules and WASI reactors, or loads an npm package through its entry; writes a scenario (default <name>.soak.mjs) with one op that it ran 200 times and the module's API as commented calls. The module runs in a child process while init tries it. Exit 2 for what it cannot load, 3 when the module fails or no call works.",
+    operand: { name: 'package, glue or module', min: 1, max: 1 },
+  },
   run: {
     usage: 'wasm-soak run <module.wasm | scenario.mjs> [options]',
     summary: 'soak one module or scenario',
@@ -212,8 +220,9 @@ export const OPTIONS = Object.freeze(
         soak: `root of the result folders, one per target (default ${RESULTS_ROOT})`,
         compare: `the comparison's folder: compare.*, one folder per arm (default ${RESULTS_ROOT}/compare-<A>-<B>)`,
         merge: `where the merged suite reports go (default ${RESULTS_ROOT})`,
+        init: 'the scenario file to write (default <name>.soak.mjs)',
       },
-      commands: [...ARM, 'merge'],
+      commands: [...ARM, 'merge', 'init'],
     },
     {
       name: 'force',
@@ -221,8 +230,9 @@ export const OPTIONS = Object.freeze(
       help: {
         run: 'write over a result folder that holds a previous result (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
         soak: 'write over a result root that holds a previous suite (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
+        init: 'write over an existing scenario file',
       },
-      commands: RUN,
+      commands: [...RUN, 'init'],
     },
     {
       name: 'count-allocs',
@@ -381,6 +391,12 @@ export const OPTIONS = Object.freeze(
       },
       commands: RUN,
     },
+    {
+      name: 'verbose',
+      default: false,
+      help: 'list every import a raw module needs that wasm-soak cannot provide (else more than 4 are counted)',
+      commands: ARM,
+    },
     { name: 'quiet', short: 'q', default: false, help: 'no progress output', commands: [...ANALYSIS, 'compare'] },
     {
       name: 'arm',
@@ -525,6 +541,18 @@ const PARSE_ARGS = Object.fromEntries(
   ]),
 );
 
+/** " Did you mean --x?" for an unknown option near one of command's, else ''. */
+function didYouMean(command, err) {
+  const given = /^Unknown option '--([^'=]+)'/.exec(err.message)?.[1];
+  const near =
+    given &&
+    closest(
+      given,
+      optionsOf(command).map((o) => o.name),
+    );
+  return near ? ` Did you mean --${near}?` : '';
+}
+
 function foreignOption(command, o) {
   return usageError(
     'WS_EUSAGE',
@@ -567,7 +595,7 @@ export function parseCommand(command, argv) {
   } catch (err) {
     throw usageError(
       'WS_EUSAGE',
-      err.message.replace(/\. To specify.*$/s, '.'),
+      `${err.message.replace(/\. To specify.*$/s, '.')}${didYouMean(command, err)}`,
       `See \`wasm-soak help ${command}\` for the options of ${command}.`,
     );
   }

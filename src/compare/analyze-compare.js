@@ -11,6 +11,7 @@ import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
 import { CENSUS_KIND } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
+import { countingCoverage, countsComparable } from './counting.js';
 import { nativeYardstick, withNativeFacts } from './native-arm.js';
 
 const LEVEL = 0.95;
@@ -79,6 +80,7 @@ function armResult(arm, { blocks, blockCalls }) {
     time: measured,
     blockMedians: Array.from(blockMedians(timed, blocks, blockCalls)),
     counts: countsOf(summary),
+    counting: countingCoverage(summary),
     memory: {
       highWater: summary.memory.max,
       end: summary.memory.end,
@@ -133,6 +135,8 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
       allocsPerCall: r.counts && base.counts ? r.counts.allocsPerCall - base.counts.allocsPerCall : null,
       bytesPerCall: r.counts && base.counts ? r.counts.bytesPerCall - base.counts.bytesPerCall : null,
       allocs: r.counts && base.counts ? r.counts.allocs - base.counts.allocs : null,
+      // Counts from a pass that is not complete are shown marked and never gated.
+      counts: countsComparable(r, base),
       highWater: diff(r.memory.highWater, base.memory.highWater),
       growthEvents: diff(r.memory.growthEvents, base.memory.growthEvents),
       size: {
@@ -152,7 +156,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
         sentence: `${r.name} is slower than ${base.name}: ×${time.ratio.toFixed(3)} (95 % interval ×${(1 + time.low).toFixed(3)}–×${(1 + time.high).toFixed(3)}), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
       });
     }
-    if (gates.moreAllocs && d.allocs !== null && d.allocs > 0) {
+    if (gates.moreAllocs && d.counts.comparable && d.allocs !== null && d.allocs > 0) {
       regressions.push({
         kind: 'regression',
         arm: r.name,

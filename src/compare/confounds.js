@@ -3,7 +3,9 @@
 // what matches, listed too. Read from the modules (producers section,
 // target_features section, memory limits, imports; a native library's ELF
 // facts, native-facts.js), the allocator their exports name and the one the
-// heap census recognised (a native library: the malloc it called).
+// heap census recognised (a native library: the malloc it called), and how
+// much of each arm's allocations its counting pass saw (counting.js).
+import { COVERAGE_WORDS } from './counting.js';
 
 const producersText = (p) =>
   p
@@ -22,6 +24,7 @@ const ASPECTS = [
     'allocator (heap census)',
     (r) => (r.allocator.census === undefined ? null : (r.allocator.census ?? 'not recognised')),
   ],
+  ['allocation counting', (r) => COVERAGE_WORDS[r.counting] ?? null],
   [
     'memory limits',
     (r) => (r.kind === 'native' ? 'no linear memory (a native library)' : r.memoryLimits.join(', ') || 'no memory'),

@@ -4,7 +4,10 @@
 // states the confounds first, then the numbers.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { escapeMarkup as esc } from '../report/escape.js';
 import { formatBytes, formatCount, formatNs, formatPercent, trim } from '../report/format.js';
+import { banner, htmlPage } from '../report/page.js';
+import { confoundText } from './confound-words.js';
 
 const shown = (r) => r.arms.filter((a) => a.role !== 'boundary');
 const others = (r) => shown(r).slice(1);
@@ -19,6 +22,20 @@ export function timeWords(d) {
   if (d.role === 'control') return `${span}, the noise floor`;
   const floor = t.noiseFloor === null ? '' : ` of the control's ±${trim(t.noiseFloor * 100, 2)} %`;
   return `${span}, ${t.real ? 'real' : `within noise${floor}`}`;
+}
+
+/**
+ * The counting pass's rows [metric, value(arm), delta(d, arm)]: a value
+ * from a pass that is not complete carries its coverage, and its Δ says
+ * why it is not compared (counting.js).
+ */
+function countRows(deltaOf) {
+  const marked = (a, text) => (a.counting === 'complete' || text === '–' ? text : `${text} (${a.counting})`);
+  return [
+    ['allocations per call', (a) => a.counts?.allocsPerCall ?? null, perCall],
+    ['bytes allocated per call', (a) => a.counts?.bytesPerCall ?? null, perCall],
+    ['live bytes at the end', (a) => a.counts?.liveEnd ?? null, formatBytes],
+  ].map(([metric, get, f]) => [metric, (a) => marked(a, get(a) === null ? '–' : f(get(a))), deltaOf(get, f)]);
 }
 
 /** Rows [metric, value per shown arm…, Δ per other arm…] of the TL;DR table. */
@@ -46,21 +63,10 @@ function tldrRows(r) {
       (a) => formatNs(a.time.p99),
       rel((a) => a.time.p99),
     ),
-    row(
-      'allocations per call',
-      (a) => perCall(a.counts?.allocsPerCall),
-      (d) => signed(d.allocsPerCall, perCall),
-    ),
-    row(
-      'bytes allocated per call',
-      (a) => perCall(a.counts?.bytesPerCall),
-      (d) => signed(d.bytesPerCall, perCall),
-    ),
-    row(
-      'live bytes at the end',
-      (a) => (a.counts ? formatBytes(a.counts.liveEnd) : '–'),
-      (_d, a) => (a.counts && arms[0].counts ? signed(a.counts.liveEnd - arms[0].counts.liveEnd, formatBytes) : '–'),
-    ),
+    ...countRows((get, f) => (d, a) => {
+      if (!d.counts.comparable) return `not comparable: ${d.counts.reason}`;
+      return get(a) === null || get(arms[0]) === null ? '–' : signed(get(a) - get(arms[0]), f);
+    }).map(([metric, value, delta]) => row(metric, value, delta)),
     row(
       'memory high-water',
       (a) => (a.memory.highWater === null ? 'unavailable' : formatBytes(a.memory.highWater)),
@@ -150,18 +156,12 @@ function tldrHeader(r) {
   return ['metric', ...arms.map((a) => a.name), ...rest.map((a) => (rest.length === 1 ? 'Δ' : `Δ ${a.name}`))];
 }
 
-/** Lines of the confounds, differs first. */
+/** Lines of the confounds in few words (confound-words.js), differs first. */
 function confoundLines(r) {
-  const lines = [];
-  for (const d of r.confounds.differs) {
-    lines.push(
-      `differs — ${d.aspect}: ${Object.entries(d.values)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join(' | ')}`,
-    );
-  }
+  const arms = shown(r);
+  const lines = r.confounds.differs.map((d) => `differs — ${confoundText(d, arms)}`);
   if (r.confounds.differs.length === 0) lines.push('no stated confound: the arms differ only in their code');
-  for (const m of r.confounds.matches) lines.push(`matches — ${m.aspect}: ${m.value}`);
+  for (const m of r.confounds.matches) lines.push(`matches — ${confoundText(m, arms)}`);
   return lines;
 }
 
@@ -172,10 +172,15 @@ function armLines(r) {
   );
 }
 
-const outcomeLines = (r) =>
-  r.regressions.length
+const outcomeLines = (r) => [
+  ...(r.regressions.length
     ? r.regressions.map((g) => `REGRESSION (${g.metric}): ${g.sentence}`)
-    : [`no regression beyond the gates${r.outputs.checked ? '; checked outputs agree' : ''}`];
+    : ['no regression beyond the gates']),
+  // --check-outputs that found nothing says so, with what it checked.
+  ...(r.outputs.checked && r.outputs.mismatches.length === 0
+    ? [`outputs agree (${formatCount(r.design.callsPerArm)} calls)`]
+    : []),
+];
 
 /** The terminal report: confounds, the TL;DR table, the outcome. */
 export function terminalReport(r, outDir) {
@@ -237,8 +242,6 @@ function markdownReport(r) {
   ].join('\n');
 }
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#7f7f7f'];
 
 /** One SVG of every arm's block medians on shared axes. */
@@ -259,41 +262,81 @@ function blockFigure(r) {
   const ticks = [0, 0.5, 1].map(
     (f) => `<text x="4" y="${y(hi * f).toFixed(1)}" font-size="10">${esc(formatNs(hi * f))}</text>`,
   );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W + 40}" height="${H}" role="img" aria-label="median time per call of each block, every arm on the same axes"><rect x="${pad}" y="${pad}" width="${W - 2 * pad}" height="${H - 2 * pad}" fill="none" stroke="#ccc"/>${ticks.join('')}${lines.join('')}<text x="${W / 2 - 60}" y="${H - 12}" font-size="11">measured block (round)</text></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W + 40}" height="${H}" viewBox="0 0 ${W + 40} ${H}" role="img" aria-label="median time per call of each block, every arm on the same axes"><rect x="${pad}" y="${pad}" width="${W - 2 * pad}" height="${H - 2 * pad}" fill="none" stroke="#ccc"/>${ticks.join('')}${lines.join('')}<text x="${W / 2 - 60}" y="${H - 12}" font-size="11">measured block (round)</text></svg>`;
 }
 
-/** compare.html: self-contained. */
+/** Every value of the confounds in full (compare.json's), for the details below the numbers. */
+function fullConfounds(r) {
+  const item = (aspect, text) => `<li><strong>${esc(aspect)}</strong>: ${esc(text)}</li>`;
+  return [
+    ...r.confounds.differs.map((d) =>
+      item(
+        `${d.aspect} (differs)`,
+        Object.entries(d.values)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(' | '),
+      ),
+    ),
+    ...r.confounds.matches.map((m) => item(`${m.aspect} (matches)`, m.value)),
+  ].join('');
+}
+
+/**
+ * compare.html on the one shell (report/page.js): the outcome in the
+ * banner, the TL;DR first (the confounds in few words, the table, the
+ * outcome), then the figure and the details.
+ */
 function htmlReport(r) {
+  const arms = shown(r);
+  const bad = r.regressions.length > 0;
   const header = tldrHeader(r);
-  const table = `<table><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${tldrRows(r)
-    .map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
-    .join('')}</table>`;
-  const list = (lines) => `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>wasm-soak compare</title><style>
-body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}th{background:#f4f4f4}.bad{color:#b00;font-weight:bold}.ok{color:#060;font-weight:bold}code{background:#f4f4f4;padding:2px 4px}
-</style></head><body>
-<h1>wasm-soak compare</h1>
-<h2>Stated confounds</h2>${list(confoundLines(r))}
-<h2>TL;DR</h2>${table}
-${outcomeLines(r)
-  .map((l) => `<p class="${r.regressions.length ? 'bad' : 'ok'}">${esc(l)}</p>`)
-  .join('')}
+  const textColumns = new Set(header.map((h, i) => (h.startsWith('Δ') ? i : -1)));
+  const cell = (c, i) => `<td${textColumns.has(i) ? ' class="text"' : ''}>${esc(c)}</td>`;
+  const table = `<div class="scroll"><table class="grid fit"><thead><tr>${header
+    .map((h, i) => `<th${textColumns.has(i) ? ' class="text"' : ''}>${esc(h)}</th>`)
+    .join('')}</tr></thead><tbody>${tldrRows(r)
+    .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
+    .join('')}</tbody></table></div>`;
+  const list = (lines) => `<ul class="long">${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`;
+  const outcome = outcomeLines(r);
+  const design = `${r.design.blocks} blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block; rounds ${r.design.order}; seed ${r.design.seed}`;
+  return htmlPage({
+    title: `wasm-soak compare: ${arms.map((a) => a.name).join(' vs ')}`,
+    head: banner({
+      tone: bad ? 'bad' : 'ok',
+      title: `${bad ? 'Regression' : 'No regression'}: ${arms
+        .slice(1)
+        .map((a) => a.name)
+        .join(', ')} against ${arms[0].name}`,
+      text: outcome[0],
+      sub: design,
+    }),
+    body: `<section id="tldr"><h2>TL;DR</h2>
+<p><strong>Stated confounds:</strong> ${esc(
+      r.confounds.differs.length
+        ? r.confounds.differs.map((d) => confoundText(d, arms)).join('; ')
+        : 'none: the arms differ only in their code',
+    )}</p>
+${table}
+${list(outcome)}</section>
 ${yardsticks(r)
   .map(
     (y) =>
-      `<h2>Native yardstick (${esc(y.arm)})</h2><table><tr>${y.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${y.rows
+      `<section class="yardstick"><h2>Native yardstick (${esc(y.arm)})</h2><div class="scroll"><table class="grid fit"><thead><tr>${y.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${y.rows
         .map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
-        .join('')}</table>${yardstickNotes(y)
+        .join('')}</tbody></table></div>${yardstickNotes(y)
         .map((l) => `<p>${esc(l)}</p>`)
-        .join('')}`,
+        .join('')}</section>`,
   )
   .join('\n')}
-<h2>Time per call, block by block</h2>${blockFigure(r)}
-<p>Median time per call of each measured block of every arm, on the same axes. ${esc(`${r.design.blocks} blocks of ${r.design.blockCalls} calls after one warm-up block; rounds ${r.design.order}; seed ${r.design.seed}.`)}</p>
-<h2>Arms</h2>${list(armLines(r))}
-<h2>Reproduce</h2><p><code>${esc(r.reproduce)}</code></p>
-</body></html>
-`;
+<section id="time"><h2>Time per call, block by block</h2><figure><div class="plot fits">${blockFigure(r)}</div>
+<figcaption>Median time per call of each measured block of every arm, on the same axes. ${esc(design)}.</figcaption></figure></section>
+<section id="confounds"><h2>Stated confounds</h2>${list(confoundLines(r))}
+<details><summary>Every value in full</summary><ul class="long">${fullConfounds(r)}</ul></details></section>
+<section id="arms"><h2>Arms</h2>${list(armLines(r))}</section>
+<section id="reproduce"><h2>Reproduce</h2><pre><code>${esc(r.reproduce)}</code></pre></section>`,
+    footer: 'Written by wasm-soak compare from compare.json.',
+  });
 }
 
 /** Writes compare.json, compare.md and compare.html into dir; returns their names. */

@@ -2,6 +2,8 @@
 // network) telling the story of a run from its summary and figures.
 
 import { baselineLines } from '../baseline/words.js';
+import { escapeMarkup as esc } from './escape.js';
+import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
 import {
   allocationRows,
@@ -25,6 +27,7 @@ import {
   partialCountText,
   rerunCommand,
   sourceRows,
+  stackFlatText,
   toolName,
   undecidedLines,
   verdictLine,
@@ -49,47 +52,6 @@ const CAPTIONS = {
     'time). A shift right or a longer tail shows a change a median can hide.',
   ops: 'Median time of each op in 60 windows over the run.',
 };
-
-const CSS = `
-:root{color-scheme:light dark;--bg:#f6f7f9;--fg:#1d232b;--card:#fff;--line:#dfe3e8;--rule:#eceff2;--muted:#5b6570;--code:#f0f2f5;--ok:#1e7d3a;--bad:#b3261e;--warn:#8a5a00;--unsure:#8a5a00;--note:#fff6db;--noteline:#f0d67a}
-@media (prefers-color-scheme:dark){:root{--bg:#14171b;--fg:#e2e6ea;--card:#1d2126;--line:#353b43;--rule:#2b3036;--muted:#9ba5b0;--code:#262b31;--ok:#23703a;--bad:#a8281f;--warn:#e0b05a;--unsure:#7a5200;--note:#33301c;--noteline:#6e6020}
-figure svg{filter:invert(.9) hue-rotate(180deg)}}
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:var(--fg);background:var(--bg)}
-main,.wrap{max-width:1060px;margin:0 auto;padding:0 16px 48px}
-.banner .wrap{padding-bottom:0}
-.banner{padding:14px 24px;color:#fff;margin-bottom:12px}
-.banner.ok{background:var(--ok)}.banner.bad{background:var(--bad)}.banner.unsure{background:var(--unsure)}
-.banner h1{margin:0;font-size:24px}.banner p{margin:4px 0 0;font-size:16px}
-.banner .sub{opacity:.85;font-size:14px}
-section{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:12px 20px;margin:12px 0}
-h2{font-size:18px;margin:4px 0 10px}
-#next ol{margin:0;padding-left:22px}#next li{margin:2px 0}#next pre{margin:4px 0 6px}
-table{border-collapse:collapse;font-variant-numeric:tabular-nums}
-th,td{padding:3px 12px 3px 0;text-align:left;vertical-align:top}
-table.grid th,table.grid td{border-bottom:1px solid var(--rule);text-align:right;padding:4px 10px}
-table.grid th:first-child,table.grid td:first-child{text-align:left}
-.scroll{overflow-x:auto;max-width:100%}.plot.narrow{display:none}
-.finding{border-left:4px solid var(--bad);padding:2px 0 2px 14px;margin:12px 0}
-.finding p{margin:0 0 6px;font-weight:600}
-.finding th{color:var(--muted);font-weight:normal}
-figure{margin:8px 0 18px}.plot svg{display:block;width:100%;height:auto;max-height:80vh}
-figcaption{color:var(--muted);font-size:13px}
-pre{background:var(--code);padding:8px 10px;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
-.note{background:var(--note);border:1px solid var(--noteline);padding:4px 14px;margin:8px 0}
-.muted{color:var(--muted)}
-h3{font-size:15px;margin:14px 0 6px}
-table.sources td.found{color:var(--ok);font-weight:600}table.sources td.missing{color:var(--warn);font-weight:600}
-table.sources td{padding-bottom:6px}table.sources th{white-space:nowrap}table.grid td{white-space:nowrap}
-@media (max-width:700px){body{font-size:14px}main,.wrap{padding:0 8px 32px}.banner{padding:12px 8px}.banner h1{font-size:20px}
-section{padding:10px 12px}.plot{overflow-x:auto}.plot:not(.narrow) svg{min-width:760px}.plot svg{max-height:none}
-.plot.wide{display:none}.plot.narrow{display:block}table.sources th{white-space:normal}}
-@media print{.plot.wide{display:block}.plot.narrow{display:none}:root{--bg:#fff;--card:#fff;--fg:#000;--code:#f3f3f3}body{font-size:11pt}
-.banner{print-color-adjust:exact;-webkit-print-color-adjust:exact}section{border:0;padding:0;margin:10px 0}
-section,figure,.finding,table,tr,pre{break-inside:avoid}h2,h3{break-after:avoid}figure svg{filter:none}
-.plot svg{max-height:none}.scroll{overflow:visible}table.grid{font-size:9pt}table.grid th,table.grid td{padding:2px 5px;white-space:normal}}
-`;
-
-const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 // Inline SVG from gnuplot: drops the XML prolog and prefixes every id (and
 // every reference to one) so several figures can share one document.
@@ -118,8 +80,7 @@ function banner(s) {
     .filter(Boolean)
     .join(' · ');
   const tone = v.ok ? 'ok' : v.unsure ? 'unsure' : 'bad';
-  return `<header class="banner ${tone}" id="verdict"><div class="wrap">
-<h1>${esc(v.title)} — ${esc(figureTitle(s))}</h1><p>${esc(v.text)}</p><p class="sub">${esc(sub)}</p></div></header>`;
+  return pageBanner({ tone, title: `${v.title} — ${figureTitle(s)}`, text: v.text, sub });
 }
 
 function errorSection(s) {
@@ -160,12 +121,13 @@ function findingsSection(s) {
       ? `<section id="findings"><h2>Findings</h2><p>None${flat ? ': every tested series stayed flat after warm-up' : ''}.</p>${undecidedBlock(s)}${notesBlock(s)}</section>`
       : '';
   }
-  return `<section id="findings"><h2>Findings</h2>${undecidedBlock(s)}${notesBlock(s)}${list
+  // The findings first (the verdict's own leads), then what stayed undecided and the notes.
+  return `<section id="findings"><h2>Findings</h2>${list
     .map(
       (f) => `<div class="finding">
 <p>${esc(f.sentence)}</p>${table(findingEvidence(f))}</div>`,
     )
-    .join('')}</section>`;
+    .join('')}${undecidedBlock(s)}${notesBlock(s)}</section>`;
 }
 
 // A figure, with its narrow-screen render when there is one (CSS shows one).
@@ -259,9 +221,10 @@ ${growth.map((g) => `<tr><td>${esc(g.op)}</td><td>${esc(formatCount(g.growthEven
   return parts.join('');
 }
 
-function memorySection(s) {
+function memorySection(s, figures) {
   const m = s.memory;
   if (!m) return '';
+  const stack = stackFlatText(s, figures);
   return `<section id="memory"><h2>Memory</h2>${table([
     [
       'linear memory',
@@ -275,6 +238,7 @@ function memorySection(s) {
         : '–',
     ],
     ['declared maximum', m.declaredMaximum != null ? formatBytes(m.declaredMaximum) : 'none'],
+    ...(stack ? [['shadow stack', stack]] : []),
   ])}</section>`;
 }
 
@@ -320,15 +284,13 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
   const s = summary;
   const byName = new Map(figures.map((f) => [f.name, f]));
   const ordered = orderFigures(s, [...byName.keys()]).map((name) => byName.get(name));
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>wasm-soak: ${esc(s.verdict ?? s.status)} — ${esc(figureTitle(s))}</title>
-<style>${CSS}</style></head>
-<body>${banner(s)}<main>
-${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
-<p class="muted">Written by ${esc(toolName(s))} from summary.json (schema ${esc(s.version ?? '?')}).</p>
-</main></body></html>
-`;
+  return htmlPage({
+    title: `wasm-soak: ${s.verdict ?? s.status} — ${figureTitle(s)}`,
+    head: banner(s),
+    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(
+      s,
+      ordered.map((f) => f.name),
+    )}${runSection(s)}`,
+    footer: `Written by ${toolName(s)} from summary.json (schema ${s.version ?? '?'}).`,
+  });
 }

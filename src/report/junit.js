@@ -8,15 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { baselineLines } from '../baseline/words.js';
 import { TOOL } from '../version.js';
+import { escapeMarkup as xml } from './escape.js';
 import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
-
-// Escapes text for XML attributes and content, dropping characters XML 1.0
-// cannot carry.
-const xml = (s) =>
-  String(s ?? '')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters; they are removed.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const seconds = (ms) => (Number.isFinite(ms) ? ms / 1000 : 0).toFixed(3);
 

@@ -7,6 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLAG } from '../protocol.js';
+import { escapeMarkup } from './escape.js';
 import { byteUnit, formatTick, timeUnit } from './format.js';
 import { figureTitle, formatBytes, formatCount, formatNs, isTimeSeries, slopeText } from './words.js';
 
@@ -557,6 +558,8 @@ function stackFigure(data, summary, ctx) {
   const n = data.calls,
     xs = ctx.x;
   const depth = Float64Array.from(sp.value, (v) => sp.value[0] - v);
+  // A stack that never moved is a line of text in the reports (words.js stackFlatText), not an empty chart.
+  if (depth.every((d) => d === 0)) return null;
   const points = envelope(sp.iter, depth, MAX_POINTS);
   const isStack = (name) => name === 'stack-depth';
   const trend = trendFor(summary, isStack, { tested: true });
@@ -795,15 +798,13 @@ async function nonEmpty(path) {
   }
 }
 
-const xmlText = (t) => String(t).replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-
 // Names an SVG figure for readers and screen readers: gnuplot's document
 // title ("Gnuplot") becomes the figure's, its description says what the
 // figure shows, and each plot's title ("gnuplot_plot_3") its key entry.
 function describeSvg(svg, title, desc) {
   return svg
-    .replace(/<title>Gnuplot<\/title>/, `<title>${xmlText(title)}</title>`)
-    .replace(/<desc>Produced by GNUPLOT[^<]*<\/desc>/, `<desc>${xmlText(desc)}</desc>`)
+    .replace(/<title>Gnuplot<\/title>/, `<title>${escapeMarkup(title)}</title>`)
+    .replace(/<desc>Produced by GNUPLOT[^<]*<\/desc>/, `<desc>${escapeMarkup(desc)}</desc>`)
     .replace(
       /(<g id="gnuplot_plot_\d+"\s*>)<title>gnuplot_plot_\d+<\/title>([\s\S]*?)(?=<g id="gnuplot_plot_|$)/g,
       (_all, open, body) => {

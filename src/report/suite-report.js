@@ -5,18 +5,22 @@
 // suite-result.json for `wasm-soak merge`.
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { escapeMarkup as esc } from './escape.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
+import { banner, htmlPage, mark } from './page.js';
 import { writeSuiteResult } from './suite-result.js';
+import { rerunCommand } from './words.js';
 
-const html = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const md = (s) =>
   String(s ?? '')
     .replace(/\|/g, '\\|')
     .replace(/\r?\n/g, ' ');
 
-const MARK = { passed: '✅ passed', failed: '❌ failed', error: '⚠️ error' };
+// Marks in summary.md, which GitHub renders with its own emoji; index.html
+// says the outcome as a word on a coloured badge instead (page.js).
+const MD_MARK = { passed: '✅ passed', failed: '❌ failed', error: '⚠️ error' };
 
 function tally(cases) {
   const n = (o) => cases.filter((c) => c.outcome === o).length;
@@ -25,6 +29,26 @@ function tally(cases) {
 
 const expected = (c) => (c.expect ? c.expect.join(' or ') : '–');
 const verdictOf = (c) => c.summary?.verdict ?? (c.summary ? 'none' : 'not run');
+
+/** Which part of the suite the result covers: "shard 1 of 2", what merge says it combined, or null (the whole suite). */
+const partOf = (result) => (result.shard ? `shard ${result.shard.k}/${result.shard.n}` : (result.shards ?? null));
+
+/** A finding's headline: the first sentence of its words. */
+const headline = (sentence) => /^.*?\.(?=\s|$)/.exec(sentence)?.[0] ?? sentence;
+
+/** Why a case did not pass: its message and, when it says another thing, its first finding's headline. */
+function whyOf(c) {
+  const finding = c.outcome === 'failed' ? c.summary?.findings?.[0]?.sentence : null;
+  return finding && !c.message.includes(headline(finding)) ? `${c.message}: ${headline(finding)}` : c.message;
+}
+
+/** The command that reproduces a case, its paths relative to the suite file's folder, or null. */
+function reproduceOf(result, c) {
+  if (!Array.isArray(c.summary?.command) || !result.suite) return null;
+  const from = dirname(result.suite);
+  const command = c.summary.command.map((a) => (isAbsolute(a) ? relative(from, a) || '.' : a));
+  return rerunCommand({ ...c.summary, command });
+}
 
 /** The case's report, relative to root: report.html, else summary.md or summary.json, else its folder. */
 function linkOf(root, c) {
@@ -36,45 +60,69 @@ function linkOf(root, c) {
 
 /** index.html of a suite result (cases with absolute dir) written at root. */
 function renderSuiteHtml(root, result) {
+  const n = (o) => result.cases.filter((c) => c.outcome === o).length;
+  const tone = n('error') ? 'unsure' : n('failed') ? 'bad' : 'ok';
+  const title =
+    n('error') + n('failed')
+      ? `${n('failed') + n('error')} of ${result.cases.length} targets did not pass`
+      : `All ${result.cases.length} targets passed`;
+  const part = partOf(result);
   const rows = result.cases.map(
     (c) =>
-      `<tr class="${c.outcome}"><td><a href="${html(encodeURI(linkOf(root, c)))}">${html(c.name)}</a></td>` +
-      `<td>${html(MARK[c.outcome])}</td><td>${html(verdictOf(c))}</td><td>${html(expected(c))}</td>` +
-      `<td class="n">${html(formatMs(c.wallMs))}</td><td>${html(c.message)}</td></tr>`,
+      `<tr class="${c.outcome}"><td><a href="${esc(encodeURI(linkOf(root, c)))}">${esc(c.name)}</a></td>` +
+      `<td>${mark(c.outcome, c.outcome)}</td><td data-label="verdict">${esc(verdictOf(c))}</td>` +
+      `<td data-label="expected">${esc(expected(c))}</td><td data-label="wall time">${esc(formatMs(c.wallMs))}</td>` +
+      `<td class="text">${esc(whyOf(c))}</td></tr>`,
   );
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${html(result.name)}: wasm-soak suite</title>
-<style>
-body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35em .6em;border-bottom:1px solid #ddd;vertical-align:top}
-td.n{text-align:right;white-space:nowrap}tr.failed td:nth-child(2){color:#b00020}tr.error td:nth-child(2){color:#a15c00}
-tr.passed td:nth-child(2){color:#1b7f3b}
-</style></head><body>
-<h1>${html(result.name)}</h1>
-<p>${html(tally(result.cases))}; ${html(formatMs(result.wallMs))} wall time${result.shards ? `, ${html(result.shards)}` : ''}; started ${html(result.startedAt)} on ${html(result.hosts.join(', '))}.</p>
-<table><thead><tr><th>target</th><th>outcome</th><th>verdict</th><th>expected</th><th>wall time</th><th>why</th></tr></thead>
+  const failing = result.cases.filter((c) => c.outcome !== 'passed' && reproduceOf(result, c));
+  const reproduce = failing.length
+    ? `<section id="reproduce"><h2>Reproduce</h2><p class="muted">From the suite file's folder (${esc(dirname(result.suite))}):</p>${failing
+        .map((c) => `<h3>${esc(c.name)}</h3><pre><code>${esc(reproduceOf(result, c))}</code></pre>`)
+        .join('')}</section>`
+    : '';
+  return htmlPage({
+    title: `${result.name}: wasm-soak suite`,
+    head: banner({
+      tone,
+      id: 'tldr',
+      title: `${result.name}: ${title}`,
+      text: `${tally(result.cases)}${part ? ` (${part})` : ''}.`,
+      sub: `${formatMs(result.wallMs)} wall time; started ${result.startedAt} on ${result.hosts.join(', ')}`,
+    }),
+    body: `<section id="targets"><h2>Targets</h2><div class="scroll"><table class="grid cards">
+<thead><tr><th>target</th><th>outcome</th><th>verdict</th><th>expected</th><th>wall time</th><th class="text">why</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table>
-</body></html>
-`;
+</tbody></table></div></section>${reproduce}`,
+    footer: `Written by wasm-soak from suite-result.json${part ? ` (${part})` : ''}.`,
+  });
 }
 
 /** summary.md of a suite result: a table that renders in a GitHub step summary. */
 function renderSuiteMarkdown(result) {
+  const part = partOf(result);
   const rows = result.cases.map(
     (c) =>
-      `| ${md(c.name)} | ${MARK[c.outcome]} | ${md(verdictOf(c))} | ${md(expected(c))} | ${md(formatMs(c.wallMs))} | ${md(c.message)} |`,
+      `| ${md(c.name)} | ${MD_MARK[c.outcome]} | ${md(verdictOf(c))} | ${md(expected(c))} | ${md(formatMs(c.wallMs))} | ${md(whyOf(c))} |`,
   );
+  const failing = result.cases.filter((c) => c.outcome !== 'passed' && reproduceOf(result, c));
   return [
-    `## wasm-soak: ${md(result.name)}`,
+    `## wasm-soak: ${md(result.name)}${part ? ` (${part})` : ''}`,
     '',
-    `${tally(result.cases)} (${formatMs(result.wallMs)} wall time${result.shards ? `, ${result.shards}` : ''}).`,
+    `${tally(result.cases)} (${formatMs(result.wallMs)} wall time${part ? `, ${part}` : ''}).`,
     '',
     '| target | outcome | verdict | expected | wall time | why |',
     '|---|---|---|---|--:|---|',
     ...rows,
     '',
+    ...(failing.length
+      ? [
+          `To reproduce, from the suite file's folder (\`${dirname(result.suite)}\`):`,
+          '',
+          ...failing.map((c) => `- ${md(c.name)}: \`${reproduceOf(result, c)}\``),
+          '',
+        ]
+      : []),
   ].join('\n');
 }
 

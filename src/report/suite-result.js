@@ -12,9 +12,10 @@ import { EXIT, usageError } from '../cli/exit-codes.js';
 
 const SUITE_RESULT = 'suite-result.json';
 
-// Why time alone could not be judged: the machine drifted with the module,
-// the rise held in one half of the run only, a second pass of the same calls
-// did not slow down, or its interval spans the threshold (docs/verdicts.md).
+// Why time alone could not be judged (the machine drifted with the module,
+// the rise held in one half of the run only, or its interval spans the
+// threshold), or a finding did not recur in a second pass of the same calls
+// (docs/verdicts.md).
 const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained', 'not-replicated', 'spans-threshold']);
 
 // A case's outcome by the exit code the judge gave it.

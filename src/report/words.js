@@ -356,6 +356,9 @@ export function rerunCommand(s, { add = [], replace = [] } = {}) {
 
 const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
+// An op that leaves less than this share of the top op's live bytes per call is not named as a lead.
+const LEFTOVER_FLOOR = 0.01;
+
 // What a counting pass would add to a memory finding, by kind (and a growth
 // finding's cause).
 const COUNTING_TELLS = {
@@ -419,15 +422,22 @@ export function nextSteps(s) {
     });
   }
   if (figure === 'memory' && s.allocations && lead?.series !== 'js-heap') {
-    // The counting pass's per-op bytes left live: the size a leak leaves per call.
-    for (const o of s.allocations.ops ?? []) {
-      const per = o.liveLeftBehind / o.calls;
-      if (per >= 1)
-        steps.push({
-          text: `${o.name} leaves ${formatBytes(per)} live per call on average (${formatBytes(o.liveLeftBehind)} over ${formatCount(o.calls)} calls): look for an allocation of about that size that is never freed.`,
-          command: null,
-        });
-    }
+    // The counting pass's per-op bytes left live, the most first; an op under
+    // LEFTOVER_FLOOR of the top one's is no lead. Where the census saw which
+    // chunk sizes accumulate, it says the size: the leftover per call may be
+    // many small allocations, not one of its size.
+    const leftovers = (s.allocations.ops ?? [])
+      .map((o) => ({ name: o.name, calls: o.calls, total: o.liveLeftBehind, per: o.liveLeftBehind / o.calls }))
+      .filter((o) => o.per >= 1)
+      .sort((a, b) => b.per - a.per);
+    const sized = classes.length
+      ? 'look for what it allocates and never frees, of the chunk sizes the census saw accumulate (above)'
+      : 'look for an allocation of about that size that is never freed';
+    for (const o of leftovers.filter((x) => x.per >= leftovers[0].per * LEFTOVER_FLOOR))
+      steps.push({
+        text: `${o.name} leaves ${formatBytes(o.per)} live per call on average (${formatBytes(o.total)} over ${formatCount(o.calls)} calls): ${sized}.`,
+        command: null,
+      });
   }
   if (figure === 'memory' && lead?.series !== 'js-heap') {
     const grew = growthRows(s).filter((g) => g.growthEvents > 0 || g.liveLeftBehind > 0);
@@ -471,6 +481,18 @@ export function nextSteps(s) {
   }
   steps.push({ text: 'Reproduce this run (same seed; without -o, so this folder is kept):', command: rerunCommand(s) });
   return steps;
+}
+
+/**
+ * The shadow stack in words when it never moved: figures (the names of the
+ * figures drawn) hold none for it although the run read the stack pointer.
+ * Null when the stack was not read, moved (its figure is drawn) or no
+ * figure was drawn at all.
+ */
+export function stackFlatText(s, figures) {
+  const source = s.sources?.stackPointer?.source;
+  if (!source || figures.length === 0 || figures.includes('stack')) return null;
+  return `flat: the stack pointer (${source}) did not move during the run, so no figure is drawn`;
 }
 
 export function figureTitle(s) {

@@ -28,18 +28,27 @@ export function progressMode({ quiet, stream = process.stderr, env = process.env
 
 /**
  * The bar's fields joined by spaces, cut to fit in width columns: the fields
- * are [{ text, keep }] in display order, and while the line is too long the
- * field with the lowest keep goes first; a last field that still does not
- * fit is cut. The result is at most width - 1 columns (a line that fills the
- * last column wraps on some terminals) and never holds a line break.
+ * are [{ text, keep, short? }] in display order. While the line is too long
+ * the field with the lowest keep gives way: to its short form when it has
+ * one, else it goes; then every field that went and fits in the room left
+ * comes back, the most kept first, so no room stays empty that a field could
+ * use. A last field that still does not fit is cut. The result is at most
+ * width - 1 columns (a line that fills the last column wraps on some
+ * terminals) and never holds a line break.
  */
 export function fitLine(fields, width) {
   const room = Math.max(1, width - 1);
-  const shown = fields.filter((f) => f.text);
-  const length = () => shown.reduce((n, f) => n + f.text.length, 0) + shown.length - 1;
-  while (shown.length > 1 && length() > room) {
-    const drop = shown.reduce((low, f) => (f.keep < low.keep ? f : low));
-    shown.splice(shown.indexOf(drop), 1);
+  const shown = fields.map((f, at) => ({ ...f, at })).filter((f) => f.text);
+  const length = (list) => list.reduce((n, f) => n + f.text.length, 0) + list.length - 1;
+  const dropped = [];
+  while (shown.length > 1 && length(shown) > room) {
+    const give = shown.reduce((low, f) => (f.keep < low.keep ? f : low));
+    if (give.short && give.text !== give.short) give.text = give.short;
+    else dropped.push(...shown.splice(shown.indexOf(give), 1));
+  }
+  for (const f of dropped.sort((a, b) => b.keep - a.keep)) {
+    const back = [...shown, f].sort((a, b) => a.at - b.at);
+    if (length(back) <= room) shown.splice(0, shown.length, ...back);
   }
   return shown
     .map((f) => f.text)
@@ -100,10 +109,12 @@ export function createTerminal({ mode, stream = process.stderr, columns } = {}) 
     }
   }
 
-  // The last line is never redrawn, so it is written whole (it may wrap).
-  // What the target prints may still arrive after it.
+  // The last line stays on screen: on a terminal it fits the width as the
+  // bar does (it never wraps); plain lines are written whole. What the
+  // target prints may still arrive after it.
   function close(fields) {
-    if (fields && mode !== 'none') stream.write(`${mode === 'tty' ? CLEAR_LINE : ''}${plain(fields)}\n`);
+    if (fields && mode === 'tty') stream.write(`${CLEAR_LINE}${fitLine(fields, width())}\n`);
+    else if (fields && mode === 'lines') stream.write(`${plain(fields)}\n`);
     barShown = false;
   }
 
@@ -156,14 +167,15 @@ export function createProgress({ name, total, durationMs, mode, terminal, trend,
     const fraction = Math.min(1, Math.max(total ? done / total : 0, durationMs ? elapsed / durationMs : 0));
     const words = trend?.describe(final);
     return [
-      { text: name, keep: 9 },
-      { text: `[${'#'.repeat(Math.round(fraction * 20)).padEnd(20, '-')}]`, keep: 6 },
-      { text: `${formatCount(done)}${total ? `/${formatCount(total)}` : ''}`, keep: 8 },
+      { text: name, keep: 10 },
+      { text: `[${'#'.repeat(Math.round(fraction * 20)).padEnd(20, '-')}]`, keep: 4 },
+      { text: `${formatCount(done)}${total ? `/${formatCount(total)}` : ''}`, keep: 9 },
       { text: `${formatRate(rate)} it/s`, keep: 3 },
-      { text: `ETA ${done > 0 ? formatDuration(Math.min(byCount, byTime)) : '–'}`, keep: 7 },
-      { text: `mem ${formatBytes(memory)}`, keep: 2 },
+      { text: `ETA ${done > 0 ? formatDuration(Math.min(byCount, byTime)) : '–'}`, keep: 5 },
+      // Memory and the preliminary verdict outlast the rate, the bar and the ETA.
+      { text: `mem ${formatBytes(memory)}`, keep: 7 },
       { text: `median ${formatNs(median)}`, keep: 1 },
-      { text: words ? `· ${words}` : '', keep: 5 },
+      { text: words ? `· ${words}` : '', short: words ? `· ${words.split(' · ').at(-1)}` : '', keep: 6 },
     ];
   }
 

@@ -1,6 +1,18 @@
 // Compiles against the published types (tsc --noEmit, `npm run typecheck`):
 // the README's uses of the library, and misuses that must not compile.
-import { analyze, EXIT, readRun, SoakError, soak, type Summary, version, writeReports } from 'wasm-soak';
+import {
+  analyze,
+  EXIT,
+  type Op,
+  readRun,
+  type Scenario,
+  type ScenarioContext,
+  SoakError,
+  soak,
+  type Summary,
+  version,
+  writeReports,
+} from 'wasm-soak';
 
 async function uses(): Promise<void> {
   const summary: Summary = await soak({ module: 'lib.wasm', call: 'step', iterations: 20000, seed: 1 });
@@ -31,3 +43,26 @@ void soak({ module: 'a.wasm', iteratons: 5 });
 void soak({ module: 'a.wasm', iterations: '5' });
 // @ts-expect-error no such report format
 void writeReports('d', {} as never, { formats: ['pdf'] });
+
+// A scenario, typed: its state flows from setup() to the ops.
+const scenario: Scenario<{ n: number }> = {
+  name: 'typed',
+  setup: (ctx: ScenarioContext) => ({ n: ctx.int(1, 9) }),
+  ops: { step: { weight: 2, run: (state, ctx) => state.n + ctx.bytes(4).length } } satisfies Record<string, Op<{ n: number }>>,
+};
+void scenario;
+async function readsSummary(): Promise<void> {
+  const s: Summary = await soak({ module: 'lib.wasm' });
+  const grew: string | undefined = s.growthAttribution?.[0]?.op;
+  const perOp: number | undefined = s.ops?.[0]?.time.late.median;
+  const classes: number | undefined = s.census?.classes.length;
+  const live: string | null | undefined = s.sources?.liveBytes;
+  const complete: boolean | undefined = s.allocations?.complete;
+  console.log(grew, perOp, classes, live, complete);
+}
+void readsSummary;
+// @ts-expect-error module and scenario are exclusive
+void soak({ module: 'a.wasm', scenario: 's.mjs' });
+// @ts-expect-error a scenario has iteration or ops, not both
+const both: Scenario = { setup: () => 0, iteration: () => 0, ops: {} };
+void both;

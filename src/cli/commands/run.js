@@ -7,13 +7,16 @@ import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
 import { describeFailure, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
+import { colourOn, paint } from '../colour.js';
 import { runConfig } from '../options.js';
 
 // The verdict first, then its findings and the next step, then the numbers.
 function printResult(summary, outDir) {
   const t = summary.time;
   const v = verdictLine(summary);
-  const lines = [`${summary.name}: ${v.title}${summary.findings?.length ? '' : ` — ${v.text}`}`];
+  const tone = v.ok ? 'ok' : v.unsure ? 'unsure' : 'bad';
+  const title = paint(v.title, tone, colourOn(process.stdout));
+  const lines = [`${summary.name}: ${title}${summary.findings?.length ? '' : ` — ${v.text}`}`];
   // A hung call is told by the error line.
   for (const f of summary.findings ?? []) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
   for (const line of undecidedLines(summary)) lines.push(`  inconclusive, ${line}`);

@@ -242,7 +242,10 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     if (summary.interrupted) break;
   }
   await writeSuiteReports(outRoot, suiteResult.finish());
-  say(`results: ${outRoot}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
+  const part = values.shard
+    ? `shard ${values.shard.k}/${values.shard.n} of the suite; \`wasm-soak merge\` combines the shards`
+    : 'the whole suite';
+  say(`results: ${outRoot}/ (index.html, summary.md and junit.xml for ${part})\n`);
   if (values.expect) {
     if (mismatches.length)
       (values.quiet ? process.stderr : process.stdout).write(

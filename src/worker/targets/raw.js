@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
 import { usageError } from '../../cli/exit-codes.js';
+import { moduleKind, needsGlue } from '../../module-kind.js';
 import { ARG_KIND, MAX_PARAMS, VALUE_TYPE } from '../../protocol.js';
 import { chooseCalls } from './choose-calls.js';
 import { buildTrampoline } from './trampoline.js';
@@ -224,6 +225,43 @@ async function initialized(module, wasi, { info, exitCodeOf }) {
   }
 }
 
+/**
+ * The exit-2 error for a raw module with imports a raw target cannot
+ * provide: glue-shaped ones (wasm-bindgen's, Emscripten's, AssemblyScript's)
+ * point to `wasm-soak init`; the imports are counted by module, and listed
+ * one by one when verbose or when there are few.
+ */
+const LISTED_IMPORTS = 4;
+
+function importsError(path, info, unresolved, verbose) {
+  const { kind } = moduleKind(info);
+  const byModule = new Map();
+  for (const i of unresolved) byModule.set(i.module, (byModule.get(i.module) ?? 0) + 1);
+  const counted = [...byModule].map(([module, n]) => `${n} from ${module}`).join(', ');
+  const listed =
+    verbose || unresolved.length <= LISTED_IMPORTS
+      ? `${counted}: ${unresolved.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ')}`
+      : `${counted}; --verbose lists them`;
+  if (needsGlue(kind) || kind === 'assemblyscript') {
+    return usageError(
+      'WS_EIMPORT',
+      `${path}: this module needs its JS glue (${GLUE_WORDS[kind]}; ${unresolved.length} imports, ${listed}).`,
+      `\`wasm-soak init ${path}\` writes a scenario that loads it the way its glue wants (or give init the npm package); run that scenario instead.`,
+    );
+  }
+  return usageError(
+    'WS_EIMPORT',
+    `${path} needs ${unresolved.length} imports that a raw target cannot provide (${listed}).`,
+    'Raw targets get WASI preview1 only. Write a scenario (an .mjs file whose setup(ctx) instantiates the module with its imports) and run that instead.',
+  );
+}
+
+const GLUE_WORDS = {
+  'wasm-bindgen': 'a wasm-bindgen module',
+  emscripten: 'an Emscripten module',
+  assemblyscript: 'an AssemblyScript module',
+};
+
 /** The checked outputs' ring: room for one block's calls (a power of two), or 0. */
 export const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Math.log2(Math.max(1, blockCalls))) : 0);
 
@@ -241,14 +279,7 @@ export const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Mat
 export async function prepareRawTarget({ path, bytes: given = null }, config, stdio, pristine) {
   const { bytes, info } = loadModule(path, given);
   const unresolved = unresolvedImports(info);
-  if (unresolved.length > 0) {
-    const names = unresolved.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ');
-    throw usageError(
-      'WS_EIMPORT',
-      `${path} needs imports that a raw target cannot provide: ${names}.`,
-      'Raw targets get WASI preview1 only. Write a scenario (an .mjs file whose setup(ctx) instantiates the module with its imports) and run that instead.',
-    );
-  }
+  if (unresolved.length > 0) throw importsError(path, info, unresolved, config.verbose);
   if (info.exports.some((e) => e.name === '_start')) {
     throw usageError(
       'WS_ECOMMAND',

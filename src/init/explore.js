@@ -1,0 +1,141 @@
+// Runs in a child process of `wasm-soak init` (fork), so that a module that
+// crashes, hangs or keeps its event loop alive cannot take init with it.
+// Request (argv[2], JSON): { mode: 'explore', scenario, package, numeric }
+// loads the module through the scenario's exported load(), decides a
+// package's init steps, lists the API and probes it for ops that work;
+// { mode: 'verify', scenario, calls } runs the written scenario's first op
+// that many times. It reports { trying } while it probes and one final
+// { result } or { error } over IPC.
+import { pathToFileURL } from 'node:url';
+import { createRandom } from '../worker/targets/rng.js';
+import { isClass, probeTargets, walkApi } from './api-walk.js';
+import { argumentLists } from './args.js';
+import { freeMethodOf, opRunner } from './op.js';
+
+const PROBE_CALLS = 5;
+const MAX_PROBES = 400;
+const YIELD_EVERY = 100;
+
+const ctxOf = (seed) => Object.freeze({ ...createRandom(seed), seed, iteration: 0, arm: null, track() {} });
+const isWasmExports = (value) =>
+  value !== null && typeof value === 'object' && Object.values(value).some((v) => v instanceof WebAssembly.Memory);
+const hasFunctions = (value) =>
+  value !== null && typeof value === 'object' && Object.values(value).some((v) => typeof v === 'function');
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The init steps of a package's namespace: its init() (or an initialising
+ * default export) called once, keeping what it returns when that is the API
+ * or the module's exports, then the `ready` promises of its objects.
+ * Returns { steps, api, raw, initError }.
+ */
+async function packageSteps(ns) {
+  const steps = [];
+  let api = ns;
+  let raw = null;
+  const functions = Object.keys(ns).filter((k) => typeof ns[k] === 'function');
+  const initial = ['init', 'default'].find(
+    (name) =>
+      typeof ns[name] === 'function' &&
+      !isClass(ns[name]) &&
+      (name === 'init' || /init|load|instantiate/i.test(ns[name].name) || functions.length === 1),
+  );
+  if (initial) {
+    try {
+      const result = await ns[initial]();
+      if (isWasmExports(result)) raw = result;
+      else if (hasFunctions(result)) api = result;
+      steps.push({ call: initial, result: raw ? 'raw' : api !== ns ? 'api' : 'none' });
+    } catch (err) {
+      return { steps, api, raw, initError: `${initial}() failed: ${err?.message ?? err}` };
+    }
+  }
+  const ready = Object.keys(api).filter((k) => typeof api[k]?.ready?.then === 'function' && !isClass(api[k]));
+  if (ready.length > 0) {
+    await Promise.all(ready.map((k) => api[k].ready));
+    steps.push({ ready });
+  }
+  return { steps, api, raw, initError: null };
+}
+
+/**
+ * The first argument list that makes candidate work PROBE_CALLS times, as an
+ * op (awaiting a promise it returns, freeing an object it makes), or null.
+ */
+async function probe(candidate, state, numeric, seed) {
+  for (const args of argumentLists(candidate.arity, numeric)) {
+    const op = { ...candidate, args, awaits: false, free: candidate.free ?? null };
+    try {
+      const ctx = ctxOf(seed);
+      const first = opRunner({ ...op, free: null })(state, ctx);
+      op.awaits = typeof first?.then === 'function';
+      const value = op.awaits ? await first : first;
+      op.free = op.free ?? freeMethodOf(value);
+      if (op.free) value[op.free]();
+      for (let i = 1; i < PROBE_CALLS; i++) await opRunner(op)(state, ctx);
+      return op;
+    } catch {
+      // This argument list does not suit it; try the next.
+    }
+  }
+  return null;
+}
+
+/** The module's own allocator pair on raw, as an 'alloc' op, or null. */
+function allocOp(raw) {
+  if (!raw) return null;
+  for (const [malloc, free] of [
+    ['__wbindgen_malloc', '__wbindgen_free'],
+    ['malloc', 'free'],
+    ['_malloc', '_free'],
+  ]) {
+    if (typeof raw[malloc] === 'function' && typeof raw[free] === 'function') {
+      return { form: 'alloc', alloc: { malloc, free, mallocArity: raw[malloc].length, freeArity: raw[free].length } };
+    }
+  }
+  return null;
+}
+
+async function explore({ scenario, package: isPackage, numeric, seed }) {
+  const mod = await import(pathToFileURL(scenario).href);
+  let { api, raw } = await mod.load();
+  let steps = [];
+  if (isPackage) {
+    const decided = await packageSteps(api);
+    if (decided.initError) return { initError: decided.initError };
+    ({ steps, api } = decided);
+    raw = decided.raw ?? raw;
+  }
+  const entries = walkApi(api, numeric);
+  const working = [];
+  const state = { api, raw };
+  for (const candidate of probeTargets(entries, numeric).slice(0, MAX_PROBES)) {
+    process.send({ trying: candidate.path.join('.') });
+    const op = await probe(candidate, state, numeric, seed);
+    if (op) working.push(op);
+    if (working.length === 3) break;
+    await turn();
+  }
+  const fallback = allocOp(raw);
+  if (fallback) working.push(fallback);
+  return { steps, entries, working };
+}
+
+async function verify({ scenario, calls, seed }) {
+  const { default: s } = await import(pathToFileURL(scenario).href);
+  const ctx = ctxOf(seed);
+  const state = await s.setup(ctx);
+  const run = Object.values(s.ops)[0].run;
+  for (let i = 0; i < calls; i++) {
+    await run(state, ctx);
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await turn();
+  }
+  await s.teardown?.(state, ctx);
+  return { calls };
+}
+
+const request = JSON.parse(process.argv[2]);
+(request.mode === 'verify' ? verify(request) : explore(request)).then(
+  (result) => process.send({ result }, () => process.exit(0)),
+  (err) => process.send({ error: `${err?.name ?? 'Error'}: ${err?.message ?? err}` }, () => process.exit(0)),
+);

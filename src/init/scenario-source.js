@@ -1,0 +1,124 @@
+// The text of the scenario `wasm-soak init` writes: a header saying what was
+// recognised and what to do next, load(), the scenario with its one op, and
+// the module's API as commented calls to turn into more ops.
+import { access, opSource, quote } from './op.js';
+
+/** What init recognised, as the header says it. */
+export const KIND_WORDS = Object.freeze({
+  package: 'an npm package, loaded through its own entry',
+  'wasm-bindgen-nodejs': 'wasm-bindgen glue, --target nodejs (it reads its .wasm itself)',
+  'wasm-bindgen-web': "wasm-bindgen glue, --target web (initSync with the module's bytes)",
+  'wasm-bindgen-bundler': 'wasm-bindgen glue, --target bundler (instantiated here, as a bundler would)',
+  emscripten: 'an Emscripten MODULARIZE factory (given the module as wasmBinary)',
+  assemblyscript: 'an AssemblyScript module (its env imports provided here)',
+  'wasi-reactor': 'a WASI reactor (node:wasi, _initialize called once)',
+  plain: 'a module without imports',
+});
+
+const FLAVOUR_WORDS = { embind: ', with embind bindings', webidl: ', with WebIDL bindings' };
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const key = (name) => (IDENT.test(name) ? name : quote(name));
+
+const WIDTH = 100;
+
+/** text as // comment lines of at most WIDTH columns (a longer word stays whole). */
+function comment(text) {
+  const lines = [];
+  let line = '//';
+  for (const word of text.split(' ')) {
+    if (line.length + 1 + word.length > WIDTH && line !== '//') {
+      lines.push(line);
+      line = '//';
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
+}
+
+/** The op's name in the scenario. */
+export function opName(op) {
+  if (op.form === 'alloc') return 'allocateAndFree';
+  const last = op.path.at(-1);
+  if (op.form === 'factory') return `${op.factory}${last}`;
+  return op.form === 'new' ? `new${last}` : last;
+}
+
+/** One commented line per API entry; the chosen op's marked. */
+function apiLines(entries, op) {
+  const lines = [];
+  for (const e of entries) {
+    const at = access('api', e.path);
+    const params = `${e.arity} parameter${e.arity === 1 ? '' : 's'}`;
+    const same = op.form !== 'alloc' && op.path.join('.') === e.path.join('.');
+    const mark = (form, factory) => (same && op.form === form && op.factory === factory ? '  <- the op above' : '');
+    if (e.kind === 'function') lines.push(`//   ${at}(…)  ${params}${mark('call', undefined)}`);
+    else {
+      const free = e.free ? ` … .${e.free}()` : '';
+      const methods = e.methods.filter((m) => m !== e.free).slice(0, 12);
+      lines.push(`//   new ${at}(…)${free}  ${params}${mark('new', undefined)}`);
+      for (const f of e.factories) lines.push(`//   ${at}.${f}(…)${free}${mark('factory', f)}`);
+      if (methods.length) lines.push(`//     methods: ${methods.join(', ')}${e.methods.length - 1 > 12 ? ', …' : ''}`);
+    }
+  }
+  return lines;
+}
+
+/** The imports, constants and load() as lines. */
+function loadLines(load) {
+  return [
+    ...new Set(load.imports),
+    '',
+    ...load.consts,
+    ...(load.consts.length ? [''] : []),
+    '/** Loads the module the way its glue wants; returns { api, raw }: what the ops call, and the module’s own exports when the glue hands them out. */',
+    'export async function load() {',
+    ...load.body.map((line) => `  ${line}`),
+    '}',
+  ];
+}
+
+/** The draft explore.js loads before an op is chosen: imports and load() only. */
+export function draftSource(load) {
+  return [...loadLines(load), ''].join('\n');
+}
+
+/**
+ * The scenario's text. what: { name, operand, kind, flavour, note }, load:
+ * loadSource's, op: the chosen op, entries: walkApi's, out: the file's name.
+ */
+export function scenarioSource({ what, load, op, entries, out }) {
+  const kind = `${KIND_WORDS[what.kind]}${FLAVOUR_WORDS[what.flavour] ?? ''}`;
+  const param = op.form === 'alloc' ? '{ raw }' : '{ api }';
+  const lines = [
+    ...comment(`A soak scenario for ${what.name}, written by \`wasm-soak init ${what.operand}\`: ${kind}.`),
+    ...(what.note ? comment(what.note) : []),
+    ...comment(
+      op.form === 'alloc'
+        ? "No exported call worked with random arguments, so the op below only allocates and frees through the module's own allocator: replace it with the calls your application makes (the API is listed at the end)."
+        : 'The op below is a call init found working with random arguments; add the calls your application makes as more ops (the API is listed at the end).',
+    ),
+    `// Run it: npx wasm-soak run ${out}`,
+    '',
+    ...loadLines(load),
+    '',
+    'export default {',
+    `  name: ${quote(what.name)},`,
+    '  setup() {',
+    '    return load();',
+    '  },',
+    '  ops: {',
+    `    ${key(opName(op))}: {`,
+    `      ${op.awaits ? 'async ' : ''}run(${param}, ctx) {`,
+    ...opSource(op).map((line) => `        ${line}`),
+    '      },',
+    '    },',
+    '  },',
+    '};',
+    '',
+  ];
+  if (entries.length > 0) {
+    lines.push("// What the module's API offers (… are the arguments to fill in):", ...apiLines(entries, op), '');
+  }
+  return lines.join('\n');
+}
