@@ -3,9 +3,10 @@
 // end to end: a planted 20 % slowdown found with an interval that covers it
 // while an arm that does the same work is within the control's noise, a
 // checked-output mismatch named at its first call, the allocator pair's
-// sizes and counts, and the gates.
+// sizes and counts, the gates, and identical builds judged as one family
+// (no arm called different).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseGate } from '../src/cli/parsers.js';
@@ -122,6 +123,30 @@ test('a planted 20 % slowdown is found, an arm doing the same work is within the
   );
   assert.match(r.stdout, /REGRESSION \(outputs\): checked outputs differ: C's call 3000/);
   assert.match(r.stdout, /^stated confounds:/);
+});
+
+test('three copies of one build at default settings: no arm is called different (issue 20, case 8)', async () => {
+  const dir = tempDir();
+  const copies = ['a', 'b', 'c'].map((name) => {
+    const path = join(dir, `${name}.wasm`);
+    copyFileSync(mod('work'), path);
+    return path;
+  });
+  const out = join(dir, 'out');
+  const r = await runCli(['compare', ...copies, '--call', 'step', '--format', 'md', '-q', '-o', out]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const c = readJson(out);
+  assert.deepEqual(c.intervals.correction, 'bonferroni');
+  assert.equal(c.intervals.claims, 2);
+  assert.equal(c.intervals.armLevel, 0.975);
+  for (const d of c.differences) {
+    assert.equal(d.time.real, false, JSON.stringify(c.intervals) + JSON.stringify(d.time));
+    assert.equal(d.time.level, 0.975);
+    assert.ok(d.time.noiseFloor >= c.intervals.spreadFloor);
+  }
+  assert.match(r.stdout, /Bonferroni-corrected for the 2 arms compared with A: each interval at 97\.5 %/);
+  assert.match(r.stdout, /Δ B +\| Δ C/);
+  assert.match(readFileSync(join(out, 'compare.md'), 'utf8'), /Bonferroni-corrected/);
 });
 
 test('dlmalloc vs a first-fit allocator: sizes, exact counts, confounds and the three outputs', async () => {

@@ -12,13 +12,32 @@ const differenceOf = (r, arm) => r.differences.find((d) => d.arm === arm.name);
 const signed = (n, f) => (n === null ? '–' : n === 0 ? '0' : `${n > 0 ? '+' : '-'}${f(Math.abs(n))}`);
 const perCall = (n) => (n === null || n === undefined ? '–' : trim(n, 4));
 
-/** The time difference in words: "×1.203 (95 %: ×1.18–×1.22), real" or "… within noise". */
+const levelWords = (level) => `${+(level * 100).toFixed(2)} %`;
+
+/** The time difference in words: "×1.203 (95 %: ×1.18–×1.22), real" or "… within noise of the blocks' ±1.2 %". */
 export function timeWords(d) {
   const t = d.time;
-  const span = `×${t.ratio.toFixed(3)} (95 %: ×${(1 + t.low).toFixed(3)}–×${(1 + t.high).toFixed(3)})`;
+  const span = `×${t.ratio.toFixed(3)} (${levelWords(t.level)}: ×${(1 + t.low).toFixed(3)}–×${(1 + t.high).toFixed(3)})`;
   if (d.role === 'control') return `${span}, the noise floor`;
-  const floor = t.noiseFloor === null ? '' : ` of the control's ±${trim(t.noiseFloor * 100, 2)} %`;
-  return `${span}, ${t.real ? 'real' : `within noise${floor}`}`;
+  const whose = t.floorFrom === 'control' ? "the control's" : "the blocks'";
+  return `${span}, ${t.real ? 'real' : `within noise of ${whose} ±${trim(t.noiseFloor * 100, 2)} %`}`;
+}
+
+/**
+ * How the time intervals were judged, in one sentence: the correction for
+ * several arms (Bonferroni) and the floor a real difference clears.
+ */
+function intervalWords(r) {
+  const i = r.intervals;
+  const family =
+    i.claims > 1
+      ? `Bonferroni-corrected for the ${i.claims} arms compared with ${r.arms[0].name}: each interval at ${levelWords(i.armLevel)}, so that all ${i.claims} hold together at ${levelWords(i.level)}`
+      : `one arm compared with ${r.arms[0].name}: its interval at ${levelWords(i.level)}`;
+  const control =
+    i.controlFloor === null
+      ? ''
+      : ` or the control's interval (±${trim(i.controlFloor * 100, 2)} %), whichever is larger`;
+  return `Time intervals: ${family}. A difference is real only beyond ${i.floorSpreads} × the spread of one arm's blocks against itself (±${trim(i.spreadFloor * 100, 2)} %)${control}.`;
 }
 
 /** Rows [metric, value per shown arm…, Δ per other arm…] of the TL;DR table. */
@@ -152,6 +171,7 @@ export function terminalReport(r, outDir) {
     widths.map((w) => '-'.repeat(w)).join('-|-'),
     ...rows.map(line),
     '',
+    intervalWords(r),
     ...outcomeLines(r),
     `results: ${outDir}  (reproduce: ${r.reproduce})`,
   ].join('\n');
@@ -175,11 +195,13 @@ function markdownReport(r) {
     `|${header.map(() => '---').join('|')}|`,
     ...tldrRows(r).map((row) => `| ${row.map(mdCell).join(' | ')} |`),
     '',
+    intervalWords(r),
+    '',
     ...outcomeLines(r).map((l) => `**${l}**`),
     '',
     '## Design',
     '',
-    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${r.design.order}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, 95 % block-paired bootstrap interval.`,
+    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${r.design.order}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, block-paired bootstrap interval.`,
     '',
     ...armLines(r).map((l) => `- ${mdCell(l)}`),
     '',
@@ -226,6 +248,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:70em}table{border-c
 <h1>wasm-soak compare</h1>
 <h2>Stated confounds</h2>${list(confoundLines(r))}
 <h2>TL;DR</h2>${table}
+<p>${esc(intervalWords(r))}</p>
 ${outcomeLines(r)
   .map((l) => `<p class="${r.regressions.length ? 'bad' : 'ok'}">${esc(l)}</p>`)
   .join('')}
