@@ -15,8 +15,9 @@
 
 /* ---- Window statistics for the summary (ws_summary.c) ---- */
 
-/* Computes [n, median, p90, p99] of elapsed[from..to) for all calls (row 0)
- * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]; a row with
+/* Computes a row laid out as WS_WINDOW_STATS (n, median, p90, p99) of
+ * elapsed[from..to) for all calls (row 0) and for each op k < n_ops (row
+ * k + 1) into out[(n_ops + 1) * WS_WINDOW_STAT_FIELDS]; a row with
  * no calls has n = 0 and NaN quantiles. Allocates one scratch copy of the
  * window and frees it. Returns 0, WS_EINVAL for a bad window, WS_ENOMEM. */
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
@@ -96,8 +97,6 @@ typedef struct {
 
 /* Fewest values per window ws_bootstrap_change accepts. */
 #define WS_BOOT_MIN_WINDOW 4
-/* Replicates ws_drift_analyze draws. */
-#define WS_BOOT_REPLICATES 2000
 
 /* Estimates the relative change exp(mean(late) - mean(early)) - 1 between
  * windows early[0..ne) and late[0..nl) of a series on the log scale, with a
@@ -283,7 +282,7 @@ typedef struct {
  * Also measures the change between the early and late window
  * (ws_time_windows: the first and last fifth of the batches;
  * windows_change) with a 95 % moving-block bootstrap interval
- * (ws_bootstrap_change, WS_BOOT_REPLICATES replicates, seeded by o->seed);
+ * (ws_bootstrap_change, WS_BOOT_DRIFT_REPLICATES replicates, seeded by o->seed);
  * the flag depends on the trend test only: the 98 % interval's low end of
  * the effect must reach o->threshold. With a control ctl (NULL: none) that
  * has samples in at least 8 batches, including the early and the late
@@ -292,7 +291,7 @@ typedef struct {
  * neighbours', interpolated); the flag then needs both tests, and a flag of the
  * calls' own test that the one against the machine does not confirm (nor
  * leaves spanning the threshold) is machine_noise. Allocates
- * O(calls / batches) floats and WS_BOOT_REPLICATES doubles. Returns 0
+ * O(calls / batches) floats and WS_BOOT_DRIFT_REPLICATES doubles. Returns 0
  * (r->tested says whether a test was possible), WS_EINVAL for bad options,
  * WS_ENOMEM. */
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,

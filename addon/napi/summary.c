@@ -8,9 +8,9 @@
 #include "ws.h"
 #include "ws_stats.h"
 
-/* Returns a Float64Array((nOps + 1) * 4) of [n, median, p90, p99] rows: all
- * calls, then each op. Throws WS_EINVAL for mismatched arrays or a bad
- * window. */
+/* Returns a Float64Array((nOps + 1) * WS_WINDOW_STAT_FIELDS) of rows laid
+ * out as WS_WINDOW_STATS (n, median, p90, p99): all calls, then each op. Throws WS_EINVAL
+ * for mismatched arrays or a bad window. */
 static napi_value window_stats(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5], buffer, result;
@@ -28,7 +28,7 @@ static napi_value window_stats(napi_env env, napi_callback_info info) {
                           "windowStats(Float32Array, Uint16Array, from, to, nOps)");
     return NULL;
   }
-  size_t len = ((size_t)n_ops + 1) * 4;
+  size_t len = ((size_t)n_ops + 1) * WS_WINDOW_STAT_FIELDS;
   NAPI_CALL(env, napi_create_arraybuffer(env, len * sizeof(double), &out, &buffer));
   int err = ws_window_stats(elapsed, op, from, to, n_ops, out);
   if (err != 0) {

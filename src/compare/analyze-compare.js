@@ -12,17 +12,17 @@
 import { addon } from '../addon.js';
 import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
-import { CENSUS_KIND } from '../protocol.js';
+import { BOOTSTRAP, CENSUS_KIND, windowRow } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
-
-const LEVEL = 0.95;
-const REPLICATES = 4000;
 
 /** Median, p90 and p99 of the calls [from, to) of a decoded run. */
 function timeOf(timed, from, to) {
   const nOps = timed.header.ops.length;
-  const s = addon.windowStats(timed.elapsed, timed.op, from, Math.min(to, timed.calls), nOps);
-  return { calls: s[0], median: s[1], p90: s[2], p99: s[3] };
+  const { n, median, p90, p99 } = windowRow(
+    addon.windowStats(timed.elapsed, timed.op, from, Math.min(to, timed.calls), nOps),
+    0,
+  );
+  return { calls: n, median, p90, p99 };
 }
 
 /** Each measured block's median time per call (blocks 1..blocks; block 0 warms up). */
@@ -107,7 +107,7 @@ function timeFamily(results, seed) {
     });
   });
   const claims = judged.filter((r, j) => j > 0 && r.role === 'arm').length;
-  const f = addon.compareFamily(x, judged.length, claims, REPLICATES, LEVEL, seed);
+  const f = addon.compareFamily(x, judged.length, claims, BOOTSTRAP.replicates, BOOTSTRAP.level, seed);
   const raw = new Map(judged.slice(1).map((r, j) => [r, f.changes[j]]));
   const control = judged.find((r) => r.role === 'control');
   const controlFloor = control ? Math.max(Math.abs(raw.get(control).low), Math.abs(raw.get(control).high)) : null;
@@ -131,7 +131,7 @@ function timeFamily(results, seed) {
   const intervals = {
     correction: 'bonferroni',
     claims,
-    level: LEVEL,
+    level: BOOTSTRAP.level,
     armLevel: f.armLevel,
     widen: f.widen,
     blockSpread: f.spread,
