@@ -9,9 +9,11 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { parseGate } from '../src/cli/parsers.js';
 import { compareConfounds } from '../src/compare/confounds.js';
 import { blockOrder, describeOrder } from '../src/compare/design.js';
+import { CTL, CTL_WORDS } from '../src/protocol.js';
 import { buildTrampoline, OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/worker/targets/trampoline.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
@@ -34,6 +36,45 @@ test('two arms run ABBA BAAB; more arms a balanced order', () => {
         [...Array(n).keys()].flatMap((i) => [i, i]),
       );
     }
+  }
+});
+
+test('the block gate does not pause after the run’s last call; before it, it waits for the grant', async () => {
+  // Seen in 2 of 36 comparisons of five arms: a batch whose time ran out on
+  // the run's last call returned before the loop said it was done, and the
+  // arm paused for a block that never came (the comparison hung).
+  const control = new Int32Array(new SharedArrayBuffer(CTL_WORDS * 4));
+  Atomics.store(control, CTL.grant, 1);
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.url).then(({ createBlockGate }) => {
+      const control = new Int32Array(workerData.sab);
+      const gate = createBlockGate({ control, blockCalls: 10, calls: 20, slots: null, post() {}, enter() {} });
+      gate.wait(20);
+      parentPort.postMessage('after the last call');
+      gate.wait(10);
+      parentPort.postMessage('granted');
+    });`;
+  const url = new URL('../src/worker/blocks.js', import.meta.url).href;
+  const worker = new Worker(code, { eval: true, workerData: { sab: control.buffer, url } });
+  const messages = [];
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const bound = setTimeout(() => reject(new Error(`the gate is still paused after: ${messages}`)), 60_000);
+      worker.once('message', (m) => {
+        clearTimeout(bound);
+        messages.push(m);
+        resolve(m);
+      });
+    });
+  try {
+    assert.equal(await next(), 'after the last call');
+    const granted = next();
+    Atomics.add(control, CTL.grant, 1);
+    Atomics.notify(control, CTL.grant);
+    assert.equal(await granted, 'granted');
+  } finally {
+    await worker.terminate();
   }
 });
 

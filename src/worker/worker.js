@@ -327,6 +327,7 @@ async function loop(prepared) {
     ? createBlockGate({
         control,
         blockCalls: config.blockCalls,
+        calls: config.iterations,
         slots: config.checkOutputs ? prepared.slots : null,
         post: (m) => parentPort.postMessage(m),
         enter,
