@@ -68,12 +68,33 @@ export const PAGE_BYTES = c.pageBytes;
 export const GROW_REASON = freeze(c.growReason);
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, memFloorPerCall, memFloorRelative, alpha), decided in C. */
 export const VERDICT_DEFAULTS = freeze(c.verdictDefaults);
+/** The bootstrap intervals' settings (level, replicates, driftReplicates), decided in C. */
+export const BOOTSTRAP = freeze(c.bootstrap);
+/** Defaults of the comparison gates (failIfSlower), decided in C. */
+export const GATE_DEFAULTS = freeze(c.gateDefaults);
+/** The fields of a row of addon.windowStats (n, median, p90, p99), and the row's width. */
+export const WINDOW_STAT = freeze(c.windowStat);
+export const WINDOW_STAT_FIELDS = c.windowStatFields;
+/** The fields of a bucket of addon.decimateBands (first, last, min, max, imax, p10, median, p90), and its width. */
+export const BAND = freeze(c.band);
+export const BAND_FIELDS = c.bandFields;
+/** The fields of a (window, op) cell of addon.decimateOps (median, p90, count), and its width. */
+export const OPS_CELL = freeze(c.opsCell);
+export const OPS_FIELDS = c.opsFields;
+/** Size classes of the heap census (class k: chunks of 2^k to 2^(k+1) bytes). */
+export const CENSUS_CLASSES = c.censusClasses;
 /** Most memory series one analysis takes. */
 export const MAX_SERIES = c.maxSeries;
 export const LOG_MAGIC = c.logMagic;
 export const LOG_VERSION = c.logVersion;
 /** Most records in one block of the log (docs/log-format.md, "Blocks"). */
 export const LOG_BLOCK_RECORDS = c.logBlockRecords;
+
+/** Row `row` of an addon.windowStats result as { n, median, p90, p99 }. */
+export function windowRow(stats, row) {
+  const at = row * WINDOW_STAT_FIELDS;
+  return Object.fromEntries(Object.entries(WINDOW_STAT).map(([name, k]) => [name, stats[at + k]]));
+}
 
 const U32 = 4294967296;
 const { type: T, flags: F, op: O, iteration: I, a: A, b: B, t: TS } = RECORD_OFFSETS;

@@ -3,16 +3,18 @@
 // end to end: a planted 20 % slowdown found with an interval that covers it
 // while an arm that does the same work is within the control's noise, a
 // checked-output mismatch named at its first call, the allocator pair's
-// sizes and counts, and the gates.
+// sizes and counts, the gates, and identical builds judged as one family
+// (no arm called different).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { parseGate } from '../src/cli/parsers.js';
 import { confoundText } from '../src/compare/confound-words.js';
 import { compareConfounds } from '../src/compare/confounds.js';
 import { blockOrder, describeOrder } from '../src/compare/design.js';
-import { OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/protocol.js';
+import { CTL, CTL_WORDS, OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/protocol.js';
 import { buildTrampoline } from '../src/worker/targets/trampoline.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
@@ -35,6 +37,45 @@ test('two arms run ABBA BAAB; more arms a balanced order', () => {
         [...Array(n).keys()].flatMap((i) => [i, i]),
       );
     }
+  }
+});
+
+test('the block gate does not pause after the run’s last call; before it, it waits for the grant', async () => {
+  // Seen in 2 of 36 comparisons of five arms: a batch whose time ran out on
+  // the run's last call returned before the loop said it was done, and the
+  // arm paused for a block that never came (the comparison hung).
+  const control = new Int32Array(new SharedArrayBuffer(CTL_WORDS * 4));
+  Atomics.store(control, CTL.grant, 1);
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.url).then(({ createBlockGate }) => {
+      const control = new Int32Array(workerData.sab);
+      const gate = createBlockGate({ control, blockCalls: 10, calls: 20, slots: null, post() {}, enter() {} });
+      gate.wait(20);
+      parentPort.postMessage('after the last call');
+      gate.wait(10);
+      parentPort.postMessage('granted');
+    });`;
+  const url = new URL('../src/worker/blocks.js', import.meta.url).href;
+  const worker = new Worker(code, { eval: true, workerData: { sab: control.buffer, url } });
+  const messages = [];
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const bound = setTimeout(() => reject(new Error(`the gate is still paused after: ${messages}`)), 60_000);
+      worker.once('message', (m) => {
+        clearTimeout(bound);
+        messages.push(m);
+        resolve(m);
+      });
+    });
+  try {
+    assert.equal(await next(), 'after the last call');
+    const granted = next();
+    Atomics.add(control, CTL.grant, 1);
+    Atomics.notify(control, CTL.grant);
+    assert.equal(await granted, 'granted');
+  } finally {
+    await worker.terminate();
   }
 });
 
@@ -124,6 +165,30 @@ test('a planted 20 % slowdown is found, an arm doing the same work is within the
   );
   assert.match(r.stdout, /REGRESSION \(outputs\): checked outputs differ: C's call 3000/);
   assert.match(r.stdout, /^stated confounds:/);
+});
+
+test('three copies of one build at default settings: no arm is called different (issue 20, case 8)', async () => {
+  const dir = tempDir();
+  const copies = ['a', 'b', 'c'].map((name) => {
+    const path = join(dir, `${name}.wasm`);
+    copyFileSync(mod('work'), path);
+    return path;
+  });
+  const out = join(dir, 'out');
+  const r = await runCli(['compare', ...copies, '--call', 'step', '--format', 'md', '-q', '-o', out]);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const c = readJson(out);
+  assert.deepEqual(c.intervals.correction, 'bonferroni');
+  assert.equal(c.intervals.claims, 2);
+  assert.equal(c.intervals.armLevel, 0.975);
+  for (const d of c.differences) {
+    assert.equal(d.time.real, false, JSON.stringify(c.intervals) + JSON.stringify(d.time));
+    assert.equal(d.time.level, 0.975);
+    assert.ok(d.time.noiseFloor >= c.intervals.spreadFloor);
+  }
+  assert.match(r.stdout, /Bonferroni-corrected for the 2 arms compared with A: each interval at 97\.5 %/);
+  assert.match(r.stdout, /Δ B +\| Δ C/);
+  assert.match(readFileSync(join(out, 'compare.md'), 'utf8'), /Bonferroni-corrected/);
 });
 
 test('dlmalloc vs a first-fit allocator: sizes, exact counts, confounds and the three outputs', async () => {

@@ -1,9 +1,11 @@
 // Unit tests of the boundary: the constants come from C and are consistent,
-// the record decoder reads what C writes, and the argument trampoline passes
-// each value type as the slots hold it.
+// the record decoder reads what C writes, the layouts of the statistics the
+// addon returns are read by name, and the argument trampoline passes each
+// value type as the slots hold it.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { addon } from '../src/addon.js';
 import * as protocol from '../src/protocol.js';
 import { buildTrampoline, SLOT_BYTES } from '../src/worker/targets/trampoline.js';
 import { inspectModule } from '../src/worker/targets/wasm-info.js';
@@ -63,6 +65,44 @@ test('protocol: recordView reads each field at the offsets C exports', () => {
     [r.type(1), r.flags(1), r.op(1), r.iteration(1), r.a(1), r.b(1), r.t(1)],
     [protocol.RECORD_TYPE.call, 3, 513, 4000000000, 123456789012345, 2 ** 40, 7],
   );
+});
+
+test('protocol: the statistics layouts, bootstrap settings and gate defaults come from C', () => {
+  const { BAND, BAND_FIELDS, OPS_CELL, OPS_FIELDS, WINDOW_STAT, WINDOW_STAT_FIELDS } = protocol;
+  for (const [fields, width] of [
+    [BAND, BAND_FIELDS],
+    [OPS_CELL, OPS_FIELDS],
+    [WINDOW_STAT, WINDOW_STAT_FIELDS],
+  ]) {
+    assert.ok(Object.isFrozen(fields));
+    assert.deepEqual(
+      Object.values(fields).sort((a, b) => a - b),
+      [...Array(width).keys()],
+    );
+  }
+  // A window of calls 10, 20, …, 100 ns (op 0) and one op-1 call.
+  const elapsed = Float32Array.from([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 5]);
+  const op = Uint16Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+  const stats = addon.windowStats(elapsed, op, 0, 11, 2);
+  assert.equal(stats.length, 3 * WINDOW_STAT_FIELDS);
+  assert.deepEqual(
+    { ...protocol.windowRow(stats, 1), p90: null, p99: null },
+    { n: 10, median: 55, p90: null, p99: null },
+  );
+  assert.equal(protocol.windowRow(stats, 2).n, 1);
+  // The bands of 1..100 in 4 buckets: the first bucket is 1..25.
+  const y = Float32Array.from({ length: 100 }, (_, i) => i + 1);
+  const b = addon.decimateBands(y, 0, 100, 4, 25);
+  assert.equal(b.length, 4 * BAND_FIELDS);
+  assert.deepEqual([b[BAND.first], b[BAND.last], b[BAND.min], b[BAND.max], b[BAND.imax]], [0, 24, 1, 25, 24]);
+  const cells = addon.decimateOps(elapsed, op, 0, 11, 2, 1);
+  assert.equal(cells[OPS_FIELDS + OPS_CELL.count], 1);
+  assert.equal(cells[OPS_FIELDS + OPS_CELL.median], 5);
+  assert.equal(protocol.BOOTSTRAP.level, 0.95);
+  assert.ok(protocol.BOOTSTRAP.replicates >= protocol.BOOTSTRAP.driftReplicates);
+  assert.equal(protocol.GATE_DEFAULTS.failIfSlower, 0.05);
+  assert.equal(protocol.CENSUS_CLASSES, 32);
+  assert.equal(protocol.PAGE_BYTES, 65536);
 });
 
 test('trampoline: each value type reaches the export from its slot, results are dropped', () => {

@@ -36,6 +36,11 @@ double ws__rank_value_f32(float *a, size_t m, double h);
  * none, would not fit again, so a memory.grow of that size fails. */
 int ws__at_limit(double prev, double value, double limit);
 
+/* Internal: returns t with P(T > t) = p for Student's T with nu >= 1
+ * degrees of freedom, 0 < p <= 0.5 (exact series, bisection to ~1e-12
+ * relative; ws_student.c). */
+double ws__t_upper_quantile(double p, size_t nu);
+
 /* Internal: qsort comparator of doubles in ascending order (no NaN). */
 int ws__compare_doubles(const void *pa, const void *pb);
 

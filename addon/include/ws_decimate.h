@@ -9,22 +9,11 @@
 #include <stdint.h>
 
 #include "ws.h"
+#include "ws_protocol.h"
 
-/* Fields of one bucket in the output of ws_decimate_bands, in order. */
-enum {
-  WS_BAND_FIRST = 0, /* first index in the bucket */
-  WS_BAND_LAST,      /* last index in the bucket */
-  WS_BAND_MIN,       /* smallest value in the bucket */
-  WS_BAND_MAX,       /* largest value in the bucket (spikes survive) */
-  WS_BAND_IMAX,      /* index of that largest value */
-  WS_BAND_P10,       /* 10th percentile of the rolling window */
-  WS_BAND_MEDIAN,    /* median of the rolling window */
-  WS_BAND_P90,       /* 90th percentile of the rolling window */
-  WS_BAND_FIELDS
-};
-
-/* Fields of one (window, op) cell in the output of ws_decimate_ops. */
-enum { WS_OPS_MEDIAN = 0, WS_OPS_P90, WS_OPS_COUNT, WS_OPS_FIELDS };
+/* The layouts of ws_decimate_bands' buckets (WS_BAND_*, WS_BAND_FIELDS) and
+ * ws_decimate_ops' cells (WS_OPS_*, WS_OPS_FIELDS) are the lists WS_BANDS and
+ * WS_OPS_CELLS of ws_protocol.h. */
 
 /* Splits y[0..n) into `buckets` contiguous buckets of near-equal size and
  * writes WS_BAND_FIELDS doubles per bucket into out (caller-owned, at least

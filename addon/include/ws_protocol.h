@@ -357,6 +357,27 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(mem_floor_relative, WS_MEM_FLOOR_RELATIVE, "memFloorRelative")                       \
   X(alpha, WS_ALPHA, "alpha")
 
+/* Level of every bootstrap interval (a comparison of several arms holds it
+ * jointly, ws_compare_family). */
+#define WS_BOOT_LEVEL 0.95
+/* Replicates of a comparison's intervals and of a run against its baseline. */
+#define WS_BOOT_COMPARE_REPLICATES 4000
+/* Replicates of the drift test's window change (ws_drift_analyze). */
+#define WS_BOOT_DRIFT_REPLICATES 2000
+/* The bootstrap settings: X(field, value, "jsName"). The binding exports them
+ * as bootstrap. */
+#define WS_BOOTSTRAP_SETTINGS(X)                                                         \
+  X(level, WS_BOOT_LEVEL, "level")                                                       \
+  X(replicates, WS_BOOT_COMPARE_REPLICATES, "replicates")                                \
+  X(drift_replicates, WS_BOOT_DRIFT_REPLICATES, "driftReplicates")
+
+/* Smallest slowdown a comparison gates on by default (compare, and run/soak
+ * --baseline: --fail-if-slower), a relative change. */
+#define WS_FAIL_IF_SLOWER 0.05
+/* Defaults of the comparison gates: X(field, value, "jsName"). The binding
+ * exports them as gateDefaults. */
+#define WS_GATE_DEFAULTS(X) X(fail_if_slower, WS_FAIL_IF_SLOWER, "failIfSlower")
+
 /* What a run shows that is no finding, and that its summary says
  * (summary.notes, docs/summary.md): a sustained memory series below the
  * floor, linear memory that grew several times over during start-up, live
@@ -365,6 +386,38 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(BELOW_FLOOR, 1, "below-floor")       /* sustained, below WS_MEM_FLOOR_* */           \
   X(STARTUP_GROWTH, 2, "startup-growth") /* linear memory grew during warm-up */         \
   X(SAWTOOTH, 3, "sawtooth")             /* live bytes fall sharply, repeatedly */
+
+/* ---- Layouts of the statistics the binding returns ---- */
+
+/* One row of ws_window_stats' output (per window: all calls, then each op):
+ * X(NAME, index, "jsName"), WS_WINDOW_STAT_FIELDS doubles per row. */
+#define WS_WINDOW_STATS(X)                                                               \
+  X(N, 0, "n")           /* calls in the window */                                       \
+  X(MEDIAN, 1, "median") /* their median time, ns */                                     \
+  X(P90, 2, "p90")                                                                       \
+  X(P99, 3, "p99")
+#define WS_WINDOW_STAT_FIELDS 4
+
+/* One bucket of ws_decimate_bands' output: X(NAME, index, "jsName"),
+ * WS_BAND_FIELDS doubles per bucket. */
+#define WS_BANDS(X)                                                                      \
+  X(FIRST, 0, "first")   /* first index in the bucket */                                 \
+  X(LAST, 1, "last")     /* last index in the bucket */                                  \
+  X(MIN, 2, "min")       /* smallest value in the bucket */                              \
+  X(MAX, 3, "max")       /* largest value in the bucket (spikes survive) */              \
+  X(IMAX, 4, "imax")     /* index of that largest value */                               \
+  X(P10, 5, "p10")       /* 10th percentile of the rolling window */                     \
+  X(MEDIAN, 6, "median") /* median of the rolling window */                              \
+  X(P90, 7, "p90")       /* 90th percentile of the rolling window */
+#define WS_BAND_FIELDS 8
+
+/* One (window, op) cell of ws_decimate_ops' output: X(NAME, index,
+ * "jsName"), WS_OPS_FIELDS doubles per cell. */
+#define WS_OPS_CELLS(X)                                                                  \
+  X(MEDIAN, 0, "median")                                                                 \
+  X(P90, 1, "p90")                                                                       \
+  X(COUNT, 2, "count")
+#define WS_OPS_FIELDS 3
 
 /* ---- Log ---- */
 
@@ -404,6 +457,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_GROWTH_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROWTH_, name, value)
 #define WS_GROW_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROW_, name, value)
 #define WS_NOTE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_NOTE_, name, value)
+#define WS_WSTAT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_WSTAT_, name, value)
+#define WS_BAND_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_BAND_, name, value)
+#define WS_OPS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_OPS_, name, value)
 
 enum { WS_RECORD_TYPES(WS_REC_ENUM) };
 enum { WS_RECORD_FLAGS(WS_FLAG_ENUM) };
@@ -440,6 +496,12 @@ _Static_assert(WS_KIND_COUNT <= 32, "a set of finding kinds fits in 32 bits");
 enum { WS_UNDECIDED_REASONS(WS_UNDECIDED_ENUM) };
 enum { WS_GROWTH_CAUSES(WS_GROWTH_ENUM) };
 enum { WS_NOTE_KINDS(WS_NOTE_ENUM) };
+enum { WS_WINDOW_STATS(WS_WSTAT_ENUM) };
+enum { WS_BANDS(WS_BAND_ENUM) };
+enum { WS_OPS_CELLS(WS_OPS_ENUM) };
+_Static_assert(WS_WSTAT_P99 + 1 == WS_WINDOW_STAT_FIELDS &&
+                   WS_BAND_P90 + 1 == WS_BAND_FIELDS && WS_OPS_COUNT + 1 == WS_OPS_FIELDS,
+               "a layout's width is its last field + 1");
 
 /* Returns the kind's name ("stable", "inconclusive", "error", "leak", ...),
  * or "unknown" (ws_judge.c). */

@@ -15,8 +15,9 @@
 
 /* ---- Window statistics for the summary (ws_summary.c) ---- */
 
-/* Computes [n, median, p90, p99] of elapsed[from..to) for all calls (row 0)
- * and for each op k < n_ops (row k + 1) into out[(n_ops + 1) * 4]; a row with
+/* Computes a row laid out as WS_WINDOW_STATS (n, median, p90, p99) of
+ * elapsed[from..to) for all calls (row 0) and for each op k < n_ops (row
+ * k + 1) into out[(n_ops + 1) * WS_WINDOW_STAT_FIELDS]; a row with
  * no calls has n = 0 and NaN quantiles. Allocates one scratch copy of the
  * window and frees it. Returns 0, WS_EINVAL for a bad window, WS_ENOMEM. */
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
@@ -96,8 +97,6 @@ typedef struct {
 
 /* Fewest values per window ws_bootstrap_change accepts. */
 #define WS_BOOT_MIN_WINDOW 4
-/* Replicates ws_drift_analyze draws. */
-#define WS_BOOT_REPLICATES 2000
 
 /* Estimates the relative change exp(mean(late) - mean(early)) - 1 between
  * windows early[0..ne) and late[0..nl) of a series on the log scale, with a
@@ -125,6 +124,46 @@ int ws_bootstrap_change(const double *early, size_t ne, const double *late, size
  * outside (0, 1), or WS_ENOMEM. */
 int ws_bootstrap_paired(const double *d, size_t n, size_t replicates, double level,
                         uint64_t seed, ws_window_change *out);
+
+/* ---- A family of arms compared with the first (ws_compare.c) ---- */
+
+/* How the time ratios of several arms to the first are judged together. */
+typedef struct {
+  size_t family;    /* claims in the family: the arms compared with the first */
+  double arm_level; /* each interval's own level, 1 - (1 - level) / family */
+  double widen;     /* Bonferroni factor on each interval's log half-widths */
+  double spread;    /* sd of one block's log median about its arm's mean, the
+                       rounds' common drift removed (arms x rounds layout) */
+  double floor;     /* the relative change the spread makes a floor of:
+                       expm1(WS_COMPARE_SPREAD_FLOOR * spread) */
+} ws_arm_family;
+
+/* How many block spreads a real difference must clear (ws_compare_family):
+ * identical builds in their own instances differed by up to 2.4 spreads,
+ * constant over rounds (docs/compare.md, "Many arms"). */
+#define WS_COMPARE_SPREAD_FLOOR 2
+
+/* Judges arms 1..arms-1 against arm 0 from x[arm * rounds + round], the log
+ * block medians of every arm in the same rounds (rounds >=
+ * WS_BOOT_MIN_WINDOW), as a family of `family` claims (1 <= family <= arms -
+ * 1) at a joint level by Bonferroni: each arm at 1 - (1 - level) / family.
+ * For each arm j >= 1 out[j - 1] holds ws_bootstrap_paired's change of the
+ * paired differences x_j - x_0 (replicates, level, seed) and the wider, on
+ * each side, of two intervals at that level: the bootstrap's, its log
+ * half-widths times t_{rounds-1}(1 - (1 - level) / (2 family)) /
+ * t_{rounds-1}(1 - (1 - level) / 2) (the bootstrap of a few rounds has no
+ * support that far out in its tails), and Student's t interval of the mean
+ * of the differences (the bootstrap of 8 rounds runs narrow). With family 1
+ * the bootstrap's interval is kept unless the t interval is wider. fam gets
+ * the family, the level, the factor and the block spread: the residual
+ * standard deviation of the two-way layout (arm and round effects removed),
+ * (arms - 1)(rounds - 1) degrees of freedom, and its floor. Allocates rounds
+ * doubles and frees them. Returns 0, WS_EINVAL (arms < 2, too few rounds, a
+ * family out of range, a value not finite, replicates < 2, level outside (0,
+ * 1)) or WS_ENOMEM. */
+int ws_compare_family(const double *x, size_t arms, size_t rounds, size_t family,
+                      size_t replicates, double level, uint64_t seed,
+                      ws_window_change *out, ws_arm_family *fam);
 
 /* ---- Early and late windows (ws_windows.c) ---- */
 
@@ -248,7 +287,7 @@ typedef struct {
  * Also measures the change between the early and late window
  * (ws_time_windows: the first and last fifth of the batches;
  * windows_change) with a 95 % moving-block bootstrap interval
- * (ws_bootstrap_change, WS_BOOT_REPLICATES replicates, seeded by o->seed);
+ * (ws_bootstrap_change, WS_BOOT_DRIFT_REPLICATES replicates, seeded by o->seed);
  * the flag depends on the trend test only: the 98 % interval's low end of
  * the effect must reach o->threshold. With a control ctl (NULL: none) that
  * has samples in at least 8 batches, including the early and the late
@@ -257,7 +296,7 @@ typedef struct {
  * neighbours', interpolated); the flag then needs both tests, and a flag of the
  * calls' own test that the one against the machine does not confirm (nor
  * leaves spanning the threshold) is machine_noise. Allocates
- * O(calls / batches) floats and WS_BOOT_REPLICATES doubles. Returns 0
+ * O(calls / batches) floats and WS_BOOT_DRIFT_REPLICATES doubles. Returns 0
  * (r->tested says whether a test was possible), WS_EINVAL for bad options,
  * WS_ENOMEM. */
 int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_opts *o,

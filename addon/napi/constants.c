@@ -118,6 +118,15 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_VERDICT_DEFAULTS(WS_SET_DEFAULT)
 #undef WS_SET_DEFAULT
   NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
+  WS_EXPORT_LIST(env, c, "bootstrap", WS_BOOTSTRAP_SETTINGS);
+  WS_EXPORT_LIST(env, c, "gateDefaults", WS_GATE_DEFAULTS);
+  WS_EXPORT_LIST(env, c, "windowStat", WS_WINDOW_STATS);
+  NAPI_CHECK(ws_napi_set_number(env, c, "windowStatFields", WS_WINDOW_STAT_FIELDS));
+  WS_EXPORT_LIST(env, c, "band", WS_BANDS);
+  NAPI_CHECK(ws_napi_set_number(env, c, "bandFields", WS_BAND_FIELDS));
+  WS_EXPORT_LIST(env, c, "opsCell", WS_OPS_CELLS);
+  NAPI_CHECK(ws_napi_set_number(env, c, "opsFields", WS_OPS_FIELDS));
+  NAPI_CHECK(ws_napi_set_number(env, c, "censusClasses", WS_CENSUS_CLASSES));
   NAPI_CHECK(ws_napi_set_number(env, c, "maxSeries", WS_MAX_SERIES));
   NAPI_CHECK(ws_napi_set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
   NAPI_CHECK(ws_napi_set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));

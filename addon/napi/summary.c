@@ -1,17 +1,16 @@
 /* windowStats(elapsed, op, from, to, nOps): per-window time quantiles for the
- * run summary; bootstrapPaired(d, replicates, level, seed): the ratio of two
- * arms from paired block log differences, with its interval (compare);
- * bootstrapChange(early, late, replicates, level, seed): a run against its
- * baseline. JS thread. */
+ * run summary; compareFamily(x, arms, family, replicates, level, seed): several arms'
+ * ratios to the first, judged as one family (compare); bootstrapChange(early,
+ * late, replicates, level, seed): a run against its baseline. JS thread. */
 #include <stdlib.h>
 
 #include "binding.h"
 #include "ws.h"
 #include "ws_stats.h"
 
-/* Returns a Float64Array((nOps + 1) * 4) of [n, median, p90, p99] rows: all
- * calls, then each op. Throws WS_EINVAL for mismatched arrays or a bad
- * window. */
+/* Returns a Float64Array((nOps + 1) * WS_WINDOW_STAT_FIELDS) of rows laid
+ * out as WS_WINDOW_STATS (n, median, p90, p99): all calls, then each op. Throws WS_EINVAL
+ * for mismatched arrays or a bad window. */
 static napi_value window_stats(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5], buffer, result;
@@ -29,7 +28,7 @@ static napi_value window_stats(napi_env env, napi_callback_info info) {
                           "windowStats(Float32Array, Uint16Array, from, to, nOps)");
     return NULL;
   }
-  size_t len = ((size_t)n_ops + 1) * 4;
+  size_t len = ((size_t)n_ops + 1) * WS_WINDOW_STAT_FIELDS;
   NAPI_CALL(env, napi_create_arraybuffer(env, len * sizeof(double), &out, &buffer));
   int err = ws_window_stats(elapsed, op, from, to, n_ops, out);
   if (err != 0) {
@@ -54,34 +53,72 @@ static napi_value change_object(napi_env env, const ws_window_change *w) {
   return result;
 }
 
-/* bootstrapPaired(Float64Array d, replicates, level, seed) returns
- * { change, low, high, block, replicates } from ws_bootstrap_paired; throws
- * WS_EINVAL for fewer than WS_BOOT_MIN_WINDOW pairs or a value that is not
- * finite. */
-static napi_value bootstrap_paired(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+/* Returns { family, armLevel, widen, spread, floor, floorSpreads (the
+ * spreads the floor is, WS_COMPARE_SPREAD_FLOOR), changes } of fam and
+ * changes[0..n), or NULL with an exception pending. */
+static napi_value family_object(napi_env env, const ws_arm_family *fam,
+                                const ws_window_change *changes, uint32_t n) {
+  napi_value result, list;
+  NAPI_CALL(env, napi_create_object(env, &result));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "family", (double)fam->family));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "armLevel", fam->arm_level));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "widen", fam->widen));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "spread", fam->spread));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "floor", fam->floor));
+  NAPI_CALL(env,
+            ws_napi_set_number(env, result, "floorSpreads", WS_COMPARE_SPREAD_FLOOR));
+  NAPI_CALL(env, napi_create_array_with_length(env, n, &list));
+  for (uint32_t j = 0; j < n; j++) {
+    napi_value item = change_object(env, &changes[j]);
+    if (item == NULL)
+      return NULL;
+    NAPI_CALL(env, napi_set_element(env, list, j, item));
+  }
+  NAPI_CALL(env, napi_set_named_property(env, result, "changes", list));
+  return result;
+}
+
+/* compareFamily(Float64Array x, arms, family, replicates, level, seed), x
+ * the arms' log block medians arm by arm, returns { family, armLevel, widen,
+ * spread, floor, floorSpreads, changes: [{ change, low, high, block, replicates } per arm
+ * after the first] } from ws_compare_family; throws WS_EINVAL for a layout
+ * that does not fit it. */
+static napi_value compare_family(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   size_t n = 0;
-  void *d = NULL;
-  uint32_t replicates;
+  void *x = NULL;
+  uint32_t arms, family, replicates;
   double level;
   int64_t seed;
-  NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &replicates));
-  NAPI_CALL(env, napi_get_value_double(env, argv[2], &level));
-  NAPI_CALL(env, napi_get_value_int64(env, argv[3], &seed));
-  if (ws_napi_typed_array(env, argv[0], napi_float64_array, &d, &n) != napi_ok) {
-    ws_binding_throw_code(env, WS_EINVAL,
-                          "bootstrapPaired(Float64Array, replicates, level, seed)");
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &arms));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &family));
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[3], &replicates));
+  NAPI_CALL(env, napi_get_value_double(env, argv[4], &level));
+  NAPI_CALL(env, napi_get_value_int64(env, argv[5], &seed));
+  if (ws_napi_typed_array(env, argv[0], napi_float64_array, &x, &n) != napi_ok ||
+      arms < 2 || n % arms != 0) {
+    ws_binding_throw_code(
+        env, WS_EINVAL,
+        "compareFamily(Float64Array, arms, family, replicates, level, seed)");
     return NULL;
   }
-  ws_window_change w;
-  int err = ws_bootstrap_paired(d, n, replicates, level, (uint64_t)seed, &w);
-  if (err != 0) {
+  ws_window_change *changes = malloc((arms - 1) * sizeof *changes);
+  if (changes == NULL) {
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+    return NULL;
+  }
+  ws_arm_family fam;
+  int err = ws_compare_family(x, arms, n / arms, family, replicates, level,
+                              (uint64_t)seed, changes, &fam);
+  napi_value result = NULL;
+  if (err != 0)
     ws_binding_throw_code(env, err, NULL);
-    return NULL;
-  }
-  return change_object(env, &w);
+  else
+    result = family_object(env, &fam, changes, arms - 1);
+  free(changes);
+  return result;
 }
 
 /* bootstrapChange(Float64Array early, Float64Array late, replicates, level,
@@ -121,5 +158,5 @@ static napi_value bootstrap_change(napi_env env, napi_callback_info info) {
 napi_status ws_binding_summary_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "bootstrapChange", bootstrap_change));
   NAPI_CHECK(ws_binding_export(env, exports, "windowStats", window_stats));
-  return ws_binding_export(env, exports, "bootstrapPaired", bootstrap_paired);
+  return ws_binding_export(env, exports, "compareFamily", compare_family);
 }

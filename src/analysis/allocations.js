@@ -2,18 +2,21 @@
 // live-byte series that tells a leak from fragmentation, exact budget gates,
 // and which ops' calls grew memory or left live bytes behind.
 import { addon } from '../addon.js';
-import { FLAG } from '../protocol.js';
+import { FLAG, windowRow } from '../protocol.js';
 import { formatBytes, formatCount } from '../report/format.js';
 
 const LIVE_POINTS = 4000;
 
-/** [n, median, p90, p99] rows (all, then per op) of a per-call count array. */
+/** addon.windowStats rows (all, then per op) of a per-call count array. */
 function perOpStats(values, op, calls, nOps) {
   const f32 = values instanceof Float32Array ? values : Float32Array.from(values.subarray(0, calls));
   return addon.windowStats(f32, op.subarray(0, calls), 0, calls, nOps);
 }
 
-const row = (stats, k) => ({ median: stats[k * 4 + 1], p90: stats[k * 4 + 2], p99: stats[k * 4 + 3] });
+const row = (stats, k) => {
+  const { median, p90, p99 } = windowRow(stats, k);
+  return { median, p90, p99 };
+};
 
 /** Per-op totals of a per-call array. */
 function totals(values, op, calls, nOps) {
@@ -85,10 +88,10 @@ export function summarizeAllocations(count) {
     allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },
     bytes: { ...row(byteStats, 0), total: byteTotals.reduce((a, b) => a + b, 0) },
     live: { start: n ? count.live[0] : 0, end: n ? count.live[n - 1] : 0, peak },
-    timeMedianNs: timeStats[1],
+    timeMedianNs: windowRow(timeStats, 0).median,
     ops: ops.map((o, k) => ({
       name: o.name,
-      timeMedianNs: timeStats[(k + 1) * 4 + 1],
+      timeMedianNs: windowRow(timeStats, k + 1).median,
       calls: calls[k],
       allocs: { ...row(allocStats, k + 1), total: allocTotals[k] },
       frees: { total: freeTotals[k] },

@@ -2,12 +2,12 @@
 // allocator recognised, and which sizes of in-use chunks accumulate over the
 // trend window, from the census's size-class histogram (class k: chunks of
 // 2^k to 2^(k+1) bytes, headers included).
-import { CENSUS_KIND, CENSUS_KIND_TEXT, METRIC, METRIC_CENSUS_CLASS_BASE } from '../protocol.js';
+import { CENSUS_CLASSES, CENSUS_KIND, CENSUS_KIND_TEXT, METRIC, METRIC_CENSUS_CLASS_BASE } from '../protocol.js';
 import { formatBytes, formatCount } from '../report/format.js';
 
 const KIND_NAMES = Object.fromEntries(Object.entries(CENSUS_KIND).map(([name, id]) => [id, name]));
 const CLASS_METRICS = Object.entries(METRIC)
-  .filter(([, id]) => id >= METRIC_CENSUS_CLASS_BASE && id < METRIC_CENSUS_CLASS_BASE + 32)
+  .filter(([, id]) => id >= METRIC_CENSUS_CLASS_BASE && id < METRIC_CENSUS_CLASS_BASE + CENSUS_CLASSES)
   .map(([name, id]) => ({ name, k: id - METRIC_CENSUS_CLASS_BASE }));
 
 // Size classes a finding names: the ones that grew most, at most this many,

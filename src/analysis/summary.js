@@ -1,12 +1,12 @@
 // The base of summary.json (docs/summary.md) from a decoded run: counts, the
 // time rows of the early and late windows, memory figures, the error.
 import { addon } from '../addon.js';
-import { FLAG } from '../protocol.js';
+import { FLAG, windowRow as statsRow } from '../protocol.js';
 import { TOOL } from '../version.js';
 import { damageOf } from './log-reader.js';
 
 function windowRow(stats, row, from, to) {
-  const [n, median, p90, p99] = stats.subarray(row * 4, row * 4 + 4);
+  const { n, median, p90, p99 } = statsRow(stats, row);
   return n === 0 ? { from, to, n: 0, median: null, p90: null, p99: null } : { from, to, n, median, p90, p99 };
 }
 

@@ -6,11 +6,9 @@
 // post-warm-up calls (the noise of the time), the exact counts of the
 // counting pass, and the memory high-water mark.
 import { addon } from '../addon.js';
+import { BOOTSTRAP, windowRow } from '../protocol.js';
 
 const BATCHES = 32;
-const LEVEL = 0.95;
-const REPLICATES = 4000;
-
 /** The medians of BATCHES equal batches of the calls [from, calls) of a decoded run. */
 function batchMedians(timed, from) {
   const n = timed.header.ops.length;
@@ -20,7 +18,7 @@ function batchMedians(timed, from) {
   for (let b = 0; b < k; b++) {
     const lo = from + Math.floor((b * span) / k);
     const hi = from + Math.floor(((b + 1) * span) / k);
-    out.push(addon.windowStats(timed.elapsed, timed.op, lo, hi, n)[1]);
+    out.push(windowRow(addon.windowStats(timed.elapsed, timed.op, lo, hi, n), 0).median);
   }
   return out;
 }
@@ -66,7 +64,7 @@ function countsOf(summary) {
  */
 export function baselineRecord(summary, timed, sizes, name) {
   const from = Math.min(summary.warmup.iterations, timed.calls);
-  const time = addon.windowStats(timed.elapsed, timed.op, from, timed.calls, timed.header.ops.length);
+  const time = windowRow(addon.windowStats(timed.elapsed, timed.op, from, timed.calls, timed.header.ops.length), 0);
   return {
     schema: 'wasm-soak-baseline',
     version: 1,
@@ -79,10 +77,10 @@ export function baselineRecord(summary, timed, sizes, name) {
     verdict: summary.verdict,
     findings: summary.findings.map((f) => f.kind),
     time: {
-      calls: time[0],
-      median: time[1],
-      p90: time[2],
-      p99: time[3],
+      calls: time.n,
+      median: time.median,
+      p90: time.p90,
+      p99: time.p99,
       batchMedians: batchMedians(timed, from),
       controlMedians: controlMedians(timed, from),
     },
@@ -107,7 +105,7 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
   const log = (xs) => Float64Array.from(xs, Math.log);
   let time = null;
   const change = (a, b) => {
-    const w = addon.bootstrapChange(a, b, REPLICATES, LEVEL, seed);
+    const w = addon.bootstrapChange(a, b, BOOTSTRAP.replicates, BOOTSTRAP.level, seed);
     return { change: w.change, low: w.low, high: w.high };
   };
   if (run.time.batchMedians.length >= 4 && base.time.batchMedians.length >= 4) {
@@ -124,7 +122,7 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
       baseline: base.time.median,
       current: run.time.median,
       ...decided,
-      level: LEVEL,
+      level: BOOTSTRAP.level,
       method: controlled ? 'against the machine' : 'calls alone',
       callsAlone,
       machine: controlled ? change(log(base.time.controlMedians), log(run.time.controlMedians)) : null,

@@ -455,8 +455,14 @@ export const OPTIONS = Object.freeze(
       name: 'fail-if-slower',
       value: 'PCT',
       parse: parseGate,
-      default: 0.05,
-      shown: '5%',
+      get default() {
+        return loadAddon().constants.gateDefaults.failIfSlower;
+      },
+      get shown() {
+        const slower = tryAddon()?.constants.gateDefaults.failIfSlower;
+        return slower === undefined ? NO_ADDON : `${+(slower * 100).toFixed(2)}%`;
+      },
+      fromAddon: true,
       help: {
         compare:
           "exit 1 when an arm's time ratio to A is beyond this (the interval's low end above it, a real difference); none: no gate",

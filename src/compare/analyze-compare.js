@@ -3,25 +3,28 @@
 // it takes the arms' module facts, their analysed summaries and decoded
 // timed logs, and writes nothing. The time ratio of an arm to A is the
 // geometric mean of its block medians over A's in the same rounds, with a
-// block-paired bootstrap interval (C: ws_bootstrap_paired); a difference is
-// called real only when that interval excludes no change and, with a
-// control arm, lies beyond the control's own interval.
+// block-paired bootstrap interval; with several arms the intervals are one
+// family, widened by Bonferroni for the number of arms compared (C:
+// ws_compare_family). A difference is called real only when its interval
+// lies beyond a floor: twice the spread of one arm's blocks against itself
+// (identical builds in their own instances differ by about that much) and,
+// with a control arm, the control's own interval.
 import { addon } from '../addon.js';
 import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
-import { CENSUS_KIND } from '../protocol.js';
+import { BOOTSTRAP, CENSUS_KIND, windowRow } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
 import { countingCoverage, countsComparable } from './counting.js';
 import { nativeYardstick, withNativeFacts } from './native-arm.js';
 
-const LEVEL = 0.95;
-const REPLICATES = 4000;
-
 /** Median, p90 and p99 of the calls [from, to) of a decoded run. */
 function timeOf(timed, from, to) {
   const nOps = timed.header.ops.length;
-  const s = addon.windowStats(timed.elapsed, timed.op, from, Math.min(to, timed.calls), nOps);
-  return { calls: s[0], median: s[1], p90: s[2], p99: s[3] };
+  const { n, median, p90, p99 } = windowRow(
+    addon.windowStats(timed.elapsed, timed.op, from, Math.min(to, timed.calls), nOps),
+    0,
+  );
+  return { calls: n, median, p90, p99 };
 }
 
 /** Each measured block's median time per call (blocks 1..blocks; block 0 warms up). */
@@ -90,15 +93,59 @@ function armResult(arm, { blocks, blockCalls }) {
   });
 }
 
-/** The ratio of arm to base over the paired blocks, with its interval. */
-function timeRatio(arm, base, seed) {
-  const d = new Float64Array(arm.blockMedians.length);
-  for (let i = 0; i < d.length; i++) d[i] = Math.log(arm.blockMedians[i]) - Math.log(base.blockMedians[i]);
-  const w = addon.bootstrapPaired(d, REPLICATES, LEVEL, seed);
-  return { ratio: 1 + w.change, change: w.change, low: w.low, high: w.high, level: LEVEL, pairs: d.length };
+/**
+ * The time ratios to base (results[0]) of every result but the boundary
+ * module's, judged as one family: { intervals (the correction and the
+ * floors), times: Map(result → { ratio, change, low, high, level, pairs,
+ * real, noiseFloor, floorFrom }) }. The family's claims are the arms after
+ * base; the control is widened alike and its interval is a floor.
+ */
+function timeFamily(results, seed) {
+  const judged = results.filter((r) => r.role !== 'boundary');
+  const rounds = judged[0].blockMedians.length;
+  const x = new Float64Array(judged.length * rounds);
+  judged.forEach((r, j) => {
+    r.blockMedians.forEach((v, i) => {
+      x[j * rounds + i] = Math.log(v);
+    });
+  });
+  const claims = judged.filter((r, j) => j > 0 && r.role === 'arm').length;
+  const f = addon.compareFamily(x, judged.length, claims, BOOTSTRAP.replicates, BOOTSTRAP.level, seed);
+  const raw = new Map(judged.slice(1).map((r, j) => [r, f.changes[j]]));
+  const control = judged.find((r) => r.role === 'control');
+  const controlFloor = control ? Math.max(Math.abs(raw.get(control).low), Math.abs(raw.get(control).high)) : null;
+  const floor = Math.max(f.floor, controlFloor ?? 0);
+  const floorFrom = controlFloor !== null && controlFloor > f.floor ? 'control' : 'blocks';
+  const times = new Map();
+  for (const [r, w] of raw) {
+    const own = r.role === 'control';
+    times.set(r, {
+      ratio: 1 + w.change,
+      change: w.change,
+      low: w.low,
+      high: w.high,
+      level: f.armLevel,
+      pairs: rounds,
+      real: isReal(w, own ? 0 : floor),
+      noiseFloor: own ? null : floor,
+      floorFrom: own ? null : floorFrom,
+    });
+  }
+  const intervals = {
+    correction: 'bonferroni',
+    claims,
+    level: BOOTSTRAP.level,
+    armLevel: f.armLevel,
+    widen: f.widen,
+    blockSpread: f.spread,
+    floorSpreads: f.floorSpreads,
+    spreadFloor: f.floor,
+    controlFloor,
+  };
+  return { intervals, times };
 }
 
-/** Whether an interval [low, high] of a relative change is beyond no change and the control's floor. */
+/** Whether an interval [low, high] of a relative change is beyond no change and the floor. */
 function isReal(t, floor) {
   return t.low > floor || t.high < -floor;
 }
@@ -117,21 +164,18 @@ const diff = (a, b) => (a === null || b === null || a === undefined || b === und
 export function analyzeCompare({ arms, design, outputs, gates }) {
   const results = arms.map((a) => armResult(a, design));
   const base = results[0];
-  const control = results.find((r) => r.role === 'control') ?? null;
   const boundary = results.find((r) => r.role === 'boundary') ?? null;
-  const controlTime = control ? timeRatio(control, base, design.seed) : null;
-  const floor = controlTime ? Math.max(Math.abs(controlTime.low), Math.abs(controlTime.high)) : 0;
+  const { intervals, times } = timeFamily(results, design.seed);
   const differences = [];
   const regressions = [];
   for (const r of results.slice(1)) {
     if (r.role === 'boundary') continue;
-    const time = r === control ? controlTime : timeRatio(r, base, design.seed);
-    const real = r.role === 'control' ? isReal(time, 0) : isReal(time, floor);
+    const time = times.get(r);
     const d = {
       arm: r.name,
       against: base.name,
       role: r.role,
-      time: { ...time, real, noiseFloor: r.role === 'control' ? null : controlTime ? floor : null },
+      time,
       allocsPerCall: r.counts && base.counts ? r.counts.allocsPerCall - base.counts.allocsPerCall : null,
       bytesPerCall: r.counts && base.counts ? r.counts.bytesPerCall - base.counts.bytesPerCall : null,
       allocs: r.counts && base.counts ? r.counts.allocs - base.counts.allocs : null,
@@ -148,12 +192,12 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     };
     differences.push(d);
     if (r.role !== 'arm') continue;
-    if (gates.slower !== null && real && time.low > gates.slower) {
+    if (gates.slower !== null && time.real && time.low > gates.slower) {
       regressions.push({
         kind: 'regression',
         arm: r.name,
         metric: 'time',
-        sentence: `${r.name} is slower than ${base.name}: ×${time.ratio.toFixed(3)} (95 % interval ×${(1 + time.low).toFixed(3)}–×${(1 + time.high).toFixed(3)}), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
+        sentence: `${r.name} is slower than ${base.name}: ×${time.ratio.toFixed(3)} (${+(time.level * 100).toFixed(2)} % interval ×${(1 + time.low).toFixed(3)}–×${(1 + time.high).toFixed(3)}), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
       });
     }
     if (gates.moreAllocs && d.counts.comparable && d.allocs !== null && d.allocs > 0) {
@@ -197,6 +241,7 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
       callsPerArm: (design.blocks + 1) * design.blockCalls,
     },
     arms: results,
+    intervals,
     differences,
     boundary: boundaryCost,
     native: nativeYardstick(arms, design),

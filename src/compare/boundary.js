@@ -4,6 +4,7 @@
 // marshalling cost (the loop, the trampoline, the clock), the part of a
 // small call that is the boundary rather than the code.
 import { loadBinaryen } from '../binaryen.js';
+import { PAGE_BYTES } from '../protocol.js';
 import { chooseCalls } from '../worker/targets/choose-calls.js';
 
 // Where the stand-in allocator places every buffer: one block, reused.
@@ -45,7 +46,7 @@ export async function buildBoundaryModule(info, cfg, path) {
     m.addFunctionExport(c.name, c.name);
   }
   const largest = Math.max(0, ...cfg.args.flatMap((a) => a.sources.filter((s) => s.kind === 'buf').map((s) => s.hi)));
-  const pages = 1 + Math.ceil((BUFFER_AT + largest) / 65536);
+  const pages = 1 + Math.ceil((BUFFER_AT + largest) / PAGE_BYTES);
   m.setMemory(pages, pages, 'memory');
   if (largest > 0) {
     m.addFunction('malloc', binaryen.createType([binaryen.i32]), binaryen.i32, [], m.i32.const(BUFFER_AT));

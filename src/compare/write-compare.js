@@ -15,13 +15,32 @@ const differenceOf = (r, arm) => r.differences.find((d) => d.arm === arm.name);
 const signed = (n, f) => (n === null ? '–' : n === 0 ? '0' : `${n > 0 ? '+' : '-'}${f(Math.abs(n))}`);
 const perCall = (n) => (n === null || n === undefined ? '–' : trim(n, 4));
 
-/** The time difference in words: "×1.203 (95 %: ×1.18–×1.22), real" or "… within noise". */
+const levelWords = (level) => `${+(level * 100).toFixed(2)} %`;
+
+/** The time difference in words: "×1.203 (95 %: ×1.18–×1.22), real" or "… within noise of the blocks' ±1.2 %". */
 export function timeWords(d) {
   const t = d.time;
-  const span = `×${t.ratio.toFixed(3)} (95 %: ×${(1 + t.low).toFixed(3)}–×${(1 + t.high).toFixed(3)})`;
+  const span = `×${t.ratio.toFixed(3)} (${levelWords(t.level)}: ×${(1 + t.low).toFixed(3)}–×${(1 + t.high).toFixed(3)})`;
   if (d.role === 'control') return `${span}, the noise floor`;
-  const floor = t.noiseFloor === null ? '' : ` of the control's ±${trim(t.noiseFloor * 100, 2)} %`;
-  return `${span}, ${t.real ? 'real' : `within noise${floor}`}`;
+  const whose = t.floorFrom === 'control' ? "the control's" : "the blocks'";
+  return `${span}, ${t.real ? 'real' : `within noise of ${whose} ±${trim(t.noiseFloor * 100, 2)} %`}`;
+}
+
+/**
+ * How the time intervals were judged, in one sentence: the correction for
+ * several arms (Bonferroni) and the floor a real difference clears.
+ */
+function intervalWords(r) {
+  const i = r.intervals;
+  const family =
+    i.claims > 1
+      ? `Bonferroni-corrected for the ${i.claims} arms compared with ${r.arms[0].name}: each interval at ${levelWords(i.armLevel)}, so that all ${i.claims} hold together at ${levelWords(i.level)}`
+      : `one arm compared with ${r.arms[0].name}: its interval at ${levelWords(i.level)}`;
+  const control =
+    i.controlFloor === null
+      ? ''
+      : ` or the control's interval (±${trim(i.controlFloor * 100, 2)} %), whichever is larger`;
+  return `Time intervals: ${family}. A difference is real only beyond ${i.floorSpreads} × the spread of one arm's blocks against itself (±${trim(i.spreadFloor * 100, 2)} %)${control}.`;
 }
 
 /**
@@ -196,6 +215,7 @@ export function terminalReport(r, outDir) {
       ...yardstickNotes(y),
       '',
     ]),
+    intervalWords(r),
     ...outcomeLines(r),
     `results: ${outDir}  (reproduce: ${r.reproduce})`,
   ].join('\n');
@@ -219,6 +239,8 @@ function markdownReport(r) {
     `|${header.map(() => '---').join('|')}|`,
     ...tldrRows(r).map((row) => `| ${row.map(mdCell).join(' | ')} |`),
     '',
+    intervalWords(r),
+    '',
     ...outcomeLines(r).map((l) => `**${l}**`),
     '',
     ...yardsticks(r).flatMap((y) => [
@@ -233,7 +255,7 @@ function markdownReport(r) {
     ]),
     '## Design',
     '',
-    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${r.design.order}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, 95 % block-paired bootstrap interval.`,
+    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${r.design.order}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, block-paired bootstrap interval.`,
     '',
     ...armLines(r).map((l) => `- ${mdCell(l)}`),
     '',
@@ -318,6 +340,7 @@ function htmlReport(r) {
         : 'none: the arms differ only in their code',
     )}</p>
 ${table}
+<p>${esc(intervalWords(r))}</p>
 ${list(outcome)}</section>
 ${yardsticks(r)
   .map(

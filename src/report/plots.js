@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FLAG } from '../protocol.js';
+import { BAND, BAND_FIELDS, FLAG, OPS_CELL, OPS_FIELDS } from '../protocol.js';
 import { escapeMarkup } from './escape.js';
 import { byteUnit, formatTick, timeUnit } from './format.js';
 import { figureTitle, formatBytes, formatCount, formatNs, isTimeSeries, slopeText } from './words.js';
@@ -204,6 +204,16 @@ function fittedLine(points, k, from, to) {
   ];
 }
 
+/**
+ * Bucket i of an addon.decimateBands result by name (first, last, min, max,
+ * imax, p10, median, p90), and whether every field is finite.
+ */
+function bucket(b, i) {
+  const o = b.subarray(i * BAND_FIELDS, (i + 1) * BAND_FIELDS);
+  const named = Object.fromEntries(Object.entries(BAND).map(([name, k]) => [name, o[k]]));
+  return { ...named, finite: o.every(Number.isFinite) };
+}
+
 // The time trend's rows (x, time in unit) over its window. A slope in ln(ns)
 // (a relative drift) is fitted to the log of the rolling medians and drawn
 // as a curve; one in ns as a line.
@@ -215,8 +225,8 @@ function timeTrendLine(trend, b, buckets, warm, n, unit, xs) {
     to = Math.min(n, trend.window?.to ?? n);
   const points = [];
   for (let i = 0; i < buckets; i++) {
-    const med = b[i * 8 + 6];
-    if (med > 0) points.push([(b[i * 8] + b[i * 8 + 1]) / 2, log ? Math.log(med) : med]);
+    const o = bucket(b, i);
+    if (o.median > 0) points.push([(o.first + o.last) / 2, log ? Math.log(o.median) : o.median]);
   }
   const ends = fittedLine(points, k, from, to);
   if (!ends) return null;
@@ -247,12 +257,12 @@ function timeFigure(addon, data, summary, ctx) {
     lowest = Infinity,
     highestAll = 0;
   for (let i = 0; i < buckets; i++) {
-    const o = b.subarray(i * 8, i * 8 + 8); // WS_BAND_* fields
-    if (!o.every(Number.isFinite)) continue;
-    if (o[0] >= warm) topP90 = Math.max(topP90, o[7]);
-    topMedian = Math.max(topMedian, o[6]);
-    if (o[2] > 0) lowest = Math.min(lowest, o[2]);
-    highestAll = Math.max(highestAll, o[3]);
+    const o = bucket(b, i);
+    if (!o.finite) continue;
+    if (o.first >= warm) topP90 = Math.max(topP90, o.p90);
+    topMedian = Math.max(topMedian, o.median);
+    if (o.min > 0) lowest = Math.min(lowest, o.min);
+    highestAll = Math.max(highestAll, o.max);
   }
   // A linear axis fits the steady state; a slow warm-up shows up to twice that.
   const steady = Math.max(topP90, p99);
@@ -264,17 +274,18 @@ function timeFigure(addon, data, summary, ctx) {
     after = 0,
     highest = 0;
   for (let i = 0; i < buckets; i++) {
-    if (b[i * 8] < warm) continue;
+    const o = bucket(b, i);
+    if (o.first < warm) continue;
     after++;
-    const max = b[i * 8 + 3];
+    const max = o.max;
     if (!(max > top)) continue;
     clipped++;
     highest = Math.max(highest, max);
     const group = Math.floor(i / SPIKE_GROUP),
       last = spikes.at(-1);
     if (last && last.group === group) {
-      if (max > last.max) Object.assign(last, { max, at: b[i * 8 + 4] });
-    } else spikes.push({ group, max, at: b[i * 8 + 4] });
+      if (max > last.max) Object.assign(last, { max, at: o.imax });
+    } else spikes.push({ group, max, at: o.imax });
   }
   // Log y when the spread calls for it: a wide body, or a linear axis that
   // would clip the slowest call of more than a tenth of the buckets.
@@ -283,9 +294,12 @@ function timeFigure(addon, data, summary, ctx) {
   const unit = axis.unit;
   const bucketRows = [];
   for (let i = 0; i < buckets; i++) {
-    const o = b.subarray(i * 8, i * 8 + 8);
-    if (!o.every(Number.isFinite)) continue;
-    bucketRows.push([(o[0] + o[1]) / 2 / xs.div, ...[o[2], o[3], o[5], o[6], o[7]].map((v) => v / unit.div)]);
+    const o = bucket(b, i);
+    if (!o.finite) continue;
+    bucketRows.push([
+      (o.first + o.last) / 2 / xs.div,
+      ...[o.min, o.max, o.p10, o.median, o.p90].map((v) => v / unit.div),
+    ]);
   }
   const files = { 'time.dat': rows(bucketRows) };
   const trend = trendFor(summary, isTimeSeries, { tested: true });
@@ -658,7 +672,7 @@ function opsFigure(addon, data, summary, ctx) {
   for (let w = 0; w < windows; w++) {
     const centre = (Math.floor((w * n) / windows) + Math.floor(((w + 1) * n) / windows) - 1) / 2;
     for (let k = 0; k < ops.length; k++) {
-      const med = out[(w * ops.length + k) * 3];
+      const med = out[(w * ops.length + k) * OPS_FIELDS + OPS_CELL.median];
       if (Number.isFinite(med)) {
         perOp[k].rows.push([centre, med]);
         medians.push(med);

@@ -16,10 +16,14 @@ async function timedMedians(data, summary) {
   if (!summary.allocations || !(data?.calls > 0) || !data.elapsed || !data.op) return null;
   try {
     const { addon } = await import('../addon.js');
+    const { windowRow } = await import('../protocol.js');
     const ops = data.header?.ops ?? [];
     const n = Math.min(data.calls, data.elapsed.length);
     const st = addon.windowStats(data.elapsed.subarray(0, n), data.op.subarray(0, n), 0, n, ops.length);
-    const median = (k) => (st[k * 4] > 0 ? st[k * 4 + 1] : null);
+    const median = (k) => {
+      const r = windowRow(st, k);
+      return r.n > 0 ? r.median : null;
+    };
     return { median: median(0), ops: Object.fromEntries(ops.map((o, k) => [o.name, median(k + 1)])) };
   } catch {
     return null; // the reports still show the counting pass's times

@@ -10,13 +10,16 @@ const WAIT_MS = 200;
 
 /**
  * control: the ring's Int32 control words; blockCalls: calls per block;
- * slots: the raw target's trampoline slots (ArrayBuffer) when outputs are
+ * calls: the run's calls (after the last of them there is no block to wait
+ * for: a batch whose time ran out on the run's last call returns before the
+ * loop has said it is done, and a pause there would wait for a grant that
+ * never comes); slots: the raw target's trampoline slots (ArrayBuffer) when outputs are
  * checked, else null; post(message): to the main thread; enter(phase): the
  * PHASE word. Returns { budget(done), reached(done), wait(done) }: the calls
  * left in the granted blocks, the report of a block just finished, and the
  * pause before a block not yet granted.
  */
-export function createBlockGate({ control, blockCalls, slots, post, enter }) {
+export function createBlockGate({ control, blockCalls, calls, slots, post, enter }) {
   const counter = slots ? new Int32Array(slots, OUTPUT_COUNTER, 1) : null;
   const values = slots ? new BigInt64Array(slots, OUTPUT_VALUES) : null;
   let reported = 0;
@@ -35,7 +38,7 @@ export function createBlockGate({ control, blockCalls, slots, post, enter }) {
     },
     /** Pauses until the block after done is granted (or a stop is requested). */
     wait(done) {
-      if (done < granted()) return;
+      if (done < granted() || done >= calls) return;
       enter(PHASE.paused);
       for (;;) {
         const g = Atomics.load(control, CTL.grant);

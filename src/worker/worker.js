@@ -202,7 +202,7 @@ async function prepare(stdio) {
   if (target.kind === 'module') {
     const { prepareRawTarget } = await import('./targets/raw.js'); // after quiet-wasi.js
     const raw = await prepareRawTarget(target, config, stdio, capture.pristine);
-    const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * 65536));
+    const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * PAGE_BYTES));
     raw.memoryNames.forEach((name, i) => {
       const t = tracked.find((x) => memoryOf(x) === raw.instance.exports[name]);
       if (t) t.maximumBytes = pages[i] ?? null;
@@ -337,6 +337,7 @@ async function loop(prepared) {
     ? createBlockGate({
         control,
         blockCalls: config.blockCalls,
+        calls: config.iterations,
         slots: config.checkOutputs ? prepared.slots : null,
         post: (m) => parentPort.postMessage(m),
         enter,

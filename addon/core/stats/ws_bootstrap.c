@@ -51,32 +51,6 @@ static double sorted_quantile(const double *a, size_t n, double p) {
   return a[lo] + (h - (double)lo) * (a[lo + 1] - a[lo]);
 }
 
-/* Returns z with ws_normal_sf(z) = p, 0 < p < 1, by bisection (to ~1e-12). */
-static double normal_upper_quantile(double p) {
-  double lo = -40, hi = 40;
-  for (int i = 0; i < 100; i++) {
-    double mid = 0.5 * (lo + hi);
-    if (ws_normal_sf(mid) > p)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return 0.5 * (lo + hi);
-}
-
-/* Returns the Student t quantile with nu >= 3 degrees of freedom that
- * corresponds to the normal quantile z (Cornish-Fisher expansion,
- * Abramowitz & Stegun 26.7.5; within 0.01 of the exact value for nu >= 3
- * at the levels used here). */
-static double t_quantile(double z, double nu) {
-  double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;
-  double g1 = (z3 + z) / 4;
-  double g2 = (5 * z5 + 16 * z3 + 3 * z) / 96;
-  double g3 = (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / 384;
-  double g4 = (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / 92160;
-  return z + g1 / nu + g2 / (nu * nu) + g3 / (nu * nu * nu) + g4 / (nu * nu * nu * nu);
-}
-
 /* Returns sum_i (c_i / n)^2 over the values of a window of m, where c_i
  * counts the n = m - b + 1 block starts whose first len values (len <= b)
  * include value i: how unevenly a draw of len values from one random block
@@ -117,7 +91,7 @@ static double iid_variance_ratio(size_t m, size_t b) {
  * misses the factor 1 / f, and the normal tail is thinner than the t tail of
  * an estimated spread. */
 static double expanded_tail(double level, size_t m, size_t b) {
-  double t = t_quantile(normal_upper_quantile((1 - level) / 2), (double)(m - 1));
+  double t = ws__t_upper_quantile((1 - level) / 2, m - 1);
   return ws_normal_sf(t / sqrt(iid_variance_ratio(m, b)));
 }
 

@@ -54,7 +54,8 @@ static int measure_windows(const double *by, size_t nb, const ws_windows *w,
   if (m < WS_BOOT_MIN_WINDOW)
     return 0;
   ws_window_change c;
-  int rc = ws_bootstrap_change(by, m, by + nb - m, m, WS_BOOT_REPLICATES, 0.95, seed, &c);
+  int rc = ws_bootstrap_change(by, m, by + nb - m, m, WS_BOOT_DRIFT_REPLICATES,
+                               WS_BOOT_LEVEL, seed, &c);
   if (rc != 0)
     return rc;
   r->windows_low = c.low;

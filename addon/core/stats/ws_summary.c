@@ -2,7 +2,11 @@
  * window of calls, all ops together and per op. */
 #include <stdlib.h>
 
+#include "ws_protocol.h"
 #include "ws_stats.h"
+
+_Static_assert(WS_WSTAT_P90 == WS_WSTAT_MEDIAN + 1 && WS_WSTAT_P99 == WS_WSTAT_MEDIAN + 2,
+               "a row's quantiles follow its median in the order of probs");
 
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
                     uint32_t n_ops, double *out) {
@@ -22,13 +26,14 @@ int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_
     for (size_t i = from; i < to; i++)
       if (row == 0 || op[i] == row - 1)
         values[n++] = elapsed[i];
-    double *dst = out + (size_t)row * 4;
-    dst[0] = (double)n;
+    double *dst = out + (size_t)row * WS_WINDOW_STAT_FIELDS;
+    dst[WS_WSTAT_N] = (double)n;
     if (n == 0) {
-      dst[1] = dst[2] = dst[3] = 0.0 / 0.0;
+      dst[WS_WSTAT_MEDIAN] = dst[WS_WSTAT_P90] = dst[WS_WSTAT_P99] = 0.0 / 0.0;
       continue;
     }
-    ws_quantiles_f32(values, n, probs, 3, dst + 1, scratch);
+    /* The quantiles fill the row from its median on, in the list's order. */
+    ws_quantiles_f32(values, n, probs, 3, dst + WS_WSTAT_MEDIAN, scratch);
   }
   free(values);
   free(scratch);

@@ -6,8 +6,7 @@
 // that loads them, calls the export (a direct wasm-to-wasm call) and drops
 // its results. The allocator calls for buffer arguments go the same way.
 // Slot k is the 8 bytes at 8 * k; a value sits at the start of its slot.
-
-import { OUTPUT_COUNTER, OUTPUT_FOLD_PRIME, OUTPUT_VALUES } from '../../protocol.js';
+import { OUTPUT_COUNTER, OUTPUT_FOLD_PRIME, OUTPUT_VALUES, PAGE_BYTES } from '../../protocol.js';
 
 const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b, funcref: 0x70, externref: 0x6f };
 // load opcode and alignment (log2) per parameter type
@@ -116,7 +115,7 @@ export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
   const types = [...imported.map(funcType), funcType({ params: [], results: [] })];
   const voidType = imported.length;
   const imports = imported.map((_, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
-  const pages = 1 + Math.ceil((outputs * 8) / 65536);
+  const pages = 1 + Math.ceil((outputs * 8) / PAGE_BYTES);
   imports.push([...name('t'), ...name('slots'), 0x02, 0x01, ...uleb(pages), ...uleb(pages)]);
   const bodies = ops.map((op, k) => {
     const args = op.params.map((type, slot) => load(type, slot));
