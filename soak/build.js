@@ -55,6 +55,9 @@ const EXTRA = {
   // first-fit allocator, both exported like a host-facing malloc.
   'alloc-dlmalloc': ['-Wl,--export=malloc', '-Wl,--export=free'],
   'alloc-firstfit': ['-Wl,--export=malloc', '-Wl,--export=free'],
+  // Allocation sites: malloc and free exported, so that a copy stripped of
+  // its name section (test/sites.test.js) still has an allocator to wrap.
+  sites: ['-Wl,--export=malloc', '-Wl,--export=free'],
   // A release build: the allocator exported for the host, no name section.
   'leak-stripped': ['-Wl,--export=malloc', '-Wl,--export=free', '-Wl,--strip-all'],
 };

@@ -151,6 +151,10 @@ export type SoakOptions = ({ module: string | URL } | { bytes: Uint8Array } | { 
   setupTimeout?: Duration;
   seed?: number;
   countAllocs?: boolean;
+  /** Allocation sites in the counting pass (implies countAllocs): summary.sites. */
+  sites?: boolean;
+  /** Names for a stripped module's sites: an unstripped build or an Emscripten symbol map (implies sites). */
+  symbols?: string;
   maxAllocsPerCall?: number | string;
   maxBytesPerCall?: number | string;
   warmup?: number | 'auto';

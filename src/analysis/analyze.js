@@ -16,6 +16,7 @@ import { censusSummary, growingClassesText } from './census.js';
 import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { judge, runStatus } from './judge.js';
+import { sitesSummary, sitesText } from './sites.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun } from './verdict.js';
 
@@ -95,6 +96,22 @@ function withGrowingClasses(f, census) {
   const text = NAMES_CLASSES.has(f.kind) ? growingClassesText(census) : '';
   if (!text) return f;
   return { ...f, sizeClasses: census.growing, sentence: `${f.sentence} Sizes that accumulate: ${text}.` };
+}
+
+// Findings whose sentence names the allocation sites of the growth.
+const NAMES_SITES = new Set(['leak', 'growth']);
+
+/** Finding f with the sites that allocated what grew: f.sites and its sentence. */
+function withSites(f, sites) {
+  const text = NAMES_SITES.has(f.kind) ? sitesText(sites) : '';
+  if (!text) return f;
+  return {
+    ...f,
+    sites: sites.growing
+      .slice(0, 3)
+      .map((s) => ({ stack: s.stack, op: s.op, growth: s.liveBytes.growth, share: s.share })),
+    sentence: `${f.sentence} ${text}`,
+  };
 }
 
 /**
@@ -196,7 +213,7 @@ function fromFirstCall(data) {
   return { ...data, memory: { ...data.memory, iter: shift(data.memory.iter) }, metrics };
 }
 
-export function analyze({ timed: logged, counted = null, cfg, run, count: given = null }) {
+export function analyze({ timed: logged, counted = null, sites: rawSites = null, cfg, run, count: given = null }) {
   const timed = fromFirstCall(logged);
   // Without the run's word on its counting pass (report, the library), its log tells.
   const count = given ?? (counted ? logCountOutcome(counted, run.status) : null);
@@ -206,11 +223,16 @@ export function analyze({ timed: logged, counted = null, cfg, run, count: given 
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;
   const census = censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls });
+  // A counting pass cut short says nothing of the calls after it: its sites name no growth.
+  const countedWhole = counted ? !countCoverage(counted).partial : false;
+  const sites = countedWhole
+    ? sitesSummary(rawSites, { windowFrom: trend.warmup.iterations, ops: timed.header.ops ?? [] })
+    : null;
   const ops = timed.header.ops ?? [];
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   summary.findings = [
     ...exhausted,
-    ...trend.findings.map((f) => withGrowingClasses(f, census)),
+    ...trend.findings.map((f) => withSites(withGrowingClasses(f, census), sites)),
     ...budgetFindings,
     ...hungCall(summary.error, run.error),
   ];
@@ -233,6 +255,7 @@ export function analyze({ timed: logged, counted = null, cfg, run, count: given 
       kind: census.kind,
     };
   summary.allocations = allocations ? allocations.summary : null;
+  summary.sites = sites;
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
   // --baseline: the run against the saved one; its regressions beyond the
   // gates are findings of kind regression (summary.baseline.regressions).
@@ -259,7 +282,12 @@ export function analyze({ timed: logged, counted = null, cfg, run, count: given 
   summary.verdict = judged.verdict;
   summary.exitCode = judged.exitCode;
   if (summary.baseline) summary.baseline.verdict = verdictChange(cfg.baseline.record.verdict, summary.verdict);
-  summary.outputs = { log: 'samples.wslog', countLog: counted ? 'samples-count.wslog' : null, summary: 'summary.json' };
+  summary.outputs = {
+    log: 'samples.wslog',
+    countLog: counted ? 'samples-count.wslog' : null,
+    sites: rawSites ? 'sites.json' : null,
+    summary: 'summary.json',
+  };
   // The figures show what the verdicts judged (e.g. live bytes from the
   // counting pass when the module reports none itself); the JS heap line is
   // the retained heap where measured, else the sampled one.

@@ -230,6 +230,20 @@ export const OPTIONS = Object.freeze(
       commands: RUN,
     },
     {
+      name: 'sites',
+      default: false,
+      help: 'add allocation sites to the counting pass: live bytes and allocations by call stack, ranked by growth (implies --count-allocs)',
+      commands: RUN,
+    },
+    {
+      name: 'symbols',
+      value: 'FILE',
+      parse: (text) => text,
+      default: null,
+      help: "function names for a stripped module's sites: a build of it that keeps its names (the same function indices) or an Emscripten symbol map (index:name lines) (implies --sites)",
+      commands: RUN,
+    },
+    {
       name: 'max-allocs-per-call',
       value: 'B',
       parse: parseBudget,
@@ -698,7 +712,8 @@ export function runConfig(values) {
   if (values.slowEvery === undefined && Number.isFinite(cfg.iterations))
     cfg.slowEvery = Math.max(1, Math.min(MAX_SLOW_EVERY, Math.floor(cfg.iterations / DEFAULT_SLOW_SAMPLES)));
   cfg.budgets = { allocs: maxAllocsPerCall, bytes: maxBytesPerCall };
-  // Budgets are checked on the counting pass's exact counts.
-  cfg.countAllocs = cfg.countAllocs || maxAllocsPerCall !== null || maxBytesPerCall !== null;
+  // Budgets are checked on the counting pass's exact counts; sites are its too.
+  cfg.sites = cfg.sites || cfg.symbols !== null;
+  cfg.countAllocs = cfg.countAllocs || cfg.sites || maxAllocsPerCall !== null || maxBytesPerCall !== null;
   return cfg;
 }

@@ -14,6 +14,7 @@ import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
 import { CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
+import { createSites } from './allocator/sites.js';
 import { censusSource, createSources, heapMemory } from './allocator/sources.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
@@ -62,7 +63,12 @@ const memoryOf = (entry) => entry.ref.deref();
 const growFailures = createGrowFailures();
 // The counting pass rewrites every module's allocator (and memory.grow)
 // before it compiles.
-const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm }) : null;
+// With --sites, each allocation's site too (allocator/sites.js).
+const sites =
+  config.countPass && config.sites
+    ? createSites({ control, iterations: config.iterations, symbols: config.symbols ?? null })
+    : null;
+const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
 
 const capture = installCapture({
   transform: counting ? counting.transform : null,
@@ -350,7 +356,12 @@ async function loop(prepared) {
     const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
     const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
     const untilBlock = gate ? gate.budget(done) : config.yieldEvery;
-    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, untilBlock, config.yieldEvery), yieldNs);
+    const untilSites = sites ? sites.budget(done - testFirstIteration()) : config.yieldEvery;
+    const st = addon.runBatch(
+      runner,
+      Math.min(untilYield, untilSlow, untilBlock, untilSites, config.yieldEvery),
+      yieldNs,
+    );
     if (st === STATUS.full) {
       // Back-pressure: ask for a drain and sleep until the main thread frees slots.
       const read = Atomics.load(control, CTL.read);
@@ -374,6 +385,7 @@ async function loop(prepared) {
     trackLateMemories();
     const now = performance.now();
     const completed = addon.completed(runner);
+    sites?.reached(completed - testFirstIteration());
     const finished = st !== STATUS.yield && st !== STATUS.async;
     if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || finished) {
       enter(PHASE.stats);
@@ -474,6 +486,7 @@ async function main() {
     })),
   });
   enter(PHASE.loop);
+  sites?.reached(0);
   let outcome;
   try {
     outcome = await loop(prepared);
@@ -497,6 +510,8 @@ async function main() {
   }
   enter(PHASE.end);
   if (outcome.status !== 'failed') addon.end(runner);
+  const sitesResult = sites?.finish(addon.completed(runner) - testFirstIteration()) ?? null;
+  sites?.close();
   closeSync(stdio.stdin);
   if (outputs) {
     closeSync(stdio.stdout);
@@ -510,6 +525,7 @@ async function main() {
     completed: addon.completed(runner),
     firstIteration: testFirstIteration(),
     untrackedMemories,
+    sites: sitesResult,
     error:
       outcome.status === 'failed'
         ? {

@@ -1,0 +1,119 @@
+// Allocation sites (--sites): the counting pass names the functions on the
+// stack of every allocation, ranks the sites whose live bytes grew, and the
+// leak finding names the top one; names come from the name section, from
+// --symbols (an unstripped build or an Emscripten symbol map) for a
+// stripped module, else func[N] with the body's code offset.
+
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { functionIndex } from '../src/worker/targets/wasm-info.js';
+import { fixture, readSummary, runCli, tempDir } from './helpers.js';
+
+const SITES = fixture('soak', 'modules', 'sites.wasm');
+const LEAK_PATH = ['copy_string', 'intern_header', 'parse_headers', 'handle_request'];
+
+async function run(module, extra, n = 3000) {
+  const out = tempDir();
+  const r = await runCli(['run', module, '--call', 'request:1,store:1', '-n', String(n), '-o', out, '-q', ...extra]);
+  return { r, out, summary: readSummary(out) };
+}
+
+/** bytes without their name section (as llvm-strip leaves a module: the same function indices). */
+function stripNames(bytes) {
+  const kept = [bytes.subarray(0, 8)];
+  let pos = 8;
+  const leb = () => {
+    let result = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[pos++];
+      result += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) return result;
+    }
+  };
+  while (pos < bytes.length) {
+    const start = pos;
+    const id = bytes[pos++];
+    const size = leb();
+    const end = pos + size;
+    let name = null;
+    if (id === 0) {
+      const len = leb();
+      name = Buffer.from(bytes.subarray(pos, pos + len)).toString('utf8');
+    }
+    if (name !== 'name') kept.push(bytes.subarray(start, end));
+    pos = end;
+  }
+  return Buffer.concat(kept);
+}
+
+test('the leak finding names the function three calls below the op, from the name section', async () => {
+  const { r, summary } = await run(SITES, ['--sites'], 20000);
+  assert.equal(r.code, 1, r.stderr);
+  const top = summary.sites.growing[0];
+  assert.deepEqual(
+    top.frames.map((f) => f.name),
+    LEAK_PATH,
+  );
+  assert.equal(top.op, 'request');
+  assert.ok(top.frames.every((f) => f.from === 'name section' && f.offset > 0));
+  assert.ok(top.share > 0.9, `the leak holds ${top.share} of the growth`);
+  // Every leaked block is live: one per request call after warm-up.
+  assert.equal(top.liveBlocks.growth, top.allocs);
+  assert.equal(top.frees, 0);
+  // The clean op allocates as often, and frees (turnover).
+  const store = summary.sites.turnover.find((s) => s.op === 'store');
+  assert.deepEqual(
+    store.frames.map((f) => f.name),
+    ['store'],
+  );
+  assert.ok(store.frees > 0 && Math.abs(store.allocsPerCall - 0.5) < 0.05, JSON.stringify(store));
+  const leak = summary.findings.find((f) => f.kind === 'leak');
+  assert.ok(leak, JSON.stringify(summary.findings.map((f) => f.kind)));
+  assert.match(leak.sentence, /`copy_string` ← `intern_header` ← `parse_headers` ← `handle_request` \(op request\)/);
+});
+
+test('a stripped module gives func[N] frames with their code offsets; --symbols names them as the name section did', async () => {
+  const bytes = readFileSync(SITES);
+  const dir = tempDir();
+  const stripped = join(dir, 'sites-stripped.wasm');
+  writeFileSync(stripped, stripNames(bytes));
+  assert.equal(functionIndex(readFileSync(stripped)).names.size, 0, 'the name section is gone');
+  const { names, offsets } = functionIndex(bytes);
+  const indices = LEAK_PATH.map((name) => [...names].find(([, n]) => n === name)[0]);
+
+  // The op's own function keeps its export name.
+  const bare = (await run(stripped, ['--sites', '--fail-on', 'none'])).summary.sites.growing[0];
+  assert.deepEqual(
+    bare.frames.map((f) => [f.name, f.from]),
+    [...indices.slice(0, 3).map((i) => [`func[${i}]`, null]), ['request', 'export']],
+  );
+  assert.deepEqual(
+    bare.frames.map((f) => f.offset),
+    indices.map((i) => offsets[i]),
+  );
+
+  const fromBuild = (await run(stripped, ['--symbols', SITES, '--fail-on', 'none'])).summary.sites.growing[0];
+  assert.deepEqual(
+    fromBuild.frames.map((f) => [f.name, f.from]),
+    LEAK_PATH.map((n) => [n, 'symbols']),
+  );
+
+  const map = join(dir, 'sites.symbols');
+  writeFileSync(map, [...names].map(([i, n]) => `${i}:${n}`).join('\n'));
+  const fromMap = (await run(stripped, ['--symbols', map, '--fail-on', 'none'])).summary.sites.growing[0];
+  assert.deepEqual(
+    fromMap.frames.map((f) => f.name),
+    LEAK_PATH,
+  );
+});
+
+test('--symbols that names nothing is a usage error before the run', async () => {
+  const dir = tempDir();
+  const empty = join(dir, 'empty.symbols');
+  writeFileSync(empty, 'not a map\n');
+  const r = await runCli(['run', SITES, '--call', 'request', '-n', '100', '--symbols', empty, '-o', join(dir, 'out')]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /holds no `index:name` line/);
+});
