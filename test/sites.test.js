@@ -49,7 +49,7 @@ function stripNames(bytes) {
 }
 
 test('the leak finding names the function three calls below the op, from the name section', async () => {
-  const { r, summary } = await run(SITES, ['--sites'], 20000);
+  const { r, out, summary } = await run(SITES, ['--sites', '--format', 'html,md'], 20000);
   assert.equal(r.code, 1, r.stderr);
   const top = summary.sites.growing[0];
   assert.deepEqual(
@@ -72,6 +72,21 @@ test('the leak finding names the function three calls below the op, from the nam
   const leak = summary.findings.find((f) => f.kind === 'leak');
   assert.ok(leak, JSON.stringify(summary.findings.map((f) => f.kind)));
   assert.match(leak.sentence, /`copy_string` ← `intern_header` ← `parse_headers` ← `handle_request` \(op request\)/);
+  assert.equal(leak.sites[0].stack, top.stack);
+  // report.html: the table's first row and both icicles (wide and narrow), one box per frame.
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  const firstRow = html.split('<table class="grid" id="sites-growing">')[1].split('</tr>')[1];
+  assert.match(firstRow, /<code[^>]*>copy_string<\/code> ← <code[^>]*>intern_header<\/code>/);
+  const icicles = [...html.matchAll(/<svg class="icicle"[^>]*viewBox="0 0 (\d+) \d+"[^>]*>(.*?)<\/svg>/g)];
+  assert.deepEqual(
+    icicles.map((m) => m[1]),
+    ['1000', '390'],
+  );
+  for (const [, , body] of icicles) {
+    for (const name of LEAK_PATH) assert.match(body, new RegExp(`<title>[^<]*${name}[^<]*</title>`));
+  }
+  const md = readFileSync(join(out, 'summary.md'), 'utf8');
+  assert.match(md, /\| request \| copy_string ← intern_header ← parse_headers ← handle_request \|/);
 });
 
 test('a stripped module gives func[N] frames with their code offsets; --symbols names them as the name section did', async () => {

@@ -2,7 +2,9 @@
 // network) telling the story of a run from its summary and figures.
 
 import { baselineLines } from '../baseline/words.js';
+import { esc } from './escape.js';
 import { INSTALL_HINT } from './plots.js';
+import { SITES_CSS, sitesSection } from './sites-html.js';
 import {
   allocationRows,
   figureTitle,
@@ -88,8 +90,6 @@ section{padding:10px 12px}.plot{overflow-x:auto}.plot:not(.narrow) svg{min-width
 section,figure,.finding,table,tr,pre{break-inside:avoid}h2,h3{break-after:avoid}figure svg{filter:none}
 .plot svg{max-height:none}.scroll{overflow:visible}table.grid{font-size:9pt}table.grid th,table.grid td{padding:2px 5px;white-space:normal}}
 `;
-
-const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 // Inline SVG from gnuplot: drops the XML prolog and prefixes every id (and
 // every reference to one) so several figures can share one document.
@@ -325,9 +325,9 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>wasm-soak: ${esc(s.verdict ?? s.status)} — ${esc(figureTitle(s))}</title>
-<style>${CSS}</style></head>
+<style>${CSS}${SITES_CSS}</style></head>
 <body>${banner(s)}<main>
-${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(s)}${runSection(s)}
+${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${sitesSection(s)}${memorySection(s)}${runSection(s)}
 <p class="muted">Written by ${esc(toolName(s))} from summary.json (schema ${esc(s.version ?? '?')}).</p>
 </main></body></html>
 `;
