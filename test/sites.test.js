@@ -5,9 +5,12 @@
 // stripped module, else func[N] with the body's code offset.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { Profile } from 'pprof-format';
 import { functionIndex } from '../src/worker/targets/wasm-info.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -131,4 +134,54 @@ test('--symbols that names nothing is a usage error before the run', async () =>
   const r = await runCli(['run', SITES, '--call', 'request', '-n', '100', '--symbols', empty, '-o', join(dir, 'out')]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /holds no `index:name` line/);
+});
+
+/** Whether `go` (Debian's golang-go, which has `go tool pprof`) runs here. */
+function haveGo() {
+  try {
+    execFileSync('go', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("export --pprof writes a profile whose totals are the counting pass's, read back by go tool pprof", async () => {
+  const { out, summary } = await run(SITES, ['--sites', '--fail-on', 'none', '--format', 'md']);
+  const r = await runCli(['export', out, '--pprof']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = join(out, 'sites.pb.gz');
+  const profile = Profile.decode(gunzipSync(readFileSync(file)));
+  const text = (i) => profile.stringTable.strings[Number(i)];
+  assert.deepEqual(
+    profile.sampleType.map((t) => text(t.type)),
+    ['alloc_objects', 'alloc_space', 'inuse_objects', 'inuse_space'],
+  );
+  const total = (k) => profile.sample.reduce((sum, x) => sum + Number(x.value[k]), 0);
+  const a = summary.allocations;
+  assert.equal(total(0), a.allocs.total);
+  assert.equal(total(1), a.bytes.total);
+  assert.equal(total(3), a.live.end);
+  const leaf = profile.sample.map((x) => text(profile.function[Number(x.locationId[0]) - 1].name));
+  assert.ok(leaf.includes('copy_string'), leaf.join(', '));
+  if (!haveGo()) return; // CI installs golang-go (.ci/run)
+  const top = (index) =>
+    execFileSync('go', ['tool', 'pprof', '-top', `-sample_index=${index}`, file], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  const allocs = top('alloc_objects');
+  assert.match(allocs, new RegExp(`accounting for ${a.allocs.total}, 100% of ${a.allocs.total} total`));
+  assert.match(allocs, /\bcopy_string\n/);
+  const inuse = top('inuse_objects');
+  const live =
+    summary.sites.growing[0].liveBlocks.end + summary.sites.turnover.find((s) => s.op === 'store').liveBlocks.end;
+  assert.match(inuse, new RegExp(`of ${live} total`));
+});
+
+test('export --pprof of a run without --sites is a usage error', async () => {
+  const { out } = await run(SITES, ['--count-allocs', '--fail-on', 'none', '--format', 'md'], 500);
+  const r = await runCli(['export', out, '--pprof']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /holds no sites\.json/);
 });

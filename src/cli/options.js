@@ -86,9 +86,10 @@ export const COMMANDS = Object.freeze({
     operand: { name: 'result folder', min: 1, max: Infinity },
   },
   export: {
-    usage: 'wasm-soak export <result-dir> --csv',
-    summary: 'the samples as CSV',
-    about: 'Writes samples.csv (one row per call) and metrics.csv (the slow samples) into the result folder.',
+    usage: 'wasm-soak export <result-dir> --csv | --pprof',
+    summary: 'the samples as CSV, the allocation sites as pprof',
+    about:
+      'Writes samples.csv (one row per call) and metrics.csv (the slow samples), or sites.pb.gz (the allocation sites of a --sites run, for go tool pprof, speedscope or Pyroscope), into the result folder.',
     operand: { name: 'result folder', min: 1, max: 1 },
   },
 });
@@ -497,6 +498,12 @@ export const OPTIONS = Object.freeze(
       commands: ['soak'],
     },
     { name: 'csv', default: false, help: 'write samples.csv and metrics.csv', commands: ['export'] },
+    {
+      name: 'pprof',
+      default: false,
+      help: 'write sites.pb.gz: the allocation sites (--sites) as a gzipped pprof profile (alloc_objects, alloc_space, inuse_objects, inuse_space)',
+      commands: ['export'],
+    },
     { name: 'help', short: 'h', default: false, help: 'this help', commands: Object.keys(COMMANDS) },
     // Copied with their getters (a spread would read the addon's defaults now).
   ].map((o) => Object.freeze(Object.defineProperties({ key: camelCase(o.name) }, Object.getOwnPropertyDescriptors(o)))),
