@@ -185,3 +185,29 @@ test('export --pprof of a run without --sites is a usage error', async () => {
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /holds no sites\.json/);
 });
+
+test("sql.js's release build: the leaking select's top sites end in sqlite3_prepare_v2, the name its glue binds the minified export to", async () => {
+  // The scenario's teardown closes the database: the sites' last snapshot is the loop's end, not after it.
+  const out = tempDir();
+  const r = await runCli([
+    'run',
+    fixture('soak', 'dev', 'sqljs-leak.mjs'),
+    '-n',
+    '800',
+    '--sites',
+    '--format',
+    'md',
+    '--fail-on',
+    'none',
+    '-o',
+    out,
+    '-q',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const { growing } = readSummary(out).sites;
+  assert.ok(growing.length > 0, 'some site grew');
+  for (const site of growing.slice(0, 3)) {
+    assert.equal(site.op, 'select');
+    assert.deepEqual(site.frames.at(-1), { ...site.frames.at(-1), name: 'sqlite3_prepare_v2', from: 'JS glue' });
+  }
+});

@@ -152,7 +152,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
  * stack's bottom) at the allocator's entry. The allocator hook appends
  * events of WS_SITE_EVENT_INTS Int32 fields, frames last, to a buffer the
  * core applies in batches. */
-#define WS_SITE_FRAMES 8
+#define WS_SITE_FRAMES 16
 #define WS_SITE_NO_FRAME (-1)
 #define WS_SITE_EVENT_FIELDS(X)                                                          \
   X(KIND, 0, "kind")      /* a WS_ALLOC_EVENTS value */                                  \

@@ -496,6 +496,7 @@ async function main() {
     outcome = { status: 'failed', error: err, phase: 'iteration', iteration: addon.completed(runner) };
     if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(runner);
   }
+  sites?.end(addon.completed(runner) - testFirstIteration());
   if (prepared.scenario?.teardown) {
     enter(PHASE.teardown);
     try {
@@ -510,7 +511,7 @@ async function main() {
   }
   enter(PHASE.end);
   if (outcome.status !== 'failed') addon.end(runner);
-  const sitesResult = sites?.finish(addon.completed(runner) - testFirstIteration()) ?? null;
+  const sitesResult = sites?.result() ?? null;
   sites?.close();
   closeSync(stdio.stdin);
   if (outputs) {

@@ -6,7 +6,7 @@
 // inside the module that fails is passed to onGrowFailed. With sites
 // (createSites), every event also goes to the site table with its frames.
 import { COUNTER, COUNTER_FIELDS, ALLOC_EVENT as EVENT } from '../../protocol.js';
-import { glueAllocatorNames } from './glue-names.js';
+import { glueAllocatorNames, glueExportNames } from './glue-names.js';
 import { HOOK_MODULE, instrumentAllocator, loadInstrumenter } from './instrument.js';
 
 const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = COUNTER;
@@ -51,13 +51,7 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
     }
   };
   // With sites, module k's events carry its frames (instrument.js).
-  const eventOf = (k) =>
-    sites
-      ? (kind, ptr, size, oldPtr, f0, f1, f2, f3, f4, f5, f6, f7) => {
-          count(kind, ptr, size, oldPtr);
-          sites.event(k, kind, ptr, size, oldPtr, f0, f1, f2, f3, f4, f5, f6, f7);
-        }
-      : count;
+  const eventOf = (k) => (sites ? sites.hook(k, count) : count);
 
   return {
     counters,
@@ -69,10 +63,11 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
      * compiles the module is on the stack (glueAllocatorNames).
      */
     transform(bytes) {
-      const glue = glueAllocatorNames();
-      const result = instrumentAllocator(bytes, glue, { sites: sites !== null });
+      const stack = new Error().stack ?? '';
+      const result = instrumentAllocator(bytes, glueAllocatorNames(stack), { sites: sites !== null });
       if (!result) return null;
-      const module = sites && result.entryPoints.length > 0 ? sites.addModule(bytes, result.framed) : 0;
+      const module =
+        sites && result.entryPoints.length > 0 ? sites.addModule(bytes, result.framed, glueExportNames(stack)) : 0;
       // A module rewritten only for its memory.grow has no allocator to cover.
       if (result.entryPoints.length > 0) {
         instrumented.push(result.entryPoints);

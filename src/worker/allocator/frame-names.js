@@ -3,7 +3,8 @@
 // from the symbols the user gave (--symbols FILE: a build of the same module
 // that keeps its names, or an Emscripten symbol map of `index:name` lines),
 // else its export name; without any, `func[N]`. Each name says where it
-// came from, and every frame keeps its index and its body's code offset in
+// came from (an Emscripten release build's minified export is named by the
+// `_name` its JS glue binds it to), and every frame keeps its index and its body's code offset in
 // the module, so a stripped module's frames can be symbolised later.
 import { readFileSync } from 'node:fs';
 import { usageError } from '../../cli/exit-codes.js';
@@ -53,20 +54,26 @@ export function readSymbols(path) {
 
 /**
  * A namer for the frames of one module (bytes): frame(index) -> { index,
- * name, from ('name section', 'symbols', 'export' or null), offset (its
- * body's code offset in the file, null for an import) }. symbols: a Map
- * from readSymbols, or null.
+ * name, from ('name section', 'symbols', 'JS glue', 'export' or null),
+ * offset (its body's code offset in the file, null for an import) }.
+ * symbols: a Map from readSymbols, or null; glue: export name -> the name
+ * the module's JS glue binds it to.
  */
-export function frameNamer(bytes, symbols = null) {
+export function frameNamer(bytes, symbols = null, glue = new Map()) {
   const { offsets, names } = functionIndex(bytes);
   const exported = new Map();
-  for (const e of inspectModule(bytes).exports)
-    if (e.kind === 'function' && !exported.has(e.index)) exported.set(e.index, e.name);
+  for (const e of inspectModule(bytes).exports) {
+    if (e.kind !== 'function' || exported.has(e.index)) continue;
+    exported.set(
+      e.index,
+      glue.has(e.name) ? { name: glue.get(e.name), from: 'JS glue' } : { name: e.name, from: 'export' },
+    );
+  }
   return (index) => {
     const offset = offsets[index] ?? null;
     if (names.has(index)) return { index, name: names.get(index), from: 'name section', offset };
     if (symbols?.has(index)) return { index, name: symbols.get(index), from: 'symbols', offset };
-    if (exported.has(index)) return { index, name: exported.get(index), from: 'export', offset };
+    if (exported.has(index)) return { index, ...exported.get(index), offset };
     return { index, name: `func[${index}]`, from: null, offset };
   };
 }
