@@ -217,6 +217,8 @@ export interface RunLogs {
   timed: DecodedRun;
   /** The counting pass's log, or null. */
   counted: DecodedRun | null;
+  /** The counting pass's allocation sites (sites.json, --sites), or null; analyze() reads it into summary.sites. */
+  sites: unknown | null;
 }
 
 /** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */

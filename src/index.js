@@ -13,8 +13,9 @@ export { soak } from './library/soak.js';
 export { VERSION as version } from './version.js';
 
 /**
- * The decoded logs of a result folder: { timed } from samples.wslog and
- * { counted } from samples-count.wslog (null without a counting pass).
+ * The decoded logs of a result folder: { timed } from samples.wslog,
+ * { counted } from samples-count.wslog (null without a counting pass) and
+ * { sites } from sites.json (null without --sites).
  * Throws a SoakError (exit 2 code) when dir holds no readable log.
  */
 export function readRun(dir) {
@@ -27,10 +28,11 @@ export function readRun(dir) {
  * was recorded with; run (the timed pass's outcome) to what its log says.
  * Reads and writes nothing.
  */
-export function analyze({ timed, counted = null, cfg = {}, run = null, count = null }) {
+export function analyze({ timed, counted = null, sites = null, cfg = {}, run = null, count = null }) {
   return analyzeLogs({
     timed,
     counted,
+    sites,
     cfg: analysisConfig(timed.header, cfg),
     run: run ?? logOutcome(timed),
     count,

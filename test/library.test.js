@@ -191,7 +191,12 @@ test(
     assert.deepEqual(summary.tool, { name: 'wasm-soak', version: (await import('wasm-soak')).version });
     const again = analyze(logs);
     assert.deepEqual(Object.keys(again).sort(), ['figureData', 'summary']);
-    assert.deepEqual(again.summary.outputs, { log: 'samples.wslog', countLog: null, summary: 'summary.json' });
+    assert.deepEqual(again.summary.outputs, {
+      log: 'samples.wslog',
+      countLog: null,
+      sites: null,
+      summary: 'summary.json',
+    });
     assert.equal(again.summary.verdict, summary.verdict);
     assert.deepEqual(
       again.summary.findings.map((f) => f.kind),
