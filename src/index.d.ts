@@ -255,6 +255,10 @@ export type SoakOptions = (
   countAllocs?: boolean;
   /** List every import a raw module needs that cannot be provided (else more than 4 are counted by module), as --verbose. */
   verbose?: boolean;
+  /** Allocation sites in the counting pass (implies countAllocs): summary.sites. */
+  sites?: boolean;
+  /** Names for a stripped module's sites: an unstripped build or an Emscripten symbol map (implies sites). */
+  symbols?: string;
   maxAllocsPerCall?: number | string;
   maxBytesPerCall?: number | string;
   warmup?: number | 'auto';
@@ -319,6 +323,8 @@ export interface RunLogs {
   counted: DecodedRun | null;
   /** The second timed pass's log (a slowdown timed again), or null. */
   replica: DecodedRun | null;
+  /** The counting pass's allocation sites (sites.json, --sites), or null; analyze() reads it into summary.sites. */
+  sites: unknown | null;
 }
 
 /** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */

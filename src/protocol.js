@@ -20,6 +20,20 @@ export const METRIC_MEMORY_BASE = c.metricMemoryBase;
 export const MARK = freeze(c.mark);
 export const COUNTER = freeze(c.counter);
 export const COUNTER_FIELDS = c.counterFields;
+/** What the instrumented allocator reports (its event's kind argument). */
+export const ALLOC_EVENT = freeze(c.allocEvent);
+/** Allocation sites (ws_protocol.h "Allocation sites"): an event's Int32 fields, frames last. */
+export const SITE_EVENT = freeze(c.siteEvent);
+export const SITE_EVENT_INTS = c.siteEventInts;
+/** Frames a site keeps (innermost first), and the frame past the stack's bottom. */
+export const SITE_FRAMES = c.siteFrames;
+export const SITE_NO_FRAME = c.siteNoFrame;
+/** A site's op outside any call (the scenario's setup, a slow sample). */
+export const SITE_NO_OP = c.siteNoOp;
+/** A site's key (module, op, frames) and its totals, as sitesSnapshot returns them. */
+export const SITE_KEY_INTS = c.siteKeyInts;
+export const SITE_VALUE = freeze(c.siteValue);
+export const SITE_VALUE_FIELDS = c.siteValueFields;
 export const CTL = freeze(c.ctl);
 /** What the STOP control word asks of the loop. */
 export const STOP_REQUEST = freeze(c.stopRequest);

@@ -196,6 +196,7 @@ test(
       log: 'samples.wslog',
       countLog: null,
       replicaLog: null,
+      sites: null,
       summary: 'summary.json',
     });
     assert.equal(again.summary.verdict, summary.verdict);

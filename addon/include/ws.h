@@ -16,5 +16,6 @@
 #include "ws_ring.h"
 #include "ws_rng.h"
 #include "ws_rss.h"
+#include "ws_sites.h"
 
 #endif

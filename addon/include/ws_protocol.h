@@ -140,6 +140,41 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(PEAK, 4, "peak")
 #define WS_COUNT_FIELDS 5
 
+/* What the instrumented allocator reports (its event's kind argument). */
+#define WS_ALLOC_EVENTS(X)                                                               \
+  X(ALLOC, 1, "alloc")     /* ptr: the new block, size: bytes requested */               \
+  X(FREE, 2, "free")       /* ptr: the block freed */                                    \
+  X(REALLOC, 3, "realloc") /* ptr: the new block, size, old: the block it replaces */
+
+/* Allocation sites (counting pass with --sites, ws_sites.h). A site is the
+ * module, the op and the WS_SITE_FRAMES innermost wasm functions (original
+ * function indices, the allocator's caller first; WS_SITE_NO_FRAME past the
+ * stack's bottom) at the allocator's entry. The allocator hook appends
+ * events of WS_SITE_EVENT_INTS Int32 fields, frames last, to a buffer the
+ * core applies in batches. */
+#define WS_SITE_FRAMES 16
+#define WS_SITE_NO_FRAME (-1)
+#define WS_SITE_EVENT_FIELDS(X)                                                          \
+  X(KIND, 0, "kind")      /* a WS_ALLOC_EVENTS value */                                  \
+  X(MODULE, 1, "module")  /* the instrumented module (0, 1, ...) */                      \
+  X(OP, 2, "op")          /* the op of the call; WS_SITE_NO_OP outside calls */          \
+  X(PTR, 3, "ptr")        /* u32 */                                                      \
+  X(SIZE, 4, "size")      /* u32 */                                                      \
+  X(OLD_PTR, 5, "oldPtr") /* u32, realloc only */                                        \
+  X(FRAMES, 6, "frames")  /* the first of WS_SITE_FRAMES frames */
+#define WS_SITE_EVENT_INTS (6 + WS_SITE_FRAMES)
+#define WS_SITE_NO_OP (-1)
+/* A site's key, as sitesSnapshot returns it: module, op, then its frames. */
+#define WS_SITE_KEY_INTS (2 + WS_SITE_FRAMES)
+/* A site's totals (doubles), as sitesSnapshot returns them. */
+#define WS_SITE_VALUES(X)                                                                \
+  X(LIVE_BYTES, 0, "liveBytes")   /* requested bytes of its blocks still live */         \
+  X(LIVE_BLOCKS, 1, "liveBlocks") /* its blocks still live */                            \
+  X(ALLOCS, 2, "allocs")          /* blocks it allocated */                              \
+  X(ALLOC_BYTES, 3, "allocBytes") /* bytes it requested */                               \
+  X(FREES, 4, "frees")            /* its blocks freed (by anyone) */
+#define WS_SITE_VALUE_FIELDS 5
+
 /* The allocators the heap census recognises (ws_census.h). */
 #define WS_CENSUS_KINDS(X)                                                               \
   X(NONE, 0, "none")                    /* nothing recognised */                         \
@@ -460,6 +495,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_WSTAT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_WSTAT_, name, value)
 #define WS_BAND_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_BAND_, name, value)
 #define WS_OPS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_OPS_, name, value)
+#define WS_EVENT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_EVENT_, name, value)
+#define WS_SITE_EVENT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_SITE_EVENT_, name, value)
+#define WS_SITE_VALUE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_SITE_, name, value)
 
 enum { WS_RECORD_TYPES(WS_REC_ENUM) };
 enum { WS_RECORD_FLAGS(WS_FLAG_ENUM) };
@@ -502,6 +540,9 @@ enum { WS_OPS_CELLS(WS_OPS_ENUM) };
 _Static_assert(WS_WSTAT_P99 + 1 == WS_WINDOW_STAT_FIELDS &&
                    WS_BAND_P90 + 1 == WS_BAND_FIELDS && WS_OPS_COUNT + 1 == WS_OPS_FIELDS,
                "a layout's width is its last field + 1");
+enum { WS_ALLOC_EVENTS(WS_EVENT_ENUM) };
+enum { WS_SITE_EVENT_FIELDS(WS_SITE_EVENT_ENUM) };
+enum { WS_SITE_VALUES(WS_SITE_VALUE_ENUM) };
 
 /* Returns the kind's name ("stable", "inconclusive", "error", "leak", ...),
  * or "unknown" (ws_judge.c). */

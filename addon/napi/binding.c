@@ -57,6 +57,7 @@ NAPI_MODULE_INIT() {
       ws_binding_live_init(env, exports) != napi_ok ||
       ws_binding_summary_init(env, exports) != napi_ok ||
       ws_binding_plot_init(env, exports) != napi_ok ||
+      ws_binding_sites_init(env, exports) != napi_ok ||
       ws_binding_verdict_init(env, exports) != napi_ok) {
     ws_binding_throw_last(env);
     return NULL;

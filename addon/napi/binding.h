@@ -69,5 +69,6 @@ napi_status ws_binding_live_init(napi_env env, napi_value exports);
 napi_status ws_binding_summary_init(napi_env env, napi_value exports);
 napi_status ws_binding_verdict_init(napi_env env, napi_value exports);
 napi_status ws_binding_plot_init(napi_env env, napi_value exports);
+napi_status ws_binding_sites_init(napi_env env, napi_value exports);
 
 #endif

@@ -99,6 +99,15 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "growReason", WS_GROW_REASONS);
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
   NAPI_CHECK(ws_napi_set_number(env, c, "counterFields", WS_COUNT_FIELDS));
+  WS_EXPORT_LIST(env, c, "allocEvent", WS_ALLOC_EVENTS);
+  WS_EXPORT_LIST(env, c, "siteEvent", WS_SITE_EVENT_FIELDS);
+  NAPI_CHECK(ws_napi_set_number(env, c, "siteEventInts", WS_SITE_EVENT_INTS));
+  NAPI_CHECK(ws_napi_set_number(env, c, "siteFrames", WS_SITE_FRAMES));
+  NAPI_CHECK(ws_napi_set_number(env, c, "siteNoFrame", WS_SITE_NO_FRAME));
+  NAPI_CHECK(ws_napi_set_number(env, c, "siteNoOp", WS_SITE_NO_OP));
+  NAPI_CHECK(ws_napi_set_number(env, c, "siteKeyInts", WS_SITE_KEY_INTS));
+  WS_EXPORT_LIST(env, c, "siteValue", WS_SITE_VALUES);
+  NAPI_CHECK(ws_napi_set_number(env, c, "siteValueFields", WS_SITE_VALUE_FIELDS));
   WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);
   WS_EXPORT_LIST(env, c, "stopRequest", WS_STOP_REQUESTS);
   WS_EXPORT_LIST(env, c, "phase", WS_WORKER_PHASES);

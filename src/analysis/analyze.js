@@ -16,6 +16,7 @@ import { censusSummary, growingClassesText } from './census.js';
 import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { judge, runStatus } from './judge.js';
+import { sitesSummary, sitesText } from './sites.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun } from './verdict.js';
 
@@ -95,6 +96,22 @@ function withGrowingClasses(f, census) {
   const text = NAMES_CLASSES.has(f.kind) ? growingClassesText(census) : '';
   if (!text) return f;
   return { ...f, sizeClasses: census.growing, sentence: `${f.sentence} Sizes that accumulate: ${text}.` };
+}
+
+// Findings whose sentence names the allocation sites of the growth.
+const NAMES_SITES = new Set(['leak', 'growth']);
+
+/** Finding f with the sites that allocated what grew: f.sites and its sentence. */
+function withSites(f, sites) {
+  const text = NAMES_SITES.has(f.kind) ? sitesText(sites) : '';
+  if (!text) return f;
+  return {
+    ...f,
+    sites: sites.growing
+      .slice(0, 3)
+      .map((s) => ({ stack: s.stack, op: s.op, growth: s.liveBytes.growth, share: s.share })),
+    sentence: `${f.sentence} ${text}`,
+  };
 }
 
 /**
@@ -213,7 +230,15 @@ export function toReplicate(logged, cfg) {
  * plotsSkipped are the report writers' to fill) and the decoded run as the
  * figures show it.
  */
-export function analyze({ timed: logged, counted = null, replica = null, cfg, run, count: given = null }) {
+export function analyze({
+  timed: logged,
+  counted = null,
+  replica = null,
+  sites: rawSites = null,
+  cfg,
+  run,
+  count: given = null,
+}) {
   // A slowdown (or growth held by peaks) must recur in the second timed pass, when one ran to its end
   // (one cut short says nothing of the calls after it: the first pass's word stands).
   const whole = replica && replica.calls >= logged.calls ? fromFirstCall(replica) : null;
@@ -226,11 +251,16 @@ export function analyze({ timed: logged, counted = null, replica = null, cfg, ru
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;
   const census = censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls });
+  // A counting pass cut short says nothing of the calls after it: its sites name no growth.
+  const countedWhole = counted ? !countCoverage(counted).partial : false;
+  const sites = countedWhole
+    ? sitesSummary(rawSites, { windowFrom: trend.warmup.iterations, ops: timed.header.ops ?? [] })
+    : null;
   const ops = timed.header.ops ?? [];
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   summary.findings = [
     ...exhausted,
-    ...trend.findings.map((f) => withGrowingClasses(f, census)),
+    ...trend.findings.map((f) => withSites(withGrowingClasses(f, census), sites)),
     ...budgetFindings,
     ...hungCall(summary.error, run.error),
   ];
@@ -253,6 +283,7 @@ export function analyze({ timed: logged, counted = null, replica = null, cfg, ru
       kind: census.kind,
     };
   summary.allocations = allocations ? allocations.summary : null;
+  summary.sites = sites;
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
   // --baseline: the run against the saved one; its regressions beyond the
   // gates are findings of kind regression (summary.baseline.regressions).
@@ -283,6 +314,7 @@ export function analyze({ timed: logged, counted = null, replica = null, cfg, ru
     log: 'samples.wslog',
     countLog: counted ? 'samples-count.wslog' : null,
     replicaLog: replica ? 'samples-replica.wslog' : null,
+    sites: rawSites ? 'sites.json' : null,
     summary: 'summary.json',
   };
   // The figures show what the verdicts judged (e.g. live bytes from the

@@ -1,6 +1,6 @@
 // Decodes a sample log into the analysis input (docs/architecture.md,
 // "Decoded run data"). The heavy lifting is the C log reader.
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
@@ -52,27 +52,44 @@ export function readRun(source, { allocs = false } = {}) {
 /**
  * Reads a result folder's logs: { timed } from dir/samples.wslog and, when a
  * counting pass wrote one, { counted } from dir/samples-count.wslog, when a
- * second timed pass replicated a slowdown, { replica } from
- * dir/samples-replica.wslog (else null). Throws like readRun.
+ * second timed pass replicated a finding, { replica } from
+ * dir/samples-replica.wslog (else null), and the counting pass's allocation
+ * sites from dir/sites.json (else null). Throws like readRun, and SoakError
+ * (exit 2) for a sites.json that does not parse.
  */
 export function readResultLogs(dir) {
   const optional = (file) => (existsSync(join(dir, file)) ? join(dir, file) : null);
+  const sitesFile = join(dir, 'sites.json');
+  let sites = null;
+  if (existsSync(sitesFile)) {
+    try {
+      sites = JSON.parse(readFileSync(sitesFile, 'utf8'));
+    } catch (err) {
+      throw new SoakError('WS_EFORMAT', `${sitesFile} does not parse (${err.message}).`, {
+        fix: 'It is written whole after the counting pass: run the soak again with --sites.',
+        exitCode: EXIT.USAGE,
+      });
+    }
+  }
   return readLogs({
     timed: join(dir, 'samples.wslog'),
     counted: optional('samples-count.wslog'),
     replica: optional('samples-replica.wslog'),
+    sites,
   });
 }
 
 /**
  * Reads a run's logs, each a path or the bytes in memory: { timed, counted,
- * replica } (counted and replica null without one).
+ * replica, sites } (counted and replica null without one; sites, the
+ * counting pass's allocation sites as the worker gave them, passed through).
  */
-export function readLogs({ timed, counted = null, replica = null }) {
+export function readLogs({ timed, counted = null, replica = null, sites = null }) {
   return {
     timed: readRun(timed),
     counted: counted === null ? null : readRun(counted, { allocs: true }),
     replica: replica === null ? null : readRun(replica),
+    sites,
   };
 }
 

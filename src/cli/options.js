@@ -95,9 +95,10 @@ export const COMMANDS = Object.freeze({
     operand: { name: 'result folder', min: 1, max: Infinity },
   },
   export: {
-    usage: 'wasm-soak export <result-dir> --csv',
-    summary: 'the samples as CSV',
-    about: 'Writes samples.csv (one row per call) and metrics.csv (the slow samples) into the result folder.',
+    usage: 'wasm-soak export <result-dir> --csv | --pprof',
+    summary: 'the samples as CSV, the allocation sites as pprof',
+    about:
+      'Writes samples.csv (one row per call) and metrics.csv (the slow samples), or sites.pb.gz (the allocation sites of a --sites run, for go tool pprof, speedscope or Pyroscope), into the result folder.',
     operand: { name: 'result folder', min: 1, max: 1 },
   },
 });
@@ -238,6 +239,20 @@ export const OPTIONS = Object.freeze(
       name: 'count-allocs',
       default: false,
       help: 'add a counting pass: allocations and live bytes per call',
+      commands: RUN,
+    },
+    {
+      name: 'sites',
+      default: false,
+      help: 'add allocation sites to the counting pass: live bytes and allocations by call stack, ranked by growth (implies --count-allocs)',
+      commands: RUN,
+    },
+    {
+      name: 'symbols',
+      value: 'FILE',
+      parse: (text) => text,
+      default: null,
+      help: "function names for a stripped module's sites: a build of it that keeps its names (the same function indices) or an Emscripten symbol map (index:name lines) (implies --sites)",
       commands: RUN,
     },
     {
@@ -506,6 +521,12 @@ export const OPTIONS = Object.freeze(
       commands: ['soak'],
     },
     { name: 'csv', default: false, help: 'write samples.csv and metrics.csv', commands: ['export'] },
+    {
+      name: 'pprof',
+      default: false,
+      help: 'write sites.pb.gz: the allocation sites (--sites) as a gzipped pprof profile (alloc_objects, alloc_space, inuse_objects, inuse_space)',
+      commands: ['export'],
+    },
     { name: 'help', short: 'h', default: false, help: 'this help', commands: Object.keys(COMMANDS) },
     // Copied with their getters (a spread would read the addon's defaults now).
   ].map((o) => Object.freeze(Object.defineProperties({ key: camelCase(o.name) }, Object.getOwnPropertyDescriptors(o)))),
@@ -733,7 +754,8 @@ export function runConfig(values) {
   if (values.slowEvery === undefined && Number.isFinite(cfg.iterations))
     cfg.slowEvery = Math.max(1, Math.min(MAX_SLOW_EVERY, Math.floor(cfg.iterations / DEFAULT_SLOW_SAMPLES)));
   cfg.budgets = { allocs: maxAllocsPerCall, bytes: maxBytesPerCall };
-  // Budgets are checked on the counting pass's exact counts.
-  cfg.countAllocs = cfg.countAllocs || maxAllocsPerCall !== null || maxBytesPerCall !== null;
+  // Budgets are checked on the counting pass's exact counts; sites are its too.
+  cfg.sites = cfg.sites || cfg.symbols !== null;
+  cfg.countAllocs = cfg.countAllocs || cfg.sites || maxAllocsPerCall !== null || maxBytesPerCall !== null;
   return cfg;
 }

@@ -5,6 +5,7 @@ import { baselineLines } from '../baseline/words.js';
 import { escapeMarkup as esc } from './escape.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
+import { SITES_CSS, sitesSection } from './sites-html.js';
 import {
   allocationRows,
   figureTitle,
@@ -287,10 +288,11 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
   return htmlPage({
     title: `wasm-soak: ${s.verdict ?? s.status} — ${figureTitle(s)}`,
     head: banner(s),
-    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${memorySection(
+    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${sitesSection(s)}${memorySection(
       s,
       ordered.map((f) => f.name),
     )}${runSection(s)}`,
+    css: SITES_CSS,
     footer: `Written by ${toolName(s)} from summary.json (schema ${s.version ?? '?'}).`,
   });
 }

@@ -33,6 +33,28 @@ const cell = (s) =>
 
 const signed = (b) => (Number.isFinite(b) && b > 0 ? `+${formatBytes(b)}` : formatBytes(b));
 
+// Sites shown in summary.md.
+const SITES_ROWS = 5;
+
+// The allocation sites whose live bytes grew (--sites), compact.
+function sitesLines(s) {
+  const growing = s.sites?.growing ?? [];
+  if (!growing.length) return [];
+  return [
+    '**Allocation sites whose live bytes grew since warm-up** (counting pass, innermost frame first)',
+    '',
+    '| live bytes grown | share | op | stack |',
+    '|--:|--:|---|---|',
+    ...growing
+      .slice(0, SITES_ROWS)
+      .map(
+        (g) =>
+          `| +${formatBytes(g.liveBytes.growth)} | ${Math.round(g.share * 100)} % | ${cell(g.op ?? '–')} | ${cell(g.stack)} |`,
+      ),
+    '',
+  ];
+}
+
 // Inside the allocator, compact: per-op allocations with both median times,
 // growth by op, and one line on the sources (what is missing and why).
 function allocatorLines(s, timed) {
@@ -124,7 +146,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     }
     out.push('');
   }
-  out.push(...allocatorLines(s, timed));
+  out.push(...allocatorLines(s, timed), ...sitesLines(s));
   const m = s.memory;
   if (m)
     out.push(

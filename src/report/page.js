@@ -69,13 +69,13 @@ export function banner({ tone, title, text, sub = null, id = 'verdict' }) {
 export const mark = (tone, word) => `<span class="mark ${esc(tone)}">${esc(word)}</span>`;
 
 /** The whole page: title (the tab's), head (the banner's markup), body (the sections' markup), footer text. */
-export function htmlPage({ title, head, body, footer }) {
+export function htmlPage({ title, head, body, footer, css = '' }) {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
-<style>${CSS}</style></head>
+<style>${CSS}${css}</style></head>
 <body>${head}<main>
 ${body}
 <p class="muted">${esc(footer)}</p>

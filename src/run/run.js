@@ -4,7 +4,7 @@
 // log and writes the result folder (or, for the library's soak() without
 // `out`, keeps the log in memory and writes nothing).
 
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { toReplicate } from '../analysis/analyze.js';
 import { createLiveAnalysis } from '../analysis/live.js';
@@ -17,6 +17,7 @@ import { formatCount } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
 import { TOOL } from '../version.js';
+import { readSymbols } from '../worker/allocator/frame-names.js';
 import { abandonRun, createDrain, createRing, requestStop } from './drain.js';
 import { describeEnvironment } from './env.js';
 import { interrupts } from './interrupt.js';
@@ -69,6 +70,8 @@ function buildHeader({ target, cfg, argv, ready }) {
       timeThreshold: cfg.timeThreshold,
       failOn: cfg.failOn,
       countAllocs: cfg.countAllocs,
+      sites: cfg.sites ?? false,
+      symbols: cfg.symbols ?? null,
       budgets: cfg.budgets,
     },
     ops: ready.ops,
@@ -539,6 +542,7 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
     );
   }
   if (cfg.countAllocs) checkBinaryen();
+  if (cfg.symbols) readSymbols(cfg.symbols); // a usage error before any run
   // A suite names its targets (cfg.name); that name wins over the file's.
   if (cfg.name) target.name = cfg.name;
   const named = cfg.out ?? join(RESULTS_ROOT, target.name);
@@ -596,8 +600,10 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
 
   let count = null;
   let countLog = null;
+  let sites = null;
   const countPath = inDir('samples-count.wslog');
-  if (countPath) rmSync(countPath, { force: true });
+  const sitesPath = inDir('sites.json');
+  for (const path of [countPath, sitesPath]) if (path) rmSync(path, { force: true });
   if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
     // The same calls again: from the counter's start (a test hook's, else 0) to where it stopped.
     const completed = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
@@ -617,10 +623,14 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
       : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
     if (count.status === 'interrupted') run.status = 'interrupted';
     if (pass.wroteLog) countLog = pass.memoryLog;
+    sites = pass.outcome.sites ?? null;
   }
   const replicaLog = await replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
   room?.free();
-  const logs = outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog }) : null;
+  // The sites beside the counting pass's log (docs/log-format.md, "sites.json").
+  if (sites && sitesPath) writeFileSync(sitesPath, JSON.stringify(sites));
+  const logs =
+    outDir === null ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites }) : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };
 }

@@ -14,6 +14,7 @@ import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
 import { CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
+import { createSites } from './allocator/sites.js';
 import { censusSource, createSources, heapMemory } from './allocator/sources.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
@@ -62,7 +63,12 @@ const memoryOf = (entry) => entry.ref.deref();
 const growFailures = createGrowFailures();
 // The counting pass rewrites every module's allocator (and memory.grow)
 // before it compiles.
-const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm }) : null;
+// With --sites, each allocation's site too (allocator/sites.js).
+const sites =
+  config.countPass && config.sites
+    ? createSites({ control, iterations: config.iterations, symbols: config.symbols ?? null })
+    : null;
+const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
 
 const capture = installCapture({
   transform: counting ? counting.transform : null,
@@ -361,7 +367,12 @@ async function loop(prepared) {
     const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
     const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
     const untilBlock = gate ? gate.budget(done) : config.yieldEvery;
-    const st = addon.runBatch(runner, Math.min(untilYield, untilSlow, untilBlock, config.yieldEvery), yieldNs);
+    const untilSites = sites ? sites.budget(done - testFirstIteration()) : config.yieldEvery;
+    const st = addon.runBatch(
+      runner,
+      Math.min(untilYield, untilSlow, untilBlock, untilSites, config.yieldEvery),
+      yieldNs,
+    );
     if (st === STATUS.full) {
       // Back-pressure: ask for a drain and sleep until the main thread frees slots.
       const read = Atomics.load(control, CTL.read);
@@ -385,6 +396,7 @@ async function loop(prepared) {
     trackLateMemories();
     const now = performance.now();
     const completed = addon.completed(runner);
+    sites?.reached(completed - testFirstIteration());
     const finished = st !== STATUS.yield && st !== STATUS.async;
     if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || finished) {
       enter(PHASE.stats);
@@ -511,6 +523,7 @@ async function main() {
     })),
   });
   enter(PHASE.loop);
+  sites?.reached(0);
   let outcome;
   try {
     outcome = await loop(prepared);
@@ -520,6 +533,7 @@ async function main() {
     outcome = { status: 'failed', error: err, phase: 'iteration', iteration: addon.completed(runner) };
     if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(runner);
   }
+  sites?.end(addon.completed(runner) - testFirstIteration());
   if (prepared.scenario?.teardown) {
     enter(PHASE.teardown);
     try {
@@ -534,6 +548,8 @@ async function main() {
   }
   enter(PHASE.end);
   if (outcome.status !== 'failed') addon.end(runner);
+  const sitesResult = sites?.result() ?? null;
+  sites?.close();
   closeSync(stdio.stdin);
   if (outputs) {
     closeSync(stdio.stdout);
@@ -547,6 +563,7 @@ async function main() {
     completed: addon.completed(runner),
     firstIteration: testFirstIteration(),
     untrackedMemories,
+    sites: sitesResult,
     error:
       outcome.status === 'failed'
         ? {

@@ -1,9 +1,11 @@
-// `wasm-soak export DIR --csv`: the samples of a result folder as CSV.
+// `wasm-soak export DIR --csv`: the samples of a result folder as CSV;
+// `--pprof`: its allocation sites (sites.json) as a pprof profile.
 
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { damageWords, readRun } from '../../analysis/log-reader.js';
+import { damageWords, readResultLogs, readRun } from '../../analysis/log-reader.js';
+import { sitesProfile } from '../../report/pprof.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { COMMANDS } from '../options.js';
 
@@ -53,10 +55,36 @@ async function exportCsv(dir) {
   return [samplesPath, metricsPath];
 }
 
-/** Exports the folder of parseCommand('export', argv); --csv is the one format. */
+/**
+ * Writes dir/sites.pb.gz, the pprof profile of dir/sites.json (pprof.js).
+ * Returns its path; a usage error (exit 2) when the run had no --sites.
+ */
+function exportPprof(dir) {
+  if (!existsSync(join(dir, 'sites.json')))
+    throw usageError(
+      'WS_EUSAGE',
+      `${dir} holds no sites.json: its run recorded no allocation sites.`,
+      'Run it again with --sites (a counting pass that records where each allocation came from).',
+    );
+  const { sites, timed } = readResultLogs(dir);
+  const path = join(dir, 'sites.pb.gz');
+  writeFileSync(
+    path,
+    sitesProfile(
+      sites,
+      (timed.header.ops ?? []).map((o) => o.name),
+    ),
+  );
+  return path;
+}
+
+/** Exports the folder of parseCommand('export', argv): --csv, --pprof or both. */
 export async function commandExport({ values, positionals }) {
-  if (!values.csv) throw usageError('WS_EUSAGE', 'export needs --csv.', `Usage: ${COMMANDS.export.usage}`);
-  const written = await exportCsv(positionals[0]);
+  if (!values.csv && !values.pprof)
+    throw usageError('WS_EUSAGE', 'export needs --csv or --pprof.', `Usage: ${COMMANDS.export.usage}`);
+  const written = [];
+  if (values.csv) written.push(...(await exportCsv(positionals[0])));
+  if (values.pprof) written.push(exportPprof(positionals[0]));
   process.stdout.write(`${written.join('\n')}\n`);
   return EXIT.OK;
 }

@@ -3,19 +3,21 @@
 // loop reads after each call (WS_COUNT_* order: allocs, frees, bytes
 // requested, live bytes, peak live bytes). Live bytes are requested bytes of
 // blocks allocated and not yet freed, tracked by pointer. A memory.grow
-// inside the module that fails is passed to onGrowFailed.
-import { COUNTER, COUNTER_FIELDS } from '../../protocol.js';
-import { glueAllocatorNames } from './glue-names.js';
-import { EVENT, HOOK_MODULE, instrumentAllocator, loadInstrumenter } from './instrument.js';
+// inside the module that fails is passed to onGrowFailed. With sites
+// (createSites), every event also goes to the site table with its frames.
+import { COUNTER, COUNTER_FIELDS, ALLOC_EVENT as EVENT } from '../../protocol.js';
+import { glueAllocatorNames, glueExportNames } from './glue-names.js';
+import { HOOK_MODULE, instrumentAllocator, loadInstrumenter } from './instrument.js';
 
 const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = COUNTER;
 
 /**
  * The counting pass's state; loads binaryen first. onGrowFailed(deltaPages,
  * pages, maximumPages) hears of every memory.grow inside a rewritten module
- * that returned -1.
+ * that returned -1. sites (createSites's, or null) takes every event with
+ * its frames, and each instrumented module's bytes (sites.addModule).
  */
-export async function createCounting({ onGrowFailed = () => {} } = {}) {
+export async function createCounting({ onGrowFailed = () => {}, sites = null } = {}) {
   await loadInstrumenter();
   // Over an explicit ArrayBuffer, so V8 never moves it (C keeps a pointer).
   const counters = new Float64Array(new ArrayBuffer(COUNTER_FIELDS * 8));
@@ -38,16 +40,18 @@ export async function createCounting({ onGrowFailed = () => {} } = {}) {
     counters[LIVE] += size;
     if (counters[LIVE] > counters[PEAK]) counters[PEAK] = counters[LIVE];
   };
-  const event = (kind, ptr, size, oldPtr) => {
+  const count = (kind, ptr, size, oldPtr) => {
     const p = ptr >>> 0;
-    if (kind === EVENT.ALLOC) alloc(p, size >>> 0);
-    else if (kind === EVENT.FREE) free(p);
-    else if (kind === EVENT.REALLOC && (p !== 0 || size >>> 0 === 0)) {
+    if (kind === EVENT.alloc) alloc(p, size >>> 0);
+    else if (kind === EVENT.free) free(p);
+    else if (kind === EVENT.realloc && (p !== 0 || size >>> 0 === 0)) {
       // A failed realloc (null for a non-zero size) leaves the old block live.
       free(oldPtr >>> 0);
       alloc(p, size >>> 0);
     }
   };
+  // With sites, module k's events carry its frames (instrument.js).
+  const eventOf = (k) => (sites ? sites.hook(k, count) : count);
 
   return {
     counters,
@@ -59,8 +63,11 @@ export async function createCounting({ onGrowFailed = () => {} } = {}) {
      * compiles the module is on the stack (glueAllocatorNames).
      */
     transform(bytes) {
-      const result = instrumentAllocator(bytes, glueAllocatorNames());
+      const stack = new Error().stack ?? '';
+      const result = instrumentAllocator(bytes, glueAllocatorNames(stack), { sites: sites !== null });
       if (!result) return null;
+      const module =
+        sites && result.entryPoints.length > 0 ? sites.addModule(bytes, result.framed, glueExportNames(stack)) : 0;
       // A module rewritten only for its memory.grow has no allocator to cover.
       if (result.entryPoints.length > 0) {
         instrumented.push(result.entryPoints);
@@ -68,7 +75,10 @@ export async function createCounting({ onGrowFailed = () => {} } = {}) {
       }
       const maximum = result.growMaximumPages;
       const growFailed = (delta, pages) => onGrowFailed(delta >>> 0, pages >>> 0, maximum);
-      return { bytes: result.bytes, imports: { [HOOK_MODULE]: { event, grow_failed: growFailed } } };
+      return {
+        bytes: result.bytes,
+        imports: { [HOOK_MODULE]: { event: eventOf(module), grow_failed: growFailed } },
+      };
     },
   };
 }

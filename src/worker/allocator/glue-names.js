@@ -16,6 +16,10 @@ const BINDING = new RegExp(
   `(?:\\b_(${GLUE_NAMES.join('|')})|\\[\\s*["']_(${GLUE_NAMES.join('|')})["']\\s*\\])\\s*=\\s*[\\w$]+\\s*(?:\\.\\s*([\\w$]+)|\\[\\s*["']([\\w$]+)["']\\s*\\])`,
   'g',
 );
+// The same binding for any `_name` the glue binds (every exported function
+// an Emscripten glue uses: `_sqlite3_prepare_v2=c.U`).
+const ANY_BINDING =
+  /(?:\b_([A-Za-z][\w$]*)|\[\s*["']_([A-Za-z][\w$]*)["']\s*\])\s*=\s*[\w$]+\s*(?:\.\s*([\w$]+)|\[\s*["']([\w$]+)["']\s*\])/g;
 const OWN_SOURCES = fileURLToPath(new URL('../../', import.meta.url));
 
 const cache = new Map();
@@ -30,28 +34,43 @@ function stackFiles(stack) {
   return files;
 }
 
-/** Export name -> glue name ("La" -> "malloc") bound in the file at path. */
-function bindingsIn(path) {
-  if (cache.has(path)) return cache.get(path);
+/**
+ * Export name -> glue name bound in the file at path, by pattern (BINDING:
+ * "La" -> "malloc"; ANY_BINDING: also "U" -> "sqlite3_prepare_v2").
+ */
+function bindingsIn(path, pattern) {
+  const key = `${pattern === BINDING ? 'allocator' : 'any'}:${path}`;
+  if (cache.has(key)) return cache.get(key);
   const out = new Map();
   try {
     if (statSync(path).size <= MAX_GLUE_BYTES) {
       const text = readFileSync(path, 'utf8');
-      for (const m of text.matchAll(BINDING)) out.set(m[3] ?? m[4], m[1] ?? m[2]);
+      for (const m of text.matchAll(pattern)) out.set(m[3] ?? m[4], m[1] ?? m[2]);
     }
   } catch {
     // not a readable file: no bindings
   }
-  cache.set(path, out);
+  cache.set(key, out);
   return out;
+}
+
+/** Export name -> glue name from the glue files on stack, by pattern. */
+function namesOnStack(stack, pattern) {
+  const names = new Map();
+  for (const path of stackFiles(stack))
+    for (const [exported, name] of bindingsIn(path, pattern)) names.set(exported, name);
+  return names;
 }
 
 /**
  * Export name -> entry point name ("La" -> "malloc") from the glue files on
  * stack (default: the caller's stack). Empty when no glue names them.
  */
-export function glueAllocatorNames(stack = new Error().stack ?? '') {
-  const names = new Map();
-  for (const path of stackFiles(stack)) for (const [exported, name] of bindingsIn(path)) names.set(exported, name);
-  return names;
-}
+export const glueAllocatorNames = (stack = new Error().stack ?? '') => namesOnStack(stack, BINDING);
+
+/**
+ * Export name -> the name the glue binds it to, for every `_name` binding
+ * ("U" -> "sqlite3_prepare_v2"), from the glue files on stack (default: the
+ * caller's): the names of a minified module's exports (allocation sites).
+ */
+export const glueExportNames = (stack = new Error().stack ?? '') => namesOnStack(stack, ANY_BINDING);

@@ -13,6 +13,8 @@
 // once). Every memory.grow instruction is counted too (countGrows): one that
 // returns -1 is reported with the pages it asked for.
 import { loadBinaryen } from '../../binaryen.js';
+import { ALLOC_EVENT as EVENT, SITE_FRAMES } from '../../protocol.js';
+import { addFrames, frameGlobal } from './frames.js';
 
 // binaryen loads when a counting pass starts (loadInstrumenter), never before.
 let binaryen = null;
@@ -22,7 +24,6 @@ export async function loadInstrumenter() {
   binaryen ??= await loadBinaryen();
 }
 
-export const EVENT = Object.freeze({ ALLOC: 1, FREE: 2, REALLOC: 3 });
 export const HOOK_MODULE = 'wasm_soak';
 
 // Argument positions of each entry point: size = bytes requested (n * size
@@ -136,9 +137,11 @@ function findEntryPoints(module, glueNames) {
   const found = new Map();
   for (const candidate of named) {
     let { internal, how } = candidate;
+    const chain = [internal];
     let hops = 0;
     for (let next = forwardTarget(module, internal); next && !taken.has(next) && hops < MAX_FORWARDS; hops++) {
       internal = next;
+      chain.push(next);
       how = `${how}, forwarding to function ${next}`;
       next = forwardTarget(module, internal);
     }
@@ -151,7 +154,7 @@ function findEntryPoints(module, glueNames) {
     if (params.length <= needed || params.some((t) => t !== binaryen.i32)) continue;
     // A boundary wrapper that only forwards has led to the allocator itself.
     const boundary = Boolean(candidate.entry.boundary) && hops === 0;
-    found.set(internal, { ...candidate, internal, how, boundary, info, params });
+    found.set(internal, { ...candidate, internal, how, boundary, info, params, chain });
   }
   return [...found.values()];
 }
@@ -167,8 +170,11 @@ function coversCore(found) {
   return allocates && frees;
 }
 
-/** Builds the wrapper body of one entry point. */
-function wrapperBody(m, { entry, info, params }, origName) {
+/**
+ * Builds the wrapper body of one entry point; with sites, its event also
+ * passes the frame globals (frames.js).
+ */
+function wrapperBody(m, { entry, info, params }, origName, sites) {
   const args = params.map((t, i) => m.local.get(i, t));
   const resultType = info.results;
   const hasResult = resultType !== binaryen.none;
@@ -181,18 +187,19 @@ function wrapperBody(m, { entry, info, params }, origName) {
   // (kind, ptr, size, oldPtr); binaryen expression references are numbers
   // too, so every operand is built explicitly.
   let event;
-  if (entry.kind === 'alloc') event = [m.i32.const(EVENT.ALLOC), result(), arg(entry.size), zero()];
+  if (entry.kind === 'alloc') event = [m.i32.const(EVENT.alloc), result(), arg(entry.size), zero()];
   else if (entry.kind === 'calloc')
-    event = [m.i32.const(EVENT.ALLOC), result(), m.i32.mul(arg(entry.n), arg(entry.size)), zero()];
-  else if (entry.kind === 'realloc') event = [m.i32.const(EVENT.REALLOC), result(), arg(entry.size), arg(entry.ptr)];
-  else if (entry.kind === 'free') event = [m.i32.const(EVENT.FREE), arg(entry.ptr), zero(), zero()];
+    event = [m.i32.const(EVENT.alloc), result(), m.i32.mul(arg(entry.n), arg(entry.size)), zero()];
+  else if (entry.kind === 'realloc') event = [m.i32.const(EVENT.realloc), result(), arg(entry.size), arg(entry.ptr)];
+  else if (entry.kind === 'free') event = [m.i32.const(EVENT.free), arg(entry.ptr), zero(), zero()];
   else
     event = [
-      m.i32.const(EVENT.ALLOC),
+      m.i32.const(EVENT.alloc),
       m.if(m.i32.eqz(result()), m.i32.load(0, 4, arg(entry.out)), zero()),
       arg(entry.size),
       zero(),
     ];
+  if (sites) for (let i = 0; i < SITE_FRAMES; i++) event.push(m.global.get(frameGlobal(i), binaryen.i32));
   const call = m.call(origName, args, resultType);
   const body = [
     depth(1),
@@ -270,14 +277,17 @@ function countGrows(m) {
  * forwarders followed), whether they cover the allocator's core
  * (coversCore), and the memory's declared maximum in pages (0: none); or
  * null when the module has neither an allocator entry point to wrap nor a
- * memory (or uses a 64-bit memory). The features the engine runs are
+ * memory (or uses a 64-bit memory). With sites, every event also carries
+ * the SITE_FRAMES innermost frames (frames.js) and the result says how many
+ * functions keep them (framed). The features the engine runs are
  * enabled (ENGINE_FEATURES), so a module using exceptions, SIMD or bulk
  * memory validates; they exclude multi-memory, so a module has one memory
  * at most.
  */
-export function instrumentAllocator(bytes, glueNames = new Map()) {
+export function instrumentAllocator(bytes, glueNames = new Map(), { sites = false } = {}) {
   const m = binaryen.readBinary(bytes);
   try {
+    const indexOf = new Map(functionNames(m).map((name, i) => [name, i]));
     m.setFeatures(engineFeatures());
     const memory = m.hasMemory() ? m.getMemoryInfo() : null;
     if (memory?.is64) return null;
@@ -285,11 +295,20 @@ export function instrumentAllocator(bytes, glueNames = new Map()) {
     if (found.length === 0 && !memory) return null;
     if (memory) countGrows(m);
     m.addGlobal('ws$depth', binaryen.i32, true, m.i32.const(0));
+    const framed =
+      sites && found.length > 0
+        ? addFrames(binaryen, m, {
+            targets: found.map((f) => f.internal),
+            skip: new Set(found.flatMap((f) => f.chain)),
+            indexOf,
+          })
+        : 0;
+    const eventArgs = 4 + (sites ? SITE_FRAMES : 0);
     m.addFunctionImport(
       'ws$event',
       HOOK_MODULE,
       'event',
-      binaryen.createType([binaryen.i32, binaryen.i32, binaryen.i32, binaryen.i32]),
+      binaryen.createType(Array(eventArgs).fill(binaryen.i32)),
       binaryen.none,
     );
     for (const f of found) {
@@ -297,7 +316,7 @@ export function instrumentAllocator(bytes, glueNames = new Map()) {
       m.addFunction(origName, f.info.params, f.info.results, f.info.vars, f.info.body);
       m.removeFunction(f.internal);
       const vars = f.info.results === binaryen.none ? [] : [binaryen.i32];
-      m.addFunction(f.internal, f.info.params, f.info.results, vars, wrapperBody(m, f, origName));
+      m.addFunction(f.internal, f.info.params, f.info.results, vars, wrapperBody(m, f, origName, sites));
     }
     if (!m.validate()) throw new Error('binaryen rejected the instrumented module');
     return {
@@ -306,6 +325,7 @@ export function instrumentAllocator(bytes, glueNames = new Map()) {
       found: found.map((f) => ({ name: f.name, how: f.how })),
       complete: coversCore(found),
       growMaximumPages: memory?.max ?? 0,
+      framed,
     };
   } finally {
     m.dispose();

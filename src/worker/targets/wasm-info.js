@@ -129,3 +129,49 @@ export function inspectModule(bytes) {
     start: info.start,
   };
 }
+
+/**
+ * The function index space of bytes (a wasm module already validated):
+ * { imported: the number of imported functions, offsets: each defined
+ * function's body offset in the file (by function index, imports first:
+ * undefined for them), names: Map index -> name from the name section's
+ * function names (empty without one) }. A malformed name section gives the
+ * names read before the damage.
+ */
+export function functionIndex(bytes) {
+  const r = new Reader(bytes);
+  r.pos = 8;
+  let imported = 0;
+  const offsets = [];
+  const names = new Map();
+  while (r.pos < bytes.length) {
+    const id = r.byte();
+    const size = r.u32();
+    const end = r.pos + size;
+    if (id === 2) {
+      const info = { imports: [], functions: [], memories: [] };
+      for (let n = r.u32(); n > 0; n--) readImport(r, info);
+      imported = info.functions.length;
+    } else if (id === 10) {
+      offsets.length = imported;
+      for (let n = r.u32(); n > 0; n--) {
+        const bodySize = r.u32();
+        offsets.push(r.pos);
+        r.pos += bodySize;
+      }
+    } else if (id === 0 && r.name() === 'name') {
+      try {
+        while (r.pos < end) {
+          const sub = r.byte();
+          const subEnd = r.u32() + r.pos;
+          if (sub === 1) for (let n = r.u32(); n > 0; n--) names.set(r.u32(), r.name());
+          r.pos = subEnd;
+        }
+      } catch {
+        // a damaged name section: the names read so far
+      }
+    }
+    r.pos = end;
+  }
+  return { imported, offsets, names };
+}

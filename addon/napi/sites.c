@@ -1,0 +1,170 @@
+/* Node-API layer of the allocation sites (ws_sites.h): a type-tagged object
+ * that wraps a ws_sites and holds the Int32Array the allocator hook fills
+ * with events; sitesApply hands the first n of them to the core, and
+ * sitesSnapshot copies every site's key and totals out. sitesClose frees
+ * the table at once (a finalizer alone runs only if V8 collects the
+ * object). Runs on the counting pass worker's JS thread; keeps no mutable
+ * globals. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binding.h"
+#include "ws.h"
+
+/* Tells a site table's object from any other value. */
+static const napi_type_tag sites_tag = {0x51e7a11c0c5173e5ULL, 0x2d4f8b6a9c3e7101ULL};
+
+typedef struct {
+  ws_sites *sites;
+  napi_ref events_ref; /* keeps the event buffer alive */
+  int32_t *events;
+  size_t capacity; /* events the buffer holds */
+} sites_box;
+
+/* Frees the box's table and its reference to the event buffer. */
+static void box_free(napi_env env, sites_box *box) {
+  ws_sites_free(box->sites);
+  if (box->events_ref != NULL)
+    napi_delete_reference(env, box->events_ref);
+  free(box);
+}
+
+static void finalize_sites(napi_env env, void *data, void *hint) {
+  (void)hint;
+  box_free(env, data);
+}
+
+/* Returns the box behind v, or NULL after throwing WS_EINVAL (v is not from
+ * sitesCreate, or was closed). */
+static sites_box *unwrap_sites(napi_env env, napi_value v) {
+  bool tagged = false;
+  void *data = NULL;
+  if (napi_check_object_type_tag(env, v, &sites_tag, &tagged) != napi_ok || !tagged ||
+      napi_unwrap(env, v, &data) != napi_ok || data == NULL) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "the first argument must come from sitesCreate, not closed");
+    return NULL;
+  }
+  return data;
+}
+
+/* sitesCreate(events: Int32Array) -> an object owning an empty site table
+ * fed from events (WS_SITE_EVENT_INTS ints per event; freed by sitesClose,
+ * else by its finalizer). The array must not move: give it its own
+ * ArrayBuffer. Throws WS_EINVAL (not an Int32Array of at least one event),
+ * WS_ENOMEM. */
+static napi_value sites_create(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg, result;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
+  void *data = NULL;
+  size_t length = 0;
+  if (argc < 1 ||
+      ws_napi_typed_array(env, arg, napi_int32_array, &data, &length) != napi_ok ||
+      length < WS_SITE_EVENT_INTS) {
+    ws_binding_throw_code(env, WS_EINVAL,
+                          "sitesCreate(events): an Int32Array of at least one event");
+    return NULL;
+  }
+  sites_box *box = calloc(1, sizeof *box);
+  if (box == NULL) {
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+    return NULL;
+  }
+  int rc = ws_sites_create(&box->sites);
+  if (rc != 0) {
+    free(box);
+    ws_binding_throw_code(env, rc, NULL);
+    return NULL;
+  }
+  box->events = data;
+  box->capacity = length / WS_SITE_EVENT_INTS;
+  if (napi_create_reference(env, arg, 1, &box->events_ref) != napi_ok ||
+      napi_create_object(env, &result) != napi_ok ||
+      napi_wrap(env, result, box, finalize_sites, NULL, NULL) != napi_ok) {
+    box_free(env, box);
+    ws_binding_throw_last(env);
+    return NULL;
+  }
+  NAPI_CALL(env, napi_type_tag_object(env, result, &sites_tag));
+  return result;
+}
+
+/* sitesApply(sites, n): applies the buffer's first n events
+ * (ws_sites_apply). Throws WS_EINVAL (n beyond the buffer, an unknown
+ * event kind), WS_ENOMEM. */
+static napi_value sites_apply(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  sites_box *box = argc == 2 ? unwrap_sites(env, argv[0]) : NULL;
+  if (box == NULL) {
+    if (argc != 2)
+      ws_binding_throw_code(env, WS_EINVAL, "sitesApply(sites, n)");
+    return NULL;
+  }
+  double n = -1;
+  if (napi_get_value_double(env, argv[1], &n) != napi_ok || !(n >= 0) ||
+      n > (double)box->capacity) {
+    ws_binding_throw_code(env, WS_EINVAL, "sitesApply(sites, n): n within the buffer");
+    return NULL;
+  }
+  int rc = ws_sites_apply(box->sites, box->events, (size_t)n);
+  if (rc != 0)
+    ws_binding_throw_code(env, rc, NULL);
+  return NULL;
+}
+
+/* sitesSnapshot(sites) -> { count, keys: Int32Array (WS_SITE_KEY_INTS per
+ * site), values: Float64Array (WS_SITE_VALUE_FIELDS per site) }: copies. */
+static napi_value sites_snapshot(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg, result, buffer, keys, values;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
+  sites_box *box = argc == 1 ? unwrap_sites(env, arg) : NULL;
+  if (box == NULL)
+    return NULL;
+  size_t n = ws_sites_count(box->sites);
+  void *kdata, *vdata;
+  NAPI_CALL(env, napi_create_arraybuffer(env, n * WS_SITE_KEY_INTS * sizeof(int32_t),
+                                         &kdata, &buffer));
+  NAPI_CALL(env, napi_create_typedarray(env, napi_int32_array, n * WS_SITE_KEY_INTS,
+                                        buffer, 0, &keys));
+  NAPI_CALL(env, napi_create_arraybuffer(env, n * WS_SITE_VALUE_FIELDS * sizeof(double),
+                                         &vdata, &buffer));
+  NAPI_CALL(env, napi_create_typedarray(env, napi_float64_array, n * WS_SITE_VALUE_FIELDS,
+                                        buffer, 0, &values));
+  for (size_t id = 0; id < n; id++)
+    ws_sites_get(box->sites, id, (int32_t *)kdata + id * WS_SITE_KEY_INTS,
+                 (double *)vdata + id * WS_SITE_VALUE_FIELDS);
+  NAPI_CALL(env, napi_create_object(env, &result));
+  NAPI_CALL(env, ws_napi_set_number(env, result, "count", (double)n));
+  NAPI_CALL(env, napi_set_named_property(env, result, "keys", keys));
+  NAPI_CALL(env, napi_set_named_property(env, result, "values", values));
+  return result;
+}
+
+/* sitesClose(sites): frees the table and the reference to its buffer
+ * (napi_remove_wrap, so its finalizer never runs). Throws WS_EINVAL for a
+ * value not from sitesCreate, or closed. */
+static napi_value sites_close(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
+  if (argc < 1 || unwrap_sites(env, arg) == NULL) {
+    if (argc < 1)
+      ws_binding_throw_code(env, WS_EINVAL, "sitesClose(sites)");
+    return NULL;
+  }
+  void *data = NULL;
+  NAPI_CALL(env, napi_remove_wrap(env, arg, &data));
+  box_free(env, data);
+  return NULL;
+}
+
+napi_status ws_binding_sites_init(napi_env env, napi_value exports) {
+  NAPI_CHECK(ws_binding_export(env, exports, "sitesCreate", sites_create));
+  NAPI_CHECK(ws_binding_export(env, exports, "sitesApply", sites_apply));
+  NAPI_CHECK(ws_binding_export(env, exports, "sitesSnapshot", sites_snapshot));
+  return ws_binding_export(env, exports, "sitesClose", sites_close);
+}
