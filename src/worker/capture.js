@@ -15,6 +15,13 @@
 // Memory.prototype.grow is wrapped to see a grow that fails (JS glue such as
 // Emscripten's emscripten_resize_heap grows from JS and catches the
 // RangeError): it returns and throws what the original does.
+//
+// Modules that Node itself instantiates are not the target's and are not
+// seen: the first fetch() of a process (Emscripten glue fetches its wasm,
+// also from a data: URL) makes Node's undici instantiate its HTTP parser,
+// llhttp, a module with a 128 KiB memory exported as "memory". Tracked, it
+// was a second memory beside the target's (under the same label as a
+// wasm-bindgen module's "memory"), and the heap census read it instead.
 
 import { inspectModule } from './targets/wasm-info.js';
 
@@ -45,10 +52,13 @@ export function installCapture({
   const OriginalModule = W.Module;
   const OriginalInstance = W.Instance;
   const labels = new WeakMap();
+  // Memories of modules Node instantiated for itself (never seen later
+  // through another route either).
+  const runtimeOwned = new WeakSet();
   let constructed = 0;
 
   const see = (value, label, better, maximumPages = null) => {
-    if (!(value instanceof OriginalMemory)) return;
+    if (!(value instanceof OriginalMemory) || runtimeOwned.has(value)) return;
     if (!labels.has(value)) {
       labels.set(value, label);
       onMemory(value, label, maximumPages);
@@ -75,7 +85,11 @@ export function installCapture({
   };
   // maxima: the declared maximum (pages) of each exported memory, by export
   // name, when the module's bytes were seen (exportedMaxima).
-  const seen = (module, instance, imports, maxima = null) => {
+  const seen = (module, instance, imports, maxima = null, runtime = false) => {
+    if (runtime) {
+      for (const value of Object.values(instance.exports)) if (value instanceof OriginalMemory) runtimeOwned.add(value);
+      return instance;
+    }
     const imported = declaredImports(module, imports);
     for (const [name, value] of Object.entries(instance.exports)) see(value, name, true, maxima?.get(name) ?? null);
     onInstance(instance, imported);
@@ -96,7 +110,8 @@ export function installCapture({
   });
   wrapConstructor(W, 'Memory', (target, args, newTarget) => {
     const memory = Reflect.construct(target, args, newTarget);
-    see(memory, `new Memory #${++constructed}`, false, declaredMaximum(args[0]));
+    if (calledByRuntime()) runtimeOwned.add(memory);
+    else see(memory, `new Memory #${++constructed}`, false, declaredMaximum(args[0]));
     return memory;
   });
   // A rewritten module imports its hooks: the import object is seen through
@@ -104,12 +119,13 @@ export function installCapture({
   const extraImports = new WeakMap(); // WebAssembly.Module -> imports
   const withExtra = (module, imports) => withHooks(imports, extraImports.get(module));
   wrapConstructor(W, 'Instance', (target, [module, imports, ...rest], newTarget) => {
+    const runtime = calledByRuntime();
     const instance = Reflect.construct(target, [module, withExtra(module, imports), ...rest], newTarget);
-    return seen(module, instance, imports);
+    return seen(module, instance, imports, null, runtime);
   });
   // { bytes, imports } for a module the transform rewrote, else null.
   const rewrite = (source) => {
-    if (!transform || !isBytes(source)) return null;
+    if (!transform || !isBytes(source) || calledByRuntime()) return null;
     const view =
       source instanceof ArrayBuffer
         ? new Uint8Array(source)
@@ -119,9 +135,10 @@ export function installCapture({
   };
   const instantiate = W.instantiate;
   replace(W, 'instantiate', function (source, imports, ...rest) {
+    const runtime = calledByRuntime();
     if (source instanceof OriginalModule) {
       const instance = instantiate.call(this, source, withExtra(source, imports), ...rest);
-      return instance.then((i) => seen(source, i, imports));
+      return instance.then((i) => seen(source, i, imports, null, runtime));
     }
     let rewritten;
     try {
@@ -132,16 +149,17 @@ export function installCapture({
     const all = withHooks(imports, rewritten?.imports);
     return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
       if (rewritten) extraImports.set(result.module, rewritten.imports);
-      seen(result.module, result.instance, imports, exportedMaxima(source));
+      seen(result.module, result.instance, imports, runtime ? null : exportedMaxima(source), runtime);
       return result;
     });
   });
   if (typeof W.instantiateStreaming === 'function') {
     const instantiateStreaming = W.instantiateStreaming;
     replace(W, 'instantiateStreaming', function (response, imports, ...rest) {
-      if (!transform) {
+      const runtime = calledByRuntime();
+      if (!transform || runtime) {
         return instantiateStreaming.call(this, response, imports, ...rest).then((result) => {
-          seen(result.module, result.instance, imports);
+          seen(result.module, result.instance, imports, null, runtime);
           return result;
         });
       }
@@ -211,6 +229,30 @@ function declaredMaximum(descriptor) {
   const d = isObject(descriptor) ? Object.getOwnPropertyDescriptor(descriptor, 'maximum') : undefined;
   return d && typeof d.value === 'number' && d.value >= 0 ? d.value : null;
 }
+
+/**
+ * Whether the code that called the hook running now is Node's own (a
+ * `node:` module, such as undici instantiating llhttp), read from the first
+ * stack frame outside this file. False when no such frame is on the stack.
+ * Costs one stack capture: called per instantiation, never per call.
+ */
+function calledByRuntime() {
+  const { stackTraceLimit, prepareStackTrace } = Error;
+  const holder = {};
+  try {
+    Error.stackTraceLimit = RUNTIME_FRAMES;
+    Error.prepareStackTrace = (_, sites) => sites;
+    Error.captureStackTrace(holder, calledByRuntime);
+    const sites = holder.stack;
+    const caller = Array.isArray(sites) ? sites.find((site) => site.getFileName() !== import.meta.url) : undefined;
+    return caller?.getFileName()?.startsWith('node:') ?? false;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+    Error.prepareStackTrace = prepareStackTrace;
+  }
+}
+// Frames read by calledByRuntime: the hooks' own (a few) and the caller's.
+const RUNTIME_FRAMES = 16;
 
 const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof ArrayBuffer;
 /**

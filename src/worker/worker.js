@@ -57,6 +57,19 @@ let runner = null;
 
 const memoryOf = (entry) => entry.ref.deref();
 
+/**
+ * label, or label#2, label#3, … when another tracked memory (not self) has
+ * it: a memory's series is named by its label (memory:<label>), and two
+ * modules may export theirs under the same name (wasm-bindgen's "memory").
+ */
+function distinctLabel(label, self = null) {
+  const taken = (l) => tracked.some((t) => t !== self && t.label === l);
+  if (!taken(label)) return label;
+  let n = 2;
+  while (taken(`${label}#${n}`)) n++;
+  return `${label}#${n}`;
+}
+
 // Failed memory.grow calls: from JS (the capture's Memory.prototype.grow
 // hook) in every pass, from inside wasm in the counting pass's rewrite.
 const growFailures = createGrowFailures();
@@ -74,7 +87,7 @@ const capture = installCapture({
     }
     const entry = {
       ref: new WeakRef(memory),
-      label,
+      label: distinctLabel(label),
       shared: memory.buffer instanceof SharedArrayBuffer,
       initialBytes: memory.buffer.byteLength,
       maximumBytes: maximumPages === null ? null : maximumPages * PAGE_BYTES,
@@ -96,8 +109,8 @@ const capture = installCapture({
   onLabel(memory, label) {
     const index = tracked.findIndex((t) => memoryOf(t) === memory);
     if (index < 0) return;
-    tracked[index].label = label;
-    if (runner) parentPort.postMessage({ type: 'label', index, label });
+    tracked[index].label = distinctLabel(label, tracked[index]);
+    if (runner) parentPort.postMessage({ type: 'label', index, label: tracked[index].label });
   },
 });
 
