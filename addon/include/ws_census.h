@@ -111,6 +111,9 @@ typedef struct {
    * budgets for, the last three censuses' times, and the time of every
    * recorded census so far (those the floor forced too). */
   uint64_t last_end_ns, last_cost_ns, recent_ns[3], spent_ns;
+  /* The time every census of the run spent, which the budget bounds: shared
+   * by the censuses of one run's memories (the caller's, NULL: spent_ns). */
+  uint64_t *run_spent_ns;
   /* The share of the run done at the last recorded census (WS_CENSUS_FLOOR). */
   double last_share;
 } ws_census;

@@ -15,7 +15,8 @@ typedef struct {
   napi_ref counters_ref; /* counting pass: keeps the counters alive */
   v8_engine *engine;
   ws_loop *loop;
-  ws_census *censuses; /* per memory index, created by the first census */
+  ws_census *censuses;      /* per memory index, created by the first census */
+  uint64_t census_spent_ns; /* the time every memory's recorded censuses took */
   uint32_t n_censuses;
 } runner;
 
@@ -382,6 +383,7 @@ static ws_census *census_of(runner *r, uint32_t k) {
     r->censuses = grown;
     r->n_censuses = k + 1;
   }
+  r->censuses[k].run_spent_ns = &r->census_spent_ns;
   return &r->censuses[k];
 }
 

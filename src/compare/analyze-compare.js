@@ -7,6 +7,7 @@
 // called real only when that interval excludes no change and, with a
 // control arm, lies beyond the control's own interval.
 import { addon } from '../addon.js';
+import { censusMetricsOf } from '../analysis/census-metrics.js';
 import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
 import { CENSUS_KIND } from '../protocol.js';
@@ -46,12 +47,13 @@ function countsOf(summary) {
 const CENSUS_NAMES = Object.fromEntries(Object.entries(CENSUS_KIND).map(([name, kind]) => [kind, name]));
 
 /**
- * What the heap census recognised during the run (the last kind its
- * censusKind series recorded, e.g. "dlmalloc"), else before the first call,
+ * What the heap census recognised during the run (the last kind the
+ * censusKind series of the memory the verdicts read recorded, e.g.
+ * "dlmalloc"), else before the first call,
  * or null.
  */
 function censusOf(summary, timed) {
-  const kinds = timed.metrics.censusKind?.value ?? [];
+  const kinds = censusMetricsOf(timed.metrics, summary.census?.memory?.index ?? 0).censusKind?.value ?? [];
   const last = kinds.length ? kinds[kinds.length - 1] : CENSUS_KIND.none;
   if (last !== CENSUS_KIND.none) return CENSUS_NAMES[last] ?? null;
   return summary.sources?.census?.source?.split(',')[0] ?? null;

@@ -6,15 +6,16 @@
 import './quiet-wasi.js'; // first: before node:wasi loads
 import { closeSync, openSync } from 'node:fs';
 import { devNull } from 'node:os';
+import { relative } from 'node:path';
 import { inspect } from 'node:util';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
-import { CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
+import { CENSUS_MEMORIES, CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
-import { censusSource, createSources, heapMemory } from './allocator/sources.js';
+import { censusSources, createSources } from './allocator/sources.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createGrowFailures } from './grow-failures.js';
@@ -51,7 +52,6 @@ const importedOf = new WeakMap(); // Instance -> its declared memory and stack-p
 let untrackedMemories = 0;
 let sources = null;
 let sourcesSeen = 0;
-let heapIndex = -1; // the tracked memory the heap census reads, or -1
 const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
 let runner = null;
 
@@ -80,7 +80,7 @@ const counting = config.countPass ? await createCounting({ onGrowFailed: growFai
 const capture = installCapture({
   transform: counting ? counting.transform : null,
   onGrowFailed: growFailures.fromJs,
-  onMemory(memory, label, maximumPages) {
+  onMemory(memory, label, maximumPages, owner) {
     if (tracked.length >= MAX_MEMORIES) {
       untrackedMemories++;
       return;
@@ -91,6 +91,7 @@ const capture = installCapture({
       shared: memory.buffer instanceof SharedArrayBuffer,
       initialBytes: memory.buffer.byteLength,
       maximumBytes: maximumPages === null ? null : maximumPages * PAGE_BYTES,
+      module: owner,
     };
     tracked.push(entry);
     if (runner) lateMemories.push([memory, entry]);
@@ -106,10 +107,11 @@ const capture = installCapture({
       importedOf.set(instance, imported);
     }
   },
-  onLabel(memory, label) {
+  onLabel(memory, label, owner) {
     const index = tracked.findIndex((t) => memoryOf(t) === memory);
     if (index < 0) return;
     tracked[index].label = distinctLabel(label, tracked[index]);
+    tracked[index].module = owner;
     if (runner) parentPort.postMessage({ type: 'label', index, label: tracked[index].label });
   },
 });
@@ -283,10 +285,9 @@ async function slowSample(prepared, elapsedMs) {
   if (instances.length !== sourcesSeen) {
     sources = createSources(liveInstances());
     sourcesSeen = instances.length;
-    heapIndex = heapMemoryIndex(prepared);
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
-  if (heapIndex >= 0) addon.census(runner, heapIndex, true);
+  for (let k = 0; k < censusedMemories(); k++) addon.census(runner, k, true);
   const stats = prepared.scenario?.stats;
   if (stats) {
     const s = readStats(await stats.call(prepared.scenario, prepared.state), addon.completed(runner) - 1);
@@ -304,13 +305,11 @@ function trackLateMemories() {
 }
 
 /**
- * The tracked memory the heap census reads: a raw module's own memory (the
- * one buffers go to), else the first live instance's memory; -1 for none.
+ * The memories that get a heap census, 0 to n-1: every tracked memory the
+ * loop has (those awaiting addMemory not yet), the first CENSUS_MEMORIES.
  */
-function heapMemoryIndex(prepared) {
-  if (target.kind === 'module') return tracked.length > 0 ? prepared.bufferMemory : -1;
-  const memory = heapMemory(liveInstances());
-  return memory ? tracked.findIndex((t) => memoryOf(t) === memory) : -1;
+function censusedMemories() {
+  return Math.min(tracked.length - lateMemories.length, CENSUS_MEMORIES);
 }
 
 /** The instances still alive, as createSources takes them. */
@@ -470,12 +469,12 @@ async function main() {
   growFailures.attach(runner);
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
-  heapIndex = heapMemoryIndex(prepared);
-  const census = heapIndex >= 0 ? addon.census(runner, heapIndex, false) : null;
+  if (target.kind === 'module') for (const t of tracked) t.module = relative(process.cwd(), target.path) || target.path;
+  const censuses = Array.from({ length: censusedMemories() }, (_, k) => addon.census(runner, k, false));
   parentPort.postMessage({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
-    sources: { ...sources.describe(), census: censusSource(census) },
+    sources: { ...sources.describe(), census: censusSources(censuses, tracked) },
     instrumented: counting ? counting.instrumented : null,
     coverage: counting ? counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
@@ -483,6 +482,7 @@ async function main() {
       label: t.label,
       initialBytes: t.initialBytes,
       maximumBytes: t.maximumBytes ?? null,
+      module: t.module ?? null,
       shared: t.shared,
     })),
   });

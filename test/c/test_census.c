@@ -806,6 +806,7 @@ static int64_t metric_value(const ws_record *rec, size_t n, uint16_t id) {
   return v;
 }
 
+/* Two memories (both viewing the engine's one heap), a census each. */
 static void test_loop_census(void) {
   heap h;
   build_heap(&h, 0x80000, &C_LAYOUT, 16, 0xc0c, 0x10e00, 0x80000, 1000, 71);
@@ -817,7 +818,7 @@ static void test_loop_census(void) {
   ws_ring ring;
   ws_ring_attach(&ring, region, bytes);
   ws_op_spec op = {1, 0, {{0}}};
-  ws_loop_config config = {.seed = 1, .iterations = 100, .memories = 1};
+  ws_loop_config config = {.seed = 1, .iterations = 100, .memories = 2};
   ws_loop *loop;
   CHECK(ws_loop_create(&config, &op, 1, &ring, &engine.base, &loop) == 0);
   CHECK(ws_loop_run(loop, 10, UINT64_MAX / 4) == WS_STATUS_YIELD);
@@ -828,7 +829,7 @@ static void test_loop_census(void) {
   ws_census c;
   ws_census_result r;
   ws_census_init(&c, &hints);
-  CHECK(ws_loop_census(loop, 1, &c, 1, &r) == WS_EINVAL);
+  CHECK(ws_loop_census(loop, 2, &c, 1, &r) == WS_EINVAL);
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_TAKEN);
   CHECK(matches(&r, &h.e) && r.elapsed_ns > 0);
   size_t n = ws_ring_pop(&ring, rec, 4096);
@@ -877,6 +878,20 @@ static void test_loop_census(void) {
   c.spent_ns = 1000000000000ull;
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_SKIPPED);
   CHECK(ws_ring_pop(&ring, rec, 4096) == 0);
+  /* The share is the run's: another memory's census that spent it holds
+   * this one back too, through the time they share. */
+  uint64_t run_spent = 1000000000000ull;
+  c.spent_ns = 0;
+  c.run_spent_ns = &run_spent;
+  CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_SKIPPED);
+  CHECK(ws_ring_pop(&ring, rec, 4096) == 0);
+  run_spent = 0;
+  c.last_cost_ns = 0;
+  CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_TAKEN);
+  CHECK(run_spent == r.elapsed_ns && c.spent_ns == r.elapsed_ns);
+  ws_ring_pop(&ring, rec, 4096);
+  c.run_spent_ns = NULL;
+  c.spent_ns = 1000000000000ull;
   c.last_cost_ns = 0;
   uint64_t spent_before = c.spent_ns;
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_TAKEN);
@@ -888,6 +903,27 @@ static void test_loop_census(void) {
       zero_class_recorded +=
           metric_value(rec, n, (uint16_t)(WS_METRIC_CENSUS_CLASS_BASE + k)) >= 0;
   CHECK(zero_class_recorded == __builtin_popcount(seen));
+
+  /* Memory 1's census: its series under its own ids (WS_METRIC_CENSUS_STRIDE),
+   * none under memory 0's. */
+  ws_census c1;
+  ws_census_init(&c1, &hints);
+  CHECK(ws_loop_census(loop, 1, &c1, 1, &r) == WS_CENSUS_TAKEN);
+  n = ws_ring_pop(&ring, rec, 4096);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_STRIDE + WS_METRIC_CENSUS_LIVE) ==
+        (int64_t)h.e.live);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_STRIDE + WS_METRIC_CENSUS_KIND) ==
+        WS_CENSUS_DLMALLOC);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_LIVE) == -1);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_KIND) == -1);
+  int classes_shifted = 1;
+  for (int k = 0; k < WS_CENSUS_CLASSES; k++)
+    if (h.e.classes[k])
+      classes_shifted &=
+          metric_value(rec, n,
+                       (uint16_t)(WS_METRIC_CENSUS_STRIDE + WS_METRIC_CENSUS_CLASS_BASE +
+                                  k)) == (int64_t)h.e.classes[k];
+  CHECK(classes_shifted);
 
   ws_loop_destroy(loop);
   free(region);
