@@ -94,6 +94,8 @@ typedef struct {
   uint32_t tried;       /* candidates walked */
   uint32_t n_keys;      /* candidate heaps remembered in keys */
   uint32_t keys[WS__SEARCH_KEYS][6];
+  uint32_t best_key[6]; /* the best layout's candidate heap (dlmalloc) */
+  uint64_t low;         /* the best layout's lowest heap address (dlmalloc) */
 } ws__search;
 
 /* Internal: examines the word w (non-zero, a multiple of 8) at address p as

@@ -273,6 +273,37 @@ static void test_rust_layout(void) {
   free(h.m);
 }
 
+/* The kind is the state's, whatever else the scan meets: a Rust state
+ * whose dvsize (12 bytes before top, where C keeps topsize) equals topsize,
+ * and a copy of its fields on the shadow stack (below static data in Rust
+ * builds, so the scan meets it first) in another arrangement. Before, the
+ * first read as C's layout, and the second made the census keep the copy
+ * (dlmallocOther) and skip the state, whose values it had walked already. */
+static void test_stable_kind(void) {
+  heap h;
+  build_heap(&h, 0x200000, &RUST_LAYOUT, 8, 0x1005d0, 0x110000, 0x200000, 800, 21);
+  uint64_t top_at = h.state + RUST_LAYOUT.top;
+  put(h.m, top_at - 12, (uint32_t)h.topsize); /* dvsize == topsize */
+  ws_census_result r;
+  CHECK(fresh_take(h.m, h.len, &r) == 0);
+  CHECK(r.kind == WS_CENSUS_DLMALLOC_RUST && r.state == top_at);
+  CHECK(matches(&r, &h.e));
+  uint64_t copy = 0x8000; /* a stack frame */
+  put(h.m, copy, (uint32_t)h.top);
+  put(h.m, copy + 20, (uint32_t)h.topsize);
+  put(h.m, copy + 100, (uint32_t)h.base);
+  put(h.m, copy + 104, (uint32_t)(h.end - h.base));
+  put(h.m, copy + 108, 0);
+  CHECK(fresh_take(h.m, h.len, &r) == 0);
+  CHECK(r.kind == WS_CENSUS_DLMALLOC_RUST && r.state == top_at);
+  CHECK(matches(&r, &h.e));
+  /* Only the copy: it is proven, as another layout. */
+  memset(h.m + h.state, 0, 0x600);
+  CHECK(fresh_take(h.m, h.len, &r) == 0);
+  CHECK(r.kind == WS_CENSUS_DLMALLOC_OTHER && r.state == copy);
+  free(h.m);
+}
+
 /* A heap whose every chunk was freed: only the top chunk; and a heap with
  * chunks of one size class for the histogram. */
 static void test_empty_and_classes(void) {
@@ -942,6 +973,7 @@ int main(void) {
   test_c_layout_wasi();
   test_c_layout_emscripten();
   test_rust_layout();
+  test_stable_kind();
   test_empty_and_classes();
   test_segments();
   test_growth();
