@@ -194,8 +194,12 @@ static int overlaps(const uint64_t (*seen)[2], int n, uint64_t base, uint64_t en
   return 0;
 }
 
-int ws__dlmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_result *out,
-                      uint64_t *lowest) {
+/* Re-walks a dlmalloc heap from the layout census remembers (align,
+ * top_at, topsize_at, seg_at). Fills *out (zeroed first; kind and state
+ * included) and returns 0 when every segment validates, -1 otherwise.
+ * Stores the lowest segment base in *lowest when lowest is not NULL. */
+static int walk_heap(const ws__heap *h, const ws_census *census, ws_census_result *out,
+                     uint64_t *lowest) {
   geometry g;
   memset(out, 0, sizeof *out);
   if (geometry_of(census->align, &g) != 0 || census->top_at + 4 > h->len ||
@@ -282,9 +286,19 @@ static int known_layout(int kind) {
   return kind == WS_CENSUS_DLMALLOC || kind == WS_CENSUS_DLMALLOC_RUST;
 }
 
-void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
+/* The family's re-walk (ws__family.walk). */
+static int walk(const ws__heap *h, const ws_census *census, ws_census_result *out) {
+  return walk_heap(h, census, out, NULL);
+}
+
+/* Examines the word w at address p as dlmalloc's `top` field (ws__family
+ * try_word): when it points at a top chunk, finds topsize and a segment
+ * record nearby, walks each candidate layout and keeps in s the one
+ * spanning the most heap, lowering s->scan_end to its lowest segment base
+ * (the state lies below its heap). */
+static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
   uint64_t top = w;
-  if (top < 8 || top + 16 > h->len)
+  if ((w & 7) != 0 || top < 8 || top + 16 > h->len)
     return;
   uint32_t head = ws__word(h, top + 4);
   uint64_t topsize = head & ~FLAG_BITS;
@@ -339,7 +353,7 @@ void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) 
     trial.seg_at = q;
     ws_census_result r;
     uint64_t low;
-    if (ws__dlmalloc_walk(h, &trial, &r, &low) != 0)
+    if (walk_heap(h, &trial, &r, &low) != 0)
       continue;
     int found = s->census.kind != WS_CENSUS_NONE;
     if (!found || r.heap_bytes > s->out.heap_bytes ||
@@ -355,3 +369,12 @@ void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) 
       s->scan_end = low;
   }
 }
+
+static const ws__kind_text kinds[] = {
+    {WS_CENSUS_DLMALLOC, "dlmalloc, C layout (dlmalloc 2.8: wasi-libc, Emscripten)"},
+    {WS_CENSUS_DLMALLOC_RUST, "dlmalloc, Rust crate layout"},
+    {WS_CENSUS_DLMALLOC_OTHER, "dlmalloc chunks, another state layout"},
+};
+
+const ws__family ws__dlmalloc_family = {4,    1,     try_word,
+                                        walk, kinds, sizeof kinds / sizeof *kinds};
