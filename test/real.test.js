@@ -82,6 +82,7 @@ for (const [clean, leak, kind] of [
   ['png', 'png-leak', 'dlmallocRust'],
   ['yoga', 'yoga-leak', 'emmalloc'],
   ['zstd', 'zstd-leak', 'dlmalloc'],
+  ['assemblyscript', 'assemblyscript-leak', 'tlsf'],
 ]) {
   test(`the heap census gives ${clean} and ${leak} (one binary) the same allocator kind: ${kind}`, async () => {
     for (const scenario of [clean, leak]) {

@@ -91,6 +91,14 @@ typedef struct {
   uint64_t low;         /* the best layout's lowest heap address (dlmalloc) */
 } ws__search;
 
+/* Internal: walks the candidate trial with walk (its family's) and, when it
+ * validates, keeps it in s if it spans more heap than s's best so far (the
+ * first wins ties). Counts it in s->tried. Returns 0 when it validated, -1
+ * otherwise. */
+int ws__search_keep(const ws__heap *h, ws__search *s, const ws_census *trial,
+                    int (*walk)(const ws__heap *h, const ws_census *census,
+                                ws_census_result *out));
+
 /* Internal: a census kind and its description (ws_census_kind_text). */
 typedef struct {
   int kind;
@@ -122,5 +130,6 @@ typedef struct {
 /* Internal: the families (addon/core/census/ws_<family>.c). */
 extern const ws__family ws__dlmalloc_family;
 extern const ws__family ws__emmalloc_family;
+extern const ws__family ws__tlsf_family;
 
 #endif

@@ -788,6 +788,184 @@ static void test_emmalloc_many_blocks(void) {
   free(m);
 }
 
+/* ---- AssemblyScript TLSF ---- */
+
+#define TLSF_ROOT 0x4000u
+#define TLSF_TAIL_AT 1568u
+
+/* A TLSF heap as AssemblyScript's runtime leaves it: the root at
+ * TLSF_ROOT, blocks with headers of overhead bytes (4: 0.20 on; 16: 0.9)
+ * after it, the last one free (the top) and a zero-size tail at end. */
+typedef struct {
+  uint8_t *m;
+  size_t len;
+  uint32_t overhead;
+  uint64_t first, top, tail;
+  expect e;
+} tlsf_heap;
+
+/* The address of the free-list head for payload size (mapping_insert). */
+static uint64_t tlsf_head(uint32_t size, uint32_t *fl, uint32_t *sl) {
+  if (size < 256) {
+    *fl = 0;
+    *sl = size >> 4;
+  } else {
+    uint32_t f = 31u - (uint32_t)__builtin_clz(size);
+    *sl = (size >> (f - 4)) ^ 16u;
+    *fl = f - 7;
+  }
+  return TLSF_ROOT + 96 + 4 * (*fl * 16 + *sl);
+}
+
+/* Marks the block at b free with payload size (LEFTFREE as given), writes
+ * its back pointer and pushes it on its list, as insertBlock does. */
+static void tlsf_free(tlsf_heap *t, uint64_t b, uint32_t size, uint32_t left_free) {
+  uint32_t fl, sl;
+  uint64_t head_at = tlsf_head(size, &fl, &sl);
+  uint32_t head = get(t->m, head_at), ov = t->overhead;
+  put(t->m, b, size | 1u | (left_free ? 2u : 0));
+  put(t->m, b + ov + size - 4, (uint32_t)b);
+  put(t->m, b + ov, 0);
+  put(t->m, b + ov + 4, head);
+  if (head != 0)
+    put(t->m, head + ov, (uint32_t)b);
+  put(t->m, head_at, (uint32_t)b);
+  put(t->m, TLSF_ROOT, get(t->m, TLSF_ROOT) | 1u << fl);
+  put(t->m, TLSF_ROOT + 4 + 4 * fl, get(t->m, TLSF_ROOT + 4 + 4 * fl) | 1u << sl);
+}
+
+/* Takes the block at b (free, payload size) off its list, as removeBlock
+ * does. */
+static void tlsf_unlink(tlsf_heap *t, uint64_t b, uint32_t size) {
+  uint32_t fl, sl, ov = t->overhead;
+  uint64_t head_at = tlsf_head(size, &fl, &sl);
+  uint32_t prev = get(t->m, b + ov), next = get(t->m, b + ov + 4);
+  if (prev != 0)
+    put(t->m, prev + ov + 4, next);
+  if (next != 0)
+    put(t->m, next + ov, prev);
+  if (get(t->m, head_at) == b) {
+    put(t->m, head_at, next);
+    if (next == 0) {
+      uint32_t sl_map = get(t->m, TLSF_ROOT + 4 + 4 * fl) & ~(1u << sl);
+      put(t->m, TLSF_ROOT + 4 + 4 * fl, sl_map);
+      if (sl_map == 0)
+        put(t->m, TLSF_ROOT, get(t->m, TLSF_ROOT) & ~(1u << fl));
+    }
+  }
+}
+
+/* Ends the heap at end (a multiple of 16): the top block (free) from
+ * t->top, the tail after it. */
+static void tlsf_close(tlsf_heap *t, uint64_t end) {
+  uint32_t ov = t->overhead;
+  t->tail = end - ov;
+  uint32_t size = (uint32_t)(t->tail - t->top - ov);
+  tlsf_free(t, t->top, size, 0);
+  put(t->m, t->tail, 2u);
+  put(t->m, TLSF_ROOT + TLSF_TAIL_AT, (uint32_t)t->tail);
+  t->e.top = size + ov;
+  t->e.heap = t->tail + ov - t->first;
+}
+
+/* Builds n blocks of seeded sizes, about 30 % free (never two in a row,
+ * the last in use), then the top up to end, in a memory of len bytes with
+ * static noise below the root. */
+static void tlsf_build(tlsf_heap *t, size_t len, uint32_t overhead, uint64_t end,
+                       uint32_t n, uint32_t seed) {
+  memset(t, 0, sizeof *t);
+  t->m = calloc(1, len);
+  t->len = len;
+  t->overhead = overhead;
+  noise(t->m, 0, TLSF_ROOT, seed ^ 0x7777);
+  uint32_t rest = (16 - overhead % 16) % 16;
+  t->first = ((TLSF_ROOT + 1572 + overhead + 15) & ~15ull) - overhead;
+  uint64_t b = t->first;
+  uint32_t left_free = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t r = rng_next(&seed);
+    uint32_t size = ((r % 600 + 15) & ~15u) + rest + (overhead == 16 ? 16 : 0);
+    int is_free = i + 1 < n && !left_free && (r >> 16) % 10 < 3;
+    if (is_free) {
+      tlsf_free(t, b, size, 0);
+      t->e.free_bytes += size + overhead;
+      t->e.free_n++;
+      if (size + overhead > t->e.largest)
+        t->e.largest = size + overhead;
+    } else {
+      put(t->m, b, size | (left_free ? 2u : 0));
+      add_in_use(&t->e, size + overhead);
+      t->e.live -= overhead - 4; /* the payload: the whole size */
+    }
+    left_free = is_free;
+    b += overhead + size;
+  }
+  t->top = b;
+  t->e.segments = 1;
+  tlsf_close(t, end);
+}
+
+static void test_tlsf(void) {
+  for (uint32_t overhead = 4; overhead <= 16; overhead += 12) {
+    tlsf_heap t;
+    tlsf_build(&t, 0x80000, overhead, 0x60000, 800, 61 + overhead);
+    ws_census c;
+    ws_census_result r;
+    ws_census_init(&c, NULL);
+    CHECK(ws_census_take(&c, t.m, t.len, &r) == 0);
+    CHECK(r.kind == WS_CENSUS_TLSF && r.state == TLSF_ROOT && r.located == 1);
+    CHECK(matches(&r, &t.e));
+    CHECK(t.e.in_use > 450 && t.e.free_n > 100 && t.top < 0x60000);
+    CHECK(ws_census_take(&c, t.m, t.len, &r) == 0 && r.located == 0);
+
+    /* Being grown, as growMemory's addMemory leaves it: the top takes the
+     * old tail and the new pages, the tail moves to the new end. The
+     * remembered root re-walks it. */
+    uint32_t old_top = (uint32_t)(t.e.top - overhead);
+    tlsf_unlink(&t, t.top, old_top);
+    tlsf_close(&t, 0x70000);
+    CHECK(ws_census_take(&c, t.m, t.len, &r) == 0 && r.located == 0);
+    CHECK(matches(&r, &t.e) && r.top_bytes == 0x70000 - overhead - t.top);
+
+    /* Truncated: the memory ends before the tail. */
+    CHECK(fresh_take(t.m, 0x50000, &r) == WS_ENOHEAP);
+
+    /* Corrupted, one word at a time (restored after each). */
+    uint64_t used = t.first, free_block = 0;
+    while (get(t.m, used) & 1u)
+      used += overhead + (get(t.m, used) & ~3u);
+    for (uint64_t at = t.first; free_block == 0; at += overhead + (get(t.m, at) & ~3u))
+      if ((get(t.m, at) & 1u) && at != t.top)
+        free_block = at;
+    uint32_t free_size = get(t.m, free_block) & ~3u;
+    uint32_t fl, sl;
+    uint64_t words[] = {used,                                  /* a used block's size */
+                        free_block + overhead + free_size - 4, /* a back pointer */
+                        free_block + overhead + 4,             /* a free-list link */
+                        tlsf_head(free_size, &fl, &sl),        /* a list head */
+                        TLSF_ROOT + 4 + 4 * fl,                /* a second-level bitmap */
+                        TLSF_ROOT + TLSF_TAIL_AT};             /* the tail */
+    int rejected = 0;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+      uint32_t was = get(t.m, words[i]);
+      put(t.m, words[i], was + 16);
+      rejected += fresh_take(t.m, t.len, &r) == WS_ENOHEAP;
+      put(t.m, words[i], was);
+    }
+    CHECK(rejected == (int)(sizeof words / sizeof *words));
+    /* A used block that says its left neighbour is free. */
+    put(t.m, used, get(t.m, used) ^ 2u);
+    CHECK(fresh_take(t.m, t.len, &r) == WS_ENOHEAP);
+    put(t.m, used, get(t.m, used) ^ 2u);
+    CHECK(fresh_take(t.m, t.len, &r) == 0 && matches(&r, &t.e));
+
+    /* Without its root, no family claims the blocks. */
+    memset(t.m + TLSF_ROOT, 0, 1572);
+    CHECK(fresh_take(t.m, t.len, &r) == WS_ENOHEAP);
+    free(t.m);
+  }
+}
+
 /* ---- ws_loop_census ---- */
 
 typedef struct {
@@ -982,6 +1160,7 @@ int main(void) {
   test_limits();
   test_emmalloc();
   test_emmalloc_many_blocks();
+  test_tlsf();
   test_loop_census();
   test_kind_text();
   return check_report("census");

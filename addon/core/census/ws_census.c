@@ -1,7 +1,7 @@
 /* The heap census's driver (ws_census.h): re-walks from the remembered
  * state, and searches for the state again when that fails: one pass over
  * static memory hands each word to every allocator family of the table
- * below (one file each: ws_dlmalloc.c, ws_emmalloc.c); the proven candidate
+ * below (one file each: ws_dlmalloc.c, ws_emmalloc.c, ws_tlsf.c); the proven candidate
  * spanning the most heap wins. Also the results' derived fields and the
  * kinds' descriptions. */
 #include <string.h>
@@ -11,7 +11,8 @@
 #include "ws_internal.h"
 
 /* The families, in the order they win ties. */
-static const ws__family *const FAMILIES[] = {&ws__dlmalloc_family, &ws__emmalloc_family};
+static const ws__family *const FAMILIES[] = {&ws__dlmalloc_family, &ws__emmalloc_family,
+                                             &ws__tlsf_family};
 #define N_FAMILIES (sizeof FAMILIES / sizeof *FAMILIES)
 
 void ws_census_init(ws_census *census, const ws_census_hints *hints) {
@@ -27,6 +28,20 @@ void ws__census_finish(ws_census_result *out) {
       out->free_bytes > 0
           ? (uint32_t)(1000 * (out->free_bytes - out->largest_free) / out->free_bytes)
           : 0;
+}
+
+int ws__search_keep(const ws__heap *h, ws__search *s, const ws_census *trial,
+                    int (*walk)(const ws__heap *h, const ws_census *census,
+                                ws_census_result *out)) {
+  ws_census_result r;
+  s->tried++;
+  if (walk(h, trial, &r) != 0)
+    return -1;
+  if (s->census.kind == WS_CENSUS_NONE || r.heap_bytes > s->out.heap_bytes) {
+    s->census = *trial;
+    s->out = r;
+  }
+  return 0;
 }
 
 /* The family that reports kind, or NULL. */
@@ -92,10 +107,12 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
     memset(out, 0, sizeof *out);
     out->kind = WS_CENSUS_NONE;
     out->located = 1;
-    out->reason = tried > 0 ? "allocator state candidates were found, but no heap walk "
-                              "validated (corrupt, or an allocator not recognised)"
-                            : "no allocator state was found (a dlmalloc top chunk or an "
-                              "emmalloc block list; no heap yet, or another allocator)";
+    out->reason = tried > 0
+                      ? "allocator state candidates were found, but no heap walk "
+                        "validated (corrupt, or an allocator not recognised)"
+                      : "no allocator state was found (a dlmalloc top chunk, an "
+                        "emmalloc block list or a TLSF root; no heap yet, or another "
+                        "allocator)";
     return WS_ENOHEAP;
   }
   *out = best->out;

@@ -162,18 +162,10 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
       return;
   if (s->n_keys < WS__SEARCH_KEYS)
     s->keys[s->n_keys++][0] = w;
-  s->tried++;
   ws_census trial = s->census;
   trial.kind = WS_CENSUS_EMMALLOC;
   trial.top_at = p;
-  ws_census_result r;
-  if (walk(h, &trial, &r) != 0)
-    return;
-  if (s->census.kind == WS_CENSUS_NONE || r.heap_bytes > s->out.heap_bytes) {
-    s->census = trial;
-    s->out = r;
-  }
-  if (w < s->scan_end)
+  if (ws__search_keep(h, s, &trial, walk) == 0 && w < s->scan_end)
     s->scan_end = w; /* the head lies below every block, the newest included */
 }
 
