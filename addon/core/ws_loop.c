@@ -66,7 +66,18 @@ struct ws_loop {
   uint64_t control_due;
   uint64_t control_sink;
   int watch_preemption; /* the last call was long: watch the next */
+  /* The thread's CPU time at the run's start (ws_thread_cpu_ns), the clock
+   * of the census budget; has_cpu 0 where the platform has none. */
+  uint64_t cpu0;
+  int has_cpu;
 };
+
+/* The census budget's clock: the loop thread's CPU time since the run's
+ * start, so that a walk is charged what it used of the CPU, not the wall
+ * time a loaded machine stretched it to (nor the time the thread waited
+ * for a core); wall time where the platform has no per-thread CPU time.
+ * About 1 µs: twice per census. */
+static uint64_t census_clock(const ws_loop *loop);
 
 /* Nanoseconds from the run's start to now. */
 static uint64_t since_start(const ws_loop *loop) {
@@ -189,6 +200,7 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
   loop->rss_fd = ws_rss_open();
   ws_clock_init(&loop->clock);
   loop->t0 = ws_clock_ticks(&loop->clock);
+  loop->has_cpu = ws_thread_cpu_ns(&loop->cpu0) == 0;
   loop->deadline = config->duration_ns > 0
                        ? loop->t0 + ticks_for(loop, (double)config->duration_ns)
                        : 0;
@@ -567,6 +579,13 @@ static void record_census(ws_loop *loop, uint32_t k, ws_census *census,
   }
 }
 
+static uint64_t census_clock(const ws_loop *loop) {
+  uint64_t cpu;
+  if (loop->has_cpu && ws_thread_cpu_ns(&cpu) == 0)
+    return cpu > loop->cpu0 ? cpu - loop->cpu0 : 0;
+  return since_start(loop);
+}
+
 /* Returns the share of the run done so far, 0 to 1: of its calls or of its
  * duration, whichever is further along; 0 when neither bounds it. */
 static double run_share(const ws_loop *loop) {
@@ -591,7 +610,7 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
       census->run_spent_ns != NULL ? census->run_spent_ns : &census->spent_ns;
   uint32_t budget = census->hints.budget_permille ? census->hints.budget_permille
                                                   : WS_CENSUS_BUDGET_DEFAULT;
-  uint64_t start = since_start(loop);
+  uint64_t start = census_clock(loop);
   double share = run_share(loop);
   /* Due by the floor once the run has entered a stretch it has no census in. */
   int floor_due = (uint32_t)(share * WS_CENSUS_FLOOR) >
@@ -612,7 +631,7 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
   if (rc != 0)
     return rc;
   rc = ws_census_take(census, data, len, out);
-  uint64_t end = since_start(loop);
+  uint64_t end = census_clock(loop);
   out->elapsed_ns = end - start;
   if (record) {
     /* The budget's cost is the median of the last three censuses: one that

@@ -28,8 +28,11 @@
 /* Chunks one walk may visit before it fails, unless a hint says otherwise. */
 #define WS_CENSUS_MAX_CHUNKS_DEFAULT (64u << 20)
 
-/* Share of wall time, per mille, that ws_loop_census may spend by default:
- * 4 %, so that costs that vary from census to census stay under 5 %. */
+/* Share of the loop thread's CPU time, per mille, that ws_loop_census may
+ * spend by default: 4 %, so that costs that vary from census to census stay
+ * under 5 %. Charged in that thread's CPU time (wall time where the
+ * platform has no per-thread CPU clock): a machine that deschedules the
+ * thread stretches neither a walk's charge nor the run's. */
 #define WS_CENSUS_BUDGET_DEFAULT 40
 
 /* Recorded censuses the time budget never skips: the run's length (its

@@ -124,7 +124,8 @@ int ws_loop_sample_memories(ws_loop *loop);
  * classes ever non-zero in this census (WS_METRIC_CENSUS_CLASS_BASE + c),
  * or, when nothing was recognised, only the kind (none) and the time spent.
  * Keeps the time spent on recorded censuses within
- * census->hints.budget_permille of the run (WS_CENSUS_BUDGET_DEFAULT),
+ * census->hints.budget_permille of the run (WS_CENSUS_BUDGET_DEFAULT), both
+ * in the loop thread's CPU time (ws_thread_cpu_ns; wall time without it),
  * counting the time of every census that shares census->run_spent_ns (the
  * run's other memories): one due sooner than that allows after the last
  * (the median time of the last three) is skipped. A census that is

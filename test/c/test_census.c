@@ -7,6 +7,7 @@
  * time budget through a fake engine. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "ws.h"
@@ -1133,6 +1134,20 @@ static void test_loop_census(void) {
                        (uint16_t)(WS_METRIC_CENSUS_STRIDE + WS_METRIC_CENSUS_CLASS_BASE +
                                   k)) == (int64_t)h.e.classes[k];
   CHECK(classes_shifted);
+
+  /* The budget's clock is the thread's CPU time: 100 ms asleep (wall time,
+   * no CPU) is no room for a census that a 2 ms cost and a 5 % share keep
+   * 38 ms of CPU apart. On the wall clock it would be taken. */
+  ws_census_hints tight = {.budget_permille = 50};
+  ws_census c2;
+  ws_census_init(&c2, &hints);
+  CHECK(ws_loop_census(loop, 0, &c2, 1, &r) == WS_CENSUS_TAKEN);
+  ws_ring_pop(&ring, rec, 4096);
+  c2.hints = tight;
+  c2.last_cost_ns = 2000000;
+  c2.spent_ns = 0;
+  nanosleep(&(struct timespec){0, 100000000}, NULL);
+  CHECK(ws_loop_census(loop, 0, &c2, 1, &r) == WS_CENSUS_SKIPPED);
 
   ws_loop_destroy(loop);
   free(region);
