@@ -111,6 +111,12 @@ test('census: modules without dlmalloc or emmalloc are never recognised', async 
     assert.equal(run.metrics.censusLive, undefined, `${name}: no census live bytes`);
     assert.equal(run.header.sources.census.source, null);
     assert.match(run.header.sources.census.enable, /no allocator state was found/);
+    // What it tried, to quote when reporting an allocator it does not know.
+    assert.deepEqual(
+      run.header.sources.census.tried.map((t) => t.family),
+      ['dlmalloc', 'emmalloc', 'AssemblyScript TLSF'],
+    );
+    assert.match(run.header.sources.census.enable, /tried dlmalloc \(\d+ candidates\), emmalloc/);
   }
 });
 

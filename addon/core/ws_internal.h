@@ -46,7 +46,18 @@ typedef struct {
   const uint8_t *mem;
   uint64_t len;
   uint64_t max_chunks;
+  /* While searching: the blocks the walk that failed furthest validated
+   * first (ws__walk_failed); NULL when not tracked. */
+  uint64_t *reach;
 } ws__heap;
+
+/* Internal: a walk failed after validating n blocks: notes n in *h->reach
+ * (the furthest so far) and returns -1. */
+static inline int ws__walk_failed(const ws__heap *h, uint64_t n) {
+  if (h->reach != NULL && n > *h->reach)
+    *h->reach = n;
+  return -1;
+}
 
 /* Internal: the little-endian 32-bit word at h->mem[at..at+4); the caller
  * has checked at + 4 <= h->len. */
@@ -89,7 +100,15 @@ typedef struct {
   uint32_t keys[WS__SEARCH_KEYS][6];
   uint32_t best_key[6]; /* the best layout's candidate heap (dlmalloc) */
   uint64_t low;         /* the best layout's lowest heap address (dlmalloc) */
+  /* The candidate whose walk validated most blocks before failing: its
+   * state's address and those blocks (0: none failed after any). */
+  uint64_t miss_at, miss_chunks;
 } ws__search;
+
+/* Internal: notes in s a walk of the candidate at state that failed (its
+ * reach in *h->reach, which it resets) when it went further than the
+ * nearest miss so far. */
+void ws__search_missed(const ws__heap *h, ws__search *s, uint64_t state);
 
 /* Internal: walks the candidate trial with walk (its family's) and, when it
  * validates, keeps it in s if it spans more heap than s's best so far (the
@@ -109,6 +128,7 @@ typedef struct {
  * (ws_census.c). Adding a family is a walker file that defines one of
  * these, its kinds in ws_protocol.h, and a row. */
 typedef struct {
+  const char *name; /* "dlmalloc", as what was tried names it */
   /* Every word at a multiple of step (4 or more) below the scan's end goes
    * to try_word; with pointers_only, only a word that could point into the
    * memory (non-zero, a multiple of 4, at least 16 bytes before its end). */

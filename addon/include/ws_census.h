@@ -17,6 +17,9 @@
 
 #include "ws_protocol.h"
 
+/* Most allocator families the census has (ws_census_family_name). */
+#define WS_CENSUS_MAX_FAMILIES 8
+
 /* Size classes of the histogram: class k counts in-use chunks whose size
  * (header included) is in [2^k, 2^(k+1)). */
 #define WS_CENSUS_CLASSES 32
@@ -93,6 +96,14 @@ typedef struct {
   uint64_t elapsed_ns;                 /* set by ws_loop_census (0 from ws_census_take) */
   uint64_t classes[WS_CENSUS_CLASSES]; /* in-use chunks by size class */
   const char *reason;                  /* why nothing was recognised (static), or NULL */
+  /* What a search that recognised nothing tried: the candidates each
+   * family (in ws_census_family_name's order) walked, and the nearest
+   * miss: the family whose candidate's walk validated most blocks before
+   * it failed (-1: none validated any), that candidate state's address and
+   * those blocks. Zero after a recognised census. */
+  uint32_t candidates[WS_CENSUS_MAX_FAMILIES];
+  int miss_family;
+  uint64_t miss_at, miss_chunks;
 } ws_census_result;
 
 /* The caller-owned census of one memory: hints, where the state was proven
@@ -133,6 +144,10 @@ void ws_census_init(ws_census *census, const ws_census_hints *hints);
  * calls (grown, moved), never during one. */
 int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out);
+
+/* Returns the name of allocator family i ("dlmalloc", "emmalloc",
+ * "AssemblyScript TLSF"; static), or NULL past the last. */
+const char *ws_census_family_name(uint32_t i);
 
 /* Returns a static, human-readable name of an allocator kind ("dlmalloc, C
  * layout (dlmalloc 2.8)"), "unknown" for none of them; never NULL. */

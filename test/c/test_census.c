@@ -1154,6 +1154,26 @@ static void test_loop_census(void) {
   free(h.m);
 }
 
+/* A search that recognises nothing says what it tried: every family's
+ * candidates, and the nearest miss (a dlmalloc state whose walk validated
+ * 700 chunks before a corrupt head). */
+static void test_nearest_miss(void) {
+  heap h;
+  build_heap(&h, 0x100000, &C_LAYOUT, 16, 0x2000, 0x20000, 0x100000, 1500, 71);
+  put(h.m, nth_chunk(&h, 700) + 4, 0x15); /* FLAG4: never in a head */
+  ws_census_result r;
+  CHECK(fresh_take(h.m, h.len, &r) == WS_ENOHEAP);
+  CHECK(strcmp(ws_census_family_name(0), "dlmalloc") == 0);
+  CHECK(strcmp(ws_census_family_name(2), "AssemblyScript TLSF") == 0);
+  CHECK(ws_census_family_name(3) == NULL);
+  CHECK(r.candidates[0] >= 1 && r.miss_family == 0);
+  CHECK(r.miss_at == h.state + C_LAYOUT.top && r.miss_chunks == 700);
+  /* Memory with nothing to walk: no miss. */
+  memset(h.m, 0, h.len);
+  CHECK(fresh_take(h.m, h.len, &r) == WS_ENOHEAP && r.miss_family == -1);
+  free(h.m);
+}
+
 static void test_kind_text(void) {
   CHECK(strstr(ws_census_kind_text(WS_CENSUS_DLMALLOC_RUST), "Rust") != NULL);
   CHECK(strstr(ws_census_kind_text(WS_CENSUS_DLMALLOC), "C layout") != NULL);
@@ -1177,6 +1197,7 @@ int main(void) {
   test_emmalloc_many_blocks();
   test_tlsf();
   test_loop_census();
+  test_nearest_miss();
   test_kind_text();
   return check_report("census");
 }

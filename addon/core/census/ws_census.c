@@ -14,6 +14,8 @@
 static const ws__family *const FAMILIES[] = {&ws__dlmalloc_family, &ws__emmalloc_family,
                                              &ws__tlsf_family};
 #define N_FAMILIES (sizeof FAMILIES / sizeof *FAMILIES)
+_Static_assert(N_FAMILIES <= WS_CENSUS_MAX_FAMILIES,
+               "ws_census_result lists every family");
 
 void ws_census_init(ws_census *census, const ws_census_hints *hints) {
   memset(census, 0, sizeof *census);
@@ -35,13 +37,29 @@ int ws__search_keep(const ws__heap *h, ws__search *s, const ws_census *trial,
                                 ws_census_result *out)) {
   ws_census_result r;
   s->tried++;
-  if (walk(h, trial, &r) != 0)
+  if (walk(h, trial, &r) != 0) {
+    ws__search_missed(h, s, trial->top_at);
     return -1;
+  }
   if (s->census.kind == WS_CENSUS_NONE || r.heap_bytes > s->out.heap_bytes) {
     s->census = *trial;
     s->out = r;
   }
   return 0;
+}
+
+void ws__search_missed(const ws__heap *h, ws__search *s, uint64_t state) {
+  if (h->reach == NULL)
+    return;
+  if (*h->reach > s->miss_chunks) {
+    s->miss_chunks = *h->reach;
+    s->miss_at = state;
+  }
+  *h->reach = 0;
+}
+
+const char *ws_census_family_name(uint32_t i) {
+  return i < N_FAMILIES ? FAMILIES[i]->name : NULL;
 }
 
 /* The family that reports kind, or NULL. */
@@ -63,13 +81,16 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out) {
   const ws_census_hints *hints = &census->hints;
   ws__heap h = {mem, mem != NULL ? len : 0,
-                hints->max_chunks ? hints->max_chunks : WS_CENSUS_MAX_CHUNKS_DEFAULT};
+                hints->max_chunks ? hints->max_chunks : WS_CENSUS_MAX_CHUNKS_DEFAULT,
+                NULL};
   if (rewalk(&h, census, out) == 0) {
     out->located = 0;
     return 0;
   }
   census->kind = WS_CENSUS_NONE;
   census->locates++;
+  uint64_t reach = 0;
+  h.reach = &reach;
   uint64_t scan_end = hints->scan_limit ? hints->scan_limit : WS_CENSUS_SCAN_DEFAULT;
   if (hints->heap_base != 0 && hints->heap_base < scan_end)
     scan_end = hints->heap_base;
@@ -107,6 +128,15 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
     memset(out, 0, sizeof *out);
     out->kind = WS_CENSUS_NONE;
     out->located = 1;
+    out->miss_family = -1;
+    for (size_t f = 0; f < N_FAMILIES; f++) {
+      out->candidates[f] = search[f].tried;
+      if (search[f].miss_chunks > out->miss_chunks) {
+        out->miss_family = (int)f;
+        out->miss_at = search[f].miss_at;
+        out->miss_chunks = search[f].miss_chunks;
+      }
+    }
     out->reason = tried > 0
                       ? "allocator state candidates were found, but no heap walk "
                         "validated (corrupt, or an allocator not recognised)"

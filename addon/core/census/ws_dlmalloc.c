@@ -90,14 +90,14 @@ static int walk_chunks(const ws__heap *h, const geometry *g, uint64_t base, uint
     /* One branch for every check a chunk must pass. */
     if ((((head & (PINUSE | FLAG4)) ^ prev) | (size < MIN_CHUNK) | ((size & mask) != 0) |
          (size > stop - p) | (++n > limit)) != 0)
-      return -1;
+      return ws__walk_failed(h, n - 1);
     if (head & CINUSE) {
       gross += size;
       classes[n & 3][ws__size_class(size)]++;
       prev = PINUSE;
     } else {
       if (prev == 0 || ws__word(h, p + size) != size)
-        return -1;
+        return ws__walk_failed(h, n - 1);
       free_bytes += size;
       free_n++;
       largest = size > largest ? size : largest;
@@ -353,8 +353,10 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
     trial.seg_at = q;
     ws_census_result r;
     uint64_t low;
-    if (walk_heap(h, &trial, &r, &low) != 0)
+    if (walk_heap(h, &trial, &r, &low) != 0) {
+      ws__search_missed(h, s, p);
       continue;
+    }
     int found = s->census.kind != WS_CENSUS_NONE;
     if (!found || r.heap_bytes > s->out.heap_bytes ||
         (r.heap_bytes == s->out.heap_bytes && !known_layout(s->out.kind) &&
@@ -376,5 +378,5 @@ static const ws__kind_text kinds[] = {
     {WS_CENSUS_DLMALLOC_OTHER, "dlmalloc chunks, another state layout"},
 };
 
-const ws__family ws__dlmalloc_family = {4,    1,     try_word,
-                                        walk, kinds, sizeof kinds / sizeof *kinds};
+const ws__family ws__dlmalloc_family = {
+    "dlmalloc", 4, 1, try_word, walk, kinds, sizeof kinds / sizeof *kinds};

@@ -47,10 +47,10 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
   int prev_free = 0;
   while (r < end) {
     if (end - r < REGION_MIN || ++n > *budget)
-      return -1;
+      return ws__walk_failed(h, n - 1);
     uint64_t size = ws__word(h, r);
     if (size < REGION_MIN || (size & 3) != 0 || size > end - r)
-      return -1;
+      return ws__walk_failed(h, n - 1);
     uint32_t ceiling = ws__word(h, r + size - 4);
     int is_free;
     if (ceiling == size)
@@ -58,10 +58,10 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
     else if (ceiling == (size | FREE_FLAG))
       is_free = 1;
     else
-      return -1;
+      return ws__walk_failed(h, n - 1);
     if (is_free) {
       if (prev_free || !linked(h, r))
-        return -1;
+        return ws__walk_failed(h, n - 1);
       if (newest && r + size == end - SENTINEL_BYTES) {
         top = size;
       } else {
@@ -171,4 +171,4 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
 
 static const ws__kind_text kinds[] = {{WS_CENSUS_EMMALLOC, "emmalloc"}};
 
-const ws__family ws__emmalloc_family = {4, 1, try_word, walk, kinds, 1};
+const ws__family ws__emmalloc_family = {"emmalloc", 4, 1, try_word, walk, kinds, 1};

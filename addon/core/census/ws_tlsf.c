@@ -124,12 +124,12 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
     uint32_t info = ws__word(h, b), size = info & ~TAGS;
     if (++n > h->max_chunks || size < min || size >= MAX_BLOCK || size % AL != rest ||
         ((info & LEFTFREE) != 0) != left_free || size + overhead > tail - b)
-      return -1;
+      return ws__walk_failed(h, n - 1);
     uint64_t next = b + overhead + size;
     if (info & FREE) {
       if (left_free || ws__word(h, next - 4) != b ||
           !linked(h, root, b, size, overhead, from, tail))
-        return -1;
+        return ws__walk_failed(h, n - 1);
       if (last_free > largest)
         largest = last_free;
       last_free = size + overhead;
@@ -196,4 +196,5 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
 static const ws__kind_text kinds[] = {
     {WS_CENSUS_TLSF, "AssemblyScript TLSF (the runtime's allocator, 0.9 and 0.20 on)"}};
 
-const ws__family ws__tlsf_family = {AL, 0, try_word, walk, kinds, 1};
+const ws__family ws__tlsf_family = {
+    "AssemblyScript TLSF", AL, 0, try_word, walk, kinds, 1};

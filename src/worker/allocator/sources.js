@@ -124,15 +124,34 @@ const HINTS = {
 };
 
 /**
+ * What a search that recognised nothing tried (addon.census's tried and
+ * nearestMiss), in words: "tried dlmalloc (3 candidates), emmalloc (0),
+ * AssemblyScript TLSF (0); nearest miss: a dlmalloc state at 0x2018 whose
+ * heap walk failed after 700 blocks", or '' when it says nothing.
+ */
+function triedText({ tried, nearestMiss }) {
+  if (!tried) return '';
+  const families = tried.map((t, i) => `${t.family} (${t.candidates}${i === 0 ? ' candidates' : ''})`).join(', ');
+  const miss = nearestMiss
+    ? `; nearest miss: a ${nearestMiss.family} state at 0x${nearestMiss.at.toString(16)} whose heap walk failed after ${nearestMiss.chunks} blocks`
+    : '; no candidate walked past its first block';
+  return `tried ${families}${miss}`;
+}
+
+/**
  * One memory's census taken before the first call (addon.census's result):
  * { source, kind, state, chunks, walkMs } when an allocator was recognised,
- * else { source: null, enable } saying why.
+ * else { source: null, enable, tried, nearestMiss } saying why and, after a
+ * search, what it tried (the families, their candidates, the nearest miss:
+ * something to quote when reporting an allocator the census does not know).
  */
 function censusSource(result) {
   if (result.status !== 'taken') {
+    const tried = triedText(result);
     return {
       source: null,
-      enable: `not recognised before the first call: ${result.reason ?? 'not attempted'}; retried at every slow sample (series censusKind)`,
+      enable: `not recognised before the first call: ${result.reason ?? 'not attempted'}${tried ? ` (${tried})` : ''}; retried at every slow sample (series censusKind)`,
+      ...(result.tried ? { tried: result.tried, nearestMiss: result.nearestMiss } : {}),
     };
   }
   const walkMs = result.walkNs / 1e6;
