@@ -14,6 +14,8 @@
 #              holds; fragmentation widens it), shaded
 #   censuslivefile, censusfreefile, censuslargestfile  the heap census: bytes
 #              in use, bytes free (top chunk excluded), the largest free block
+#   censusname  their key entries' source ('heap census', or naming the
+#              memory when the run has several)
 #   jsheapfile the worker's V8 heap (second axis)
 #   jsheaptitle  its key entry (the heap retained after full GCs when known)
 #   rssfile    process RSS (second axis; '' when the JS heap is the finding,
@@ -49,15 +51,15 @@ if (livefile ne '') {
 }
 if (censuslivefile ne '') {
   plot_cmd = plot_cmd . ", censuslivefile using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb '#a6611a'" \
-    . " title 'live bytes (heap census)'"
+    . " title 'live bytes (' . censusname . ')'"
 }
 if (censusfreefile ne '') {
   plot_cmd = plot_cmd . ", censusfreefile using 1:2 with linespoints lw 1.5 pt 5 ps 0.5 lc rgb '#018571'" \
-    . " title 'free bytes (heap census)'"
+    . " title 'free bytes (' . censusname . ')'"
 }
 if (censuslargestfile ne '') {
   plot_cmd = plot_cmd . ", censuslargestfile using 1:2 with linespoints lw 1.5 dt 4 pt 4 ps 0.5 lc rgb '#80cdc1'" \
-    . " title 'largest free block (heap census)'"
+    . " title 'largest free block (' . censusname . ')'"
 }
 if (growfile ne '') {
   plot_cmd = plot_cmd . ", for [i=0:nops-1] growfile index i using 1:2 with points" \

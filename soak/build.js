@@ -83,6 +83,7 @@ const NATIVE_OUT = 'soak/native';
 // that no growth callback is imported; flags per fixture.
 const EMCC_COMMON = ['-O2', '-sSTANDALONE_WASM', '--no-entry', '-Wall', '-Wextra', '-Werror'];
 const EMCC = {
+  'clean-emscripten': ['-sMALLOC=dlmalloc'],
   'leak-emscripten': ['-sMALLOC=dlmalloc'],
   'leak-emmalloc': ['-sMALLOC=emmalloc'],
 };

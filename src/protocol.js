@@ -17,6 +17,10 @@ export const RECORD_TYPE = freeze(c.recordType);
 export const FLAG = freeze(c.flag);
 export const METRIC = freeze(c.metric);
 export const METRIC_MEMORY_BASE = c.metricMemoryBase;
+/** The census of tracked memory k records its series under the census ids plus k * METRIC_CENSUS_STRIDE. */
+export const METRIC_CENSUS_STRIDE = c.metricCensusStride;
+/** The memories that get a heap census: the first CENSUS_MEMORIES tracked. */
+export const CENSUS_MEMORIES = c.censusMemories;
 export const MARK = freeze(c.mark);
 export const COUNTER = freeze(c.counter);
 export const COUNTER_FIELDS = c.counterFields;

@@ -339,3 +339,25 @@ for (const countAllocs of [false, true]) {
     }
   });
 }
+
+// One memory reached by every route (created, imported by two modules,
+// exported again, tracked by hand, grown from JS and from wasm, read through
+// new buffers) is listed once; two modules exporting memories under one
+// name keep a series each; the HTTP parser Node instantiates for the
+// scenario's fetch() (llhttp, 128 KiB) is not listed. Before, it was listed
+// as "memory" and, sharing that label, took the other "memory"'s series.
+test('each memory is listed once, with its own series; Node’s own modules are not the target’s', async () => {
+  const out = tempDir();
+  const args = ['run', fixture('test', 'scenarios', 'one-memory-many-routes.mjs'), '-n', '3000', '-o', out, '-q'];
+  const r = await runCli([...args, '--fail-on', 'none']); // about the memories, not a verdict
+  assert.equal(r.code, 0, r.stderr);
+  const { memories } = readSummary(out).memory;
+  assert.deepEqual(
+    memories.map((m) => [m.label, m.end]),
+    [
+      ['env.memory', (1 + 1 + 3000 / 500 + 3000 / 1000) * 65536], // grown once from JS, then by both modules
+      ['memory', 4 * 65536],
+      ['memory#2', 65536],
+    ],
+  );
+});

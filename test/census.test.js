@@ -111,6 +111,12 @@ test('census: modules without dlmalloc or emmalloc are never recognised', async 
     assert.equal(run.metrics.censusLive, undefined, `${name}: no census live bytes`);
     assert.equal(run.header.sources.census.source, null);
     assert.match(run.header.sources.census.enable, /no allocator state was found/);
+    // What it tried, to quote when reporting an allocator it does not know.
+    assert.deepEqual(
+      run.header.sources.census.tried.map((t) => t.family),
+      ['dlmalloc', 'emmalloc', 'AssemblyScript TLSF'],
+    );
+    assert.match(run.header.sources.census.enable, /tried dlmalloc \(\d+ candidates\), emmalloc/);
   }
 });
 
@@ -170,4 +176,49 @@ test('census verdicts: with --count-allocs the stripped fixture stays a leak (th
   assert.ok(summary.allocations.allocs.total > 10000, 'the pass sees the internal allocations');
   const how = summary.sources.countingPass.entryPoints.map((e) => e.how).join('; ');
   assert.match(how, /export, forwarding to function/);
+});
+
+// Two Emscripten modules, a memory each, both flat at 16 MiB; the second
+// leaks. Each memory has its own census: the verdict is judged on the
+// leaking memory's live bytes and the finding names that memory and its
+// module. Before, the census read the first instance's memory only (the
+// clean one), and the leak went unseen.
+/** Runs a scenario at default settings; returns { code, stderr, summary }. */
+async function scenarioVerdict(path) {
+  const dir = tempDir('wasm-soak-census-');
+  try {
+    const r = await runCli(['run', path, '-o', dir, '-q']);
+    return { code: r.code, stderr: r.stderr, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('census verdicts: two modules, the second leaks: a leak naming the second memory, at default settings', async () => {
+  const { code, stderr, summary } = await scenarioVerdict(fixture('test', 'scenarios', 'two-modules-leak-second.mjs'));
+  assert.equal(code, 1, stderr);
+  assert.equal(summary.verdict, 'leak');
+  const [first, second] = summary.memory.memories;
+  assert.deepEqual([first.label, second.label], ['memory', 'memory#2']);
+  assert.match(second.module, /^module #2 \(instantiated by soak\/scenarios\/_fixture-stats\.mjs\)$/);
+  assert.deepEqual([first.census.kind, second.census.kind], ['dlmalloc', 'dlmalloc']);
+  assert.equal(summary.census.memory.index, 1);
+  const leak = summary.findings.find((f) => f.kind === 'leak');
+  assert.deepEqual(leak.memory, { label: 'memory#2', module: second.module });
+  assert.match(leak.sentence, /It is in memory "memory#2" of module #2/);
+  assert.doesNotMatch(leak.sentence, /memory "memory"[^#]/);
+  // It runs into its own memory's 16 MiB, not the 32 MiB of both.
+  assert.equal(leak.projection.limitBytes, 16 * 1024 * 1024);
+});
+
+// AssemblyScript's TLSF (soak/modules/as-records.wasm, assemblyscript
+// 0.28.20, incremental GC): records the host pins and never unpins leak.
+// Before the TLSF family, the census recognised nothing and the leak was
+// `growth` (linear memory only).
+test('census verdicts: AssemblyScript TLSF, the pinned-records leak is a leak on census live bytes, at default settings', async () => {
+  const { code, stderr, summary } = await scenarioVerdict(fixture('soak', 'real', 'assemblyscript-leak.mjs'));
+  assert.equal(code, 1, stderr);
+  assert.equal(summary.verdict, 'leak');
+  assert.equal(summary.sources.liveBytes, 'heap census');
+  assert.equal(summary.census.kind, 'tlsf');
 });

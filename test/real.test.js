@@ -10,6 +10,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { censusMetric } from '../src/analysis/census-metrics.js';
+import { readRun } from '../src/analysis/log-reader.js';
+import { CENSUS_KIND } from '../src/protocol.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const REAL = fixture('soak', 'real');
@@ -59,3 +62,31 @@ test('Emscripten glue (harfbuzzjs) runs under the hooks and the counting pass', 
   assert.deepEqual(s.allocations.instrumented, [['malloc', 'free']]);
   assert.ok(s.allocations.allocs.total >= 1000, 'every call allocates a buffer');
 });
+
+/** The allocator kinds the heap census of memory k recognised in a run (none left out). */
+async function censusKinds(scenario, k = 0) {
+  const out = tempDir();
+  const r = await runCli(['run', join(REAL, `${scenario}.mjs`), '-n', '1000', '--seed', '7', '-o', out, '-q']);
+  assert.ok(r.code === 0 || r.code === 1, r.stderr);
+  const run = await readRun(join(out, 'samples.wslog'));
+  const kinds = run.metrics[censusMetric('censusKind', k)]?.value ?? [];
+  return new Set(Array.from(kinds).filter((kind) => kind !== CENSUS_KIND.none));
+}
+
+// One binary, one allocator kind, in every scenario that drives it (the
+// census's state layout is the binary's, not the scenario's): a Rust
+// wasm-bindgen module once read as dlmallocRust in one scenario and
+// dlmallocOther in another, when a copy of its state's fields on the
+// stack met the scan first.
+for (const [clean, leak, kind] of [
+  ['png', 'png-leak', 'dlmallocRust'],
+  ['yoga', 'yoga-leak', 'emmalloc'],
+  ['zstd', 'zstd-leak', 'dlmalloc'],
+  ['assemblyscript', 'assemblyscript-leak', 'tlsf'],
+]) {
+  test(`the heap census gives ${clean} and ${leak} (one binary) the same allocator kind: ${kind}`, async () => {
+    for (const scenario of [clean, leak]) {
+      assert.deepEqual([...(await censusKinds(scenario))], [CENSUS_KIND[kind]], scenario);
+    }
+  });
+}

@@ -1,6 +1,7 @@
 /* The reference workload and the thread's kernel usage (ws_control.h). */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <sys/resource.h>
+#include <time.h>
 
 #include "ws.h"
 #include "ws_control.h"
@@ -43,6 +44,19 @@ int ws_thread_usage(uint64_t *cpu_ns, uint64_t *preemptions) {
 #else
   (void)cpu_ns;
   (void)preemptions;
+  return WS_EIO;
+#endif
+}
+
+int ws_thread_cpu_ns(uint64_t *ns) {
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  struct timespec t;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+    return WS_EIO;
+  *ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+  return 0;
+#else
+  (void)ns;
   return WS_EIO;
 #endif
 }

@@ -51,7 +51,18 @@ typedef struct {
   const uint8_t *mem;
   uint64_t len;
   uint64_t max_chunks;
+  /* While searching: the blocks the walk that failed furthest validated
+   * first (ws__walk_failed); NULL when not tracked. */
+  uint64_t *reach;
 } ws__heap;
+
+/* Internal: a walk failed after validating n blocks: notes n in *h->reach
+ * (the furthest so far) and returns -1. */
+static inline int ws__walk_failed(const ws__heap *h, uint64_t n) {
+  if (h->reach != NULL && n > *h->reach)
+    *h->reach = n;
+  return -1;
+}
 
 /* Internal: the little-endian 32-bit word at h->mem[at..at+4); the caller
  * has checked at + 4 <= h->len. */
@@ -80,17 +91,10 @@ static inline unsigned ws__size_class(uint64_t size) {
  * totals. */
 void ws__census_finish(ws_census_result *out);
 
-/* Internal: re-walks a dlmalloc heap from the layout census remembers
- * (align, top_at, topsize_at, seg_at). Fills *out (zeroed first; kind and
- * state included) and returns 0 when every segment validates, -1 otherwise.
- * Stores the lowest segment base in *lowest when lowest is not NULL. */
-int ws__dlmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_result *out,
-                      uint64_t *lowest);
-
 /* Internal: one allocator family's search for its state in progress:
- * ws_census.c scans static memory word by word and hands each plausible
- * word to the family's try function, which walks the candidates it makes
- * and keeps the best in here. */
+ * ws_census.c scans static memory word by word and hands each word to the
+ * family's try function, which walks the candidates it makes and keeps the
+ * best in here. */
 #define WS__SEARCH_KEYS 32
 typedef struct {
   ws_census census;     /* the best layout so far (kind WS_CENSUS_NONE: none yet) */
@@ -99,24 +103,58 @@ typedef struct {
   uint32_t tried;       /* candidates walked */
   uint32_t n_keys;      /* candidate heaps remembered in keys */
   uint32_t keys[WS__SEARCH_KEYS][6];
+  uint32_t best_key[6]; /* the best layout's candidate heap (dlmalloc) */
+  uint64_t low;         /* the best layout's lowest heap address (dlmalloc) */
+  /* The candidate whose walk validated most blocks before failing: its
+   * state's address and those blocks (0: none failed after any). */
+  uint64_t miss_at, miss_chunks;
 } ws__search;
 
-/* Internal: examines the word w (non-zero, a multiple of 8) at address p as
- * dlmalloc's `top` field: when it points at a top chunk, finds topsize and
- * a segment record nearby, walks each candidate layout (ws__dlmalloc_walk)
- * and keeps in s the one spanning the most heap, lowering s->scan_end to its
- * lowest segment base (the state lies below its heap). */
-void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s);
+/* Internal: notes in s a walk of the candidate at state that failed (its
+ * reach in *h->reach, which it resets) when it went further than the
+ * nearest miss so far. */
+void ws__search_missed(const ws__heap *h, ws__search *s, uint64_t state);
 
-/* Internal: re-walks an emmalloc heap from the block list head remembered
- * in census->top_at. Fills *out (zeroed first) and returns 0 when every
- * block validates, -1 otherwise. */
-int ws__emmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_result *out);
+/* Internal: walks the candidate trial with walk (its family's) and, when it
+ * validates, keeps it in s if it spans more heap than s's best so far (the
+ * first wins ties). Counts it in s->tried. Returns 0 when it validated, -1
+ * otherwise. */
+int ws__search_keep(const ws__heap *h, ws__search *s, const ws_census *trial,
+                    int (*walk)(const ws__heap *h, const ws_census *census,
+                                ws_census_result *out));
 
-/* Internal: examines the word w (non-zero, a multiple of 4) at address p
- * as emmalloc's block list head: when it points at a root region, walks the
- * blocks (ws__emmalloc_walk) and keeps in s the candidate spanning the most
- * heap, lowering s->scan_end to its lowest block. */
-void ws__emmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s);
+/* Internal: a census kind and its description (ws_census_kind_text). */
+typedef struct {
+  int kind;
+  const char *text;
+} ws__kind_text;
+
+/* Internal: one allocator family, a row of the census driver's table
+ * (ws_census.c). Adding a family is a walker file that defines one of
+ * these, its kinds in ws_protocol.h, and a row. */
+typedef struct {
+  const char *name; /* "dlmalloc", as what was tried names it */
+  /* Every word at a multiple of step (4 or more) below the scan's end goes
+   * to try_word; with pointers_only, only a word that could point into the
+   * memory (non-zero, a multiple of 4, at least 16 bytes before its end). */
+  uint32_t step;
+  int pointers_only;
+  /* Examines the word w at address p as the family's state: walks the
+   * candidates it makes and keeps the best in s, lowering s->scan_end to
+   * the lowest address of its heap (the state lies below its heap). */
+  void (*try_word)(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s);
+  /* Re-walks the heap from the state census remembers (census->kind is one
+   * of kinds). Fills *out (zeroed first; kind and state included) and
+   * returns 0 when the heap validates, -1 otherwise. */
+  int (*walk)(const ws__heap *h, const ws_census *census, ws_census_result *out);
+  /* The kinds it reports, with their descriptions. */
+  const ws__kind_text *kinds;
+  uint32_t n_kinds;
+} ws__family;
+
+/* Internal: the families (addon/core/census/ws_<family>.c). */
+extern const ws__family ws__dlmalloc_family;
+extern const ws__family ws__emmalloc_family;
+extern const ws__family ws__tlsf_family;
 
 #endif

@@ -17,6 +17,9 @@
 
 #include "ws_protocol.h"
 
+/* Most allocator families the census has (ws_census_family_name). */
+#define WS_CENSUS_MAX_FAMILIES 8
+
 /* Size classes of the histogram: class k counts in-use chunks whose size
  * (header included) is in [2^k, 2^(k+1)). */
 #define WS_CENSUS_CLASSES 32
@@ -28,8 +31,11 @@
 /* Chunks one walk may visit before it fails, unless a hint says otherwise. */
 #define WS_CENSUS_MAX_CHUNKS_DEFAULT (64u << 20)
 
-/* Share of wall time, per mille, that ws_loop_census may spend by default:
- * 4 %, so that costs that vary from census to census stay under 5 %. */
+/* Share of the loop thread's CPU time, per mille, that ws_loop_census may
+ * spend by default: 4 %, so that costs that vary from census to census stay
+ * under 5 %. Charged in that thread's CPU time (wall time where the
+ * platform has no per-thread CPU clock): a machine that deschedules the
+ * thread stretches neither a walk's charge nor the run's. */
 #define WS_CENSUS_BUDGET_DEFAULT 40
 
 /* Recorded censuses the time budget never skips: the run's length (its
@@ -90,6 +96,14 @@ typedef struct {
   uint64_t elapsed_ns;                 /* set by ws_loop_census (0 from ws_census_take) */
   uint64_t classes[WS_CENSUS_CLASSES]; /* in-use chunks by size class */
   const char *reason;                  /* why nothing was recognised (static), or NULL */
+  /* What a search that recognised nothing tried: the candidates each
+   * family (in ws_census_family_name's order) walked, and the nearest
+   * miss: the family whose candidate's walk validated most blocks before
+   * it failed (-1: none validated any), that candidate state's address and
+   * those blocks. Zero after a recognised census. */
+  uint32_t candidates[WS_CENSUS_MAX_FAMILIES];
+  int miss_family;
+  uint64_t miss_at, miss_chunks;
 } ws_census_result;
 
 /* The caller-owned census of one memory: hints, where the state was proven
@@ -111,6 +125,9 @@ typedef struct {
    * budgets for, the last three censuses' times, and the time of every
    * recorded census so far (those the floor forced too). */
   uint64_t last_end_ns, last_cost_ns, recent_ns[3], spent_ns;
+  /* The time every census of the run spent, which the budget bounds: shared
+   * by the censuses of one run's memories (the caller's, NULL: spent_ns). */
+  uint64_t *run_spent_ns;
   /* The share of the run done at the last recorded census (WS_CENSUS_FLOOR). */
   double last_share;
 } ws_census;
@@ -127,6 +144,10 @@ void ws_census_init(ws_census *census, const ws_census_hints *hints);
  * calls (grown, moved), never during one. */
 int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out);
+
+/* Returns the name of allocator family i ("dlmalloc", "emmalloc",
+ * "AssemblyScript TLSF"; static), or NULL past the last. */
+const char *ws_census_family_name(uint32_t i);
 
 /* Returns a static, human-readable name of an allocator kind ("dlmalloc, C
  * layout (dlmalloc 2.8)"), "unknown" for none of them; never NULL. */

@@ -117,19 +117,23 @@ int ws_loop_sample_memories(ws_loop *loop);
 
 /* Takes a census of memory k's heap (ws_census_take on the engine's view
  * of it; call between batches, never inside the timed region) with census
- * (the caller's, kept from call to call so the state found once is
- * re-walked) and stores it in *out, its elapsed_ns set. When record != 0,
- * records it as metrics: every WS_METRIC_CENSUS_* series and the size
- * classes ever non-zero in this census (WS_METRIC_CENSUS_CLASS_BASE + k),
+ * (the caller's, one per memory, kept from call to call so the state found
+ * once is re-walked) and stores it in *out, its elapsed_ns set. When
+ * record != 0, records it as metrics under memory k's census ids (ws_protocol.h,
+ * WS_METRIC_CENSUS_STRIDE): every WS_METRIC_CENSUS_* series and the size
+ * classes ever non-zero in this census (WS_METRIC_CENSUS_CLASS_BASE + c),
  * or, when nothing was recognised, only the kind (none) and the time spent.
  * Keeps the time spent on recorded censuses within
- * census->hints.budget_permille of the run (WS_CENSUS_BUDGET_DEFAULT): one
- * due sooner than that allows after the last (the median time of the last
- * three) is skipped. A census that is
+ * census->hints.budget_permille of the run (WS_CENSUS_BUDGET_DEFAULT), both
+ * in the loop thread's CPU time (ws_thread_cpu_ns; wall time without it),
+ * counting the time of every census that shares census->run_spent_ns (the
+ * run's other memories): one due sooner than that allows after the last
+ * (the median time of the last three) is skipped. A census that is
  * not recorded (taken before the run, say) is never skipped and does not
  * count. Returns WS_CENSUS_TAKEN, WS_CENSUS_SKIPPED
  * (*out untouched), WS_ENOHEAP (out->reason says why), WS_EINVAL for a
- * memory the loop does not track, or the engine's error. */
+ * memory the loop does not track or past the first WS_CENSUS_MEMORIES, or
+ * the engine's error. */
 int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                    ws_census_result *out);
 

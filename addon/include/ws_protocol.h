@@ -105,6 +105,12 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CENSUS_CLASS_2G, 95, "censusClass2G")
 #define WS_METRIC_MEMORY_BASE 256
 #define WS_METRIC_CENSUS_CLASS_BASE 64
+/* One heap census per tracked memory: the census of memory k records the
+ * CENSUS_* series above under their ids plus k * WS_METRIC_CENSUS_STRIDE
+ * (memory 0 under the ids as listed), for the first WS_CENSUS_MEMORIES
+ * memories. */
+#define WS_METRIC_CENSUS_STRIDE 1024
+#define WS_CENSUS_MEMORIES 64
 
 #define WS_MARKS(X)                                                                      \
   X(BACKPRESSURE, 1, "backpressure")    /* a: ns the loop waited for the consumer */     \
@@ -181,7 +187,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(DLMALLOC, 1, "dlmalloc")            /* C dlmalloc 2.8 (wasi-libc, Emscripten) */     \
   X(DLMALLOC_RUST, 2, "dlmallocRust")   /* Rust's dlmalloc crate */                      \
   X(DLMALLOC_OTHER, 3, "dlmallocOther") /* dlmalloc chunks, another state layout */      \
-  X(EMMALLOC, 4, "emmalloc")            /* Emscripten's emmalloc */
+  X(EMMALLOC, 4, "emmalloc")            /* Emscripten's emmalloc */                      \
+  X(TLSF, 5, "tlsf")                    /* AssemblyScript's TLSF */
 
 /* ---- Ring ---- */
 
@@ -505,6 +512,11 @@ enum { WS_METRICS(WS_METRIC_ENUM) };
 _Static_assert(WS_METRIC_CENSUS_CLASS_16 == WS_METRIC_CENSUS_CLASS_BASE + 4 &&
                    WS_METRIC_CENSUS_CLASS_2G == WS_METRIC_CENSUS_CLASS_BASE + 31,
                "census class k is metric WS_METRIC_CENSUS_CLASS_BASE + k");
+_Static_assert(WS_METRIC_MEMORY_BASE + WS_CENSUS_MEMORIES <= WS_METRIC_CENSUS_STRIDE &&
+                   (WS_CENSUS_MEMORIES - 1) * WS_METRIC_CENSUS_STRIDE +
+                           WS_METRIC_CENSUS_CLASS_2G <=
+                       0xffff,
+               "every memory's census ids are distinct 16-bit metric ids");
 enum { WS_MARKS(WS_MARK_ENUM) };
 enum { WS_GROW_REASONS(WS_GROW_ENUM) };
 enum { WS_COUNTERS(WS_COUNT_ENUM) };

@@ -95,6 +95,8 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "flag", WS_RECORD_FLAGS);
   WS_EXPORT_LIST(env, c, "metric", WS_METRICS);
   NAPI_CHECK(ws_napi_set_number(env, c, "metricMemoryBase", WS_METRIC_MEMORY_BASE));
+  NAPI_CHECK(ws_napi_set_number(env, c, "metricCensusStride", WS_METRIC_CENSUS_STRIDE));
+  NAPI_CHECK(ws_napi_set_number(env, c, "censusMemories", WS_CENSUS_MEMORIES));
   WS_EXPORT_LIST(env, c, "mark", WS_MARKS);
   WS_EXPORT_LIST(env, c, "growReason", WS_GROW_REASONS);
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);

@@ -18,7 +18,8 @@ typedef struct {
   v8_engine *engine;     /* NULL for a native library */
   ws_native *native;     /* NULL for a wasm module or a scenario */
   ws_loop *loop;
-  ws_census *censuses; /* per memory index, created by the first census */
+  ws_census *censuses;      /* per memory index, created by the first census */
+  uint64_t census_spent_ns; /* the time every memory's recorded censuses took */
   uint32_t n_censuses;
 } runner;
 
@@ -439,6 +440,7 @@ static ws_census *census_of(runner *r, uint32_t k) {
     r->censuses = grown;
     r->n_censuses = k + 1;
   }
+  r->censuses[k].run_spent_ns = &r->census_spent_ns;
   return &r->censuses[k];
 }
 
@@ -453,6 +455,33 @@ static const char *census_kind_name(int kind) {
   default:
     return "none";
   }
+}
+
+/* Sets what a search that recognised nothing tried on out: tried, [{
+ * family, candidates }] for every family, and nearestMiss, { family, at,
+ * chunks } or null. */
+static napi_status census_tried(napi_env env, const ws_census_result *r, napi_value out) {
+  napi_value tried, miss;
+  NAPI_CHECK(napi_create_array(env, &tried));
+  const char *name;
+  for (uint32_t f = 0; (name = ws_census_family_name(f)) != NULL; f++) {
+    napi_value row;
+    NAPI_CHECK(napi_create_object(env, &row));
+    NAPI_CHECK(ws_napi_set_string(env, row, "family", name));
+    NAPI_CHECK(ws_napi_set_number(env, row, "candidates", r->candidates[f]));
+    NAPI_CHECK(napi_set_element(env, tried, f, row));
+  }
+  NAPI_CHECK(napi_set_named_property(env, out, "tried", tried));
+  if (r->miss_family < 0) {
+    NAPI_CHECK(napi_get_null(env, &miss));
+  } else {
+    NAPI_CHECK(napi_create_object(env, &miss));
+    NAPI_CHECK(ws_napi_set_string(env, miss, "family",
+                                  ws_census_family_name((uint32_t)r->miss_family)));
+    NAPI_CHECK(ws_napi_set_number(env, miss, "at", (double)r->miss_at));
+    NAPI_CHECK(ws_napi_set_number(env, miss, "chunks", (double)r->miss_chunks));
+  }
+  return napi_set_named_property(env, out, "nearestMiss", miss);
 }
 
 /* Builds census's JS description of result r (status: taken, skipped, none). */
@@ -472,7 +501,7 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
   NAPI_CHECK(ws_napi_set_number(env, *out, "walkNs", (double)r->elapsed_ns));
   NAPI_CHECK(ws_napi_set_number(env, *out, "located", r->located));
   if (rc != WS_CENSUS_TAKEN)
-    return napi_ok;
+    return r->located ? census_tried(env, r, *out) : napi_ok;
   NAPI_CHECK(ws_napi_set_number(env, *out, "state", (double)r->state));
   NAPI_CHECK(ws_napi_set_number(env, *out, "liveBytes", (double)r->live_bytes));
   NAPI_CHECK(ws_napi_set_number(env, *out, "liveGross", (double)r->live_gross));
@@ -499,11 +528,11 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
  * (ws_loop_census; the state found is kept in the runner and re-walked next
  * time), records it as metrics when record is true, and returns
  * { status: 'taken' | 'skipped' | 'none', locates, kind, kindText, reason,
- * walkNs, located, state, liveBytes, liveGross, inUseChunks, freeBytes,
- * freeChunks, largestFree, topBytes, chunks, heapBytes, segments,
- * fragmentation, classes } (fields after located only when taken; only
- * status and locates when skipped to keep within the time budget). Call it
- * between batches. */
+ * walkNs, located, (none after a search: tried, nearestMiss,) state, liveBytes,
+ * liveGross, inUseChunks, freeBytes, freeChunks, largestFree, topBytes, chunks,
+ * heapBytes, segments, fragmentation, classes } (fields after located only when taken;
+ * only status and locates when skipped to keep within the time budget). Call it between
+ * batches. */
 static napi_value census(napi_env env, napi_callback_info info) {
   napi_value argv[2], out;
   runner *r = unwrap(env, info, 2, argv);

@@ -4,6 +4,7 @@
 // allocations and budgets, the trend verdicts, and every finding handed to
 // the one judge (judge.js) for the verdict and the exit code.
 import { againstBaseline, baselineRecord, verdictChange } from '../baseline/record.js';
+import { WASM32_MAX_BYTES } from '../protocol.js';
 import { formatBytes, formatCount } from '../report/format.js';
 import {
   checkBudgets,
@@ -12,7 +13,8 @@ import {
   growthAttribution,
   summarizeAllocations,
 } from './allocations.js';
-import { censusSummary, growingClassesText } from './census.js';
+import { censusSummary, growingClassesText, judgingMemory } from './census.js';
+import { censusMetricsOf } from './census-metrics.js';
 import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { judge, runStatus } from './judge.js';
@@ -41,8 +43,9 @@ function countedLiveUsable(allocations) {
  * core (exact counts; a pass that found nothing, or only boundary wrappers
  * such as wasm-bindgen's, is no evidence), else the allocator's own
  * statistics (mallinfo, emmalloc), else the heap census (live bytes walked
- * in linear memory); heap bytes likewise from stats(), the allocator, or the
- * span of the heap's segments in the census. The JS heap as retained after
+ * in linear memory) of the memory judgingMemory picks, whose free bytes
+ * between blocks are then the holes too; heap bytes likewise from stats(),
+ * the allocator, or the span of the heap's segments in that census. The JS heap as retained after
  * full GCs (the sampled heap also holds garbage not yet collected; no full
  * GC during the run: untested). A source that saw nothing gives no series:
  * missing live bytes are never read as flat ones.
@@ -51,10 +54,12 @@ function countedLiveUsable(allocations) {
 function trendInput(data, allocations = null) {
   const m = data.metrics;
   const counted = countedLiveUsable(allocations) ? allocations.liveSeries : undefined;
-  const census = m.censusLive?.value.length > 0 ? m.censusLive : undefined;
+  const k = judgingMemory(data);
+  const c = k >= 0 ? censusMetricsOf(m, k) : {};
+  const census = c.censusLive?.value.length > 0 ? c.censusLive : undefined;
   const live = m.liveBytes ?? counted ?? m.allocatorLive ?? census;
-  const heap = m.heapBytes ?? m.allocatorHeap ?? (census ? m.censusHeap : undefined);
-  const metrics = { ...m, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
+  const heap = m.heapBytes ?? m.allocatorHeap ?? (census ? c.censusHeap : undefined);
+  const metrics = { ...m, censusFree: c.censusFree, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
   if (live) metrics.liveBytes = live;
   if (heap) metrics.heapBytes = heap;
   // Peak live bytes within calls (counting pass), for the memory figure.
@@ -64,28 +69,33 @@ function trendInput(data, allocations = null) {
   else if (counted) liveSource = 'counting pass';
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
   else if (census) liveSource = 'heap census';
-  return { input: { ...data, metrics }, liveSource };
+  return { input: { ...data, metrics }, liveSource, censusMemory: k };
 }
 
 /**
  * The trend verdicts of a decoded run under cfg ({ warmup, timeThreshold }),
  * as the summary and the progress line's preliminary verdict both take them:
- * { input, liveSource, trend } with trend from analyzeRun, its findings
+ * { input, liveSource, censusMemory, trend } (censusMemory: the memory whose
+ * census the verdicts read, -1 for none) with trend from analyzeRun, its findings
  * joined by the failed memory.grow calls of the run (else of the counting
  * pass, countedGrows) and its verdict theirs.
  */
 export function judgeTrends(data, cfg, allocations = null, countedGrows = null) {
-  const { input, liveSource } = trendInput(data, allocations);
-  const declared = (data.header.memories ?? []).map((m) => m.maximumBytes);
+  const { input, liveSource, censusMemory } = trendInput(data, allocations);
+  const memories = data.header.memories ?? [];
+  const declared = memories.map((m) => m.maximumBytes);
+  // Live bytes from one memory's census run into that memory's limit.
+  const censused = liveSource === 'heap census' && memories.length > 1 ? memories[censusMemory] : undefined;
   const trend = analyzeRun(input, {
     warmup: cfg.warmup,
     timeThreshold: cfg.timeThreshold,
     memoryMaximumBytes:
       declared.length > 0 && declared.every((d) => d > 0) ? declared.reduce((a, b) => a + b, 0) : null,
+    heapMaximumBytes: censused ? (censused.maximumBytes ?? WASM32_MAX_BYTES) : null,
   });
   trend.findings = withGrowFailures(trend.findings, data.header, data.growFailures, countedGrows);
   trend.verdict = judge({ findings: trend.findings, inconclusive: trend.inconclusive }).verdict;
-  return { input, liveSource, trend };
+  return { input, liveSource, censusMemory, trend };
 }
 
 // Findings whose sentence names the size classes that accumulate.
@@ -112,6 +122,29 @@ function withSites(f, sites) {
       .map((s) => ({ stack: s.stack, op: s.op, growth: s.liveBytes.growth, share: s.share })),
     sentence: `${f.sentence} ${text}`,
   };
+}
+
+/**
+ * The memory a leak, growth or fragmentation finding f is about, as
+ * f.memory ({ label, module }): the one its series names (memory:<label>),
+ * else the one whose census the verdicts read (censusMemory), else the
+ * run's only memory; f unchanged when none is known. With several memories
+ * its sentence names it.
+ */
+function withMemory(f, memories, censusMemory) {
+  if (!NAMES_CLASSES.has(f.kind)) return f;
+  const named = f.series?.startsWith('memory:') ? memories.find((m) => `memory:${m.label}` === f.series) : undefined;
+  const m = named ?? memories[censusMemory] ?? (memories.length === 1 ? memories[0] : undefined);
+  if (!m) return f;
+  const memory = { label: m.label, module: m.module ?? null };
+  if (memories.length < 2) return { ...f, memory };
+  const of = memory.module ? ` of ${memory.module}` : '';
+  return { ...f, memory, sentence: `${f.sentence} It is in memory "${memory.label}"${of}.` };
+}
+
+/** census (censusSummary's, or null) with the memory it read: { index, label, module }. */
+function withCensusMemory(census, m, index) {
+  return census && { ...census, memory: { index, label: m?.label ?? null, module: m?.module ?? null } };
 }
 
 /**
@@ -246,11 +279,16 @@ export function analyze({
   // Without the run's word on its counting pass (report, the library), its log tells.
   const count = given ?? (counted ? logCountOutcome(counted, run.status) : null);
   const allocations = counted ? summarizeAllocations(counted) : null;
-  const { input, liveSource, trend } = judgeTrends(timed, cfg, allocations, counted?.growFailures);
+  const { input, liveSource, censusMemory, trend } = judgeTrends(timed, cfg, allocations, counted?.growFailures);
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;
-  const census = censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls });
+  const memories = timed.header.memories ?? [];
+  const census = withCensusMemory(
+    censusSummary(timed, { from: trend.warmup.iterations, to: timed.calls }, Math.max(censusMemory, 0)),
+    memories[Math.max(censusMemory, 0)],
+    Math.max(censusMemory, 0),
+  );
   // A counting pass cut short says nothing of the calls after it: its sites name no growth.
   const countedWhole = counted ? !countCoverage(counted).partial : false;
   const sites = countedWhole
@@ -260,7 +298,7 @@ export function analyze({
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   summary.findings = [
     ...exhausted,
-    ...trend.findings.map((f) => withSites(withGrowingClasses(f, census), sites)),
+    ...trend.findings.map((f) => withSites(withMemory(withGrowingClasses(f, census), memories, censusMemory), sites)),
     ...budgetFindings,
     ...hungCall(summary.error, run.error),
   ];
@@ -277,11 +315,15 @@ export function analyze({
   };
   summary.census = census;
   // Recognised only once the module had a heap: say so where the header could not.
-  if (census?.recognised && !summary.sources.census?.source)
+  if (census?.recognised && !summary.sources.census?.source) {
+    const { enable, ...header } = summary.sources.census ?? {};
+    const which = memories.length > 1 ? `memory "${census.memory.label}": ` : '';
     summary.sources.census = {
-      source: `${census.kindText}, first recognised at the census after iteration ${census.firstAt}`,
+      ...header,
+      source: `${which}${census.kindText}, first recognised at the census after iteration ${census.firstAt}`,
       kind: census.kind,
     };
+  }
   summary.allocations = allocations ? allocations.summary : null;
   summary.sites = sites;
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);

@@ -4,7 +4,8 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } fr
 import { join } from 'node:path';
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../cli/exit-codes.js';
-import { LOG_MAGIC, METRIC, METRIC_MEMORY_BASE } from '../protocol.js';
+import { LOG_MAGIC, METRIC, METRIC_CENSUS_STRIDE, METRIC_MEMORY_BASE } from '../protocol.js';
+import { censusMetric } from './census-metrics.js';
 
 const METRIC_NAMES = Object.fromEntries(Object.entries(METRIC).map(([name, id]) => [id, name]));
 
@@ -175,8 +176,16 @@ export function damageWords(path, data) {
     .join('; ');
   return `${path} is damaged: ${d.records} records lost in ${d.stretches.length} stretch${d.stretches.length === 1 ? '' : 'es'}: ${where}; ${d.calls} calls are missing, every intact record was kept.`;
 }
-/** The name a metric id has in a decoded run (`memory:<label>` for memories). */
+/**
+ * The name a metric id has in a decoded run (`memory:<label>` for memories,
+ * censusMetric's name for the heap census of memory k > 0).
+ */
 function metricName(id, header) {
+  if (id >= METRIC_CENSUS_STRIDE) {
+    const k = Math.floor(id / METRIC_CENSUS_STRIDE);
+    const base = METRIC_NAMES[id - k * METRIC_CENSUS_STRIDE];
+    return base ? censusMetric(base, k) : `metric:${id}`;
+  }
   if (id < METRIC_MEMORY_BASE) return METRIC_NAMES[id] ?? `metric:${id}`;
   const label = header.memories?.[id - METRIC_MEMORY_BASE]?.label;
   return `memory:${label ?? `#${id - METRIC_MEMORY_BASE}`}`;

@@ -1,9 +1,31 @@
 // The base of summary.json (docs/summary.md) from a decoded run: counts, the
 // time rows of the early and late windows, memory figures, the error.
 import { addon } from '../addon.js';
-import { FLAG, windowRow as statsRow } from '../protocol.js';
+import { CENSUS_KIND, FLAG, windowRow as statsRow } from '../protocol.js';
 import { TOOL } from '../version.js';
+import { censusMetricsOf } from './census-metrics.js';
 import { damageOf } from './log-reader.js';
+
+const CENSUS_KIND_NAMES = Object.fromEntries(Object.entries(CENSUS_KIND).map(([name, id]) => [id, name]));
+
+/**
+ * What memory k's own heap census saw (null: no census of it was recorded):
+ * { kind: the allocator it recognised last (null: none), liveBytes: the
+ * first and last live bytes it walked ({ start, end }, null when it
+ * recognised nothing) }.
+ */
+function memoryCensus(metrics, k) {
+  const c = censusMetricsOf(metrics, k);
+  const kinds = c.censusKind?.value;
+  if (!kinds?.length) return null;
+  let last = kinds.length - 1;
+  while (last > 0 && kinds[last] === CENSUS_KIND.none) last--;
+  const live = c.censusLive?.value;
+  return {
+    kind: kinds[last] === CENSUS_KIND.none ? null : (CENSUS_KIND_NAMES[kinds[last]] ?? null),
+    liveBytes: live?.length ? { start: live[0], end: live[live.length - 1] } : null,
+  };
+}
 
 function windowRow(stats, row, from, to) {
   const { n, median, p90, p99 } = statsRow(stats, row);
@@ -56,13 +78,15 @@ export function buildSummary(data, warmupEnd, windows, run) {
   let maxBytes = 0;
   for (const b of data.memory.bytes) maxBytes = Math.max(maxBytes, b);
   const declared = (header.memories ?? []).map((m) => m.maximumBytes);
-  const memories = (header.memories ?? []).map((m) => {
+  const memories = (header.memories ?? []).map((m, k) => {
     const series = data.metrics[`memory:${m.label}`];
     return {
       label: m.label,
+      module: m.module ?? null,
       start: m.initialBytes,
       end: series ? series.value[series.value.length - 1] : m.initialBytes,
       maximumBytes: m.maximumBytes,
+      census: memoryCensus(data.metrics, k),
     };
   });
 

@@ -91,6 +91,9 @@ function replicaInput(rep, series) {
   };
 }
 
+// The series a heap census can be the source of: one memory's heap.
+const HEAP_SERIES = new Set(['live-bytes', 'heap-bytes', 'free-holes']);
+
 // Returns the byte limit a series would run into.
 function limitFor(s, data, options) {
   const memories = data.header?.memories ?? [];
@@ -98,6 +101,7 @@ function limitFor(s, data, options) {
     const m = memories.find((x) => `memory:${x.label}` === s.name);
     return m?.maximumBytes ?? WASM32_MAX_BYTES;
   }
+  if (options.heapMaximumBytes != null && HEAP_SERIES.has(s.name)) return options.heapMaximumBytes;
   if (options.memoryMaximumBytes != null) return options.memoryMaximumBytes;
   const declared = memories.map((m) => m.maximumBytes);
   if (declared.length > 0 && declared.every((x) => x != null)) return declared.reduce((a, b) => a + b, 0);
@@ -289,7 +293,14 @@ function exhaustedWords(name, f, op, limitBytes) {
 
 function checkOptions(options) {
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-  const o = { warmup: 'auto', ...VERDICT_DEFAULTS, memoryMaximumBytes: null, seed: null, ...defined };
+  const o = {
+    warmup: 'auto',
+    ...VERDICT_DEFAULTS,
+    memoryMaximumBytes: null,
+    heapMaximumBytes: null,
+    seed: null,
+    ...defined,
+  };
   for (const key of ['jsHeapThreshold', 'memFloorPerCall', 'memFloorRelative'])
     if (!(o[key] >= 0)) throw Object.assign(new RangeError(`${key} must be >= 0`), { code: 'WS_EINVAL' });
   if (o.warmup !== 'auto' && !(Number.isInteger(o.warmup) && o.warmup >= 0))
@@ -336,7 +347,9 @@ function inIterations(r, stride) {
  * docs/summary.md. Options:
  * warmup ('auto' or N), timeThreshold, jsHeapThreshold, memFloorPerCall,
  * memFloorRelative, alpha (undefined: C's defaults), memoryMaximumBytes,
- * seed (default: the run header's).
+ * heapMaximumBytes (the limit of the live, heap and holes series when they
+ * are one memory's; null: that of all memories), seed (default: the run
+ * header's).
  */
 export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);

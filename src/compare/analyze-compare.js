@@ -10,6 +10,7 @@
 // (identical builds in their own instances differ by about that much) and,
 // with a control arm, the control's own interval.
 import { addon } from '../addon.js';
+import { censusMetricsOf } from '../analysis/census-metrics.js';
 import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
 import { BOOTSTRAP, CENSUS_KIND, windowRow } from '../protocol.js';
@@ -51,12 +52,13 @@ function countsOf(summary) {
 const CENSUS_NAMES = Object.fromEntries(Object.entries(CENSUS_KIND).map(([name, kind]) => [kind, name]));
 
 /**
- * What the heap census recognised during the run (the last kind its
- * censusKind series recorded, e.g. "dlmalloc"), else before the first call,
+ * What the heap census recognised during the run (the last kind the
+ * censusKind series of the memory the verdicts read recorded, e.g.
+ * "dlmalloc"), else before the first call,
  * or null.
  */
 function censusOf(summary, timed) {
-  const kinds = timed.metrics.censusKind?.value ?? [];
+  const kinds = censusMetricsOf(timed.metrics, summary.census?.memory?.index ?? 0).censusKind?.value ?? [];
   const last = kinds.length ? kinds[kinds.length - 1] : CENSUS_KIND.none;
   if (last !== CENSUS_KIND.none) return CENSUS_NAMES[last] ?? null;
   return summary.sources?.census?.source?.split(',')[0] ?? null;

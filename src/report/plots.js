@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { censusMetricsOf } from '../analysis/census-metrics.js';
 import { BAND, BAND_FIELDS, FLAG, OPS_CELL, OPS_FIELDS } from '../protocol.js';
 import { escapeMarkup } from './escape.js';
 import { byteUnit, formatTick, timeUnit } from './format.js';
@@ -444,15 +445,19 @@ function memoryFigure(data, summary, ctx) {
   else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
   const heapSource = fromAllocator(heap, m.allocatorHeap) ? allocator : 'stats()';
   const band = peakBand(live, m.livePeak);
+  const census = censusMetricsOf(m, summary.census?.memory?.index ?? 0);
+  const censusLabel = summary.census?.memory?.label;
+  const several = (summary.memory?.memories?.length ?? 0) > 1;
   const left = {
     memfile: steps,
     heapfile: series(heap),
     livefile: series(live),
     peakfile: band?.rows,
-    // The heap census (when it ran): bytes in use, free, the largest free block.
-    censuslivefile: series(m.censusLive),
-    censusfreefile: series(m.censusFree),
-    censuslargestfile: series(m.censusLargestFree),
+    // The heap census (when it ran) of the memory the verdicts read: bytes
+    // in use, free, the largest free block.
+    censuslivefile: series(census.censusLive),
+    censusfreefile: series(census.censusFree),
+    censuslargestfile: series(census.censusLargestFree),
   };
   // The JS heap retained after full GCs is what the js-heap trend tests;
   // the raw heap (with its GC sawtooth) only when that is missing. When it
@@ -529,6 +534,7 @@ function memoryFigure(data, summary, ctx) {
     jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
     heaptitle: `heap top (${heapSource})`,
     livetitle: `live bytes (${liveSource})`,
+    censusname: several && censusLabel ? `heap census of memory ${censusLabel}` : 'heap census',
     peaktitle: band ? `peak live within calls (up to ${formatBytes(band.above)} above live)` : '',
     ...trendVars(fit && trend, trendWhat),
     trendaxes: onRight ? 'x1y2' : 'x1y1',
@@ -537,7 +543,7 @@ function memoryFigure(data, summary, ctx) {
     'linear memory',
     left.heapfile && 'heap top',
     left.livefile && 'live bytes',
-    left.censuslivefile && 'the heap census',
+    left.censuslivefile && (several && censusLabel ? `the heap census of memory "${censusLabel}"` : 'the heap census'),
     right.jsheapfile && 'the worker JS heap (right axis)',
     right.rssfile && 'process RSS (right axis)',
   ].filter(Boolean);

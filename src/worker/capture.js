@@ -15,14 +15,26 @@
 // Memory.prototype.grow is wrapped to see a grow that fails (JS glue such as
 // Emscripten's emscripten_resize_heap grows from JS and catches the
 // RangeError): it returns and throws what the original does.
+//
+// Modules that Node itself instantiates are not the target's and are not
+// seen: the first fetch() of a process (Emscripten glue fetches its wasm,
+// also from a data: URL) makes Node's undici instantiate its HTTP parser,
+// llhttp, a module with a 128 KiB memory exported as "memory". Tracked, it
+// was a second memory beside the target's (under the same label as a
+// wasm-bindgen module's "memory"), and the heap census read it instead.
 
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { inspectModule } from './targets/wasm-info.js';
 
 /**
  * Installs the hooks on globalThis.WebAssembly. onMemory(memory, label,
- * maximumPages) is called once per new memory (maximumPages: the maximum a
- * `new Memory` descriptor declared, else null); a later, better label (an export or import
- * name) is reported through onLabel(memory, label). onInstance(instance,
+ * maximumPages, owner) is called once per new memory (maximumPages: the
+ * maximum a `new Memory` descriptor declared, else null; owner: the module
+ * it belongs to, "module #2 (instantiated by pkg/glue.js)", "module #1
+ * (https://…/x.wasm)", or null for a memory no instance has declared yet);
+ * a later, better label (an export or import name) or the first owner is
+ * reported through onLabel(memory, label, owner). onInstance(instance,
  * imported) is called for every instance, with a new plain object holding
  * the memory and __stack_pointer global imports it declared, as
  * { module: { field: value } } (the allocator sources look at both).
@@ -45,21 +57,31 @@ export function installCapture({
   const OriginalModule = W.Module;
   const OriginalInstance = W.Instance;
   const labels = new WeakMap();
+  const owners = new WeakMap();
+  // Memories of modules Node instantiated for itself (never seen later
+  // through another route either).
+  const runtimeOwned = new WeakSet();
   let constructed = 0;
+  let instantiated = 0;
 
-  const see = (value, label, better, maximumPages = null) => {
-    if (!(value instanceof OriginalMemory)) return;
+  const see = (value, label, better, maximumPages = null, owner = null) => {
+    if (!(value instanceof OriginalMemory) || runtimeOwned.has(value)) return;
     if (!labels.has(value)) {
       labels.set(value, label);
-      onMemory(value, label, maximumPages);
-    } else if (better && labels.get(value).startsWith('new Memory')) {
-      labels.set(value, label);
-      onLabel(value, label);
+      if (owner) owners.set(value, owner);
+      onMemory(value, label, maximumPages, owner);
+      return;
     }
+    const relabel = better && labels.get(value).startsWith('new Memory');
+    const adopt = owner !== null && !owners.has(value);
+    if (!relabel && !adopt) return;
+    if (relabel) labels.set(value, label);
+    if (adopt) owners.set(value, owner);
+    onLabel(value, labels.get(value), owners.get(value) ?? null);
   };
   // Reads the declared memory and __stack_pointer imports once more, after
   // the engine read them; a getter that throws now is skipped.
-  const declaredImports = (module, imports) => {
+  const declaredImports = (module, imports, owner) => {
     const imported = {};
     if (!isObject(imports)) return imported;
     for (const { module: from, name, kind } of OriginalModule.imports(module)) {
@@ -68,16 +90,25 @@ export function installCapture({
         const value = imports[from][name];
         imported[from] ??= {};
         imported[from][name] = value;
-        see(value, `${from}.${name}`, true);
+        see(value, `${from}.${name}`, true, null, owner);
       } catch {}
     }
     return imported;
   };
   // maxima: the declared maximum (pages) of each exported memory, by export
-  // name, when the module's bytes were seen (exportedMaxima).
-  const seen = (module, instance, imports, maxima = null) => {
-    const imported = declaredImports(module, imports);
-    for (const [name, value] of Object.entries(instance.exports)) see(value, name, true, maxima?.get(name) ?? null);
+  // name, when the module's bytes were seen (exportedMaxima); caller: the
+  // file that instantiated it (callerFile); url: where a streamed module
+  // came from.
+  const seen = (module, instance, imports, maxima, caller, url = null) => {
+    if (isRuntime(caller)) {
+      for (const value of Object.values(instance.exports)) if (value instanceof OriginalMemory) runtimeOwned.add(value);
+      return instance;
+    }
+    const from = url || (caller ? `instantiated by ${shortFile(caller)}` : '');
+    const owner = `module #${++instantiated}${from ? ` (${from})` : ''}`;
+    const imported = declaredImports(module, imports, owner);
+    for (const [name, value] of Object.entries(instance.exports))
+      see(value, name, true, maxima?.get(name) ?? null, owner);
     onInstance(instance, imported);
     return instance;
   };
@@ -96,7 +127,8 @@ export function installCapture({
   });
   wrapConstructor(W, 'Memory', (target, args, newTarget) => {
     const memory = Reflect.construct(target, args, newTarget);
-    see(memory, `new Memory #${++constructed}`, false, declaredMaximum(args[0]));
+    if (isRuntime(callerFile())) runtimeOwned.add(memory);
+    else see(memory, `new Memory #${++constructed}`, false, declaredMaximum(args[0]));
     return memory;
   });
   // A rewritten module imports its hooks: the import object is seen through
@@ -104,12 +136,13 @@ export function installCapture({
   const extraImports = new WeakMap(); // WebAssembly.Module -> imports
   const withExtra = (module, imports) => withHooks(imports, extraImports.get(module));
   wrapConstructor(W, 'Instance', (target, [module, imports, ...rest], newTarget) => {
+    const caller = callerFile();
     const instance = Reflect.construct(target, [module, withExtra(module, imports), ...rest], newTarget);
-    return seen(module, instance, imports);
+    return seen(module, instance, imports, null, caller);
   });
   // { bytes, imports } for a module the transform rewrote, else null.
   const rewrite = (source) => {
-    if (!transform || !isBytes(source)) return null;
+    if (!transform || !isBytes(source) || isRuntime(callerFile())) return null;
     const view =
       source instanceof ArrayBuffer
         ? new Uint8Array(source)
@@ -119,9 +152,10 @@ export function installCapture({
   };
   const instantiate = W.instantiate;
   replace(W, 'instantiate', function (source, imports, ...rest) {
+    const caller = callerFile();
     if (source instanceof OriginalModule) {
       const instance = instantiate.call(this, source, withExtra(source, imports), ...rest);
-      return instance.then((i) => seen(source, i, imports));
+      return instance.then((i) => seen(source, i, imports, null, caller));
     }
     let rewritten;
     try {
@@ -132,16 +166,18 @@ export function installCapture({
     const all = withHooks(imports, rewritten?.imports);
     return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
       if (rewritten) extraImports.set(result.module, rewritten.imports);
-      seen(result.module, result.instance, imports, exportedMaxima(source));
+      seen(result.module, result.instance, imports, isRuntime(caller) ? null : exportedMaxima(source), caller);
       return result;
     });
   });
   if (typeof W.instantiateStreaming === 'function') {
     const instantiateStreaming = W.instantiateStreaming;
     replace(W, 'instantiateStreaming', function (response, imports, ...rest) {
-      if (!transform) {
-        return instantiateStreaming.call(this, response, imports, ...rest).then((result) => {
-          seen(result.module, result.instance, imports);
+      const caller = callerFile();
+      if (!transform || isRuntime(caller)) {
+        const url = Promise.resolve(response).then((r) => (r instanceof Response ? r.url : null));
+        return instantiateStreaming.call(this, response, imports, ...rest).then(async (result) => {
+          seen(result.module, result.instance, imports, null, caller, await url.catch(() => null));
           return result;
         });
       }
@@ -210,6 +246,44 @@ function exportedMaxima(source) {
 function declaredMaximum(descriptor) {
   const d = isObject(descriptor) ? Object.getOwnPropertyDescriptor(descriptor, 'maximum') : undefined;
   return d && typeof d.value === 'number' && d.value >= 0 ? d.value : null;
+}
+
+/**
+ * The file of the code that called the hook running now: the first stack
+ * frame outside this file (a file: URL, a path, or a `node:` module), or
+ * null when no such frame is on the stack. Costs one stack capture: called
+ * per instantiation, never per call.
+ */
+function callerFile() {
+  const { stackTraceLimit, prepareStackTrace } = Error;
+  const holder = {};
+  try {
+    Error.stackTraceLimit = RUNTIME_FRAMES;
+    Error.prepareStackTrace = (_, sites) => sites;
+    Error.captureStackTrace(holder, callerFile);
+    const sites = holder.stack;
+    const caller = Array.isArray(sites) ? sites.find((site) => site.getFileName() !== import.meta.url) : undefined;
+    return caller?.getFileName() ?? null;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+    Error.prepareStackTrace = prepareStackTrace;
+  }
+}
+// Frames read by callerFile: the hooks' own (a few) and the caller's.
+const RUNTIME_FRAMES = 16;
+
+/** Whether a caller's file (callerFile) is Node's own code (undici instantiating llhttp). */
+const isRuntime = (file) => file?.startsWith('node:') ?? false;
+
+/**
+ * A caller's file as people name it: from the package on inside
+ * node_modules ("yoga-layout/dist/x.js"), else relative to the working
+ * folder.
+ */
+function shortFile(file) {
+  const path = file.startsWith('file:') ? fileURLToPath(file) : file;
+  const at = path.lastIndexOf('/node_modules/');
+  return at >= 0 ? path.slice(at + '/node_modules/'.length) : relative(process.cwd(), path) || path;
 }
 
 const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof ArrayBuffer;

@@ -6,16 +6,17 @@
 import './quiet-wasi.js'; // first: before node:wasi loads
 import { closeSync, openSync } from 'node:fs';
 import { devNull } from 'node:os';
+import { relative } from 'node:path';
 import { inspect } from 'node:util';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../cli/exit-codes.js';
-import { CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
+import { CENSUS_MEMORIES, CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
-import { censusSource, createSources, heapMemory } from './allocator/sources.js';
+import { censusSources, createSources } from './allocator/sources.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createGrowFailures } from './grow-failures.js';
@@ -52,11 +53,23 @@ const importedOf = new WeakMap(); // Instance -> its declared memory and stack-p
 let untrackedMemories = 0;
 let sources = null;
 let sourcesSeen = 0;
-let heapIndex = -1; // the tracked memory the heap census reads, or -1
 const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
 let runner = null;
 
 const memoryOf = (entry) => entry.ref.deref();
+
+/**
+ * label, or label#2, label#3, … when another tracked memory (not self) has
+ * it: a memory's series is named by its label (memory:<label>), and two
+ * modules may export theirs under the same name (wasm-bindgen's "memory").
+ */
+function distinctLabel(label, self = null) {
+  const taken = (l) => tracked.some((t) => t !== self && t.label === l);
+  if (!taken(label)) return label;
+  let n = 2;
+  while (taken(`${label}#${n}`)) n++;
+  return `${label}#${n}`;
+}
 
 // Failed memory.grow calls: from JS (the capture's Memory.prototype.grow
 // hook) in every pass, from inside wasm in the counting pass's rewrite.
@@ -73,17 +86,18 @@ const counting = config.countPass ? await createCounting({ onGrowFailed: growFai
 const capture = installCapture({
   transform: counting ? counting.transform : null,
   onGrowFailed: growFailures.fromJs,
-  onMemory(memory, label, maximumPages) {
+  onMemory(memory, label, maximumPages, owner) {
     if (tracked.length >= MAX_MEMORIES) {
       untrackedMemories++;
       return;
     }
     const entry = {
       ref: new WeakRef(memory),
-      label,
+      label: distinctLabel(label),
       shared: memory.buffer instanceof SharedArrayBuffer,
       initialBytes: memory.buffer.byteLength,
       maximumBytes: maximumPages === null ? null : maximumPages * PAGE_BYTES,
+      module: owner,
     };
     tracked.push(entry);
     if (runner) lateMemories.push([memory, entry]);
@@ -99,11 +113,12 @@ const capture = installCapture({
       importedOf.set(instance, imported);
     }
   },
-  onLabel(memory, label) {
+  onLabel(memory, label, owner) {
     const index = tracked.findIndex((t) => memoryOf(t) === memory);
     if (index < 0) return;
-    tracked[index].label = label;
-    if (runner) parentPort.postMessage({ type: 'label', index, label });
+    tracked[index].label = distinctLabel(label, tracked[index]);
+    tracked[index].module = owner;
+    if (runner) parentPort.postMessage({ type: 'label', index, label: tracked[index].label });
   },
 });
 
@@ -280,10 +295,9 @@ async function slowSample(prepared, elapsedMs) {
   if (instances.length !== sourcesSeen) {
     sources = createSources(liveInstances());
     sourcesSeen = instances.length;
-    heapIndex = heapMemoryIndex(prepared);
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
-  if (heapIndex >= 0) addon.census(runner, heapIndex, true);
+  for (let k = 0; k < censusedMemories(); k++) addon.census(runner, k, true);
   const own = prepared.native ? addon.nativeHeap(runner) : null;
   if (own) {
     addon.metric(runner, METRIC.allocatorLive, own.live);
@@ -307,13 +321,11 @@ function trackLateMemories() {
 }
 
 /**
- * The tracked memory the heap census reads: a raw module's own memory (the
- * one buffers go to), else the first live instance's memory; -1 for none.
+ * The memories that get a heap census, 0 to n-1: every tracked memory the
+ * loop has (those awaiting addMemory not yet), the first CENSUS_MEMORIES.
  */
-function heapMemoryIndex(prepared) {
-  if (target.kind === 'module') return tracked.length > 0 ? prepared.bufferMemory : -1;
-  const memory = heapMemory(liveInstances());
-  return memory ? tracked.findIndex((t) => memoryOf(t) === memory) : -1;
+function censusedMemories() {
+  return Math.min(tracked.length - lateMemories.length, CENSUS_MEMORIES);
 }
 
 /** The instances still alive, as createSources takes them. */
@@ -506,12 +518,12 @@ async function main() {
 
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
-  heapIndex = heapMemoryIndex(prepared);
-  const census = heapIndex >= 0 ? addon.census(runner, heapIndex, false) : null;
+  if (target.kind === 'module') for (const t of tracked) t.module = relative(process.cwd(), target.path) || target.path;
+  const censuses = Array.from({ length: censusedMemories() }, (_, k) => addon.census(runner, k, false));
   parentPort.postMessage({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
-    sources: { ...sources.describe(), census: censusSource(census), ...nativeSource(runner) },
+    sources: { ...sources.describe(), census: censusSources(censuses, tracked), ...nativeSource(runner) },
     instrumented: counting ? counting.instrumented : null,
     coverage: counting ? counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
@@ -519,6 +531,7 @@ async function main() {
       label: t.label,
       initialBytes: t.initialBytes,
       maximumBytes: t.maximumBytes ?? null,
+      module: t.module ?? null,
       shared: t.shared,
     })),
   });

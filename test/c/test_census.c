@@ -7,6 +7,7 @@
  * time budget through a fake engine. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "ws.h"
@@ -270,6 +271,37 @@ static void test_rust_layout(void) {
   CHECK(matches(&r, &h.e));
   CHECK(ws_census_take(&c, h.m, h.len, &r) == 0 && r.located == 0);
   CHECK(matches(&r, &h.e));
+  free(h.m);
+}
+
+/* The kind is the state's, whatever else the scan meets: a Rust state
+ * whose dvsize (12 bytes before top, where C keeps topsize) equals topsize,
+ * and a copy of its fields on the shadow stack (below static data in Rust
+ * builds, so the scan meets it first) in another arrangement. Before, the
+ * first read as C's layout, and the second made the census keep the copy
+ * (dlmallocOther) and skip the state, whose values it had walked already. */
+static void test_stable_kind(void) {
+  heap h;
+  build_heap(&h, 0x200000, &RUST_LAYOUT, 8, 0x1005d0, 0x110000, 0x200000, 800, 21);
+  uint64_t top_at = h.state + RUST_LAYOUT.top;
+  put(h.m, top_at - 12, (uint32_t)h.topsize); /* dvsize == topsize */
+  ws_census_result r;
+  CHECK(fresh_take(h.m, h.len, &r) == 0);
+  CHECK(r.kind == WS_CENSUS_DLMALLOC_RUST && r.state == top_at);
+  CHECK(matches(&r, &h.e));
+  uint64_t copy = 0x8000; /* a stack frame */
+  put(h.m, copy, (uint32_t)h.top);
+  put(h.m, copy + 20, (uint32_t)h.topsize);
+  put(h.m, copy + 100, (uint32_t)h.base);
+  put(h.m, copy + 104, (uint32_t)(h.end - h.base));
+  put(h.m, copy + 108, 0);
+  CHECK(fresh_take(h.m, h.len, &r) == 0);
+  CHECK(r.kind == WS_CENSUS_DLMALLOC_RUST && r.state == top_at);
+  CHECK(matches(&r, &h.e));
+  /* Only the copy: it is proven, as another layout. */
+  memset(h.m + h.state, 0, 0x600);
+  CHECK(fresh_take(h.m, h.len, &r) == 0);
+  CHECK(r.kind == WS_CENSUS_DLMALLOC_OTHER && r.state == copy);
   free(h.m);
 }
 
@@ -757,6 +789,184 @@ static void test_emmalloc_many_blocks(void) {
   free(m);
 }
 
+/* ---- AssemblyScript TLSF ---- */
+
+#define TLSF_ROOT 0x4000u
+#define TLSF_TAIL_AT 1568u
+
+/* A TLSF heap as AssemblyScript's runtime leaves it: the root at
+ * TLSF_ROOT, blocks with headers of overhead bytes (4: 0.20 on; 16: 0.9)
+ * after it, the last one free (the top) and a zero-size tail at end. */
+typedef struct {
+  uint8_t *m;
+  size_t len;
+  uint32_t overhead;
+  uint64_t first, top, tail;
+  expect e;
+} tlsf_heap;
+
+/* The address of the free-list head for payload size (mapping_insert). */
+static uint64_t tlsf_head(uint32_t size, uint32_t *fl, uint32_t *sl) {
+  if (size < 256) {
+    *fl = 0;
+    *sl = size >> 4;
+  } else {
+    uint32_t f = 31u - (uint32_t)__builtin_clz(size);
+    *sl = (size >> (f - 4)) ^ 16u;
+    *fl = f - 7;
+  }
+  return TLSF_ROOT + 96 + 4 * (*fl * 16 + *sl);
+}
+
+/* Marks the block at b free with payload size (LEFTFREE as given), writes
+ * its back pointer and pushes it on its list, as insertBlock does. */
+static void tlsf_free(tlsf_heap *t, uint64_t b, uint32_t size, uint32_t left_free) {
+  uint32_t fl, sl;
+  uint64_t head_at = tlsf_head(size, &fl, &sl);
+  uint32_t head = get(t->m, head_at), ov = t->overhead;
+  put(t->m, b, size | 1u | (left_free ? 2u : 0));
+  put(t->m, b + ov + size - 4, (uint32_t)b);
+  put(t->m, b + ov, 0);
+  put(t->m, b + ov + 4, head);
+  if (head != 0)
+    put(t->m, head + ov, (uint32_t)b);
+  put(t->m, head_at, (uint32_t)b);
+  put(t->m, TLSF_ROOT, get(t->m, TLSF_ROOT) | 1u << fl);
+  put(t->m, TLSF_ROOT + 4 + 4 * fl, get(t->m, TLSF_ROOT + 4 + 4 * fl) | 1u << sl);
+}
+
+/* Takes the block at b (free, payload size) off its list, as removeBlock
+ * does. */
+static void tlsf_unlink(tlsf_heap *t, uint64_t b, uint32_t size) {
+  uint32_t fl, sl, ov = t->overhead;
+  uint64_t head_at = tlsf_head(size, &fl, &sl);
+  uint32_t prev = get(t->m, b + ov), next = get(t->m, b + ov + 4);
+  if (prev != 0)
+    put(t->m, prev + ov + 4, next);
+  if (next != 0)
+    put(t->m, next + ov, prev);
+  if (get(t->m, head_at) == b) {
+    put(t->m, head_at, next);
+    if (next == 0) {
+      uint32_t sl_map = get(t->m, TLSF_ROOT + 4 + 4 * fl) & ~(1u << sl);
+      put(t->m, TLSF_ROOT + 4 + 4 * fl, sl_map);
+      if (sl_map == 0)
+        put(t->m, TLSF_ROOT, get(t->m, TLSF_ROOT) & ~(1u << fl));
+    }
+  }
+}
+
+/* Ends the heap at end (a multiple of 16): the top block (free) from
+ * t->top, the tail after it. */
+static void tlsf_close(tlsf_heap *t, uint64_t end) {
+  uint32_t ov = t->overhead;
+  t->tail = end - ov;
+  uint32_t size = (uint32_t)(t->tail - t->top - ov);
+  tlsf_free(t, t->top, size, 0);
+  put(t->m, t->tail, 2u);
+  put(t->m, TLSF_ROOT + TLSF_TAIL_AT, (uint32_t)t->tail);
+  t->e.top = size + ov;
+  t->e.heap = t->tail + ov - t->first;
+}
+
+/* Builds n blocks of seeded sizes, about 30 % free (never two in a row,
+ * the last in use), then the top up to end, in a memory of len bytes with
+ * static noise below the root. */
+static void tlsf_build(tlsf_heap *t, size_t len, uint32_t overhead, uint64_t end,
+                       uint32_t n, uint32_t seed) {
+  memset(t, 0, sizeof *t);
+  t->m = calloc(1, len);
+  t->len = len;
+  t->overhead = overhead;
+  noise(t->m, 0, TLSF_ROOT, seed ^ 0x7777);
+  uint32_t rest = (16 - overhead % 16) % 16;
+  t->first = ((TLSF_ROOT + 1572 + overhead + 15) & ~15ull) - overhead;
+  uint64_t b = t->first;
+  uint32_t left_free = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t r = rng_next(&seed);
+    uint32_t size = ((r % 600 + 15) & ~15u) + rest + (overhead == 16 ? 16 : 0);
+    int is_free = i + 1 < n && !left_free && (r >> 16) % 10 < 3;
+    if (is_free) {
+      tlsf_free(t, b, size, 0);
+      t->e.free_bytes += size + overhead;
+      t->e.free_n++;
+      if (size + overhead > t->e.largest)
+        t->e.largest = size + overhead;
+    } else {
+      put(t->m, b, size | (left_free ? 2u : 0));
+      add_in_use(&t->e, size + overhead);
+      t->e.live -= overhead - 4; /* the payload: the whole size */
+    }
+    left_free = is_free;
+    b += overhead + size;
+  }
+  t->top = b;
+  t->e.segments = 1;
+  tlsf_close(t, end);
+}
+
+static void test_tlsf(void) {
+  for (uint32_t overhead = 4; overhead <= 16; overhead += 12) {
+    tlsf_heap t;
+    tlsf_build(&t, 0x80000, overhead, 0x60000, 800, 61 + overhead);
+    ws_census c;
+    ws_census_result r;
+    ws_census_init(&c, NULL);
+    CHECK(ws_census_take(&c, t.m, t.len, &r) == 0);
+    CHECK(r.kind == WS_CENSUS_TLSF && r.state == TLSF_ROOT && r.located == 1);
+    CHECK(matches(&r, &t.e));
+    CHECK(t.e.in_use > 450 && t.e.free_n > 100 && t.top < 0x60000);
+    CHECK(ws_census_take(&c, t.m, t.len, &r) == 0 && r.located == 0);
+
+    /* Being grown, as growMemory's addMemory leaves it: the top takes the
+     * old tail and the new pages, the tail moves to the new end. The
+     * remembered root re-walks it. */
+    uint32_t old_top = (uint32_t)(t.e.top - overhead);
+    tlsf_unlink(&t, t.top, old_top);
+    tlsf_close(&t, 0x70000);
+    CHECK(ws_census_take(&c, t.m, t.len, &r) == 0 && r.located == 0);
+    CHECK(matches(&r, &t.e) && r.top_bytes == 0x70000 - overhead - t.top);
+
+    /* Truncated: the memory ends before the tail. */
+    CHECK(fresh_take(t.m, 0x50000, &r) == WS_ENOHEAP);
+
+    /* Corrupted, one word at a time (restored after each). */
+    uint64_t used = t.first, free_block = 0;
+    while (get(t.m, used) & 1u)
+      used += overhead + (get(t.m, used) & ~3u);
+    for (uint64_t at = t.first; free_block == 0; at += overhead + (get(t.m, at) & ~3u))
+      if ((get(t.m, at) & 1u) && at != t.top)
+        free_block = at;
+    uint32_t free_size = get(t.m, free_block) & ~3u;
+    uint32_t fl, sl;
+    uint64_t words[] = {used,                                  /* a used block's size */
+                        free_block + overhead + free_size - 4, /* a back pointer */
+                        free_block + overhead + 4,             /* a free-list link */
+                        tlsf_head(free_size, &fl, &sl),        /* a list head */
+                        TLSF_ROOT + 4 + 4 * fl,                /* a second-level bitmap */
+                        TLSF_ROOT + TLSF_TAIL_AT};             /* the tail */
+    int rejected = 0;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+      uint32_t was = get(t.m, words[i]);
+      put(t.m, words[i], was + 16);
+      rejected += fresh_take(t.m, t.len, &r) == WS_ENOHEAP;
+      put(t.m, words[i], was);
+    }
+    CHECK(rejected == (int)(sizeof words / sizeof *words));
+    /* A used block that says its left neighbour is free. */
+    put(t.m, used, get(t.m, used) ^ 2u);
+    CHECK(fresh_take(t.m, t.len, &r) == WS_ENOHEAP);
+    put(t.m, used, get(t.m, used) ^ 2u);
+    CHECK(fresh_take(t.m, t.len, &r) == 0 && matches(&r, &t.e));
+
+    /* Without its root, no family claims the blocks. */
+    memset(t.m + TLSF_ROOT, 0, 1572);
+    CHECK(fresh_take(t.m, t.len, &r) == WS_ENOHEAP);
+    free(t.m);
+  }
+}
+
 /* ---- ws_loop_census ---- */
 
 typedef struct {
@@ -806,6 +1016,7 @@ static int64_t metric_value(const ws_record *rec, size_t n, uint16_t id) {
   return v;
 }
 
+/* Two memories (both viewing the engine's one heap), a census each. */
 static void test_loop_census(void) {
   heap h;
   build_heap(&h, 0x80000, &C_LAYOUT, 16, 0xc0c, 0x10e00, 0x80000, 1000, 71);
@@ -817,7 +1028,7 @@ static void test_loop_census(void) {
   ws_ring ring;
   ws_ring_attach(&ring, region, bytes);
   ws_op_spec op = {1, 0, {{0}}};
-  ws_loop_config config = {.seed = 1, .iterations = 100, .memories = 1};
+  ws_loop_config config = {.seed = 1, .iterations = 100, .memories = 2};
   ws_loop *loop;
   CHECK(ws_loop_create(&config, &op, 1, &ring, &engine.base, &loop) == 0);
   CHECK(ws_loop_run(loop, 10, UINT64_MAX / 4) == WS_STATUS_YIELD);
@@ -828,7 +1039,7 @@ static void test_loop_census(void) {
   ws_census c;
   ws_census_result r;
   ws_census_init(&c, &hints);
-  CHECK(ws_loop_census(loop, 1, &c, 1, &r) == WS_EINVAL);
+  CHECK(ws_loop_census(loop, 2, &c, 1, &r) == WS_EINVAL);
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_TAKEN);
   CHECK(matches(&r, &h.e) && r.elapsed_ns > 0);
   size_t n = ws_ring_pop(&ring, rec, 4096);
@@ -877,6 +1088,20 @@ static void test_loop_census(void) {
   c.spent_ns = 1000000000000ull;
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_SKIPPED);
   CHECK(ws_ring_pop(&ring, rec, 4096) == 0);
+  /* The share is the run's: another memory's census that spent it holds
+   * this one back too, through the time they share. */
+  uint64_t run_spent = 1000000000000ull;
+  c.spent_ns = 0;
+  c.run_spent_ns = &run_spent;
+  CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_SKIPPED);
+  CHECK(ws_ring_pop(&ring, rec, 4096) == 0);
+  run_spent = 0;
+  c.last_cost_ns = 0;
+  CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_TAKEN);
+  CHECK(run_spent == r.elapsed_ns && c.spent_ns == r.elapsed_ns);
+  ws_ring_pop(&ring, rec, 4096);
+  c.run_spent_ns = NULL;
+  c.spent_ns = 1000000000000ull;
   c.last_cost_ns = 0;
   uint64_t spent_before = c.spent_ns;
   CHECK(ws_loop_census(loop, 0, &c, 1, &r) == WS_CENSUS_TAKEN);
@@ -889,8 +1114,63 @@ static void test_loop_census(void) {
           metric_value(rec, n, (uint16_t)(WS_METRIC_CENSUS_CLASS_BASE + k)) >= 0;
   CHECK(zero_class_recorded == __builtin_popcount(seen));
 
+  /* Memory 1's census: its series under its own ids (WS_METRIC_CENSUS_STRIDE),
+   * none under memory 0's. */
+  ws_census c1;
+  ws_census_init(&c1, &hints);
+  CHECK(ws_loop_census(loop, 1, &c1, 1, &r) == WS_CENSUS_TAKEN);
+  n = ws_ring_pop(&ring, rec, 4096);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_STRIDE + WS_METRIC_CENSUS_LIVE) ==
+        (int64_t)h.e.live);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_STRIDE + WS_METRIC_CENSUS_KIND) ==
+        WS_CENSUS_DLMALLOC);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_LIVE) == -1);
+  CHECK(metric_value(rec, n, WS_METRIC_CENSUS_KIND) == -1);
+  int classes_shifted = 1;
+  for (int k = 0; k < WS_CENSUS_CLASSES; k++)
+    if (h.e.classes[k])
+      classes_shifted &=
+          metric_value(rec, n,
+                       (uint16_t)(WS_METRIC_CENSUS_STRIDE + WS_METRIC_CENSUS_CLASS_BASE +
+                                  k)) == (int64_t)h.e.classes[k];
+  CHECK(classes_shifted);
+
+  /* The budget's clock is the thread's CPU time: 100 ms asleep (wall time,
+   * no CPU) is no room for a census that a 2 ms cost and a 5 % share keep
+   * 38 ms of CPU apart. On the wall clock it would be taken. */
+  ws_census_hints tight = {.budget_permille = 50};
+  ws_census c2;
+  ws_census_init(&c2, &hints);
+  CHECK(ws_loop_census(loop, 0, &c2, 1, &r) == WS_CENSUS_TAKEN);
+  ws_ring_pop(&ring, rec, 4096);
+  c2.hints = tight;
+  c2.last_cost_ns = 2000000;
+  c2.spent_ns = 0;
+  nanosleep(&(struct timespec){0, 100000000}, NULL);
+  CHECK(ws_loop_census(loop, 0, &c2, 1, &r) == WS_CENSUS_SKIPPED);
+
   ws_loop_destroy(loop);
   free(region);
+  free(h.m);
+}
+
+/* A search that recognises nothing says what it tried: every family's
+ * candidates, and the nearest miss (a dlmalloc state whose walk validated
+ * 700 chunks before a corrupt head). */
+static void test_nearest_miss(void) {
+  heap h;
+  build_heap(&h, 0x100000, &C_LAYOUT, 16, 0x2000, 0x20000, 0x100000, 1500, 71);
+  put(h.m, nth_chunk(&h, 700) + 4, 0x15); /* FLAG4: never in a head */
+  ws_census_result r;
+  CHECK(fresh_take(h.m, h.len, &r) == WS_ENOHEAP);
+  CHECK(strcmp(ws_census_family_name(0), "dlmalloc") == 0);
+  CHECK(strcmp(ws_census_family_name(2), "AssemblyScript TLSF") == 0);
+  CHECK(ws_census_family_name(3) == NULL);
+  CHECK(r.candidates[0] >= 1 && r.miss_family == 0);
+  CHECK(r.miss_at == h.state + C_LAYOUT.top && r.miss_chunks == 700);
+  /* Memory with nothing to walk: no miss. */
+  memset(h.m, 0, h.len);
+  CHECK(fresh_take(h.m, h.len, &r) == WS_ENOHEAP && r.miss_family == -1);
   free(h.m);
 }
 
@@ -906,6 +1186,7 @@ int main(void) {
   test_c_layout_wasi();
   test_c_layout_emscripten();
   test_rust_layout();
+  test_stable_kind();
   test_empty_and_classes();
   test_segments();
   test_growth();
@@ -914,7 +1195,9 @@ int main(void) {
   test_limits();
   test_emmalloc();
   test_emmalloc_many_blocks();
+  test_tlsf();
   test_loop_census();
+  test_nearest_miss();
   test_kind_text();
   return check_report("census");
 }

@@ -39,6 +39,12 @@
 
 #define C_TOPSIZE_DELTA (-12)   /* malloc_state: topsize at +12, top at +24 */
 #define RUST_TOPSIZE_DELTA (-8) /* Dlmalloc<A>: topsize, dv, top */
+/* The first segment record after `top` in C's malloc_state: seg at +448,
+ * after the bins, footprint, max_footprint, footprint_limit and mflags (and
+ * a lock, when built with locks: further still). The Rust crate's struct
+ * has no fixed order (rustc reorders fields): its seg was found 300 bytes
+ * before top in a release build. */
+#define C_SEG_DELTA 424
 
 /* The chunk geometry of one alignment. */
 typedef struct {
@@ -84,14 +90,14 @@ static int walk_chunks(const ws__heap *h, const geometry *g, uint64_t base, uint
     /* One branch for every check a chunk must pass. */
     if ((((head & (PINUSE | FLAG4)) ^ prev) | (size < MIN_CHUNK) | ((size & mask) != 0) |
          (size > stop - p) | (++n > limit)) != 0)
-      return -1;
+      return ws__walk_failed(h, n - 1);
     if (head & CINUSE) {
       gross += size;
       classes[n & 3][ws__size_class(size)]++;
       prev = PINUSE;
     } else {
       if (prev == 0 || ws__word(h, p + size) != size)
-        return -1;
+        return ws__walk_failed(h, n - 1);
       free_bytes += size;
       free_n++;
       largest = size > largest ? size : largest;
@@ -162,12 +168,20 @@ static int walk_old_segment(const ws__heap *h, const geometry *g, uint64_t base,
   return 0;
 }
 
-/* The kind a layout's field offsets name. */
-static int kind_of(uint64_t top_at, uint64_t topsize_at) {
-  int64_t delta = (int64_t)topsize_at - (int64_t)top_at;
-  if (delta == C_TOPSIZE_DELTA)
+/* Whether a segment record seg_delta bytes after `top` can be C's. */
+static int c_seg(int64_t seg_delta) {
+  return seg_delta >= C_SEG_DELTA;
+}
+
+/* The kind a layout's field offsets name: C's when topsize and the segment
+ * record sit where malloc_state has them, the Rust crate's when topsize
+ * sits where it has it. */
+static int kind_of(uint64_t top_at, uint64_t topsize_at, uint64_t seg_at) {
+  int64_t size_delta = (int64_t)topsize_at - (int64_t)top_at;
+  int64_t seg_delta = (int64_t)seg_at - (int64_t)top_at;
+  if (size_delta == C_TOPSIZE_DELTA && c_seg(seg_delta))
     return WS_CENSUS_DLMALLOC;
-  if (delta == RUST_TOPSIZE_DELTA)
+  if (size_delta == RUST_TOPSIZE_DELTA)
     return WS_CENSUS_DLMALLOC_RUST;
   return WS_CENSUS_DLMALLOC_OTHER;
 }
@@ -180,8 +194,12 @@ static int overlaps(const uint64_t (*seen)[2], int n, uint64_t base, uint64_t en
   return 0;
 }
 
-int ws__dlmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_result *out,
-                      uint64_t *lowest) {
+/* Re-walks a dlmalloc heap from the layout census remembers (align,
+ * top_at, topsize_at, seg_at). Fills *out (zeroed first; kind and state
+ * included) and returns 0 when every segment validates, -1 otherwise.
+ * Stores the lowest segment base in *lowest when lowest is not NULL. */
+static int walk_heap(const ws__heap *h, const ws_census *census, ws_census_result *out,
+                     uint64_t *lowest) {
   geometry g;
   memset(out, 0, sizeof *out);
   if (geometry_of(census->align, &g) != 0 || census->top_at + 4 > h->len ||
@@ -222,7 +240,7 @@ int ws__dlmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_resu
   if (census->top_at + 4 > low || census->topsize_at + 4 > low ||
       census->seg_at + 12 > low)
     return -1;
-  out->kind = kind_of(census->top_at, census->topsize_at);
+  out->kind = kind_of(census->top_at, census->topsize_at, census->seg_at);
   out->state = census->top_at;
   out->segments = (uint32_t)n;
   for (int i = 0; i < n; i++)
@@ -234,11 +252,18 @@ int ws__dlmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_resu
 }
 
 /* The address of the topsize field for a top field at top_at whose chunk
- * has size topsize: the C or Rust offset when it holds topsize, else the
- * nearest word within TOPSIZE_WINDOW that does. Returns 0 when none does
- * (address 0 is never a field of the state: it is below the data). */
-static uint64_t find_topsize(const ws__heap *h, uint64_t top_at, uint32_t topsize) {
-  static const int64_t preferred[] = {C_TOPSIZE_DELTA, RUST_TOPSIZE_DELTA};
+ * has size topsize and whose segment record is at seg_at: C's offset first
+ * when the record is where C has it, else the Rust crate's (so that a Rust
+ * state whose dvsize, 12 bytes before top, equals topsize is not read as
+ * C's), when it holds topsize; else the other of the two; else the nearest
+ * word within TOPSIZE_WINDOW that does. Returns 0 when none does (address 0
+ * is never a field of the state: it is below the data). */
+static uint64_t find_topsize(const ws__heap *h, uint64_t top_at, uint64_t seg_at,
+                             uint32_t topsize) {
+  int64_t seg_delta = (int64_t)seg_at - (int64_t)top_at;
+  int64_t first = c_seg(seg_delta) ? C_TOPSIZE_DELTA : RUST_TOPSIZE_DELTA;
+  const int64_t preferred[] = {first, first == C_TOPSIZE_DELTA ? RUST_TOPSIZE_DELTA
+                                                               : C_TOPSIZE_DELTA};
   for (size_t i = 0; i < sizeof preferred / sizeof *preferred; i++) {
     int64_t at = (int64_t)top_at + preferred[i];
     if (at > 0 && ws__word(h, (uint64_t)at) == topsize)
@@ -256,9 +281,24 @@ static uint64_t find_topsize(const ws__heap *h, uint64_t top_at, uint32_t topsiz
   return 0;
 }
 
-void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
+/* Whether kind names a known state layout (C's or the Rust crate's). */
+static int known_layout(int kind) {
+  return kind == WS_CENSUS_DLMALLOC || kind == WS_CENSUS_DLMALLOC_RUST;
+}
+
+/* The family's re-walk (ws__family.walk). */
+static int walk(const ws__heap *h, const ws_census *census, ws_census_result *out) {
+  return walk_heap(h, census, out, NULL);
+}
+
+/* Examines the word w at address p as dlmalloc's `top` field (ws__family
+ * try_word): when it points at a top chunk, finds topsize and a segment
+ * record nearby, walks each candidate layout and keeps in s the one
+ * spanning the most heap, lowering s->scan_end to its lowest segment base
+ * (the state lies below its heap). */
+static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
   uint64_t top = w;
-  if (top < 8 || top + 16 > h->len || s->tried >= MAX_WALKS)
+  if ((w & 7) != 0 || top < 8 || top + 16 > h->len)
     return;
   uint32_t head = ws__word(h, top + 4);
   uint64_t topsize = head & ~FLAG_BITS;
@@ -270,26 +310,42 @@ void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) 
       top + topsize + foot > h->len)
     return;
   uint64_t end = top + topsize + foot;
-  uint64_t topsize_at = find_topsize(h, p, (uint32_t)topsize);
-  if (topsize_at == 0)
-    return;
   uint64_t from = p > SEG_WINDOW ? p - SEG_WINDOW : 0;
   for (uint64_t q = from; q <= p + SEG_WINDOW && q + 12 <= h->len; q += 4) {
     uint64_t base = ws__word(h, q), size = ws__word(h, q + 4);
     if (base > top || base + size != end)
       continue;
-    /* Equal values walk alike: each candidate heap is walked once. */
+    uint64_t topsize_at = find_topsize(h, p, q, (uint32_t)topsize);
+    if (topsize_at == 0)
+      continue;
+    int kind = kind_of(p, topsize_at, q);
+    /* Equal values walk alike: each candidate heap is walked once. A copy
+     * of the state's fields (on the shadow stack, which lies below static
+     * data in Rust builds) has the values of the state itself, so a known
+     * layout met after such a copy is adopted without another walk: the
+     * kind is the state's, whichever copy the scan meets first. */
     uint32_t key[6] = {align,          (uint32_t)top,  (uint32_t)topsize,
                        (uint32_t)base, (uint32_t)size, ws__word(h, q + 8)};
     int known = 0;
     for (uint32_t i = 0; i < s->n_keys && !known; i++)
       known = memcmp(s->keys[i], key, sizeof key) == 0;
-    if (known)
+    if (known) {
+      if (s->census.kind == WS_CENSUS_DLMALLOC_OTHER && known_layout(kind) &&
+          memcmp(s->best_key, key, sizeof key) == 0 && p + 4 <= s->low &&
+          topsize_at + 4 <= s->low && q + 12 <= s->low) {
+        s->census.top_at = p;
+        s->census.topsize_at = topsize_at;
+        s->census.seg_at = q;
+        s->census.kind = s->out.kind = kind;
+        s->out.state = p;
+      }
       continue;
+    }
     if (s->n_keys < WS__SEARCH_KEYS)
       memcpy(s->keys[s->n_keys++], key, sizeof key);
-    if (++s->tried > MAX_WALKS)
-      return;
+    if (s->tried >= MAX_WALKS)
+      continue;
+    s->tried++;
     ws_census trial = s->census;
     trial.align = align;
     trial.top_at = p;
@@ -297,17 +353,30 @@ void ws__dlmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) 
     trial.seg_at = q;
     ws_census_result r;
     uint64_t low;
-    if (ws__dlmalloc_walk(h, &trial, &r, &low) != 0)
+    if (walk_heap(h, &trial, &r, &low) != 0) {
+      ws__search_missed(h, s, p);
       continue;
+    }
     int found = s->census.kind != WS_CENSUS_NONE;
     if (!found || r.heap_bytes > s->out.heap_bytes ||
-        (r.heap_bytes == s->out.heap_bytes && s->out.kind == WS_CENSUS_DLMALLOC_OTHER &&
-         r.kind != WS_CENSUS_DLMALLOC_OTHER)) {
+        (r.heap_bytes == s->out.heap_bytes && !known_layout(s->out.kind) &&
+         known_layout(r.kind))) {
       trial.kind = r.kind;
       s->census = trial;
       s->out = r;
+      s->low = low;
+      memcpy(s->best_key, key, sizeof key);
     }
     if (low < s->scan_end)
       s->scan_end = low;
   }
 }
+
+static const ws__kind_text kinds[] = {
+    {WS_CENSUS_DLMALLOC, "dlmalloc, C layout (dlmalloc 2.8: wasi-libc, Emscripten)"},
+    {WS_CENSUS_DLMALLOC_RUST, "dlmalloc, Rust crate layout"},
+    {WS_CENSUS_DLMALLOC_OTHER, "dlmalloc chunks, another state layout"},
+};
+
+const ws__family ws__dlmalloc_family = {
+    "dlmalloc", 4, 1, try_word, walk, kinds, sizeof kinds / sizeof *kinds};

@@ -47,10 +47,10 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
   int prev_free = 0;
   while (r < end) {
     if (end - r < REGION_MIN || ++n > *budget)
-      return -1;
+      return ws__walk_failed(h, n - 1);
     uint64_t size = ws__word(h, r);
     if (size < REGION_MIN || (size & 3) != 0 || size > end - r)
-      return -1;
+      return ws__walk_failed(h, n - 1);
     uint32_t ceiling = ws__word(h, r + size - 4);
     int is_free;
     if (ceiling == size)
@@ -58,10 +58,10 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
     else if (ceiling == (size | FREE_FLAG))
       is_free = 1;
     else
-      return -1;
+      return ws__walk_failed(h, n - 1);
     if (is_free) {
       if (prev_free || !linked(h, r))
-        return -1;
+        return ws__walk_failed(h, n - 1);
       if (newest && r + size == end - SENTINEL_BYTES) {
         top = size;
       } else {
@@ -114,7 +114,10 @@ static int root_shape(const ws__heap *h, uint64_t root, uint64_t *end) {
   return 1;
 }
 
-int ws__emmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_result *out) {
+/* Re-walks an emmalloc heap from the block list head remembered in
+ * census->top_at (ws__family walk). Fills *out (zeroed first) and returns 0
+ * when every block validates, -1 otherwise. */
+static int walk(const ws__heap *h, const ws_census *census, ws_census_result *out) {
   memset(out, 0, sizeof *out);
   if (census->top_at + 4 > h->len)
     return -1;
@@ -146,7 +149,11 @@ int ws__emmalloc_walk(const ws__heap *h, const ws_census *census, ws_census_resu
   return 0;
 }
 
-void ws__emmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
+/* Examines the word w at address p as emmalloc's block list head
+ * (ws__family try_word): when it points at a root region, walks the blocks
+ * and keeps in s the candidate spanning the most heap, lowering
+ * s->scan_end to its lowest block. */
+static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
   uint64_t end;
   if (s->tried >= MAX_WALKS || !root_shape(h, w, &end))
     return;
@@ -155,17 +162,13 @@ void ws__emmalloc_try(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) 
       return;
   if (s->n_keys < WS__SEARCH_KEYS)
     s->keys[s->n_keys++][0] = w;
-  s->tried++;
   ws_census trial = s->census;
   trial.kind = WS_CENSUS_EMMALLOC;
   trial.top_at = p;
-  ws_census_result r;
-  if (ws__emmalloc_walk(h, &trial, &r) != 0)
-    return;
-  if (s->census.kind == WS_CENSUS_NONE || r.heap_bytes > s->out.heap_bytes) {
-    s->census = trial;
-    s->out = r;
-  }
-  if (w < s->scan_end)
+  if (ws__search_keep(h, s, &trial, walk) == 0 && w < s->scan_end)
     s->scan_end = w; /* the head lies below every block, the newest included */
 }
+
+static const ws__kind_text kinds[] = {{WS_CENSUS_EMMALLOC, "emmalloc"}};
+
+const ws__family ws__emmalloc_family = {"emmalloc", 4, 1, try_word, walk, kinds, 1};

@@ -2,8 +2,8 @@
 // heap without being rebuilt. Each source is read at the slow cadence and
 // recorded as a metric (docs/log-format.md); when none is available the
 // summary names the export or build option that would enable it. The heap
-// census (addon.census) needs no export at all: heapMemory() picks the
-// memory it reads, censusSource() says what it found.
+// census (addon.census, one per memory) needs no export at all:
+// censusSources() says what it found.
 
 import { METRIC } from '../../protocol.js';
 
@@ -123,28 +123,35 @@ const HINTS = {
     'export the __stack_pointer global (wasm-ld: -Wl,--export=__stack_pointer with -mmutable-globals) or emscripten_stack_get_current',
 };
 
-/** The memory of the first instance that has one (exported or imported), or null. */
-export function heapMemory(instances) {
-  for (const { instance, imports } of instances) {
-    const memory = memoryOf(instance, imports);
-    if (memory) return memory;
-  }
-  return null;
+/**
+ * What a search that recognised nothing tried (addon.census's tried and
+ * nearestMiss), in words: "tried dlmalloc (3 candidates), emmalloc (0),
+ * AssemblyScript TLSF (0); nearest miss: a dlmalloc state at 0x2018 whose
+ * heap walk failed after 700 blocks", or '' when it says nothing.
+ */
+function triedText({ tried, nearestMiss }) {
+  if (!tried) return '';
+  const families = tried.map((t, i) => `${t.family} (${t.candidates}${i === 0 ? ' candidates' : ''})`).join(', ');
+  const miss = nearestMiss
+    ? `; nearest miss: a ${nearestMiss.family} state at 0x${nearestMiss.at.toString(16)} whose heap walk failed after ${nearestMiss.chunks} blocks`
+    : '; no candidate walked past its first block';
+  return `tried ${families}${miss}`;
 }
 
 /**
- * The header's description of the heap census taken before the first call
- * (addon.census's result, or null without a memory): { source, kind, state,
- * chunks, walkMs } when an allocator was recognised, else { source: null,
- * enable } saying why. The census is retried at every slow sample; its
- * series say what it found later.
+ * One memory's census taken before the first call (addon.census's result):
+ * { source, kind, state, chunks, walkMs } when an allocator was recognised,
+ * else { source: null, enable, tried, nearestMiss } saying why and, after a
+ * search, what it tried (the families, their candidates, the nearest miss:
+ * something to quote when reporting an allocator the census does not know).
  */
-export function censusSource(result) {
-  if (!result) return { source: null, enable: 'the module has no linear memory to read' };
+function censusSource(result) {
   if (result.status !== 'taken') {
+    const tried = triedText(result);
     return {
       source: null,
-      enable: `not recognised before the first call: ${result.reason ?? 'not attempted'}; retried at every slow sample (series censusKind)`,
+      enable: `not recognised before the first call: ${result.reason ?? 'not attempted'}${tried ? ` (${tried})` : ''}; retried at every slow sample (series censusKind)`,
+      ...(result.tried ? { tried: result.tried, nearestMiss: result.nearestMiss } : {}),
     };
   }
   const walkMs = result.walkNs / 1e6;
@@ -155,6 +162,29 @@ export function censusSource(result) {
     chunks: result.chunks,
     walkMs,
   };
+}
+
+/**
+ * The header's description of the heap censuses taken before the first
+ * call, one per memory (results: addon.census's, in the order of tracked,
+ * whose labels and modules name them): the first recognised memory's
+ * fields ({ source, kind, state, chunks, walkMs }, its source prefixed with
+ * the memory's label when there are several), else { source: null, enable }
+ * (the first memory's reason); and memories: [{ memory, module, ...that
+ * memory's fields }]. Without a memory: { source: null, enable }. Each census
+ * is retried at every slow sample; its series say what it found later.
+ */
+export function censusSources(results, tracked) {
+  if (results.length === 0) return { source: null, enable: 'the module has no linear memory to read' };
+  const memories = results.map((r, k) => ({
+    memory: tracked[k].label,
+    module: tracked[k].module ?? null,
+    ...censusSource(r),
+  }));
+  const lead = memories.find((m) => m.source !== null) ?? memories[0];
+  const { memory, module, ...fields } = lead;
+  if (memories.length > 1 && fields.source !== null) fields.source = `memory "${memory}": ${fields.source}`;
+  return { ...fields, memories };
 }
 
 /**
