@@ -6,10 +6,9 @@
 // decoded timed logs and analysed summaries, and writes nothing.
 import { basename } from 'node:path';
 import { addon } from '../addon.js';
+import { BOOTSTRAP, windowRow } from '../protocol.js';
 import { formatBytes } from '../report/format.js';
 
-const LEVEL = 0.95;
-const REPLICATES = 4000;
 // At most this ratio on the allocation-heavy path, a new allocator will not
 // change much (the seed workflow's rule of thumb).
 const ALLOCATOR_MATTERS = 1.2;
@@ -77,16 +76,25 @@ function opMedians(timed, { blocks, blockCalls }) {
     Math.min((blocks + 1) * blockCalls, timed.calls),
     nOps,
   );
-  return Array.from({ length: nOps }, (_, k) => s[(k + 1) * 4 + 1]);
+  return Array.from({ length: nOps }, (_, k) => windowRow(s, k + 1).median);
 }
 
-/** The wasm ÷ native ratio of paired block medians, with its interval, or null when an op missed a block. */
+/**
+ * The wasm ÷ native ratio of paired block medians, with its interval (the
+ * paired bootstrap of compare's arms, a family of one: ws_compare_family), or
+ * null when an op missed a block.
+ */
 function ratioOf(wasm, native, seed) {
-  const d = new Float64Array(wasm.length);
-  for (let i = 0; i < d.length; i++) d[i] = Math.log(wasm[i]) - Math.log(native[i]);
-  if (!d.every(Number.isFinite)) return null;
-  const w = addon.bootstrapPaired(d, REPLICATES, LEVEL, seed);
-  return { ratio: 1 + w.change, low: 1 + w.low, high: 1 + w.high, level: LEVEL, pairs: d.length };
+  const rounds = wasm.length;
+  const x = new Float64Array(2 * rounds);
+  for (let i = 0; i < rounds; i++) {
+    x[i] = Math.log(native[i]);
+    x[rounds + i] = Math.log(wasm[i]);
+  }
+  if (!x.every(Number.isFinite)) return null;
+  const f = addon.compareFamily(x, 2, 1, BOOTSTRAP.replicates, BOOTSTRAP.level, seed);
+  const w = f.changes[0];
+  return { ratio: 1 + w.change, low: 1 + w.low, high: 1 + w.high, level: f.armLevel, pairs: rounds };
 }
 
 const times = (r) => `${r.ratio.toFixed(2)}× native (95 %: ${r.low.toFixed(2)}–${r.high.toFixed(2)}×)`;
