@@ -5,10 +5,11 @@
 // stay in test-artifacts/report/ (gitignored) for CI to keep.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { CHROMIUM, launch, openPage } from './browser.js';
 import { fixture, ROOT, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -22,8 +23,10 @@ const PDFTOPPM = '/usr/bin/pdftoppm';
 // not about time raise the time threshold.
 const KINDS = [
   { verdict: 'stable', target: ['soak/modules/clean.wasm', '--call', 'step'], figure: null },
-  // Growth: a leak in an allocator the heap census does not know (AssemblyScript's TLSF).
-  { verdict: 'growth', target: ['soak/real/assemblyscript-leak.mjs'], figure: 'memory' },
+  // Growth: a leak whose live bytes were not seen, from a checked-in log of
+  // a run before the heap census (re-reported; every allocator this
+  // repository's fixtures ship is recognised now).
+  { verdict: 'growth', log: 'test/fixtures/log-v1.wslog.gz', figure: 'memory' },
   { verdict: 'leak', target: ['soak/scenarios/leak-stats.mjs'], figure: 'memory' },
   { verdict: 'fragmentation', target: ['soak/modules/fragment.wasm', '--call', 'step'], figure: 'memory' },
   { verdict: 'slowdown', target: ['soak/modules/slowdown.wasm', '--call', 'step'], figure: 'time' },
@@ -124,8 +127,14 @@ before(async () => {
   for (const k of KINDS) {
     const dir = tempDir(`wasm-soak-browser-${k.verdict}-`);
     const quiet = k.verdict === 'slowdown' ? [] : ['--time-threshold', '5'];
-    const args = [...k.target.map((t) => (t.includes('/') ? fixture(t) : t)), '--seed', '7', ...quiet];
-    const r = await runCli(['run', ...args, '-q', '-o', dir]);
+    let r;
+    if (k.log) {
+      writeFileSync(join(dir, 'samples.wslog'), gunzipSync(readFileSync(fixture(k.log))));
+      r = await runCli(['report', dir, ...quiet, '-q']);
+    } else {
+      const args = [...k.target.map((t) => (t.includes('/') ? fixture(t) : t)), '--seed', '7', ...quiet];
+      r = await runCli(['run', ...args, '-q', '-o', dir]);
+    }
     assert.ok(r.code === 0 || r.code === 1, `${k.verdict}: exit ${r.code}: ${r.stderr}`);
     runs.set(k.verdict, { dir, summary: readSummary(dir) });
   }
@@ -143,7 +152,7 @@ test('each finding kind: the verdict, the next step and the finding figure with 
 }, async () => {
   for (const k of KINDS) {
     const { dir, summary } = runs.get(k.verdict);
-    assert.equal(summary.verdict, k.verdict, `${k.target[0]} gives ${k.verdict}`);
+    assert.equal(summary.verdict, k.verdict, `${k.log ?? k.target[0]} gives ${k.verdict}`);
     const page = await openPage(browser, `file://${join(dir, 'report.html')}`, { width: 1280, height: FOLD });
     const m = await page.evaluate(MEASURE);
     await writeFile(join(ARTIFACTS, `${k.verdict}-1280.png`), await page.screenshot());
