@@ -140,8 +140,9 @@ typedef struct {
 
 /* How many block spreads a real difference must clear (ws_compare_family):
  * identical builds in their own instances differed by up to 2.4 spreads,
- * constant over rounds (docs/compare.md, "Many arms"). */
-#define WS_COMPARE_SPREAD_FLOOR 2
+ * constant over rounds, in 34 recorded runs, and by 3.4 spreads (+2.65 %)
+ * in a clean-clone CI run (docs/compare.md, "Many arms"). */
+#define WS_COMPARE_SPREAD_FLOOR 4
 
 /* Judges arms 1..arms-1 against arm 0 from x[arm * rounds + round], the log
  * block medians of every arm in the same rounds (rounds >=

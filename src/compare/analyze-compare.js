@@ -6,8 +6,8 @@
 // block-paired bootstrap interval; with several arms the intervals are one
 // family, widened by Bonferroni for the number of arms compared (C:
 // ws_compare_family). A difference is called real only when its interval
-// lies beyond a floor: twice the spread of one arm's blocks against itself
-// (identical builds in their own instances differ by about that much) and,
+// lies beyond a floor: four times the spread of one arm's blocks against
+// itself (identical builds in their own instances differed by up to 3.4) and,
 // with a control arm, the control's own interval.
 import { addon } from '../addon.js';
 import { censusMetricsOf } from '../analysis/census-metrics.js';
