@@ -67,6 +67,8 @@ static napi_value family_object(napi_env env, const ws_arm_family *fam,
   NAPI_CALL(env, ws_napi_set_number(env, result, "floor", fam->floor));
   NAPI_CALL(env,
             ws_napi_set_number(env, result, "floorSpreads", WS_COMPARE_SPREAD_FLOOR));
+  NAPI_CALL(env,
+            ws_napi_set_number(env, result, "instanceFloor", WS_COMPARE_INSTANCE_FLOOR));
   NAPI_CALL(env, napi_create_array_with_length(env, n, &list));
   for (uint32_t j = 0; j < n; j++) {
     napi_value item = change_object(env, &changes[j]);

@@ -6,8 +6,8 @@
 // block-paired bootstrap interval; with several arms the intervals are one
 // family, widened by Bonferroni for the number of arms compared (C:
 // ws_compare_family). A difference is called real only when its interval
-// lies beyond a floor: four times the spread of one arm's blocks against
-// itself (identical builds in their own instances differed by up to 3.4) and,
+// lies beyond a floor: twice the spread of one arm's blocks against itself,
+// at least 3 % (identical builds in their own instances differ by that) and,
 // with a control arm, the control's own interval.
 import { addon } from '../addon.js';
 import { censusMetricsOf } from '../analysis/census-metrics.js';
@@ -141,6 +141,7 @@ function timeFamily(results, seed) {
     widen: f.widen,
     blockSpread: f.spread,
     floorSpreads: f.floorSpreads,
+    instanceFloor: f.instanceFloor,
     spreadFloor: f.floor,
     controlFloor,
   };

@@ -40,7 +40,7 @@ function intervalWords(r) {
     i.controlFloor === null
       ? ''
       : ` or the control's interval (±${trim(i.controlFloor * 100, 2)} %), whichever is larger`;
-  return `Time intervals: ${family}. A difference is real only beyond ${i.floorSpreads} × the spread of one arm's blocks against itself (±${trim(i.spreadFloor * 100, 2)} %)${control}.`;
+  return `Time intervals: ${family}. A difference is real only beyond ${i.floorSpreads} × the spread of one arm's blocks against itself, at least ${trim(i.instanceFloor * 100, 2)} % (the offset identical builds showed in their own instances): ±${trim(i.spreadFloor * 100, 2)} %${control}.`;
 }
 
 /**

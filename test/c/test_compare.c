@@ -69,7 +69,8 @@ static void test_contract(void) {
   CHECK(fabs(out[0].high - fmax(w.high, expm1(mean + half))) < 1e-12);
   /* Two arms: the spread is the paired differences' sd over sqrt 2. */
   CHECK(fabs(fam.spread - sqrt(ss / (ROUNDS - 1) / 2)) < 1e-12);
-  CHECK(fabs(fam.floor - expm1(WS_COMPARE_SPREAD_FLOOR * fam.spread)) < 1e-15);
+  CHECK(fabs(fam.floor - fmax(expm1(WS_COMPARE_SPREAD_FLOOR * fam.spread),
+                              WS_COMPARE_INSTANCE_FLOOR)) < 1e-15);
 }
 
 /* An arm whose 95 % interval alone excludes no change is not different in a

@@ -71,7 +71,8 @@ int ws_compare_family(const double *x, size_t arms, size_t rounds, size_t family
   fam->widen = ws__t_upper_quantile(tail, rounds - 1) /
                ws__t_upper_quantile(alpha / 2, rounds - 1);
   fam->spread = block_spread(x, arms, rounds);
-  fam->floor = expm1(WS_COMPARE_SPREAD_FLOOR * fam->spread);
+  fam->floor =
+      fmax(expm1(WS_COMPARE_SPREAD_FLOOR * fam->spread), WS_COMPARE_INSTANCE_FLOOR);
   int err = 0;
   for (size_t j = 1; j < arms && err == 0; j++) {
     for (size_t r = 0; r < rounds; r++)
