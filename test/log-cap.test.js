@@ -73,7 +73,7 @@ test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of
   }
 });
 
-test('a drain that alone crosses half the cap (a fast export, a small cap) is thinned to fit: nothing dropped, the whole run covered', () => {
+test('a drain that alone crosses half the cap (a fast export, a small cap, a main thread kept from draining) keeps a full prefix and thins the rest to fit: nothing dropped, the whole run covered', () => {
   const N = 4_000_000;
   for (const per of [40_000, 262_144]) {
     const memory = memorySink({ limit: MiB });
@@ -92,8 +92,10 @@ test('a drain that alone crosses half the cap (a fast export, a small cap) is th
     w.close();
     assert.ok(memory.bytes.length <= MiB, `${memory.bytes.length} bytes`);
     assert.equal(w.thinning.droppedAtCap, 0, JSON.stringify(w.thinning));
+    assert.ok(w.thinning.fullIterations > 1000, `the first ${w.thinning.fullIterations} calls logged in full`);
     const data = readRun(memory.bytes);
     assert.equal(data.thinning.iterations, N, 'every call is counted');
+    assert.equal(data.thinning.from, w.thinning.fullIterations, 'the reader sees where thinning began');
     assert.ok(
       data.gapIter.at(-1) >= N - 2 * data.stride,
       `the last kept call, ${data.gapIter.at(-1)}, is near the end`,

@@ -87,56 +87,32 @@ function thinningPlan({ maxBytes, seed, ops }) {
   // Bytes that n records add to the log, block headers included.
   const cost = (n) => (n + Math.ceil(n / LOG_BLOCK_RECORDS)) * RECORD_SIZE;
   return {
-    /** The records of chunk (whole raw records) to write, given the bytes written so far. */
+    /**
+     * The pieces of chunk (whole raw records) to write, in order, given the
+     * bytes written so far: before thinning starts, the records that still
+     * fit half the cap are written whole, so a first drain that alone
+     * crosses it (a main thread a loaded machine kept from draining) still
+     * leaves a full prefix of calls.
+     */
     filter(chunk, written) {
+      if (thin) return [thinned(chunk, written)];
       const n = chunk.length / RECORD_SIZE;
-      const first = firstIteration(chunk);
-      if (!thin) {
-        if (written + 2 * cost(n) <= maxBytes / 2) return chunk;
-        thin = addon.logThinCreate(seed, ops);
-        full = first;
-        // Bytes per iteration so far, or this chunk's when it alone crosses half the cap.
-        perIteration = full > origin ? written / (full - origin) : cost(n) / n;
-        windowEnd = origin + 2 * Math.max(1, full - origin);
-        windowBytes = written;
-        budget = (maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
-        raise(needed(windowEnd - full), full);
+      if (written + 2 * cost(n) <= maxBytes / 2) {
+        firstIteration(chunk);
+        return [chunk];
       }
-      if (first >= windowEnd) {
-        // The next window: as long as the run so far, an eighth of what is left.
-        windowEnd = origin + 2 * (first - origin);
-        windowBytes = written;
-        budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
-        raise(needed(windowEnd - first), first);
-      } else if (written - windowBytes > budget) {
-        // This window spent its share early: half as many calls from here on.
-        windowBytes = written;
-        budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
-        raise(shift + 1, first);
-      }
-      // A chunk alone may hold more than its window's whole share (a fast
-      // export's drain against a small cap): a longer stride from its first call.
-      while (cost(Math.ceil(n / 2 ** shift)) > budget) {
-        const was = shift;
-        raise(shift + 1, first);
-        if (shift === was) break; // the longest stride ws_thin takes
-      }
-      const buf = room(n);
-      const kept = addon.logThin(thin, chunk, buf);
-      if (written + cost(kept) <= maxBytes - RESERVE_BYTES / 2) return buf.subarray(0, kept * RECORD_SIZE);
-      // At the cap: only the marks (the end of the run), the per-op summaries
-      // (every call's count) and failed grows still go in, while the cap
-      // itself holds them; the thinned calls and metrics are dropped.
-      let left = 0;
-      for (let k = 0; k < kept; k++) {
-        const type = buf[k * RECORD_SIZE];
-        const lasting = type === RECORD_TYPE.mark || type === RECORD_TYPE.summary || type === RECORD_TYPE.growFailed;
-        if (!lasting || (type !== RECORD_TYPE.mark && written + cost(left + 1) > maxBytes)) continue;
-        buf.copyWithin(left * RECORD_SIZE, k * RECORD_SIZE, (k + 1) * RECORD_SIZE);
-        left++;
-      }
-      dropped += n - left;
-      return buf.subarray(0, left * RECORD_SIZE);
+      let whole = 0;
+      while (whole < n && written + 2 * cost(whole + 1) <= maxBytes / 2) whole++;
+      // The prefix ends before a call: the metrics and marks after a call stay with it.
+      while (whole > 0 && chunk[whole * RECORD_SIZE] !== RECORD_TYPE.call) whole--;
+      if (whole === 0) return [thinned(chunk, written)];
+      const head = chunk.subarray(0, whole * RECORD_SIZE);
+      firstIteration(head);
+      return [head, thinned(chunk.subarray(whole * RECORD_SIZE), written + cost(whole))];
+    },
+    /** What the plan kept: null when it never thinned. */
+    get kept() {
+      return thin ? { fullIterations: full, stride: 2 ** shift, droppedAtCap: dropped } : null;
     },
     /** The summaries still open, to write before the log closes. */
     finish() {
@@ -144,11 +120,57 @@ function thinningPlan({ maxBytes, seed, ops }) {
       const buf = room(0);
       return buf.subarray(0, addon.logThinFinish(thin, buf) * RECORD_SIZE);
     },
-    /** What the plan kept: null when it never thinned. */
-    get kept() {
-      return thin ? { fullIterations: full, stride: 2 ** shift, droppedAtCap: dropped } : null;
-    },
   };
+  /** The records of chunk to write once thinning has started (or starts with it). */
+  function thinned(chunk, written) {
+    const n = chunk.length / RECORD_SIZE;
+    const first = firstIteration(chunk);
+    if (!thin) {
+      thin = addon.logThinCreate(seed, ops);
+      full = first;
+      // Bytes per iteration so far, or this chunk's when it alone crosses half the cap.
+      perIteration = full > origin ? written / (full - origin) : cost(n) / n;
+      windowEnd = origin + 2 * Math.max(1, full - origin);
+      windowBytes = written;
+      budget = (maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
+      raise(needed(windowEnd - full), full);
+    }
+    if (first >= windowEnd) {
+      // The next window: as long as the run so far, an eighth of what is left.
+      windowEnd = origin + 2 * (first - origin);
+      windowBytes = written;
+      budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
+      raise(needed(windowEnd - first), first);
+    } else if (written - windowBytes > budget) {
+      // This window spent its share early: half as many calls from here on.
+      windowBytes = written;
+      budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
+      raise(shift + 1, first);
+    }
+    // A chunk alone may hold more than its window's whole share (a fast
+    // export's drain against a small cap): a longer stride from its first call.
+    while (cost(Math.ceil(n / 2 ** shift)) > budget) {
+      const was = shift;
+      raise(shift + 1, first);
+      if (shift === was) break; // the longest stride ws_thin takes
+    }
+    const buf = room(n);
+    const kept = addon.logThin(thin, chunk, buf);
+    if (written + cost(kept) <= maxBytes - RESERVE_BYTES / 2) return buf.subarray(0, kept * RECORD_SIZE);
+    // At the cap: only the marks (the end of the run), the per-op summaries
+    // (every call's count) and failed grows still go in, while the cap
+    // itself holds them; the thinned calls and metrics are dropped.
+    let left = 0;
+    for (let k = 0; k < kept; k++) {
+      const type = buf[k * RECORD_SIZE];
+      const lasting = type === RECORD_TYPE.mark || type === RECORD_TYPE.summary || type === RECORD_TYPE.growFailed;
+      if (!lasting || (type !== RECORD_TYPE.mark && written + cost(left + 1) > maxBytes)) continue;
+      buf.copyWithin(left * RECORD_SIZE, k * RECORD_SIZE, (k + 1) * RECORD_SIZE);
+      left++;
+    }
+    dropped += n - left;
+    return buf.subarray(0, left * RECORD_SIZE);
+  }
 }
 
 /** A sink that creates the file at path: write(buffers) appends, close() syncs and closes it. */
@@ -228,7 +250,9 @@ export function createLogWriter(sink, header, { maxBytes = Infinity } = {}) {
   };
   return {
     append(chunk) {
-      if (chunk.length > 0) write(plan ? plan.filter(chunk, bytes) : chunk);
+      if (chunk.length === 0) return;
+      if (!plan) return write(chunk);
+      for (const piece of plan.filter(chunk, bytes)) write(piece);
     },
     /** What a capped log kept once it thinned, else null (docs/summary.md, samples.thinning). */
     get thinning() {
