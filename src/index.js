@@ -4,11 +4,11 @@
 import { analyze as analyzeLogs } from './analysis/analyze.js';
 import { analysisConfig, logOutcome } from './analysis/config.js';
 import { readResultLogs } from './analysis/log-reader.js';
-import { DEFAULTS } from './cli/options.js';
+import { DEFAULTS } from './options/schema.js';
 import { writeResult } from './report/result.js';
 import { prepareOutDir } from './run/out-dir.js';
 
-export { EXIT, SoakError } from './cli/exit-codes.js';
+export { EXIT, SoakError } from './errors.js';
 export { soak } from './library/soak.js';
 export { VERSION as version } from './version.js';
 

@@ -1,7 +1,7 @@
 // What an analysis of a recorded run takes when it is not a run's own
 // analysis (`wasm-soak report DIR`, the library's analyze()): the options
 // the run was recorded with, and its outcome as the log tells it.
-import { DEFAULTS } from '../cli/options.js';
+import { DEFAULTS } from '../options/schema.js';
 import { formatCount } from '../report/format.js';
 import { countCoverage } from './allocations.js';
 

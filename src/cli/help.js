@@ -1,9 +1,9 @@
 // Help text, generated from the option schema (options.js): the global help
 // lists the commands, a command's help its usage and every option it takes.
 import { tryAddon } from '../native.js';
+import { COMMANDS, DEFAULT_SLOW_SAMPLES, flagOf, optionsOf } from '../options/schema.js';
 import { formatCount } from '../report/format.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, DEFAULT_SLOW_SAMPLES, flagOf, optionsOf } from './options.js';
 
 const WIDTH = 80;
 const COLUMN = 27; // where an option's description starts

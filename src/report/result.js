@@ -8,7 +8,7 @@
 // to recover.
 import { analyze } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT } from '../errors.js';
 import { TOOL } from '../version.js';
 import { plotsWarning } from './plots.js';
 import { writeReports } from './report.js';

@@ -3,7 +3,7 @@
 
 import { judge } from '../analysis/judge.js';
 import { KIND_WORDS } from '../analysis/verdict.js';
-import { withoutOptions } from '../cli/options.js';
+import { withoutOptions } from '../options/argv.js';
 import { FINDING_KINDS } from '../protocol.js';
 import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
 

@@ -3,12 +3,12 @@
 
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
+import { runConfig } from '../../options/schema.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
 import { describeFailure, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { colourOn, paint } from '../colour.js';
-import { runConfig } from '../options.js';
 
 // The verdict first, then its findings and the next step, then the numbers.
 function printResult(summary, outDir) {

@@ -1,14 +1,14 @@
 // The option schema: every option of every command declared once, with its
 // flag, value parser, default, help text and the commands that take it.
-// Commands resolve their arguments through parseCommand, the help is
+// The CLI resolves its arguments through parseCommand (src/cli/parse-command.js), the library
+// an options object through optionValues (values.js); the help is
 // generated from the same table (help.js), and the defaults below are the
 // only ones: an option cannot be accepted, documented or defaulted twice.
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { usageError } from '../errors.js';
 import { describeRepeated, repeatedNames } from '../folder-names.js';
 import { loadAddon, tryAddon } from '../native.js';
-import { REPORT_FORMATS } from '../report/formats.js';
-import { usageError } from './exit-codes.js';
+import { REPORT_FORMATS } from './formats.js';
 import {
   findingKinds,
   integer,
@@ -29,7 +29,6 @@ import {
   parseWarmup,
   powerOfTwo,
 } from './parsers.js';
-import { closest } from './suggest.js';
 
 /** The result folders' root when --out is not given. */
 export const RESULTS_ROOT = 'soak-results';
@@ -538,6 +537,9 @@ function camelCase(name) {
 
 const BY_NAME = new Map(OPTIONS.map((o) => [o.name, o]));
 
+/** The option whose long flag is name (without --), else undefined. */
+export const optionNamed = (name) => BY_NAME.get(name);
+
 /** The schema's defaults by configuration key; the only copy of each (those decided in C read on use). */
 export const DEFAULTS = Object.freeze(
   Object.defineProperties(
@@ -553,118 +555,6 @@ export const optionsOf = (command) => OPTIONS.filter((o) => o.commands.includes(
 export function flagOf(o, { short = false, value = false } = {}) {
   const long = `--${o.name}${value && o.value ? ` ${o.value}` : ''}`;
   return short && o.short ? `-${o.short}, ${long}` : long;
-}
-
-// parseArgs knows every option, so that one a command does not take is
-// named as such rather than as unknown.
-const PARSE_ARGS = Object.fromEntries(
-  OPTIONS.map((o) => [
-    o.name,
-    {
-      type: o.value ? 'string' : 'boolean',
-      ...(o.short ? { short: o.short } : {}),
-      ...(o.multiple ? { multiple: true } : {}),
-    },
-  ]),
-);
-
-/** " Did you mean --x?" for an unknown option near one of command's, else ''. */
-function didYouMean(command, err) {
-  const given = /^Unknown option '--([^'=]+)'/.exec(err.message)?.[1];
-  const near =
-    given &&
-    closest(
-      given,
-      optionsOf(command).map((o) => o.name),
-    );
-  return near ? ` Did you mean --${near}?` : '';
-}
-
-function foreignOption(command, o) {
-  return usageError(
-    'WS_EUSAGE',
-    `${command} does not take --${o.name}; it is an option of ${o.commands.join(', ')}.`,
-    `Leave it out; \`wasm-soak help ${command}\` lists the options of ${command}.`,
-  );
-}
-
-function checkOperands(command, positionals) {
-  const { name, min, max } = COMMANDS[command].operand;
-  const fix = `Usage: ${COMMANDS[command].usage}`;
-  if (positionals.length < min) {
-    const needs = min === 1 ? `a ${name}` : `at least ${min} ${name}s, got ${positionals.length}`;
-    throw usageError('WS_EUSAGE', `${command} needs ${needs}.`, fix);
-  }
-  if (positionals.length > max) {
-    const most = min === max ? 'one' : max === 1 ? 'at most one' : `at most ${max}`;
-    throw usageError(
-      'WS_EUSAGE',
-      `${command} takes ${most} ${max === 1 ? name : `${name}s`}, got ${positionals.length}: ${positionals.join(' ')}.`,
-      fix,
-    );
-  }
-}
-
-/**
- * Parses argv (after the command name) for command. Returns { values,
- * positionals, given }: values holds the parsed value of each option given
- * (by configuration key; defaults are not filled in, see DEFAULTS and
- * runConfig), given each option given as [{ name, argv }] with argv a
- * canonical form that parses back to the same value. Throws a SoakError
- * (exit 2) for an unknown option, one the command does not take, a bad
- * value or a wrong number of operands; with --help, values is { help: true }
- * and only unknown options are errors.
- */
-export function parseCommand(command, argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: PARSE_ARGS, allowPositionals: true, strict: true, tokens: true });
-  } catch (err) {
-    throw usageError(
-      'WS_EUSAGE',
-      `${err.message.replace(/\. To specify.*$/s, '.')}${didYouMean(command, err)}`,
-      `See \`wasm-soak help ${command}\` for the options of ${command}.`,
-    );
-  }
-  // Asking for help is never an error: the help says what was wrong.
-  if (parsed.values.help) return { values: { help: true }, positionals: parsed.positionals, given: [] };
-  const given = [];
-  for (const token of parsed.tokens) {
-    if (token.kind !== 'option') continue;
-    const o = BY_NAME.get(token.name);
-    if (!o.commands.includes(command)) throw foreignOption(command, o);
-    given.push({ name: o.name, argv: o.value ? [`--${o.name}=${token.value}`] : [`--${o.name}`] });
-  }
-  const values = {};
-  for (const [name, raw] of Object.entries(parsed.values)) {
-    const o = BY_NAME.get(name);
-    if (!o.value) values[o.key] = raw;
-    else values[o.key] = o.multiple ? raw.map((text) => o.parse(text, name)) : o.parse(raw, name);
-  }
-  checkOperands(command, parsed.positionals);
-  return { values, positionals: parsed.positionals, given };
-}
-
-/**
- * argv (a command line after the command name) without the options names
- * lists (long names), however each was spelled (`-n 5`, `--iterations 5`,
- * `--iterations=5`); every other argument as it was.
- */
-export function withoutOptions(argv, names) {
-  const { tokens } = parseArgs({
-    args: argv,
-    options: PARSE_ARGS,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
-  const dropped = new Set();
-  for (const t of tokens) {
-    if (t.kind !== 'option' || !names.includes(t.name)) continue;
-    dropped.add(t.index);
-    if (t.value !== undefined && !t.inlineValue) dropped.add(t.index + 1);
-  }
-  return argv.filter((_, i) => !dropped.has(i));
 }
 
 /** Fails when a per-op --args names an op that is not among the --call ops. */
