@@ -2,7 +2,8 @@
 // CLI on top, then the library (src/index.js, src/library/), then the parts
 // (run, worker, analysis, report, compare, baseline, init), then the shared
 // leaves (errors, options, protocol, the addon's loader), which import only
-// each other and Node's own modules. Read from the sources, so a new import
+// each other and Node's own modules. The analysis returns facts and never
+// imports the report, which words them (src/report/sentences.js). Read from the sources, so a new import
 // that points up fails here.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -56,6 +57,10 @@ test('the shared leaves import only leaves', () => {
 
 test('the parts below the library never import it', () => {
   assert.equal(show(edges.filter((e) => !isCli(e.file) && !isLibrary(e.file) && isLibrary(e.to))), '');
+});
+
+test('the analysis returns facts: it never imports the report, which words them', () => {
+  assert.equal(show(edges.filter((e) => e.file.startsWith('analysis/') && e.to.startsWith('report/'))), '');
 });
 
 test('every import names a file that exists', () => {

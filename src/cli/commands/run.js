@@ -2,8 +2,8 @@
 // on stdout.
 
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
-import { baselineLines } from '../../baseline/words.js';
 import { runConfig } from '../../options/schema.js';
+import { baselineLines } from '../../report/baseline-words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
 import { describeFailure, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';

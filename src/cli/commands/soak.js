@@ -11,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { judge } from '../../analysis/judge.js';
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
-import { baselineLines } from '../../baseline/words.js';
 import { runCompare } from '../../compare/run-compare.js';
 import {
   COMPARE_KEYS,
@@ -23,6 +22,7 @@ import {
 import { EXIT, SoakError, usageError } from '../../errors.js';
 import { describeRepeated, FOLDER_NAME_RULE, folderNameProblem, repeatedNames } from '../../folder-names.js';
 import { compareConfig, EXAMPLE_SUITE, optionsOf, RESULTS_ROOT, runConfig } from '../../options/schema.js';
+import { baselineLines } from '../../report/baseline-words.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
