@@ -83,7 +83,7 @@ export function sitesSummary(raw, { windowFrom, ops }) {
 }
 
 /** A stack in words, innermost first: "copy_string ← intern_header ← parse_headers". */
-export function stackText(frames) {
+function stackText(frames) {
   return frames.length === 0 ? '(no wasm frame: called from the host)' : frames.map((f) => f.name).join(' ← ');
 }
 

@@ -11,9 +11,6 @@ const ET_DYN = 3;
 const SHT_DYNSYM = 11;
 const DT_NEEDED = 1;
 
-/** Whether bytes start with the ELF magic. */
-export const isElf = (bytes) => bytes.length >= 4 && bytes.readUInt32BE(0) === 0x7f454c46;
-
 /**
  * Why the ELF file bytes cannot be loaded into this process (not a 64-bit
  * little-endian shared library for this machine), as a phrase, or null.

@@ -13,7 +13,7 @@ import { resolveTarget } from './target.js';
 /** How long one child (exploring, or verifying an op) may take before init gives up on it. */
 const CHILD_LIMIT_MS = 120_000;
 /** Calls of the written op init runs before it says the scenario works. */
-export const VERIFY_CALLS = 200;
+const VERIFY_CALLS = 200;
 const SEED = 1;
 const EXPLORE = new URL('./explore.js', import.meta.url);
 

@@ -147,7 +147,7 @@ function budgetWords(f) {
  * of 64 B–128 B in use since warm-up (heap census)"), or '' when none grew.
  * growing: the census's growing classes.
  */
-export function growingClassesText(growing) {
+function growingClassesText(growing) {
   if (!growing?.length) return '';
   const parts = growing.map(
     (c, i) =>
@@ -163,7 +163,7 @@ export function growingClassesText(growing) {
  * 100 % of the growth."), or '' without named sites. named: the sites the
  * finding names (namedSites of the summary's sites).
  */
-export function sitesText(named) {
+function sitesText(named) {
   if (!named?.length) return '';
   const parts = named.map(
     (s) =>

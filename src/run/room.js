@@ -9,7 +9,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const ROOM_FILE = '.wasm-soak.room';
+const ROOM_FILE = '.wasm-soak.room';
 
 /** Enough for summary.json written twice (a temporary copy, then the rename), summary.md and junit.xml. */
 const ROOM_BYTES = 256 * 1024;
