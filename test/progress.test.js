@@ -45,8 +45,9 @@ test('fitLine drops the least kept fields until the line fits, and never breaks 
 test('at 100 columns the bar keeps memory and the preliminary verdict before the rate', () => {
   const stream = fakeStream({ columns: 100 });
   const terminal = createTerminal({ mode: 'tty', stream });
-  const words = 'memory +0 B since warm-up · preliminary verdict: stable (so far)';
-  const trend = { describe: () => words, close() {} };
+  // The live analysis's facts for 'memory +0 B since warm-up · preliminary verdict: stable (so far)'.
+  const facts = { tested: true, verdict: 'stable', countingFollows: false, memoryChange: 0, sinceWarmup: true };
+  const trend = { preliminary: () => facts, close() {} };
   let clock = 0;
   const progress = createProgress({
     name: 'lz4-wasm-nodejs',
