@@ -36,7 +36,7 @@ async function sanitized(args, expectCode) {
 
 test('the sanitized build builds and is instrumented', () => {
   // make rebuilds it only when a source changed.
-  const r = spawnSync('make', ['-s', '-f', 'test/c/Makefile', 'addon-asan'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync('make', ['-s', '-j2', '-f', 'test/c/Makefile', 'addon-asan'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(r.status, 0, `make addon-asan failed: ${r.stderr}`);
   const symbols = execFileSync('nm', ['-D', '--undefined-only', ADDON], { encoding: 'utf8' });
   assert.match(symbols, /__asan_report_/);
