@@ -18,9 +18,11 @@ import {
   formatNs,
   formatPercent,
   growthRows,
+  instantiatedModules,
   instrumentedText,
   leadFinding,
   medianChange,
+  modulesText,
   nextSteps,
   noteLines,
   opRows,
@@ -260,10 +262,10 @@ function runSection(s) {
       `${formatCount(s.samples?.calls)} calls, ${formatCount(s.samples?.metrics)} metric samples, ${formatCount(s.samples?.backPressureWaits)} back-pressure waits, ${formatCount(s.samples?.tornBytes)} torn bytes`,
     ],
     ['target', `${s.target?.kind ?? ''} ${s.target?.path ?? ''}`.trim()],
-    [
-      'module',
-      mod ? `${mod.path} — ${formatBytes(mod.size)} (${formatCount(mod.size)} bytes), SHA-256 ${mod.sha256}` : '–',
-    ],
+    // A raw target's module, else the modules the scenario instantiated.
+    mod
+      ? ['module', `${mod.path} — ${formatBytes(mod.size)} (${formatCount(mod.size)} bytes), SHA-256 ${mod.sha256}`]
+      : [instantiatedModules(s).length > 1 ? 'modules' : 'module', modulesText(s) ?? '–'],
     ['Node', env.node],
     ['V8', env.v8],
     ['CPU', `${env.cpu ?? '–'} (${env.cpus ?? '?'} cores)`],

@@ -16,6 +16,7 @@ import {
   growthRows,
   leadFinding,
   medianChange,
+  modulesText,
   nextSteps,
   noteLines,
   opRows,
@@ -154,6 +155,9 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
         `Run: ${formatCount(s.iterations?.completed)} calls in ${formatMs(s.durationMs)}, ${s.status}.`,
       '',
     );
+  // The modules a scenario instantiated (a raw target's is its own path).
+  const modules = s.target?.module ? null : modulesText(s);
+  if (modules) out.push(`Modules: ${cell(modules)}.`, '');
   const images = figures.filter((f) => f.endsWith('.png'));
   if (images.length)
     out.push(

@@ -495,6 +495,35 @@ export function stackFlatText(s, figures) {
   return `flat: the stack pointer (${source}) did not move during the run, so no figure is drawn`;
 }
 
+/**
+ * The modules the run instantiated, in their order of instantiation, each
+ * with the labels of its memories (summary.memory.memories[].module: "module
+ * #1 (instantiated by glue.js)", a raw target's path, or null for a memory no
+ * module declared): [{ module, memories }].
+ */
+export function instantiatedModules(s) {
+  const byModule = new Map();
+  for (const m of s.memory?.memories ?? []) {
+    const key = m.module ?? null;
+    if (!byModule.has(key)) byModule.set(key, []);
+    byModule.get(key).push(m.label);
+  }
+  return [...byModule].map(([module, memories]) => ({ module, memories }));
+}
+
+/**
+ * The modules a scenario instantiated, in words: 'module #1 (instantiated by
+ * glue.js): memory "memory"; module #2 (…): memory "memory#2"'; null when
+ * the summary names none.
+ */
+export function modulesText(s) {
+  const list = instantiatedModules(s);
+  if (!list.length) return null;
+  const memories = (labels) =>
+    `${labels.length === 1 ? 'memory' : 'memories'} ${labels.map((l) => `"${l}"`).join(', ')}`;
+  return list.map(({ module, memories: labels }) => `${module ?? 'no module'}: ${memories(labels)}`).join('; ');
+}
+
 export function figureTitle(s) {
   return `${s.name ?? 'wasm-soak'}${s.seed != null ? ` (seed ${s.seed})` : ''}`;
 }

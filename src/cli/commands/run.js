@@ -5,7 +5,7 @@ import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
-import { describeFailure, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
+import { describeFailure, modulesText, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { colourOn, paint } from '../colour.js';
 import { runConfig } from '../options.js';
@@ -27,6 +27,8 @@ function printResult(summary, outDir) {
     `  ${summary.status}, ${formatCount(summary.iterations.completed)} iterations, verdict ${summary.verdict}`,
     `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${formatCount(summary.memory.growthEvents)} growth events)`,
   );
+  const modules = summary.target?.module ? null : modulesText(summary);
+  if (modules) lines.push(`  modules: ${modules}`);
   if (summary.error) {
     lines.push(`  error ${describeFailure(summary.error)}`);
     for (const frame of targetFrames(summary.error)) lines.push(`    ${frame}`);
