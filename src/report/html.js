@@ -44,8 +44,8 @@ const CAPTIONS = {
     'trend, its slope and 95 % interval above the plot, red when it is the finding.',
   memory:
     'Memory. Steps: linear memory; markers: calls during which it grew, by op. Heap top and live ' +
-    'bytes when the run could see them: the shaded gap between them is memory the heap holds free, and ' +
-    'it widens when the allocator fragments. JS heap and RSS use the right axis; when the JS heap is ' +
+    'bytes when the run could see them, keyed by their source; shaded between them: the free memory the ' +
+    'heap holds beyond its early level, which grows when the allocator fragments. JS heap and RSS use the right axis; when the JS heap is ' +
     "the finding the right axis is its own, spanning its range. Dashed red: the finding's fitted trend.",
   stack:
     'Shadow stack depth: the first stack pointer seen minus each one. It rises for good when a call ' +
