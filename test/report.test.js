@@ -727,6 +727,31 @@ test('the memory legend keys each source present once; held free is shaded only 
   assert.ok((await titles(widening, summary)).some((t) => /held free: fragmentation/.test(t)));
 });
 
+test('a shadow stack flat in the calls tested is one sentence, "flat at N B", not a figure', async () => {
+  // 64 B taken once during the warm-up (iteration 100), then never moved.
+  const run = makeRun();
+  const iter = Float64Array.from({ length: 120 }, (_, i) => i * 50);
+  run.metrics.stackPointer = { iter, tMs: iter.map((x) => x / 10), value: iter.map((x) => (x < 100 ? 65536 : 65472)) };
+  const summary = {
+    ...makeSummary(),
+    sources: { stackPointer: { source: 'exported __stack_pointer global' } },
+    series: [
+      { name: 'stack-depth', tested: true, pattern: 'flat', window: { from: 600, to: 6000 }, start: 64, end: 64 },
+    ],
+  };
+  const dir = await tmp();
+  const r = await writeReports(dir, run, summary, { formats: ['svg', 'html', 'md'] });
+  assert.ok(!r.figures.includes('stack.svg'), r.figures.join(' '));
+  const sentence =
+    /flat at 64 B: the stack pointer \(exported __stack_pointer global\) stayed put 64 B below the first value read/;
+  assert.match(await readFile(join(dir, 'report.html'), 'utf8'), sentence);
+  assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), sentence);
+  // Moving in the calls tested, it is a figure again.
+  run.metrics.stackPointer.value = iter.map((x) => 65536 - 16 * Math.floor(x / 1000));
+  const moved = await writeReports(await tmp(), run, summary, { formats: ['svg'] });
+  assert.ok(moved.figures.includes('stack.svg'), moved.figures.join(' '));
+});
+
 const chromium = (dir, args) =>
   spawnSync(
     CHROMIUM,

@@ -22,6 +22,7 @@ import {
   opRows,
   partialCountText,
   sourceRows,
+  stackFlatText,
   toolName,
   undecidedLines,
   verdictLine,
@@ -155,6 +156,9 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
         `Run: ${formatCount(s.iterations?.completed)} calls in ${formatMs(s.durationMs)}, ${s.status}.`,
       '',
     );
+  // The figures drawn, by name ('memory.png', 'memory-narrow.svg' → 'memory').
+  const stack = stackFlatText(s, [...new Set(figures.map((f) => f.replace(/(-narrow)?\.\w+$/, '')))]);
+  if (stack) out.push(`Shadow stack ${stack}.`, '');
   // The modules a scenario instantiated (a raw target's is its own path).
   const modules = s.target?.module ? null : modulesText(s);
   if (modules) out.push(`Modules: ${cell(modules)}.`, '');

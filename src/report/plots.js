@@ -611,10 +611,13 @@ function stackFigure(data, summary, ctx) {
   const n = data.calls,
     xs = ctx.x;
   const depth = Float64Array.from(sp.value, (v) => sp.value[0] - v);
-  // A stack that never moved is a line of text in the reports (words.js stackFlatText), not an empty chart.
-  if (depth.every((d) => d === 0)) return null;
-  const points = envelope(sp.iter, depth, MAX_POINTS);
   const isStack = (name) => name === 'stack-depth';
+  // A depth that never changes in the calls tested is a line of text in the
+  // reports (words.js stackFlatText: "flat at N B"), not an empty chart.
+  const from = testedWindow(summary, isStack)?.from ?? warmupEnd(summary, 'memory', n);
+  const tested = depth.filter((_, i) => sp.iter[i] >= from);
+  if ((tested.length ? tested : depth).every((d, _, all) => d === all[0])) return null;
+  const points = envelope(sp.iter, depth, MAX_POINTS);
   const trend = trendFor(summary, isStack, { tested: true });
   const fit =
     trend && fittedLine(points, trend.slope.perKiloIterations / 1000, trend.window?.from ?? 0, trend.window?.to ?? n);

@@ -484,15 +484,19 @@ export function nextSteps(s) {
 }
 
 /**
- * The shadow stack in words when it never moved: figures (the names of the
- * figures drawn) hold none for it although the run read the stack pointer.
- * Null when the stack was not read, moved (its figure is drawn) or no
- * figure was drawn at all.
+ * The shadow stack in one sentence when its depth never changed in the calls
+ * tested: figures (the names of the figures drawn) hold none for it
+ * although the run read the stack pointer. "flat at N B …", N the depth
+ * (the first stack pointer read minus the current one) of the tested
+ * series. Null when the stack was not read, moved (its figure is drawn) or
+ * no figure was drawn at all.
  */
 export function stackFlatText(s, figures) {
   const source = s.sources?.stackPointer?.source;
   if (!source || figures.length === 0 || figures.includes('stack')) return null;
-  return `flat: the stack pointer (${source}) did not move during the run, so no figure is drawn`;
+  const depth = s.series?.find((x) => x.name === 'stack-depth')?.end ?? 0;
+  const below = depth ? ` ${formatBytes(depth)} below the first value read` : '';
+  return `flat at ${formatBytes(depth)}: the stack pointer (${source}) stayed put${below} in the calls tested, so no figure is drawn`;
 }
 
 /**
