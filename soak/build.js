@@ -34,6 +34,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = 'soak/fixtures';
 const MODULES = 'soak/modules';
 const TEST_FIXTURES = 'test/fixtures';
+// wat2wasm flags of the test fixtures that need more than the defaults:
+// panic-trap keeps its function names (a name section), as a Rust build does.
+const WAT_FLAGS = { 'panic-trap': ['--debug-names'] };
 const ASC_BIN = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
 
 // Flags for every fixture. -O2 keeps the workloads realistic; --strip-debug
@@ -211,7 +214,7 @@ function buildAll(soakOut, testOut) {
   for (const name of names(TEST_FIXTURES, '.wat')) {
     const src = `${TEST_FIXTURES}/${name}.wat`;
     const out = join(testOut, `${name}.wasm`);
-    run('wat2wasm', [src, '-o', out]);
+    run('wat2wasm', [src, '-o', out, ...(WAT_FLAGS[name] ?? [])]);
     outputs.push({ built: out, committed: `${TEST_FIXTURES}/${name}.wasm` });
   }
   // A wasm-bindgen --target bundler shaped package: its module is <name>_bg.wasm.

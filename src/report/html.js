@@ -6,6 +6,7 @@ import { escapeMarkup as esc } from './escape.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
 import { SITES_CSS, sitesSection } from './sites-html.js';
+import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
   figureTitle,
@@ -86,6 +87,13 @@ function banner(s) {
   return pageBanner({ tone, title: `${v.title} — ${figureTitle(s)}`, text: v.text, sub });
 }
 
+// The target's innermost frames, before the whole stack.
+function framesBlock(e) {
+  const frames = targetFrames(e);
+  if (!frames.length) return '';
+  return `<div id="error-frames"><p>${esc(FRAMES_HEADING)}:</p><pre>${esc(frames.join('\n'))}</pre></div>`;
+}
+
 function errorSection(s) {
   if (!s.error) return '';
   const e = s.error;
@@ -95,7 +103,7 @@ function errorSection(s) {
     ['iteration', e.iteration != null ? formatCount(e.iteration) : '–'],
     ['op', e.op ?? '–'],
   ])}
-${e.stack ? `<pre>${esc(e.stack)}</pre>` : ''}</section>`;
+${framesBlock(e)}${e.stack ? `<pre>${esc(e.stack)}</pre>` : ''}</section>`;
 }
 
 // What the data left undecided, after the findings.

@@ -2,6 +2,7 @@
 
 import { baselineLines } from '../baseline/words.js';
 import { INSTALL_HINT } from './plots.js';
+import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
   figureTitle,
@@ -136,6 +137,8 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       `Evidence: [${lead} figure](${lead}.png) (the finding's series, its fitted trend and the window tested)`,
       '',
     );
+  const frames = targetFrames(s.error);
+  if (frames.length) out.push(`${FRAMES_HEADING}:`, '', '```', ...frames, '```', '');
   if (s.error?.stack) out.push('```', s.error.stack, '```', '');
   const rows = opRows(s);
   if (rows.length) {
