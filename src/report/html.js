@@ -27,6 +27,7 @@ import {
   nextSteps,
   noteLines,
   opRows,
+  orderedFindings,
   orderFigures,
   partialCountText,
   rerunCommand,
@@ -125,7 +126,7 @@ function notesBlock(s) {
 }
 
 function findingsSection(s) {
-  const list = s.findings ?? [];
+  const list = orderedFindings(s);
   if (!list.length) {
     const flat = s.verdict !== 'inconclusive' && !s.notes?.length;
     return s.verdict

@@ -21,6 +21,7 @@ import {
   nextSteps,
   noteLines,
   opRows,
+  orderedFindings,
   partialCountText,
   sourceRows,
   stackFlatText,
@@ -113,7 +114,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
   const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
   // The verdict's sentence when no finding tells it; a failed run's error always.
   if (!s.findings?.length || s.status === 'failed') out.push(v.text, '');
-  for (const f of s.findings ?? []) {
+  for (const f of orderedFindings(s)) {
     out.push(`- **${f.kind}**: ${f.sentence}`);
     const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);

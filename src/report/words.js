@@ -47,9 +47,21 @@ export function findingFigure(f) {
   return null;
 }
 
+/**
+ * The findings in the order the reports tell them: the verdict's kind first,
+ * then by summary.severityOrder (FINDING_KINDS when absent; other kinds
+ * last), in summary order within a kind. So a memory finding is never told
+ * after a slowdown the run also found.
+ */
+export function orderedFindings(s) {
+  const order = s.severityOrder ?? FINDING_KINDS;
+  const rank = (f) => (f.kind === s.verdict ? -1 : order.indexOf(f.kind) >>> 0);
+  return [...(s.findings ?? [])].sort((a, b) => rank(a) - rank(b));
+}
+
 /** The finding the verdict names: the first of the verdict's kind, else the first. */
 export function leadFinding(s) {
-  return s.findings?.find((f) => f.kind === s.verdict) ?? s.findings?.[0] ?? null;
+  return orderedFindings(s)[0] ?? null;
 }
 
 const FIGURE_ORDER = ['time', 'memory', 'stack', 'distribution', 'ops'];
@@ -122,7 +134,7 @@ export function verdictLine(s) {
     const why = s.inconclusive?.[0]?.sentence ?? `No finding could be called in ${calls} calls.`;
     return { ok: false, unsure: true, title, text: `${why}${partial}`.trim() };
   }
-  const first = s.findings?.[0]?.sentence ?? '';
+  const first = leadFinding(s)?.sentence ?? '';
   return { ok: false, title, text: `${first}${partial}`.trim() };
 }
 
