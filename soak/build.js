@@ -110,6 +110,18 @@ const DYLINK_MAIN = [
   '-Werror',
 ];
 
+// An Emscripten build without MODULARIZE, as older packages ship: its JS glue
+// (CommonJS, hence .cjs) fills one Module object and instantiates the module
+// beside it as it loads; wasm-soak init must recognise it.
+const EMSCRIPTEN_GLOBAL = [
+  '-O1',
+  '-sENVIRONMENT=node',
+  '-sEXPORTED_FUNCTIONS=_checksum,_malloc,_free',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
+];
+
 // AssemblyScript fixtures (soak/fixtures/<name>.ts), built with the
 // assemblyscript compiler from npm (a devDependency): its TLSF allocator with
 // the incremental GC, the runtime (__pin, __unpin, __collect) exported.
@@ -208,7 +220,18 @@ function buildAll(soakOut, testOut) {
     [...DYLINK_MAIN, `${TEST_FIXTURES}/dylink-main.c`, '-o', join(testOut, 'dylink-main.cjs')],
     emccEnvironment(),
   );
-  for (const file of ['dylink-side.wasm', 'dylink-main.wasm', 'dylink-main.cjs']) {
+  run(
+    'emcc',
+    [...EMSCRIPTEN_GLOBAL, `${TEST_FIXTURES}/emscripten-global.c`, '-o', join(testOut, 'emscripten-global.cjs')],
+    emccEnvironment(),
+  );
+  for (const file of [
+    'dylink-side.wasm',
+    'dylink-main.wasm',
+    'dylink-main.cjs',
+    'emscripten-global.wasm',
+    'emscripten-global.cjs',
+  ]) {
     outputs.push({ built: join(testOut, file), committed: `${TEST_FIXTURES}/${file}` });
   }
   for (const name of names(TEST_FIXTURES, '.wat')) {
