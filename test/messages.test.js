@@ -229,6 +229,9 @@ test("a Rust-shaped panic's trap: terminal, summary.md and report.html show wher
   const frames = html.match(/<div id="error-frames">[\s\S]*?<\/div>/)?.[0] ?? '';
   assert.match(frames, /<pre>at png::decoder::Reader::next_frame::h1f00 [^\n]*\nat decode /);
   for (const text of [r.stdout, frames]) assert.doesNotMatch(text, /rust_panic|core::panicking|unwrap_failed/);
+  // The raw target's argument trampoline is wasm-soak's: no frame of the target.
+  assert.match(readSummary(out).error.stack, /at wasm-soak:trampoline \(wasm:/);
+  assert.equal(frames.match(/\nat /g)?.length, 1, 'two frames: the parser and decode');
 });
 
 test('an unhandled rejection at iteration 200 is named, with the iterations that can have made it', async () => {

@@ -1,7 +1,9 @@
 // The target's part of a failure's stack, for the reports: the frames that
-// are not wasm-soak's own (the worker and loop that called the target), nor
+// are not wasm-soak's own (the worker and loop that called the target, the
+// argument trampoline of a raw module), nor
 // the machinery of a panic, an abort or a thrown exception.
 import { fileURLToPath } from 'node:url';
+import { TRAMPOLINE_NAME } from '../worker/targets/trampoline.js';
 
 // wasm-soak's source folder, as a path and as a file: URL (ESM frames).
 const HARNESS_URL = new URL('../', import.meta.url).href;
@@ -66,6 +68,7 @@ export function targetFrames(error, max = 5) {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line.startsWith('at ') && !line.includes(HARNESS_URL) && !line.includes(HARNESS_PATH))
+    .filter((line) => frameFunction(line) !== TRAMPOLINE_NAME)
     .filter((line) => !isMachinery(line))
     .slice(0, max);
 }

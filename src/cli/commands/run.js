@@ -5,7 +5,15 @@ import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { baselineLines } from '../../baseline/words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
-import { describeFailure, modulesText, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
+import {
+  describeFailure,
+  modulesText,
+  nextSteps,
+  noteLines,
+  orderedFindings,
+  undecidedLines,
+  verdictLine,
+} from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { colourOn, paint } from '../colour.js';
 import { runConfig } from '../options.js';
