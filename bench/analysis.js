@@ -17,7 +17,7 @@ if (process.argv[3] === '--measure') {
   const { analyze } = await import('../src/analysis/analyze.js');
   const { readResultLogs } = await import('../src/analysis/log-reader.js');
   const { writeResult } = await import('../src/report/result.js');
-  const { DEFAULTS } = await import('../src/cli/options.js');
+  const { DEFAULTS } = await import('../src/options/schema.js');
   const dir = process.argv[4];
   const cfg = { ...DEFAULTS, formats: ['md'] };
   const rss0 = process.memoryUsage().rss;

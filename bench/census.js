@@ -13,8 +13,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRun } from '../src/analysis/log-reader.js';
-import { parseCommand, runConfig } from '../src/cli/options.js';
-import { parseDuration } from '../src/cli/parsers.js';
+import { parseCommand } from '../src/cli/parse-command.js';
+import { parseDuration } from '../src/options/parsers.js';
+import { runConfig } from '../src/options/schema.js';
 import { runTarget } from '../src/run/run.js';
 import { startLoad } from './load.js';
 

@@ -1,7 +1,7 @@
 // binaryen (about 100 MB) is needed only by the counting pass, which rewrites
 // the module's allocator; it is an optional peer dependency, loaded only
 // then. Both functions throw a SoakError (exit 3) that names the package.
-import { EXIT, SoakError } from './cli/exit-codes.js';
+import { EXIT, SoakError } from './errors.js';
 
 function missing(err) {
   return new SoakError(

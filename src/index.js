@@ -1,14 +1,13 @@
 // wasm-soak as a library (package.json "exports"): soak() runs a target and
 // resolves its summary; readRun, analyze and writeReports are the steps of
 // `wasm-soak report` for logs already recorded. Types: src/index.d.ts.
-import { analyze as analyzeLogs } from './analysis/analyze.js';
 import { analysisConfig, logOutcome } from './analysis/config.js';
 import { readResultLogs } from './analysis/log-reader.js';
-import { DEFAULTS } from './cli/options.js';
-import { writeResult } from './report/result.js';
+import { DEFAULTS } from './options/schema.js';
+import { analyzed, writeResult } from './report/result.js';
 import { prepareOutDir } from './run/out-dir.js';
 
-export { EXIT, SoakError } from './cli/exit-codes.js';
+export { EXIT, SoakError } from './errors.js';
 export { soak } from './library/soak.js';
 export { VERSION as version } from './version.js';
 
@@ -30,7 +29,7 @@ export function readRun(dir) {
  * Reads and writes nothing.
  */
 export function analyze({ timed, counted = null, sites = null, cfg = {}, run = null, count = null }) {
-  return analyzeLogs({
+  return analyzed({
     timed,
     counted,
     sites,

@@ -71,7 +71,7 @@ export const FINDING_KINDS = Object.freeze([...c.findingKinds]);
 export const FINDING_GATE = freeze(c.findingGate);
 /** What became of a run, as the judge takes it (src/analysis/judge.js), by name. */
 export const RUN_STATUS = freeze(c.runStatus);
-/** The exit codes, by name (src/cli/exit-codes.js keeps a copy the command line needs without the addon). */
+/** The exit codes, by name (src/errors.js keeps a copy the command line needs without the addon). */
 export const EXIT_CODE = freeze(c.exitCode);
 /** Why a run's data could not decide (the verdict "inconclusive"), by name. */
 export const UNDECIDED_REASON = freeze(c.undecidedReason);

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { judge, runStatus, summaryStatus } from '../src/analysis/judge.js';
-import { KIND_WORDS } from '../src/analysis/verdict.js';
-import { EXIT } from '../src/cli/exit-codes.js';
+import { EXIT } from '../src/errors.js';
 import { EXIT_CODE, FINDING_GATE, FINDING_KINDS, RUN_STATUS } from '../src/protocol.js';
+import { KIND_WORDS } from '../src/report/sentences.js';
 import { caseOutcome } from '../src/report/suite-result.js';
 
 const ALL = Object.keys(FINDING_GATE);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
-import { MEMORY_LOG_BYTES } from '../src/cli/options.js';
+import { MEMORY_LOG_BYTES } from '../src/options/schema.js';
 import { FINDING_GATE, FINDING_KINDS } from '../src/protocol.js';
 import { workerExecArgv } from '../src/run/worker-start.js';
 import { fixture, ROOT, runCli, tempDir, whenFileReaches } from './helpers.js';

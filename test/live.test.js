@@ -10,6 +10,7 @@ import { judgeTrends } from '../src/analysis/analyze.js';
 import { createLiveAnalysis } from '../src/analysis/live.js';
 import { readRun } from '../src/analysis/log-reader.js';
 import { RECORD_SIZE } from '../src/protocol.js';
+import { preliminaryWords } from '../src/report/progress-words.js';
 import { createLogWriter, fileSink } from '../src/run/log-writer.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 import { feed, logRecords, syntheticRecords, syntheticRun } from './synthetic.js';
@@ -41,6 +42,9 @@ const CASES = {
   slowdown: { seed: 7, drift: 0.3 },
   'js-heap-growth': { seed: 8, jsLeak: 200 },
 };
+
+/** The progress line's words for live's preliminary verdict (force: analyse now). */
+const say = (live, force) => preliminaryWords(live.preliminary(force));
 
 test('the preliminary verdict is the final analysis of the same calls', () => {
   for (const [want, opts] of Object.entries(CASES)) {
@@ -82,23 +86,20 @@ test('the line says the verdict is preliminary, and analyses at most 2 % of the 
   // A clock that advances by step ms on every reading: an analysis costs step.
   const now = () => (t += step);
   const live = createLiveAnalysis({ header: HEADER, cfg: CFG, now });
-  assert.equal(live.describe(), null, 'nothing before the first analysis is due');
-  assert.match(live.describe(true), /^preliminary verdict: too few calls yet$/);
+  assert.equal(say(live), null, 'nothing before the first analysis is due');
+  assert.match(say(live, true), /^preliminary verdict: too few calls yet$/);
   feed(syntheticRecords(syntheticRun(CASES.fragmentation)), live.consume);
   t += 5000;
   step = 40;
-  assert.match(
-    live.describe(),
-    /^memory \+[\d.]+ (KiB|MiB) since warm-up · preliminary verdict: fragmentation \(so far\)$/,
-  );
+  assert.match(say(live), /^memory \+[\d.]+ (KiB|MiB) since warm-up · preliminary verdict: fragmentation \(so far\)$/);
   const { runs } = live.cost;
   // 40 ms per analysis: the next one waits 2 s / 2 % = 2 s at least.
   step = 0;
   t += 1900;
-  live.describe();
+  say(live);
   assert.equal(live.cost.runs, runs, 'not due yet');
   t += 200;
-  live.describe();
+  say(live);
   assert.equal(live.cost.runs, runs + 1);
   const c = live.cost;
   assert.ok(c.totalMs / c.wallMs <= 0.02 + 1e-9, JSON.stringify(c));
@@ -111,7 +112,7 @@ test('a chunk the copy cannot take stops the preliminary verdict, not the run', 
   live.consume(records.subarray(0, two));
   live.consume(records.subarray(0, two)); // calls 0 and 1 again: out of order
   live.consume(records.subarray(two));
-  assert.match(live.describe(true), /^preliminary verdict unavailable \(.+\)$/);
+  assert.match(say(live, true), /^preliminary verdict unavailable \(.+\)$/);
 });
 
 test('live and final verdicts agree on a fixture log, also thinned', async () => {

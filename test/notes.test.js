@@ -5,13 +5,14 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { analyze } from '../src/analysis/analyze.js';
 import { analysisConfig } from '../src/analysis/config.js';
 import { judge } from '../src/analysis/judge.js';
-import { analyzeRun } from '../src/analysis/verdict.js';
+import { analyzeRun as analyzeFacts } from '../src/analysis/verdict.js';
 import { VERDICT_DEFAULTS } from '../src/protocol.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderMarkdown } from '../src/report/markdown.js';
+import { analyzed as analyze } from '../src/report/result.js';
+import { withSentences } from '../src/report/sentences.js';
 import { nextSteps, noteLines, verdictLine } from '../src/report/words.js';
 import { CALLS, syntheticRun } from './synthetic.js';
 
@@ -31,6 +32,9 @@ function summaryOf(data) {
   const timed = { ...data, header, op: new Uint16Array(CALLS), flags: new Uint8Array(CALLS) };
   return analyze({ timed, cfg: analysisConfig(header), run: { status: 'completed' } }).summary;
 }
+
+// The trend verdicts as every output reads them: the facts, worded.
+const analyzeRun = (data, options) => withSentences(analyzeFacts(data, options));
 
 test('the memory floors are C defaults: 1 B per call and 5 %', () => {
   assert.equal(VERDICT_DEFAULTS.memFloorPerCall, 1);

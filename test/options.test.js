@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { commandHelp, globalHelp } from '../src/cli/help.js';
-import { COMMANDS, DEFAULTS, OPTIONS, optionsOf, parseCommand, runConfig } from '../src/cli/options.js';
-import { closest } from '../src/cli/suggest.js';
+import { parseCommand } from '../src/cli/parse-command.js';
+import { REPORT_FORMATS } from '../src/options/formats.js';
+import { COMMANDS, DEFAULTS, OPTIONS, optionsOf, runConfig } from '../src/options/schema.js';
+import { closest } from '../src/options/suggest.js';
 import { FINDING_KINDS } from '../src/protocol.js';
-import { REPORT_FORMATS } from '../src/report/formats.js';
 import { VERSION } from '../src/version.js';
 
 const parse = (command, ...argv) => parseCommand(command, argv).values;

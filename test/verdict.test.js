@@ -4,11 +4,15 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { judge } from '../src/analysis/judge.js';
-import { analyzeRun } from '../src/analysis/verdict.js';
+import { analyzeRun as analyzeFacts } from '../src/analysis/verdict.js';
 import { FINDING_KINDS, VERDICT_DEFAULTS } from '../src/protocol.js';
+import { withSentences } from '../src/report/sentences.js';
 import { CALLS, syntheticRun as run } from './synthetic.js';
 
 const kinds = (r) => r.findings.map((f) => f.kind);
+
+// The trend verdicts as every output reads them: the facts, worded.
+const analyzeRun = (data, options) => withSentences(analyzeFacts(data, options));
 
 test('a stationary run is stable and reports its warm-up', () => {
   const r = analyzeRun(run({ seed: 2 }));

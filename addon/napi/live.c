@@ -23,10 +23,8 @@ static void finalize_live(napi_env env, void *data, void *hint) {
 /* Returns the ws_live behind v, or NULL after throwing WS_EINVAL (v is not
  * from liveCreate, or was closed). */
 static ws_live *unwrap_live(napi_env env, napi_value v) {
-  bool tagged = false;
-  void *data = NULL;
-  if (napi_check_object_type_tag(env, v, &live_tag, &tagged) != napi_ok || !tagged ||
-      napi_unwrap(env, v, &data) != napi_ok || data == NULL) {
+  ws_live *data = ws_napi_unwrap_tagged(env, v, &live_tag);
+  if (data == NULL) {
     ws_binding_throw_code(env, WS_EINVAL,
                           "the first argument must come from liveCreate, not closed");
     return NULL;
@@ -78,17 +76,11 @@ static napi_value live_create(napi_env env, napi_callback_info info) {
  * so its finalizer never runs); live is unusable after. Throws WS_EINVAL for
  * a value not from liveCreate, or closed. */
 static napi_value live_close(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value arg;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
-  if (argc < 1 || unwrap_live(env, arg) == NULL) {
-    if (argc < 1)
-      ws_binding_throw_code(env, WS_EINVAL, "liveClose(live)");
-    return NULL;
-  }
-  void *data = NULL;
-  NAPI_CALL(env, napi_remove_wrap(env, arg, &data));
-  ws_live_free(data);
+  void *data =
+      ws_napi_take_wrapped(env, info, &live_tag,
+                           "liveClose(live): live must come from liveCreate, not closed");
+  if (data != NULL)
+    ws_live_free(data);
   return NULL;
 }
 

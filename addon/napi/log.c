@@ -266,6 +266,10 @@ static napi_value read_log(napi_env env, napi_callback_info info) {
   return err == 0 && st == napi_ok ? result : NULL;
 }
 
+/* Marks the objects logThinCreate returns: no other wrapped object is taken for a filter.
+ */
+static const napi_type_tag thin_tag = {0x9b2e4f61c7a3d058ULL, 0x3f6d1a8e5c2b7094ULL};
+
 /* logBlockHeader(out, records, index, seq) fills out (a Uint8Array of at
  * least 32 bytes) with the header of the block holding records (a
  * Uint8Array of 1 to WS_LOG_BLOCK_RECORDS whole records, possibly over a
@@ -326,6 +330,7 @@ static napi_value log_thin_create(napi_env env, napi_callback_info info) {
     ws_binding_throw_last(env);
     return NULL;
   }
+  NAPI_CALL(env, napi_type_tag_object(env, handle, &thin_tag));
   return handle;
 }
 
@@ -335,9 +340,9 @@ static ws_thin *thin_of(napi_env env, napi_callback_info info, size_t want,
                         napi_value *argv) {
   napi_value all[3];
   size_t n = 3;
-  void *t = NULL;
+  ws_thin *t = NULL;
   if (napi_get_cb_info(env, info, &n, all, NULL, NULL) != napi_ok || n < 1 + want ||
-      napi_unwrap(env, all[0], &t) != napi_ok || t == NULL) {
+      (t = ws_napi_unwrap_tagged(env, all[0], &thin_tag)) == NULL) {
     ws_binding_throw_code(env, WS_EINVAL, "not a log thinning filter");
     return NULL;
   }

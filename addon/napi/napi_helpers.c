@@ -2,6 +2,7 @@
 #include "napi_helpers.h"
 
 #include "binding.h"
+#include "ws.h"
 
 napi_status ws_napi_set_number(napi_env env, napi_value obj, const char *name,
                                double value) {
@@ -35,4 +36,27 @@ napi_status ws_napi_typed_array(napi_env env, napi_value v, napi_typedarray_type
   *data = p;
   *length = n;
   return napi_ok;
+}
+
+void *ws_napi_unwrap_tagged(napi_env env, napi_value v, const napi_type_tag *tag) {
+  bool tagged = false;
+  void *data = NULL;
+  if (napi_check_object_type_tag(env, v, tag, &tagged) != napi_ok || !tagged ||
+      napi_unwrap(env, v, &data) != napi_ok)
+    return NULL;
+  return data;
+}
+
+void *ws_napi_take_wrapped(napi_env env, napi_callback_info info,
+                           const napi_type_tag *tag, const char *usage) {
+  size_t argc = 1;
+  napi_value arg;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, &argc, &arg, NULL, NULL) != napi_ok || argc < 1 ||
+      ws_napi_unwrap_tagged(env, arg, tag) == NULL ||
+      napi_remove_wrap(env, arg, &data) != napi_ok || data == NULL) {
+    ws_binding_throw_code(env, WS_EINVAL, usage);
+    return NULL;
+  }
+  return data;
 }

@@ -29,4 +29,16 @@ napi_status ws_napi_set_string(napi_env env, napi_value obj, const char *name,
 napi_status ws_napi_typed_array(napi_env env, napi_value v, napi_typedarray_type want,
                                 void **data, size_t *length);
 
+/* Returns the native data wrapped in v (napi_wrap) when v carries tag
+ * (napi_type_tag_object) and is still wrapped, else NULL. Throws nothing. */
+void *ws_napi_unwrap_tagged(napi_env env, napi_value v, const napi_type_tag *tag);
+
+/* The body of a close(handle) binding: reads the one argument of info,
+ * removes its wrap (so its finalizer never runs) and returns the native
+ * data for the caller to free. Returns NULL after throwing WS_EINVAL with
+ * usage as the message when the argument is missing, carries another tag
+ * or no tag, or was closed already. */
+void *ws_napi_take_wrapped(napi_env env, napi_callback_info info,
+                           const napi_type_tag *tag, const char *usage);
+
 #endif

@@ -253,12 +253,10 @@ static runner *unwrap(napi_env env, napi_callback_info info, size_t want,
                       napi_value *argv) {
   napi_value all[4];
   size_t n = 4;
-  bool tagged = false;
-  void *data = NULL;
+  runner *data = NULL;
   if (napi_get_cb_info(env, info, &n, all, NULL, NULL) != napi_ok || n < 1 + want ||
-      napi_check_object_type_tag(env, all[0], &runner_tag, &tagged) != napi_ok ||
-      !tagged || napi_unwrap(env, all[0], &data) != napi_ok ||
-      ((runner *)data)->loop == NULL) {
+      (data = ws_napi_unwrap_tagged(env, all[0], &runner_tag)) == NULL ||
+      data->loop == NULL) {
     napi_throw_type_error(env, "WS_EINVAL", "expected a runner and its arguments");
     return NULL;
   }

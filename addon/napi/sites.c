@@ -37,10 +37,8 @@ static void finalize_sites(napi_env env, void *data, void *hint) {
 /* Returns the box behind v, or NULL after throwing WS_EINVAL (v is not from
  * sitesCreate, or was closed). */
 static sites_box *unwrap_sites(napi_env env, napi_value v) {
-  bool tagged = false;
-  void *data = NULL;
-  if (napi_check_object_type_tag(env, v, &sites_tag, &tagged) != napi_ok || !tagged ||
-      napi_unwrap(env, v, &data) != napi_ok || data == NULL) {
+  sites_box *data = ws_napi_unwrap_tagged(env, v, &sites_tag);
+  if (data == NULL) {
     ws_binding_throw_code(env, WS_EINVAL,
                           "the first argument must come from sitesCreate, not closed");
     return NULL;
@@ -148,17 +146,11 @@ static napi_value sites_snapshot(napi_env env, napi_callback_info info) {
  * (napi_remove_wrap, so its finalizer never runs). Throws WS_EINVAL for a
  * value not from sitesCreate, or closed. */
 static napi_value sites_close(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value arg;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
-  if (argc < 1 || unwrap_sites(env, arg) == NULL) {
-    if (argc < 1)
-      ws_binding_throw_code(env, WS_EINVAL, "sitesClose(sites)");
-    return NULL;
-  }
-  void *data = NULL;
-  NAPI_CALL(env, napi_remove_wrap(env, arg, &data));
-  box_free(env, data);
+  void *data = ws_napi_take_wrapped(
+      env, info, &sites_tag,
+      "sitesClose(sites): sites must come from sitesCreate, not closed");
+  if (data != NULL)
+    box_free(env, data);
   return NULL;
 }
 

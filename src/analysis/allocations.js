@@ -3,7 +3,6 @@
 // and which ops' calls grew memory or left live bytes behind.
 import { addon } from '../addon.js';
 import { FLAG, windowRow } from '../protocol.js';
-import { formatBytes, formatCount } from '../report/format.js';
 
 const LIVE_POINTS = 4000;
 
@@ -123,9 +122,9 @@ export function checkBudgets(count, budgets) {
   const findings = [];
   const ops = count.header.ops;
   const n = Math.min(count.calls, count.allocRecords ?? 0);
-  for (const [kind, values, unit] of [
-    ['allocs', count.allocs, 'allocations'],
-    ['bytes', count.allocBytes, 'bytes'],
+  for (const [kind, values] of [
+    ['allocs', count.allocs],
+    ['bytes', count.allocBytes],
   ]) {
     const budget = budgets?.[kind];
     if (!budget) continue;
@@ -134,8 +133,6 @@ export function checkBudgets(count, budgets) {
       const limit = limits[count.op[i]];
       if (limit === null || limit === undefined || values[i] <= limit) continue;
       const op = ops[count.op[i]].name;
-      const amount = kind === 'bytes' ? formatBytes(values[i]) : formatCount(values[i]);
-      const allowed = kind === 'bytes' ? formatBytes(limit) : formatCount(limit);
       findings.push({
         kind: 'budget',
         series: `${kind}-per-call`,
@@ -144,7 +141,6 @@ export function checkBudgets(count, budgets) {
         iteration: i,
         value: values[i],
         limit,
-        sentence: `Call ${formatCount(i)} (op ${op}) made ${amount} ${kind === 'bytes' ? 'of allocations' : unit}; the budget is ${allowed} per call (--max-${kind}-per-call).`,
       });
       break;
     }

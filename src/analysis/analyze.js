@@ -5,7 +5,6 @@
 // the one judge (judge.js) for the verdict and the exit code.
 import { againstBaseline, baselineRecord, verdictChange } from '../baseline/record.js';
 import { WASM32_MAX_BYTES } from '../protocol.js';
-import { formatBytes, formatCount } from '../report/format.js';
 import {
   checkBudgets,
   countCoverage,
@@ -13,12 +12,12 @@ import {
   growthAttribution,
   summarizeAllocations,
 } from './allocations.js';
-import { censusSummary, growingClassesText, judgingMemory } from './census.js';
+import { censusSummary, judgingMemory } from './census.js';
 import { censusMetricsOf } from './census-metrics.js';
 import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { judge, runStatus } from './judge.js';
-import { sitesSummary, sitesText } from './sites.js';
+import { namedSites, sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun } from './verdict.js';
 
@@ -98,29 +97,26 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
   return { input, liveSource, censusMemory, trend };
 }
 
-// Findings whose sentence names the size classes that accumulate.
+// Findings that name the size classes that accumulate, and the memory.
 const NAMES_CLASSES = new Set(['leak', 'growth', 'fragmentation']);
 
-/** Finding f with the census's growing size classes: f.sizeClasses and its sentence. */
+/** Finding f with the census's growing size classes (f.sizeClasses), when it names them. */
 function withGrowingClasses(f, census) {
-  const text = NAMES_CLASSES.has(f.kind) ? growingClassesText(census) : '';
-  if (!text) return f;
-  return { ...f, sizeClasses: census.growing, sentence: `${f.sentence} Sizes that accumulate: ${text}.` };
+  if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length) return f;
+  return { ...f, sizeClasses: census.growing };
 }
 
-// Findings whose sentence names the allocation sites of the growth.
+// Findings that name the allocation sites of the growth.
 const NAMES_SITES = new Set(['leak', 'growth']);
 
-/** Finding f with the sites that allocated what grew: f.sites and its sentence. */
+/** Finding f with the sites that allocated what grew (f.sites), when it names them. */
 function withSites(f, sites) {
-  const text = NAMES_SITES.has(f.kind) ? sitesText(sites) : '';
-  if (!text) return f;
+  if (!NAMES_SITES.has(f.kind) || namedSites(sites).length === 0) return f;
   return {
     ...f,
     sites: sites.growing
       .slice(0, 3)
       .map((s) => ({ stack: s.stack, op: s.op, growth: s.liveBytes.growth, share: s.share })),
-    sentence: `${f.sentence} ${text}`,
   };
 }
 
@@ -128,18 +124,14 @@ function withSites(f, sites) {
  * The memory a leak, growth or fragmentation finding f is about, as
  * f.memory ({ label, module }): the one its series names (memory:<label>),
  * else the one whose census the verdicts read (censusMemory), else the
- * run's only memory; f unchanged when none is known. With several memories
- * its sentence names it.
+ * run's only memory; f unchanged when none is known.
  */
 function withMemory(f, memories, censusMemory) {
   if (!NAMES_CLASSES.has(f.kind)) return f;
   const named = f.series?.startsWith('memory:') ? memories.find((m) => `memory:${m.label}` === f.series) : undefined;
   const m = named ?? memories[censusMemory] ?? (memories.length === 1 ? memories[0] : undefined);
   if (!m) return f;
-  const memory = { label: m.label, module: m.module ?? null };
-  if (memories.length < 2) return { ...f, memory };
-  const of = memory.module ? ` of ${memory.module}` : '';
-  return { ...f, memory, sentence: `${f.sentence} It is in memory "${memory.label}"${of}.` };
+  return { ...f, memory: { label: m.label, module: m.module ?? null } };
 }
 
 /** census (censusSummary's, or null) with the memory it read: { index, label, module }. */
@@ -156,18 +148,12 @@ function countingPassOf(count, counted, allocations) {
   const instrumented = counted?.header.instrumented ?? [];
   const found = instrumented.some((entryPoints) => entryPoints.length > 0);
   const cover = counted ? countCoverage(counted) : null;
-  let note = null;
-  if (cover?.partial)
-    note = `the pass was cut short after ${formatCount(cover.calls)} of its ${formatCount(cover.of)} calls: its live bytes say nothing of the calls after them, so no verdict uses them (the timed pass's sources decide); its counts per call, budgets and failed memory.grow calls are those of the calls it covered`;
-  else if (counted && !found)
-    note =
-      'no allocator entry point was found by export name, in the name section or behind a forwarder (a stripped release build?): the pass saw nothing, so its live bytes are not used; the heap census reads live bytes without names';
-  else if (counted && !coverageComplete(counted.header))
-    note =
-      "only boundary wrappers were found (e.g. wasm-bindgen's __wbindgen_malloc/__wbindgen_free), not the allocator behind them: memory they hand out is freed inside the module, so the pass's live bytes are not used for verdicts; the counts per call are still shown";
-  else if (allocations && !countedLiveUsable(allocations))
-    note =
-      'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used';
+  // Why its live bytes are no evidence, if they are not (src/report/sentences.js words it).
+  let caveat = null;
+  if (cover?.partial) caveat = 'partial';
+  else if (counted && !found) caveat = 'nothing-found';
+  else if (counted && !coverageComplete(counted.header)) caveat = 'boundary-only';
+  else if (allocations && !countedLiveUsable(allocations)) caveat = 'no-allocations';
   return {
     status: count.status,
     calls: cover?.calls ?? 0,
@@ -177,7 +163,7 @@ function countingPassOf(count, counted, allocations) {
     entryPoints: (counted?.header.coverage ?? []).flatMap((c) => c.found),
     complete: counted ? coverageComplete(counted.header) && !cover.partial : false,
     error: count?.error ? { message: count.error.message, phase: count.phase ?? null } : null,
-    note,
+    caveat,
   };
 }
 
@@ -190,18 +176,14 @@ function countingPassOf(count, counted, allocations) {
 function allocatorExhausted(e, err, onlyOp) {
   if (err?.code !== 'WS_EALLOC' || !e) return [];
   const bytes = Number.isFinite(err.allocBytes) && err.allocBytes > 0 ? err.allocBytes : null;
-  const what = bytes == null ? 'a buffer argument' : `a ${formatBytes(bytes)} buffer argument`;
-  const op = e.op ?? onlyOp;
-  const where = e.iteration != null ? ` at iteration ${formatCount(e.iteration)}${op ? ` (op ${op})` : ''}` : '';
   return [
     {
       kind: 'memory-exhausted',
       series: 'allocator',
       iteration: e.iteration,
-      op,
+      op: e.op ?? onlyOp,
       bytes,
       limitBytes: null,
-      sentence: `The module's allocator returned no usable block for ${what}${where}: its memory is exhausted, and the run stopped there.`,
     },
   ];
 }
@@ -215,7 +197,7 @@ function hungCall(e, err) {
   return [
     {
       kind: 'hung-call',
-      sentence: err.message,
+      message: err.message,
       iteration: e.iteration,
       op: e.op,
       phase: e.phase,

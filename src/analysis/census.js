@@ -11,7 +11,6 @@ import {
   METRIC,
   METRIC_CENSUS_CLASS_BASE,
 } from '../protocol.js';
-import { formatBytes, formatCount } from '../report/format.js';
 import { censusMetricsOf } from './census-metrics.js';
 
 const KIND_NAMES = Object.fromEntries(Object.entries(CENSUS_KIND).map(([name, id]) => [id, name]));
@@ -99,17 +98,4 @@ export function censusSummary(data, window, k = 0) {
     classes,
     growing,
   };
-}
-
-/**
- * The sizes that accumulate, in words ("+38,000 chunks of 16 B–32 B, +1,200
- * of 64 B–128 B since warm-up"), or '' when none grew.
- */
-export function growingClassesText(census) {
-  if (!census?.growing.length) return '';
-  const parts = census.growing.map(
-    (c, i) =>
-      `+${formatCount(c.change)}${i === 0 ? ' chunks' : ''} of ${formatBytes(c.fromBytes)}–${formatBytes(c.toBytes)}`,
-  );
-  return `${parts.join(', ')} in use since warm-up (heap census)`;
 }

@@ -1,8 +1,7 @@
 // What an analysis of a recorded run takes when it is not a run's own
 // analysis (`wasm-soak report DIR`, the library's analyze()): the options
 // the run was recorded with, and its outcome as the log tells it.
-import { DEFAULTS } from '../cli/options.js';
-import { formatCount } from '../report/format.js';
+import { DEFAULTS } from '../options/schema.js';
 import { countCoverage } from './allocations.js';
 
 /** The analysis options: those given, else the run's (its log header), else the schema's defaults. */
@@ -46,7 +45,8 @@ export function logCountOutcome(counted, runStatus) {
     phase: 'log',
     error: {
       name: 'Error',
-      message: `the counting pass ended after ${formatCount(calls)} of its ${formatCount(of)} calls${closed ? '' : ' without closing its log (it was killed or crashed)'}`,
+      // An error's message, as the run's own errors carry one (the report words findings, not failures).
+      message: `the counting pass ended after ${calls.toLocaleString('en-US')} of its ${of.toLocaleString('en-US')} calls${closed ? '' : ' without closing its log (it was killed or crashed)'}`,
     },
   };
 }

@@ -6,7 +6,6 @@
 // the count. The timed pass sees grows from JS (Memory.prototype.grow), the
 // counting pass also those inside the module (its binaryen rewrite).
 import { GROW_REASON, WASM32_MAX_BYTES } from '../protocol.js';
-import { formatBytes, formatCount } from '../report/format.js';
 
 const REASON_NAME = Object.fromEntries(Object.entries(GROW_REASON).map(([name, id]) => [id, name]));
 
@@ -15,15 +14,6 @@ function declaredMaximum(header, memoryBytes) {
   const declared = (header.memories ?? []).filter((m) => m.maximumBytes > 0);
   const fits = declared.filter((m) => m.maximumBytes >= memoryBytes);
   return fits.length === 1 ? fits[0].maximumBytes : declared.length === 1 ? declared[0].maximumBytes : null;
-}
-
-/** Why the grow failed, in words, given its reason's name and the limit (bytes or null). */
-function limitWords(reason, limit) {
-  if (reason === 'wasm32-limit') return 'past the 4 GiB limit of wasm32';
-  if (reason === 'declared-maximum')
-    return `past its declared maximum${limit != null ? ` (${formatBytes(limit)})` : ''}`;
-  const below = limit != null ? `its declared maximum (${formatBytes(limit)})` : 'its declared maximum (if any)';
-  return `below ${below} and the 4 GiB of wasm32: the engine refused it (an engine page limit such as V8's --wasm-max-mem-pages, or no address space left)`;
 }
 
 /**
@@ -36,11 +26,6 @@ export function growFailedFinding(g, header, pass) {
   const reason = REASON_NAME[g.reason] ?? 'refused';
   const op = g.op != null ? (header.ops?.[g.op]?.name ?? null) : null;
   const limit = reason === 'wasm32-limit' ? WASM32_MAX_BYTES : declaredMaximum(header, g.memoryBytes);
-  const times = g.total === 1 ? 'once' : `${formatCount(g.total)} times`;
-  const where = `${g.op != null ? 'iteration' : 'after iteration'} ${formatCount(g.iteration)}${op ? ` (op ${op})` : ''}`;
-  const asked = g.bytes > 0 ? `${formatBytes(g.bytes)} more` : 'more memory';
-  const seen =
-    pass === 'counting' ? ' (seen by the counting pass, which reports every memory.grow inside the module)' : '';
   return {
     kind: 'memory-exhausted',
     series: 'memory.grow',
@@ -52,7 +37,6 @@ export function growFailedFinding(g, header, pass) {
     reason,
     failedGrows: g.total,
     pass,
-    sentence: `memory.grow failed ${times}${seen}, first at ${where}: it asked for ${asked} on a memory of ${formatBytes(g.memoryBytes)}, ${limitWords(reason, limit)}. The module's allocations fail from there.`,
   };
 }
 
@@ -60,18 +44,15 @@ export function growFailedFinding(g, header, pass) {
  * The findings with the failed grows of the timed pass (timedGrows) or,
  * when it saw none, of the counting pass (countedGrows): a memory-exhausted
  * finding the trend tests already made (a memory that reached its limit)
- * gets failedGrows and its sentence the count; else a new one leads.
+ * gets failedGrows and the failed grows' facts (grow); else a new one leads.
  */
 export function withGrowFailures(findings, header, timedGrows, countedGrows = null) {
   const f = growFailedFinding(timedGrows ?? countedGrows, header, timedGrows ? 'timed' : 'counting');
   if (!f) return findings;
   const at = findings.findIndex((x) => x.kind === 'memory-exhausted');
   if (at < 0) return [f, ...findings];
-  const merged = {
-    ...findings[at],
-    failedGrows: f.failedGrows,
-    sentence: `${findings[at].sentence} ${f.sentence}`,
-  };
+  const { kind: _, series: __, ...grow } = f;
+  const merged = { ...findings[at], failedGrows: f.failedGrows, grow };
   return findings.map((x, i) => (i === at ? merged : x));
 }
 

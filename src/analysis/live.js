@@ -7,7 +7,6 @@
 // seconds and never takes more than BUDGET of the wall time (docs/verdicts.md,
 // "Preliminary verdict").
 import { addon } from '../addon.js';
-import { formatBytes } from '../report/format.js';
 import { judgeTrends } from './analyze.js';
 import { decodedRun } from './log-reader.js';
 import { memoryAt } from './summary.js';
@@ -22,16 +21,20 @@ const MIN_GAP_MS = 2000;
  * Creates the live analysis of one run. header: the log header (ops,
  * memories, seed); cfg: the run's options (warmup, timeThreshold). now: a
  * clock in ms (tests pass their own). Returns { consume(chunk), analyze(),
- * describe(force), close(), cost }: consume takes drained raw records; analyze()
- * returns the trend verdicts of the run so far (analyzeRun's result, with
- * calls seen and the stride); describe() the progress line's words, running
- * an analysis when one is due (force: now) and else repeating the last.
+ * preliminary(force), close(), cost }: consume takes drained raw records;
+ * analyze() returns the trend verdicts of the run so far (analyzeRun's
+ * result, with calls seen and the stride); preliminary() what the progress
+ * line says of them (src/report/progress-words.js words it), running an
+ * analysis when one is due (force: now) and else repeating the last: null
+ * before the first, { error } once the copy broke, else { tested, verdict,
+ * countingFollows, memoryChange, sinceWarmup } (memoryChange in bytes, null
+ * before any memory sample).
  */
 export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now = () => performance.now() }) {
   const live = addon.liveCreate(capacity);
   const started = now();
   let nextAt = started + MIN_GAP_MS;
-  let text = null;
+  let last = null;
   const cost = { runs: 0, totalMs: 0, maxMs: 0 };
   // A copy that could not take a chunk stops there: the progress line must
   // never stop the run.
@@ -55,43 +58,46 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
     return { ...trend, calls: raw.callsSeen, stride: raw.stride, memory: data.memory };
   }
 
-  function words(r) {
-    const tested = r.series.some((s) => s.tested);
+  // What the line says of an analysis r: facts, worded by the report.
+  function factsOf(r) {
     // The counting pass runs after this one: its live bytes and budgets are not in yet.
-    const later = cfg.countAllocs ? '; the counting pass follows' : '';
-    const verdict = tested
-      ? `preliminary verdict: ${r.verdict} (so far${later})`
-      : 'preliminary verdict: too few calls yet';
+    const facts = {
+      tested: r.series.some((x) => x.tested),
+      verdict: r.verdict,
+      countingFollows: Boolean(cfg.countAllocs),
+      memoryChange: null,
+      sinceWarmup: false,
+    };
     const { iter, bytes } = r.memory;
-    if (iter.length === 0) return verdict;
+    if (iter.length === 0) return facts;
     const warm = r.warmup.iterations;
-    const delta = bytes[bytes.length - 1] - memoryAt(r.memory, Math.max(0, warm - 1));
-    const since = warm > 0 ? 'since warm-up' : 'since start';
-    return `memory ${delta >= 0 ? '+' : ''}${formatBytes(delta)} ${since} · ${verdict}`;
+    facts.memoryChange = bytes[bytes.length - 1] - memoryAt(r.memory, Math.max(0, warm - 1));
+    facts.sinceWarmup = warm > 0;
+    return facts;
   }
 
-  function describe(force = false) {
+  function preliminary(force = false) {
     const t0 = now();
-    if (broken) return `preliminary verdict unavailable (${broken.message})`;
-    if (!force && t0 < nextAt) return text;
+    if (broken) return { error: broken.message };
+    if (!force && t0 < nextAt) return last;
     try {
-      text = words(analyze());
+      last = factsOf(analyze());
     } catch (err) {
-      text = `preliminary verdict unavailable (${err.message})`;
+      last = { error: err.message };
     }
     const ms = now() - t0;
     cost.runs++;
     cost.totalMs += ms;
     cost.maxMs = Math.max(cost.maxMs, ms);
     nextAt = now() + Math.max(MIN_GAP_MS, ms / BUDGET);
-    return text;
+    return last;
   }
 
   return {
     consume,
     analyze,
-    describe,
-    /** Frees the copy (in C); consume, analyze and describe are unusable after. */
+    preliminary,
+    /** Frees the copy (in C); consume, analyze and preliminary are unusable after. */
     close() {
       addon.liveClose(live);
       broken ??= new Error('the live analysis is closed');

@@ -3,7 +3,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { addon } from '../addon.js';
-import { EXIT, SoakError } from '../cli/exit-codes.js';
+import { EXIT, SoakError } from '../errors.js';
 import { LOG_MAGIC, METRIC, METRIC_CENSUS_STRIDE, METRIC_MEMORY_BASE } from '../protocol.js';
 import { censusMetric } from './census-metrics.js';
 

@@ -5,7 +5,6 @@
 // (allocations per call) over the same calls. A site is the op and the
 // innermost frames at the allocator's entry (src/worker/allocator/frames.js).
 import { SITE_NO_OP, SITE_VALUE, SITE_VALUE_FIELDS } from '../protocol.js';
-import { formatBytes, formatCount } from '../report/format.js';
 
 // Sites listed by growth and by turnover, at most.
 const TOP_SITES = 20;
@@ -101,20 +100,4 @@ export function namedSites(summary) {
     share += s.share;
   }
   return out;
-}
-
-/**
- * The sentence a leak finding adds about where its live bytes were
- * allocated ("+48 KiB live since warm-up allocated in `copy_string` ←
- * `intern_header` ← `parse_headers` (op request), 100 % of the growth."),
- * or '' without growing sites.
- */
-export function sitesText(summary) {
-  const named = namedSites(summary);
-  if (named.length === 0) return '';
-  const parts = named.map(
-    (s) =>
-      `+${formatBytes(s.liveBytes.growth)} in ${formatCount(s.liveBlocks.growth)} blocks allocated in ${s.frames.length ? s.frames.map((f) => `\`${f.name}\``).join(' ← ') : 'no wasm frame'}${s.op ? ` (op ${s.op})` : ''}, ${Math.round(s.share * 100)} % of the growth`,
-  );
-  return `Live since warm-up by allocation site (counting pass): ${parts.join('; ')}.`;
 }

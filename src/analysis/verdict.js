@@ -1,8 +1,9 @@
 // Trend verdicts: warm-up, time drift, memory growth and their classification
 // into findings (docs/verdicts.md). Every statistic, threshold and the
 // severity order live in C (addon/core/stats via addon/napi/verdict.c); this
-// file validates options, picks the series a run has, and words the findings
-// for people. The verdict is the judge's (judge.js), from every finding.
+// file validates options, picks the series a run has, and returns the
+// findings as facts (codes and numbers; src/report/sentences.js words them).
+// The verdict is the judge's (judge.js), from every finding.
 import { addon } from '../addon.js';
 import {
   FINDING_KINDS,
@@ -14,7 +15,6 @@ import {
   VERDICT_DEFAULTS,
   WASM32_MAX_BYTES,
 } from '../protocol.js';
-import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from '../report/format.js';
 
 /** The name a C list (as src/protocol.js exports it) gives value, or undefined. */
 const nameOf = (list, value) => Object.keys(list).find((k) => list[k] === value);
@@ -123,172 +123,6 @@ function projection(s, r, data, options) {
     iterations: Math.round(iterations),
     wallMs: msPerCall == null ? null : Math.round(iterations * msPerCall),
   };
-}
-
-// Each verdict and finding kind in a few words, for banners and tables
-// (test/judge.test.js checks that every kind of C's list has an entry).
-export const KIND_WORDS = Object.freeze({
-  stable: 'stable',
-  error: 'error',
-  inconclusive: 'inconclusive',
-  'memory-exhausted': 'memory exhausted',
-  leak: 'leak',
-  fragmentation: 'fragmentation',
-  growth: 'memory growth',
-  slowdown: 'slowdown',
-  'js-heap-growth': 'JS heap growth',
-  budget: 'allocation budget exceeded',
-  'stack-drift': 'stack drift',
-  'hung-call': 'hung call',
-  regression: 'regression',
-  expectation: 'not as expected',
-});
-
-const SERIES_WORDS = {
-  memory: 'Linear memory',
-  'heap-top': 'The heap top',
-  'heap-bytes': 'The allocator heap',
-  'live-bytes': 'Live bytes',
-  'js-heap': "The worker's JS heap",
-  'stack-depth': 'The shadow stack',
-  'free-holes': 'Free bytes between blocks',
-};
-
-function describeProjection(p) {
-  if (p == null) return '';
-  const when = p.wallMs == null ? '' : ` (about ${formatMs(p.wallMs)})`;
-  return ` At this pace it reaches ${formatBytes(p.limitBytes)} after about ${formatCount(p.iterations)} more calls${when}.`;
-}
-
-// The machine's own drift in words, as the control saw it: the reference
-// workload's change across the run and the batches preemption disturbed.
-function machineWords(t) {
-  if (!t.controlled) return 'no reference workload was measured in this run';
-  const disturbed =
-    t.preemptedCalls > 0
-      ? `; ${formatCount(t.preemptedCalls)} preempted calls left out${t.disturbedBatches > 0 ? `, ${formatCount(t.disturbedBatches)} of ${formatCount(t.batches)} batches mostly preempted` : ''}`
-      : '';
-  return `a reference workload timed in the same run changed by ${formatPercent(t.controlEffect)} (98 % interval ${formatPercent(t.controlLow98)} to ${formatPercent(t.controlHigh98)})${disturbed}`;
-}
-
-// The decided change with the interval that decided it (docs/verdicts.md,
-// "Time against the machine"): one statistic, decided and quoted.
-function decidedWords(t) {
-  const against = t.adjustedEffect != null ? ' against the machine' : '';
-  return `${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)})`;
-}
-
-// The slowdown in words: the change that decided it with its interval (its
-// low end at the threshold or above, so never spanning 0), the typical call
-// of the early and late windows, and what the machine did meanwhile.
-function slowdownWords(t) {
-  const against = t.adjustedEffect != null ? ' against the machine' : '';
-  const again = t.replica ? `, and again in a second pass of the same calls: ${decidedWords(t.replica)}` : '';
-  return `Time per call rises by ${formatPercent(t.decidedEffect)} across the run${against} (98 % interval ${formatPercent(t.decidedLow98)} to ${formatPercent(t.decidedHigh98)}; typical call ${formatNs(t.earlyNs)} early, ${formatNs(t.lateNs)} late; ${machineWords(t)})${again}`;
-}
-
-// Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
-function growthWords(cause, what, rate) {
-  switch (cause) {
-    case 'live-peaks':
-      return `${what} grows by ${rate} after warm-up; live bytes stay flat between calls but their peaks rise, so the heap grows to hold bursts of live data that are freed again — a leak in bursts cannot be told from growing bursts.`;
-    case 'heap-end':
-      return `${what} grows by ${rate} after warm-up while live bytes and the free bytes between blocks stay flat: the heap grew at its end (its free top chunk), to hold peaks of live bytes freed again between samples, not through fragmentation. Peaks that keep rising often come from objects freed late (a FinalizationRegistry, or a GC that runs later on a loaded machine); --count-allocs measures the peaks within calls.`;
-    default:
-      return `${what} grows by ${rate} after warm-up, but live bytes are not observable (the heap census recognised no allocator), so a leak cannot be told from fragmentation; --count-allocs (no rebuild), a scenario stats() returning liveBytes, or an exported mallinfo would tell.`;
-  }
-}
-
-function sentence(kind, name, r, p, timeResult, memoryGrows, cause = null) {
-  const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
-  const rate = r ? `${formatBytes(r.trend.slope)} per 1,000 calls` : '';
-  switch (kind) {
-    case 'leak':
-      return `${what} grow by ${rate} after warm-up and never come back: a leak.${describeProjection(p)}`;
-    case 'fragmentation':
-      return `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(p)}`;
-    case 'growth':
-      return `${growthWords(cause, what, rate)}${describeProjection(p)}`;
-    case 'stack-drift':
-      return `The shadow stack pointer sinks by ${rate} and is never restored: something allocates on the wasm stack without giving it back, and the module will corrupt its memory or trap when the stack runs out.${p ? ` At this pace the stack pointer reaches address 0 after about ${formatCount(p.iterations)} more calls (sooner if static data lies below the stack).` : ''}`;
-    case 'js-heap-growth':
-      return `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
-    case 'slowdown':
-      return `${slowdownWords(timeResult)}${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
-    default:
-      return '';
-  }
-}
-
-const LIVE_SOURCES =
-  'live bytes: run with --count-allocs, or give the scenario a stats() returning liveBytes, or use a build whose allocator the heap census recognises';
-
-// Growth held by peaks (objects freed late) that a second pass of the same
-// calls did not show (NOT_REPLICATED on a memory series), in words. x: the
-// first pass's result; again: the second's.
-function peaksNotReplicatedWords(what, x, again, more) {
-  const rate = (t) => `${formatBytes(t.slope)} per 1,000 calls`;
-  const there = again?.trend ? `${again.pattern}, ${rate(again.trend)}` : again?.pattern;
-  return `${what} grew by ${rate(x.trend)} after warm-up while live bytes stayed flat (the heap grew to hold peaks of blocks freed later), but not in a second pass of the same calls (the same seed, a fresh instance: ${there}): peaks of blocks freed late follow when the glue's garbage is collected and its finalizers run, not the calls. A longer run (${more}) would show whether it levels off.`;
-}
-
-// What the data could not decide, in words, with what would decide it.
-function undecidedWords(u, name, x, t, o) {
-  const what = name === 'time' ? 'the time test' : (SERIES_WORDS[name] ?? `memory ${name.slice('memory:'.length)}`);
-  const more = `about ${formatCount(u.moreCalls)} more calls`;
-  switch (u.reason) {
-    case UNDECIDED_REASON['few-calls']:
-      return `Too few calls after warm-up for ${what.toLowerCase()}: ${more} would let it decide.`;
-    case UNDECIDED_REASON['few-samples']:
-      return `${what} has ${formatCount(x.points)} samples after warm-up, too few to tell flat from growing: ${more} at this sampling rate (or a smaller --slow-every) would decide it.`;
-    case UNDECIDED_REASON['late-step']:
-      return `${what} took a large step late in the run (iteration ${formatCount(x.events.lastLarge)}; ${formatBytes(x.events.grownBytes)} over the tested window) and live bytes are not observed, so a plateau cannot yet be told from a leak under a coarse growth policy. ${more[0].toUpperCase()}${more.slice(1)} (a plateau as long as the run before the step) would decide it, or ${LIVE_SOURCES}.`;
-    case UNDECIDED_REASON['still-rising']:
-      return `${what} rose after warm-up (p = ${x.trend.pValue.toPrecision(2)}) but has not levelled off: ${more} would show whether it plateaus.`;
-    case UNDECIDED_REASON['spans-threshold']:
-      return `Time per call rises by ${decidedWords(t)}, which may or may not reach the ${formatPercent(o.timeThreshold)} threshold: ${more} would decide it.`;
-    case UNDECIDED_REASON.unsustained:
-      return `Time per call rises by ${decidedWords(t)}, but not through the run: the first half alone implies ${formatPercent(t.firstHalfEffect)}, the second half ${formatPercent(t.secondHalfEffect)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
-    case UNDECIDED_REASON['not-replicated']:
-      if (name !== 'time') return peaksNotReplicatedWords(what, x, u.replica, more);
-      return `Time per call rose by ${decidedWords(t)}, but a second pass of the same calls (the same seed, a fresh instance) did not: ${decidedWords(t.replica)}, no significant rise that reaches the ${formatPercent(o.timeThreshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
-    case UNDECIDED_REASON['machine-noise']:
-      if (t.adjustedLow98 >= o.timeThreshold)
-        return `Against the machine, time per call rose by ${formatPercent(t.adjustedEffect)} across the run (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)}), but the calls' own time did not show it (${formatPercent(t.effect)}, 98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), while ${machineWords(t)}. The machine got faster as the calls stayed level, or the reference workload and the module answer the machine differently: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
-      return `Time per call rose by ${formatPercent(t.effect)} across the run (98 % interval ${formatPercent(t.effectLow98)} to ${formatPercent(t.effectHigh98)}), but ${machineWords(t)}: against the machine the change is ${t.adjustedEffect != null ? `${formatPercent(t.adjustedEffect)} (98 % interval ${formatPercent(t.adjustedLow98)} to ${formatPercent(t.adjustedHigh98)})` : 'unknown (too few undisturbed batches)'}, not shown to reach the ${formatPercent(o.timeThreshold)} threshold. The machine, not the module, slowed: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
-    default:
-      return '';
-  }
-}
-
-// What the run shows that is no finding, in words (NOTE_KIND; the numbers
-// are C's). x: the note's series result; o: the options.
-function noteWords(n, name, x, o) {
-  const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
-  switch (n.kind) {
-    case 'below-floor': {
-      const floor = `${formatBytes(o.memFloorPerCall)} per call and ${formatPercent(o.memFloorRelative).replace('+', '')}`;
-      const later = Number.isFinite(n.moreCalls)
-        ? ` At this rate it would pass ${formatPercent(o.memFloorRelative).replace('+', '')} after about ${formatCount(n.moreCalls)} more calls.`
-        : '';
-      return `${what} grew by ${formatBytes(n.perCall * 1000)} per 1,000 calls (${formatPercent(n.relative)} of ${name === 'live-bytes' ? 'their' : 'its'} level over the tested window): below the floor of ${floor}, so not a finding.${later}`;
-    }
-    case 'startup-growth': {
-      const then = x.pattern === 'flat' ? ', then stayed flat' : x.pattern === 'step' ? ', then levelled off' : '';
-      return `Memory grew ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} during the first ${formatCount(n.iterations)} calls (start-up)${then}.`;
-    }
-    case 'sawtooth':
-      return `${what} fall sharply ${formatCount(n.falls)} times after warm-up (by up to ${formatBytes(n.largestFallBytes)}, about every ${formatCount(Math.round(n.everyCalls))} calls): something frees them in bursts, likely finalizers (a FinalizationRegistry runs when the event loop turns) or a cache that is flushed.`;
-    default:
-      return '';
-  }
-}
-
-function exhaustedWords(name, f, op, limitBytes) {
-  const what = SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
-  const limit =
-    limitBytes >= WASM32_MAX_BYTES ? 'the 4 GiB limit of wasm32' : `its declared maximum (${formatBytes(limitBytes)})`;
-  return `${what} reached ${formatBytes(f.bytes)} at iteration ${formatCount(f.iteration)}${op != null ? ` (op ${op})` : ''}: ${limit}. From there every memory.grow fails, so the module's allocations fail.`;
 }
 
 function checkOptions(options) {
@@ -420,8 +254,8 @@ export function analyzeRun(data, options = {}) {
       grownBytes: r.series[r.belowThreshold].grownBytes,
       thresholdBytes: r.jsHeapThreshold,
     };
-  // What the run shows that is no finding (C's notes), in words; a series
-  // below the memory floor also carries its numbers, as the JS heap does.
+  // What the run shows that is no finding (C's notes); a series below the
+  // memory floor also carries its numbers, as the JS heap does.
   const notes = r.notes.map((n) => {
     const kind = nameOf(NOTE_KIND, n.kind);
     const { kind: _, series: i, ...numbers } = n;
@@ -434,7 +268,7 @@ export function analyzeRun(data, options = {}) {
         floorPerCall: o.memFloorPerCall,
         floorRelative: o.memFloorRelative,
       };
-    return { kind, series: name, ...numbers, sentence: noteWords({ ...n, kind }, name, r.series[i], o) };
+    return { kind, series: name, ...numbers };
   });
   const t = r.time;
   const finite = (v) => (Number.isFinite(v) ? v : null);
@@ -458,6 +292,7 @@ export function analyzeRun(data, options = {}) {
         controlBatches: t.controlBatches,
         disturbedBatches: t.disturbedBatches,
         preemptedCalls: t.preemptedCalls,
+        batches: t.batches,
         change: t.controlled ? { relative: t.controlEffect, low: t.controlLow98, high: t.controlHigh98 } : null,
         callsAlone: { relative: t.effect, low: t.effectLow98, high: t.effectHigh98 },
         noise: t.machineNoise,
@@ -505,9 +340,11 @@ export function analyzeRun(data, options = {}) {
     trendEffect,
     windows,
     windowsChange: t.tested ? t.windowsChange : null,
+    // Each half's own implied change (an unsustained rise), and the threshold judged against.
+    halves: t.tested ? { first: finite(t.firstHalfEffect), second: finite(t.secondHalfEffect) } : null,
+    threshold: o.timeThreshold,
     replica,
   });
-  const memoryGrows = r.findings.some((f) => f.kind !== 'slowdown');
   const opName = (i) => (data.op && i < data.op.length ? (data.header?.ops?.[data.op[i]]?.name ?? null) : null);
   const findings = r.findings.map((f) => {
     if (f.kind === 'memory-exhausted') {
@@ -520,7 +357,6 @@ export function analyzeRun(data, options = {}) {
         op,
         bytes: f.bytes,
         limitBytes: s.limit,
-        sentence: exhaustedWords(s.name, f, op, s.limit),
       };
     }
     if (f.kind === 'slowdown') {
@@ -535,7 +371,6 @@ export function analyzeRun(data, options = {}) {
         windows,
         replica,
         projection: null,
-        sentence: sentence(f.kind, 'time', null, null, t, memoryGrows),
       };
     }
     const s = series[f.series];
@@ -558,20 +393,13 @@ export function analyzeRun(data, options = {}) {
       },
       projection: p,
       ...(again[f.series] ? { replica: again[f.series] } : {}),
-      sentence: sentence(f.kind, s.name, x, p, t, false, cause),
     };
   });
-  const inconclusive = r.undecided.map((u) => {
-    const name = u.series < 0 ? 'time' : series[u.series].name;
-    const reason = nameOf(UNDECIDED_REASON, u.reason);
-    const replica = r.replicaSeries.find((x) => x.series === u.series);
-    return {
-      reason,
-      series: name,
-      moreCalls: u.moreCalls,
-      sentence: undecidedWords({ ...u, replica }, name, u.series < 0 ? null : r.series[u.series], t, o),
-    };
-  });
+  const inconclusive = r.undecided.map((u) => ({
+    reason: nameOf(UNDECIDED_REASON, u.reason),
+    series: u.series < 0 ? 'time' : series[u.series].name,
+    moreCalls: u.moreCalls,
+  }));
   return {
     warmup,
     series: outSeries.filter(Boolean),

@@ -5,10 +5,10 @@
 // . and ..; ref.js).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { usageError } from '../cli/exit-codes.js';
-import { RESULTS_ROOT } from '../cli/options.js';
+import { usageError } from '../errors.js';
+import { isBaselineFolder } from '../options/baseline-ref.js';
+import { RESULTS_ROOT } from '../options/schema.js';
 import { baselineProblem } from './check.js';
-import { isBaselineFolder } from './ref.js';
 
 const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
 const FILE = 'baseline.json';

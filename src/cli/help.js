@@ -1,9 +1,9 @@
-// Help text, generated from the option schema (options.js): the global help
+// Help text, generated from the option schema (src/options/schema.js): the global help
 // lists the commands, a command's help its usage and every option it takes.
 import { tryAddon } from '../native.js';
+import { COMMANDS, DEFAULT_SLOW_SAMPLES, defaultText, flagOf, optionsOf } from '../options/schema.js';
 import { formatCount } from '../report/format.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, DEFAULT_SLOW_SAMPLES, flagOf, optionsOf } from './options.js';
 
 const WIDTH = 80;
 const COLUMN = 27; // where an option's description starts
@@ -29,17 +29,10 @@ function wrap(text, first, indent) {
   return lines.join(`\n${' '.repeat(indent)}`);
 }
 
-/** The default as the help states it, or null when there is nothing to say. */
-function defaultText(o) {
-  if (o.shown) return o.shown;
-  if (o.default === null || o.default === false) return null;
-  return Array.isArray(o.default) ? o.default.join(',') : String(o.default);
-}
-
 function optionLine(o, command) {
   const flag = `  ${flagOf(o, { short: true, value: true })}`;
   const help = typeof o.help === 'string' ? o.help : o.help[command];
-  const shown = defaultText(o);
+  const shown = defaultText(o, command);
   const text = shown ? `${help} (default ${shown})` : help;
   if (flag.length >= COLUMN - 1) return `${flag}\n${' '.repeat(COLUMN)}${wrap(text, COLUMN, COLUMN)}`;
   return `${flag.padEnd(COLUMN)}${wrap(text, COLUMN, COLUMN)}`;

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
+import { EXIT, SoakError, usageError } from '../errors.js';
+import { COMMANDS } from '../options/schema.js';
+import { closest } from '../options/suggest.js';
 // wasm-soak command line: resolves the arguments through the option schema
 // (options.js) and hands them to a command. A command's module loads only
 // when it runs, so help and usage errors need neither the addon nor a target.
 // Exit codes are documented in README.md.
 import { VERSION } from '../version.js';
-import { EXIT, SoakError, usageError } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
-import { COMMANDS, parseCommand } from './options.js';
-import { closest } from './suggest.js';
+import { parseCommand } from './parse-command.js';
 
 const HANDLERS = {
   run: async () => (await import('./commands/run.js')).commandRun,

@@ -8,7 +8,7 @@
 // pass's 'ready' and 'block' messages and, at the end, its outcome.
 import { CTL, CTL_WORDS } from '../protocol.js';
 import { requestStop } from '../run/drain.js';
-import { runPass } from '../run/run.js';
+import { runPass } from '../run/pass.js';
 
 // compare's own process handles a Ctrl-C for every arm (it asks this one to
 // stop): the terminal's SIGINT to the whole group must not end this one first.

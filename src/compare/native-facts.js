@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename } from 'node:path';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../errors.js';
 import { elfFacts, elfProblem } from './elf.js';
 import { fingerprint } from './module-facts.js';
 

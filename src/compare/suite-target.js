@@ -4,7 +4,7 @@
 // (smallest gzip -9 size), "faster": arm (a real time difference in its
 // favour against every other arm) }.
 import { resolve } from 'node:path';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../errors.js';
 import { ARM_NAME_RULE, armNameProblem } from '../folder-names.js';
 import { formatPercent } from '../report/format.js';
 import { timeWords } from './write-compare.js';

@@ -5,7 +5,7 @@
 import { fork } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
+import { EXIT, SoakError, usageError } from '../errors.js';
 import { loadSource, missingAsImports } from './load-source.js';
 import { draftSource, KIND_WORDS, opName, scenarioSource } from './scenario-source.js';
 import { resolveTarget } from './target.js';

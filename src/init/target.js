@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../errors.js';
 import { glueKind, moduleKind, needsGlue } from '../module-kind.js';
 import { inspectModule } from '../worker/targets/wasm-info.js';
 

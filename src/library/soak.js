@@ -1,6 +1,6 @@
 // soak(): one soak run from JavaScript (src/index.js). The options are the
-// command line's (src/cli/options.js), by their camelCase names, checked by
-// the same parsers, so a bad value is the same SoakError `wasm-soak run`
+// command line's (src/options/schema.js), by their camelCase names, checked by
+// the same parsers (src/options/values.js), with no command line between, so a bad value is the same SoakError `wasm-soak run`
 // gives (exit 2, naming --the-flag). Nothing is installed on the host
 // process: no signal handlers (an AbortSignal stops the run instead), no V8
 // flags (the worker takes gc() for itself). Without `out` no file is
@@ -8,38 +8,17 @@
 // MEMORY_LOG_BYTES unless maxLogBytes says otherwise, and analysed there.
 import { fileURLToPath } from 'node:url';
 import { saveRunBaseline, withBaseline } from '../baseline/use.js';
-import { EXIT, SoakError, usageError } from '../cli/exit-codes.js';
-import { MEMORY_LOG_BYTES, OPTIONS, parseCommand, runConfig } from '../cli/options.js';
-import { parseDuration, parseTimeout } from '../cli/parsers.js';
+import { EXIT, SoakError, usageError } from '../errors.js';
+import { argvOf } from '../options/argv.js';
+import { MEMORY_LOG_BYTES, runConfig } from '../options/schema.js';
+import { objectOptions, optionValues } from '../options/values.js';
 import { abortInterrupts } from '../run/abort.js';
 import { runTarget } from '../run/run.js';
 
 // Options of `run` the library takes by their camelCase flag name; --out,
 // --json, --quiet and --help have library forms of their own (or none).
-const OWN = new Set(['out', 'json', 'quiet', 'help']);
-const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
-const BY_NAME = new Map(
-  OPTIONS.filter((o) => o.commands.includes('run') && !OWN.has(o.name)).map((o) => [camel(o.name), o]),
-);
-
-/** The command-line form of one library option (a number for a duration is milliseconds). */
-function flagsOf(key, value) {
-  const o = BY_NAME.get(key);
-  if (!o) {
-    throw usageError(
-      'WS_EOPTION',
-      `soak() has no option "${key}".`,
-      `Options: module | bytes | scenario, out, name, signal, ${[...BY_NAME.keys()].join(', ')}.`,
-    );
-  }
-  // An empty list (format: []) has no command-line form; soak() sets it after parsing.
-  if (value === undefined || value === null || value === false || (Array.isArray(value) && !value.length)) return [];
-  if (!o.value) return [`--${o.name}`];
-  const text = (v) =>
-    typeof v === 'number' && (o.parse === parseDuration || o.parse === parseTimeout) && v !== 0 ? `${v}ms` : String(v);
-  if (o.multiple) return [value].flat().map((v) => `--${o.name}=${text(v)}`);
-  return [`--${o.name}=${Array.isArray(value) ? value.join(',') : text(value)}`];
-}
+const RUN_OPTIONS = objectOptions('run', new Set(['out', 'json', 'quiet', 'help']));
+const OWN = ['module | bytes | scenario', 'out', 'name', 'signal'];
 
 const pathOf = (p) => (p instanceof URL ? fileURLToPath(p) : p);
 
@@ -93,16 +72,17 @@ async function soakOnce(options) {
       "Example: soak({ module: 'lib.wasm', call: 'step', out: 'soak-results/lib', saveBaseline: 'nightly' })",
     );
   }
-  const flags = Object.entries(rest).flatMap(([k, v]) => flagsOf(k, v));
+  const values = optionValues(rest, RUN_OPTIONS, { caller: 'soak()', others: OWN });
+  const flags = Object.entries(rest).flatMap(([k, v]) => argvOf(RUN_OPTIONS.get(k), v));
   const interrupt = abortInterrupts(signal);
   try {
     // Bytes have no file: the command that reproduces the run names one.
     const path = bytes ? `${name ?? 'module'}.wasm` : pathOf(module ?? scenario);
+    // The command line that reproduces the run (the reports print it).
     const argv = [path, ...flags];
     // A baseline's seed and calls unless given; bytes have no file to size.
     const file = bytes ? null : path;
-    const cfg = { ...withBaseline(runConfig(parseCommand('run', argv).values), file, argv), quiet: true, name };
-    for (const [k, v] of Object.entries(rest)) if (Array.isArray(v) && !v.length) cfg[BY_NAME.get(k).key] = [];
+    const cfg = { ...withBaseline(runConfig(values), file, argv), quiet: true, name };
     const inMemory = out === null;
     if (!inMemory) cfg.out = pathOf(out);
     else if (rest.maxLogBytes == null) cfg.maxLogBytes = MEMORY_LOG_BYTES;

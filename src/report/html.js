@@ -1,7 +1,7 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 
-import { baselineLines } from '../baseline/words.js';
+import { baselineLines } from './baseline-words.js';
 import { escapeMarkup as esc } from './escape.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';

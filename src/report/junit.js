@@ -6,8 +6,8 @@
 
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { baselineLines } from '../baseline/words.js';
 import { TOOL } from '../version.js';
+import { baselineLines } from './baseline-words.js';
 import { escapeMarkup as xml } from './escape.js';
 import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
 

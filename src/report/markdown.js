@@ -1,6 +1,6 @@
 // summary.md: a short Markdown report that fits a GitHub step summary.
 
-import { baselineLines } from '../baseline/words.js';
+import { baselineLines } from './baseline-words.js';
 import { INSTALL_HINT } from './plots.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {

@@ -2,7 +2,7 @@
 // report.html, summary.md and junit.xml.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPORT_FORMATS } from './formats.js';
+import { REPORT_FORMATS } from '../options/formats.js';
 import { renderHtml } from './html.js';
 import { writeJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';

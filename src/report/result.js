@@ -8,13 +8,24 @@
 // to recover.
 import { analyze } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT } from '../errors.js';
 import { TOOL } from '../version.js';
 import { plotsWarning } from './plots.js';
 import { writeReports } from './report.js';
+import { withSentences } from './sentences.js';
 import { writeSummaryOrPrint } from './summary-json.js';
 
 const FIGURE_FORMATS = ['png', 'svg', 'html'];
+
+/**
+ * The analysis of decoded logs (src/analysis/analyze.js, facts only) with
+ * its findings, undecided tests and notes worded (sentences.js): {
+ * summary, figureData }, as every output takes it.
+ */
+export function analyzed(args) {
+  const { summary, figureData } = analyze(args);
+  return { summary: withSentences(summary), figureData };
+}
 
 /**
  * stop() of the analysis and the reports: skips the figures when the first
@@ -135,7 +146,7 @@ export async function analyzeInto(dir, { cfg, run, count = null, interrupt = nul
   await interrupt?.checkpoint();
   const read = logs ?? readResultLogs(dir);
   await interrupt?.checkpoint();
-  const result = analyze({ ...read, cfg, run, count });
+  const result = analyzed({ ...read, cfg, run, count });
   if (dir === null) {
     markInterrupted(result.summary, interrupt, false);
     result.summary.outputs = null; // no file was written

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { judge, summaryStatus } from '../analysis/judge.js';
-import { EXIT, usageError } from '../cli/exit-codes.js';
+import { EXIT, usageError } from '../errors.js';
 
 const SUITE_RESULT = 'suite-result.json';
 

@@ -10,7 +10,7 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { SoakError } from '../cli/exit-codes.js';
+import { SoakError } from '../errors.js';
 
 export const LOCK_FILE = '.wasm-soak.lock';
 

@@ -5,7 +5,7 @@
 // flushed and closed, a summary says how to recover the rest). A first
 // signal during the analysis or the reports skips the figures; one that
 // stopped the run lets them be drawn (src/report/result.js).
-import { EXIT } from '../cli/exit-codes.js';
+import { EXIT } from '../errors.js';
 
 const AGAIN = 'press Ctrl-C again (or send the signal again) to stop now';
 

@@ -7,7 +7,7 @@
 // that ends in a usage error undoes all of it (discard).
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../errors.js';
 import { LOCK_FILE, lockedBy, lockFolder } from './folder-lock.js';
 
 const FIX = 'Give --out a folder you can write to (or leave it out for soak-results/<name>).';

@@ -7,6 +7,7 @@
 import { addon } from '../addon.js';
 import { RECORD_TYPE, recordView } from '../protocol.js';
 import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '../report/format.js';
+import { preliminaryWords } from '../report/progress-words.js';
 
 const WINDOW = 1024;
 /** Least time between two redraws of the bar (10 a second at most). */
@@ -165,7 +166,7 @@ export function createProgress({ name, total, durationMs, mode, terminal, trend,
     const sorted = Array.from(window.subarray(0, filled)).sort((a, b) => a - b);
     const median = filled ? sorted[filled >> 1] : NaN;
     const fraction = Math.min(1, Math.max(total ? done / total : 0, durationMs ? elapsed / durationMs : 0));
-    const words = trend?.describe(final);
+    const words = preliminaryWords(trend?.preliminary(final) ?? null);
     return [
       { text: name, keep: 10 },
       { text: `[${'#'.repeat(Math.round(fraction * 20)).padEnd(20, '-')}]`, keep: 4 },

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../errors.js';
 
 const SCENARIO_EXTENSIONS = new Set(['.mjs', '.js']);
 

@@ -12,7 +12,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../errors.js';
 import { CENSUS_MEMORIES, CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';

@@ -2,7 +2,7 @@
 // blocks, the TL;DR table on stdout, compare.json/.md/.html in the folder.
 import { runCompare } from '../../compare/run-compare.js';
 import { terminalReport } from '../../compare/write-compare.js';
-import { compareConfig } from '../options.js';
+import { compareConfig } from '../../options/schema.js';
 
 /** Runs the comparison of parseCommand('compare', argv); resolves the exit code. */
 export async function commandCompare({ values, positionals }, argv) {

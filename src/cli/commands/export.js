@@ -5,9 +5,9 @@ import { once } from 'node:events';
 import { createWriteStream, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { damageWords, readResultLogs, readRun } from '../../analysis/log-reader.js';
+import { EXIT, usageError } from '../../errors.js';
+import { COMMANDS } from '../../options/schema.js';
 import { sitesProfile } from '../../report/pprof.js';
-import { EXIT, usageError } from '../exit-codes.js';
-import { COMMANDS } from '../options.js';
 
 /**
  * Writes one CSV row per call (iteration, op, elapsed_ns, memory_bytes, grew,

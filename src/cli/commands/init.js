@@ -1,8 +1,8 @@
 // `wasm-soak init PACKAGE|GLUE.js|MODULE.wasm [-o scenario.mjs]`: writes a
 // scenario that loads the module and runs one working op.
 import { relative } from 'node:path';
+import { EXIT } from '../../errors.js';
 import { init } from '../../init/init.js';
-import { EXIT } from '../exit-codes.js';
 
 /** Writes the scenario of parseCommand('init', argv) and says how to run it. */
 export async function commandInit({ values, positionals }) {

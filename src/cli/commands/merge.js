@@ -5,12 +5,12 @@
 // target in two folders, is a usage error naming them; so is a folder that
 // a live run still writes, in or out (folder-lock.js).
 import { resolve } from 'node:path';
+import { EXIT, usageError } from '../../errors.js';
+import { RESULTS_ROOT } from '../../options/schema.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { readSuiteResult } from '../../report/suite-result.js';
 import { lockedBy } from '../../run/folder-lock.js';
 import { prepareOutDir } from '../../run/out-dir.js';
-import { EXIT, usageError } from '../exit-codes.js';
-import { RESULTS_ROOT } from '../options.js';
 
 /** Fails unless the shards of one suite are each given once and none is missing. */
 function checkShards(results, dirs) {

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { analysisConfig, logOutcome } from '../../analysis/config.js';
 import { judge } from '../../analysis/judge.js';
 import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
+import { EXIT } from '../../errors.js';
+import { DEFAULTS } from '../../options/schema.js';
 import { analyzeInto } from '../../report/result.js';
 import { lockFolder } from '../../run/folder-lock.js';
 import { interrupts } from '../../run/interrupt.js';
 import { freeRoom } from '../../run/room.js';
-import { EXIT } from '../exit-codes.js';
-import { DEFAULTS } from '../options.js';
 
 /**
  * The run's outcome { run, count }: from summary.json when the run wrote

@@ -2,7 +2,8 @@
 // on stdout.
 
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
-import { baselineLines } from '../../baseline/words.js';
+import { runConfig } from '../../options/schema.js';
+import { baselineLines } from '../../report/baseline-words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
 import {
@@ -16,7 +17,6 @@ import {
 } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { colourOn, paint } from '../colour.js';
-import { runConfig } from '../options.js';
 
 // The verdict first, then its findings and the next step, then the numbers.
 function printResult(summary, outDir) {

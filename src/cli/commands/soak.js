@@ -11,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { judge } from '../../analysis/judge.js';
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
-import { baselineLines } from '../../baseline/words.js';
 import { runCompare } from '../../compare/run-compare.js';
 import {
   COMPARE_KEYS,
@@ -20,15 +19,17 @@ import {
   compareMismatches,
   resolveCompareTarget,
 } from '../../compare/suite-target.js';
+import { EXIT, SoakError, usageError } from '../../errors.js';
 import { describeRepeated, FOLDER_NAME_RULE, folderNameProblem, repeatedNames } from '../../folder-names.js';
+import { compareConfig, EXAMPLE_SUITE, optionsOf, RESULTS_ROOT, runConfig } from '../../options/schema.js';
+import { baselineLines } from '../../report/baseline-words.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
 import { lockedBy } from '../../run/folder-lock.js';
 import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
 import { runTarget, tellMovedAside } from '../../run/run.js';
-import { EXIT, SoakError, usageError } from '../exit-codes.js';
-import { compareConfig, EXAMPLE_SUITE, optionsOf, parseCommand, RESULTS_ROOT, runConfig } from '../options.js';
+import { parseCommand } from '../parse-command.js';
 
 const TARGET_KEYS = new Set([
   'name',

@@ -7,7 +7,7 @@
 // `_name` its JS glue binds it to), and every frame keeps its index and its body's code offset in
 // the module, so a stripped module's frames can be symbolised later.
 import { readFileSync } from 'node:fs';
-import { usageError } from '../../cli/exit-codes.js';
+import { usageError } from '../../errors.js';
 import { functionIndex, inspectModule } from '../targets/wasm-info.js';
 
 /**

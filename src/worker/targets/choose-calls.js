@@ -2,7 +2,7 @@
 // function that is not an allocator or an entry point. Loads no node:wasi,
 // so that compare's main thread (src/compare/boundary.js) can use it
 // without Node's WASI ExperimentalWarning.
-import { usageError } from '../../cli/exit-codes.js';
+import { usageError } from '../../errors.js';
 
 const INTERNAL = new Set([
   '_initialize',

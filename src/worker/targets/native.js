@@ -5,7 +5,7 @@
 // calls the shared library's functions of the same names through the native
 // engine (addon/core/ws_native.c).
 import { readFileSync } from 'node:fs';
-import { usageError } from '../../cli/exit-codes.js';
+import { usageError } from '../../errors.js';
 import { OUTPUT_VALUES, VALUE_TYPE } from '../../protocol.js';
 import { chooseCalls } from './choose-calls.js';
 import { argSources, checkArgOps, outputCapacity, signatureOf } from './raw.js';

@@ -3,7 +3,7 @@
 // turns --call/--args into op descriptions for the C loop.
 import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
-import { usageError } from '../../cli/exit-codes.js';
+import { usageError } from '../../errors.js';
 import { moduleKind, needsGlue } from '../../module-kind.js';
 import { ARG_KIND, MAX_PARAMS, VALUE_TYPE } from '../../protocol.js';
 import { chooseCalls } from './choose-calls.js';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { usageError } from '../../cli/exit-codes.js';
+import { usageError } from '../../errors.js';
 import { CTL } from '../../protocol.js';
 import { createRandom } from './rng.js';
 

@@ -3,11 +3,11 @@
 // configuration holds, or throws a SoakError (exit 2) that names the option,
 // what was wrong and an example that works.
 
-import { isBaselineFolder } from '../baseline/ref.js';
+import { usageError } from '../errors.js';
 import { ARM_NAME_RULE, armNameProblem } from '../folder-names.js';
 import { loadAddon } from '../native.js';
-import { REPORT_FORMATS } from '../report/formats.js';
-import { usageError } from './exit-codes.js';
+import { isBaselineFolder } from './baseline-ref.js';
+import { REPORT_FORMATS } from './formats.js';
 
 const optionError = (message, fix) => usageError('WS_EOPTION', message, fix);
 
@@ -106,7 +106,7 @@ export function parseGate(text, name) {
   return value;
 }
 
-/** A baseline reference, NAME or DIR (src/baseline/ref.js): a NAME must be one folder name. */
+/** A baseline reference, NAME or DIR (src/options/baseline-ref.js): a NAME must be one folder name. */
 export function parseBaselineRef(text, name) {
   isBaselineFolder(text, name);
   return text;

@@ -1,6 +1,6 @@
 // A run against its baseline in words, for the terminal, summary.md,
 // report.html and junit.xml alike.
-import { formatBytes, formatNs, formatPercent } from '../report/format.js';
+import { formatBytes, formatNs, formatPercent } from './format.js';
 
 const signed = (n, f) => (n === null ? '–' : `${n > 0 ? '+' : n < 0 ? '-' : ''}${f(Math.abs(n))}`);
 

@@ -4,7 +4,7 @@
 // plain folder name (src/folder-names.js), or it would put the baseline
 // elsewhere (`..` would write soak-results/baseline.json).
 import { statSync } from 'node:fs';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../errors.js';
 import { FOLDER_NAME_RULE, folderNameProblem } from '../folder-names.js';
 
 /**

@@ -1,0 +1,19 @@
+// The progress line's preliminary verdict in words (the live analysis's
+// facts, src/analysis/live.js preliminary()).
+import { formatBytes } from './format.js';
+
+/**
+ * "memory +1.2 MiB since warm-up · preliminary verdict: leak (so far)", or
+ * null before the first analysis. p: preliminary()'s facts, or null.
+ */
+export function preliminaryWords(p) {
+  if (!p) return null;
+  if (p.error) return `preliminary verdict unavailable (${p.error})`;
+  const later = p.countingFollows ? '; the counting pass follows' : '';
+  const verdict = p.tested
+    ? `preliminary verdict: ${p.verdict} (so far${later})`
+    : 'preliminary verdict: too few calls yet';
+  if (p.memoryChange === null) return verdict;
+  const since = p.sinceWarmup ? 'since warm-up' : 'since start';
+  return `memory ${p.memoryChange >= 0 ? '+' : ''}${formatBytes(p.memoryChange)} ${since} · ${verdict}`;
+}

@@ -1,0 +1,348 @@
+// The analysis's facts in words: the sentence of every finding, of what the
+// data could not decide, of every note, and of the counting pass's caveat.
+// The analysis (src/analysis/) returns codes and numbers only; withSentences
+// words them once, for every output (terminal, summary.json's `sentence`,
+// summary.md, report.html, junit.xml). docs/verdicts.md says what each means.
+import { namedSites } from '../analysis/sites.js';
+import { UNDECIDED_REASON, WASM32_MAX_BYTES } from '../protocol.js';
+import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from './format.js';
+
+// Each verdict and finding kind in a few words, for banners and tables
+// (test/judge.test.js checks that every kind of C's list has an entry).
+export const KIND_WORDS = Object.freeze({
+  stable: 'stable',
+  error: 'error',
+  inconclusive: 'inconclusive',
+  'memory-exhausted': 'memory exhausted',
+  leak: 'leak',
+  fragmentation: 'fragmentation',
+  growth: 'memory growth',
+  slowdown: 'slowdown',
+  'js-heap-growth': 'JS heap growth',
+  budget: 'allocation budget exceeded',
+  'stack-drift': 'stack drift',
+  'hung-call': 'hung call',
+  regression: 'regression',
+  expectation: 'not as expected',
+});
+
+const SERIES_WORDS = {
+  memory: 'Linear memory',
+  'heap-top': 'The heap top',
+  'heap-bytes': 'The allocator heap',
+  'live-bytes': 'Live bytes',
+  'js-heap': "The worker's JS heap",
+  'stack-depth': 'The shadow stack',
+  'free-holes': 'Free bytes between blocks',
+};
+
+/** A series' name as the subject of a sentence. */
+const subject = (name) => SERIES_WORDS[name] ?? `Memory ${name.slice('memory:'.length)}`;
+
+/** A slope per 1,000 calls in words. */
+const rateOf = (slope) => `${formatBytes(slope.perKiloIterations)} per 1,000 calls`;
+
+/** "+4.1 % (98 % interval +2 % to +6.3 %)" of an effect { relative, low, high }. */
+const withInterval = (e) =>
+  `${formatPercent(e.relative)} (98 % interval ${formatPercent(e.low)} to ${formatPercent(e.high)})`;
+
+function describeProjection(p) {
+  if (p == null) return '';
+  const when = p.wallMs == null ? '' : ` (about ${formatMs(p.wallMs)})`;
+  return ` At this pace it reaches ${formatBytes(p.limitBytes)} after about ${formatCount(p.iterations)} more calls${when}.`;
+}
+
+// The machine's own drift in words, as the control saw it (machine: the time
+// series' facts): the reference workload's change and the batches
+// preemption disturbed.
+function machineWords(m) {
+  if (!m?.controlled) return 'no reference workload was measured in this run';
+  const disturbed =
+    m.preemptedCalls > 0
+      ? `; ${formatCount(m.preemptedCalls)} preempted calls left out${m.disturbedBatches > 0 ? `, ${formatCount(m.disturbedBatches)} of ${formatCount(m.batches)} batches mostly preempted` : ''}`
+      : '';
+  return `a reference workload timed in the same run changed by ${withInterval(m.change)}${disturbed}`;
+}
+
+// The decided change with the interval that decided it (docs/verdicts.md,
+// "Time against the machine"): one statistic, decided and quoted. effect:
+// { relative, low, high, method }.
+function decidedWords(effect) {
+  const against = effect.method === 'trend against the machine' ? ' against the machine' : '';
+  return `${formatPercent(effect.relative)} across the run${against} (98 % interval ${formatPercent(effect.low)} to ${formatPercent(effect.high)})`;
+}
+
+// The slowdown in words: the change that decided it with its interval, the
+// typical call of the early and late windows, what the machine did
+// meanwhile, and the second pass that confirmed it.
+function slowdownWords(f) {
+  const e = f.effect;
+  const against = e.method === 'trend against the machine' ? ' against the machine' : '';
+  const again = f.replica
+    ? `, and again in a second pass of the same calls: ${decidedWords({ ...f.replica.effect, method: e.method })}`
+    : '';
+  return `Time per call rises by ${formatPercent(e.relative)} across the run${against} (98 % interval ${formatPercent(e.low)} to ${formatPercent(e.high)}; typical call ${formatNs(f.windows.early.ns)} early, ${formatNs(f.windows.late.ns)} late; ${machineWords(f.machine)})${again}`;
+}
+
+// Why memory growth is growth, not a leak or fragmentation (GROWTH_CAUSE).
+function growthWords(cause, what, rate) {
+  switch (cause) {
+    case 'live-peaks':
+      return `${what} grows by ${rate} after warm-up; live bytes stay flat between calls but their peaks rise, so the heap grows to hold bursts of live data that are freed again — a leak in bursts cannot be told from growing bursts.`;
+    case 'heap-end':
+      return `${what} grows by ${rate} after warm-up while live bytes and the free bytes between blocks stay flat: the heap grew at its end (its free top chunk), to hold peaks of live bytes freed again between samples, not through fragmentation. Peaks that keep rising often come from objects freed late (a FinalizationRegistry, or a GC that runs later on a loaded machine); --count-allocs measures the peaks within calls.`;
+    default:
+      return `${what} grows by ${rate} after warm-up, but live bytes are not observable (the heap census recognised no allocator), so a leak cannot be told from fragmentation; --count-allocs (no rebuild), a scenario stats() returning liveBytes, or an exported mallinfo would tell.`;
+  }
+}
+
+/** Why a memory.grow failed, in words, given its reason and the limit (bytes or null). */
+function limitWords(reason, limit) {
+  if (reason === 'wasm32-limit') return 'past the 4 GiB limit of wasm32';
+  if (reason === 'declared-maximum')
+    return `past its declared maximum${limit != null ? ` (${formatBytes(limit)})` : ''}`;
+  const below = limit != null ? `its declared maximum (${formatBytes(limit)})` : 'its declared maximum (if any)';
+  return `below ${below} and the 4 GiB of wasm32: the engine refused it (an engine page limit such as V8's --wasm-max-mem-pages, or no address space left)`;
+}
+
+/** The failed memory.grow calls of a pass in words (g: the grow facts of a memory-exhausted finding). */
+function failedGrowWords(g) {
+  const times = g.failedGrows === 1 ? 'once' : `${formatCount(g.failedGrows)} times`;
+  const where = `${g.op != null ? 'iteration' : 'after iteration'} ${formatCount(g.iteration)}${g.op ? ` (op ${g.op})` : ''}`;
+  const asked = g.bytes > 0 ? `${formatBytes(g.bytes)} more` : 'more memory';
+  const seen =
+    g.pass === 'counting' ? ' (seen by the counting pass, which reports every memory.grow inside the module)' : '';
+  return `memory.grow failed ${times}${seen}, first at ${where}: it asked for ${asked} on a memory of ${formatBytes(g.memoryBytes)}, ${limitWords(g.reason, g.limitBytes)}. The module's allocations fail from there.`;
+}
+
+/** A memory-exhausted finding in words: the series that reached its limit, the allocator that ran dry, or failed grows. */
+function exhaustedWords(f) {
+  if (f.series === 'memory.grow') return failedGrowWords(f);
+  let base;
+  if (f.series === 'allocator') {
+    const what = f.bytes == null ? 'a buffer argument' : `a ${formatBytes(f.bytes)} buffer argument`;
+    const where = f.iteration != null ? ` at iteration ${formatCount(f.iteration)}${f.op ? ` (op ${f.op})` : ''}` : '';
+    base = `The module's allocator returned no usable block for ${what}${where}: its memory is exhausted, and the run stopped there.`;
+  } else {
+    const limit =
+      f.limitBytes >= WASM32_MAX_BYTES
+        ? 'the 4 GiB limit of wasm32'
+        : `its declared maximum (${formatBytes(f.limitBytes)})`;
+    base = `${subject(f.series)} reached ${formatBytes(f.bytes)} at iteration ${formatCount(f.iteration)}${f.op != null ? ` (op ${f.op})` : ''}: ${limit}. From there every memory.grow fails, so the module's allocations fail.`;
+  }
+  return f.grow ? `${base} ${failedGrowWords(f.grow)}` : base;
+}
+
+/** A broken allocation budget in words. */
+function budgetWords(f) {
+  const bytes = f.series === 'bytes-per-call';
+  const amount = bytes ? formatBytes(f.value) : formatCount(f.value);
+  const allowed = bytes ? formatBytes(f.limit) : formatCount(f.limit);
+  const what = bytes ? 'of allocations' : 'allocations';
+  return `Call ${formatCount(f.iteration)} (op ${f.op}) made ${amount} ${what}; the budget is ${allowed} per call (--max-${bytes ? 'bytes' : 'allocs'}-per-call).`;
+}
+
+/**
+ * The sizes that accumulate, in words ("+38,000 chunks of 16 B–32 B, +1,200
+ * of 64 B–128 B in use since warm-up (heap census)"), or '' when none grew.
+ * growing: the census's growing classes.
+ */
+export function growingClassesText(growing) {
+  if (!growing?.length) return '';
+  const parts = growing.map(
+    (c, i) =>
+      `+${formatCount(c.change)}${i === 0 ? ' chunks' : ''} of ${formatBytes(c.fromBytes)}–${formatBytes(c.toBytes)}`,
+  );
+  return `${parts.join(', ')} in use since warm-up (heap census)`;
+}
+
+/**
+ * The sentence a leak finding adds about where its live bytes were
+ * allocated ("Live since warm-up by allocation site (counting pass): +48 KiB
+ * in 12 blocks allocated in `copy_string` ← `intern_header` (op request),
+ * 100 % of the growth."), or '' without named sites. named: the sites the
+ * finding names (namedSites of the summary's sites).
+ */
+export function sitesText(named) {
+  if (!named?.length) return '';
+  const parts = named.map(
+    (s) =>
+      `+${formatBytes(s.liveBytes.growth)} in ${formatCount(s.liveBlocks.growth)} blocks allocated in ${s.frames.length ? s.frames.map((f) => `\`${f.name}\``).join(' ← ') : 'no wasm frame'}${s.op ? ` (op ${s.op})` : ''}, ${Math.round(s.share * 100)} % of the growth`,
+  );
+  return `Live since warm-up by allocation site (counting pass): ${parts.join('; ')}.`;
+}
+
+/** Finding f's sentence; ctx: { findings, memoryCount, sites } of the result it is in. */
+function findingSentence(f, ctx) {
+  const rate = f.slope ? rateOf(f.slope) : '';
+  const what = f.series ? subject(f.series) : '';
+  let text;
+  switch (f.kind) {
+    case 'leak':
+      text = `${what} grow by ${rate} after warm-up and never come back: a leak.${describeProjection(f.projection)}`;
+      break;
+    case 'fragmentation':
+      text = `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(f.projection)}`;
+      break;
+    case 'growth':
+      text = `${growthWords(f.cause, what, rate)}${describeProjection(f.projection)}`;
+      break;
+    case 'stack-drift': {
+      const p = f.projection;
+      text = `The shadow stack pointer sinks by ${rate} and is never restored: something allocates on the wasm stack without giving it back, and the module will corrupt its memory or trap when the stack runs out.${p ? ` At this pace the stack pointer reaches address 0 after about ${formatCount(p.iterations)} more calls (sooner if static data lies below the stack).` : ''}`;
+      break;
+    }
+    case 'js-heap-growth':
+      text = `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
+      break;
+    case 'slowdown': {
+      const memoryGrows = ctx.findings.some((x) => x !== f && x.kind !== 'slowdown' && TREND_KINDS.has(x.kind));
+      text = `${slowdownWords(f)}${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
+      break;
+    }
+    case 'memory-exhausted':
+      return exhaustedWords(f);
+    case 'budget':
+      return budgetWords(f);
+    case 'hung-call':
+      return f.message;
+    default:
+      return f.sentence ?? '';
+  }
+  const classes = growingClassesText(f.sizeClasses);
+  if (classes) text += ` Sizes that accumulate: ${classes}.`;
+  const sites = f.sites ? sitesText(ctx.sites) : '';
+  if (sites) text += ` ${sites}`;
+  if (f.memory && ctx.memoryCount > 1)
+    text += ` It is in memory "${f.memory.label}"${f.memory.module ? ` of ${f.memory.module}` : ''}.`;
+  return text;
+}
+
+// The kinds the trend tests find (memory ones and the slowdown), whose
+// sibling a slowdown's sentence mentions.
+const TREND_KINDS = new Set([
+  'leak',
+  'fragmentation',
+  'growth',
+  'stack-drift',
+  'js-heap-growth',
+  'memory-exhausted',
+  'slowdown',
+]);
+
+const LIVE_SOURCES =
+  'live bytes: run with --count-allocs, or give the scenario a stats() returning liveBytes, or use a build whose allocator the heap census recognises';
+
+// Growth held by peaks (objects freed late) that a second pass of the same
+// calls did not show, in words. s: the series' facts (its slope, and the
+// second pass's as s.replica).
+function peaksNotReplicatedWords(what, s, more) {
+  const again = s.replica;
+  const there = again?.slope ? `${again.pattern}, ${rateOf(again.slope)}` : again?.pattern;
+  return `${what} grew by ${rateOf(s.slope)} after warm-up while live bytes stayed flat (the heap grew to hold peaks of blocks freed later), but not in a second pass of the same calls (the same seed, a fresh instance: ${there}): peaks of blocks freed late follow when the glue's garbage is collected and its finalizers run, not the calls. A longer run (${more}) would show whether it levels off.`;
+}
+
+// A time verdict the machine's own drift kept from deciding, in words. t:
+// the time series' facts.
+function machineNoiseWords(t, more) {
+  const threshold = formatPercent(t.threshold);
+  const alone = t.machine.callsAlone;
+  const adjusted = t.effect.method === 'trend against the machine';
+  if (adjusted && t.effect.low >= t.threshold)
+    return `Against the machine, time per call rose by ${withInterval(t.effect)} across the run, but the calls' own time did not show it (${formatPercent(alone.relative)}, 98 % interval ${formatPercent(alone.low)} to ${formatPercent(alone.high)}), while ${machineWords(t.machine)}. The machine got faster as the calls stayed level, or the reference workload and the module answer the machine differently: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
+  const against = adjusted ? withInterval(t.effect) : 'unknown (too few undisturbed batches)';
+  return `Time per call rose by ${formatPercent(alone.relative)} across the run (98 % interval ${formatPercent(alone.low)} to ${formatPercent(alone.high)}), but ${machineWords(t.machine)}: against the machine the change is ${against}, not shown to reach the ${threshold} threshold. The machine, not the module, slowed: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
+}
+
+/** What the data could not decide (u), in words, with what would decide it; s: its series' facts. */
+function undecidedSentence(u, s) {
+  const what = u.series === 'time' ? 'the time test' : subject(u.series);
+  const more = `about ${formatCount(u.moreCalls)} more calls`;
+  switch (UNDECIDED_REASON[u.reason]) {
+    case UNDECIDED_REASON['few-calls']:
+      return `Too few calls after warm-up for ${what.toLowerCase()}: ${more} would let it decide.`;
+    case UNDECIDED_REASON['few-samples']:
+      return `${what} has ${formatCount(s.points)} samples after warm-up, too few to tell flat from growing: ${more} at this sampling rate (or a smaller --slow-every) would decide it.`;
+    case UNDECIDED_REASON['late-step']:
+      return `${what} took a large step late in the run (iteration ${formatCount(s.events.lastLarge)}; ${formatBytes(s.events.grownBytes)} over the tested window) and live bytes are not observed, so a plateau cannot yet be told from a leak under a coarse growth policy. ${more[0].toUpperCase()}${more.slice(1)} (a plateau as long as the run before the step) would decide it, or ${LIVE_SOURCES}.`;
+    case UNDECIDED_REASON['still-rising']:
+      return `${what} rose after warm-up (p = ${s.pValue.toPrecision(2)}) but has not levelled off: ${more} would show whether it plateaus.`;
+    case UNDECIDED_REASON['spans-threshold']:
+      return `Time per call rises by ${decidedWords(s.effect)}, which may or may not reach the ${formatPercent(s.threshold)} threshold: ${more} would decide it.`;
+    case UNDECIDED_REASON.unsustained:
+      return `Time per call rises by ${decidedWords(s.effect)}, but not through the run: the first half alone implies ${formatPercent(s.halves.first)}, the second half ${formatPercent(s.halves.second)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
+    case UNDECIDED_REASON['not-replicated']:
+      if (u.series !== 'time') return peaksNotReplicatedWords(what, s, more);
+      return `Time per call rose by ${decidedWords(s.effect)}, but a second pass of the same calls (the same seed, a fresh instance) did not: ${decidedWords({ ...s.replica.effect, method: s.effect.method })}, no significant rise that reaches the ${formatPercent(s.threshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
+    case UNDECIDED_REASON['machine-noise']:
+      return machineNoiseWords(s, more);
+    default:
+      return '';
+  }
+}
+
+/** What the run shows that is no finding (n), in words; s: its series' facts. */
+function noteSentence(n, s) {
+  const what = subject(n.series);
+  switch (n.kind) {
+    case 'below-floor': {
+      const f = s.belowFloor;
+      const relative = formatPercent(f.floorRelative).replace('+', '');
+      const floor = `${formatBytes(f.floorPerCall)} per call and ${relative}`;
+      const later = Number.isFinite(n.moreCalls)
+        ? ` At this rate it would pass ${relative} after about ${formatCount(n.moreCalls)} more calls.`
+        : '';
+      return `${what} grew by ${formatBytes(n.perCall * 1000)} per 1,000 calls (${formatPercent(n.relative)} of ${n.series === 'live-bytes' ? 'their' : 'its'} level over the tested window): below the floor of ${floor}, so not a finding.${later}`;
+    }
+    case 'startup-growth': {
+      const then = s?.pattern === 'flat' ? ', then stayed flat' : s?.pattern === 'step' ? ', then levelled off' : '';
+      return `Memory grew ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} during the first ${formatCount(n.iterations)} calls (start-up)${then}.`;
+    }
+    case 'sawtooth':
+      return `${what} fall sharply ${formatCount(n.falls)} times after warm-up (by up to ${formatBytes(n.largestFallBytes)}, about every ${formatCount(Math.round(n.everyCalls))} calls): something frees them in bursts, likely finalizers (a FinalizationRegistry runs when the event loop turns) or a cache that is flushed.`;
+    default:
+      return '';
+  }
+}
+
+// The counting pass's caveat (countingPass.caveat) in words.
+const CAVEAT_WORDS = {
+  partial: (p) =>
+    `the pass was cut short after ${formatCount(p.calls)} of its ${formatCount(p.ofCalls)} calls: its live bytes say nothing of the calls after them, so no verdict uses them (the timed pass's sources decide); its counts per call, budgets and failed memory.grow calls are those of the calls it covered`,
+  'nothing-found': () =>
+    'no allocator entry point was found by export name, in the name section or behind a forwarder (a stripped release build?): the pass saw nothing, so its live bytes are not used; the heap census reads live bytes without names',
+  'boundary-only': () =>
+    "only boundary wrappers were found (e.g. wasm-bindgen's __wbindgen_malloc/__wbindgen_free), not the allocator behind them: memory they hand out is freed inside the module, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
+  'no-allocations': () =>
+    'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used',
+};
+
+/**
+ * result (a summary, or analyzeRun's { series, findings, inconclusive,
+ * notes }) with every finding, undecided test and note worded (`sentence`),
+ * and the counting pass's caveat (`sources.countingPass.note`). Returns a
+ * new object; result is not changed.
+ */
+export function withSentences(result) {
+  const bySeries = new Map((result.series ?? []).map((s) => [s.name, s]));
+  const ctx = {
+    findings: result.findings ?? [],
+    memoryCount: result.memory?.memories?.length ?? 0,
+    sites: namedSites(result.sites),
+  };
+  const out = {
+    ...result,
+    findings: ctx.findings.map((f) => ({ ...f, sentence: findingSentence(f, ctx) })),
+    inconclusive: (result.inconclusive ?? []).map((u) => ({
+      ...u,
+      sentence: undecidedSentence(u, bySeries.get(u.series)),
+    })),
+    notes: (result.notes ?? []).map((n) => ({ ...n, sentence: noteSentence(n, bySeries.get(n.series)) })),
+  };
+  const pass = result.sources?.countingPass;
+  if (pass) {
+    const note = pass.caveat ? CAVEAT_WORDS[pass.caveat](pass) : null;
+    out.sources = { ...result.sources, countingPass: { ...pass, note } };
+  }
+  return out;
+}
