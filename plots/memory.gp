@@ -10,8 +10,9 @@
 #   peakfile   rows x, live, peak: the highest live bytes within the calls
 #              around each live sample (counting pass), a band over live bytes
 #   peaktitle  its key entry
-#   gapfile    rows x, live, heap: the gap between them (free memory the heap
-#              holds; fragmentation widens it), shaded
+#   gapfile    rows x, low, heap: the free memory the heap holds beyond its
+#              early level (low = live bytes + that level; low = heap where it
+#              holds no more), shaded: fragmentation widens it
 #   censuslivefile, censusfreefile, censuslargestfile  the heap census: bytes
 #              in use, bytes free (top chunk excluded), the largest free block
 #   censusname  their key entries' source ('heap census', or naming the
@@ -35,7 +36,7 @@ set yrange [0:ymax]
 plot_cmd = "plot memfile using 1:2 with steps lw 2.5 lc rgb '#2c7bb6' title 'linear memory'"
 if (gapfile ne '') {
   plot_cmd = "plot gapfile using 1:2:3 with filledcurves fc rgb '#f6d0b8' fs solid" \
-    . " title 'heap top − live bytes (held free: fragmentation)', " \
+    . " title 'heap top − live bytes beyond its early level (held free: fragmentation)', " \
     . "memfile using 1:2 with steps lw 2.5 lc rgb '#2c7bb6' title 'linear memory'"
 }
 if (heapfile ne '') {

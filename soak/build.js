@@ -34,6 +34,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = 'soak/fixtures';
 const MODULES = 'soak/modules';
 const TEST_FIXTURES = 'test/fixtures';
+// wat2wasm flags of the test fixtures that need more than the defaults:
+// panic-trap keeps its function names (a name section), as a Rust build does.
+const WAT_FLAGS = { 'panic-trap': ['--debug-names'] };
 const ASC_BIN = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
 
 // Flags for every fixture. -O2 keeps the workloads realistic; --strip-debug
@@ -102,6 +105,18 @@ const DYLINK_MAIN = [
   '-sMODULARIZE',
   '-sEXPORT_NAME=createDylink',
   '-sENVIRONMENT=node',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
+];
+
+// An Emscripten build without MODULARIZE, as older packages ship: its JS glue
+// (CommonJS, hence .cjs) fills one Module object and instantiates the module
+// beside it as it loads; wasm-soak init must recognise it.
+const EMSCRIPTEN_GLOBAL = [
+  '-O1',
+  '-sENVIRONMENT=node',
+  '-sEXPORTED_FUNCTIONS=_checksum,_malloc,_free',
   '-Wall',
   '-Wextra',
   '-Werror',
@@ -205,13 +220,24 @@ function buildAll(soakOut, testOut) {
     [...DYLINK_MAIN, `${TEST_FIXTURES}/dylink-main.c`, '-o', join(testOut, 'dylink-main.cjs')],
     emccEnvironment(),
   );
-  for (const file of ['dylink-side.wasm', 'dylink-main.wasm', 'dylink-main.cjs']) {
+  run(
+    'emcc',
+    [...EMSCRIPTEN_GLOBAL, `${TEST_FIXTURES}/emscripten-global.c`, '-o', join(testOut, 'emscripten-global.cjs')],
+    emccEnvironment(),
+  );
+  for (const file of [
+    'dylink-side.wasm',
+    'dylink-main.wasm',
+    'dylink-main.cjs',
+    'emscripten-global.wasm',
+    'emscripten-global.cjs',
+  ]) {
     outputs.push({ built: join(testOut, file), committed: `${TEST_FIXTURES}/${file}` });
   }
   for (const name of names(TEST_FIXTURES, '.wat')) {
     const src = `${TEST_FIXTURES}/${name}.wat`;
     const out = join(testOut, `${name}.wasm`);
-    run('wat2wasm', [src, '-o', out]);
+    run('wat2wasm', [src, '-o', out, ...(WAT_FLAGS[name] ?? [])]);
     outputs.push({ built: out, committed: `${TEST_FIXTURES}/${name}.wasm` });
   }
   // A wasm-bindgen --target bundler shaped package: its module is <name>_bg.wasm.

@@ -47,7 +47,9 @@ export const needsGlue = (kind) => kind === 'wasm-bindgen' || kind === 'emscript
  * The kind of JS glue by its text: 'wasm-bindgen-nodejs' (CommonJS that
  * reads its _bg.wasm itself), 'wasm-bindgen-web' (initSync and a default
  * init), 'wasm-bindgen-bundler' (imports its _bg.wasm as a module),
- * 'emscripten' (a MODULARIZE factory taking wasmBinary), or null.
+ * 'emscripten' (a MODULARIZE factory taking wasmBinary), 'emscripten-global'
+ * (built without MODULARIZE: it fills one Module object, a global one if set,
+ * and instantiates the module beside it as it loads), or null.
  * flavour: 'embind', 'webidl' or null for Emscripten glue.
  */
 export function glueKind(text) {
@@ -64,7 +66,10 @@ export function glueKind(text) {
   }
   if (/wasmBinary/.test(text) && /(moduleArg|readyPromise|Module\s*=|locateFile)/.test(text)) {
     const flavour = /_embind_register|embind/.test(text) ? 'embind' : /WrapperObject/.test(text) ? 'webidl' : null;
-    return { kind: 'emscripten', flavour };
+    // Without MODULARIZE there is no factory (its ready promise, moduleArg):
+    // the glue takes a global Module if one is set and instantiates as it loads.
+    const global = !/readyPromise|moduleArg/.test(text) && /typeof Module\s*!==?\s*['"]undefined['"]/.test(text);
+    return { kind: global ? 'emscripten-global' : 'emscripten', flavour };
   }
   return null;
 }

@@ -184,20 +184,40 @@ test('census verdicts: with --count-allocs the stripped fixture stays a leak (th
 // module. Before, the census read the first instance's memory only (the
 // clean one), and the leak went unseen.
 /** Runs a scenario at default settings; returns { code, stderr, summary }. */
-async function scenarioVerdict(path) {
+// The run's exit code, stderr, stdout (quiet: none), summary and its reports.
+async function scenarioVerdict(path, { quiet = true } = {}) {
   const dir = tempDir('wasm-soak-census-');
+  const read = (name) => readFileSync(join(dir, name), 'utf8');
   try {
-    const r = await runCli(['run', path, '-o', dir, '-q']);
-    return { code: r.code, stderr: r.stderr, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) };
+    const r = await runCli(['run', path, '-o', dir, ...(quiet ? ['-q'] : [])]);
+    return {
+      code: r.code,
+      stderr: r.stderr,
+      stdout: r.stdout,
+      summary: JSON.parse(read('summary.json')),
+      html: read('report.html'),
+      md: read('summary.md'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 test('census verdicts: two modules, the second leaks: a leak naming the second memory, at default settings', async () => {
-  const { code, stderr, summary } = await scenarioVerdict(fixture('test', 'scenarios', 'two-modules-leak-second.mjs'));
+  const { code, stderr, stdout, summary, html, md } = await scenarioVerdict(
+    fixture('test', 'scenarios', 'two-modules-leak-second.mjs'),
+    { quiet: false },
+  );
   assert.equal(code, 1, stderr);
   assert.equal(summary.verdict, 'leak');
+  // Every report names the modules the scenario instantiated, not "module –".
+  const modules =
+    'module #1 (instantiated by soak/scenarios/_fixture-stats.mjs): memory "memory"; ' +
+    'module #2 (instantiated by soak/scenarios/_fixture-stats.mjs): memory "memory#2"';
+  assert.ok(stdout.includes(`  modules: ${modules}\n`), stdout);
+  assert.ok(md.includes(`Modules: ${modules}.`), md);
+  assert.ok(html.includes(`<tr><th>modules</th><td>${modules.replaceAll('"', '&#34;')}</td></tr>`), 'report.html');
+  assert.doesNotMatch(html, /<th>module<\/th><td>–/);
   const [first, second] = summary.memory.memories;
   assert.deepEqual([first.label, second.label], ['memory', 'memory#2']);
   assert.match(second.module, /^module #2 \(instantiated by soak\/scenarios\/_fixture-stats\.mjs\)$/);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { glueKind } from '../src/module-kind.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const CALLS = 1000;
@@ -77,6 +78,20 @@ test('init on wasm-bindgen --target bundler: the module instantiated with the gl
 test('init on an Emscripten module: its MODULARIZE glue given wasmBinary', async () => {
   const { text } = await initAndRun(fixture('node_modules', 'harfbuzzjs', 'dist', 'harfbuzz.wasm'));
   assert.match(text, /factory\(\{ wasmBinary: readFileSync\(WASM\) \}\)/);
+});
+
+test('init on Emscripten glue built without MODULARIZE: run once with a Module that carries the bytes', async () => {
+  // test/fixtures/emscripten-global.cjs: Debian's emcc, no -sMODULARIZE (soak/build.js).
+  const glue = fixture('test', 'fixtures', 'emscripten-global.cjs');
+  assert.equal(glueKind(readFileSync(glue, 'utf8'))?.kind, 'emscripten-global');
+  assert.equal(glueKind(readFileSync(fixture('test', 'fixtures', 'dylink-main.cjs'), 'utf8'))?.kind, 'emscripten');
+  for (const operand of [glue, fixture('test', 'fixtures', 'emscripten-global.wasm')]) {
+    const { text, summary } = await initAndRun(operand);
+    assert.match(text, /Emscripten glue without MODULARIZE/);
+    assert.match(text, /const Module = \{ wasmBinary: readFileSync\(WASM\)/);
+    assert.match(text, /raw\._malloc\(size\)/, "the module's own allocator, as no export takes random numbers");
+    assert.equal(summary.memory.memories.length, 1, 'its one memory, instantiated once');
+  }
 });
 
 test('init on an AssemblyScript module: env.abort provided', async () => {

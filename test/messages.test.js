@@ -192,6 +192,48 @@ test("a Rust panic's trap: the terminal shows the frames that say where, not the
   ]);
 });
 
+test('panic, abort and throw machinery is skipped by name in every language, mangled or not', () => {
+  const at = (name) => `    at ${name} (wasm://wasm/00a1b2c3:wasm-function[1]:0x1)`;
+  const stack = [
+    'RuntimeError: unreachable',
+    at('_ZN4core9panicking9panic_fmt17h0123456789abcdefE'),
+    at('_ZN4core6result13unwrap_failed17h0123456789abcdefE'),
+    at('__cxa_throw'),
+    at('std::__2::terminate()'),
+    '    at ___assert_fail (file:///app/glue.js:10:5)',
+    '    at abort (file:///app/glue.js:12:5)',
+    at('runtime.runtimePanic'),
+    at('~lib/builtins/abort'),
+    at('_ZN5image3png6decode17h0123456789abcdefE'),
+    '    at wasm://wasm/00a1b2c3:wasm-function[9]:0x9',
+    at('std::collections::hash::map::HashMap::insert::h3'),
+  ].join('\n');
+  assert.deepEqual(
+    targetFrames({ stack }, 3).map((l) => l.split(' ')[1]),
+    [
+      '_ZN5image3png6decode17h0123456789abcdefE',
+      'wasm://wasm/00a1b2c3:wasm-function[9]:0x9',
+      'std::collections::hash::map::HashMap::insert::h3',
+    ],
+  );
+});
+
+test("a Rust-shaped panic's trap: terminal, summary.md and report.html show where it panicked first", async () => {
+  const { r, out } = await run(testModule('panic-trap'), ['--call', 'step', '-n', '1000', '--format', 'md,html']);
+  assert.equal(r.code, 3, r.stderr);
+  const where = 'at png::decoder::Reader::next_frame::h1f00 (wasm://';
+  assert.ok(r.stdout.includes(`RuntimeError: unreachable\n    ${where}`), r.stdout);
+  const md = readFileSync(join(out, 'summary.md'), 'utf8');
+  assert.match(md, /Where it failed: the target's innermost frames[^\n]*:\n\n```\nat png::decoder::Reader::next_frame/);
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  const frames = html.match(/<div id="error-frames">[\s\S]*?<\/div>/)?.[0] ?? '';
+  assert.match(frames, /<pre>at png::decoder::Reader::next_frame::h1f00 [^\n]*\nat decode /);
+  for (const text of [r.stdout, frames]) assert.doesNotMatch(text, /rust_panic|core::panicking|unwrap_failed/);
+  // The raw target's argument trampoline is wasm-soak's: no frame of the target.
+  assert.match(readSummary(out).error.stack, /at wasm-soak:trampoline \(wasm:/);
+  assert.equal(frames.match(/\nat /g)?.length, 1, 'two frames: the parser and decode');
+});
+
 test('an unhandled rejection at iteration 200 is named, with the iterations that can have made it', async () => {
   const { r, s } = await run(scenario('unhandled-rejection'), ['-n', '100000', '-q']);
   assert.equal(r.code, 3, r.stderr);

@@ -151,6 +151,27 @@ test('report.html puts the findings first, then what stayed undecided', () => {
   assert.ok(finding > 0 && html.indexOf('id="inconclusive"') > finding, 'the leak, then the undecided time');
 });
 
+test('the main finding first: a leak found beside a slowdown leads the banner and every report, undecided time below', () => {
+  const s = summaryOf(syntheticRun({ seed: 5, leak: 96 }));
+  const leak = s.findings.find((f) => f.kind === 'leak');
+  const slowdown = { kind: 'slowdown', series: 'time', sentence: 'Calls get +3 % slower across the run.' };
+  // Findings in the order a run may list them (series order: time first).
+  const both = {
+    ...s,
+    findings: [slowdown, leak],
+    inconclusive: [{ reason: 'machine-noise', sentence: 'Time per call: not judged.' }],
+  };
+  assert.equal(verdictLine(both).text, leak.sentence, 'the banner tells the leak');
+  const html = renderHtml(both);
+  const findings = html.indexOf('<div class="finding">');
+  const [first, second] = [leak, slowdown].map((f) => html.indexOf(`<p>${f.sentence}</p>`, findings));
+  const undecided = html.indexOf('id="inconclusive"');
+  assert.ok(findings > 0 && findings < first && first < second && second < undecided, 'leak, slowdown, then undecided');
+  const md = renderMarkdown(both);
+  assert.ok(md.indexOf('**leak**') < md.indexOf('**slowdown**'), md);
+  assert.ok(md.indexOf('**slowdown**') < md.indexOf('Inconclusive:'), md);
+});
+
 test('next steps: ops ranked by what they leave live, none under 1 % of the top, sizes as the census saw them', () => {
   const s = summaryOf(syntheticRun({ seed: 5, leak: 96 }));
   assert.equal(s.verdict, 'leak', JSON.stringify(s.findings));

@@ -289,5 +289,9 @@ test('a shadow stack that never moves is a line of text, not an empty figure', a
   assert.match(readSummary(dir).sources.stackPointer.source, /__stack_pointer/);
   assert.ok(nonEmpty(dir, 'memory.png'), 'the other figures are drawn');
   assert.ok(!existsSync(join(dir, 'stack.png')), 'no stack figure');
-  assert.match(read(dir, 'report.html'), /<th>shadow stack<\/th><td>flat: the stack pointer \([^)]*\) did not move/);
+  assert.match(
+    read(dir, 'report.html'),
+    /<th>shadow stack<\/th><td>flat at 0 B: the stack pointer \([^)]*\) stayed put/,
+  );
+  assert.match(read(dir, 'summary.md'), /^Shadow stack flat at 0 B: /m);
 });

@@ -225,7 +225,9 @@ test('a leaking op mix gets four figures and every report', async () => {
   const memorySvg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(memorySvg, /grew during step/);
   assert.match(memorySvg, /grew during alloc_free/);
-  assert.match(memorySvg, /heap top − live bytes/, 'the fragmentation gap is shaded');
+  // The heap top stays 30,000 B above live bytes: a leak raises both, no held free is shaded.
+  assert.match(memorySvg, /<title>heap top \(stats\(\)\)<\/title>/);
+  assert.doesNotMatch(memorySvg, /held free/, 'a leak is no fragmentation');
   // The leak's series carries its fitted trend, labelled with slope and interval.
   assert.match(memorySvg, /Trend of live bytes: 48\.0 KiB per 1,000 calls \(95 % interval 45\.9 KiB to 49\.8 KiB\)/);
   assert.match(memorySvg, /<title>window tested \(iterations 600–6,000\)<\/title>/);
@@ -691,6 +693,63 @@ test('the memory figure names where live bytes and the heap come from', async ()
   assert.doesNotMatch(svg, /counting pass/);
   assert.doesNotMatch(svg, /peak live within calls/, 'no livePeak, no band');
   assert.doesNotMatch(svg, bandFill);
+});
+
+test('the memory legend keys each source present once; held free is shaded only where the gap widened', async () => {
+  const at = (step, f) => {
+    const iter = Float64Array.from({ length: Math.floor(6000 / step) }, (_, i) => i * step);
+    return { iter, tMs: iter.map((x) => x / 10), value: iter.map(f) };
+  };
+  const titles = async (run, summary) => {
+    const dir = await tmp();
+    await writeReports(dir, run, summary, { formats: ['svg'] });
+    const svg = await readFile(join(dir, 'memory.svg'), 'utf8');
+    return [...svg.matchAll(/<g id="gnuplot_plot_\d+"\s*><title>([^<]*)<\/title>/g)].map((m) => m[1]);
+  };
+  // No stats(): the verdicts read the heap census (analyze.js gives its live
+  // bytes and heap span as liveBytes and heapBytes, the same series), and
+  // the heap holds a steady 30 KiB free (noise of ±2 KiB) over a flat heap.
+  const censusLive = at(50, (i) => 200_000 + ((i * 7919) % 4000)),
+    censusHeap = at(50, () => 236_000),
+    censusFree = at(50, (i) => 30_000 + ((i * 104729) % 2000));
+  const census = makeRun({ live: false });
+  Object.assign(census.metrics, { censusLive, censusHeap, censusFree, liveBytes: censusLive, heapBytes: censusHeap });
+  const summary = { ...makeSummary(), sources: { liveBytes: 'heap census' } };
+  const keys = await titles(census, summary);
+  assert.equal(keys.filter((t) => /^live bytes/.test(t)).length, 1, keys.join(' | '));
+  assert.ok(keys.includes('live bytes (heap census)') && keys.includes('heap top (heap census)'), keys.join(' | '));
+  assert.ok(!keys.some((t) => /stats\(\)/.test(t)), 'no stats() without a stats()');
+  assert.ok(!keys.some((t) => /held free/.test(t)), 'a steady gap is no fragmentation');
+  // The same heap whose free memory widens from 30 KiB to 330 KiB after warm-up.
+  const widening = makeRun({ live: false });
+  const heap = at(50, (i) => 236_000 + Math.max(0, i - 600) * 50);
+  Object.assign(widening.metrics, { censusLive, censusHeap: heap, liveBytes: censusLive, heapBytes: heap });
+  assert.ok((await titles(widening, summary)).some((t) => /held free: fragmentation/.test(t)));
+});
+
+test('a shadow stack flat in the calls tested is one sentence, "flat at N B", not a figure', async () => {
+  // 64 B taken once during the warm-up (iteration 100), then never moved.
+  const run = makeRun();
+  const iter = Float64Array.from({ length: 120 }, (_, i) => i * 50);
+  run.metrics.stackPointer = { iter, tMs: iter.map((x) => x / 10), value: iter.map((x) => (x < 100 ? 65536 : 65472)) };
+  const summary = {
+    ...makeSummary(),
+    sources: { stackPointer: { source: 'exported __stack_pointer global' } },
+    series: [
+      { name: 'stack-depth', tested: true, pattern: 'flat', window: { from: 600, to: 6000 }, start: 64, end: 64 },
+    ],
+  };
+  const dir = await tmp();
+  const r = await writeReports(dir, run, summary, { formats: ['svg', 'html', 'md'] });
+  assert.ok(!r.figures.includes('stack.svg'), r.figures.join(' '));
+  const sentence =
+    /flat at 64 B: the stack pointer \(exported __stack_pointer global\) stayed put 64 B below the first value read/;
+  assert.match(await readFile(join(dir, 'report.html'), 'utf8'), sentence);
+  assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), sentence);
+  // Moving in the calls tested, it is a figure again.
+  run.metrics.stackPointer.value = iter.map((x) => 65536 - 16 * Math.floor(x / 1000));
+  const moved = await writeReports(await tmp(), run, summary, { formats: ['svg'] });
+  assert.ok(moved.figures.includes('stack.svg'), moved.figures.join(' '));
 });
 
 const chromium = (dir, args) =>

@@ -10,7 +10,7 @@ import { FREE_METHODS } from './op.js';
 // module's own exports may be called print or run).
 const PRIVATE = /^(_|init$|initSync$|initWasm$|then$|constructor$|ready$|memory$)/;
 const RUNTIME =
-  /^(HEAP|ccall$|cwrap$|getValue$|setValue$|UTF8|UTF16|UTF32|AsciiToString|stringTo|lengthBytes|addFunction$|removeFunction$|FS|ENV$|callMain$|abort$|run$|preRun$|postRun$|print$|printErr$|instantiateWasm$|locateFile$|wasmBinary$|wasmMemory$|stack|dynCall|writeArrayToMemory$|intArrayFromString$|allocateUTF8|getTempRet0$|setTempRet0$|onRuntimeInitialized$|getExceptionMessage$|incrementExceptionRefcount$|decrementExceptionRefcount$|getInheritedInstance|getLiveInheritedInstances$|flushPendingDeletes$|setDelayFunction$|count_emval_handles$|get_first_emval$|BindingError$|InternalError$|UnboundTypeError$)/;
+  /^(HEAP|ccall$|cwrap$|getValue$|setValue$|UTF8|UTF16|UTF32|AsciiToString|stringTo|lengthBytes|addFunction$|removeFunction$|FS|ENV$|callMain$|abort$|run$|preRun$|postRun$|print$|printErr$|instantiateWasm$|locateFile$|wasmBinary$|wasmMemory$|stack|dynCall|writeArrayToMemory$|intArrayFromString$|allocateUTF8|getTempRet0$|setTempRet0$|onRuntimeInitialized$|onAbort$|inspect$|asm$|getExceptionMessage$|incrementExceptionRefcount$|decrementExceptionRefcount$|getInheritedInstance|getLiveInheritedInstances$|flushPendingDeletes$|setDelayFunction$|count_emval_handles$|get_first_emval$|BindingError$|InternalError$|UnboundTypeError$)/;
 const MAX_DEPTH = 3;
 const FACTORY = /^(create|new|make|from|of)/i;
 

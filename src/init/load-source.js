@@ -128,6 +128,31 @@ export function loadSource(target, steps, rel) {
         body: ['const api = await factory({ wasmBinary: readFileSync(WASM) });', 'return { api, raw: api };'],
       };
     }
+    case 'emscripten-global':
+      // No factory: the glue reads a global Module set before it runs, as a
+      // page sets one. It runs here as a function whose Module parameter is
+      // that object, with the module's bytes (the glue would fetch() a path
+      // under Node 18+) and a callback for when the runtime is ready.
+      return {
+        imports: [
+          "import { readFileSync } from 'node:fs';",
+          "import { createRequire } from 'node:module';",
+          "import { dirname } from 'node:path';",
+          "import { fileURLToPath } from 'node:url';",
+          "import { compileFunction } from 'node:vm';",
+        ],
+        consts: [`const GLUE = fileURLToPath(new URL(${q(rel(target.glue))}, import.meta.url));`, wasmUrl(target.wasm)],
+        body: [
+          "const params = ['Module', 'require', 'module', '__filename', '__dirname'];",
+          "const glue = compileFunction(readFileSync(GLUE, 'utf8'), params, { filename: GLUE });",
+          'const api = await new Promise((resolve, reject) => {',
+          '  const Module = { wasmBinary: readFileSync(WASM), onAbort: (what) => reject(new Error(String(what))) };',
+          '  Module.onRuntimeInitialized = () => resolve(Module);',
+          '  glue(Module, createRequire(GLUE), { exports: {} }, GLUE, dirname(GLUE));',
+          '});',
+          'return { api, raw: api };',
+        ],
+      };
     case 'wasi-reactor':
       return {
         imports: ["import { readFileSync } from 'node:fs';", "import { WASI } from 'node:wasi';"],

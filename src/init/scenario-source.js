@@ -10,6 +10,8 @@ export const KIND_WORDS = Object.freeze({
   'wasm-bindgen-web': "wasm-bindgen glue, --target web (initSync with the module's bytes)",
   'wasm-bindgen-bundler': 'wasm-bindgen glue, --target bundler (instantiated here, as a bundler would)',
   emscripten: 'an Emscripten MODULARIZE factory (given the module as wasmBinary)',
+  'emscripten-global':
+    "Emscripten glue without MODULARIZE (run once with a Module object that carries the module's bytes, as a page sets one)",
   assemblyscript: 'an AssemblyScript module (its env imports provided here)',
   'wasi-reactor': 'a WASI reactor (node:wasi, _initialize called once)',
   plain: 'a module without imports',

@@ -70,7 +70,7 @@ function glueTarget(path) {
     );
   }
   const esm = /\bexport\s+(default|\{|function|class|const|let|\*)/.test(text) || path.endsWith('.mjs');
-  if (found.kind === 'emscripten') return { ...found, glue: path, wasm: emscriptenWasm(path, text), esm };
+  if (found.kind.startsWith('emscripten')) return { ...found, glue: path, wasm: emscriptenWasm(path, text), esm };
   if (found.kind === 'wasm-bindgen-bundler') {
     // x.js imports x_bg.wasm and re-exports x_bg.js, which holds the API.
     const bg = path.endsWith('_bg.js') ? path : path.replace(/\.js$/, '_bg.js');

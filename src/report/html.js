@@ -6,6 +6,7 @@ import { escapeMarkup as esc } from './escape.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
 import { SITES_CSS, sitesSection } from './sites-html.js';
+import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
   figureTitle,
@@ -18,12 +19,15 @@ import {
   formatNs,
   formatPercent,
   growthRows,
+  instantiatedModules,
   instrumentedText,
   leadFinding,
   medianChange,
+  modulesText,
   nextSteps,
   noteLines,
   opRows,
+  orderedFindings,
   orderFigures,
   partialCountText,
   rerunCommand,
@@ -42,8 +46,8 @@ const CAPTIONS = {
     'trend, its slope and 95 % interval above the plot, red when it is the finding.',
   memory:
     'Memory. Steps: linear memory; markers: calls during which it grew, by op. Heap top and live ' +
-    'bytes when the run could see them: the shaded gap between them is memory the heap holds free, and ' +
-    'it widens when the allocator fragments. JS heap and RSS use the right axis; when the JS heap is ' +
+    'bytes when the run could see them, keyed by their source; shaded between them: the free memory the ' +
+    'heap holds beyond its early level, which grows when the allocator fragments. JS heap and RSS use the right axis; when the JS heap is ' +
     "the finding the right axis is its own, spanning its range. Dashed red: the finding's fitted trend.",
   stack:
     'Shadow stack depth: the first stack pointer seen minus each one. It rises for good when a call ' +
@@ -84,6 +88,13 @@ function banner(s) {
   return pageBanner({ tone, title: `${v.title} — ${figureTitle(s)}`, text: v.text, sub });
 }
 
+// The target's innermost frames, before the whole stack.
+function framesBlock(e) {
+  const frames = targetFrames(e);
+  if (!frames.length) return '';
+  return `<div id="error-frames"><p>${esc(FRAMES_HEADING)}:</p><pre>${esc(frames.join('\n'))}</pre></div>`;
+}
+
 function errorSection(s) {
   if (!s.error) return '';
   const e = s.error;
@@ -93,7 +104,7 @@ function errorSection(s) {
     ['iteration', e.iteration != null ? formatCount(e.iteration) : '–'],
     ['op', e.op ?? '–'],
   ])}
-${e.stack ? `<pre>${esc(e.stack)}</pre>` : ''}</section>`;
+${framesBlock(e)}${e.stack ? `<pre>${esc(e.stack)}</pre>` : ''}</section>`;
 }
 
 // What the data left undecided, after the findings.
@@ -115,7 +126,7 @@ function notesBlock(s) {
 }
 
 function findingsSection(s) {
-  const list = s.findings ?? [];
+  const list = orderedFindings(s);
   if (!list.length) {
     const flat = s.verdict !== 'inconclusive' && !s.notes?.length;
     return s.verdict
@@ -260,10 +271,10 @@ function runSection(s) {
       `${formatCount(s.samples?.calls)} calls, ${formatCount(s.samples?.metrics)} metric samples, ${formatCount(s.samples?.backPressureWaits)} back-pressure waits, ${formatCount(s.samples?.tornBytes)} torn bytes`,
     ],
     ['target', `${s.target?.kind ?? ''} ${s.target?.path ?? ''}`.trim()],
-    [
-      'module',
-      mod ? `${mod.path} — ${formatBytes(mod.size)} (${formatCount(mod.size)} bytes), SHA-256 ${mod.sha256}` : '–',
-    ],
+    // A raw target's module, else the modules the scenario instantiated.
+    mod
+      ? ['module', `${mod.path} — ${formatBytes(mod.size)} (${formatCount(mod.size)} bytes), SHA-256 ${mod.sha256}`]
+      : [instantiatedModules(s).length > 1 ? 'modules' : 'module', modulesText(s) ?? '–'],
     ['Node', env.node],
     ['V8', env.v8],
     ['CPU', `${env.cpu ?? '–'} (${env.cpus ?? '?'} cores)`],

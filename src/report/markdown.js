@@ -2,6 +2,7 @@
 
 import { baselineLines } from './baseline-words.js';
 import { INSTALL_HINT } from './plots.js';
+import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
   figureTitle,
@@ -16,11 +17,14 @@ import {
   growthRows,
   leadFinding,
   medianChange,
+  modulesText,
   nextSteps,
   noteLines,
   opRows,
+  orderedFindings,
   partialCountText,
   sourceRows,
+  stackFlatText,
   toolName,
   undecidedLines,
   verdictLine,
@@ -110,7 +114,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
   const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
   // The verdict's sentence when no finding tells it; a failed run's error always.
   if (!s.findings?.length || s.status === 'failed') out.push(v.text, '');
-  for (const f of s.findings ?? []) {
+  for (const f of orderedFindings(s)) {
     out.push(`- **${f.kind}**: ${f.sentence}`);
     const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
@@ -134,6 +138,8 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       `Evidence: [${lead} figure](${lead}.png) (the finding's series, its fitted trend and the window tested)`,
       '',
     );
+  const frames = targetFrames(s.error);
+  if (frames.length) out.push(`${FRAMES_HEADING}:`, '', '```', ...frames, '```', '');
   if (s.error?.stack) out.push('```', s.error.stack, '```', '');
   const rows = opRows(s);
   if (rows.length) {
@@ -154,6 +160,12 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
         `Run: ${formatCount(s.iterations?.completed)} calls in ${formatMs(s.durationMs)}, ${s.status}.`,
       '',
     );
+  // The figures drawn, by name ('memory.png', 'memory-narrow.svg' → 'memory').
+  const stack = stackFlatText(s, [...new Set(figures.map((f) => f.replace(/(-narrow)?\.\w+$/, '')))]);
+  if (stack) out.push(`Shadow stack ${stack}.`, '');
+  // The modules a scenario instantiated (a raw target's is its own path).
+  const modules = s.target?.module ? null : modulesText(s);
+  if (modules) out.push(`Modules: ${cell(modules)}.`, '');
   const images = figures.filter((f) => f.endsWith('.png'));
   if (images.length)
     out.push(

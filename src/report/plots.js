@@ -7,7 +7,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { censusMetricsOf } from '../analysis/census-metrics.js';
-import { BAND, BAND_FIELDS, FLAG, OPS_CELL, OPS_FIELDS } from '../protocol.js';
+import { BAND, BAND_FIELDS, FLAG, OPS_CELL, OPS_FIELDS, VERDICT_DEFAULTS } from '../protocol.js';
 import { escapeMarkup } from './escape.js';
 import { byteUnit, formatTick, timeUnit } from './format.js';
 import { figureTitle, formatBytes, formatCount, formatNs, isTimeSeries, slopeText } from './words.js';
@@ -375,21 +375,58 @@ function growthEvents(data, ops) {
   });
 }
 
-// Heap top and live bytes: rows x, live, heap for the shaded gap between
-// them (free memory the heap holds: the fragmentation signal), thinned to
-// MAX_POINTS rows. At each heap sample, live bytes are the last live sample
-// at or before it, so live bytes from another pass (the counting pass, same
-// seed and calls) or another cadence still line up with the heap.
-function heapGap(heap, live) {
+// The free memory the heap holds beyond its early level, shaded between heap
+// top and live bytes: rows x, low, heap (low = heap where nothing is shaded),
+// thinned to MAX_POINTS rows, or null when no row is. A heap always holds
+// some free memory (a top chunk, free lists, headers), so the gap itself is
+// no sign of fragmentation: its growth is. The early level is the largest
+// gap in the first fifth of the heap samples from `from` (the warm-up's end);
+// a later gap is shaded where it exceeds that level by more than
+// memFloorRelative of the heap (the relative floor under which a memory trend
+// is no finding). A leak raises both lines together and shades nothing. At
+// each heap sample, live bytes are the last live sample at or before it, so
+// live bytes from another pass (the counting pass, same seed and calls) or
+// another cadence still line up with the heap.
+function heldFreeBand(heap, live, from) {
   if (!heap?.iter.length || !live?.iter.length) return null;
-  const stride = Math.max(1, Math.ceil(heap.iter.length / MAX_POINTS)),
-    out = [];
+  const gaps = [];
   let j = -1;
-  for (let i = 0; i < heap.iter.length; i += stride) {
+  for (let i = 0; i < heap.iter.length; i++) {
     while (j + 1 < live.iter.length && live.iter[j + 1] <= heap.iter[i]) j++;
-    if (j >= 0) out.push([heap.iter[i], live.value[j], heap.value[i]]);
+    if (j >= 0 && heap.iter[i] >= from) gaps.push([heap.iter[i], live.value[j], heap.value[i]]);
   }
-  return out.length ? out : null;
+  if (!gaps.length) return null;
+  const early = gaps.slice(0, Math.max(1, Math.ceil(gaps.length / 5)));
+  const level = Math.max(...early.map(([, l, h]) => h - l));
+  const stride = Math.max(1, Math.ceil(gaps.length / MAX_POINTS)),
+    out = [];
+  let shaded = false;
+  for (let i = 0; i < gaps.length; i += stride) {
+    const [x, l, h] = gaps[i];
+    const held = h - l - level > VERDICT_DEFAULTS.memFloorRelative * h;
+    shaded ||= held;
+    out.push([x, held ? l + level : h, h]);
+  }
+  return shaded ? out : null;
+}
+
+// Where the memory figure's heap top and live bytes come from, for their key
+// entries: the allocator's own statistics, the heap census (then its own
+// live bytes line is that line: it is not drawn twice), the counting pass
+// (as summary.sources.liveBytes names it), else the scenario's stats().
+function memorySources(m, summary, { heap, live, census, censusname }) {
+  const short = (t) => String(t).split(' (')[0]; // 'mallinfo (uordblks, …)' → 'mallinfo'
+  const allocator = short(summary.sources?.allocator?.source ?? 'allocator');
+  const same = (a, b) => Boolean(a && b && (a === b || a.value === b.value));
+  const liveIsCensus = same(live, census.censusLive);
+  let liveSource = 'stats()';
+  if (same(live, m.allocatorLive)) liveSource = allocator;
+  else if (liveIsCensus) liveSource = censusname;
+  else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
+  let heapSource = 'stats()';
+  if (same(heap, m.allocatorHeap)) heapSource = allocator;
+  else if (same(heap, census.censusHeap)) heapSource = censusname;
+  return { heapSource, liveSource, liveIsCensus };
 }
 
 // Peak live bytes within calls (the counting pass's metrics.livePeak) as a
@@ -437,25 +474,20 @@ function memoryFigure(data, summary, ctx) {
   // the allocator's own object is labelled as the allocator.
   const heap = m.heapBytes?.iter.length ? m.heapBytes : m.allocatorHeap;
   const live = m.liveBytes?.iter.length ? m.liveBytes : m.allocatorLive;
-  const short = (t) => String(t).split(' (')[0]; // 'mallinfo (uordblks, …)' → 'mallinfo'
-  const allocator = short(summary.sources?.allocator?.source ?? 'allocator');
-  const fromAllocator = (series, own) => series === own || (series && own && series.value === own.value);
-  let liveSource = 'stats()';
-  if (fromAllocator(live, m.allocatorLive)) liveSource = allocator;
-  else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
-  const heapSource = fromAllocator(heap, m.allocatorHeap) ? allocator : 'stats()';
   const band = peakBand(live, m.livePeak);
   const census = censusMetricsOf(m, summary.census?.memory?.index ?? 0);
   const censusLabel = summary.census?.memory?.label;
   const several = (summary.memory?.memories?.length ?? 0) > 1;
+  const censusname = several && censusLabel ? `heap census of memory ${censusLabel}` : 'heap census';
+  const { heapSource, liveSource, liveIsCensus } = memorySources(m, summary, { heap, live, census, censusname });
   const left = {
     memfile: steps,
     heapfile: series(heap),
     livefile: series(live),
     peakfile: band?.rows,
     // The heap census (when it ran) of the memory the verdicts read: bytes
-    // in use, free, the largest free block.
-    censuslivefile: series(census.censusLive),
+    // in use (unless that is the live bytes line), free, the largest free block.
+    censuslivefile: liveIsCensus ? null : series(census.censusLive),
     censusfreefile: series(census.censusFree),
     censuslargestfile: series(census.censusLargestFree),
   };
@@ -504,7 +536,7 @@ function memoryFigure(data, summary, ctx) {
   };
   for (const [key, list] of Object.entries(left)) add(key, list, yu);
   for (const [key, list] of Object.entries(right)) add(key, list, y2u);
-  add('gapfile', heapGap(heap, live), yu);
+  add('gapfile', heldFreeBand(heap, live, warmupEnd(summary, 'memory', n)), yu);
   if (fit) add('trendfile', fit, onRight ? y2u : yu);
   const grows = growthEvents(data, data.header?.ops ?? []);
   if (grows.length) {
@@ -534,7 +566,7 @@ function memoryFigure(data, summary, ctx) {
     jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
     heaptitle: `heap top (${heapSource})`,
     livetitle: `live bytes (${liveSource})`,
-    censusname: several && censusLabel ? `heap census of memory ${censusLabel}` : 'heap census',
+    censusname,
     peaktitle: band ? `peak live within calls (up to ${formatBytes(band.above)} above live)` : '',
     ...trendVars(fit && trend, trendWhat),
     trendaxes: onRight ? 'x1y2' : 'x1y1',
@@ -543,7 +575,8 @@ function memoryFigure(data, summary, ctx) {
     'linear memory',
     left.heapfile && 'heap top',
     left.livefile && 'live bytes',
-    left.censuslivefile && (several && censusLabel ? `the heap census of memory "${censusLabel}"` : 'the heap census'),
+    (left.censuslivefile || left.censusfreefile) &&
+      (several && censusLabel ? `the heap census of memory "${censusLabel}"` : 'the heap census'),
     right.jsheapfile && 'the worker JS heap (right axis)',
     right.rssfile && 'process RSS (right axis)',
   ].filter(Boolean);
@@ -578,10 +611,13 @@ function stackFigure(data, summary, ctx) {
   const n = data.calls,
     xs = ctx.x;
   const depth = Float64Array.from(sp.value, (v) => sp.value[0] - v);
-  // A stack that never moved is a line of text in the reports (words.js stackFlatText), not an empty chart.
-  if (depth.every((d) => d === 0)) return null;
-  const points = envelope(sp.iter, depth, MAX_POINTS);
   const isStack = (name) => name === 'stack-depth';
+  // A depth that never changes in the calls tested is a line of text in the
+  // reports (words.js stackFlatText: "flat at N B"), not an empty chart.
+  const from = testedWindow(summary, isStack)?.from ?? warmupEnd(summary, 'memory', n);
+  const tested = depth.filter((_, i) => sp.iter[i] >= from);
+  if ((tested.length ? tested : depth).every((d, _, all) => d === all[0])) return null;
+  const points = envelope(sp.iter, depth, MAX_POINTS);
   const trend = trendFor(summary, isStack, { tested: true });
   const fit =
     trend && fittedLine(points, trend.slope.perKiloIterations / 1000, trend.window?.from ?? 0, trend.window?.to ?? n);

@@ -47,9 +47,21 @@ export function findingFigure(f) {
   return null;
 }
 
+/**
+ * The findings in the order the reports tell them: the verdict's kind first,
+ * then by summary.severityOrder (FINDING_KINDS when absent; other kinds
+ * last), in summary order within a kind. So a memory finding is never told
+ * after a slowdown the run also found.
+ */
+export function orderedFindings(s) {
+  const order = s.severityOrder ?? FINDING_KINDS;
+  const rank = (f) => (f.kind === s.verdict ? -1 : order.indexOf(f.kind) >>> 0);
+  return [...(s.findings ?? [])].sort((a, b) => rank(a) - rank(b));
+}
+
 /** The finding the verdict names: the first of the verdict's kind, else the first. */
 export function leadFinding(s) {
-  return s.findings?.find((f) => f.kind === s.verdict) ?? s.findings?.[0] ?? null;
+  return orderedFindings(s)[0] ?? null;
 }
 
 const FIGURE_ORDER = ['time', 'memory', 'stack', 'distribution', 'ops'];
@@ -122,7 +134,7 @@ export function verdictLine(s) {
     const why = s.inconclusive?.[0]?.sentence ?? `No finding could be called in ${calls} calls.`;
     return { ok: false, unsure: true, title, text: `${why}${partial}`.trim() };
   }
-  const first = s.findings?.[0]?.sentence ?? '';
+  const first = leadFinding(s)?.sentence ?? '';
   return { ok: false, title, text: `${first}${partial}`.trim() };
 }
 
@@ -484,15 +496,48 @@ export function nextSteps(s) {
 }
 
 /**
- * The shadow stack in words when it never moved: figures (the names of the
- * figures drawn) hold none for it although the run read the stack pointer.
- * Null when the stack was not read, moved (its figure is drawn) or no
- * figure was drawn at all.
+ * The shadow stack in one sentence when its depth never changed in the calls
+ * tested: figures (the names of the figures drawn) hold none for it
+ * although the run read the stack pointer. "flat at N B …", N the depth
+ * (the first stack pointer read minus the current one) of the tested
+ * series. Null when the stack was not read, moved (its figure is drawn) or
+ * no figure was drawn at all.
  */
 export function stackFlatText(s, figures) {
   const source = s.sources?.stackPointer?.source;
   if (!source || figures.length === 0 || figures.includes('stack')) return null;
-  return `flat: the stack pointer (${source}) did not move during the run, so no figure is drawn`;
+  const depth = s.series?.find((x) => x.name === 'stack-depth')?.end ?? 0;
+  const below = depth ? ` ${formatBytes(depth)} below the first value read` : '';
+  return `flat at ${formatBytes(depth)}: the stack pointer (${source}) stayed put${below} in the calls tested, so no figure is drawn`;
+}
+
+/**
+ * The modules the run instantiated, in their order of instantiation, each
+ * with the labels of its memories (summary.memory.memories[].module: "module
+ * #1 (instantiated by glue.js)", a raw target's path, or null for a memory no
+ * module declared): [{ module, memories }].
+ */
+export function instantiatedModules(s) {
+  const byModule = new Map();
+  for (const m of s.memory?.memories ?? []) {
+    const key = m.module ?? null;
+    if (!byModule.has(key)) byModule.set(key, []);
+    byModule.get(key).push(m.label);
+  }
+  return [...byModule].map(([module, memories]) => ({ module, memories }));
+}
+
+/**
+ * The modules a scenario instantiated, in words: 'module #1 (instantiated by
+ * glue.js): memory "memory"; module #2 (…): memory "memory#2"'; null when
+ * the summary names none.
+ */
+export function modulesText(s) {
+  const list = instantiatedModules(s);
+  if (!list.length) return null;
+  const memories = (labels) =>
+    `${labels.length === 1 ? 'memory' : 'memories'} ${labels.map((l) => `"${l}"`).join(', ')}`;
+  return list.map(({ module, memories: labels }) => `${module ?? 'no module'}: ${memories(labels)}`).join('; ');
 }
 
 export function figureTitle(s) {

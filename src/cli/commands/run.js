@@ -6,7 +6,15 @@ import { runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
-import { describeFailure, nextSteps, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
+import {
+  describeFailure,
+  modulesText,
+  nextSteps,
+  noteLines,
+  orderedFindings,
+  undecidedLines,
+  verdictLine,
+} from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { colourOn, paint } from '../colour.js';
 
@@ -18,7 +26,7 @@ function printResult(summary, outDir) {
   const title = paint(v.title, tone, colourOn(process.stdout));
   const lines = [`${summary.name}: ${title}${summary.findings?.length ? '' : ` — ${v.text}`}`];
   // A hung call is told by the error line.
-  for (const f of summary.findings ?? []) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
+  for (const f of orderedFindings(summary)) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
   for (const line of undecidedLines(summary)) lines.push(`  inconclusive, ${line}`);
   for (const line of noteLines(summary)) lines.push(`  note: ${line}`);
   for (const x of nextSteps(summary).slice(0, -1))
@@ -27,6 +35,8 @@ function printResult(summary, outDir) {
     `  ${summary.status}, ${formatCount(summary.iterations.completed)} iterations, verdict ${summary.verdict}`,
     `  time median ${formatNs(t.early.median)} early → ${formatNs(t.late.median)} late; memory ${formatBytes(summary.memory.start)} → ${formatBytes(summary.memory.end)} (${formatCount(summary.memory.growthEvents)} growth events)`,
   );
+  const modules = summary.target?.module ? null : modulesText(summary);
+  if (modules) lines.push(`  modules: ${modules}`);
   if (summary.error) {
     lines.push(`  error ${describeFailure(summary.error)}`);
     for (const frame of targetFrames(summary.error)) lines.push(`    ${frame}`);

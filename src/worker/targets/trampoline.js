@@ -32,6 +32,8 @@ const OP = {
 // bits zero-extended, f64's bits.
 const AS_I64 = { i32: [0xad], i64: [], f32: [0xbc, 0xad], f64: [0xbd] };
 export const SLOT_BYTES = 8;
+/** The name of the trampoline's functions, as a stack trace shows them. */
+export const TRAMPOLINE_NAME = 'wasm-soak:trampoline';
 // Buffer allocation: alloc() reads the length from slot 0 and stores the
 // pointer in slot 1; free() reads the pointer from slot 0, the length from slot 1.
 const ALLOC_IN = 0;
@@ -143,6 +145,12 @@ export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
     ...section(3, vector(bodies.map(() => uleb(voidType)))),
     ...section(7, vector(exports)),
     ...section(10, vector(bodies.map((b) => [...uleb(b.length), ...b]))),
+    // Its functions named (a name section's function names), so that a
+    // trap's stack shows them as the harness's, not as the target's frames.
+    ...section(0, [
+      ...name('name'),
+      ...section(1, vector(bodies.map((_, k) => [...uleb(imported.length + k), ...name(TRAMPOLINE_NAME)]))),
+    ]),
   ]);
   const slots = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const t = { slots };
