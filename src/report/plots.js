@@ -1,18 +1,20 @@
 // Figures of a run. Decimates the decoded run in C (addon/ws_decimate.c),
 // writes gnuplot data files into a temporary folder, runs plots/<figure>.gp
-// once per figure and format, and reports what it made or why it could not.
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+// once per figure and format (plots/gnuplot.js), names the SVGs for readers
+// (plots/svg-label.js), and reports what it made or why it could not. Axes
+// and tics: plots/axes.js; data files: plots/data.js.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { censusMetricsOf } from '../analysis/census-metrics.js';
 import { BAND, BAND_FIELDS, FLAG, OPS_CELL, OPS_FIELDS, VERDICT_DEFAULTS } from '../protocol.js';
-import { escapeMarkup } from './escape.js';
-import { byteUnit, formatTick, timeUnit } from './format.js';
+import { byteUnit, timeUnit } from './format.js';
+import { iterScale, linearTics, logTics, ticList, timeAxis, xTics } from './plots/axes.js';
+import { blocks, envelope, rows } from './plots/data.js';
+import { nonEmpty, PLOTS, pool, runGnuplot } from './plots/gnuplot.js';
+import { labelSvg } from './plots/svg-label.js';
 import { figureTitle, formatBytes, formatCount, formatNs, isTimeSeries, slopeText } from './words.js';
 
-const PLOTS = fileURLToPath(new URL('../../plots', import.meta.url));
 // Formats a figure is drawn in: 'narrow' is an SVG for screens under
 // 700 px (<figure>-narrow.svg: taller, larger text), which report.html
 // swaps in there.
@@ -22,7 +24,6 @@ const BUCKETS = 1000; // about one per pixel of the plot area
 const OP_WINDOWS = 60;
 const MAX_POINTS = 3000;
 const SPIKE_GROUP = 5; // buckets per spike marker at most
-const GNUPLOT_TIMEOUT_MS = 60_000; // the default of --plot-timeout
 export const INSTALL_HINT = 'apt-get install gnuplot-nox';
 
 /**
@@ -38,78 +39,12 @@ export function plotsWarning(skipped, dir) {
 
 // ---- units, scales and tics ----
 
-function iterScale(n) {
-  if (n >= 2e6) return { div: 1e6, label: 'iteration (millions)' };
-  if (n >= 2e4) return { div: 1e3, label: 'iteration (thousands)' };
-  return { div: 1, label: 'iteration' };
-}
-
 // Where the iterations excluded from the trend tests of a signal ('time',
 // 'memory') end: the tested window's start, else the warm-up of the summary.
 function warmupEnd(summary, signal, n) {
   const tested = summary.series?.find((s) => s.name === signal && s.window);
   const w = tested?.window.from ?? summary.warmup?.iterations ?? summary.warmup?.[signal] ?? 0;
   return Math.max(0, Math.min(n, Math.round(w)));
-}
-
-// A gnuplot tic list, each label written by the one number formatter.
-const ticList = (values, suffix = '') =>
-  values.length ? `(${values.map((v) => `"${formatTick(v)}${suffix}" ${num(v)}`).join(', ')})` : '';
-
-// Tics of a linear axis from lo (0 unless given; rounded down to a tic)
-// that reaches at least hi: about five at a step of 1, 2, 2.5 or 5 times a
-// power of ten. { values, min, max } (the first and last tic).
-function linearTics(hi, lo = 0) {
-  if (!(hi > lo)) return { values: [lo, lo + 1], min: lo, max: lo + 1 };
-  const raw = (hi - lo) / 5,
-    p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((x) => x >= raw);
-  const first = Math.floor(lo / step + 1e-9),
-    last = Math.ceil(hi / step - 1e-9);
-  const values = Array.from({ length: last - first + 1 }, (_, i) => Number(((first + i) * step).toPrecision(12)));
-  return { values, min: values[0], max: values.at(-1) };
-}
-
-// Tics of a log axis from lo to hi: powers of ten, with 2 and 5 (or more
-// steps) between them when the range spans less than two decades.
-function logTics(lo, hi) {
-  if (!(lo > 0) || !(hi > lo)) return [];
-  const steps = [[1], [1, 2, 5], [1, 1.5, 2, 3, 5, 7]];
-  for (const mant of hi / lo >= 100 ? steps : steps.slice(1)) {
-    const tics = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-      for (const m of mant) {
-        const v = Number((m * 10 ** e).toPrecision(3));
-        if (v >= lo && v <= hi) tics.push(v);
-      }
-    }
-    if (tics.length >= 4 && tics.length <= 14) return tics;
-  }
-  const decades = [];
-  for (let e = Math.ceil(Math.log10(lo)); e <= Math.floor(Math.log10(hi)); e++) decades.push(10 ** e);
-  return decades;
-}
-
-// The iteration axis's tics, written like every other number (2,000, not 2000).
-const xTics = (xmax) => ticList(linearTics(xmax).values.filter((v) => v <= xmax * (1 + 1e-9)));
-
-// The y axis of a time figure whose plotted values run from lo to hi (ns):
-// its unit (from the top), range and tics, log or linear from 0.
-function timeAxis(lo, hi, logy) {
-  if (logy) {
-    // The unit of the axis's geometric middle, so decades either side read
-    // as 0.1 … 10,000 rather than 0.001 … 10; a larger one when a tick
-    // would still pass 10,000.
-    for (let unit = timeUnit(Math.sqrt(lo * hi)); ; unit = timeUnit(unit.div * 1e4)) {
-      const min = (lo / unit.div) * 0.9,
-        max = (hi / unit.div) * 1.1,
-        tics = logTics(min, max);
-      if (!(tics.at(-1) > 1e4) || unit.label === 's') return { unit, min, max, tics: ticList(tics) };
-    }
-  }
-  const unit = timeUnit(hi),
-    t = linearTics(hi / unit.div);
-  return { unit, min: 0, max: t.max, tics: ticList(t.values) };
 }
 
 // The window a trend test judged, for the figure showing the series that
@@ -131,42 +66,6 @@ function windowVars(w, xs) {
 }
 
 // ---- data files ----
-
-const num = (v) => (Number.isInteger(v) ? String(v) : v.toPrecision(7));
-const rows = (list) => `${list.map((r) => r.map(num).join(' ')).join('\n')}\n`;
-const quoted = (s) => `"${String(s).replace(/["\r\n]/g, "'")}"`;
-// gnuplot data blocks with a quoted header line each, read with `index i`
-// and `title columnheader(1)`.
-const blocks = (list) => list.map((b) => `${quoted(b.title)}\n${rows(b.rows)}`).join('\n\n');
-
-// Keeps the min and max of each of `max / 2` buckets, in order, so a slow
-// series of any length plots fast without losing its extremes. Rows are
-// [x, value], or [x, value, top] with `upper` (same length): top is the
-// highest upper of the row's bucket (its own upper when nothing is thinned),
-// so a band drawn from value to top loses no peak and sits on the line.
-function envelope(iter, value, max, upper = null) {
-  const n = iter.length;
-  const row = (i, top) => (upper ? [iter[i], value[i], top] : [iter[i], value[i]]);
-  if (n <= max) return Array.from(iter, (_x, i) => row(i, upper?.[i]));
-  const out = [],
-    buckets = Math.floor(max / 2);
-  for (let b = 0; b < buckets; b++) {
-    const lo = Math.floor((b * n) / buckets),
-      hi = Math.floor(((b + 1) * n) / buckets);
-    let imin = lo,
-      imax = lo,
-      top = -Infinity;
-    for (let i = lo; i < hi; i++) {
-      if (value[i] < value[imin]) imin = i;
-      if (value[i] > value[imax]) imax = i;
-      if (upper) top = Math.max(top, upper[i]);
-    }
-    for (const i of imin <= imax ? [imin, imax] : [imax, imin]) out.push(row(i, top));
-  }
-  return out;
-}
-
-// ---- figures: each returns { name, vars, files, fileVars, desc } or null when not applicable ----
 
 // The fitted trend drawn in a figure: the finding on a series that match()
 // accepts, else (with tested) that figure's tested series. null when there
@@ -756,123 +655,6 @@ function opsFigure(addon, data, summary, ctx) {
 }
 
 // ---- gnuplot ----
-
-function assignments(vars) {
-  return Object.entries(vars)
-    .map(([k, v]) => {
-      if (typeof v === 'number') return `${k}=${Number.isFinite(v) ? num(v) : 0}`;
-      return `${k}='${String(v)
-        .replace(/[\r\n]+/g, ' ')
-        .replace(/'/g, "''")}'`;
-    })
-    .join('; ');
-}
-
-// Runs one gnuplot script; resolves { ok, reason, stderr } and never rejects.
-// gnuplot runs in its own process group, so that a timeout (timeoutMs, 0:
-// none) or an aborted signal ends it and anything it started; the promise
-// then resolves at once, without waiting for pipes a child may hold open.
-function runGnuplot(bin, script, vars, { timeoutMs = GNUPLOT_TIMEOUT_MS, signal } = {}) {
-  return new Promise((resolve) => {
-    let stderr = '',
-      settled = false,
-      timer = null;
-    let child;
-    const kill = () => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const done = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve({ stderr, ...result });
-    };
-    const onAbort = () => {
-      kill();
-      done({ ok: false, interrupted: true, reason: 'skipped: interrupted' });
-    };
-    if (signal?.aborted) return done({ ok: false, interrupted: true, reason: 'skipped: interrupted' });
-    // From plots/, where every script loads common.gp.
-    child = spawn(bin, ['-e', assignments(vars), script], {
-      cwd: PLOTS,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      detached: true,
-    });
-    if (timeoutMs > 0)
-      timer = setTimeout(() => {
-        kill();
-        child.stderr.destroy();
-        done({
-          ok: false,
-          timedOut: true,
-          reason: `${bin} did not finish within ${Number((timeoutMs / 1000).toPrecision(3))} s (--plot-timeout)`,
-        });
-      }, timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', (err) => {
-      done({ ok: false, missing: err.code === 'ENOENT', reason: `cannot run ${bin}: ${err.message}` });
-    });
-    child.on('close', (code, sig) => {
-      done(
-        code === 0
-          ? { ok: true }
-          : {
-              ok: false,
-              reason: `${bin} exited with ${sig ?? `status ${code}`}: ${stderr.trim().split('\n').at(-1) ?? ''}`,
-            },
-      );
-    });
-  });
-}
-
-async function pool(jobs, limit, fn) {
-  const results = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await fn(jobs[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return results;
-}
-
-async function nonEmpty(path) {
-  try {
-    return (await stat(path)).size > 0;
-  } catch {
-    return false;
-  }
-}
-
-// Names an SVG figure for readers and screen readers: gnuplot's document
-// title ("Gnuplot") becomes the figure's, its description says what the
-// figure shows, and each plot's title ("gnuplot_plot_3") its key entry.
-function describeSvg(svg, title, desc) {
-  return svg
-    .replace(/<title>Gnuplot<\/title>/, `<title>${escapeMarkup(title)}</title>`)
-    .replace(/<desc>Produced by GNUPLOT[^<]*<\/desc>/, `<desc>${escapeMarkup(desc)}</desc>`)
-    .replace(
-      /(<g id="gnuplot_plot_\d+"\s*>)<title>gnuplot_plot_\d+<\/title>([\s\S]*?)(?=<g id="gnuplot_plot_|$)/g,
-      (_all, open, body) => {
-        const key = /<text>([^<]*)<\/text>/.exec(body);
-        return key ? `${open}<title>${key[1]}</title>${body}` : `${open}${body}`;
-      },
-    );
-}
-
-async function labelSvg(path, spec) {
-  await writeFile(path, describeSvg(await readFile(path, 'utf8'), spec.vars.title, spec.desc));
-}
 
 // A thinned run (one call kept per stride iterations, docs/log-format.md)
 // drawn in kept calls: its series' iterations and the summary's windows,

@@ -1,8 +1,10 @@
 // Writes every report of a run into its result folder: figures (PNG, SVG),
 // report.html, summary.md and junit.xml.
+
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPORT_FORMATS } from '../options/formats.js';
+import { DEFAULTS } from '../options/schema.js';
 import { renderHtml } from './html.js';
 import { writeJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
@@ -37,7 +39,7 @@ async function timedMedians(data, summary) {
 // stop the other reports; with requirePlots the promise then rejects with an
 // Error whose code is 'WS_PLOTS_FAILED', after everything else is written.
 // env.WASM_SOAK_GNUPLOT overrides the gnuplot executable. plotTimeoutMs
-// bounds each figure (0: no bound); an aborted signal skips the figures not
+// (default --plot-timeout's) bounds each figure (0: no bound); an aborted signal skips the figures not
 // yet drawn (a signal during the reports), the rest is still written.
 // startedAt: performance.now() when the run started, so that junit.xml's
 // time is the wall time until it is written (else the loop's time).
@@ -45,7 +47,7 @@ export async function writeReports(
   dir,
   data,
   summary,
-  { formats = REPORT_FORMATS, requirePlots = false, plotTimeoutMs, signal, startedAt } = {},
+  { formats = REPORT_FORMATS, requirePlots = false, plotTimeoutMs = DEFAULTS.plotTimeoutMs, signal, startedAt } = {},
 ) {
   const unknown = formats.filter((f) => !REPORT_FORMATS.includes(f));
   if (unknown.length)
