@@ -187,8 +187,49 @@ function inIterations(r, stride) {
  */
 export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);
+  const { r, series } = judgeInC(data, o);
+  const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
+  // Growth held by peaks, tested again on the second timed pass: by series index.
+  const again = Object.fromEntries(
+    r.replicaSeries.map((x) => [
+      x.series,
+      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.pattern === 'sustained' },
+    ]),
+  );
+  const { outSeries, notes } = memoryFacts(r, series, again, o, slopeOf);
+  const time = timeFacts(r.time, data, o, slopeOf);
+  const t = r.time;
+  return {
+    warmup: {
+      method: o.warmup === 'auto' ? 'auto' : 'fixed',
+      iterations: r.warmup.iterations,
+      time: r.warmup.time,
+      memory: r.warmup.memory,
+      startupGrowthBytes: r.warmup.startupGrowthBytes,
+    },
+    series: [...outSeries.filter(Boolean), time],
+    findings: r.findings.map((f) => findingFacts(f, { r, series, data, o, again, time, slopeOf })),
+    inconclusive: r.undecided.map((u) => ({
+      reason: nameOf(UNDECIDED_REASON, u.reason),
+      series: u.series < 0 ? 'time' : series[u.series].name,
+      moreCalls: u.moreCalls,
+    })),
+    notes,
+    severityOrder: FINDING_KINDS,
+    // The early and late windows (C's ws_time_windows), also when the time
+    // test had too few calls: the summary's time rows and the figures use them.
+    windows: { early: { from: t.from, to: t.earlyTo }, late: { from: t.lateFrom, to: t.to } },
+  };
+}
+
+/**
+ * C's verdict analysis (addon verdictAnalyzeRun) of a decoded run under
+ * checked options o: { r, series } with r in iterations (a thinned run is
+ * judged in kept calls, stride iterations each, then put back) and series
+ * the run's series as collected.
+ */
+function judgeInC(data, o) {
   const elapsed = data.elapsed instanceof Float32Array ? data.elapsed : Float32Array.from(data.elapsed ?? []);
-  // A thinned run is judged in kept calls (stride iterations each), then put back in iterations.
   const stride = data.stride ?? 1;
   const series = collectSeries(data);
   const judged = stride > 1 ? series.map((s) => ({ ...s, iter: s.iter.map((x) => x / stride) })) : series;
@@ -215,21 +256,16 @@ export function analyzeRun(data, options = {}) {
     replicaInput(data.replica, series),
   );
   if (stride > 1) inIterations(r, stride);
-  const warmup = {
-    method: o.warmup === 'auto' ? 'auto' : 'fixed',
-    iterations: r.warmup.iterations,
-    time: r.warmup.time,
-    memory: r.warmup.memory,
-    startupGrowthBytes: r.warmup.startupGrowthBytes,
-  };
-  const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
-  // Growth held by peaks, tested again on the second timed pass: by series index.
-  const again = Object.fromEntries(
-    r.replicaSeries.map((x) => [
-      x.series,
-      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.pattern === 'sustained' },
-    ]),
-  );
+  return { r, series };
+}
+
+/**
+ * The memory series' facts (null for the control, which is no memory) and
+ * C's notes: a series below the memory floor, or the JS heap below its
+ * threshold, carries its numbers. again: the second pass's results by
+ * series index.
+ */
+function memoryFacts(r, series, again, o, slopeOf) {
   const outSeries = series.map((s, i) => {
     const x = r.series[i];
     if (s.role === ROLE.control) return null;
@@ -254,12 +290,9 @@ export function analyzeRun(data, options = {}) {
       grownBytes: r.series[r.belowThreshold].grownBytes,
       thresholdBytes: r.jsHeapThreshold,
     };
-  // What the run shows that is no finding (C's notes); a series below the
-  // memory floor also carries its numbers, as the JS heap does.
   const notes = r.notes.map((n) => {
     const kind = nameOf(NOTE_KIND, n.kind);
     const { kind: _, series: i, ...numbers } = n;
-    const name = series[i].name;
     if (kind === 'below-floor')
       outSeries[i].belowFloor = {
         grownBytes: n.grownBytes,
@@ -268,147 +301,108 @@ export function analyzeRun(data, options = {}) {
         floorPerCall: o.memFloorPerCall,
         floorRelative: o.memFloorRelative,
       };
-    return { kind, series: name, ...numbers };
+    return { kind, series: series[i].name, ...numbers };
   });
-  const t = r.time;
+  return { outSeries, notes };
+}
+
+/**
+ * The time series' facts from C's time result t: the effect that decides
+ * (the trend's change across the run with its 98 % interval, against the
+ * machine's control when the run measured one; docs/verdicts.md, "Time
+ * against the machine"), what the machine did, the descriptions (windows,
+ * trend), each half's own change, the threshold, and the second pass's test.
+ */
+function timeFacts(t, data, o, slopeOf) {
   const finite = (v) => (Number.isFinite(v) ? v : null);
-  // The time effect that decides, quoted everywhere: the trend's change
-  // across the run with its 98 % interval, against the machine's control
-  // when the run measured one (docs/verdicts.md, "Time against the machine").
-  const timeEffect = t.tested
-    ? {
-        relative: t.decidedEffect,
-        low: t.decidedLow98,
-        high: t.decidedHigh98,
-        level: 0.98,
-        method: t.adjustedEffect != null ? 'trend against the machine' : 'trend',
-      }
-    : null;
-  // What the machine did: the control's own change, the batches preemption
-  // disturbed, and the calls' own trend before the control.
-  const machine = t.tested
-    ? {
-        controlled: t.controlled,
-        controlBatches: t.controlBatches,
-        disturbedBatches: t.disturbedBatches,
-        preemptedCalls: t.preemptedCalls,
-        batches: t.batches,
-        change: t.controlled ? { relative: t.controlEffect, low: t.controlLow98, high: t.controlHigh98 } : null,
-        callsAlone: { relative: t.effect, low: t.effectLow98, high: t.effectHigh98 },
-        noise: t.machineNoise,
-      }
-    : null;
-  // The early-vs-late window change with its bootstrap interval (null bounds
-  // when the windows are too short), and the trend's 95 % interval:
-  // descriptions, never the decision.
-  const windowsEffect = t.tested
-    ? {
-        relative: t.windowsChange,
-        low: finite(t.windowsLow),
-        high: finite(t.windowsHigh),
-        method: 'windows, moving-block bootstrap',
-      }
-    : null;
-  const trendEffect = t.tested ? { relative: t.effect, low: t.effectLow, high: t.effectHigh, method: 'trend' } : null;
-  const windows = t.tested
-    ? {
-        early: { from: t.from, to: t.earlyTo, ns: t.earlyNs },
-        late: { from: t.lateFrom, to: t.to, ns: t.lateNs },
-        batches: t.windowBatches,
-        blockBatches: t.windowsBlock,
-      }
-    : null;
-  // The second timed pass's test, when the first flagged a slowdown and one ran.
-  const replica = t.replica
-    ? {
-        calls: data.replica.calls,
-        effect: { relative: t.replica.decidedEffect, low: t.replica.decidedLow98, high: t.replica.decidedHigh98 },
-        pValue: t.replica.decidedP,
-        confirmed: !t.unreplicated,
-      }
-    : null;
-  outSeries.push({
+  const tested = (make) => (t.tested ? make() : null);
+  return {
     name: 'time',
     tested: t.tested,
     pattern: !t.tested ? 'untested' : t.flagged ? 'sustained' : 'flat',
     window: { from: t.from, to: t.to },
     slope: t.trend ? slopeOf(t.trend, 'ln(ns)') : null,
     pValue: t.trend ? t.trend.pValue : null,
-    effect: timeEffect,
-    machine,
-    windowsEffect,
-    trendEffect,
-    windows,
+    effect: tested(() => ({
+      relative: t.decidedEffect,
+      low: t.decidedLow98,
+      high: t.decidedHigh98,
+      level: 0.98,
+      method: t.adjustedEffect != null ? 'trend against the machine' : 'trend',
+    })),
+    // The control's own change, the batches preemption disturbed, and the calls' own trend before the control.
+    machine: tested(() => ({
+      controlled: t.controlled,
+      controlBatches: t.controlBatches,
+      disturbedBatches: t.disturbedBatches,
+      preemptedCalls: t.preemptedCalls,
+      batches: t.batches,
+      change: t.controlled ? { relative: t.controlEffect, low: t.controlLow98, high: t.controlHigh98 } : null,
+      callsAlone: { relative: t.effect, low: t.effectLow98, high: t.effectHigh98 },
+      noise: t.machineNoise,
+    })),
+    // The early-vs-late window change with its bootstrap interval (null
+    // bounds when the windows are too short), and the trend's 95 %
+    // interval: descriptions, never the decision.
+    windowsEffect: tested(() => ({
+      relative: t.windowsChange,
+      low: finite(t.windowsLow),
+      high: finite(t.windowsHigh),
+      method: 'windows, moving-block bootstrap',
+    })),
+    trendEffect: tested(() => ({ relative: t.effect, low: t.effectLow, high: t.effectHigh, method: 'trend' })),
+    windows: tested(() => ({
+      early: { from: t.from, to: t.earlyTo, ns: t.earlyNs },
+      late: { from: t.lateFrom, to: t.to, ns: t.lateNs },
+      batches: t.windowBatches,
+      blockBatches: t.windowsBlock,
+    })),
     windowsChange: t.tested ? t.windowsChange : null,
     // Each half's own implied change (an unsustained rise), and the threshold judged against.
-    halves: t.tested ? { first: finite(t.firstHalfEffect), second: finite(t.secondHalfEffect) } : null,
+    halves: tested(() => ({ first: finite(t.firstHalfEffect), second: finite(t.secondHalfEffect) })),
     threshold: o.timeThreshold,
-    replica,
-  });
-  const opName = (i) => (data.op && i < data.op.length ? (data.header?.ops?.[data.op[i]]?.name ?? null) : null);
-  const findings = r.findings.map((f) => {
-    if (f.kind === 'memory-exhausted') {
-      const s = series[f.series];
-      const op = opName(f.iteration);
-      return {
-        kind: f.kind,
-        series: s.name,
-        iteration: f.iteration,
-        op,
-        bytes: f.bytes,
-        limitBytes: s.limit,
-      };
-    }
-    if (f.kind === 'slowdown') {
-      return {
-        kind: f.kind,
-        series: 'time',
-        window: { from: t.from, to: t.to },
-        slope: slopeOf(t.trend, 'ln(ns)'),
-        pValue: t.trend.pValue,
-        effect: timeEffect,
-        machine,
-        windows,
-        replica,
-        projection: null,
-      };
-    }
+    // The second timed pass's test, when the first flagged a slowdown and one ran.
+    replica: t.replica
+      ? {
+          calls: data.replica.calls,
+          effect: { relative: t.replica.decidedEffect, low: t.replica.decidedLow98, high: t.replica.decidedHigh98 },
+          pValue: t.replica.decidedP,
+          confirmed: !t.unreplicated,
+        }
+      : null,
+  };
+}
+
+/** One of C's findings f as facts: a memory that reached its limit, a slowdown (the time facts), or a memory trend. */
+function findingFacts(f, { r, series, data, o, again, time, slopeOf }) {
+  if (f.kind === 'memory-exhausted') {
     const s = series[f.series];
-    const x = r.series[f.series];
-    const span = (x.to - x.from) / 1000;
-    const base = x.start > 0 ? x.start : 1;
-    const p = projection(s, x, data, o);
-    const cause = f.cause ? nameOf(GROWTH_CAUSE, f.cause) : null;
-    return {
-      kind: f.kind,
-      ...(cause ? { cause } : {}),
-      series: s.name,
-      window: { from: x.from, to: x.to },
-      slope: slopeOf(x.trend, 'bytes'),
-      pValue: x.trend.pValue,
-      effect: {
-        relative: (x.trend.slope * span) / base,
-        low: (x.trend.low * span) / base,
-        high: (x.trend.high * span) / base,
-      },
-      projection: p,
-      ...(again[f.series] ? { replica: again[f.series] } : {}),
-    };
-  });
-  const inconclusive = r.undecided.map((u) => ({
-    reason: nameOf(UNDECIDED_REASON, u.reason),
-    series: u.series < 0 ? 'time' : series[u.series].name,
-    moreCalls: u.moreCalls,
-  }));
+    const i = f.iteration;
+    const op = data.op && i < data.op.length ? (data.header?.ops?.[data.op[i]]?.name ?? null) : null;
+    return { kind: f.kind, series: s.name, iteration: i, op, bytes: f.bytes, limitBytes: s.limit };
+  }
+  if (f.kind === 'slowdown') {
+    const { window, slope, pValue, effect, machine, windows, replica } = time;
+    return { kind: f.kind, series: 'time', window, slope, pValue, effect, machine, windows, replica, projection: null };
+  }
+  const s = series[f.series];
+  const x = r.series[f.series];
+  const span = (x.to - x.from) / 1000;
+  const base = x.start > 0 ? x.start : 1;
+  const cause = f.cause ? nameOf(GROWTH_CAUSE, f.cause) : null;
   return {
-    warmup,
-    series: outSeries.filter(Boolean),
-    findings,
-    inconclusive,
-    notes,
-    severityOrder: FINDING_KINDS,
-    // The early and late windows (C's ws_time_windows), also when the time
-    // test had too few calls: the summary's time rows and the figures use them.
-    windows: { early: { from: t.from, to: t.earlyTo }, late: { from: t.lateFrom, to: t.to } },
+    kind: f.kind,
+    ...(cause ? { cause } : {}),
+    series: s.name,
+    window: { from: x.from, to: x.to },
+    slope: slopeOf(x.trend, 'bytes'),
+    pValue: x.trend.pValue,
+    effect: {
+      relative: (x.trend.slope * span) / base,
+      low: (x.trend.low * span) / base,
+      high: (x.trend.high * span) / base,
+    },
+    projection: projection(s, x, data, o),
+    ...(again[f.series] ? { replica: again[f.series] } : {}),
   };
 }
