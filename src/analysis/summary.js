@@ -40,6 +40,64 @@ export function memoryAt(memory, i) {
 }
 
 /**
+ * Calls and throws per op and the calls that grew memory: every call's, from
+ * the log's per-op summaries when it was thinned (its kept calls are a
+ * sample), else counted call by call.
+ */
+function callCounts(data, nOps) {
+  const counts = new Float64Array(nOps);
+  const threw = new Float64Array(nOps);
+  const thin = data.thinning;
+  if (thin) {
+    for (let k = 0; k < nOps; k++) {
+      counts[k] = thin.opCalls[k] ?? 0;
+      threw[k] = thin.opThrew[k] ?? 0;
+    }
+    return { counts, threw, growthEvents: thin.growthEvents };
+  }
+  const { calls, op, flags } = data;
+  let growthEvents = 0;
+  for (let i = 0; i < calls; i++) {
+    counts[op[i]]++;
+    if (flags[i] & FLAG.threw) threw[op[i]]++;
+    if (flags[i] & FLAG.grew) growthEvents++;
+  }
+  return { counts, threw, growthEvents };
+}
+
+/**
+ * The summary's error of a run that failed (run.error), or null: where it
+ * failed as the run says (a hung call, a failed stats()), else the last
+ * call that threw, with its op.
+ */
+function runError(data, ops, run) {
+  if (!run.error) return null;
+  const { calls, op, flags } = data;
+  // Where it failed: as the run says (a hung call, a failed stats()), else
+  // the call that threw.
+  let failedAt = calls - 1;
+  while (failedAt >= 0 && !(flags[failedAt] & FLAG.threw)) failedAt--;
+  const known = Number.isInteger(run.error.iteration) && run.error.iteration >= 0;
+  const at = known ? run.error.iteration : failedAt >= 0 ? failedAt : null;
+  const opName = known
+    ? (run.error.op ?? (at < calls ? (ops[op[at]]?.name ?? null) : null))
+    : failedAt >= 0
+      ? (ops[op[failedAt]]?.name ?? null)
+      : null;
+  const error = {
+    message: run.error.message,
+    name: run.error.name ?? 'Error',
+    code: run.error.code ?? null,
+    iteration: at,
+    op: opName,
+    phase: run.phase ?? 'iteration',
+    stack: run.error.stack ?? null,
+  };
+  if (run.error.elapsedMs !== undefined) error.elapsedMs = run.error.elapsedMs;
+  return error;
+}
+
+/**
  * Returns the base summary: counts, time windows, memory figures, error.
  * warmupEnd: the first iteration after warm-up. windows: the early and late
  * windows { early: { from, to }, late: { from, to } } the verdicts defined
@@ -47,7 +105,7 @@ export function memoryAt(memory, i) {
  * from the runner (or from the log alone for `report`).
  */
 export function buildSummary(data, warmupEnd, windows, run) {
-  const { header, calls, elapsed, op, flags } = data;
+  const { header, calls, elapsed, op } = data;
   const ops = header.ops ?? [];
   const warm = Math.min(warmupEnd, data.thinning?.iterations ?? calls);
   const e = windows.early;
@@ -58,23 +116,8 @@ export function buildSummary(data, warmupEnd, windows, run) {
   const early = addon.windowStats(elapsed, op, Math.round(e.from / stride), Math.round(e.to / stride), ops.length);
   const late = addon.windowStats(elapsed, op, Math.round(l.from / stride), Math.round(l.to / stride), ops.length);
 
-  const counts = new Float64Array(ops.length);
-  const threw = new Float64Array(ops.length);
-  let growthEvents = 0;
+  const { counts, threw, growthEvents } = callCounts(data, ops.length);
   const thin = data.thinning;
-  if (thin) {
-    for (let k = 0; k < ops.length; k++) {
-      counts[k] = thin.opCalls[k] ?? 0;
-      threw[k] = thin.opThrew[k] ?? 0;
-    }
-    growthEvents = thin.growthEvents;
-  } else {
-    for (let i = 0; i < calls; i++) {
-      counts[op[i]]++;
-      if (flags[i] & FLAG.threw) threw[op[i]]++;
-      if (flags[i] & FLAG.grew) growthEvents++;
-    }
-  }
   let maxBytes = 0;
   for (const b of data.memory.bytes) maxBytes = Math.max(maxBytes, b);
   const declared = (header.memories ?? []).map((m) => m.maximumBytes);
@@ -90,30 +133,7 @@ export function buildSummary(data, warmupEnd, windows, run) {
     };
   });
 
-  let error = null;
-  if (run.error) {
-    // Where it failed: as the run says (a hung call, a failed stats()), else
-    // the call that threw.
-    let failedAt = calls - 1;
-    while (failedAt >= 0 && !(flags[failedAt] & FLAG.threw)) failedAt--;
-    const known = Number.isInteger(run.error.iteration) && run.error.iteration >= 0;
-    const at = known ? run.error.iteration : failedAt >= 0 ? failedAt : null;
-    const opName = known
-      ? (run.error.op ?? (at < calls ? (ops[op[at]]?.name ?? null) : null))
-      : failedAt >= 0
-        ? (ops[op[failedAt]]?.name ?? null)
-        : null;
-    error = {
-      message: run.error.message,
-      name: run.error.name ?? 'Error',
-      code: run.error.code ?? null,
-      iteration: at,
-      op: opName,
-      phase: run.phase ?? 'iteration',
-      stack: run.error.stack ?? null,
-    };
-    if (run.error.elapsedMs !== undefined) error.elapsedMs = run.error.elapsedMs;
-  }
+  const error = runError(data, ops, run);
 
   return {
     schema: 'wasm-soak-summary',
