@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { againstBaseline } from '../src/baseline/record.js';
+import { withSentences } from '../src/report/sentences.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
@@ -144,6 +145,10 @@ test("a run against a baseline is judged against each night's machine", () => {
   // A baseline saved without a control: the calls alone, a regression.
   const alone = againstBaseline(record(1.3), record(1, false), opts);
   assert.equal(alone.time.method, 'calls alone');
-  assert.equal(alone.regressions.length, 1);
-  assert.match(alone.regressions[0].sentence, /time per call rose 30\.0 %/);
+  assert.deepEqual(alone.regressions, [{ kind: 'regression', metric: 'time', gate: 0.05 }]);
+  const worded = withSentences({ baseline: alone }).baseline.regressions[0].sentence;
+  assert.match(
+    worded,
+    /^time per call rose 30\.0 % against baseline nightly \(95 % interval .*\), beyond --fail-if-slower 5\.0 %$/,
+  );
 });

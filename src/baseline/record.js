@@ -146,26 +146,13 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
       : null;
   const highWater = { baseline: base.memory.highWater, current: run.memory.highWater };
   const regressions = [];
-  if (time && gates.slower !== null && !time.withinNoise && time.low > gates.slower) {
-    regressions.push({
-      kind: 'regression',
-      metric: 'time',
-      sentence: `time per call rose ${(time.change * 100).toFixed(1)} % against baseline ${base.name}${time.machine ? ', each run against its machine' : ''} (95 % interval ${(time.low * 100).toFixed(1)}–${(time.high * 100).toFixed(1)} %), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
-    });
-  }
-  if (gates.moreAllocs && counts && (counts.exact ? counts.allocs > 0 : counts.allocsPerCall > 0)) {
-    const more = counts.exact
-      ? `${counts.allocs} more allocations than baseline ${base.name} over the same ${run.counts.calls} calls`
-      : `${counts.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${base.name} (not the same calls: another seed or iteration count)`;
-    regressions.push({ kind: 'regression', metric: 'allocations', sentence: `${more} (--fail-if-more-allocs)` });
-  }
-  if (gates.higherWater && highWater.current > highWater.baseline) {
-    regressions.push({
-      kind: 'regression',
-      metric: 'high-water',
-      sentence: `memory high-water mark ${highWater.current} bytes, ${highWater.current - highWater.baseline} above baseline ${base.name} (--fail-if-higher-water)`,
-    });
-  }
+  // The gates a run broke (src/report/sentences.js words them).
+  if (time && gates.slower !== null && !time.withinNoise && time.low > gates.slower)
+    regressions.push({ kind: 'regression', metric: 'time', gate: gates.slower });
+  if (gates.moreAllocs && counts && (counts.exact ? counts.allocs > 0 : counts.allocsPerCall > 0))
+    regressions.push({ kind: 'regression', metric: 'allocations', calls: run.counts.calls });
+  if (gates.higherWater && highWater.current > highWater.baseline)
+    regressions.push({ kind: 'regression', metric: 'high-water' });
   return {
     name: base.name,
     dir,

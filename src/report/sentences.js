@@ -317,11 +317,37 @@ const CAVEAT_WORDS = {
     'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used',
 };
 
+/** A gate a run broke against its baseline (g, summary.baseline's b), in words. */
+function regressionSentence(g, b) {
+  const pct = (x) => `${(x * 100).toFixed(1)} %`;
+  switch (g.metric) {
+    case 'time': {
+      const t = b.time;
+      const machine = t.machine ? ', each run against its machine' : '';
+      return `time per call rose ${pct(t.change)} against baseline ${b.name}${machine} (95 % interval ${(t.low * 100).toFixed(1)}–${pct(t.high)}), beyond --fail-if-slower ${pct(g.gate)}`;
+    }
+    case 'allocations': {
+      const c = b.counts;
+      const more = c.exact
+        ? `${c.allocs} more allocations than baseline ${b.name} over the same ${g.calls} calls`
+        : `${c.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${b.name} (not the same calls: another seed or iteration count)`;
+      return `${more} (--fail-if-more-allocs)`;
+    }
+    case 'high-water': {
+      const h = b.highWater;
+      return `memory high-water mark ${h.current} bytes, ${h.current - h.baseline} above baseline ${b.name} (--fail-if-higher-water)`;
+    }
+    default:
+      return g.sentence ?? '';
+  }
+}
+
 /**
  * result (a summary, or analyzeRun's { series, findings, inconclusive,
  * notes }) with every finding, undecided test and note worded (`sentence`),
- * and the counting pass's caveat (`sources.countingPass.note`). Returns a
- * new object; result is not changed.
+ * the counting pass's caveat (`sources.countingPass.note`) and the gates
+ * broken against a baseline (`baseline.regressions`). Returns a new object;
+ * result is not changed.
  */
 export function withSentences(result) {
   const bySeries = new Map((result.series ?? []).map((s) => [s.name, s]));
@@ -339,6 +365,9 @@ export function withSentences(result) {
     })),
     notes: (result.notes ?? []).map((n) => ({ ...n, sentence: noteSentence(n, bySeries.get(n.series)) })),
   };
+  const b = result.baseline;
+  if (b?.regressions)
+    out.baseline = { ...b, regressions: b.regressions.map((g) => ({ ...g, sentence: regressionSentence(g, b) })) };
   const pass = result.sources?.countingPass;
   if (pass) {
     const note = pass.caveat ? CAVEAT_WORDS[pass.caveat](pass) : null;
