@@ -1,9 +1,10 @@
-// `wasm-soak init`: on every visible real module of soak/real/ (their npm
-// packages are devDependencies), the scenario it writes runs 1 000 calls
-// unedited; the glue forms it recognises from a file (wasm-bindgen nodejs,
-// web and bundler, Emscripten, AssemblyScript, a WASI reactor) load as their glue
-// wants; a raw module with glue-shaped imports points to init. These tests
-// are about mechanics, so the runs use --fail-on none.
+// `wasm-soak init`: on every visible real module of soak/real/ and on sql.js
+// (soak/dev/; their npm packages are devDependencies), the scenario it writes
+// runs 1 000 calls unedited; the glue forms it recognises from a file
+// (wasm-bindgen nodejs, web and bundler, Emscripten with or without
+// MODULARIZE and with WebIDL bindings, AssemblyScript, a WASI reactor) load
+// as their glue wants; a raw module with glue-shaped imports points to init.
+// These tests are about mechanics, so the runs use --fail-on none.
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -37,7 +38,7 @@ async function initAndRun(operand, dir = project()) {
   return { text: readFileSync(scenario, 'utf8'), summary };
 }
 
-// The npm packages the soak/real/ scenarios drive.
+// The npm packages the soak/real/ scenarios drive, and sql.js (soak/dev/sqljs.mjs).
 const PACKAGES = [
   'lz4-wasm-nodejs',
   '@jsquash/png',
