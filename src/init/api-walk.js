@@ -108,7 +108,8 @@ export function walkApi(api, numeric) {
       if (isClass(value)) {
         const methods = methodsOf(value);
         const factories = Object.keys(value).filter((k) => FACTORY.test(k) && typeof read(value, k) === 'function');
-        const free = FREE_METHODS.find((m) => methods.includes(m)) ?? webidlDestroy(value, obj, path);
+        // A WebIDL object is freed only by destroy(obj), whatever its methods are called.
+        const free = webidlDestroy(value, obj, path) ?? FREE_METHODS.find((m) => methods.includes(m)) ?? null;
         out.push({ kind: 'class', path: [...path, key], arity: value.length, methods, free, factories });
       } else out.push({ kind: 'function', path: [...path, key], arity: value.length, wasm });
     }
