@@ -7,6 +7,9 @@
 //                               test/fixtures/bindgen-bundler/adder.wat -> adder_bg.wasm
 //                               test/fixtures/dylink-{main,side}.c -> dylink-main.{cjs,wasm},
 //                               dylink-side.wasm (Emscripten dynamic linking)
+//                               test/fixtures/emscripten-global.c -> .cjs, .wasm
+//                               test/fixtures/webidl-counter.{idl,cpp} -> .cjs, .wasm
+//                               (Emscripten WebIDL bindings)
 //                               soak/fixtures/<name>.c -> soak/native/<name>.so for
 //                               the fixtures in NATIVE (not committed: see below)
 //   node soak/build.js --check  builds into a temporary folder and compares every
@@ -22,7 +25,8 @@
 // runs from the repository root on relative paths, with no debug info
 // (wasi-libc's own DWARF is stripped at link time), so no path is embedded.
 // Needs Debian's clang, lld, wasi-libc and wabt (wat2wasm), and Debian's
-// emscripten for the fixtures listed in EMCC.
+// emscripten (with python3-ply, which its webidl_binder needs) for the
+// fixtures built with emcc.
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -121,6 +125,23 @@ const EMSCRIPTEN_GLOBAL = [
   '-Wextra',
   '-Werror',
 ];
+
+// An Emscripten build with WebIDL bindings: webidl_binder writes the C++ and
+// JS glue of test/fixtures/webidl-counter.idl into a temporary folder, the
+// C++ source includes the C++ half and the JS half is the --post-js of a
+// MODULARIZE factory (CommonJS, hence .cjs); wasm-soak init must recognise it.
+const WEBIDL = [
+  '-O1',
+  '-sMODULARIZE',
+  '-sEXPORT_NAME=createCounterModule',
+  '-sENVIRONMENT=node',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
+];
+// Debian's python, which has python3-ply, runs webidl_binder (emcc runs on
+// whichever python3 comes first on PATH).
+const WEBIDL_PYTHON = '/usr/bin/python3';
 
 // AssemblyScript fixtures (soak/fixtures/<name>.ts), built with the
 // assemblyscript compiler from npm (a devDependency): its TLSF allocator with
@@ -225,12 +246,15 @@ function buildAll(soakOut, testOut) {
     [...EMSCRIPTEN_GLOBAL, `${TEST_FIXTURES}/emscripten-global.c`, '-o', join(testOut, 'emscripten-global.cjs')],
     emccEnvironment(),
   );
+  buildWebidl(testOut);
   for (const file of [
     'dylink-side.wasm',
     'dylink-main.wasm',
     'dylink-main.cjs',
     'emscripten-global.wasm',
     'emscripten-global.cjs',
+    'webidl-counter.wasm',
+    'webidl-counter.cjs',
   ]) {
     outputs.push({ built: join(testOut, file), committed: `${TEST_FIXTURES}/${file}` });
   }
@@ -246,6 +270,33 @@ function buildAll(soakOut, testOut) {
   run('wat2wasm', [`${TEST_FIXTURES}/bindgen-bundler/adder.wat`, '-o', bundler]);
   outputs.push({ built: bundler, committed: `${TEST_FIXTURES}/bindgen-bundler/adder_bg.wasm` });
   return outputs;
+}
+
+/** Builds test/fixtures/webidl-counter.{cjs,wasm} into testOut, its generated glue in a temporary folder. */
+function buildWebidl(testOut) {
+  const env = emccEnvironment();
+  const glue = mkdtempSync(join(tmpdir(), 'soak-webidl-'));
+  try {
+    const root = execFileSync('em-config', ['EMSCRIPTEN_ROOT'], { env }).toString().trim();
+    const stem = join(glue, 'webidl-counter.glue');
+    run(WEBIDL_PYTHON, [join(root, 'tools', 'webidl_binder.py'), `${TEST_FIXTURES}/webidl-counter.idl`, stem], env);
+    run(
+      'emcc',
+      [
+        ...WEBIDL,
+        '-I',
+        glue,
+        '--post-js',
+        `${stem}.js`,
+        `${TEST_FIXTURES}/webidl-counter.cpp`,
+        '-o',
+        join(testOut, 'webidl-counter.cjs'),
+      ],
+      env,
+    );
+  } finally {
+    rmSync(glue, { recursive: true, force: true });
+  }
 }
 
 /** Builds the native libraries into NATIVE_OUT; returns their paths relative to ROOT. */

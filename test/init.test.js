@@ -1,9 +1,10 @@
-// `wasm-soak init`: on every visible real module of soak/real/ (their npm
-// packages are devDependencies), the scenario it writes runs 1 000 calls
-// unedited; the glue forms it recognises from a file (wasm-bindgen nodejs,
-// web and bundler, Emscripten, AssemblyScript, a WASI reactor) load as their glue
-// wants; a raw module with glue-shaped imports points to init. These tests
-// are about mechanics, so the runs use --fail-on none.
+// `wasm-soak init`: on every visible real module of soak/real/ and on sql.js
+// (soak/dev/; their npm packages are devDependencies), the scenario it writes
+// runs 1 000 calls unedited; the glue forms it recognises from a file
+// (wasm-bindgen nodejs, web and bundler, Emscripten with or without
+// MODULARIZE and with WebIDL bindings, AssemblyScript, a WASI reactor) load
+// as their glue wants; a raw module with glue-shaped imports points to init.
+// These tests are about mechanics, so the runs use --fail-on none.
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -37,7 +38,7 @@ async function initAndRun(operand, dir = project()) {
   return { text: readFileSync(scenario, 'utf8'), summary };
 }
 
-// The npm packages the soak/real/ scenarios drive.
+// The npm packages the soak/real/ scenarios drive, and sql.js (soak/dev/sqljs.mjs).
 const PACKAGES = [
   'lz4-wasm-nodejs',
   '@jsquash/png',
@@ -48,6 +49,7 @@ const PACKAGES = [
   'md4w',
   'meshoptimizer',
   'xxhash-wasm',
+  'sql.js',
 ];
 
 for (const name of PACKAGES) {
@@ -91,6 +93,25 @@ test('init on Emscripten glue built without MODULARIZE: run once with a Module t
     assert.match(text, /const Module = \{ wasmBinary: readFileSync\(WASM\)/);
     assert.match(text, /raw\._malloc\(size\)/, "the module's own allocator, as no export takes random numbers");
     assert.equal(summary.memory.memories.length, 1, 'its one memory, instantiated once');
+  }
+});
+
+test('init on Emscripten glue with WebIDL bindings: its classes listed, what it makes freed with Module.destroy', async () => {
+  // test/fixtures/webidl-counter.cjs: Debian's emcc and webidl_binder, MODULARIZE (soak/build.js).
+  const glue = fixture('test', 'fixtures', 'webidl-counter.cjs');
+  assert.deepEqual(glueKind(readFileSync(glue, 'utf8')), { kind: 'emscripten', flavour: 'webidl' });
+  for (const operand of [glue, fixture('test', 'fixtures', 'webidl-counter.wasm')]) {
+    const { text } = await initAndRun(operand);
+    const header = text.replace(/\n\/\/ /g, ' ');
+    assert.match(header, /an Emscripten MODULARIZE factory \(given the module as wasmBinary\), with WebIDL bindings\./);
+    assert.match(text, /^\/\/ {3}new api\.Counter\(…\) … api\.destroy\(made\) {2}1 parameter/m);
+    assert.match(text, /^\/\/ {5}methods: add, get, checksum$/m);
+    assert.doesNotMatch(
+      text,
+      /api\.(wrapPointer|getCache|WrapperObject|VoidPtr)\b/,
+      "the binder's helpers are not the API",
+    );
+    assert.match(text, /const made = new api\.Counter\(.*\);\n\s+api\.destroy\(made\);/, 'the op frees what it makes');
   }
 });
 

@@ -11,6 +11,21 @@ import { FREE_METHODS } from './op.js';
 const PRIVATE = /^(_|init$|initSync$|initWasm$|then$|constructor$|ready$|memory$)/;
 const RUNTIME =
   /^(HEAP|ccall$|cwrap$|getValue$|setValue$|UTF8|UTF16|UTF32|AsciiToString|stringTo|lengthBytes|addFunction$|removeFunction$|FS|ENV$|callMain$|abort$|run$|preRun$|postRun$|print$|printErr$|instantiateWasm$|locateFile$|wasmBinary$|wasmMemory$|stack|dynCall|writeArrayToMemory$|intArrayFromString$|allocateUTF8|getTempRet0$|setTempRet0$|onRuntimeInitialized$|onAbort$|inspect$|asm$|getExceptionMessage$|incrementExceptionRefcount$|decrementExceptionRefcount$|getInheritedInstance|getLiveInheritedInstances$|flushPendingDeletes$|setDelayFunction$|count_emval_handles$|get_first_emval$|BindingError$|InternalError$|UnboundTypeError$)/;
+// The helpers Emscripten's WebIDL binder puts on Module beside the bound
+// classes (skipped where Module carries its WrapperObject): destroy(obj)
+// frees an object, and is listed as its classes' free instead.
+const WEBIDL_RUNTIME = new Set([
+  'WrapperObject',
+  'getCache',
+  'wrapPointer',
+  'castObject',
+  'NULL',
+  'destroy',
+  'compare',
+  'getPointer',
+  'getClass',
+  'VoidPtr',
+]);
 const MAX_DEPTH = 3;
 const FACTORY = /^(create|new|make|from|of)/i;
 
@@ -45,6 +60,18 @@ const read = (obj, key) => {
   }
 };
 
+/**
+ * The path of the function that frees fn's instances when fn is a WebIDL
+ * binder class: its prototype's __destroy__ frees the C++ object, and the
+ * destroy(obj) beside the class (on owner, at path) calls it and drops the
+ * object from the glue's cache. Else null.
+ */
+function webidlDestroy(fn, owner, path) {
+  const proto = read(fn, 'prototype');
+  const ok = typeof read(proto ?? {}, '__destroy__') === 'function' && typeof read(owner, 'destroy') === 'function';
+  return ok ? [...path, 'destroy'] : null;
+}
+
 const isPlainApiObject = (value) =>
   value !== null &&
   typeof value === 'object' &&
@@ -59,16 +86,20 @@ const isPlainApiObject = (value) =>
  * The entries of api: [{ kind: 'function', path, arity } | { kind: 'class',
  * path, arity, methods, free, factories }], in the order found, each value
  * once (a CommonJS default that repeats the named exports is not listed
- * twice). numeric: api is a raw module's exports.
+ * twice). free: the name of the method that frees an instance, or the path
+ * of the API function that does (WebIDL's destroy), or null. numeric: api
+ * is a raw module's exports.
  */
 export function walkApi(api, numeric) {
-  const skipped = (key) => PRIVATE.test(key) || (!numeric && RUNTIME.test(key));
+  const skipped = (key, obj) =>
+    PRIVATE.test(key) ||
+    (!numeric && (RUNTIME.test(key) || (WEBIDL_RUNTIME.has(key) && typeof read(obj, 'WrapperObject') === 'function')));
   const out = [];
   const seen = new Set();
   // Functions of a level before the objects below it, so that a CommonJS
   // default repeating the named exports lists them under their own names.
   const visit = (obj, path, depth) => {
-    const keys = Object.keys(obj).filter((key) => !skipped(key));
+    const keys = Object.keys(obj).filter((key) => !skipped(key, obj));
     for (const key of keys) {
       const value = read(obj, key);
       if (typeof value !== 'function' || seen.has(value) || (key === 'default' && !isClass(value))) continue;
@@ -77,7 +108,8 @@ export function walkApi(api, numeric) {
       if (isClass(value)) {
         const methods = methodsOf(value);
         const factories = Object.keys(value).filter((k) => FACTORY.test(k) && typeof read(value, k) === 'function');
-        const free = FREE_METHODS.find((m) => methods.includes(m)) ?? null;
+        // A WebIDL object is freed only by destroy(obj), whatever its methods are called.
+        const free = webidlDestroy(value, obj, path) ?? FREE_METHODS.find((m) => methods.includes(m)) ?? null;
         out.push({ kind: 'class', path: [...path, key], arity: value.length, methods, free, factories });
       } else out.push({ kind: 'function', path: [...path, key], arity: value.length, wasm });
     }

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { createRandom } from '../worker/targets/rng.js';
 import { isClass, probeTargets, walkApi } from './api-walk.js';
 import { argumentLists } from './args.js';
-import { freeMethodOf, opRunner } from './op.js';
+import { freeMethodOf, opRunner, release } from './op.js';
 
 const PROBE_CALLS = 5;
 const MAX_PROBES = 400;
@@ -71,7 +71,7 @@ async function probe(candidate, state, numeric, seed) {
       op.awaits = typeof first?.then === 'function';
       const value = op.awaits ? await first : first;
       op.free = op.free ?? freeMethodOf(value);
-      if (op.free) value[op.free]();
+      if (op.free) release(state.api, op.free, value);
       for (let i = 1; i < PROBE_CALLS; i++) await opRunner(op)(state, ctx);
       return op;
     } catch {

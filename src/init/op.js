@@ -4,6 +4,8 @@
 //   'call'    api.path(args), then result.free() when the result has one;
 //   'new'     new api.path(args), then .free();
 //   'factory' api.path.factory(args), then .free() when there is one;
+//   free is the name of the made object's method that releases it, or the
+//   path of an API function that takes the object (WebIDL's Module.destroy);
 //   'alloc'   the module's own allocator: alloc.malloc(size), alloc.free(ptr).
 import { ARG_KINDS } from './args.js';
 
@@ -21,6 +23,16 @@ export const access = (base, path) =>
 export function freeMethodOf(value) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return null;
   return FREE_METHODS.find((name) => typeof value[name] === 'function') ?? null;
+}
+
+/** The source of freeing the object named obj: obj.free() for a method name, api.destroy(obj) for a path. */
+export const freeSource = (free, obj) => (Array.isArray(free) ? `${access('api', free)}(${obj})` : `${obj}.${free}()`);
+
+/** Frees value as free says (a method name or an API function's path), calling through api. */
+export function release(api, free, value) {
+  if (!Array.isArray(free)) return value[free]();
+  const owner = free.slice(0, -1).reduce((o, key) => o[key], api);
+  return owner[free.at(-1)](value);
 }
 
 /** The source lines of op's body (inside run({ api, raw }, ctx)). */
@@ -44,7 +56,7 @@ export function opSource(op) {
         : `${target}(${args})`;
   const expr = op.awaits ? `await ${call}` : call;
   if (!op.free) return [`${expr};`];
-  return [`const made = ${expr};`, `made.${op.free}();`];
+  return [`const made = ${expr};`, `${freeSource(op.free, 'made')};`];
 }
 
 /** op as a function (state, ctx) doing what opSource writes; returns what the call made (a promise when op.awaits). */
@@ -64,10 +76,10 @@ export function opRunner(op) {
     const fn = owner[op.path.at(-1)];
     const made =
       op.form === 'new' ? new fn(...args) : op.form === 'factory' ? fn[op.factory](...args) : fn.apply(owner, args);
-    const release = (value) => {
-      if (op.free) value[op.free]();
+    const freed = (value) => {
+      if (op.free) release(api, op.free, value);
       return value;
     };
-    return op.awaits ? Promise.resolve(made).then(release) : release(made);
+    return op.awaits ? Promise.resolve(made).then(freed) : freed(made);
   };
 }

@@ -1,7 +1,7 @@
 // The text of the scenario `wasm-soak init` writes: a header saying what was
 // recognised and what to do next, load(), the scenario with its one op, and
 // the module's API as commented calls to turn into more ops.
-import { access, opSource, quote } from './op.js';
+import { access, freeSource, opSource, quote } from './op.js';
 
 /** What init recognised, as the header says it. */
 export const KIND_WORDS = Object.freeze({
@@ -56,7 +56,8 @@ function apiLines(entries, op) {
     const mark = (form, factory) => (same && op.form === form && op.factory === factory ? '  <- the op above' : '');
     if (e.kind === 'function') lines.push(`//   ${at}(…)  ${params}${mark('call', undefined)}`);
     else {
-      const free = e.free ? ` … .${e.free}()` : '';
+      // A method as .free(), an API function as api.destroy(made).
+      const free = !e.free ? '' : Array.isArray(e.free) ? ` … ${freeSource(e.free, 'made')}` : ` … .${e.free}()`;
       const methods = e.methods.filter((m) => m !== e.free).slice(0, 12);
       lines.push(`//   new ${at}(…)${free}  ${params}${mark('new', undefined)}`);
       for (const f of e.factories) lines.push(`//   ${at}.${f}(…)${free}${mark('factory', f)}`);
