@@ -244,6 +244,7 @@ export function toReplicate(logged, cfg) {
  * { summary, figureData }: the summary (docs/summary.md; outputs.figures and
  * plotsSkipped are the report writers' to fill) and the decoded run as the
  * figures show it.
+ * Long: the pipeline's steps in the summary's order, each a call.
  */
 export function analyze({
   timed: logged,

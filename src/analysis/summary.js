@@ -103,6 +103,7 @@ function runError(data, ops, run) {
  * windows { early: { from, to }, late: { from, to } } the verdicts defined
  * (analyzeRun; C's ws_time_windows). run: { status, exitCode, error, reason }
  * from the runner (or from the log alone for `report`).
+ * Long: most of it is the summary object's fields, in docs/summary.md's order.
  */
 export function buildSummary(data, warmupEnd, windows, run) {
   const { header, calls, elapsed, op } = data;

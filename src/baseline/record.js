@@ -100,6 +100,7 @@ export function baselineRecord(summary, timed, sizes, name) {
  * higherWater }): findings of kind regression, which the judge reads
  * (src/analysis/judge.js). Returns summary.baseline; its verdict change is
  * filled once the run is judged (verdictChange).
+ * Long: one comparison per part of the record (time, counts, sizes, high-water), in summary.baseline's order.
  */
 export function againstBaseline(run, base, { gates, seed, dir }) {
   const log = (xs) => Float64Array.from(xs, Math.log);

@@ -163,6 +163,7 @@ const diff = (a, b) => (a === null || b === null || a === undefined || b === und
  * outputs: { checked, mismatches: [...] }; gates: { slower (a fraction or
  * null), moreAllocs, higherWater }. Returns the compare.json object: its
  * regressions are findings of kind regression, its exit code the judge's.
+ * Long: the comparison's steps in the order compare.json lists them, each a call or a commented block.
  */
 export function analyzeCompare({ arms, design, outputs, gates }) {
   const results = arms.map((a) => armResult(a, design));

@@ -313,7 +313,11 @@ export async function runCompare(paths, cfg, argv) {
   }
 }
 
-/** runCompare's comparison of arms into outDir (prepared and locked). */
+/**
+ * runCompare's comparison of arms into outDir (prepared and locked). Long:
+ * the arms' passes, the counting passes and the analysis in order, each
+ * step commented.
+ */
 async function compareInto(outDir, arms, cfg, argv) {
   if (cfg.boundary) {
     const path = join(outDir, 'boundary.wasm');

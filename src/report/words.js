@@ -391,6 +391,7 @@ const LONGER = 4;
  * The next steps a reader can take, drawn from what the run knew, most
  * useful first: [{ text, command }] (command: a shell line, or null). The
  * last is always the command that reproduces the run without -o.
+ * Long: one rule per kind of evidence, each commented, in the order of their use.
  */
 export function nextSteps(s) {
   const steps = [];

@@ -48,6 +48,7 @@ const WINDOW_SHARE = 1 / 8;
  * until the chunk fits. The cap is never passed: past it (less a
  * reserve) only marks, summaries and failed grows are written. Returns filter(chunk) -> the records to
  * write, and what was kept for the summary.
+ * Long: its closures share the plan's state; each step is commented where it is taken.
  */
 function thinningPlan({ maxBytes, seed, ops }) {
   let thin = null;

@@ -44,6 +44,7 @@ import { inspectModule } from './targets/wasm-info.js';
  * memory.grow(delta) throws its RangeError (the memory could not grow), before
  * the error is rethrown. Returns { track(memory, label), pristine: the
  * unhooked { Memory, Module, Instance } }.
+ * Long: the hooks share the capture's state and are installed together, so that none is missed.
  */
 export function installCapture({
   onMemory,

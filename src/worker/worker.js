@@ -343,7 +343,10 @@ function liveInstances() {
 // last (the floor applies to the default cadence, see options.js); --slow-ms
 // and --yield-ms bound the time between them.
 
-/** Runs the loop to its end; returns { status, reason, error }. */
+/**
+ * Runs the loop to its end; returns { status, reason, error }. Long: the
+ * batches, the yields and the samples between them share the run's state.
+ */
 async function loop(prepared) {
   const yieldNs = config.yieldMs * 1e6;
   const started = performance.now();
@@ -481,6 +484,11 @@ function createRunner(prepared) {
   });
 }
 
+/**
+ * The worker's life: load the target, set it up, tell the main thread it is
+ * ready, run the loop, take the last samples, tear down, and say how it
+ * ended. Long: those steps in order, each commented.
+ */
 async function main() {
   // Without outputs (the library's in-memory run, which writes no file) a
   // raw module's WASI stdout and stderr are the process's own.

@@ -173,7 +173,11 @@ export async function commandSoak({ values, positionals, given }) {
   }
 }
 
-/** Runs the targets of plan into outRoot (prepared and locked) and writes the suite's reports; resolves the exit code. */
+/**
+ * Runs the targets of plan into outRoot (prepared and locked) and writes the
+ * suite's reports; resolves the exit code. Long: the targets in turn, then
+ * the suite's reports, each step commented.
+ */
 async function runSuite(plan, suite, { values, suitePath, outRoot }) {
   const suiteResult = createSuiteResult({
     name: suite.name,

@@ -31,6 +31,7 @@ const { kind: KIND, module: MODULE, op: OP, ptr: PTR, size: SIZE, oldPtr: OLD_PT
  * running); symbols: the --symbols path or null. Returns { addModule(bytes,
  * framed), hook(module, count), budget(done),
  * reached(done), end(done), result(), close() }.
+ * Long: its closures share the table's state.
  */
 export function createSites({ control, iterations, symbols = null }) {
   const symbolNames = symbols ? readSymbols(symbols) : null;
