@@ -34,6 +34,7 @@
         "addon/core/census/ws_dlmalloc.c",
         "addon/core/census/ws_emmalloc.c",
         "addon/core/census/ws_tlsf.c",
+        "addon/core/census/ws_wee.c",
         "addon/core/plot/ws_decimate.c",
         "addon/core/stats/ws_bootstrap.c",
         "addon/core/stats/ws_classify.c",

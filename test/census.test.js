@@ -121,7 +121,7 @@ test('census: modules without a known allocator are never recognised', async () 
     // What it tried, to quote when reporting an allocator it does not know.
     assert.deepEqual(
       run.header.sources.census.tried.map((t) => t.family),
-      ['dlmalloc', 'emmalloc', 'AssemblyScript TLSF', 'bump (never frees)'],
+      ['dlmalloc', 'emmalloc', 'AssemblyScript TLSF', 'wee_alloc', 'bump (never frees)'],
     );
     assert.match(run.header.sources.census.enable, /tried dlmalloc \(\d+ candidates\), emmalloc/);
   }

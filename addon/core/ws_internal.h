@@ -171,6 +171,7 @@ typedef struct {
 extern const ws__family ws__dlmalloc_family;
 extern const ws__family ws__emmalloc_family;
 extern const ws__family ws__tlsf_family;
+extern const ws__family ws__wee_family;
 extern const ws__family ws__bump_family;
 
 #endif

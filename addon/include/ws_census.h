@@ -4,8 +4,8 @@
  * fragmentation and a size-class histogram of in-use chunks. Recognised:
  * dlmalloc's chunk format (C dlmalloc 2.8 as in wasi-libc and Emscripten,
  * and Rust's dlmalloc crate, whose state fields lie in another order),
- * Emscripten's emmalloc, AssemblyScript's TLSF, and heaps that never free
- * (bump allocators). Nothing is guessed: a state candidate counts only
+ * Emscripten's emmalloc, AssemblyScript's TLSF, Rust's wee_alloc, and heaps
+ * that never free (bump allocators). Nothing is guessed: a state candidate counts only
  * when a walk of its heap lands exactly where the state says the heap ends,
  * with consistent in-use bits, footers and (emmalloc) free-list links; a
  * bump heap's top only after censuses saw it rise and never fall.
@@ -160,8 +160,8 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out);
 
 /* Returns the name of allocator family i ("dlmalloc", "emmalloc",
- * "AssemblyScript TLSF", "bump (never frees)"; static), or NULL past the
- * last. */
+ * "AssemblyScript TLSF", "wee_alloc", "bump (never frees)"; static), or NULL
+ * past the last. */
 const char *ws_census_family_name(uint32_t i);
 
 /* Returns a static, human-readable name of an allocator kind ("dlmalloc, C

@@ -2,7 +2,7 @@
  * state, and searches for the state again when that fails: one pass over
  * static memory hands each word to every allocator family of the table
  * below (one file each: ws_dlmalloc.c, ws_emmalloc.c, ws_tlsf.c,
- * ws_bump.c); the proven candidate spanning the most heap wins, a last
+ * ws_wee.c, ws_bump.c); the proven candidate spanning the most heap wins, a last
  * resort's only when no other family proved one. Also the results' derived
  * fields and the kinds' descriptions. */
 #include <string.h>
@@ -13,7 +13,8 @@
 
 /* The families, in the order they win ties. */
 static const ws__family *const FAMILIES[] = {&ws__dlmalloc_family, &ws__emmalloc_family,
-                                             &ws__tlsf_family, &ws__bump_family};
+                                             &ws__tlsf_family, &ws__wee_family,
+                                             &ws__bump_family};
 #define N_FAMILIES (sizeof FAMILIES / sizeof *FAMILIES)
 
 /* Blocks of another family's heap whose walk failed that rule a last
@@ -200,9 +201,9 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                 : tried > 0 ? "allocator state candidates were found, but no heap walk "
                               "validated (corrupt, or an allocator not recognised)"
                             : "no allocator state was found (a dlmalloc top chunk, an "
-                              "emmalloc block list, a TLSF root or a heap top with "
-                              "untouched memory above it; no heap yet, or another "
-                              "allocator)";
+                              "emmalloc block list, a TLSF root, a wee_alloc table or "
+                              "a heap top with untouched memory above it; no heap "
+                              "yet, or another allocator)";
   return WS_ENOHEAP;
 }
 
