@@ -114,6 +114,37 @@ static int adopt(const ws__heap *h, const ws__family *family, const ws__search *
   return proven;
 }
 
+/* One pass over static memory [0, scan_end): each word goes to every family
+ * of the table whose `fallback` is fallback and that takes it (search[f]
+ * its search); a family that proves a heap lowers the end of the scan to
+ * that heap's base. */
+static void scan(const ws__heap *h, ws__search *search, int fallback, uint64_t scan_end) {
+  for (uint64_t p = 0; p + 4 <= scan_end; p += 4) {
+    uint32_t w = ws__word(h, p);
+    int pointer = w != 0 && (w & 3) == 0 && (uint64_t)w + 16 <= h->len;
+    for (size_t f = 0; f < N_FAMILIES; f++) {
+      const ws__family *family = FAMILIES[f];
+      if (family->fallback != fallback)
+        continue;
+      if (p % family->step == 0 && (pointer || !family->pointers_only))
+        family->try_word(h, p, w, &search[f]);
+      if (search[f].scan_end < scan_end)
+        scan_end = search[f].scan_end;
+    }
+  }
+}
+
+/* The family whose search in search[] kept the candidate spanning the most
+ * heap among those whose `fallback` is fallback; N_FAMILIES for none. */
+static size_t best_of(const ws__search *search, int fallback) {
+  size_t best = N_FAMILIES;
+  for (size_t f = 0; f < N_FAMILIES; f++)
+    if (FAMILIES[f]->fallback == fallback && search[f].census.kind != WS_CENSUS_NONE &&
+        (best == N_FAMILIES || search[f].out.heap_bytes > search[best].out.heap_bytes))
+      best = f;
+  return best;
+}
+
 int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out) {
   const ws_census_hints *hints = &census->hints;
@@ -131,7 +162,6 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
   census->locates++;
   uint64_t reach = 0;
   h.reach = &reach;
-  h.untouched = untouched_from(h.mem, h.len);
   uint64_t scan_end = hints->scan_limit ? hints->scan_limit : WS_CENSUS_SCAN_DEFAULT;
   if (hints->heap_base != 0 && hints->heap_base < scan_end)
     scan_end = hints->heap_base;
@@ -144,38 +174,26 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
     search[f].scan_end = scan_end;
     search[f].owner = census;
   }
-  /* One pass over static memory: each word goes to every family that takes
-   * it; a family that proves a heap lowers the end of the scan to that
-   * heap's base. */
-  for (uint64_t p = 0; p + 4 <= scan_end; p += 4) {
-    uint32_t w = ws__word(&h, p);
-    int pointer = w != 0 && (w & 3) == 0 && (uint64_t)w + 16 <= h.len;
-    for (size_t f = 0; f < N_FAMILIES; f++) {
-      const ws__family *family = FAMILIES[f];
-      if (p % family->step == 0 && (pointer || !family->pointers_only))
-        family->try_word(&h, p, w, &search[f]);
-      if (search[f].scan_end < scan_end)
-        scan_end = search[f].scan_end;
-    }
-  }
-  uint32_t tried = 0;
-  for (size_t f = 0; f < N_FAMILIES; f++)
-    tried += search[f].tried;
+  scan(&h, search, 0, scan_end);
   /* The proven candidate spanning the most heap; a last resort's only when
    * no other family proved one, nor walked FOREIGN_BLOCKS blocks of a heap
    * that then failed (another allocator's structures, damaged or laid out
-   * otherwise: no heap without them). */
+   * otherwise: no heap without them). The last resorts scan apart, after:
+   * what they need (the untouched memory at the end, read from the end
+   * down) costs page faults on a large memory the others never touch. */
   uint64_t foreign = 0;
   for (size_t f = 0; f < N_FAMILIES; f++)
     if (!FAMILIES[f]->fallback && search[f].miss_chunks > foreign)
       foreign = search[f].miss_chunks;
-  size_t best = N_FAMILIES;
-  for (int fallback = 0; fallback <= (foreign < FOREIGN_BLOCKS) && best == N_FAMILIES;
-       fallback++)
-    for (size_t f = 0; f < N_FAMILIES; f++)
-      if (FAMILIES[f]->fallback == fallback && search[f].census.kind != WS_CENSUS_NONE &&
-          (best == N_FAMILIES || search[f].out.heap_bytes > search[best].out.heap_bytes))
-        best = f;
+  size_t best = best_of(search, 0);
+  if (best == N_FAMILIES && foreign < FOREIGN_BLOCKS) {
+    h.untouched = untouched_from(h.mem, h.len);
+    scan(&h, search, 1, scan_end);
+    best = best_of(search, 1);
+  }
+  uint32_t tried = 0;
+  for (size_t f = 0; f < N_FAMILIES; f++)
+    tried += search[f].tried;
   /* A candidate that more censuses must see (its family's settle says why)
    * is not recognised yet. */
   const char *pending = NULL;

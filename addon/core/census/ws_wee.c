@@ -264,14 +264,13 @@ static int table_shape(const ws__heap *h, uint64_t table) {
 }
 
 /* Examines the word w at p as a list head of wee_alloc's table (ws__family
- * try_word): when w is a free cell, finds among the tables of 257 heads
+ * try_word): when w looks like a free cell, finds among the tables of 257 heads
  * that hold p the one whose lists hold the most cells (a table shifted by
  * a word or more over zeros lists fewer: it misses a head; the highest on
  * ties), and walks the heap with it; keeps in s the heap spanning the most,
  * lowering s->scan_end to the table (static data, below the heap). */
 static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
-  if (s->tried >= MAX_WALKS || (ws__word(h, w) & ALLOCATED) != 0 ||
-      w + HEADER + 4 > h->len)
+  if (s->tried >= MAX_WALKS || (ws__word(h, w) & ALLOCATED) != 0 || !cell_like(h, w))
     return;
   uint64_t lowest = p >= TABLE_BYTES - 4 ? p - (TABLE_BYTES - 4) : 0, best = 0, most = 0;
   for (uint64_t table = p + 4; table > lowest;) {
