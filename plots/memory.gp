@@ -21,6 +21,11 @@
 #   jsheaptitle  its key entry (the heap retained after full GCs when known)
 #   rssfile    process RSS (second axis; '' when the JS heap is the finding,
 #              so that the second axis is the JS heap's own)
+#   memoriesfile  when the run has several memories: one block per memory
+#              that grew (first line: its key entry in quotes, then rows x,
+#              bytes), its linear memory, drawn as steps; nmemories  blocks
+#   memorieslivefile  likewise, the live bytes of those whose heap census
+#              recognised an allocator; nmemorieslive  blocks
 #   growfile   one block per op (first line: its key entry in quotes, then
 #              rows x, bytes) of calls during which memory grew
 #   nops       number of blocks in growfile;  growsize  their marker size
@@ -61,6 +66,14 @@ if (censusfreefile ne '') {
 if (censuslargestfile ne '') {
   plot_cmd = plot_cmd . ", censuslargestfile using 1:2 with linespoints lw 1.5 dt 4 pt 4 ps 0.5 lc rgb '#80cdc1'" \
     . " title 'largest free block (' . censusname . ')'"
+}
+if (memoriesfile ne '') {
+  plot_cmd = plot_cmd . ", for [i=0:nmemories-1] memoriesfile index i using 1:2 with steps lw 1.5 dt 2" \
+    . " lc rgb word('#4393c3 #2166ac #92c5de #053061', i % 4 + 1) title columnheader(1)"
+}
+if (memorieslivefile ne '') {
+  plot_cmd = plot_cmd . ", for [i=0:nmemorieslive-1] memorieslivefile index i using 1:2 with linespoints" \
+    . " lw 1.5 pt 13 ps 0.5 lc rgb word('#d6604d #b2182b #f4a582 #67001f', i % 4 + 1) title columnheader(1)"
 }
 if (growfile ne '') {
   plot_cmd = plot_cmd . ", for [i=0:nops-1] growfile index i using 1:2 with points" \

@@ -2,7 +2,7 @@
 // series (docs/log-format.md, metric ids 11-22 and the size classes) back
 // from the log. Raw mode with no flag beyond --call: the stripped leaking
 // wasi-libc fixture's census live bytes grow, the clean fixture's stay
-// flat, modules with no dlmalloc or emmalloc are never recognised; and on
+// flat, modules with no allocator the census knows are never recognised; and on
 // fixtures with their own live-bytes counter (wasi-libc dlmalloc, Emscripten
 // dlmalloc and emmalloc) census live bytes track the counter within the
 // allocator's per-chunk padding. The C walker itself is tested in
@@ -101,8 +101,10 @@ for (const [name, kind] of [
   });
 }
 
-test('census: modules without dlmalloc or emmalloc are never recognised', async () => {
-  for (const name of ['fragment', 'empty']) {
+test('census: modules without a known allocator are never recognised', async () => {
+  // fragment and alloc-firstfit: first-fit allocators whose free-list head lies
+  // beside their heap top (a top that only rises, but a heap that frees).
+  for (const name of ['fragment', 'alloc-firstfit', 'empty']) {
     const run = await censusRun(`soak/modules/${name}.wasm`, ['--call', 'step']);
     assert.ok(
       values(run.metrics.censusKind).every((k) => k === CENSUS_KIND.none),
@@ -110,11 +112,16 @@ test('census: modules without dlmalloc or emmalloc are never recognised', async 
     );
     assert.equal(run.metrics.censusLive, undefined, `${name}: no census live bytes`);
     assert.equal(run.header.sources.census.source, null);
-    assert.match(run.header.sources.census.enable, /no allocator state was found/);
+    // fragment's harness-made allocation gives it a heap top before the first call:
+    // a candidate, never proven (its free-list head moves).
+    assert.match(
+      run.header.sources.census.enable,
+      /no allocator state was found|a later census that sees it risen \(and never fallen\) proves/,
+    );
     // What it tried, to quote when reporting an allocator it does not know.
     assert.deepEqual(
       run.header.sources.census.tried.map((t) => t.family),
-      ['dlmalloc', 'emmalloc', 'AssemblyScript TLSF'],
+      ['dlmalloc', 'emmalloc', 'AssemblyScript TLSF', 'wee_alloc', 'bump (never frees)'],
     );
     assert.match(run.header.sources.census.enable, /tried dlmalloc \(\d+ candidates\), emmalloc/);
   }

@@ -90,3 +90,17 @@ for (const [clean, leak, kind] of [
     }
   });
 }
+
+// wee_alloc (brotli-wasm 1.3.0): the census walks its runs; the buffers the
+// glue frees leave no live bytes while the free bytes its lists lost grow.
+test('the heap census walks wee_alloc (brotli-wasm 1.3.0): no live bytes, free bytes grow', async () => {
+  const out = tempDir();
+  const r = await runCli(['run', join(REAL, 'brotli-wee.mjs'), '-n', '1000', '--seed', '7', '-o', out, '-q']);
+  assert.ok(r.code === 0 || r.code === 1, r.stderr);
+  const run = await readRun(join(out, 'samples.wslog'));
+  const kinds = Array.from(run.metrics.censusKind.value);
+  assert.ok(kinds.length > 2 && kinds.every((k) => k === CENSUS_KIND.weeAlloc), `${kinds}`);
+  assert.ok(Array.from(run.metrics.censusLive.value).every((v) => v === 0));
+  const free = run.metrics.censusFree.value;
+  assert.ok(free.at(-1) > free[0], `free bytes ${free[0]} → ${free.at(-1)}`);
+});

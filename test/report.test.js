@@ -752,6 +752,35 @@ test('a shadow stack flat in the calls tested is one sentence, "flat at N B", no
   assert.ok(moved.figures.includes('stack.svg'), moved.figures.join(' '));
 });
 
+test('the memory figure shows each memory that grew, with its census live bytes', async () => {
+  const run = makeRun({ leak: true });
+  const at = (f) => {
+    const iter = Float64Array.from({ length: 120 }, (_, i) => i * 50);
+    return { iter, tMs: iter.map((x) => x / 10), value: iter.map(f) };
+  };
+  run.header.memories = [{ label: 'memory' }, { label: 'memory#2' }, { label: 'memory#3' }];
+  Object.assign(run.metrics, {
+    'memory:memory': at(() => 65536),
+    'memory:memory#2': at((i) => 65536 * (1 + Math.floor(i / 1000))),
+    'memory:memory#3': at(() => 131072),
+    'censusLive@1': at((i) => 20000 + 48 * i),
+    'censusLive@2': at(() => 50000),
+  });
+  const dir = await tmp();
+  await writeReports(dir, run, makeSummary(), { formats: ['svg'] });
+  const svg = await readFile(join(dir, 'memory.svg'), 'utf8');
+  assert.match(svg, /linear memory &#39;memory#2&#39;|linear memory 'memory#2'/);
+  assert.match(svg, /live bytes of (&#39;|')memory#2(&#39;|') \(heap census\)/);
+  // Flat memories stay out: their sum is the figure's linear memory.
+  assert.doesNotMatch(svg, /linear memory (&#39;|')memory(&#39;|')/);
+  assert.doesNotMatch(svg, /memory#3/);
+  // One memory: its linear memory is the figure's, drawn once.
+  const single = makeRun({ leak: true });
+  const dir2 = await tmp();
+  await writeReports(dir2, single, makeSummary(), { formats: ['svg'] });
+  assert.doesNotMatch(await readFile(join(dir2, 'memory.svg'), 'utf8'), /linear memory (&#39;|')/);
+});
+
 const chromium = (dir, args) =>
   spawnSync(
     CHROMIUM,

@@ -74,6 +74,27 @@ test('a sinking shadow stack is stack drift', async () => {
 test('fragmenting raw module is fragmentation through its mallinfo', async () => {
   const s = await verdictOf(mod('fragment'), ['--call', 'step', '--seed', '7'], 1);
   assert.equal(s.verdict, 'fragmentation');
+  // Its free-list head beside its top moves: never taken for a heap that never frees.
+  assert.notEqual(s.census?.kind, 'bump');
+});
+
+// A heap that never frees (a bump allocator, soak/fixtures/bump.h): the heap
+// census proves it from its top and reads its growth as live bytes.
+test('a leak on a heap that never frees is a leak, and says so', async () => {
+  const s = await verdictOf(mod('bump-leak'), ['--call', 'step', '--seed', '7'], 1);
+  assert.equal(s.verdict, 'leak');
+  assert.equal(s.census.kind, 'bump');
+  assert.match(s.sources.liveBytes, /never frees: every allocation stays live/);
+  const leak = s.findings.find((f) => f.kind === 'leak');
+  assert.equal(leak.series, 'live-bytes');
+  assert.match(leak.sentence, /never frees: every allocation stays live/);
+});
+
+test('a heap that never frees is clean when nothing is allocated per call after warm-up', async () => {
+  const s = await verdictOf(mod('bump-clean'), ['--call', 'step', '--seed', '7'], 0);
+  assertClean(s);
+  assert.equal(s.census.kind, 'bump');
+  assert.ok(s.series.find((x) => x.name === 'live-bytes').tested, 'live bytes were tested');
 });
 
 test('climbing workload is a slowdown with flat memory', async () => {

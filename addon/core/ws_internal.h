@@ -54,6 +54,9 @@ typedef struct {
   /* While searching: the blocks the walk that failed furthest validated
    * first (ws__walk_failed); NULL when not tracked. */
   uint64_t *reach;
+  /* While searching: the lowest address from which the memory is all zero
+   * (len when its last byte is not), which no allocator has written yet. */
+  uint64_t untouched;
 } ws__heap;
 
 /* Internal: a walk failed after validating n blocks: notes n in *h->reach
@@ -108,6 +111,9 @@ typedef struct {
   /* The candidate whose walk validated most blocks before failing: its
    * state's address and those blocks (0: none failed after any). */
   uint64_t miss_at, miss_chunks;
+  /* The caller's census, for what a family remembers across censuses
+   * (ws_census.bump); trials never carry it. */
+  ws_census *owner;
 } ws__search;
 
 /* Internal: notes in s a walk of the candidate at state that failed (its
@@ -150,11 +156,22 @@ typedef struct {
   /* The kinds it reports, with their descriptions. */
   const ws__kind_text *kinds;
   uint32_t n_kinds;
+  /* 1: a last resort, adopted only when no other family proved a heap (its
+   * proof is the absence of the others' structures). */
+  int fallback;
+  /* When not NULL: called with the caller's census after every census the
+   * family's walk validated (a re-walk, or the search's pick, adopted into
+   * census); notes what the family remembers across censuses and returns 0
+   * when the heap is proven, -1 while more censuses must see it (out->reason
+   * then says why). */
+  int (*settle)(const ws__heap *h, ws_census *census, ws_census_result *out);
 } ws__family;
 
 /* Internal: the families (addon/core/census/ws_<family>.c). */
 extern const ws__family ws__dlmalloc_family;
 extern const ws__family ws__emmalloc_family;
 extern const ws__family ws__tlsf_family;
+extern const ws__family ws__wee_family;
+extern const ws__family ws__bump_family;
 
 #endif

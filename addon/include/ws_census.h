@@ -3,10 +3,12 @@
  * walks the heap into live bytes, free bytes, top, chunk counts,
  * fragmentation and a size-class histogram of in-use chunks. Recognised:
  * dlmalloc's chunk format (C dlmalloc 2.8 as in wasi-libc and Emscripten,
- * and Rust's dlmalloc crate, whose state fields lie in another order) and
- * Emscripten's emmalloc. Nothing is guessed: a state candidate counts only
+ * and Rust's dlmalloc crate, whose state fields lie in another order),
+ * Emscripten's emmalloc, AssemblyScript's TLSF, Rust's wee_alloc, and heaps
+ * that never free (bump allocators). Nothing is guessed: a state candidate counts only
  * when a walk of its heap lands exactly where the state says the heap ends,
- * with consistent in-use bits, footers and (emmalloc) free-list links.
+ * with consistent in-use bits, footers and (emmalloc) free-list links; a
+ * bump heap's top only after censuses saw it rise and never fall.
  * Layouts matched and their proofs: docs/architecture.md, "Heap census".
  * Single-threaded; the census object is the caller's. */
 #ifndef WS_CENSUS_H
@@ -119,6 +121,18 @@ typedef struct {
   /* dlmalloc: the address of the first segment record { base, size, next }. */
   uint64_t seg_at;
   uint64_t locates; /* searches for the state so far */
+  /* A heap that never frees (ws_bump.c), across censuses: the address of
+   * the top word it watches (0: none), the top when it was last seen, the top
+   * when first seen (where its live bytes are counted from), the censuses
+   * that saw it, whether one saw it rise, the words right before and after
+   * it when last seen, and a word ruled out (its top fell, or a pointer
+   * beside it into the heap moved: a heap that frees; never taken for a
+   * bump heap again). */
+  struct {
+    uint64_t at, top, base, seen, ruled_out;
+    int rose;
+    uint32_t beside[2];
+  } bump;
   /* Histogram classes ever non-zero (ws_loop_census records them). */
   uint32_t classes_seen;
   /* ws_loop_census's time budget: when the last census ended, the cost it
@@ -146,7 +160,8 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out);
 
 /* Returns the name of allocator family i ("dlmalloc", "emmalloc",
- * "AssemblyScript TLSF"; static), or NULL past the last. */
+ * "AssemblyScript TLSF", "wee_alloc", "bump (never frees)"; static), or NULL
+ * past the last. */
 const char *ws_census_family_name(uint32_t i);
 
 /* Returns a static, human-readable name of an allocator kind ("dlmalloc, C

@@ -188,7 +188,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(DLMALLOC_RUST, 2, "dlmallocRust")   /* Rust's dlmalloc crate */                      \
   X(DLMALLOC_OTHER, 3, "dlmallocOther") /* dlmalloc chunks, another state layout */      \
   X(EMMALLOC, 4, "emmalloc")            /* Emscripten's emmalloc */                      \
-  X(TLSF, 5, "tlsf")                    /* AssemblyScript's TLSF */
+  X(TLSF, 5, "tlsf")                    /* AssemblyScript's TLSF */                      \
+  X(BUMP, 6, "bump")                    /* a heap that never frees */                    \
+  X(WEE, 7, "weeAlloc")                 /* Rust's wee_alloc */
 
 /* ---- Ring ---- */
 

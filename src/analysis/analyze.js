@@ -4,7 +4,7 @@
 // allocations and budgets, the trend verdicts, and every finding handed to
 // the one judge (judge.js) for the verdict and the exit code.
 import { againstBaseline, baselineRecord, verdictChange } from '../baseline/record.js';
-import { WASM32_MAX_BYTES } from '../protocol.js';
+import { CENSUS_KIND, WASM32_MAX_BYTES } from '../protocol.js';
 import {
   checkBudgets,
   countCoverage,
@@ -22,6 +22,18 @@ import { buildSummary } from './summary.js';
 import { analyzeRun } from './verdict.js';
 
 const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), value: new Float64Array(0) };
+
+// Live bytes from a heap census that proved a heap that never frees (a bump
+// allocator): its growth is what was allocated, all of it live, not a walk
+// of chunks (docs/allocator.md).
+const NEVER_FREES_SOURCE = 'heap census (never frees: every allocation stays live)';
+
+/** Whether census series c (censusMetricsOf's) last recognised a heap that never frees. */
+function neverFrees(c) {
+  const kinds = c.censusKind?.value ?? [];
+  for (let i = kinds.length - 1; i >= 0; i--) if (kinds[i] !== CENSUS_KIND.none) return kinds[i] === CENSUS_KIND.bump;
+  return false;
+}
 
 /**
  * Whether the counting pass's live bytes are evidence: its entry points
@@ -67,7 +79,7 @@ function trendInput(data, allocations = null) {
   if (m.liveBytes) liveSource = 'stats()';
   else if (counted) liveSource = 'counting pass';
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
-  else if (census) liveSource = 'heap census';
+  else if (census) liveSource = neverFrees(c) ? NEVER_FREES_SOURCE : 'heap census';
   return { input: { ...data, metrics }, liveSource, censusMemory: k };
 }
 
@@ -84,7 +96,8 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
   const memories = data.header.memories ?? [];
   const declared = memories.map((m) => m.maximumBytes);
   // Live bytes from one memory's census run into that memory's limit.
-  const censused = liveSource === 'heap census' && memories.length > 1 ? memories[censusMemory] : undefined;
+  const fromCensus = liveSource === 'heap census' || liveSource === NEVER_FREES_SOURCE;
+  const censused = fromCensus && memories.length > 1 ? memories[censusMemory] : undefined;
   const trend = analyzeRun(input, {
     warmup: cfg.warmup,
     timeThreshold: cfg.timeThreshold,
@@ -104,6 +117,12 @@ const NAMES_CLASSES = new Set(['leak', 'growth', 'fragmentation']);
 function withGrowingClasses(f, census) {
   if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length) return f;
   return { ...f, sizeClasses: census.growing };
+}
+
+/** Leak finding f with neverFrees when live bytes came from a heap that never frees (its words say so). */
+function withNeverFrees(f, liveSource) {
+  if (f.kind !== 'leak' || liveSource !== NEVER_FREES_SOURCE) return f;
+  return { ...f, neverFrees: true };
 }
 
 // Findings that name the allocation sites of the growth.
@@ -281,7 +300,9 @@ export function analyze({
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   summary.findings = [
     ...exhausted,
-    ...trend.findings.map((f) => withSites(withMemory(withGrowingClasses(f, census), memories, censusMemory), sites)),
+    ...trend.findings.map((f) =>
+      withSites(withMemory(withNeverFrees(withGrowingClasses(f, census), liveSource), memories, censusMemory), sites),
+    ),
     ...budgetFindings,
     ...hungCall(summary.error, run.error),
   ];

@@ -357,6 +357,37 @@ const MEMORY_TREND_SERIES = {
   'js-heap': ['jsheapfile', 'the JS heap'],
 };
 
+/**
+ * Each memory that grew, when the run has several (the memory figure's
+ * linear memory is their sum): one whose linear memory or heap census live
+ * bytes rose from the first sample to the last. { memory, live } as blocks
+ * for the figure, memory its linear memory as steps and live its census
+ * live bytes (where the census recognised its allocator), each block titled
+ * with the memory's label; rows [x, bytes].
+ */
+function grownMemories(data) {
+  const memories = data.header?.memories ?? [];
+  const memory = [],
+    live = [];
+  if (memories.length < 2) return { memory, live };
+  const rose = (s) => s?.value.length > 0 && s.value.at(-1) > s.value[0];
+  memories.forEach(({ label }, k) => {
+    const s = data.metrics?.[`memory:${label}`];
+    const census = censusMetricsOf(data.metrics, k).censusLive;
+    if (!s?.value.length || !(rose(s) || rose(census))) return;
+    const steps = Array.from(s.iter, (x, i) => [x, s.value[i]]);
+    steps.push([Math.max(data.calls - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
+    memory.push({ title: `linear memory "${label}"`, rows: steps });
+    if (census?.iter.length) {
+      live.push({
+        title: `live bytes of "${label}" (heap census)`,
+        rows: envelope(census.iter, census.value, MAX_POINTS),
+      });
+    }
+  });
+  return { memory, live };
+}
+
 function memoryFigure(data, summary, ctx) {
   const n = data.calls,
     mem = data.memory;
@@ -416,7 +447,9 @@ function memoryFigure(data, summary, ctx) {
       ...Object.values(group).flatMap((r) => (r ? r.map((p) => p.at(-1)) : [])),
       ...(extra ?? []).map((p) => p[1]),
     );
-  const yTop = maxOf(left, onRight ? null : fit),
+  const grown = grownMemories(data);
+  const grownRows = [...grown.memory, ...grown.live].flatMap((b) => b.rows);
+  const yTop = maxOf(left, [...(onRight ? [] : (fit ?? [])), ...grownRows]),
     y2Top = maxOf(right, onRight ? fit : null);
   const yu = byteUnit(yTop),
     y2u = byteUnit(y2Top);
@@ -437,6 +470,16 @@ function memoryFigure(data, summary, ctx) {
   for (const [key, list] of Object.entries(right)) add(key, list, y2u);
   add('gapfile', heldFreeBand(heap, live, warmupEnd(summary, 'memory', n)), yu);
   if (fit) add('trendfile', fit, onRight ? y2u : yu);
+  const scaled = (list) =>
+    list.map((b) => ({ title: b.title, rows: b.rows.map(([x, v]) => [x / xs.div, v / yu.div]) }));
+  if (grown.memory.length) {
+    files['memories.dat'] = blocks(scaled(grown.memory));
+    fileVars.memoriesfile = 'memories.dat';
+  }
+  if (grown.live.length) {
+    files['memories-live.dat'] = blocks(scaled(grown.live));
+    fileVars.memorieslivefile = 'memories-live.dat';
+  }
   const grows = growthEvents(data, data.header?.ops ?? []);
   if (grows.length) {
     files['grow.dat'] = blocks(
@@ -460,6 +503,8 @@ function memoryFigure(data, summary, ctx) {
     xticlist: xTics(n / xs.div),
     ...windowVars(trend?.window ?? testedWindow(summary, (name) => name === 'memory'), xs),
     nops: grows.length,
+    nmemories: grown.memory.length,
+    nmemorieslive: grown.live.length,
     // Many growth markers shrink, so the lines (and the trend) stay visible.
     growsize: grows.reduce((t, g) => t + g.rows.length, 0) > 40 ? 0.7 : 1.1,
     jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
@@ -476,6 +521,9 @@ function memoryFigure(data, summary, ctx) {
     left.livefile && 'live bytes',
     (left.censuslivefile || left.censusfreefile) &&
       (several && censusLabel ? `the heap census of memory "${censusLabel}"` : 'the heap census'),
+    grown.memory.length > 0 &&
+      `each memory that grew (${grown.memory.map((b) => b.title.slice('linear memory '.length)).join(', ')})`,
+    grown.live.length > 0 && 'the live bytes of those the heap census recognised',
     right.jsheapfile && 'the worker JS heap (right axis)',
     right.rssfile && 'process RSS (right axis)',
   ].filter(Boolean);
@@ -495,6 +543,8 @@ function memoryFigure(data, summary, ctx) {
       jsheapfile: '',
       rssfile: '',
       growfile: '',
+      memoriesfile: '',
+      memorieslivefile: '',
       trendfile: '',
       ...fileVars,
     },

@@ -209,6 +209,9 @@ function findingSentence(f, ctx) {
     default:
       return f.sentence ?? '';
   }
+  if (f.neverFrees)
+    text +=
+      ' The allocator never frees: every allocation stays live (the heap census saw its heap top only rise, with untouched memory above it), so every allocation a call makes is part of the leak.';
   const classes = growingClassesText(f.sizeClasses);
   if (classes) text += ` Sizes that accumulate: ${classes}.`;
   const sites = f.sites ? sitesText(ctx.sites) : '';

@@ -1,9 +1,10 @@
 /* The heap census's driver (ws_census.h): re-walks from the remembered
  * state, and searches for the state again when that fails: one pass over
  * static memory hands each word to every allocator family of the table
- * below (one file each: ws_dlmalloc.c, ws_emmalloc.c, ws_tlsf.c); the proven candidate
- * spanning the most heap wins. Also the results' derived fields and the
- * kinds' descriptions. */
+ * below (one file each: ws_dlmalloc.c, ws_emmalloc.c, ws_tlsf.c,
+ * ws_wee.c, ws_bump.c); the proven candidate spanning the most heap wins, a last
+ * resort's only when no other family proved one. Also the results' derived
+ * fields and the kinds' descriptions. */
 #include <string.h>
 
 #include "ws_census.h"
@@ -12,8 +13,13 @@
 
 /* The families, in the order they win ties. */
 static const ws__family *const FAMILIES[] = {&ws__dlmalloc_family, &ws__emmalloc_family,
-                                             &ws__tlsf_family};
+                                             &ws__tlsf_family, &ws__wee_family,
+                                             &ws__bump_family};
 #define N_FAMILIES (sizeof FAMILIES / sizeof *FAMILIES)
+
+/* Blocks of another family's heap whose walk failed that rule a last
+ * resort out: one block validates by chance, two in a row hardly. */
+#define FOREIGN_BLOCKS 2
 _Static_assert(N_FAMILIES <= WS_CENSUS_MAX_FAMILIES,
                "ws_census_result lists every family");
 
@@ -77,13 +83,78 @@ static int rewalk(const ws__heap *h, const ws_census *census, ws_census_result *
   return family != NULL ? family->walk(h, census, out) : -1;
 }
 
+/* The lowest address from which mem[0..len) is all zero (len when its last
+ * byte is not). */
+static uint64_t untouched_from(const uint8_t *mem, uint64_t len) {
+  uint64_t at = len;
+  while (at >= 8) {
+    uint64_t w;
+    memcpy(&w, mem + at - 8, sizeof w);
+    if (w != 0)
+      break;
+    at -= 8;
+  }
+  while (at > 0 && mem[at - 1] == 0)
+    at--;
+  return at;
+}
+
+/* Adopts the candidate of s (family's) into census and *out; returns what
+ * the family's settle says (0 without one). What a family remembers across
+ * censuses stays the caller's, never a trial's. */
+static int adopt(const ws__heap *h, const ws__family *family, const ws__search *s,
+                 ws_census *census, ws_census_result *out) {
+  ws_census adopted = s->census;
+  adopted.bump = census->bump;
+  *census = adopted;
+  *out = s->out;
+  out->reason = NULL;
+  int proven = family->settle != NULL ? family->settle(h, census, out) : 0;
+  out->located = 1;
+  return proven;
+}
+
+/* One pass over static memory [0, scan_end): each word goes to every family
+ * of the table whose `fallback` is fallback and that takes it (search[f]
+ * its search); a family that proves a heap lowers the end of the scan to
+ * that heap's base. */
+static void scan(const ws__heap *h, ws__search *search, int fallback, uint64_t scan_end) {
+  for (uint64_t p = 0; p + 4 <= scan_end; p += 4) {
+    uint32_t w = ws__word(h, p);
+    int pointer = w != 0 && (w & 3) == 0 && (uint64_t)w + 16 <= h->len;
+    for (size_t f = 0; f < N_FAMILIES; f++) {
+      const ws__family *family = FAMILIES[f];
+      if (family->fallback != fallback)
+        continue;
+      if (p % family->step == 0 && (pointer || !family->pointers_only))
+        family->try_word(h, p, w, &search[f]);
+      if (search[f].scan_end < scan_end)
+        scan_end = search[f].scan_end;
+    }
+  }
+}
+
+/* The family whose search in search[] kept the candidate spanning the most
+ * heap among those whose `fallback` is fallback; N_FAMILIES for none. */
+static size_t best_of(const ws__search *search, int fallback) {
+  size_t best = N_FAMILIES;
+  for (size_t f = 0; f < N_FAMILIES; f++)
+    if (FAMILIES[f]->fallback == fallback && search[f].census.kind != WS_CENSUS_NONE &&
+        (best == N_FAMILIES || search[f].out.heap_bytes > search[best].out.heap_bytes))
+      best = f;
+  return best;
+}
+
 int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out) {
   const ws_census_hints *hints = &census->hints;
   ws__heap h = {mem, mem != NULL ? len : 0,
                 hints->max_chunks ? hints->max_chunks : WS_CENSUS_MAX_CHUNKS_DEFAULT,
-                NULL};
+                NULL, 0};
   if (rewalk(&h, census, out) == 0) {
+    const ws__family *family = family_of(census->kind);
+    if (family->settle != NULL)
+      family->settle(&h, census, out);
     out->located = 0;
     return 0;
   }
@@ -101,55 +172,57 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
   for (size_t f = 0; f < N_FAMILIES; f++) {
     search[f].census = *census;
     search[f].scan_end = scan_end;
+    search[f].owner = census;
   }
-  /* One pass over static memory: each word goes to every family that takes
-   * it; a family that proves a heap lowers the end of the scan to that
-   * heap's base. */
-  for (uint64_t p = 0; p + 4 <= scan_end; p += 4) {
-    uint32_t w = ws__word(&h, p);
-    int pointer = w != 0 && (w & 3) == 0 && (uint64_t)w + 16 <= h.len;
-    for (size_t f = 0; f < N_FAMILIES; f++) {
-      const ws__family *family = FAMILIES[f];
-      if (p % family->step == 0 && (pointer || !family->pointers_only))
-        family->try_word(&h, p, w, &search[f]);
-      if (search[f].scan_end < scan_end)
-        scan_end = search[f].scan_end;
-    }
+  scan(&h, search, 0, scan_end);
+  /* The proven candidate spanning the most heap; a last resort's only when
+   * no other family proved one, nor walked FOREIGN_BLOCKS blocks of a heap
+   * that then failed (another allocator's structures, damaged or laid out
+   * otherwise: no heap without them). The last resorts scan apart, after:
+   * what they need (the untouched memory at the end, read from the end
+   * down) costs page faults on a large memory the others never touch. */
+  uint64_t foreign = 0;
+  for (size_t f = 0; f < N_FAMILIES; f++)
+    if (!FAMILIES[f]->fallback && search[f].miss_chunks > foreign)
+      foreign = search[f].miss_chunks;
+  size_t best = best_of(search, 0);
+  if (best == N_FAMILIES && foreign < FOREIGN_BLOCKS) {
+    h.untouched = untouched_from(h.mem, h.len);
+    scan(&h, search, 1, scan_end);
+    best = best_of(search, 1);
   }
-  const ws__search *best = NULL;
   uint32_t tried = 0;
-  for (size_t f = 0; f < N_FAMILIES; f++) {
+  for (size_t f = 0; f < N_FAMILIES; f++)
     tried += search[f].tried;
-    if (search[f].census.kind != WS_CENSUS_NONE &&
-        (best == NULL || search[f].out.heap_bytes > best->out.heap_bytes))
-      best = &search[f];
+  /* A candidate that more censuses must see (its family's settle says why)
+   * is not recognised yet. */
+  const char *pending = NULL;
+  if (best < N_FAMILIES) {
+    if (adopt(&h, FAMILIES[best], &search[best], census, out) == 0)
+      return 0;
+    pending = out->reason;
+    census->kind = WS_CENSUS_NONE;
   }
-  if (best == NULL) {
-    memset(out, 0, sizeof *out);
-    out->kind = WS_CENSUS_NONE;
-    out->located = 1;
-    out->miss_family = -1;
-    for (size_t f = 0; f < N_FAMILIES; f++) {
-      out->candidates[f] = search[f].tried;
-      if (search[f].miss_chunks > out->miss_chunks) {
-        out->miss_family = (int)f;
-        out->miss_at = search[f].miss_at;
-        out->miss_chunks = search[f].miss_chunks;
-      }
-    }
-    out->reason = tried > 0
-                      ? "allocator state candidates were found, but no heap walk "
-                        "validated (corrupt, or an allocator not recognised)"
-                      : "no allocator state was found (a dlmalloc top chunk, an "
-                        "emmalloc block list or a TLSF root; no heap yet, or another "
-                        "allocator)";
-    return WS_ENOHEAP;
-  }
-  *out = best->out;
-  *census = best->census;
+  memset(out, 0, sizeof *out);
+  out->kind = WS_CENSUS_NONE;
   out->located = 1;
-  out->reason = NULL;
-  return 0;
+  out->miss_family = -1;
+  for (size_t f = 0; f < N_FAMILIES; f++) {
+    out->candidates[f] = search[f].tried;
+    if (search[f].miss_chunks > out->miss_chunks) {
+      out->miss_family = (int)f;
+      out->miss_at = search[f].miss_at;
+      out->miss_chunks = search[f].miss_chunks;
+    }
+  }
+  out->reason = pending != NULL ? pending
+                : tried > 0 ? "allocator state candidates were found, but no heap walk "
+                              "validated (corrupt, or an allocator not recognised)"
+                            : "no allocator state was found (a dlmalloc top chunk, an "
+                              "emmalloc block list, a TLSF root, a wee_alloc table or "
+                              "a heap top with untouched memory above it; no heap "
+                              "yet, or another allocator)";
+  return WS_ENOHEAP;
 }
 
 const char *ws_census_kind_text(int kind) {

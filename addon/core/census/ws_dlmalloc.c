@@ -379,4 +379,4 @@ static const ws__kind_text kinds[] = {
 };
 
 const ws__family ws__dlmalloc_family = {
-    "dlmalloc", 4, 1, try_word, walk, kinds, sizeof kinds / sizeof *kinds};
+    "dlmalloc", 4, 1, try_word, walk, kinds, sizeof kinds / sizeof *kinds, 0, NULL};

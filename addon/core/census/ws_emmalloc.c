@@ -171,4 +171,5 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
 
 static const ws__kind_text kinds[] = {{WS_CENSUS_EMMALLOC, "emmalloc"}};
 
-const ws__family ws__emmalloc_family = {"emmalloc", 4, 1, try_word, walk, kinds, 1};
+const ws__family ws__emmalloc_family = {"emmalloc", 4, 1, try_word, walk,
+                                        kinds,      1, 0, NULL};

@@ -197,4 +197,4 @@ static const ws__kind_text kinds[] = {
     {WS_CENSUS_TLSF, "AssemblyScript TLSF (the runtime's allocator, 0.9 and 0.20 on)"}};
 
 const ws__family ws__tlsf_family = {
-    "AssemblyScript TLSF", AL, 0, try_word, walk, kinds, 1};
+    "AssemblyScript TLSF", AL, 0, try_word, walk, kinds, 1, 0, NULL};
