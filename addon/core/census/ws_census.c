@@ -77,12 +77,29 @@ static int rewalk(const ws__heap *h, const ws_census *census, ws_census_result *
   return family != NULL ? family->walk(h, census, out) : -1;
 }
 
+/* The chunks one walk may visit under hints. */
+static uint64_t max_chunks_of(const ws_census_hints *hints) {
+  return hints->max_chunks ? hints->max_chunks : WS_CENSUS_MAX_CHUNKS_DEFAULT;
+}
+
+int ws__census_visit(ws_census *census, const uint8_t *mem, size_t len,
+                     void (*visit)(void *ctx, uint64_t chunk, uint64_t size,
+                                   uint64_t payload, uint64_t payload_bytes),
+                     void *ctx, ws_census_result *out) {
+  ws__heap h = {mem, mem != NULL ? len : 0, max_chunks_of(&census->hints), NULL, visit,
+                ctx};
+  if (rewalk(&h, census, out) == 0)
+    return 0;
+  int rc = ws_census_take(census, mem, len, out);
+  if (rc != 0)
+    return rc;
+  return rewalk(&h, census, out) == 0 ? 0 : WS_ENOHEAP;
+}
+
 int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out) {
   const ws_census_hints *hints = &census->hints;
-  ws__heap h = {mem, mem != NULL ? len : 0,
-                hints->max_chunks ? hints->max_chunks : WS_CENSUS_MAX_CHUNKS_DEFAULT,
-                NULL};
+  ws__heap h = {mem, mem != NULL ? len : 0, max_chunks_of(hints), NULL, NULL, NULL};
   if (rewalk(&h, census, out) == 0) {
     out->located = 0;
     return 0;
