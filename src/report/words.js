@@ -1,6 +1,7 @@
 // Turns summary.json values into the words and numbers the reports show
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
+import { blocksHint } from '../analysis/blocks.js';
 import { judge } from '../analysis/judge.js';
 import { withoutOptions } from '../options/argv.js';
 import { FINDING_KINDS } from '../protocol.js';
@@ -194,6 +195,16 @@ export function findingEvidence(f) {
     ]);
   }
   return rows;
+}
+
+/**
+ * A one-line hint of what finding f's blocks hold ('blocks allocated after
+ * warm-up hold "session-token-006450", …'), or '' when f has no blocks or
+ * none holds text. The quoted text is printable ASCII, JSON-quoted.
+ */
+export function blocksHintLine(f) {
+  const hint = blocksHint(f.blocks);
+  return hint ? `blocks allocated after warm-up hold ${hint}` : '';
 }
 
 // Rows of the per-op table: all ops together first, then each op.

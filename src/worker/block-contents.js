@@ -40,8 +40,9 @@ export function createBlockContents(runner, config) {
           return {
             index,
             blocks:
-              blocks &&
-              blocks.map((b) => ({ address: b.address, size: b.size, sizeClass: b.sizeClass, hex: hex(b.bytes) })),
+              blocks === null
+                ? null
+                : blocks.map((b) => ({ address: b.address, size: b.size, sizeClass: b.sizeClass, hex: hex(b.bytes) })),
           };
         }),
       };
