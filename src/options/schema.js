@@ -279,7 +279,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'block-contents',
-      default: null,
+      default: false,
       shown: 'on for run and soak(), off for soak',
       help: 'show what leaked blocks hold: the first 64 bytes (hex and text) of up to 4 blocks allocated after warm-up in the size classes that accumulate (heap census), in the leak finding',
       commands: RUN,

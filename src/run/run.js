@@ -227,7 +227,7 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
   const sitesPath = inDir('sites.json');
   const blocksPath = inDir('blocks.json');
   for (const path of [countPath, sitesPath, blocksPath]) if (path) rmSync(path, { force: true });
-  // What leaked blocks hold, picked at the end of the timed pass (docs/log-format.md, "blocks.json").
+  // What leaked blocks hold, picked at the end of the timed pass (docs/report.md, "The result folder").
   const blocks = timed.outcome.blocks ?? null;
   if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
     // The same calls again: from the counter's start (a test hook's, else 0) to where it stopped.

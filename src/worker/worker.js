@@ -56,7 +56,7 @@ let sources = null;
 let sourcesSeen = 0;
 const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
 let runner = null;
-// What leaked blocks hold (--block-contents; the timed pass only): created with the runner.
+// What leaked blocks hold (--block-contents; the first timed pass only): created with the runner.
 let blockContents = null;
 
 const memoryOf = (entry) => entry.ref.deref();
@@ -527,7 +527,7 @@ async function main() {
     return;
   }
   growFailures.attach(runner);
-  if (config.blockContents && !config.countPass) blockContents = createBlockContents(runner, config);
+  if (config.blockContents) blockContents = createBlockContents(runner, config);
 
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
