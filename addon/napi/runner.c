@@ -588,6 +588,7 @@ static napi_value blocks_mark(napi_env env, napi_callback_info info) {
   int rc = ws_loop_blocks_mark(r->loop, k, c, &r->marks[k]);
   if (rc < 0 && rc != WS_ENOHEAP)
     return result_of(env, r, rc);
+  end_batch(r);
   NAPI_CALL(env, napi_get_boolean(env, rc == 0, &out));
   return out;
 }
@@ -623,12 +624,13 @@ static napi_value blocks_pick(napi_env env, napi_callback_info info) {
     return NULL;
   ws_block blocks[WS_BLOCKS_MAX];
   int rc = ws_loop_blocks_pick(r->loop, k, c, &r->marks[k], blocks, WS_BLOCKS_MAX, &n);
+  if (rc < 0 && rc != WS_ENOHEAP)
+    return result_of(env, r, rc);
+  end_batch(r);
   if (rc == WS_ENOHEAP) {
     NAPI_CALL(env, napi_get_null(env, &out));
     return out;
   }
-  if (rc < 0)
-    return result_of(env, r, rc);
   NAPI_CALL(env, napi_create_array_with_length(env, n, &out));
   for (uint32_t i = 0; i < n; i++) {
     napi_value v;
