@@ -95,15 +95,16 @@ static inline unsigned ws__size_class(uint64_t size) {
   return size < 1024 ? small[size >> 4] : 31u - (unsigned)__builtin_clz((uint32_t)size);
 }
 
-/* Internal: walks the heap census remembers with h's visitor (visit,
- * visit_ctx) set, into *out; when the remembered state no longer validates
- * (or there is none), locates it first (ws_census_take, without the
- * visitor) and walks again. Returns 0, or WS_ENOHEAP when no allocator is
- * recognised (the visitor's calls then count for nothing). */
+/* Internal: walks the heap census remembers with visitor visit (and its
+ * ctx) into *out; when the remembered state no longer validates (or there
+ * is none), calls reset(ctx) to forget what the failed walk visited,
+ * locates the state (ws_census_take, without the visitor) and walks again.
+ * Returns 0, or WS_ENOHEAP when no allocator is recognised (the visitor's
+ * calls then count for nothing). */
 int ws__census_visit(ws_census *census, const uint8_t *mem, size_t len,
                      void (*visit)(void *ctx, uint64_t chunk, uint64_t size,
                                    uint64_t payload, uint64_t payload_bytes),
-                     void *ctx, ws_census_result *out);
+                     void (*reset)(void *ctx), void *ctx, ws_census_result *out);
 
 /* Internal: fills out's derived fields (chunks, fragmentation) from its
  * totals. */

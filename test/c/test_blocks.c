@@ -26,15 +26,14 @@ typedef struct {
   uint32_t gap, n_strings, n_records;
 } later;
 
-/* Builds in a fresh memory of len bytes (the heap up to its end) the old
- * chunks (the same for every call, seeded), then what l adds; the state
- * at STATE in C's layout, 16-byte aligned. */
-static void build(heap *h, size_t len, const later *l) {
-  memset(h, 0, sizeof *h);
-  h->m = calloc(1, len);
-  h->len = len;
+/* Builds in memory m a heap from base to end: the old chunks (the same for
+ * every call, seeded), then what l adds; its state at state in C's layout,
+ * 16-byte aligned. Counts it into *e. Returns the address of its last chunk
+ * before the top. */
+static uint64_t build_into(uint8_t *m, uint64_t state, uint64_t base, uint64_t end,
+                           const later *l, expect *e) {
   seg_builder b;
-  seg_begin(&b, h->m, 16, BASE, &h->e);
+  seg_begin(&b, m, 16, base, e);
   chunks(&b, OLD_CHUNKS, 7);
   if (l->gap > 0) {
     chunk(&b, l->gap, 0);
@@ -44,11 +43,21 @@ static void build(heap *h, size_t len, const later *l) {
     chunk(&b, RECORD_SIZE, 1);
   for (uint32_t i = 0; i < l->n_strings; i++) {
     chunk(&b, STRING_SIZE, 1);
-    snprintf((char *)h->m + b.p - STRING_SIZE + 8, STRING_SIZE - 8, "session-token-%06u",
-             i);
+    snprintf((char *)m + b.p - STRING_SIZE + 8, STRING_SIZE - 8, "session-token-%06u", i);
   }
-  uint64_t topsize, top = seg_top(&b, len, &topsize);
-  write_state(h->m, STATE, &C_LAYOUT, top, topsize, BASE, len - BASE, 0);
+  uint64_t topsize, last = b.p - (l->n_strings ? STRING_SIZE : RECORD_SIZE);
+  uint64_t top = seg_top(&b, end, &topsize);
+  write_state(m, state, &C_LAYOUT, top, topsize, base, end - base, 0);
+  return last;
+}
+
+/* Builds in a fresh memory of len bytes the heap build_into builds from
+ * BASE to len, its state at STATE. */
+static void build(heap *h, size_t len, const later *l) {
+  memset(h, 0, sizeof *h);
+  h->m = calloc(1, len);
+  h->len = len;
+  build_into(h->m, STATE, BASE, len, l, &h->e);
 }
 
 /* Marks the heap l builds in len bytes with census c into mark. */
@@ -139,6 +148,39 @@ static void test_memory_grown(void) {
   ws_blocks_mark_free(&mark);
 }
 
+/* The remembered state went stale (its heap corrupt, another heap proven
+ * elsewhere): the failed walk's chunks are forgotten, and the blocks come
+ * from the heap found again. */
+static void test_stale_state(void) {
+  enum { LEN = 0x90000, X_STATE = 0x400, X_BASE = 0x40000 };
+  const later before = {0, 0, 0}, strings = {0, 300, 0};
+  ws_census c;
+  ws_blocks_mark mark = {0};
+  ws_block out[WS_BLOCKS_MAX];
+  expect e = {0};
+  uint8_t *m = calloc(1, LEN);
+  ws_census_init(&c, NULL);
+  /* The mark, on heap X alone (X_BASE to the end). */
+  build_into(m, X_STATE, X_BASE, LEN, &before, &e);
+  CHECK(ws_blocks_mark_take(&mark, &c, m, LEN) == 0);
+  /* Heap Y (BASE to X_BASE) alone: the census now remembers Y's state. */
+  memset(m, 0, LEN);
+  uint64_t last = build_into(m, STATE, BASE, X_BASE, &strings, &e);
+  ws_census_result r;
+  CHECK(ws_census_take(&c, m, LEN, &r) == 0 && r.state == STATE + C_LAYOUT.top);
+  /* Y's last chunk corrupt (its walk fails after visiting every other), X
+   * with new strings. */
+  put(m, last + 4, 7);
+  build_into(m, X_STATE, X_BASE, LEN, &strings, &e);
+  uint32_t n = 0;
+  CHECK(ws_blocks_pick(&mark, &c, m, LEN, 42, out, WS_BLOCKS_MAX, &n) == 0);
+  CHECK(n == WS_BLOCKS_MAX);
+  for (uint32_t i = 0; i < n; i++)
+    CHECK(is_string(&out[i]) && out[i].address > X_BASE);
+  ws_blocks_mark_free(&mark);
+  free(m);
+}
+
 /* Nothing without a mark, nothing when no class grew, nothing past max. */
 static void test_nothing(void) {
   ws_census c;
@@ -164,6 +206,7 @@ int main(void) {
   test_only_growing_classes();
   test_shares_and_seed();
   test_memory_grown();
+  test_stale_state();
   test_nothing();
   return check_report("blocks");
 }

@@ -38,20 +38,31 @@ static void mark_chunk(void *ctx, uint64_t chunk, uint64_t size, uint64_t payloa
   mark->bits[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
+/* The bytes of a bitmap with a bit per granule of 2^shift bytes in
+ * covered bytes. */
+static size_t bitmap_bytes(uint64_t covered, uint32_t shift) {
+  return (size_t)(((covered >> shift) + 8) / 8);
+}
+
+/* Forgets what a failed walk marked: clears the bitmap. */
+static void mark_reset(void *ctx) {
+  ws_blocks_mark *mark = ctx;
+  memset(mark->bits, 0, bitmap_bytes(mark->covered, mark->shift));
+}
+
 int ws_blocks_mark_take(ws_blocks_mark *mark, ws_census *census, const uint8_t *mem,
                         size_t len) {
   ws_blocks_mark_free(mark);
   uint32_t shift = MIN_SHIFT;
-  while (((uint64_t)len >> shift) / 8 > WS_BLOCKS_MARK_MAX_BYTES)
+  while (bitmap_bytes(len, shift) > WS_BLOCKS_MARK_MAX_BYTES)
     shift++;
-  size_t bytes = (size_t)((((uint64_t)len >> shift) + 8) / 8);
-  mark->bits = calloc(bytes, 1);
+  mark->bits = calloc(bitmap_bytes(len, shift), 1);
   if (mark->bits == NULL)
     return WS_ENOMEM;
   mark->shift = shift;
   mark->covered = (uint64_t)len;
   ws_census_result r;
-  int rc = ws__census_visit(census, mem, len, mark_chunk, mark, &r);
+  int rc = ws__census_visit(census, mem, len, mark_chunk, mark_reset, mark, &r);
   if (rc != 0) {
     ws_blocks_mark_free(mark);
     return rc;
@@ -65,6 +76,7 @@ int ws_blocks_mark_take(ws_blocks_mark *mark, ws_census *census, const uint8_t *
  * chunks and how many new chunks the class had. */
 typedef struct {
   const ws_blocks_mark *mark;
+  uint64_t seed;
   ws_rng rng;
   uint64_t seen[WS_CENSUS_CLASSES];
   ws_block pool[WS_CENSUS_CLASSES][WS_BLOCKS_MAX];
@@ -87,6 +99,15 @@ static void pick_chunk(void *ctx, uint64_t chunk, uint64_t size, uint64_t payloa
   b->address = payload;
   b->size = payload_bytes;
   b->size_class = k;
+}
+
+/* Forgets what a failed walk offered: empties the reservoirs and reseeds
+ * (the pick stays a function of the seed and the heap). */
+static void pick_reset(void *ctx) {
+  pick_state *s = ctx;
+  memset(s->seen, 0, sizeof s->seen);
+  memset(s->pool, 0, sizeof s->pool);
+  ws_rng_seed(&s->rng, s->seed);
 }
 
 /* Orders blocks by address (qsort). */
@@ -133,9 +154,10 @@ int ws_blocks_pick(const ws_blocks_mark *mark, ws_census *census, const uint8_t 
   if (s == NULL)
     return WS_ENOMEM;
   s->mark = mark;
+  s->seed = seed;
   ws_rng_seed(&s->rng, seed);
   ws_census_result r;
-  int rc = ws__census_visit(census, mem, len, pick_chunk, s, &r);
+  int rc = ws__census_visit(census, mem, len, pick_chunk, pick_reset, s, &r);
   if (rc != 0) {
     free(s);
     return rc;

@@ -85,11 +85,12 @@ static uint64_t max_chunks_of(const ws_census_hints *hints) {
 int ws__census_visit(ws_census *census, const uint8_t *mem, size_t len,
                      void (*visit)(void *ctx, uint64_t chunk, uint64_t size,
                                    uint64_t payload, uint64_t payload_bytes),
-                     void *ctx, ws_census_result *out) {
+                     void (*reset)(void *ctx), void *ctx, ws_census_result *out) {
   ws__heap h = {mem, mem != NULL ? len : 0, max_chunks_of(&census->hints), NULL, visit,
                 ctx};
   if (rewalk(&h, census, out) == 0)
     return 0;
+  reset(ctx);
   int rc = ws_census_take(census, mem, len, out);
   if (rc != 0)
     return rc;
