@@ -289,7 +289,11 @@ export function analyze({
   // A counting pass cut short says nothing of the calls after it: its sites name no growth.
   const countedWhole = counted ? !countCoverage(counted).partial : false;
   const sites = countedWhole
-    ? sitesSummary(rawSites, { windowFrom: trend.warmup.iterations, ops: timed.header.ops ?? [] })
+    ? sitesSummary(rawSites, {
+        windowFrom: trend.warmup.iterations,
+        ops: timed.header.ops ?? [],
+        liveUsable: countedLiveUsable(allocations),
+      })
     : null;
   const ops = timed.header.ops ?? [];
   const leaked = census ? leakedBlocks(rawBlocks, census.memory.index) : null;
