@@ -288,11 +288,12 @@ export function analyze({
   );
   // A counting pass cut short says nothing of the calls after it: its sites name no growth.
   const countedWhole = counted ? !countCoverage(counted).partial : false;
+  const countingPass = countingPassOf(count, counted, allocations);
   const sites = countedWhole
     ? sitesSummary(rawSites, {
         windowFrom: trend.warmup.iterations,
         ops: timed.header.ops ?? [],
-        liveUsable: countedLiveUsable(allocations),
+        caveat: countingPass?.caveat ?? null,
       })
     : null;
   const ops = timed.header.ops ?? [];
@@ -318,7 +319,7 @@ export function analyze({
   summary.sources = {
     ...(timed.header.sources ?? {}),
     liveBytes: liveSource,
-    countingPass: countingPassOf(count, counted, allocations),
+    countingPass,
     memoryGrow: memoryGrowSource(timed.header, counted),
   };
   summary.census = census && {

@@ -8,16 +8,11 @@
 // Printable ASCII, which the text form shows as is.
 const PRINTABLE_FROM = 0x20;
 const PRINTABLE_TO = 0x7e;
-// Shortest run of printable bytes a hint quotes, and the longest it quotes.
-const HINT_MIN = 4;
-const HINT_MAX = 40;
-// Runs a hint quotes at most.
-const HINT_RUNS = 2;
-
-const printable = (b) => b >= PRINTABLE_FROM && b <= PRINTABLE_TO;
+/** Whether byte b is printable ASCII. */
+export const printable = (b) => b >= PRINTABLE_FROM && b <= PRINTABLE_TO;
 
 /** The bytes of a hex string (two digits a byte). */
-function bytesOf(hex) {
+export function bytesOf(hex) {
   const out = new Uint8Array(hex.length >> 1);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
@@ -25,21 +20,6 @@ function bytesOf(hex) {
 
 /** bytes as text: printable ASCII as is, any other byte as ".". */
 const textOf = (bytes) => Array.from(bytes, (b) => (printable(b) ? String.fromCharCode(b) : '.')).join('');
-
-/** The runs of printable bytes in bytes, as strings. */
-function printableRuns(bytes) {
-  const runs = [];
-  let run = '';
-  for (const b of bytes) {
-    if (printable(b)) run += String.fromCharCode(b);
-    else if (run) {
-      runs.push(run);
-      run = '';
-    }
-  }
-  if (run) runs.push(run);
-  return runs;
-}
 
 /**
  * The blocks of memory k in raw (the worker's result: { markedAt, memories:
@@ -60,22 +40,4 @@ export function leakedBlocks(raw, k) {
     text: textOf(bytesOf(b.hex)),
   }));
   return { markedAt: raw.markedAt, blocks };
-}
-
-/**
- * The text leaked blocks hold, quoted for a one-line hint ('"session-token-
- * 000123", "session-token-000871"'): the longest runs of at least HINT_MIN
- * printable bytes, one per block, at most HINT_RUNS of them, each cut to
- * HINT_MAX characters; '' when no block holds such a run.
- */
-export function blocksHint(blocks) {
-  const runs = [];
-  for (const b of blocks ?? []) {
-    const longest = printableRuns(bytesOf(b.hex)).reduce((a, r) => (r.length > a.length ? r : a), '');
-    if (longest.length >= HINT_MIN && !runs.includes(longest)) runs.push(longest);
-  }
-  return runs
-    .slice(0, HINT_RUNS)
-    .map((r) => JSON.stringify(r.length > HINT_MAX ? `${r.slice(0, HINT_MAX)}…` : r))
-    .join(', ');
 }

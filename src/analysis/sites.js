@@ -23,25 +23,21 @@ function snapshotAt(snapshots, calls) {
 /** Site id's value field in snapshot s (0 for a site not yet seen then). */
 const siteValue = (s, id, field) => s.values[id * SITE_VALUE_FIELDS + field] ?? 0;
 
-// Why no site is named for the growth when the pass wrapped only boundary
-// wrappers: the blocks they hand out are freed inside the module, unseen.
-const BOUNDARY_NOTE =
-  "only boundary wrappers were wrapped (e.g. wasm-bindgen's __wbindgen_malloc), not the allocator behind them: the module frees their blocks where the pass does not see it, so live bytes by site would blame the calls that pass buffers in; no site is named for the growth (the allocations per call by site stand)";
-
 /**
  * The sites summary of raw (the worker's sites result, or null) over the
  * counting pass's calls from warm-up (windowFrom) to the end; ops: the
- * run's ops; liveUsable: whether the pass's live bytes are evidence (its
- * wrappers cover the allocator's core), else no site is ranked by growth.
- * null without sites. Returns { frames, sampling, window: { from, to },
- * sites, growing, growthNote, turnover, totals } where growing lists the
- * sites whose live bytes grew, largest growth first (none, and growthNote
- * says why, when live bytes are no evidence), and turnover the sites that
- * allocated most per call; each site is { op, module, frames,
+ * run's ops; caveat: why the pass's live bytes are no evidence
+ * (countingPass.caveat, e.g. 'boundary-only': the module frees the blocks
+ * of the wrappers unseen, so growth by site would blame the calls that pass
+ * buffers in), null when they are. null without sites. Returns { frames,
+ * sampling, window: { from, to }, sites, growing, growthCaveat, turnover,
+ * totals } where growing lists the sites whose live bytes grew, largest
+ * growth first (none with a caveat, growthCaveat then), and turnover the
+ * sites that allocated most per call; each site is { op, module, frames,
  * stack, liveBytes, liveBlocks ({ start, end, growth }), allocs,
  * allocBytes, frees, allocsPerCall, share (of the total growth) }.
  */
-export function sitesSummary(raw, { windowFrom, ops, liveUsable = true }) {
+export function sitesSummary(raw, { windowFrom, ops, caveat = null }) {
   if (!raw || raw.snapshots.length === 0) return null;
   const end = raw.snapshots.at(-1);
   const start = snapshotAt(raw.snapshots, windowFrom);
@@ -66,7 +62,7 @@ export function sitesSummary(raw, { windowFrom, ops, liveUsable = true }) {
   const growth = all.reduce((sum, s) => sum + Math.max(0, s.liveBytes.growth), 0);
   for (const s of all) s.share = growth > 0 ? Math.max(0, s.liveBytes.growth) / growth : 0;
   const growing = all
-    .filter((s) => liveUsable && s.liveBytes.growth > 0)
+    .filter((s) => caveat === null && s.liveBytes.growth > 0)
     .sort((a, b) => b.liveBytes.growth - a.liveBytes.growth)
     .slice(0, TOP_SITES);
   const turnover = all
@@ -80,7 +76,7 @@ export function sitesSummary(raw, { windowFrom, ops, liveUsable = true }) {
     window: { from: start.calls, to: end.calls },
     sites: all.length,
     growing,
-    growthNote: liveUsable ? null : BOUNDARY_NOTE,
+    growthCaveat: caveat,
     turnover,
     totals: {
       liveBytesGrowth: sum((s) => s.liveBytes.growth),

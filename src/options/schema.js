@@ -280,7 +280,8 @@ export const OPTIONS = Object.freeze(
     {
       name: 'block-contents',
       default: false,
-      shown: 'on for run and soak(), off for soak',
+      shown: { run: 'on', soak: 'off' },
+      doc: 'show what leaked blocks hold: the first 64 bytes, as hex and as text, of up to 4 blocks allocated after warm-up in the size classes that accumulate (heap census; no counting pass), under the leak or growth finding of report.html, `summary.json` (`blocks`), summary.md and stdout, and in `blocks.json` ([docs/allocator.md](allocator.md), "What leaked blocks hold"). `soak` leaves them out unless given it (a suite\'s result folders travel as CI artifacts, and the bytes are the module\'s memory)',
       help: 'show what leaked blocks hold: the first 64 bytes (hex and text) of up to 4 blocks allocated after warm-up in the size classes that accumulate (heap census), in the leak finding',
       commands: RUN,
     },
@@ -288,6 +289,7 @@ export const OPTIONS = Object.freeze(
       name: 'no-block-contents',
       negates: 'block-contents',
       default: false,
+      doc: "leave what leaked blocks hold out of the reports (soak's default); with `--block-contents` too: exit 2",
       help: "leave the module's memory out of the reports: no leaked blocks' contents (soak's default: its result folders travel as CI artifacts)",
       commands: RUN,
     },
