@@ -29,6 +29,7 @@
         "addon/core/ws_run.c",
         "addon/core/ws_sites.c",
         "addon/core/ws_thin.c",
+        "addon/core/census/ws_blocks.c",
         "addon/core/census/ws_bump.c",
         "addon/core/census/ws_census.c",
         "addon/core/census/ws_dlmalloc.c",

@@ -18,7 +18,7 @@ const cell = (text) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** The default column of option o under command. */
 function defaultCell(o, command) {
-  if (!o.value) return o.name === 'help' ? '' : 'off';
+  if (!o.value) return o.name === 'help' ? '' : (defaultText(o, command) ?? 'off');
   const shown = defaultText(o, command);
   if (shown === null || shown === '') return 'none';
   return /\s/.test(shown) ? shown : `\`${shown}\``;

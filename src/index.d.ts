@@ -50,7 +50,21 @@ export interface Finding {
   iteration?: number | null;
   value?: number;
   limit?: number;
+  /** Leak and growth findings read from the heap census: a few blocks allocated after warm-up in the sizes that accumulate (docs/summary.md, "findings"). */
+  blocks?: LeakedBlock[];
   [field: string]: unknown;
+}
+
+/** A block in use at the end and not at the mark after warm-up: its first bytes. */
+export interface LeakedBlock {
+  address: number;
+  size: number;
+  fromBytes: number;
+  toBytes: number;
+  /** Its first bytes (at most 64), two hex digits each. */
+  hex: string;
+  /** The same bytes as text: printable ASCII as is, any other byte as ".". */
+  text: string;
 }
 
 export interface TimeWindow {
@@ -118,6 +132,8 @@ export interface Census {
   firstAt: number | null;
   classes: { fromBytes: number; toBytes: number; start: number; end: number; change: number }[];
   growing: { fromBytes: number; toBytes: number; start: number; end: number; change: number }[];
+  /** What leaked blocks hold (blockContents): the call of the mark and the blocks picked; null when off or never marked. */
+  blocks?: { markedAt: number; picked: number } | null;
   [field: string]: unknown;
 }
 
@@ -214,6 +230,8 @@ export interface Summary {
     countLog: string | null;
     /** The second timed pass's log when a slowdown was timed again. */
     replicaLog: string | null;
+    /** What leaked blocks hold, when block contents were on and the run reached the mark. */
+    blocks?: string | null;
     summary: string | null;
     figures?: string[];
     plotsSkipped?: string | null;
@@ -257,6 +275,8 @@ export type SoakOptions = (
   verbose?: boolean;
   /** Allocation sites in the counting pass (implies countAllocs): summary.sites. */
   sites?: boolean;
+  /** Show the first bytes of a few blocks allocated after warm-up in the sizes that accumulate (finding.blocks); default true, false as --no-block-contents. */
+  blockContents?: boolean;
   /** Names for a stripped module's sites: an unstripped build or an Emscripten symbol map (implies sites). */
   symbols?: string;
   maxAllocsPerCall?: number | string;
@@ -325,6 +345,8 @@ export interface RunLogs {
   replica: DecodedRun | null;
   /** The counting pass's allocation sites (sites.json, --sites), or null; analyze() reads it into summary.sites. */
   sites: unknown | null;
+  /** What leaked blocks hold (blocks.json, block contents on), or null; analyze() reads it into finding.blocks. */
+  blocks?: unknown | null;
 }
 
 /** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */

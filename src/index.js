@@ -15,7 +15,8 @@ export { VERSION as version } from './version.js';
  * The decoded logs of a result folder: { timed } from samples.wslog,
  * { counted } from samples-count.wslog (null without a counting pass),
  * { replica } from samples-replica.wslog (null unless a finding was run
- * again) and { sites } from sites.json (null without --sites).
+ * again), { sites } from sites.json (null without --sites) and { blocks }
+ * from blocks.json (null without block contents).
  * Throws a SoakError (exit 2 code) when dir holds no readable log.
  */
 export function readRun(dir) {
@@ -28,11 +29,12 @@ export function readRun(dir) {
  * was recorded with; run (the timed pass's outcome) to what its log says.
  * Reads and writes nothing.
  */
-export function analyze({ timed, counted = null, sites = null, cfg = {}, run = null, count = null }) {
+export function analyze({ timed, counted = null, sites = null, blocks = null, cfg = {}, run = null, count = null }) {
   return analyzed({
     timed,
     counted,
     sites,
+    blocks,
     cfg: analysisConfig(timed.header, cfg),
     run: run ?? logOutcome(timed),
     count,

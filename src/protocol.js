@@ -80,6 +80,8 @@ export const GROWTH_CAUSE = freeze(c.growthCause);
 export const NOTE_KIND = freeze(c.noteKind);
 /** Largest wasm32 linear memory (4 GiB), decided in C. */
 export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
+/** The auto warm-up is at most calls / WARMUP_CAP_DIVISOR (a quarter of the run), decided in C. */
+export const WARMUP_CAP_DIVISOR = c.warmupCapDivisor;
 /** A wasm page (64 KiB). */
 export const PAGE_BYTES = c.pageBytes;
 /** Why a memory.grow failed (a growFailed record's flags), by name. */

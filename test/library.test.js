@@ -197,12 +197,18 @@ test(
       countLog: null,
       replicaLog: null,
       sites: null,
+      blocks: 'blocks.json', // what leaked blocks hold: on by default for soak()
       summary: 'summary.json',
     });
     assert.equal(again.summary.verdict, summary.verdict);
     assert.deepEqual(
       again.summary.findings.map((f) => f.kind),
       summary.findings.map((f) => f.kind),
+    );
+    assert.deepEqual(
+      again.summary.findings.map((f) => f.blocks),
+      summary.findings.map((f) => f.blocks),
+      'readRun reads blocks.json again',
     );
     const re = join(dir, 're');
     const written = await writeReports(re, again, { formats: ['md', 'junit'] });

@@ -60,6 +60,9 @@ test('the defaults are the schema’s, and runConfig starts from them', () => {
   assert.equal(cfg.countAllocs, false);
   assert.equal(runConfig(parse('run', 'm.wasm', '--max-bytes-per-call', '64')).countAllocs, true, 'budgets count');
   assert.equal(cfg.help, undefined, 'no command-line flag leaks into the run configuration');
+  assert.equal(cfg.blockContents, true, 'run shows what leaked blocks hold');
+  assert.equal(runConfig(parse('run', 'm.wasm', '--no-block-contents')).blockContents, false);
+  assert.equal('noBlockContents' in cfg, false, 'the negating flag is resolved into blockContents');
 });
 
 test('the -n default applies only when neither -n nor --duration is given', () => {

@@ -57,6 +57,14 @@ typedef struct {
   /* While searching: the lowest address from which the memory is all zero
    * (len when its last byte is not), which no allocator has written yet. */
   uint64_t untouched;
+  /* When not NULL, called for every in-use chunk a walk passes, in address
+   * order within a segment: the chunk's address and size (header included,
+   * as the size classes count it) and its payload's address and usable
+   * bytes. A walk that fails may have called it before failing: its calls
+   * count only when the walk returns 0. */
+  void (*visit)(void *ctx, uint64_t chunk, uint64_t size, uint64_t payload,
+                uint64_t payload_bytes);
+  void *visit_ctx;
 } ws__heap;
 
 /* Internal: a walk failed after validating n blocks: notes n in *h->reach
@@ -89,6 +97,17 @@ static inline unsigned ws__size_class(uint64_t size) {
                                     9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
   return size < 1024 ? small[size >> 4] : 31u - (unsigned)__builtin_clz((uint32_t)size);
 }
+
+/* Internal: walks the heap census remembers with visitor visit (and its
+ * ctx) into *out; when the remembered state no longer validates (or there
+ * is none), calls reset(ctx) to forget what the failed walk visited,
+ * locates the state (ws_census_take, without the visitor) and walks again.
+ * Returns 0, or WS_ENOHEAP when no allocator is recognised (the visitor's
+ * calls then count for nothing). */
+int ws__census_visit(ws_census *census, const uint8_t *mem, size_t len,
+                     void (*visit)(void *ctx, uint64_t chunk, uint64_t size,
+                                   uint64_t payload, uint64_t payload_bytes),
+                     void (*reset)(void *ctx), void *ctx, ws_census_result *out);
 
 /* Internal: fills out's derived fields (chunks, fragmentation) from its
  * totals. */

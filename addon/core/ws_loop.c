@@ -35,6 +35,7 @@ typedef struct {
 struct ws_loop {
   ws_ring ring;
   ws_rng rng;
+  uint64_t seed; /* the run's seed (ws_loop_config) */
   ws_clock clock;
   ws_engine *engine;
   ws_op_spec *ops;
@@ -192,6 +193,7 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
   loop->counters = config->counters;
   loop->watch_preemption = 1;
   ws_rng_seed(&loop->rng, config->seed);
+  loop->seed = config->seed;
   int rc = refresh_memories(loop);
   if (rc != 0) {
     ws_loop_destroy(loop);
@@ -669,6 +671,48 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
     record_census(loop, k, census, out);
   }
   return rc == 0 ? WS_CENSUS_TAKEN : rc;
+}
+
+/* Charges a walk that began at start (census_clock) to the census budget
+ * of census: its own time and the run's. */
+static void charge_census(const ws_loop *loop, ws_census *census, uint64_t start) {
+  uint64_t end = census_clock(loop);
+  uint64_t spent = end > start ? end - start : 0;
+  census->spent_ns += spent;
+  if (census->run_spent_ns != NULL)
+    *census->run_spent_ns += spent;
+}
+
+int ws_loop_blocks_mark(ws_loop *loop, uint32_t k, ws_census *census,
+                        ws_blocks_mark *mark) {
+  if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
+    return WS_EINVAL;
+  uint64_t start = census_clock(loop);
+  uint8_t *data;
+  size_t len;
+  int rc = loop->engine->ops->memory_view(loop->engine, k, &data, &len);
+  if (rc != 0)
+    return rc;
+  rc = ws_blocks_mark_take(mark, census, data, len);
+  charge_census(loop, census, start);
+  return rc;
+}
+
+int ws_loop_blocks_pick(ws_loop *loop, uint32_t k, ws_census *census,
+                        const ws_blocks_mark *mark, ws_block *out, uint32_t max,
+                        uint32_t *n) {
+  *n = 0;
+  if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
+    return WS_EINVAL;
+  uint64_t start = census_clock(loop);
+  uint8_t *data;
+  size_t len;
+  int rc = loop->engine->ops->memory_view(loop->engine, k, &data, &len);
+  if (rc != 0)
+    return rc;
+  rc = ws_blocks_pick(mark, census, data, len, loop->seed ^ k, out, max, n);
+  charge_census(loop, census, start);
+  return rc;
 }
 
 int ws_loop_track_memory(ws_loop *loop, uint32_t *index) {

@@ -5,6 +5,7 @@
 #ifndef WS_H
 #define WS_H
 
+#include "ws_blocks.h"
 #include "ws_census.h"
 #include "ws_clock.h"
 #include "ws_control.h"

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ws_blocks.h"
 #include "ws_census.h"
 #include "ws_engine.h"
 #include "ws_protocol.h"
@@ -136,6 +137,24 @@ int ws_loop_sample_memories(ws_loop *loop);
  * the engine's error. */
 int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                    ws_census_result *out);
+
+/* Marks the chunks in use in memory k's heap (ws_blocks_mark_take on the
+ * engine's view of it, with census, memory k's) into *mark; between
+ * batches. Never skipped: its time (the loop thread's CPU time, as
+ * ws_loop_census measures it) is charged to the census budget, so that the
+ * censuses after it are skipped sooner. Returns ws_blocks_mark_take's
+ * code, WS_EINVAL like ws_loop_census, or the engine's error. */
+int ws_loop_blocks_mark(ws_loop *loop, uint32_t k, ws_census *census,
+                        ws_blocks_mark *mark);
+
+/* Picks up to max blocks of memory k's heap allocated since *mark
+ * (ws_blocks_pick, seeded by the run's seed and k) into out[0..*n);
+ * between batches. Charged to the census budget like ws_loop_blocks_mark.
+ * Returns ws_blocks_pick's code, WS_EINVAL like ws_loop_census, or the
+ * engine's error. */
+int ws_loop_blocks_pick(ws_loop *loop, uint32_t k, ws_census *census,
+                        const ws_blocks_mark *mark, ws_block *out, uint32_t max,
+                        uint32_t *n);
 
 /* Tracks the engine's next memory from now on: stores its index in *index
  * and writes a memory-tracked mark. Returns 0, WS_ENOMEM, or the engine's

@@ -6,6 +6,7 @@
  * object; the loop, the engine and the references are freed when it is
  * collected. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "binding.h"
 #include "v8_engine.h"
@@ -19,6 +20,7 @@ typedef struct {
   ws_native *native;     /* NULL for a wasm module or a scenario */
   ws_loop *loop;
   ws_census *censuses;      /* per memory index, created by the first census */
+  ws_blocks_mark *marks;    /* per memory index, beside censuses (blocksMark) */
   uint64_t census_spent_ns; /* the time every memory's recorded censuses took */
   uint32_t n_censuses;
 } runner;
@@ -48,6 +50,9 @@ static void finalize_runner(napi_env env, void *data, void *hint) {
   v8_engine_destroy(r->engine);
   ws_native_close(r->native);
   free(r->censuses);
+  for (uint32_t k = 0; k < r->n_censuses; k++)
+    ws_blocks_mark_free(&r->marks[k]);
+  free(r->marks);
   if (r->ring_ref != NULL)
     napi_delete_reference(env, r->ring_ref);
   if (r->counters_ref != NULL)
@@ -427,14 +432,21 @@ static napi_value add_memory(napi_env env, napi_callback_info info) {
   return result_of(env, r, rc < 0 ? rc : (int)index);
 }
 
-/* The census of memory k, created on first use; NULL when out of memory. */
+/* The census of memory k (and its mark, empty), created on first use; NULL
+ * when out of memory. */
 static ws_census *census_of(runner *r, uint32_t k) {
   if (k >= r->n_censuses) {
+    ws_blocks_mark *marks = realloc(r->marks, (k + 1) * sizeof *marks);
+    if (marks == NULL)
+      return NULL;
+    r->marks = marks;
     ws_census *grown = realloc(r->censuses, (k + 1) * sizeof *grown);
     if (grown == NULL)
       return NULL;
-    for (uint32_t i = r->n_censuses; i <= k; i++)
+    for (uint32_t i = r->n_censuses; i <= k; i++) {
       ws_census_init(&grown[i], NULL);
+      memset(&marks[i], 0, sizeof marks[i]);
+    }
     r->censuses = grown;
     r->n_censuses = k + 1;
   }
@@ -522,6 +534,20 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
   return napi_set_named_property(env, *out, "classes", classes);
 }
 
+/* The census of the tracked memory whose index JS value arg holds, the
+ * index in *k; NULL after throwing (no such memory, out of memory). */
+static ws_census *tracked_census(napi_env env, runner *r, napi_value arg, uint32_t *k) {
+  if (napi_get_value_uint32(env, arg, k) != napi_ok || r->engine == NULL ||
+      *k >= v8_engine_memories(r->engine)) {
+    ws_binding_throw_code(env, WS_EINVAL, "no tracked memory has that index");
+    return NULL;
+  }
+  ws_census *c = census_of(r, *k);
+  if (c == NULL)
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+  return c;
+}
+
 /* census(runner, k, record) takes a census of memory k's heap
  * (ws_loop_census; the state found is kept in the runner and re-walked next
  * time), records it as metrics when record is true, and returns
@@ -534,27 +560,83 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
 static napi_value census(napi_env env, napi_callback_info info) {
   napi_value argv[2], out;
   runner *r = unwrap(env, info, 2, argv);
-  if (r == NULL)
-    return NULL;
   uint32_t k;
+  ws_census *c = r != NULL ? tracked_census(env, r, argv[0], &k) : NULL;
+  if (c == NULL)
+    return NULL;
   bool record = false;
-  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &k));
   NAPI_CALL(env, napi_get_value_bool(env, argv[1], &record));
-  if (r->engine == NULL || k >= v8_engine_memories(r->engine)) {
-    ws_binding_throw_code(env, WS_EINVAL, "no tracked memory has that index");
-    return NULL;
-  }
-  ws_census *c = census_of(r, k);
-  if (c == NULL) {
-    ws_binding_throw_code(env, WS_ENOMEM, NULL);
-    return NULL;
-  }
   ws_census_result result;
   int rc = ws_loop_census(r->loop, k, c, record, &result);
   if (rc < 0 && rc != WS_ENOHEAP)
     return result_of(env, r, rc);
   end_batch(r);
   NAPI_CALL(env, census_object(env, rc, c, &result, &out));
+  return out;
+}
+
+/* blocksMark(runner, k) marks the chunks in use in memory k's heap
+ * (ws_loop_blocks_mark), for blocksPick at the end; returns true, or false
+ * when no allocator is recognised. Between batches. */
+static napi_value blocks_mark(napi_env env, napi_callback_info info) {
+  napi_value argv[1], out;
+  runner *r = unwrap(env, info, 1, argv);
+  uint32_t k;
+  ws_census *c = r != NULL ? tracked_census(env, r, argv[0], &k) : NULL;
+  if (c == NULL)
+    return NULL;
+  int rc = ws_loop_blocks_mark(r->loop, k, c, &r->marks[k]);
+  if (rc < 0 && rc != WS_ENOHEAP)
+    return result_of(env, r, rc);
+  end_batch(r);
+  NAPI_CALL(env, napi_get_boolean(env, rc == 0, &out));
+  return out;
+}
+
+/* The JS description of block b: { address, size, sizeClass, bytes }
+ * (bytes: a Uint8Array of its first bytes). */
+static napi_status block_object(napi_env env, const ws_block *b, napi_value *out) {
+  NAPI_CHECK(napi_create_object(env, out));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "address", (double)b->address));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "size", (double)b->size));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "sizeClass", b->size_class));
+  napi_value buffer, bytes;
+  void *data;
+  NAPI_CHECK(napi_create_arraybuffer(env, b->n_bytes, &data, &buffer));
+  if (b->n_bytes > 0)
+    memcpy(data, b->bytes, b->n_bytes);
+  NAPI_CHECK(
+      napi_create_typedarray(env, napi_uint8_array, b->n_bytes, buffer, 0, &bytes));
+  return napi_set_named_property(env, *out, "bytes", bytes);
+}
+
+/* blocksPick(runner, k) returns up to WS_BLOCKS_MAX blocks of memory k's
+ * heap in use now and not at blocksMark's mark, in the size classes that
+ * grew since (ws_loop_blocks_pick), in address order: [{ address, size,
+ * sizeClass, bytes }]; [] without a mark or when nothing grew; null when no
+ * allocator is recognised. Between batches. */
+static napi_value blocks_pick(napi_env env, napi_callback_info info) {
+  napi_value argv[1], out;
+  runner *r = unwrap(env, info, 1, argv);
+  uint32_t k, n = 0;
+  ws_census *c = r != NULL ? tracked_census(env, r, argv[0], &k) : NULL;
+  if (c == NULL)
+    return NULL;
+  ws_block blocks[WS_BLOCKS_MAX];
+  int rc = ws_loop_blocks_pick(r->loop, k, c, &r->marks[k], blocks, WS_BLOCKS_MAX, &n);
+  if (rc < 0 && rc != WS_ENOHEAP)
+    return result_of(env, r, rc);
+  end_batch(r);
+  if (rc == WS_ENOHEAP) {
+    NAPI_CALL(env, napi_get_null(env, &out));
+    return out;
+  }
+  NAPI_CALL(env, napi_create_array_with_length(env, n, &out));
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value v;
+    NAPI_CALL(env, block_object(env, &blocks[i], &v));
+    NAPI_CALL(env, napi_set_element(env, out, i, v));
+  }
   return out;
 }
 
@@ -615,6 +697,8 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "sampleMemories", sample_memories));
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));
   NAPI_CHECK(ws_binding_export(env, exports, "census", census));
+  NAPI_CHECK(ws_binding_export(env, exports, "blocksMark", blocks_mark));
+  NAPI_CHECK(ws_binding_export(env, exports, "blocksPick", blocks_pick));
   NAPI_CHECK(ws_binding_export(env, exports, "mallocOrigin", malloc_origin));
   NAPI_CHECK(ws_binding_export(env, exports, "nativeHeap", native_heap));
   NAPI_CHECK(ws_binding_export(env, exports, "end", end_run));

@@ -12,6 +12,7 @@ import {
   growthAttribution,
   summarizeAllocations,
 } from './allocations.js';
+import { leakedBlocks } from './blocks.js';
 import { censusSummary, judgingMemory } from './census.js';
 import { censusMetricsOf } from './census-metrics.js';
 import { logCountOutcome } from './config.js';
@@ -137,6 +138,18 @@ function withSites(f, sites) {
       .slice(0, 3)
       .map((s) => ({ stack: s.stack, op: s.op, growth: s.liveBytes.growth, share: s.share })),
   };
+}
+
+/**
+ * Finding f, a leak or growth, with what blocks allocated after warm-up in
+ * the sizes that accumulate hold (leakedBlocks' blocks): f.blocks; f
+ * unchanged for another kind, without blocks, or when f is about another
+ * memory than the census's (f.memory, withMemory's).
+ */
+function withBlocks(f, leaked, censusMemory) {
+  if (!NAMES_SITES.has(f.kind) || !leaked?.blocks.length) return f;
+  if (f.memory && censusMemory.label !== undefined && f.memory.label !== censusMemory.label) return f;
+  return { ...f, blocks: leaked.blocks };
 }
 
 /**
@@ -270,6 +283,7 @@ export function analyze({
   counted = null,
   replica = null,
   sites: rawSites = null,
+  blocks: rawBlocks = null,
   cfg,
   run,
   count: given = null,
@@ -293,15 +307,25 @@ export function analyze({
   );
   // A counting pass cut short says nothing of the calls after it: its sites name no growth.
   const countedWhole = counted ? !countCoverage(counted).partial : false;
+  const countingPass = countingPassOf(count, counted, allocations);
   const sites = countedWhole
-    ? sitesSummary(rawSites, { windowFrom: trend.warmup.iterations, ops: timed.header.ops ?? [] })
+    ? sitesSummary(rawSites, {
+        windowFrom: trend.warmup.iterations,
+        ops: timed.header.ops ?? [],
+        caveat: countingPass?.caveat ?? null,
+      })
     : null;
   const ops = timed.header.ops ?? [];
+  const leaked = census ? leakedBlocks(rawBlocks, census.memory.index) : null;
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   summary.findings = [
     ...exhausted,
     ...trend.findings.map((f) =>
-      withSites(withMemory(withNeverFrees(withGrowingClasses(f, census), liveSource), memories, censusMemory), sites),
+      withBlocks(
+        withSites(withMemory(withNeverFrees(withGrowingClasses(f, census), liveSource), memories, censusMemory), sites),
+        leaked,
+        memories[Math.max(censusMemory, 0)] ?? {},
+      ),
     ),
     ...budgetFindings,
     ...hungCall(summary.error, run.error),
@@ -314,10 +338,13 @@ export function analyze({
   summary.sources = {
     ...(timed.header.sources ?? {}),
     liveBytes: liveSource,
-    countingPass: countingPassOf(count, counted, allocations),
+    countingPass,
     memoryGrow: memoryGrowSource(timed.header, counted),
   };
-  summary.census = census;
+  summary.census = census && {
+    ...census,
+    blocks: leaked && { markedAt: leaked.markedAt, picked: leaked.blocks.length },
+  };
   // Recognised only once the module had a heap: say so where the header could not.
   if (census?.recognised && !summary.sources.census?.source) {
     const { enable, ...header } = summary.sources.census ?? {};
@@ -361,6 +388,7 @@ export function analyze({
     countLog: counted ? 'samples-count.wslog' : null,
     replicaLog: replica ? 'samples-replica.wslog' : null,
     sites: rawSites ? 'sites.json' : null,
+    blocks: rawBlocks ? 'blocks.json' : null,
     summary: 'summary.json',
   };
   // The figures show what the verdicts judged (e.g. live bytes from the

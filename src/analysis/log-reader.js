@@ -51,46 +51,59 @@ export function readRun(source, { allocs = false } = {}) {
 }
 
 /**
+ * The JSON in file, or null when there is no such file; SoakError (exit 2)
+ * when it does not parse, with fix.
+ */
+function optionalJson(file, fix) {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new SoakError('WS_EFORMAT', `${file} does not parse (${err.message}).`, { fix, exitCode: EXIT.USAGE });
+  }
+}
+
+/**
  * Reads a result folder's logs: { timed } from dir/samples.wslog and, when a
  * counting pass wrote one, { counted } from dir/samples-count.wslog, when a
  * second timed pass replicated a finding, { replica } from
- * dir/samples-replica.wslog (else null), and the counting pass's allocation
- * sites from dir/sites.json (else null). Throws like readRun, and SoakError
- * (exit 2) for a sites.json that does not parse.
+ * dir/samples-replica.wslog (else null), the counting pass's allocation
+ * sites from dir/sites.json and what leaked blocks hold from
+ * dir/blocks.json (each else null). Throws like readRun, and SoakError
+ * (exit 2) for a sites.json or blocks.json that does not parse.
  */
 export function readResultLogs(dir) {
   const optional = (file) => (existsSync(join(dir, file)) ? join(dir, file) : null);
-  const sitesFile = join(dir, 'sites.json');
-  let sites = null;
-  if (existsSync(sitesFile)) {
-    try {
-      sites = JSON.parse(readFileSync(sitesFile, 'utf8'));
-    } catch (err) {
-      throw new SoakError('WS_EFORMAT', `${sitesFile} does not parse (${err.message}).`, {
-        fix: 'It is written whole after the counting pass: run the soak again with --sites.',
-        exitCode: EXIT.USAGE,
-      });
-    }
-  }
+  const sites = optionalJson(
+    join(dir, 'sites.json'),
+    'It is written whole after the counting pass: run the soak again with --sites.',
+  );
+  const blocks = optionalJson(
+    join(dir, 'blocks.json'),
+    'It is written whole after the run: run the soak again (what leaked blocks hold is on by default for run).',
+  );
   return readLogs({
     timed: join(dir, 'samples.wslog'),
     counted: optional('samples-count.wslog'),
     replica: optional('samples-replica.wslog'),
     sites,
+    blocks,
   });
 }
 
 /**
  * Reads a run's logs, each a path or the bytes in memory: { timed, counted,
- * replica, sites } (counted and replica null without one; sites, the
- * counting pass's allocation sites as the worker gave them, passed through).
+ * replica, sites, blocks } (counted and replica null without one; sites,
+ * the counting pass's allocation sites, and blocks, what leaked blocks
+ * hold, as the worker gave them, passed through).
  */
-export function readLogs({ timed, counted = null, replica = null, sites = null }) {
+export function readLogs({ timed, counted = null, replica = null, sites = null, blocks = null }) {
   return {
     timed: readRun(timed),
     counted: counted === null ? null : readRun(counted, { allocs: true }),
     replica: replica === null ? null : readRun(replica),
     sites,
+    blocks,
   };
 }
 

@@ -26,14 +26,18 @@ const siteValue = (s, id, field) => s.values[id * SITE_VALUE_FIELDS + field] ?? 
 /**
  * The sites summary of raw (the worker's sites result, or null) over the
  * counting pass's calls from warm-up (windowFrom) to the end; ops: the
- * run's ops. null without sites. Returns { frames, sampling, window: {
- * from, to }, sites, growing, turnover, totals } where growing lists the
- * sites whose live bytes grew, largest growth first, and turnover the sites
- * that allocated most per call; each site is { op, module, frames,
+ * run's ops; caveat: why the pass's live bytes are no evidence
+ * (countingPass.caveat, e.g. 'boundary-only': the module frees the blocks
+ * of the wrappers unseen, so growth by site would blame the calls that pass
+ * buffers in), null when they are. null without sites. Returns { frames,
+ * sampling, window: { from, to }, sites, growing, growthCaveat, turnover,
+ * totals } where growing lists the sites whose live bytes grew, largest
+ * growth first (none with a caveat, growthCaveat then), and turnover the
+ * sites that allocated most per call; each site is { op, module, frames,
  * stack, liveBytes, liveBlocks ({ start, end, growth }), allocs,
  * allocBytes, frees, allocsPerCall, share (of the total growth) }.
  */
-export function sitesSummary(raw, { windowFrom, ops }) {
+export function sitesSummary(raw, { windowFrom, ops, caveat = null }) {
   if (!raw || raw.snapshots.length === 0) return null;
   const end = raw.snapshots.at(-1);
   const start = snapshotAt(raw.snapshots, windowFrom);
@@ -58,7 +62,7 @@ export function sitesSummary(raw, { windowFrom, ops }) {
   const growth = all.reduce((sum, s) => sum + Math.max(0, s.liveBytes.growth), 0);
   for (const s of all) s.share = growth > 0 ? Math.max(0, s.liveBytes.growth) / growth : 0;
   const growing = all
-    .filter((s) => s.liveBytes.growth > 0)
+    .filter((s) => caveat === null && s.liveBytes.growth > 0)
     .sort((a, b) => b.liveBytes.growth - a.liveBytes.growth)
     .slice(0, TOP_SITES);
   const turnover = all
@@ -72,6 +76,7 @@ export function sitesSummary(raw, { windowFrom, ops }) {
     window: { from: start.calls, to: end.calls },
     sites: all.length,
     growing,
+    growthCaveat: caveat,
     turnover,
     totals: {
       liveBytesGrowth: sum((s) => s.liveBytes.growth),

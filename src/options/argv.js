@@ -41,12 +41,17 @@ export function withoutOptions(argv, names) {
   return argv.filter((_, i) => !dropped.has(i));
 }
 
+// The options that a negating one turns off (--block-contents).
+const NEGATED = new Set(OPTIONS.filter((o) => o.negates).map((o) => o.negates));
+
 /**
  * The canonical argv of one option's value as the library or a suite holds
  * it (a number for a duration or timeout is milliseconds; a list of a
- * comma-separated option is joined): [] for an absent, false or empty value.
+ * comma-separated option is joined): [] for an absent, false or empty value,
+ * but the negating form for false when the option has one.
  */
 export function argvOf(o, value) {
+  if (value === false && NEGATED.has(o.name)) return [`--no-${o.name}`];
   if (value === undefined || value === null || value === false || (Array.isArray(value) && !value.length)) return [];
   if (!o.value) return [`--${o.name}`];
   return textsOf(o, value).map((text) => `--${o.name}=${text}`);

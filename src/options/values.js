@@ -6,15 +6,22 @@
 // runConfig.
 import { usageError } from '../errors.js';
 import { textsOf } from './argv.js';
-import { optionsOf } from './schema.js';
+import { OPTIONS, optionsOf } from './schema.js';
 
 const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
 
-/** command's options that an object may set, by the camelCase form of their flag, less those in own. */
+// The negating options (--no-block-contents) by the option they turn off:
+// an object gives them as that option set to false.
+const NEGATION = new Map(OPTIONS.filter((o) => o.negates).map((o) => [o.negates, o]));
+
+/**
+ * command's options that an object may set, by the camelCase form of their
+ * flag, less those in own and the negating ones (NEGATION).
+ */
 export function objectOptions(command, own) {
   return new Map(
     optionsOf(command)
-      .filter((o) => !own.has(o.name))
+      .filter((o) => !own.has(o.name) && !o.negates)
       .map((o) => [camel(o.name), o]),
   );
 }
@@ -23,7 +30,8 @@ export function objectOptions(command, own) {
  * The values (by configuration key) of object's options, taken by options
  * (objectOptions); caller names the API in messages, others its options
  * that are not the command's (listed with them when one is unknown). An absent, null or
- * false value is not given; an empty list is given as empty. Throws a
+ * false value is not given (false for an option with a negating form gives
+ * that form); an empty list is given as empty. Throws a
  * SoakError (exit 2) for an option that is not one of them or a value its
  * parser refuses.
  */
@@ -37,6 +45,10 @@ export function optionValues(object, options, { caller, others = [] }) {
         `${caller} has no option "${name}".`,
         `Options: ${[...others, ...options.keys()].join(', ')}.`,
       );
+    }
+    if (value === false && NEGATION.has(o.name)) {
+      values[NEGATION.get(o.name).key] = true;
+      continue;
     }
     if (value === undefined || value === null || value === false) continue;
     if (Array.isArray(value) && !value.length) {

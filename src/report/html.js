@@ -2,6 +2,7 @@
 // network) telling the story of a run from its summary and figures.
 
 import { baselineLines } from './baseline-words.js';
+import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
@@ -137,7 +138,7 @@ function findingsSection(s) {
   return `<section id="findings"><h2>Findings</h2>${list
     .map(
       (f) => `<div class="finding">
-<p>${esc(f.sentence)}</p>${table(findingEvidence(f))}</div>`,
+<p>${esc(f.sentence)}</p>${table(findingEvidence(f))}${blocksTable(f)}</div>`,
     )
     .join('')}${undecidedBlock(s)}${notesBlock(s)}</section>`;
 }
@@ -303,7 +304,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
       s,
       ordered.map((f) => f.name),
     )}${runSection(s)}`,
-    css: SITES_CSS,
+    css: `${SITES_CSS}${BLOCKS_CSS}`,
     footer: `Written by ${toolName(s)} from summary.json (schema ${s.version ?? '?'}).`,
   });
 }

@@ -1,10 +1,12 @@
 // summary.md: a short Markdown report that fits a GitHub step summary.
 
 import { baselineLines } from './baseline-words.js';
+import { escapeMarkup } from './escape.js';
 import { INSTALL_HINT } from './plots.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
+  blocksHintLine,
   figureTitle,
   findingEvidence,
   findingFigure,
@@ -29,6 +31,10 @@ import {
   undecidedLines,
   verdictLine,
 } from './words.js';
+
+// Text from the module's memory, inert in Markdown: its Markdown syntax
+// backslash-escaped, then its markup escaped (GitHub renders inline HTML).
+const moduleText = (s) => escapeMarkup(cell(s.replace(/[\\`*_[\]~]/g, '\\$&')));
 
 const cell = (s) =>
   String(s ?? '')
@@ -118,6 +124,8 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     out.push(`- **${f.kind}**: ${f.sentence}`);
     const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
     if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
+    const hint = blocksHintLine(f);
+    if (hint) out.push(`  <sub>${moduleText(hint)}</sub>`);
   }
   if (s.findings?.length) out.push('');
   if (s.baseline) out.push(...baselineLines(s.baseline).map((l) => `- ${cell(l)}`), '');

@@ -376,5 +376,11 @@ export function withSentences(result) {
     const note = pass.caveat ? CAVEAT_WORDS[pass.caveat](pass) : null;
     out.sources = { ...result.sources, countingPass: { ...pass, note } };
   }
+  // Why no site is ranked by growth: the pass's caveat.
+  const caveat = result.sites?.growthCaveat;
+  if (caveat && pass) {
+    const growthNote = `no site is ranked by its live bytes' growth, which would blame the calls that pass buffers in: ${CAVEAT_WORDS[caveat](pass)}`;
+    out.sites = { ...result.sites, growthNote };
+  }
   return out;
 }

@@ -47,7 +47,7 @@ ${sites.growing.map((g, i) => `<tr><td>${i + 1}</td><td>+${esc(formatBytes(g.liv
     // Not a <figure>: the page inverts figures' gnuplot SVGs in dark mode; the icicle has its own colours.
     parts.push(`<div id="sites-icicle"><div class="icicle-wide">${icicleSvg(sites.growing, { width: 1000, label })}</div><div class="icicle-narrow">${icicleSvg(sites.growing, { width: 390, label })}</div>
 <p class="muted">${esc(label)} Hover a box for its stack and bytes.</p></div>`);
-  } else parts.push("<p>No site's live bytes grew after warm-up.</p>");
+  } else parts.push(`<p>${esc(sites.growthNote ?? "No site's live bytes grew after warm-up.")}</p>`);
   const turnover = sites.turnover.slice(0, TURNOVER_ROWS);
   if (turnover.length) {
     parts.push(`<h3>Allocations per call by site</h3><div class="scroll" role="region" aria-label="Allocations per call by site" tabindex="0"><table class="grid" id="sites-turnover">

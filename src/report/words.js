@@ -1,6 +1,7 @@
 // Turns summary.json values into the words and numbers the reports show
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
+import { bytesOf, printable } from '../analysis/blocks.js';
 import { judge } from '../analysis/judge.js';
 import { withoutOptions } from '../options/argv.js';
 import { FINDING_KINDS } from '../protocol.js';
@@ -194,6 +195,55 @@ export function findingEvidence(f) {
     ]);
   }
   return rows;
+}
+
+// Shortest run of printable bytes a hint quotes, and the longest it quotes.
+const HINT_MIN = 4;
+const HINT_MAX = 40;
+// Runs a hint quotes at most.
+const HINT_RUNS = 2;
+
+/** The runs of printable bytes in bytes, as strings. */
+function printableRuns(bytes) {
+  const runs = [];
+  let run = '';
+  for (const b of bytes) {
+    if (printable(b)) run += String.fromCharCode(b);
+    else if (run) {
+      runs.push(run);
+      run = '';
+    }
+  }
+  if (run) runs.push(run);
+  return runs;
+}
+
+/**
+ * The text leaked blocks hold, quoted for a one-line hint ('"session-token-
+ * 000123", "session-token-000871"'): the longest runs of at least HINT_MIN
+ * printable bytes, one per block, at most HINT_RUNS of them, each cut to
+ * HINT_MAX characters; '' when no block holds such a run.
+ */
+function blocksHint(blocks) {
+  const runs = [];
+  for (const b of blocks ?? []) {
+    const longest = printableRuns(bytesOf(b.hex)).reduce((a, r) => (r.length > a.length ? r : a), '');
+    if (longest.length >= HINT_MIN && !runs.includes(longest)) runs.push(longest);
+  }
+  return runs
+    .slice(0, HINT_RUNS)
+    .map((r) => JSON.stringify(r.length > HINT_MAX ? `${r.slice(0, HINT_MAX)}…` : r))
+    .join(', ');
+}
+
+/**
+ * A one-line hint of what finding f's blocks hold ('blocks allocated after
+ * warm-up hold "session-token-006450", …'), or '' when f has no blocks or
+ * none holds text. The quoted text is printable ASCII, JSON-quoted.
+ */
+export function blocksHintLine(f) {
+  const hint = blocksHint(f.blocks);
+  return hint ? `blocks allocated after warm-up hold ${hint}` : '';
 }
 
 // Rows of the per-op table: all ops together first, then each op.

@@ -124,7 +124,8 @@ function startPassWorker({ sab, target, cfg, pass, outputs, bytes }) {
   return startWorker(new URL('../worker/worker.js', import.meta.url), {
     workerData: {
       ring: sab,
-      config: { ...cfg, countPass: pass === 'count' },
+      // What leaked blocks hold is picked in the first timed pass only (the others' is not read).
+      config: { ...cfg, countPass: pass === 'count', blockContents: Boolean(cfg.blockContents) && pass === 'timed' },
       target: {
         kind: target.kind,
         path: target.path ?? `${target.name} (bytes)`,

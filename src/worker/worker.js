@@ -17,6 +17,7 @@ import { CENSUS_MEMORIES, CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../prot
 import { createCounting } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
 import { censusSources, createSources } from './allocator/sources.js';
+import { createBlockContents } from './block-contents.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createGrowFailures } from './grow-failures.js';
@@ -55,6 +56,8 @@ let sources = null;
 let sourcesSeen = 0;
 const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
 let runner = null;
+// What leaked blocks hold (--block-contents; the first timed pass only): created with the runner.
+let blockContents = null;
 
 const memoryOf = (entry) => entry.ref.deref();
 
@@ -298,6 +301,7 @@ async function slowSample(prepared, elapsedMs) {
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
   for (let k = 0; k < censusedMemories(); k++) addon.census(runner, k, true);
+  blockContents?.sample(addon.completed(runner) - testFirstIteration(), elapsedMs, censusedMemories());
   const own = prepared.native ? addon.nativeHeap(runner) : null;
   if (own) {
     addon.metric(runner, METRIC.allocatorLive, own.live);
@@ -523,6 +527,7 @@ async function main() {
     return;
   }
   growFailures.attach(runner);
+  if (config.blockContents) blockContents = createBlockContents(runner, config);
 
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
@@ -555,6 +560,8 @@ async function main() {
     if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(runner);
   }
   sites?.end(addon.completed(runner) - testFirstIteration());
+  // Before a scenario's teardown, which may free everything.
+  const blocks = blockContents?.result() ?? null;
   if (prepared.scenario?.teardown) {
     enter(PHASE.teardown);
     try {
@@ -585,6 +592,7 @@ async function main() {
     firstIteration: testFirstIteration(),
     untrackedMemories,
     sites: sitesResult,
+    blocks,
     error:
       outcome.status === 'failed'
         ? {

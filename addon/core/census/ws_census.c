@@ -145,12 +145,34 @@ static size_t best_of(const ws__search *search, int fallback) {
   return best;
 }
 
+/* The chunks one walk may visit under hints. */
+static uint64_t max_chunks_of(const ws_census_hints *hints) {
+  return hints->max_chunks ? hints->max_chunks : WS_CENSUS_MAX_CHUNKS_DEFAULT;
+}
+
+int ws__census_visit(ws_census *census, const uint8_t *mem, size_t len,
+                     void (*visit)(void *ctx, uint64_t chunk, uint64_t size,
+                                   uint64_t payload, uint64_t payload_bytes),
+                     void (*reset)(void *ctx), void *ctx, ws_census_result *out) {
+  ws__heap h = {.mem = mem,
+                .len = mem != NULL ? len : 0,
+                .max_chunks = max_chunks_of(&census->hints),
+                .visit = visit,
+                .visit_ctx = ctx};
+  if (rewalk(&h, census, out) == 0)
+    return 0;
+  reset(ctx);
+  int rc = ws_census_take(census, mem, len, out);
+  if (rc != 0)
+    return rc;
+  return rewalk(&h, census, out) == 0 ? 0 : WS_ENOHEAP;
+}
+
 int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out) {
   const ws_census_hints *hints = &census->hints;
-  ws__heap h = {mem, mem != NULL ? len : 0,
-                hints->max_chunks ? hints->max_chunks : WS_CENSUS_MAX_CHUNKS_DEFAULT,
-                NULL, 0};
+  ws__heap h = {
+      .mem = mem, .len = mem != NULL ? len : 0, .max_chunks = max_chunks_of(hints)};
   if (rewalk(&h, census, out) == 0) {
     const ws__family *family = family_of(census->kind);
     if (family->settle != NULL)

@@ -95,6 +95,9 @@ static int walk_chunks(const ws__heap *h, const geometry *g, uint64_t base, uint
       gross += size;
       classes[n & 3][ws__size_class(size)]++;
       prev = PINUSE;
+      if (h->visit !=
+          NULL) /* the payload: after prev_foot and head; the next prev_foot too */
+        h->visit(h->visit_ctx, p, size, p + 8, size - 4);
     } else {
       if (prev == 0 || ws__word(h, p + size) != size)
         return ws__walk_failed(h, n - 1);

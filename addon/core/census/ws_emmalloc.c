@@ -75,6 +75,8 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
       live += size - HEADER_BYTES;
       in_use++;
       classes[ws__size_class(size)]++;
+      if (h->visit != NULL) /* the payload: between the size at each end */
+        h->visit(h->visit_ctx, r, size, r + 4, size - HEADER_BYTES);
     }
     prev_free = is_free;
     last_size = size;

@@ -140,6 +140,8 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
       gross += size + overhead;
       in_use++;
       classes[ws__size_class(size + overhead)]++;
+      if (h->visit != NULL)
+        h->visit(h->visit_ctx, b, size + overhead, b + overhead, size);
     }
     left_free = info & FREE;
     b = next;

@@ -7,6 +7,7 @@ import { baselineLines } from '../../report/baseline-words.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
 import {
+  blocksHintLine,
   describeFailure,
   modulesText,
   nextSteps,
@@ -26,7 +27,12 @@ function printResult(summary, outDir) {
   const title = paint(v.title, tone, colourOn(process.stdout));
   const lines = [`${summary.name}: ${title}${summary.findings?.length ? '' : ` — ${v.text}`}`];
   // A hung call is told by the error line.
-  for (const f of orderedFindings(summary)) if (f.kind !== 'hung-call') lines.push(`  ${f.kind}: ${f.sentence}`);
+  for (const f of orderedFindings(summary)) {
+    if (f.kind === 'hung-call') continue;
+    lines.push(`  ${f.kind}: ${f.sentence}`);
+    const hint = blocksHintLine(f);
+    if (hint) lines.push(`    ${hint}`);
+  }
   for (const line of undecidedLines(summary)) lines.push(`  inconclusive, ${line}`);
   for (const line of noteLines(summary)) lines.push(`  note: ${line}`);
   for (const x of nextSteps(summary).slice(0, -1))

@@ -131,6 +131,9 @@ const SOAK_OWN = new Set(['out', 'expect', 'shard']);
 function planTargets(targets, given, outRoot, suitePath) {
   const takes = (command) => (g) => !SOAK_OWN.has(g.name) && optionsOf(command).some((o) => o.name === g.name);
   const shared = given.filter(takes('run')).flatMap((g) => g.argv);
+  // A suite's result folders travel as CI artifacts: no module memory in them unless asked.
+  if (!given.some((g) => g.name === 'block-contents' || g.name === 'no-block-contents'))
+    shared.push('--no-block-contents');
   const sharedCompare = given.filter(takes('compare')).flatMap((g) => g.argv);
   return targets.map((t) => {
     const argv = t.compare ? compareArgv(t, sharedCompare) : targetArgv(t, shared);
