@@ -621,10 +621,19 @@ static double run_share(const ws_loop *loop) {
   return share < 1 ? share : 1;
 }
 
+/* The linear memory k of the run as the engine sees it now, for a census
+ * or a blocks walk: 0 with *data and *len set, WS_EINVAL for a memory the
+ * census does not cover, or the engine's error. */
+static int census_memory(ws_loop *loop, uint32_t k, uint8_t **data, size_t *len) {
+  if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
+    return WS_EINVAL;
+  return loop->engine->ops->memory_view(loop->engine, k, data, len);
+}
+
 int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                    ws_census_result *out) {
   if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
-    return WS_EINVAL;
+    return WS_EINVAL; /* before the budget: a memory it does not cover is no skip */
   uint64_t *spent =
       census->run_spent_ns != NULL ? census->run_spent_ns : &census->spent_ns;
   uint32_t budget = census->hints.budget_permille ? census->hints.budget_permille
@@ -646,7 +655,7 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
   }
   uint8_t *data;
   size_t len;
-  int rc = loop->engine->ops->memory_view(loop->engine, k, &data, &len);
+  int rc = census_memory(loop, k, &data, &len);
   if (rc != 0)
     return rc;
   rc = ws_census_take(census, data, len, out);
@@ -685,12 +694,10 @@ static void charge_census(const ws_loop *loop, ws_census *census, uint64_t start
 
 int ws_loop_blocks_mark(ws_loop *loop, uint32_t k, ws_census *census,
                         ws_blocks_mark *mark) {
-  if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
-    return WS_EINVAL;
   uint64_t start = census_clock(loop);
   uint8_t *data;
   size_t len;
-  int rc = loop->engine->ops->memory_view(loop->engine, k, &data, &len);
+  int rc = census_memory(loop, k, &data, &len);
   if (rc != 0)
     return rc;
   rc = ws_blocks_mark_take(mark, census, data, len);
@@ -702,12 +709,10 @@ int ws_loop_blocks_pick(ws_loop *loop, uint32_t k, ws_census *census,
                         const ws_blocks_mark *mark, ws_block *out, uint32_t max,
                         uint32_t *n) {
   *n = 0;
-  if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
-    return WS_EINVAL;
   uint64_t start = census_clock(loop);
   uint8_t *data;
   size_t len;
-  int rc = loop->engine->ops->memory_view(loop->engine, k, &data, &len);
+  int rc = census_memory(loop, k, &data, &len);
   if (rc != 0)
     return rc;
   rc = ws_blocks_pick(mark, census, data, len, loop->seed ^ k, out, max, n);
