@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { describeRepeated, repeatedNames } from '../folder-names.js';
 import { loadAddon, tryAddon } from '../native.js';
-import { REPORT_FORMATS } from './formats.js';
+import { FORMATS, REPORT_FORMATS } from './formats.js';
 import {
   findingKinds,
   integer,
@@ -409,7 +409,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'format',
-      doc: 'reports to write',
+      doc: `reports to write, a comma-separated list of: ${FORMATS.map((f) => `\`${f.name}\`, ${f.writes}`).join('; ')}`,
       value: 'LIST',
       parse: parseFormats,
       key: 'formats',
