@@ -43,8 +43,8 @@ export function analyze({ timed, counted = null, sites = null, blocks = null, cf
 
 /**
  * Writes dir/summary.json and the reports of an analysis ({ summary,
- * figureData } from analyze): formats (default every one: png, svg, html,
- * md, junit), requirePlots, plotTimeoutMs. Resolves the summary as written
+ * figureData } from analyze): formats (default every one of REPORT_FORMATS,
+ * src/options/formats.js), requirePlots, plotTimeoutMs. Resolves the summary as written
  * (outputs filled in).
  */
 export async function writeReports(dir, result, { formats, requirePlots, plotTimeoutMs } = {}) {

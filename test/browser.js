@@ -108,7 +108,8 @@ export async function launch() {
  * Opens url in a new tab of browser at width × height (CSS px), with the
  * colour scheme ('light', 'dark') and media ('screen', 'print') forced.
  * Resolves { evaluate(fn source), screenshot() → PNG Buffer, pdf() → PDF
- * Buffer, console: messages logged or thrown }.
+ * Buffer, console: messages logged or thrown, send(method, params): a
+ * DevTools command in the page's session }.
  */
 export async function openPage(browser, url, { width, height, scheme = 'light', media = 'screen' }) {
   const { send, once } = browser;
@@ -156,6 +157,7 @@ export async function openPage(browser, url, { width, height, scheme = 'light', 
       const r = await send('Page.printToPDF', { printBackground: true, preferCSSPageSize: false }, sessionId);
       return Buffer.from(r.data, 'base64');
     },
+    send: (method, params) => send(method, params, sessionId),
     close: () => send('Target.closeTarget', { targetId }),
   };
 }

@@ -81,7 +81,7 @@ const badInputs = [
     (out) => ['export', out, '--csv', '--iterations', '5'],
     /export does not take --iterations/,
   ],
-  ['export without --csv or --pprof', (out) => ['export', out], /export needs --csv or --pprof/],
+  ['export without --csv, --pprof or --dhat', (out) => ['export', out], /export needs --csv, --pprof or --dhat/],
   [
     'soak with an option of run only',
     (out) => ['soak', suiteOf([{ name: 'clean', module: 'clean', call: 'step' }]).suite, '--json', '-o', out],

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { FORMATS } from '../src/options/formats.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -35,7 +36,10 @@ const isLeaf = (f) => LEAVES.includes(f) || f.startsWith('options/');
 const isCli = (f) => f.startsWith('cli/');
 const isLibrary = (f) => f === 'index.js' || f.startsWith('library/');
 
-const edges = sources().flatMap((file) => importsOf(file).map((to) => ({ file, to })));
+// report.js imports each report format's writer by the name in the table of
+// formats (src/options/formats.js): those are its imports too.
+const writers = FORMATS.filter((f) => f.writer).map((f) => ({ file: 'report/report.js', to: `report/${f.writer}` }));
+const edges = [...sources().flatMap((file) => importsOf(file).map((to) => ({ file, to }))), ...writers];
 const show = (list) => list.map((e) => `${e.file} -> ${e.to}`).join('\n');
 
 test('the import reader sees the imports it must judge', () => {
@@ -61,6 +65,10 @@ test('the parts below the library never import it', () => {
 
 test('the analysis returns facts: it never imports the report, which words them', () => {
   assert.equal(show(edges.filter((e) => e.file.startsWith('analysis/') && e.to.startsWith('report/'))), '');
+});
+
+test("every report format's writer exports write(dir, summary, context)", async () => {
+  for (const { to } of writers) assert.equal(typeof (await import(join(src, to))).write, 'function', to);
 });
 
 test('every import names a file that exists', () => {

@@ -21,7 +21,7 @@ function snapshotAt(snapshots, calls) {
 }
 
 /** Site id's value field in snapshot s (0 for a site not yet seen then). */
-const siteValue = (s, id, field) => s.values[id * SITE_VALUE_FIELDS + field] ?? 0;
+export const siteValue = (s, id, field) => s.values[id * SITE_VALUE_FIELDS + field] ?? 0;
 
 /**
  * The sites summary of raw (the worker's sites result, or null) over the

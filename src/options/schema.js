@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { describeRepeated, repeatedNames } from '../folder-names.js';
 import { loadAddon, tryAddon } from '../native.js';
-import { REPORT_FORMATS } from './formats.js';
+import { FORMATS, REPORT_FORMATS } from './formats.js';
 import {
   findingKinds,
   integer,
@@ -94,10 +94,10 @@ export const COMMANDS = Object.freeze({
     operand: { name: 'result folder', min: 1, max: Infinity },
   },
   export: {
-    usage: 'wasm-soak export <result-dir> --csv | --pprof',
-    summary: 'the samples as CSV, the allocation sites as pprof',
+    usage: 'wasm-soak export <result-dir> --csv | --pprof | --dhat',
+    summary: "the samples as CSV, the allocation sites as pprof or for DHAT's viewer",
     about:
-      'Writes samples.csv (one row per call) and metrics.csv (the slow samples), or sites.pb.gz (the allocation sites of a --sites run, for go tool pprof, speedscope or Pyroscope), into the result folder.',
+      "Writes samples.csv (one row per call) and metrics.csv (the slow samples), sites.pb.gz (the allocation sites of a --sites run, for go tool pprof, speedscope or Pyroscope) or dhat.json (the same sites, for Valgrind's DHAT viewer, dh_view.html), into the result folder.",
     operand: { name: 'result folder', min: 1, max: 1 },
   },
 });
@@ -409,7 +409,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'format',
-      doc: 'reports to write',
+      doc: `reports to write, a comma-separated list of: ${FORMATS.map((f) => `\`${f.name}\`, ${f.writes}`).join('; ')}`,
       value: 'LIST',
       parse: parseFormats,
       key: 'formats',
@@ -596,6 +596,13 @@ export const OPTIONS = Object.freeze(
       name: 'pprof',
       default: false,
       help: 'write sites.pb.gz: the allocation sites (--sites) as a gzipped pprof profile (alloc_objects, alloc_space, inuse_objects, inuse_space)',
+      commands: ['export'],
+    },
+    {
+      name: 'dhat',
+      default: false,
+      doc: "write dhat.json: the allocation sites (--sites) as the JSON of Valgrind's DHAT viewer (open `/usr/libexec/valgrind/dh_view.html` of Debian's `valgrind`, then Load… the file): a program point per site, its frames innermost first and its op outermost (`op NAME`); time in calls of the counting pass. Total and At t-end are the exact counts; Max, At t-gmax and the lifetimes are read from the sites' 33 snapshots (a peak between two is unseen; a block freed in the call that allocated it lives 0 calls); no reads or writes ([docs/allocator.md](allocator.md))",
+      help: "write dhat.json: the allocation sites (--sites) for Valgrind's DHAT viewer (dh_view.html)",
       commands: ['export'],
     },
     {

@@ -1,6 +1,8 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { baselineLines } from './baseline-words.js';
 import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
@@ -307,4 +309,22 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
     css: `${SITES_CSS}${BLOCKS_CSS}`,
     footer: `Written by ${toolName(s)} from summary.json (schema ${s.version ?? '?'}).`,
   });
+}
+
+// The `html` format's writer (src/options/formats.js): dir/report.html, with
+// the SVG figures drawn into dir (context.figures: their file names) inlined,
+// each with its narrow-screen render when there is one.
+export async function write(dir, summary, { figures, skipped, timed }) {
+  const svgs = await Promise.all(
+    figures
+      .filter((f) => f.endsWith('.svg') && !f.endsWith('-narrow.svg'))
+      .map(async (f) => {
+        const name = f.replace(/\.svg$/, '');
+        const narrow = figures.includes(`${name}-narrow.svg`)
+          ? await readFile(join(dir, `${name}-narrow.svg`), 'utf8')
+          : null;
+        return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
+      }),
+  );
+  await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
 }

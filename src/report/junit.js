@@ -6,9 +6,11 @@
 
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { TOOL } from '../version.js';
 import { baselineLines } from './baseline-words.js';
 import { escapeMarkup as xml } from './escape.js';
+import { runResult } from './suite-result.js';
 import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
 
 const seconds = (ms) => (Number.isFinite(ms) ? ms / 1000 : 0).toFixed(3);
@@ -77,4 +79,11 @@ ${cases.map(testcase).join('\n')}
 /** Writes renderJunit(result) at path. */
 export async function writeJunit(path, result) {
   await writeFile(path, renderJunit(result));
+}
+
+// The `junit` format's writer (src/options/formats.js): dir/junit.xml, the
+// run as a one-case suite, timed from context.startedAt (performance.now()
+// when the run started) until now, else by the run's own duration.
+export async function write(dir, summary, { startedAt }) {
+  await writeJunit(join(dir, 'junit.xml'), runResult(summary, startedAt));
 }

@@ -1,5 +1,7 @@
 // summary.md: a short Markdown report that fits a GitHub step summary.
 
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { baselineLines } from './baseline-words.js';
 import { escapeMarkup } from './escape.js';
 import { INSTALL_HINT } from './plots.js';
@@ -183,4 +185,9 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
   if (skipped) out.push(`> Plots were skipped: ${skipped}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
   out.push(`<sub>${toolName(s)}</sub>`, '');
   return out.join('\n');
+}
+
+// The `md` format's writer (src/options/formats.js): dir/summary.md.
+export async function write(dir, summary, { figures, skipped, timed }) {
+  await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
 }

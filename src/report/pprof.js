@@ -17,7 +17,9 @@ import {
   StringTable,
   ValueType,
 } from 'pprof-format';
-import { SITE_NO_OP, SITE_VALUE, SITE_VALUE_FIELDS } from '../protocol.js';
+import { siteValue } from '../analysis/sites.js';
+import { SITE_NO_OP, SITE_VALUE } from '../protocol.js';
+import { siteFrameName } from './site-names.js';
 
 /**
  * The gzipped profile of raw (sites.json's content: the worker's sites
@@ -33,15 +35,20 @@ export function sitesProfile(raw, ops) {
     const key = `${module}:${frame.index}`;
     if (!locationOf.has(key)) {
       const id = locations.length + 1;
-      const name = raw.modules.length > 1 ? `${frame.name} (module ${module})` : frame.name;
-      functions.push(new PprofFunction({ id, name: str(name), systemName: str(`func[${frame.index}]`) }));
+      functions.push(
+        new PprofFunction({
+          id,
+          name: str(siteFrameName(raw, module, frame)),
+          systemName: str(`func[${frame.index}]`),
+        }),
+      );
       locations.push(new Location({ id, address: frame.offset ?? 0, line: [new Line({ functionId: id })] }));
       locationOf.set(key, id);
     }
     return locationOf.get(key);
   };
   const last = raw.snapshots.at(-1);
-  const value = (id, field) => last.values[id * SITE_VALUE_FIELDS + SITE_VALUE[field]] ?? 0;
+  const value = (id, field) => siteValue(last, id, SITE_VALUE[field]);
   const opKey = str('op');
   const samples = raw.sites.map(
     (site, id) =>

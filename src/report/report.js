@@ -1,15 +1,14 @@
-// Writes every report of a run into its result folder: figures (PNG, SVG),
-// report.html, summary.md and junit.xml.
+// Writes the reports of a run into its result folder, as the table of
+// formats (src/options/formats.js) says: the figures (PNG, SVG) first, then
+// each format's writer in the table's order (report.html, summary.md,
+// junit.xml). A writer is a module of src/report/ exporting
+// write(dir, summary, { figures, skipped, timed, startedAt }).
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REPORT_FORMATS } from '../options/formats.js';
+import { FORMATS, REPORT_FORMATS } from '../options/formats.js';
 import { DEFAULTS } from '../options/schema.js';
-import { renderHtml } from './html.js';
-import { writeJunit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
-import { runResult } from './suite-result.js';
 
 // The timed pass's median time per call over the whole run, all ops and per
 // op ({ median, ops: { name: median } }), to set beside the counting pass's
@@ -54,9 +53,9 @@ export async function writeReports(
     throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${REPORT_FORMATS.join(', ')}`), {
       code: 'WS_EINVAL',
     });
-  const want = new Set(formats);
-  // The HTML report inlines SVG figures (and their narrow-screen renders).
-  const plotFormats = ['png', 'svg', 'narrow'].filter((f) => want.has(f) || (f !== 'png' && want.has('html')));
+  const rows = FORMATS.filter((f) => formats.includes(f.name));
+  // Every figure a wanted format needs, drawn first (report.html inlines SVGs).
+  const plotFormats = [...new Set(rows.flatMap((f) => f.figures ?? []))];
   let plots = { figures: [], skipped: null, stderr: '' };
   let gnuplotStderr = null;
   if (plotFormats.length) {
@@ -70,23 +69,11 @@ export async function writeReports(
     await writeFile(gnuplotStderr, plots.stderr);
   }
   const { figures, skipped } = plots;
-  const timed = await timedMedians(data, summary);
-  if (want.has('html')) {
-    const svgs = await Promise.all(
-      figures
-        .filter((f) => f.endsWith('.svg') && !f.endsWith('-narrow.svg'))
-        .map(async (f) => {
-          const name = f.replace(/\.svg$/, '');
-          const narrow = figures.includes(`${name}-narrow.svg`)
-            ? await readFile(join(dir, `${name}-narrow.svg`), 'utf8')
-            : null;
-          return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
-        }),
-    );
-    await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
+  const context = { figures, skipped, timed: await timedMedians(data, summary), startedAt };
+  for (const row of rows.filter((f) => f.writer)) {
+    const { write } = await import(`./${row.writer}`);
+    await write(dir, summary, context);
   }
-  if (want.has('md')) await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
-  if (want.has('junit')) await writeJunit(join(dir, 'junit.xml'), runResult(summary, startedAt));
   if (skipped && requirePlots) {
     throw Object.assign(new Error(`plots were required but ${skipped}; install gnuplot with ${INSTALL_HINT}`), {
       code: 'WS_PLOTS_FAILED',

@@ -9,13 +9,12 @@
 import { analyze } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../errors.js';
+import { FIGURE_FORMATS } from '../options/formats.js';
 import { TOOL } from '../version.js';
 import { plotsWarning } from './plots.js';
 import { writeReports } from './report.js';
 import { withSentences } from './sentences.js';
 import { writeSummaryOrPrint } from './summary-json.js';
-
-const FIGURE_FORMATS = ['png', 'svg', 'html'];
 
 /**
  * The analysis of decoded logs (src/analysis/analyze.js, facts only) with

@@ -1,5 +1,6 @@
 // `wasm-soak export DIR --csv`: the samples of a result folder as CSV;
-// `--pprof`: its allocation sites (sites.json) as a pprof profile.
+// `--pprof`: its allocation sites (sites.json) as a pprof profile; `--dhat`:
+// the same sites as JSON for Valgrind's DHAT viewer (dh_view.html).
 
 import { once } from 'node:events';
 import { createWriteStream, existsSync, writeFileSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { damageWords, readResultLogs, readRun } from '../../analysis/log-reader.js';
 import { EXIT, usageError } from '../../errors.js';
 import { COMMANDS } from '../../options/schema.js';
+import { sitesDhat } from '../../report/dhat.js';
 import { sitesProfile } from '../../report/pprof.js';
 
 /**
@@ -56,10 +58,11 @@ async function exportCsv(dir) {
 }
 
 /**
- * Writes dir/sites.pb.gz, the pprof profile of dir/sites.json (pprof.js).
+ * Writes dir/file, what encode(sites, ops, header) makes of dir/sites.json
+ * (sites: its content; ops: the run's op names; header: the timed log's).
  * Returns its path; a usage error (exit 2) when the run had no --sites.
  */
-function exportPprof(dir) {
+function exportSites(dir, file, encode) {
   if (!existsSync(join(dir, 'sites.json')))
     throw usageError(
       'WS_EUSAGE',
@@ -67,24 +70,31 @@ function exportPprof(dir) {
       'Run it again with --sites (a counting pass that records where each allocation came from).',
     );
   const { sites, timed } = readResultLogs(dir);
-  const path = join(dir, 'sites.pb.gz');
+  const path = join(dir, file);
   writeFileSync(
     path,
-    sitesProfile(
+    encode(
       sites,
       (timed.header.ops ?? []).map((o) => o.name),
+      timed.header,
     ),
   );
   return path;
 }
 
-/** Exports the folder of parseCommand('export', argv): --csv, --pprof or both. */
+/** Exports the folder of parseCommand('export', argv): --csv, --pprof, --dhat, or more than one. */
 export async function commandExport({ values, positionals }) {
-  if (!values.csv && !values.pprof)
-    throw usageError('WS_EUSAGE', 'export needs --csv or --pprof.', `Usage: ${COMMANDS.export.usage}`);
+  if (!values.csv && !values.pprof && !values.dhat)
+    throw usageError('WS_EUSAGE', 'export needs --csv, --pprof or --dhat.', `Usage: ${COMMANDS.export.usage}`);
   const written = [];
   if (values.csv) written.push(...(await exportCsv(positionals[0])));
-  if (values.pprof) written.push(exportPprof(positionals[0]));
+  if (values.pprof) written.push(exportSites(positionals[0], 'sites.pb.gz', sitesProfile));
+  if (values.dhat)
+    written.push(
+      exportSites(positionals[0], 'dhat.json', (sites, ops, header) =>
+        JSON.stringify(sitesDhat(sites, ops, header.reproduce ?? header.command?.join(' ') ?? 'wasm-soak')),
+      ),
+    );
   process.stdout.write(`${written.join('\n')}\n`);
   return EXIT.OK;
 }
