@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
-import { REPORT_FORMATS } from '../src/options/formats.js';
 import { MEMORY_LOG_BYTES } from '../src/options/schema.js';
 import { FINDING_GATE, FINDING_KINDS } from '../src/protocol.js';
 import { workerExecArgv } from '../src/run/worker-start.js';
@@ -45,15 +44,6 @@ test("index.d.ts's finding kinds are C's (WS_FINDING_KINDS): a summary's, the ve
   const kinds = [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]);
   const failures = Object.keys(FINDING_GATE).filter((k) => FINDING_GATE[k] === 'fails-run');
   assert.deepEqual(kinds, [...FINDING_KINDS, ...failures]);
-});
-
-test("index.d.ts's report formats are the table's (REPORT_FORMATS)", () => {
-  const types = readFileSync(join(ROOT, 'src', 'index.d.ts'), 'utf8');
-  const union = types.match(/export type ReportFormat =([^;]*);/)[1];
-  assert.deepEqual(
-    [...union.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]),
-    REPORT_FORMATS,
-  );
 });
 
 test("docs/library.md's node:test example is test/library-example.test.js, verbatim", () => {
