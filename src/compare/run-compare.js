@@ -5,7 +5,9 @@
 // in turn (CTL.grant; the worker's C loop runs the block, src/worker/blocks.js)
 // while the others wait paused. Every arm runs the same seeded call
 // sequence. Then a counting pass per arm, each arm's own result folder
-// (summary, verdict, reports), and the comparison's analysis and outputs.
+// (summary, verdict, reports), and the comparison's analysis (facts), its
+// words (src/report/compare-words.js) and outputs (src/report/compare-page.js):
+// the one file of src/compare/ that imports src/report/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -15,6 +17,8 @@ import { checkBinaryen } from '../binaryen.js';
 import { SoakError, usageError } from '../errors.js';
 import { RESULTS_ROOT } from '../options/schema.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
+import { writeCompare } from '../report/compare-page.js';
+import { withCompareSentences } from '../report/compare-words.js';
 import { formatMs } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { requestStop } from '../run/drain.js';
@@ -32,7 +36,6 @@ import { blockOrder, describeOrder, roundOrder } from './design.js';
 import { moduleFacts } from './module-facts.js';
 import { nativeFacts } from './native-facts.js';
 import { firstMismatch } from './outputs.js';
-import { writeCompare } from './write-compare.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -390,12 +393,15 @@ async function compareInto(outDir, arms, cfg, argv) {
     );
   }
   for (const a of arms) a.timed = readRun(join(a.dir, 'samples.wslog'));
-  const result = analyzeCompare({
-    arms,
-    design,
-    outputs: { checked: cfg.checkOutputs, mismatches: rounds.mismatches },
-    gates: { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater },
-  });
+  // The analysis's facts, worded once for every output (compare.json's sentences, the pages, the terminal).
+  const result = withCompareSentences(
+    analyzeCompare({
+      arms,
+      design,
+      outputs: { checked: cfg.checkOutputs, mismatches: rounds.mismatches },
+      gates: { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater },
+    }),
+  );
   result.outputsWritten = writeCompare(outDir, result);
   return { exitCode: result.exitCode, result, outDir };
 }
