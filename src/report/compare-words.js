@@ -158,14 +158,24 @@ function regressionSentence(g, r) {
   }
 }
 
+/** Why difference d's counts are not compared (the arms whose counting pass is not complete), or null. */
+function countsReason(d, arms) {
+  const short = [d.against, d.arm]
+    .map((name) => arms.find((a) => a.name === name))
+    .filter((a) => a.counting !== 'complete');
+  return short.length ? short.map((a) => `${a.name}'s counting is ${a.counting}`).join('; ') : null;
+}
+
 /**
  * r (analyzeCompare's compare.json object, facts only) with every sentence
  * compare.json carries: each regression's and checked-output mismatch's
- * `sentence`, each native yardstick's `sentence` and `memory`, and a native
- * arm's `memory.native`. Returns a new object; r is not changed.
+ * `sentence`, each native yardstick's `sentence` and `memory`, a native
+ * arm's `memory.native` and why a difference's counts are not compared
+ * (`counts.reason`). Returns a new object; r is not changed.
  */
 export function withCompareSentences(r) {
   const base = r.arms[0].name;
+  const differences = r.differences.map((d) => ({ ...d, counts: { ...d.counts, reason: countsReason(d, r.arms) } }));
   const arms = r.arms.map((a) =>
     a.kind === 'native' ? { ...a, memory: { ...a.memory, native: nativeMemoryWords(a.memory.ownHeap) } } : a,
   );
@@ -177,6 +187,7 @@ export function withCompareSentences(r) {
   return {
     ...r,
     arms,
+    differences,
     native,
     outputs: { ...r.outputs, mismatches },
     regressions: r.regressions.map((g) => ({ ...g, sentence: regressionSentence(g, r) })),
