@@ -18,7 +18,7 @@ import { SoakError, usageError } from '../errors.js';
 import { RESULTS_ROOT } from '../options/schema.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
 import { writeCompare } from '../report/compare-page.js';
-import { withCompareSentences } from '../report/compare-words.js';
+import { roundWords, startConfoundsText, withCompareSentences } from '../report/compare-words.js';
 import { formatMs } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { requestStop } from '../run/drain.js';
@@ -136,19 +136,8 @@ function printConfounds(arms, stream) {
       memoryLimits: a.facts.memories,
       allocator: { exports: a.facts.allocatorExports, census: undefined },
     }));
-  const { differs, matches } = compareConfounds(shown);
-  const lines = arms.map(
-    (a) => `  ${a.name}: ${a.path} (sha256 ${a.facts.sha256.slice(0, 12)}…, ${a.facts.size.raw} B)`,
-  );
-  for (const d of differs) {
-    lines.push(
-      `  differs — ${d.aspect}: ${Object.entries(d.values)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(' | ')}`,
-    );
-  }
-  for (const m of matches) lines.push(`  matches — ${m.aspect}: ${m.value}`);
-  stream.write(`compare: arms and stated confounds\n${lines.join('\n')}\n`);
+  const files = arms.map((a) => ({ name: a.name, path: a.path, sha256: a.facts.sha256, size: a.facts.size }));
+  stream.write(startConfoundsText(files, compareConfounds(shown)));
 }
 
 /**
@@ -356,14 +345,7 @@ async function compareInto(outDir, arms, cfg, argv) {
   for (const a of arms) startArm(a, { ...armCfg, blockCalls, checkOutputs }, argv);
   const ready = await Promise.all(arms.map((a) => a.ready));
   const progress = (done, total) => {
-    if (cfg.quiet) return;
-    const ran = design.order
-      .split(' ')
-      .slice(0, done - 1)
-      .join(' ');
-    stream.write(
-      done === 1 ? 'compare: warm-up round done\n' : `compare: round ${done - 1}/${total - 1} done (${ran})\n`,
-    );
+    if (!cfg.quiet) stream.write(roundWords(done, total, design.order));
   };
   const rounds = ready.every(Boolean)
     ? await runRounds(arms, design, cfg, progress)

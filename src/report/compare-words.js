@@ -51,6 +51,35 @@ export function confoundText({ aspect, values = null, value = null }, arms) {
     .join(' | ')}`;
 }
 
+/**
+ * The stated confounds the modules alone show, before any number, as
+ * compare prints them: files [{ name, path, sha256, size }] (every arm's
+ * file), confounds: src/compare/confounds.js's { differs, matches } with
+ * every value whole.
+ */
+export function startConfoundsText(files, { differs, matches }) {
+  const lines = files.map((a) => `  ${a.name}: ${a.path} (sha256 ${a.sha256.slice(0, 12)}…, ${a.size.raw} B)`);
+  for (const d of differs) {
+    lines.push(
+      `  differs — ${d.aspect}: ${Object.entries(d.values)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' | ')}`,
+    );
+  }
+  for (const m of matches) lines.push(`  matches — ${m.aspect}: ${m.value}`);
+  return `compare: arms and stated confounds\n${lines.join('\n')}\n`;
+}
+
+/** The progress line after round done of total (the warm-up round first); order: the design's, in letters. */
+export function roundWords(done, total, order) {
+  if (done === 1) return 'compare: warm-up round done\n';
+  const ran = order
+    .split(' ')
+    .slice(0, done - 1)
+    .join(' ');
+  return `compare: round ${done - 1}/${total - 1} done (${ran})\n`;
+}
+
 const levelWords = (level) => `${+(level * 100).toFixed(2)} %`;
 
 /** The time difference in words: "×1.203 (95 %: ×1.18–×1.22), real" or "… within noise of the blocks' ±1.2 %". */
