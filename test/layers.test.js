@@ -73,10 +73,11 @@ test('the analysis returns facts: it never imports the report, which words them'
 // words and pages, as report/result.js's analyzed() for a run) imports the
 // report; the comparison's analysis, facts and suite targets word nothing.
 const COMPARE_RUNNER = 'compare/run-compare.js';
-const compareProse = (e) => e.file.startsWith('compare/') && e.file !== COMPARE_RUNNER && e.to.startsWith('report/');
+const compareImportsReport = (e) =>
+  e.file.startsWith('compare/') && e.file !== COMPARE_RUNNER && e.to.startsWith('report/');
 
 test("compare's analysis returns facts: of src/compare/ only its runner imports the report, which words them", () => {
-  assert.equal(show(edges.filter(compareProse)), '');
+  assert.equal(show(edges.filter(compareImportsReport)), '');
   // One way: the report words what it is handed and never imports src/compare/.
   assert.equal(show(edges.filter((e) => e.file.startsWith('report/') && e.to.startsWith('compare/'))), '');
   assert.ok(
@@ -85,7 +86,7 @@ test("compare's analysis returns facts: of src/compare/ only its runner imports 
   );
   // The rule bites: such an import anywhere else in src/compare/ is one it shows.
   for (const file of ['compare/analyze-compare.js', 'compare/native-arm.js', 'compare/suite-target.js']) {
-    assert.ok(compareProse({ file, to: 'report/compare-words.js' }), file);
+    assert.ok(compareImportsReport({ file, to: 'report/compare-words.js' }), file);
   }
 });
 
