@@ -10,11 +10,11 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { confoundText } from '../src/compare/confound-words.js';
 import { compareConfounds } from '../src/compare/confounds.js';
 import { blockOrder, describeOrder } from '../src/compare/design.js';
 import { parseGate } from '../src/options/parsers.js';
 import { CTL, CTL_WORDS, OUTPUT_COUNTER, OUTPUT_VALUES } from '../src/protocol.js';
+import { confoundText } from '../src/report/compare-words.js';
 import { buildTrampoline } from '../src/worker/targets/trampoline.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 

@@ -3,8 +3,10 @@
 // (run, worker, analysis, report, compare, baseline, init), then the shared
 // leaves (errors, options, protocol, the addon's loader), which import only
 // each other and Node's own modules. The analysis returns facts and never
-// imports the report, which words them (src/report/sentences.js). Read from the sources, so a new import
-// that points up fails here.
+// imports the report, which words them (src/report/sentences.js); so does
+// compare's (src/report/compare-words.js), and of src/compare/ only its
+// runner imports the report. Read from the sources, so a new import that
+// points up fails here.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -65,6 +67,27 @@ test('the parts below the library never import it', () => {
 
 test('the analysis returns facts: it never imports the report, which words them', () => {
   assert.equal(show(edges.filter((e) => e.file.startsWith('analysis/') && e.to.startsWith('report/'))), '');
+});
+
+// Of src/compare/, only the runner (run-compare.js: the analysis, then its
+// words and pages, as report/result.js's analyzed() for a run) imports the
+// report; the comparison's analysis, facts and suite targets word nothing.
+const COMPARE_RUNNER = 'compare/run-compare.js';
+const compareImportsReport = (e) =>
+  e.file.startsWith('compare/') && e.file !== COMPARE_RUNNER && e.to.startsWith('report/');
+
+test("compare's analysis returns facts: of src/compare/ only its runner imports the report, which words them", () => {
+  assert.equal(show(edges.filter(compareImportsReport)), '');
+  // One way: the report words what it is handed and never imports src/compare/.
+  assert.equal(show(edges.filter((e) => e.file.startsWith('report/') && e.to.startsWith('compare/'))), '');
+  assert.ok(
+    edges.some((e) => e.file === COMPARE_RUNNER && e.to === 'report/compare-words.js'),
+    'the runner words the analysis',
+  );
+  // The rule bites: such an import anywhere else in src/compare/ is one it shows.
+  for (const file of ['compare/analyze-compare.js', 'compare/native-arm.js', 'compare/suite-target.js']) {
+    assert.ok(compareImportsReport({ file, to: 'report/compare-words.js' }), file);
+  }
 });
 
 test("every report format's writer exports write(dir, summary, context)", async () => {

@@ -12,7 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { gapSentence } from '../src/compare/native-arm.js';
+import { gapSentence } from '../src/report/compare-words.js';
 import { CLI, fixture, ROOT, runCli, tempDir } from './helpers.js';
 
 const WASM = fixture('soak', 'modules', 'yardstick.wasm');

@@ -1,7 +1,8 @@
 // The analysis of a comparison (docs/compare.md): per-arm results and the
 // differences of every arm from the first, with the confounds first. Pure:
 // it takes the arms' module facts, their analysed summaries and decoded
-// timed logs, and writes nothing. The time ratio of an arm to A is the
+// timed logs, writes nothing and returns facts (codes and numbers), which
+// src/report/compare-words.js words. The time ratio of an arm to A is the
 // geometric mean of its block medians over A's in the same rounds, with a
 // block-paired bootstrap interval; with several arms the intervals are one
 // family, widened by Bonferroni for the number of arms compared (C:
@@ -161,8 +162,11 @@ const diff = (a, b) => (a === null || b === null || a === undefined || b === und
  * analysed summary), timed (its decoded timed log) }], the first arm the
  * reference; design: { blocks, blockCalls, order (letters), seed };
  * outputs: { checked, mismatches: [...] }; gates: { slower (a fraction or
- * null), moreAllocs, higherWater }. Returns the compare.json object: its
- * regressions are findings of kind regression, its exit code the judge's.
+ * null), moreAllocs, higherWater }. Returns the compare.json object of
+ * facts, codes and numbers (report/compare-words.js withCompareSentences
+ * words them): its regressions are findings of kind regression ({ kind,
+ * arm, metric }, the numbers in the arm's difference), its exit code the
+ * judge's.
  * Long: the comparison's steps in the order compare.json lists them, each a call or a commented block.
  */
 export function analyzeCompare({ arms, design, outputs, gates }) {
@@ -196,34 +200,15 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     };
     differences.push(d);
     if (r.role !== 'arm') continue;
-    if (gates.slower !== null && time.real && time.low > gates.slower) {
-      regressions.push({
-        kind: 'regression',
-        arm: r.name,
-        metric: 'time',
-        sentence: `${r.name} is slower than ${base.name}: ×${time.ratio.toFixed(3)} (${+(time.level * 100).toFixed(2)} % interval ×${(1 + time.low).toFixed(3)}–×${(1 + time.high).toFixed(3)}), beyond --fail-if-slower ${(gates.slower * 100).toFixed(1)} %`,
-      });
-    }
-    if (gates.moreAllocs && d.counts.comparable && d.allocs !== null && d.allocs > 0) {
-      regressions.push({
-        kind: 'regression',
-        arm: r.name,
-        metric: 'allocations',
-        sentence: `${r.name} allocates more than ${base.name}: ${d.allocs} more allocations over the same ${r.counts.calls} calls (--fail-if-more-allocs)`,
-      });
-    }
-    if (gates.higherWater && d.highWater !== null && d.highWater > 0) {
-      regressions.push({
-        kind: 'regression',
-        arm: r.name,
-        metric: 'high-water',
-        sentence: `${r.name}'s memory high-water mark is ${d.highWater} bytes above ${base.name}'s (--fail-if-higher-water)`,
-      });
-    }
+    // A gate broken: its numbers are d's, r's and gates' (report/compare-words.js words them).
+    const broken = [
+      ['time', gates.slower !== null && time.real && time.low > gates.slower],
+      ['allocations', gates.moreAllocs && d.counts.comparable && d.allocs !== null && d.allocs > 0],
+      ['high-water', gates.higherWater && d.highWater !== null && d.highWater > 0],
+    ];
+    for (const [metric, is] of broken) if (is) regressions.push({ kind: 'regression', arm: r.name, metric });
   }
-  for (const m of outputs.mismatches) {
-    regressions.push({ kind: 'regression', arm: m.arm, metric: 'outputs', sentence: m.sentence });
-  }
+  for (const m of outputs.mismatches) regressions.push({ kind: 'regression', arm: m.arm, metric: 'outputs' });
   const boundaryCost = boundary
     ? {
         median: boundary.time.median,

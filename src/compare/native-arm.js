@@ -7,32 +7,24 @@
 import { basename } from 'node:path';
 import { addon } from '../addon.js';
 import { BOOTSTRAP, windowRow } from '../protocol.js';
-import { formatBytes } from '../report/format.js';
-
-// At most this ratio on the allocation-heavy path, a new allocator will not
-// change much (the seed workflow's rule of thumb).
-const ALLOCATOR_MATTERS = 1.2;
-
-const NO_MEMORY =
-  "unavailable: a native library shares the process heap, and this one defines no mallinfo2 of its own (the C library's counts the whole process)";
 
 /**
- * What is known of a native arm's memory, in words: its own mallinfo2's
- * live bytes at the end and largest heap (the worker's slow samples,
- * metrics allocatorLive and allocatorHeap), else why nothing is.
+ * What is known of a native arm's memory: { live, largest } (bytes live at
+ * the end and its largest heap, from its own mallinfo2: the worker's slow
+ * samples, metrics allocatorLive and allocatorHeap), or null when it has
+ * none (it shares the process heap).
  */
-function nativeMemory(arm) {
+function ownHeap(arm) {
   const live = arm.timed.metrics.allocatorLive?.value ?? [];
   const heap = arm.timed.metrics.allocatorHeap?.value ?? [];
-  if (!arm.summary.sources?.native?.heap || live.length === 0) return NO_MEMORY;
-  const largest = heap.reduce((a, b) => Math.max(a, b), 0);
-  return `the library's own mallinfo2: ${formatBytes(live[live.length - 1])} live at the end, its heap at most ${formatBytes(largest)}`;
+  if (!arm.summary.sources?.native?.heap || live.length === 0) return null;
+  return { live: live[live.length - 1], largest: heap.reduce((a, b) => Math.max(a, b), 0) };
 }
 
 /**
  * What a native arm's result (analyze-compare.js armResult's, result) says
  * in place of a wasm arm's: its kind, ELF facts, the malloc its buffers came
- * from, no linear memory, and what is known of its memory. Other arms'
+ * from, no linear memory, and what is known of its memory (ownHeap). Other arms'
  * results get their kind only.
  */
 export function withNativeFacts(arm, result) {
@@ -50,7 +42,7 @@ export function withNativeFacts(arm, result) {
     cpu: facts.cpu,
     buildId: facts.buildId,
     allocator: { exports: facts.allocatorExports, census },
-    memory: { highWater: null, end: null, growthEvents: null, native: nativeMemory(arm) },
+    memory: { highWater: null, end: null, growthEvents: null, ownHeap: ownHeap(arm) },
   };
 }
 
@@ -97,42 +89,13 @@ function ratioOf(wasm, native, seed) {
   return { ratio: 1 + w.change, low: 1 + w.low, high: 1 + w.high, level: f.armLevel, pairs: rounds };
 }
 
-const times = (r) => `${r.ratio.toFixed(2)}× native (95 %: ${r.low.toFixed(2)}–${r.high.toFixed(2)}×)`;
-const perCall = (n) =>
-  n === null ? 'uncounted' : n === 0 ? 'no allocation' : `${n.toFixed(n >= 10 ? 0 : 2)} allocations per call`;
-
-/**
- * The sentence that answers "is the wasm slowdown mostly allocation?" for
- * ops [{ op, ratio, allocsPerCall }]: the op with the most allocations per
- * call against the one with the fewest, the gap placed only when their
- * intervals do not overlap. null with fewer than two counted ops that
- * differ in allocations.
- */
-export function gapSentence(ops) {
-  const counted = ops.filter((o) => o.ratio && o.allocsPerCall !== null);
-  if (counted.length < 2) return null;
-  const heavy = counted.reduce((a, b) => (b.allocsPerCall > a.allocsPerCall ? b : a));
-  const light = counted.reduce((a, b) => (b.allocsPerCall < a.allocsPerCall ? b : a));
-  if (heavy.allocsPerCall === light.allocsPerCall) return null;
-  const said = `${heavy.op} is ${times(heavy.ratio)} at ${perCall(heavy.allocsPerCall)}, ${light.op} ${times(light.ratio)} at ${perCall(light.allocsPerCall)}`;
-  let where;
-  if (heavy.ratio.low > light.ratio.high) where = 'the gap is in allocation-heavy code';
-  else if (heavy.ratio.high < light.ratio.low)
-    where = 'the allocation-heavy op is the closer to native: the gap is not in allocation';
-  else where = 'their intervals overlap: this comparison cannot tell whether allocation is the difference';
-  const allocator =
-    heavy.ratio.ratio <= ALLOCATOR_MATTERS
-      ? `; at ${ALLOCATOR_MATTERS}× or less on the allocation-heavy path, a new allocator will not change much`
-      : '';
-  return `${said}: ${where}${allocator}.`;
-}
-
 /**
  * The yardstick of each native arm against the reference (arms[0], a wasm
- * module): { reference, arms: [{ arm, memory, ops: [{ op, wasmMedian,
+ * module): { reference, arms: [{ arm, ownHeap, ops: [{ op, wasmMedian,
  * nativeMedian, ratio: { ratio, low, high, level, pairs } | null,
- * allocsPerCall (the reference's counting pass; null uncounted) }],
- * sentence }] }, or null without a native arm. arms: as analyzeCompare
+ * allocsPerCall (the reference's counting pass; null uncounted) }] }] }, or
+ * null without a native arm; report/compare-words.js words its memory and
+ * where the gap is. arms: as analyzeCompare
  * takes them; design: { blocks, blockCalls, seed }.
  */
 export function nativeYardstick(arms, design) {
@@ -158,7 +121,7 @@ export function nativeYardstick(arms, design) {
           allocsPerCall: c?.calls ? c.allocs.total / c.calls : null,
         };
       });
-      return { arm: arm.name, memory: nativeMemory(arm), ops, sentence: gapSentence(ops) };
+      return { arm: arm.name, ownHeap: ownHeap(arm), ops };
     }),
   };
 }

@@ -8,9 +8,9 @@ const hex = (v) => `0x${BigInt.asUintN(64, v).toString(16)}`;
 
 /**
  * The first differing call of round r in each arm against arms[0] (the
- * boundary arm is not checked): [{ arm, block, iteration, expected, got,
- * sentence }]. Each arm's blocks map holds the worker's block reports
- * ({ outputs: BigInt64Array }).
+ * boundary arm is not checked): [{ arm, block, iteration, expected, got }]
+ * (report/compare-words.js words them). Each arm's blocks map holds the
+ * worker's block reports ({ outputs: BigInt64Array }).
  */
 export function firstMismatch(arms, r, blockCalls) {
   const base = arms[0].blocks.get(r)?.outputs;
@@ -29,7 +29,6 @@ export function firstMismatch(arms, r, blockCalls) {
       iteration,
       expected: hex(base[j]),
       got: hex(values[j]),
-      sentence: `checked outputs differ: ${arm.name}'s call ${iteration} (block ${r}) returned ${hex(values[j])} where ${arms[0].name}'s returned ${hex(base[j])}`,
     });
   }
   return out;

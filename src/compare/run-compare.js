@@ -5,7 +5,9 @@
 // in turn (CTL.grant; the worker's C loop runs the block, src/worker/blocks.js)
 // while the others wait paused. Every arm runs the same seeded call
 // sequence. Then a counting pass per arm, each arm's own result folder
-// (summary, verdict, reports), and the comparison's analysis and outputs.
+// (summary, verdict, reports), and the comparison's analysis (facts), its
+// words (src/report/compare-words.js) and outputs (src/report/compare-page.js):
+// the one file of src/compare/ that imports src/report/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -15,6 +17,8 @@ import { checkBinaryen } from '../binaryen.js';
 import { SoakError, usageError } from '../errors.js';
 import { RESULTS_ROOT } from '../options/schema.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
+import { writeCompare } from '../report/compare-page.js';
+import { roundWords, startConfoundsText, withCompareSentences } from '../report/compare-words.js';
 import { formatMs } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { requestStop } from '../run/drain.js';
@@ -32,7 +36,6 @@ import { blockOrder, describeOrder, roundOrder } from './design.js';
 import { moduleFacts } from './module-facts.js';
 import { nativeFacts } from './native-facts.js';
 import { firstMismatch } from './outputs.js';
-import { writeCompare } from './write-compare.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -133,19 +136,8 @@ function printConfounds(arms, stream) {
       memoryLimits: a.facts.memories,
       allocator: { exports: a.facts.allocatorExports, census: undefined },
     }));
-  const { differs, matches } = compareConfounds(shown);
-  const lines = arms.map(
-    (a) => `  ${a.name}: ${a.path} (sha256 ${a.facts.sha256.slice(0, 12)}…, ${a.facts.size.raw} B)`,
-  );
-  for (const d of differs) {
-    lines.push(
-      `  differs — ${d.aspect}: ${Object.entries(d.values)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(' | ')}`,
-    );
-  }
-  for (const m of matches) lines.push(`  matches — ${m.aspect}: ${m.value}`);
-  stream.write(`compare: arms and stated confounds\n${lines.join('\n')}\n`);
+  const files = arms.map((a) => ({ name: a.name, path: a.path, sha256: a.facts.sha256, size: a.facts.size }));
+  stream.write(startConfoundsText(files, compareConfounds(shown)));
 }
 
 /**
@@ -353,14 +345,7 @@ async function compareInto(outDir, arms, cfg, argv) {
   for (const a of arms) startArm(a, { ...armCfg, blockCalls, checkOutputs }, argv);
   const ready = await Promise.all(arms.map((a) => a.ready));
   const progress = (done, total) => {
-    if (cfg.quiet) return;
-    const ran = design.order
-      .split(' ')
-      .slice(0, done - 1)
-      .join(' ');
-    stream.write(
-      done === 1 ? 'compare: warm-up round done\n' : `compare: round ${done - 1}/${total - 1} done (${ran})\n`,
-    );
+    if (!cfg.quiet) stream.write(roundWords(done, total, design.order));
   };
   const rounds = ready.every(Boolean)
     ? await runRounds(arms, design, cfg, progress)
@@ -390,12 +375,15 @@ async function compareInto(outDir, arms, cfg, argv) {
     );
   }
   for (const a of arms) a.timed = readRun(join(a.dir, 'samples.wslog'));
-  const result = analyzeCompare({
-    arms,
-    design,
-    outputs: { checked: cfg.checkOutputs, mismatches: rounds.mismatches },
-    gates: { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater },
-  });
+  // The analysis's facts, worded once for every output (compare.json's sentences, the pages, the terminal).
+  const result = withCompareSentences(
+    analyzeCompare({
+      arms,
+      design,
+      outputs: { checked: cfg.checkOutputs, mismatches: rounds.mismatches },
+      gates: { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater },
+    }),
+  );
   result.outputsWritten = writeCompare(outDir, result);
   return { exitCode: result.exitCode, result, outDir };
 }

@@ -6,8 +6,6 @@
 import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { ARM_NAME_RULE, armNameProblem } from '../folder-names.js';
-import { formatPercent } from '../report/format.js';
-import { timeWords } from './write-compare.js';
 
 /** The suite keys of a comparison target, besides name, call, args, alloc, seed and expect. */
 export const COMPARE_KEYS = ['arms', 'blocks', 'blockCalls', 'control', 'boundary', 'checkOutputs', 'failIfSlower'];
@@ -87,29 +85,20 @@ function isFaster(result, arm) {
   return Boolean(d?.time.real && d.time.high < 0);
 }
 
-/** The expectations of t that the comparison's result does not meet, as sentences. */
-export function compareMismatches(t, result) {
+/**
+ * The expectations of t that the comparison's result does not meet, as
+ * facts: [{ expect: 'smaller', want, arm (the smallest) } | { expect:
+ * 'faster', want } | { expect: 'outputs', mismatch (a checked output that
+ * differs) }]; report/compare-words.js words them.
+ */
+export function unmetExpectations(t, result) {
   const out = [];
   const arms = result.arms.filter((a) => a.role === 'arm');
   const smallest = arms.reduce((a, b) => (b.size.gzip < a.size.gzip ? b : a));
   if (t.expect?.smaller && smallest.name !== t.expect.smaller) {
-    out.push(`${t.name}: the smallest arm (gzip -9) is ${smallest.name}, expected ${t.expect.smaller}`);
+    out.push({ expect: 'smaller', want: t.expect.smaller, arm: smallest.name });
   }
-  if (t.expect?.faster && !isFaster(result, t.expect.faster)) {
-    out.push(`${t.name}: ${t.expect.faster} is not faster than the other arms by a real difference`);
-  }
-  for (const m of result.outputs.mismatches) out.push(`${t.name}: ${m.sentence}`);
+  if (t.expect?.faster && !isFaster(result, t.expect.faster)) out.push({ expect: 'faster', want: t.expect.faster });
+  for (const m of result.outputs.mismatches) out.push({ expect: 'outputs', mismatch: m });
   return out;
-}
-
-/** The suite's lines for a comparison: one per arm after the first, and each native arm's yardstick sentence. */
-export function compareLines(result) {
-  const base = result.arms[0];
-  const lines = result.differences.map((d) => {
-    const arm = result.arms.find((a) => a.name === d.arm);
-    const size = formatPercent(arm.size.gzip / base.size.gzip - 1);
-    return `${d.arm} vs ${base.name}: time ${timeWords(d)}; gzip size ${size}; verdict ${arm.verdict}`;
-  });
-  const sentences = (result.native?.arms ?? []).filter((y) => y.sentence).map((y) => `${y.arm}: ${y.sentence}`);
-  return [...lines, ...sentences];
 }

@@ -1,8 +1,8 @@
 // `wasm-soak compare A.wasm B.wasm|B.so [C …]`: the arms in interleaved ABBA
 // blocks, the TL;DR table on stdout, compare.json/.md/.html in the folder.
 import { runCompare } from '../../compare/run-compare.js';
-import { terminalReport } from '../../compare/write-compare.js';
 import { compareConfig } from '../../options/schema.js';
+import { terminalReport } from '../../report/compare-page.js';
 
 /** Runs the comparison of parseCommand('compare', argv); resolves the exit code. */
 export async function commandCompare({ values, positionals }, argv) {

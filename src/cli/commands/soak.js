@@ -12,17 +12,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { judge } from '../../analysis/judge.js';
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { runCompare } from '../../compare/run-compare.js';
-import {
-  COMPARE_KEYS,
-  compareArgv,
-  compareLines,
-  compareMismatches,
-  resolveCompareTarget,
-} from '../../compare/suite-target.js';
+import { COMPARE_KEYS, compareArgv, resolveCompareTarget, unmetExpectations } from '../../compare/suite-target.js';
 import { EXIT, SoakError, usageError } from '../../errors.js';
 import { describeRepeated, FOLDER_NAME_RULE, folderNameProblem, repeatedNames } from '../../folder-names.js';
 import { compareConfig, EXAMPLE_SUITE, optionsOf, RESULTS_ROOT, runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
+import { compareLines, expectationSentences } from '../../report/compare-words.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
@@ -212,7 +207,7 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
       // the suite's reports list only its runs.
       if (t.compare) {
         const { exitCode, result: c } = await runCompare(t.compare.paths, cfg, ['compare', ...argv]);
-        const missed = compareMismatches(t, c);
+        const missed = expectationSentences(t, unmetExpectations(t, c));
         mismatches.push(...missed);
         const mark = values.expect && t.expect ? (missed.length ? 'NOT AS EXPECTED' : 'as expected') : '';
         say(`${t.name.padEnd(16)} compared   ${c.arms.length} arms ${mark}  (seed ${cfg.seed})\n`);

@@ -1,47 +1,20 @@
 // The outputs of a comparison: compare.json (docs/compare.md), compare.md
 // (renders in a GitHub step summary), compare.html (self-contained: inline
-// CSS and SVG, no scripts) and the TL;DR table on the terminal. Every one
+// CSS and SVG, no scripts) and the TL;DR table on the terminal, from the
+// comparison worded (compare-words.js withCompareSentences). Every one
 // states the confounds first, then the numbers.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { escapeMarkup as esc } from '../report/escape.js';
-import { formatBytes, formatCount, formatNs, formatPercent, trim } from '../report/format.js';
-import { banner, htmlPage } from '../report/page.js';
-import { confoundText } from './confound-words.js';
+import { confoundText, intervalWords, timeWords } from './compare-words.js';
+import { escapeMarkup as esc } from './escape.js';
+import { formatBytes, formatCount, formatNs, formatPercent, trim } from './format.js';
+import { banner, htmlPage } from './page.js';
 
 const shown = (r) => r.arms.filter((a) => a.role !== 'boundary');
 const others = (r) => shown(r).slice(1);
 const differenceOf = (r, arm) => r.differences.find((d) => d.arm === arm.name);
 const signed = (n, f) => (n === null ? '–' : n === 0 ? '0' : `${n > 0 ? '+' : '-'}${f(Math.abs(n))}`);
 const perCall = (n) => (n === null || n === undefined ? '–' : trim(n, 4));
-
-const levelWords = (level) => `${+(level * 100).toFixed(2)} %`;
-
-/** The time difference in words: "×1.203 (95 %: ×1.18–×1.22), real" or "… within noise of the blocks' ±1.2 %". */
-export function timeWords(d) {
-  const t = d.time;
-  const span = `×${t.ratio.toFixed(3)} (${levelWords(t.level)}: ×${(1 + t.low).toFixed(3)}–×${(1 + t.high).toFixed(3)})`;
-  if (d.role === 'control') return `${span}, the noise floor`;
-  const whose = t.floorFrom === 'control' ? "the control's" : "the blocks'";
-  return `${span}, ${t.real ? 'real' : `within noise of ${whose} ±${trim(t.noiseFloor * 100, 2)} %`}`;
-}
-
-/**
- * How the time intervals were judged, in one sentence: the correction for
- * several arms (Bonferroni) and the floor a real difference clears.
- */
-function intervalWords(r) {
-  const i = r.intervals;
-  const family =
-    i.claims > 1
-      ? `Bonferroni-corrected for the ${i.claims} arms compared with ${r.arms[0].name}: each interval at ${levelWords(i.armLevel)}, so that all ${i.claims} hold together at ${levelWords(i.level)}`
-      : `one arm compared with ${r.arms[0].name}: its interval at ${levelWords(i.level)}`;
-  const control =
-    i.controlFloor === null
-      ? ''
-      : ` or the control's interval (±${trim(i.controlFloor * 100, 2)} %), whichever is larger`;
-  return `Time intervals: ${family}. A difference is real only beyond ${i.floorSpreads} × the spread of one arm's blocks against itself, at least ${trim(i.instanceFloor * 100, 2)} % (the offset identical builds showed in their own instances): ±${trim(i.spreadFloor * 100, 2)} %${control}.`;
-}
 
 /**
  * The counting pass's rows [metric, value(arm), delta(d, arm)]: a value
@@ -126,9 +99,10 @@ function tldrRows(r) {
 }
 
 /**
- * The native yardstick (native-arm.js) per native arm: { arm, header, rows
- * [op, wasm median, native median, wasm ÷ native with its interval, the
- * wasm arm's allocations per call], sentence, memory }; [] without one.
+ * The native yardstick (src/compare/native-arm.js, worded) per native
+ * arm: { arm, header, rows [op, wasm median, native median, wasm ÷ native
+ * with its interval, the wasm arm's allocations per call], sentence, memory
+ * }; [] without one.
  */
 function yardsticks(r) {
   if (!r.native) return [];
@@ -175,7 +149,7 @@ function tldrHeader(r) {
   return ['metric', ...arms.map((a) => a.name), ...rest.map((a) => (rest.length === 1 ? 'Δ' : `Δ ${a.name}`))];
 }
 
-/** Lines of the confounds in few words (confound-words.js), differs first. */
+/** Lines of the confounds in few words (compare-words.js), differs first. */
 function confoundLines(r) {
   const arms = shown(r);
   const lines = r.confounds.differs.map((d) => `differs — ${confoundText(d, arms)}`);
