@@ -89,6 +89,21 @@ test('counting pass: an allocator behind boundary wrappers that frees blocks it 
   assert.equal(summary.allocations.complete, false);
 });
 
+test('counting pass: an allocator behind boundary wrappers without a realloc found is not complete, and the summary says so', async () => {
+  const r = instrumentAllocator(wasm('behind-no-realloc'));
+  assert.deepEqual(r.entryPoints, ['__wbindgen_malloc', '__wbindgen_free']);
+  assert.deepEqual([r.complete, r.noRealloc], [false, true]);
+  const { summary } = await countedRun(fixture('test', 'fixtures', 'behind-no-realloc.wasm'), 2000, [
+    '--call',
+    'step:1,move:1',
+  ]);
+  const pass = summary.sources.countingPass;
+  assert.equal(pass.complete, false);
+  assert.equal(pass.caveat, 'no-realloc');
+  assert.match(pass.note, /found \(its allocation and its free\) but not its realloc/);
+  assert.notEqual(summary.sources.liveBytes, 'counting pass');
+});
+
 test('counting pass: the internal allocations behind a forwarder are counted', async () => {
   const { code, stderr, summary } = await countedRun(fixture('test', 'fixtures', 'forwarder-alloc.wasm'), 2000);
   assert.equal(code, 1, stderr);

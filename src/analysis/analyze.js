@@ -185,6 +185,7 @@ function countingPassOf(count, counted, allocations) {
   let caveat = null;
   if (cover?.partial) caveat = 'partial';
   else if (counted && !found) caveat = 'nothing-found';
+  else if (counted && (counted.header.coverage ?? []).some((c) => c.noRealloc)) caveat = 'no-realloc';
   else if (counted && !coverageComplete(counted.header)) caveat = 'boundary-only';
   else if (counted && unmatchedFrees(counted.header, count?.frees)) caveat = 'unmatched-frees';
   else if (allocations && !countedLiveUsable(allocations)) caveat = 'no-allocations';

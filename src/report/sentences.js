@@ -316,6 +316,8 @@ const CAVEAT_WORDS = {
     'no allocator entry point was found by export name, in the name section or behind a forwarder (a stripped release build?): the pass saw nothing, so its live bytes are not used; the heap census reads live bytes without names',
   'boundary-only': () =>
     "only boundary wrappers were found (e.g. wasm-bindgen's __wbindgen_malloc/__wbindgen_free), not the allocator behind them: memory they hand out is freed inside the module, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
+  'no-realloc': () =>
+    "the allocator behind the boundary wrappers was found (its allocation and its free) but not its realloc: a block that realloc moves would stay live in the counts, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
   'unmatched-frees': (p) =>
     `the allocator found behind the boundary wrappers freed ${formatCount(p.frees.unmatched)} blocks the pass never saw allocated (of ${formatCount(p.frees.matched + p.frees.unmatched)} frees): what was wrapped is not the whole allocator, so the pass's live bytes are not used for verdicts; the counts per call are still shown`,
   'no-allocations': () =>

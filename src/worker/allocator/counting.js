@@ -83,7 +83,8 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
       // A module rewritten only for its memory.grow has no allocator to cover.
       if (result.entryPoints.length > 0) {
         instrumented.push(result.entryPoints);
-        coverage.push({ found: result.found, complete: result.complete, behind: result.behind });
+        const { found, complete, noRealloc, behind } = result;
+        coverage.push({ found, complete, noRealloc, behind });
       }
       const maximum = result.growMaximumPages;
       const growFailed = (delta, pages) => onGrowFailed(delta >>> 0, pages >>> 0, maximum);

@@ -165,17 +165,19 @@ function findEntryPoints(module, glueNames) {
 }
 
 /**
- * Whether wrapped entry points cover the allocator's core: some allocation
- * and some free path that is not a boundary wrapper; and, for an allocator
- * found behind boundary wrappers, its realloc (behind-boundary.js: a block
- * that an unseen realloc moves would stay live in the counts).
+ * Whether wrapped entry points cover the allocator's core: { complete,
+ * noRealloc }. Complete: some allocation and some free path that is not a
+ * boundary wrapper; and, for an allocator found behind boundary wrappers,
+ * its realloc (behind-boundary.js: a block that an unseen realloc moves
+ * would stay live in the counts). noRealloc: such an allocator's allocation
+ * and free were found, its realloc not.
  */
 function coversCore(found) {
   const core = found.filter((f) => !f.boundary).map((f) => f.entry.kind);
   const allocates = core.some((k) => k !== 'free');
   const frees = core.some((k) => k === 'free' || k === 'realloc');
-  const reallocs = core.includes('realloc') || !found.some((f) => f.behind);
-  return allocates && frees && reallocs;
+  const noRealloc = found.some((f) => f.behind) && !core.includes('realloc');
+  return { complete: allocates && frees && !noRealloc, noRealloc: allocates && frees && noRealloc };
 }
 
 /**
@@ -280,10 +282,11 @@ function countGrows(m) {
  * wasm_soak.event(kind, ptr, size, oldPtr); glueNames maps minified export
  * names to the entry points the module's JS glue binds them to
  * (glue-names.js), and every memory.grow to wasm_soak.grow_failed (countGrows).
- * Returns { bytes, entryPoints, found, complete, behind, growMaximumPages }:
- * the names wrapped, how each was found ("export", "name section", the
- * forwarders followed, the allocator behind a boundary wrapper), whether
- * they cover the allocator's core (coversCore), whether any was found
+ * Returns { bytes, entryPoints, found, complete, noRealloc, behind,
+ * growMaximumPages }: the names wrapped, how each was found ("export",
+ * "name section", the forwarders followed, the allocator behind a boundary
+ * wrapper), whether they cover the allocator's core and whether only a
+ * realloc lacks (coversCore), whether any was found
  * behind a boundary wrapper (behind-boundary.js: inferred from the code, so
  * the counting pass checks its frees against it), and the memory's
  * declared maximum in pages (0: none); or
@@ -334,7 +337,7 @@ export function instrumentAllocator(bytes, glueNames = new Map(), { sites = fals
       bytes: m.emitBinary(),
       entryPoints: found.map((f) => f.name),
       found: found.map((f) => ({ name: f.name, how: f.how })),
-      complete: coversCore(found),
+      ...coversCore(found),
       behind: found.some((f) => f.behind),
       growMaximumPages: memory?.max ?? 0,
       framed,
