@@ -140,8 +140,11 @@ function reallocsOf(b, functions, allocs, frees, skip) {
  * wrapper's kind's signature, called from MIN_CALLERS functions at least),
  * as candidates of their own ({ internal, entry, name, how, behind: true },
  * entry's positions mapped from the call found), and, when no wrapper led
- * to a realloc, the realloc that allocates and frees with those (reallocsOf;
- * only when exactly one function qualifies). Returns { behind, replaced }:
+ * to a realloc, every function that allocates and frees with those as a
+ * realloc does (reallocsOf: __rust_realloc and dlmalloc's realloc, or its
+ * copies inlined into callers; nested ones report once, by the depth guard,
+ * and one that is no realloc after all leaves frees unmatched, which the
+ * analysis checks). Returns { behind, replaced }:
  * those candidates, and the set of wrappers (internal names) they replace.
  */
 export function behindBoundary(b, m, named) {
@@ -166,9 +169,7 @@ export function behindBoundary(b, m, named) {
   if (byKind.realloc.size > 0 || byKind.alloc.size === 0 || byKind.free.size === 0) return { behind, replaced };
   const allocs = deeper(b, functions, byKind.alloc, 'alloc');
   const frees = deeper(b, functions, byKind.free, 'free');
-  const found = reallocsOf(b, functions, allocs, frees, skip);
-  if (found.length === 1) {
-    const [{ internal, entry, via }] = found;
+  for (const { internal, entry, via } of reallocsOf(b, functions, allocs, frees, skip)) {
     const how = `a realloc: function ${internal} allocates its argument ${entry.size} with function ${via.alloc}, copies from its argument ${entry.ptr} and frees it with function ${via.free}, the allocator behind the wrappers`;
     behind.push({ internal, entry, name: 'realloc', how, behind: true });
   }
