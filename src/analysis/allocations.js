@@ -110,14 +110,16 @@ export function summarizeAllocations(count, frees = null) {
 export const MAX_UNMATCHED_SHARE = 0.01;
 
 /**
- * Whether a counting pass's frees ({ matched, unmatched }: the worker's,
- * or null) belie an allocator it found behind boundary wrappers (header:
- * its log's): more than MAX_UNMATCHED_SHARE of them freed blocks it never
- * saw allocated.
+ * Whether a counting pass's frees ({ matched, unmatched, unseen }: the
+ * worker's, or null) belie an allocator it found behind boundary wrappers
+ * (header: its log's): more than MAX_UNMATCHED_SHARE of them freed blocks
+ * it never saw allocated (unmatched), or were frees it missed (unseen: a
+ * block handed out again while it held it live).
  */
 export function unmatchedFrees(header, frees) {
   if (!frees || !(header.coverage ?? []).some((c) => c.behind)) return false;
-  return frees.unmatched > MAX_UNMATCHED_SHARE * (frees.matched + frees.unmatched);
+  const wrong = frees.unmatched + (frees.unseen ?? 0);
+  return wrong > MAX_UNMATCHED_SHARE * (frees.matched + wrong);
 }
 
 /**

@@ -26,11 +26,12 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
   const instrumented = [];
   const coverage = [];
 
-  // Frees of blocks the pass saw allocated, and of blocks it never saw
-  // (the module is instantiated rewritten, so every block it frees was
-  // allocated in view: unmatched frees mean the wrapped functions are not the
-  // whole allocator).
-  const frees = { matched: 0, unmatched: 0 };
+  // Frees of blocks the pass saw allocated (matched), of blocks it never saw
+  // (unmatched), and blocks handed out again while the pass held them live
+  // (unseen: freed where it did not see). The module is instantiated
+  // rewritten, so every block it frees was allocated in view: the last two
+  // mean the wrapped functions are not the whole allocator.
+  const frees = { matched: 0, unmatched: 0, unseen: 0 };
   const free = (ptr) => {
     const size = sizes.get(ptr);
     if (size === undefined) {
@@ -44,6 +45,7 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
   };
   const alloc = (ptr, size) => {
     if (ptr === 0) return;
+    if (sizes.has(ptr)) frees.unseen++;
     sizes.set(ptr, size);
     counters[ALLOCS]++;
     counters[BYTES] += size;
@@ -67,7 +69,7 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
     counters,
     instrumented,
     coverage,
-    /** The pass's frees so far: { matched, unmatched } (blocks it never saw allocated). */
+    /** The pass's frees so far: { matched, unmatched, unseen } (see frees above). */
     frees: () => ({ ...frees }),
     /**
      * The capture hook's transform: instrument the module if it has an
