@@ -383,7 +383,9 @@ export function withSentences(result) {
   // Why no site is ranked by growth: the pass's caveat.
   const caveat = result.sites?.growthCaveat;
   if (caveat && pass) {
-    const growthNote = `no site is ranked by its live bytes' growth, which would blame the calls that pass buffers in: ${CAVEAT_WORDS[caveat](pass)}`;
+    // Boundary wrappers alone would blame the calls that pass buffers in; the other caveats, any site.
+    const blame = caveat === 'boundary-only' ? ', which would blame the calls that pass buffers in' : '';
+    const growthNote = `no site is ranked by its live bytes' growth${blame}: ${CAVEAT_WORDS[caveat](pass)}`;
     out.sites = { ...result.sites, growthNote };
   }
   return out;
