@@ -1,5 +1,6 @@
 // The counting pass on builds without names: exported forwarders are
-// followed to the allocator, boundary wrappers alone are no evidence, and
+// followed to the allocator, and boundary wrappers to the allocator behind
+// them (boundary wrappers alone are no evidence), and
 // modules using post-MVP features instrument and load.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -103,6 +104,25 @@ test('counting pass: an allocator behind boundary wrappers without a realloc fou
   assert.equal(pass.caveat, 'no-realloc');
   assert.match(pass.note, /found \(its allocation and its free\) but not its realloc/);
   assert.notEqual(summary.sources.liveBytes, 'counting pass');
+});
+
+test('counting pass: wasm-bindgen boundary wrappers exported under numbered names are found through the glue, and the allocator behind them counted', async () => {
+  const { code, stderr, summary } = await countedRun(fixture('test', 'scenarios', 'bindgen-renamed.mjs'), 2000, []);
+  assert.equal(code, 1, stderr);
+  const pass = summary.sources.countingPass;
+  assert.equal(pass.complete, true);
+  assert.deepEqual(
+    pass.entryPoints.map((e) => e.how),
+    [
+      'export "__wbindgen_export_1", bound to __wbindgen_realloc by the JS glue',
+      '"__wbindgen_malloc" (export "__wbindgen_export_0", bound to __wbindgen_malloc by the JS glue), calling function 0 with its size',
+      '"__wbindgen_free" (export "__wbindgen_export_2", bound to __wbindgen_free by the JS glue), calling function 1 with its pointer',
+      'a realloc: function 2 allocates its argument 2 with function 0, copies from its argument 0 and frees it with function 1, the allocator behind the wrappers',
+    ],
+  );
+  assert.equal(pass.frees.unmatched + pass.frees.unseen, 0);
+  assert.equal(summary.sources.liveBytes, 'counting pass');
+  assert.equal(summary.verdict, 'leak');
 });
 
 test('counting pass: the internal allocations behind a forwarder are counted', async () => {

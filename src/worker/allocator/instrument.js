@@ -132,7 +132,8 @@ function findEntryPoints(module, glueNames) {
     if (!internal) continue;
     let how = 'name section';
     if (byExport) how = 'export';
-    else if (internal === byGlue) how = `export "${glued.get(name)}", bound to _${name} by the JS glue`;
+    else if (internal === byGlue)
+      how = `export "${glued.get(name)}", bound to ${name.startsWith('__') ? name : `_${name}`} by the JS glue`;
     named.push({ internal, entry, name, how });
   }
   // A boundary wrapper gives way to the allocator behind it, when that is found.
