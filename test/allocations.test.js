@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { coverageComplete, unmatchedFrees } from '../src/analysis/allocations.js';
 import { readRun } from '../src/analysis/log-reader.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -201,4 +202,24 @@ test('glue module: sql.js debug build, leaking prepared statements is a leak, fr
     'leak,fragmentation,growth',
   ]);
   assert.deepEqual(memoryFindings(clean.summary), []);
+});
+
+test('frees that belie an allocator found behind boundary wrappers: over 1 % unmatched or missed makes the pass incomplete', () => {
+  const behind = {
+    instrumented: [['__wbindgen_malloc', '__wbindgen_free', 'realloc']],
+    coverage: [{ complete: true, behind: true }],
+  };
+  const named = { instrumented: [['malloc', 'free']], coverage: [{ complete: true, behind: false }] };
+  const clean = { matched: 1000, unmatched: 0, unseen: 0 };
+  assert.equal(coverageComplete(behind, clean), true);
+  assert.equal(coverageComplete(behind, null), true, 'frees not known (a log without them)');
+  assert.equal(unmatchedFrees(behind, { matched: 1000, unmatched: 10, unseen: 0 }), false, '1 %');
+  assert.equal(
+    unmatchedFrees(behind, { matched: 1000, unmatched: 0, unseen: 11 }),
+    true,
+    'blocks handed out again while live',
+  );
+  assert.equal(coverageComplete(behind, { matched: 1000, unmatched: 11, unseen: 0 }), false);
+  // A module's allocator found by name is not judged by its frees (C code may free foreign blocks).
+  assert.equal(coverageComplete(named, { matched: 0, unmatched: 1000, unseen: 0 }), true);
 });

@@ -1,5 +1,6 @@
 // The counting pass on builds without names: exported forwarders are
-// followed to the allocator, boundary wrappers alone are no evidence, and
+// followed to the allocator, and boundary wrappers to the allocator behind
+// them (boundary wrappers alone are no evidence), and
 // modules using post-MVP features instrument and load.
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,9 +35,94 @@ test('instrument: exported forwarders are followed to the allocator, and a bulk-
 });
 
 test('instrument: boundary wrappers alone do not make the pass complete', () => {
+  // Their callees are called from two functions, fewer than an allocator shared by the module's code.
   const r = instrumentAllocator(wasm('boundary-alloc'));
   assert.deepEqual(r.entryPoints, ['__wbindgen_malloc', '__wbindgen_free']);
   assert.equal(r.complete, false);
+});
+
+test('instrument: the allocator behind boundary wrappers (the callees passed their size and pointer) and its realloc are wrapped instead', async () => {
+  const r = instrumentAllocator(wasm('behind-boundary'));
+  assert.deepEqual(r.entryPoints, ['__wbindgen_malloc', '__wbindgen_free', 'realloc']);
+  assert.deepEqual(
+    r.found.map((f) => f.how),
+    [
+      'export "__wbindgen_malloc", calling function 0 with its size',
+      'export "__wbindgen_free", calling function 1 with its pointer',
+      'a realloc: function 2 allocates its argument 2 with function 0, copies from its argument 0 and frees it with function 1, the allocator behind the wrappers',
+    ],
+  );
+  assert.equal(r.complete, true);
+  assert.equal(r.behind, true);
+  await WebAssembly.compile(r.bytes);
+});
+
+test('counting pass: behind boundary wrappers, a realloc that moves its block leaves nothing live, and a leak is counted', async () => {
+  const clean = await countedRun(fixture('test', 'fixtures', 'behind-boundary.wasm'), 2000, [
+    '--call',
+    'step:1,move:1',
+  ]);
+  assert.equal(clean.code, 0, clean.stderr);
+  assert.equal(clean.summary.sources.liveBytes, 'counting pass');
+  assert.deepEqual(clean.summary.sources.countingPass.frees, {
+    matched: clean.summary.allocations.allocs.total,
+    unmatched: 0,
+    unseen: 0,
+  });
+  assert.equal(clean.summary.allocations.live.end, 0);
+  const leak = await countedRun(fixture('test', 'fixtures', 'behind-boundary.wasm'), 2000, ['--call', 'keep']);
+  assert.equal(leak.code, 1, leak.stderr);
+  assert.equal(leak.summary.verdict, 'leak');
+  assert.equal(leak.summary.allocations.live.end, 2000 * 48);
+});
+
+test('counting pass: an allocator behind boundary wrappers that frees blocks it was never seen allocating is not trusted', async () => {
+  const { code, stderr, summary } = await countedRun(fixture('test', 'fixtures', 'behind-boundary.wasm'), 2000, [
+    '--call',
+    'stray',
+  ]);
+  assert.equal(code, 0, stderr);
+  const pass = summary.sources.countingPass;
+  assert.deepEqual(pass.frees, { matched: 0, unmatched: 2000, unseen: 0 });
+  assert.equal(pass.complete, false);
+  assert.equal(pass.caveat, 'unmatched-frees');
+  assert.match(pass.note, /freed 2,000 blocks the pass never saw allocated/);
+  assert.notEqual(summary.sources.liveBytes, 'counting pass');
+  assert.equal(summary.allocations.complete, false);
+});
+
+test('counting pass: an allocator behind boundary wrappers without a realloc found is not complete, and the summary says so', async () => {
+  const r = instrumentAllocator(wasm('behind-no-realloc'));
+  assert.deepEqual(r.entryPoints, ['__wbindgen_malloc', '__wbindgen_free']);
+  assert.deepEqual([r.complete, r.noRealloc], [false, true]);
+  const { summary } = await countedRun(fixture('test', 'fixtures', 'behind-no-realloc.wasm'), 2000, [
+    '--call',
+    'step:1,move:1',
+  ]);
+  const pass = summary.sources.countingPass;
+  assert.equal(pass.complete, false);
+  assert.equal(pass.caveat, 'no-realloc');
+  assert.match(pass.note, /found \(its allocation and its free\) but not its realloc/);
+  assert.notEqual(summary.sources.liveBytes, 'counting pass');
+});
+
+test('counting pass: wasm-bindgen boundary wrappers exported under numbered names are found through the glue, and the allocator behind them counted', async () => {
+  const { code, stderr, summary } = await countedRun(fixture('test', 'scenarios', 'bindgen-renamed.mjs'), 2000, []);
+  assert.equal(code, 1, stderr);
+  const pass = summary.sources.countingPass;
+  assert.equal(pass.complete, true);
+  assert.deepEqual(
+    pass.entryPoints.map((e) => e.how),
+    [
+      'export "__wbindgen_export_1", bound to __wbindgen_realloc by the JS glue',
+      '"__wbindgen_malloc" (export "__wbindgen_export_0", bound to __wbindgen_malloc by the JS glue), calling function 0 with its size',
+      '"__wbindgen_free" (export "__wbindgen_export_2", bound to __wbindgen_free by the JS glue), calling function 1 with its pointer',
+      'a realloc: function 2 allocates its argument 2 with function 0, copies from its argument 0 and frees it with function 1, the allocator behind the wrappers',
+    ],
+  );
+  assert.equal(pass.frees.unmatched + pass.frees.unseen, 0);
+  assert.equal(summary.sources.liveBytes, 'counting pass');
+  assert.equal(summary.verdict, 'leak');
 });
 
 test('counting pass: the internal allocations behind a forwarder are counted', async () => {

@@ -38,12 +38,13 @@ export function countCoverage(count) {
 }
 
 /**
- * Summarises a decoded counting-pass log (readRun(path, { allocs: true })).
+ * Summarises a decoded counting-pass log (readRun(path, { allocs: true }));
+ * frees: the pass's matched and unmatched frees (coverageComplete).
  * Returns { summary, liveSeries, peakSeries }: live bytes after calls,
  * thinned to at most LIVE_POINTS points ({ iter, tMs, value }), and the peak
  * live bytes within the calls of each of those strides.
  */
-export function summarizeAllocations(count) {
+export function summarizeAllocations(count, frees = null) {
   const ops = count.header.ops;
   const n = count.allocRecords === count.calls ? count.calls : Math.min(count.calls, count.allocRecords);
   const allocStats = perOpStats(count.allocs, count.op, n, ops.length);
@@ -83,7 +84,7 @@ export function summarizeAllocations(count) {
     partial: coverage.partial,
     ofCalls: coverage.of,
     instrumented: count.header.instrumented ?? [],
-    complete: coverageComplete(count.header),
+    complete: coverageComplete(count.header, frees),
     allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },
     bytes: { ...row(byteStats, 0), total: byteTotals.reduce((a, b) => a + b, 0) },
     live: { start: n ? count.live[0] : 0, end: n ? count.live[n - 1] : 0, peak },
@@ -101,16 +102,37 @@ export function summarizeAllocations(count) {
   return { summary, liveSeries, peakSeries };
 }
 
+// An allocator found behind boundary wrappers is inferred from the code
+// (src/worker/allocator/behind-boundary.js): the pass trusts it while no
+// more than this share of the blocks it frees are blocks it never saw
+// allocated (the module is instantiated rewritten, so a right guess leaves
+// none; the real modules tried left none).
+export const MAX_UNMATCHED_SHARE = 0.01;
+
+/**
+ * Whether a counting pass's frees ({ matched, unmatched, unseen }: the
+ * worker's, or null) belie an allocator it found behind boundary wrappers
+ * (header: its log's): more than MAX_UNMATCHED_SHARE of them freed blocks
+ * it never saw allocated (unmatched), or were frees it missed (unseen: a
+ * block handed out again while it held it live).
+ */
+export function unmatchedFrees(header, frees) {
+  if (!frees || !(header.coverage ?? []).some((c) => c.behind)) return false;
+  const wrong = frees.unmatched + (frees.unseen ?? 0);
+  return wrong > MAX_UNMATCHED_SHARE * (frees.matched + wrong);
+}
+
 /**
  * Whether a counting pass's live bytes can judge a leak: it wrapped entry
- * points, and in every module they cover the allocator's core. Logs written
+ * points, in every module they cover the allocator's core, and its frees
+ * (or null: not known) do not belie them (unmatchedFrees). Logs written
  * before coverage was recorded: when any entry point was wrapped.
  */
-export function coverageComplete(header) {
+export function coverageComplete(header, frees = null) {
   const instrumented = header.instrumented ?? [];
   if (!instrumented.some((names) => names.length > 0)) return false;
   if (!header.coverage) return true;
-  return header.coverage.every((c) => c.complete);
+  return header.coverage.every((c) => c.complete) && !unmatchedFrees(header, frees);
 }
 
 /**

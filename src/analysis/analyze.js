@@ -11,6 +11,7 @@ import {
   coverageComplete,
   growthAttribution,
   summarizeAllocations,
+  unmatchedFrees,
 } from './allocations.js';
 import { leakedBlocks } from './blocks.js';
 import { censusSummary, judgingMemory } from './census.js';
@@ -184,7 +185,9 @@ function countingPassOf(count, counted, allocations) {
   let caveat = null;
   if (cover?.partial) caveat = 'partial';
   else if (counted && !found) caveat = 'nothing-found';
+  else if (counted && (counted.header.coverage ?? []).some((c) => c.noRealloc)) caveat = 'no-realloc';
   else if (counted && !coverageComplete(counted.header)) caveat = 'boundary-only';
+  else if (counted && unmatchedFrees(counted.header, count?.frees)) caveat = 'unmatched-frees';
   else if (allocations && !countedLiveUsable(allocations)) caveat = 'no-allocations';
   return {
     status: count.status,
@@ -193,7 +196,8 @@ function countingPassOf(count, counted, allocations) {
     partial: cover?.partial ?? true,
     instrumented,
     entryPoints: (counted?.header.coverage ?? []).flatMap((c) => c.found),
-    complete: counted ? coverageComplete(counted.header) && !cover.partial : false,
+    complete: counted ? coverageComplete(counted.header, count?.frees) && !cover.partial : false,
+    frees: count?.frees ?? null,
     error: count?.error ? { message: count.error.message, phase: count.phase ?? null } : null,
     caveat,
   };
@@ -294,7 +298,7 @@ export function analyze({
   const timed = { ...fromFirstCall(logged), replica: whole };
   // Without the run's word on its counting pass (report, the library), its log tells.
   const count = given ?? (counted ? logCountOutcome(counted, run.status) : null);
-  const allocations = counted ? summarizeAllocations(counted) : null;
+  const allocations = counted ? summarizeAllocations(counted, count?.frees) : null;
   const { input, liveSource, censusMemory, trend } = judgeTrends(timed, cfg, allocations, counted?.growFailures);
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });

@@ -1,8 +1,10 @@
 // How much of an arm's allocations its counting pass saw, and whether two
 // arms' counts may be set side by side. A pass that wrapped only the glue's
 // boundary functions (wasm-bindgen's __wbindgen_malloc and __wbindgen_free,
-// which Rust code inside the module never calls) counts the glue's
-// allocations, not the module's; a pass cut short counts its first calls.
+// which Rust code inside the module never calls, with no allocator found
+// behind them, or one found without its realloc or belied by its frees)
+// counts the glue's allocations, not the module's; a pass cut short counts
+// its first calls.
 // Neither compares with a complete pass, and no gate judges such a row.
 
 /** The coverage words, as the confounds and the TL;DR say them. */

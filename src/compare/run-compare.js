@@ -26,7 +26,7 @@ import { interrupts } from '../run/interrupt.js';
 import { reproduceCommand } from '../run/log-header.js';
 import { prepareOutDir } from '../run/out-dir.js';
 import { runPass } from '../run/pass.js';
-import { runOf, startFailure, tellMovedAside } from '../run/run.js';
+import { countOf, runOf, startFailure, tellMovedAside } from '../run/run.js';
 import { describeTarget } from '../run/target.js';
 import { analyzeCompare } from './analyze-compare.js';
 import { buildBoundaryModule } from './boundary.js';
@@ -270,8 +270,7 @@ async function analyseArms(arms, passes, armCfg, argv, count) {
         pass: 'count',
         interrupt: null,
       });
-      const { outcome } = pass;
-      counted = pass.wroteLog ? runOf(outcome) : { status: outcome.status, phase: outcome.phase, error: outcome.error };
+      counted = countOf(pass);
     }
     a.summary = await analyzeInto(a.dir, { cfg: armCfg, run, count: counted, interrupt: null });
   }

@@ -316,6 +316,10 @@ const CAVEAT_WORDS = {
     'no allocator entry point was found by export name, in the name section or behind a forwarder (a stripped release build?): the pass saw nothing, so its live bytes are not used; the heap census reads live bytes without names',
   'boundary-only': () =>
     "only boundary wrappers were found (e.g. wasm-bindgen's __wbindgen_malloc/__wbindgen_free), not the allocator behind them: memory they hand out is freed inside the module, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
+  'no-realloc': () =>
+    "the allocator behind the boundary wrappers was found (its allocation and its free) but not its realloc: a block that realloc moves would stay live in the counts, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
+  'unmatched-frees': (p) =>
+    `the allocator found behind the boundary wrappers freed ${formatCount(p.frees.unmatched)} blocks the pass never saw allocated and handed out ${formatCount(p.frees.unseen ?? 0)} again that it held live (of ${formatCount(p.frees.matched + p.frees.unmatched + (p.frees.unseen ?? 0))} frees): what was wrapped is not the whole allocator, so the pass's live bytes are not used for verdicts; the counts per call are still shown`,
   'no-allocations': () =>
     'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used',
 };
@@ -379,7 +383,9 @@ export function withSentences(result) {
   // Why no site is ranked by growth: the pass's caveat.
   const caveat = result.sites?.growthCaveat;
   if (caveat && pass) {
-    const growthNote = `no site is ranked by its live bytes' growth, which would blame the calls that pass buffers in: ${CAVEAT_WORDS[caveat](pass)}`;
+    // Boundary wrappers alone would blame the calls that pass buffers in; the other caveats, any site.
+    const blame = caveat === 'boundary-only' ? ', which would blame the calls that pass buffers in' : '';
+    const growthNote = `no site is ranked by its live bytes' growth${blame}: ${CAVEAT_WORDS[caveat](pass)}`;
     out.sites = { ...result.sites, growthNote };
   }
   return out;

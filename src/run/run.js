@@ -139,6 +139,16 @@ export const runOf = (outcome) => ({
 });
 
 /**
+ * The counting pass's outcome as the analysis takes it (count): runOf's,
+ * with the frees it matched and did not ({ matched, unmatched }, or null),
+ * when it wrote its log; else how it ended.
+ */
+export const countOf = ({ wroteLog, outcome }) =>
+  wroteLog
+    ? { ...runOf(outcome), frees: outcome.frees ?? null }
+    : { status: outcome.status, phase: outcome.phase, error: outcome.error };
+
+/**
  * Runs source (a target's path, or { bytes, name }: a module's bytes) with cfg. argv is the command line after `wasm-soak` (kept
  * in the header to reproduce the run). With cfg.countAllocs a counting pass
  * follows the timed one, over the same iterations. interrupt: what stops the
@@ -243,9 +253,7 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
       interrupt,
       bytes,
     });
-    count = pass.wroteLog
-      ? runOf(pass.outcome)
-      : { status: pass.outcome.status, phase: pass.outcome.phase, error: pass.outcome.error };
+    count = countOf(pass);
     if (count.status === 'interrupted') run.status = 'interrupted';
     if (pass.wroteLog) countLog = pass.memoryLog;
     sites = pass.outcome.sites ?? null;

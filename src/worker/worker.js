@@ -592,6 +592,7 @@ async function main() {
     firstIteration: testFirstIteration(),
     untrackedMemories,
     sites: sitesResult,
+    frees: counting ? counting.frees() : null,
     blocks,
     error:
       outcome.status === 'failed'

@@ -24,7 +24,7 @@ function previousOutcome(dir, data) {
     try {
       const s = JSON.parse(readFileSync(path, 'utf8'));
       const cp = s.sources?.countingPass;
-      const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error } : null;
+      const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error, frees: cp.frees } : null;
       if (s.status)
         return { run: { status: s.status, reason: s.stopReason, phase: s.error?.phase, error: s.error }, count };
     } catch {

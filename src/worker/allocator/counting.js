@@ -2,7 +2,8 @@
 // events and keeps the current call's counters in a Float64Array that the C
 // loop reads after each call (WS_COUNT_* order: allocs, frees, bytes
 // requested, live bytes, peak live bytes). Live bytes are requested bytes of
-// blocks allocated and not yet freed, tracked by pointer. A memory.grow
+// blocks allocated and not yet freed, tracked by pointer; frees of blocks
+// never seen allocated are counted (frees()). A memory.grow
 // inside the module that fails is passed to onGrowFailed. With sites
 // (createSites), every event also goes to the site table with its frames.
 import { COUNTER, COUNTER_FIELDS, ALLOC_EVENT as EVENT } from '../../protocol.js';
@@ -25,15 +26,26 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
   const instrumented = [];
   const coverage = [];
 
+  // Frees of blocks the pass saw allocated (matched), of blocks it never saw
+  // (unmatched), and blocks handed out again while the pass held them live
+  // (unseen: freed where it did not see). The module is instantiated
+  // rewritten, so every block it frees was allocated in view: the last two
+  // mean the wrapped functions are not the whole allocator.
+  const frees = { matched: 0, unmatched: 0, unseen: 0 };
   const free = (ptr) => {
     const size = sizes.get(ptr);
-    if (size === undefined) return;
+    if (size === undefined) {
+      if (ptr !== 0) frees.unmatched++;
+      return;
+    }
+    frees.matched++;
     sizes.delete(ptr);
     counters[FREES]++;
     counters[LIVE] -= size;
   };
   const alloc = (ptr, size) => {
     if (ptr === 0) return;
+    if (sizes.has(ptr)) frees.unseen++;
     sizes.set(ptr, size);
     counters[ALLOCS]++;
     counters[BYTES] += size;
@@ -57,6 +69,8 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
     counters,
     instrumented,
     coverage,
+    /** The pass's frees so far: { matched, unmatched, unseen } (see frees above). */
+    frees: () => ({ ...frees }),
     /**
      * The capture hook's transform: instrument the module if it has an
      * allocator. Called from the hooked WebAssembly call, so the glue that
@@ -71,7 +85,8 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
       // A module rewritten only for its memory.grow has no allocator to cover.
       if (result.entryPoints.length > 0) {
         instrumented.push(result.entryPoints);
-        coverage.push({ found: result.found, complete: result.complete });
+        const { found, complete, noRealloc, behind } = result;
+        coverage.push({ found, complete, noRealloc, behind });
       }
       const maximum = result.growMaximumPages;
       const growFailed = (delta, pages) => onGrowFailed(delta >>> 0, pages >>> 0, maximum);

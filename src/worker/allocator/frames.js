@@ -87,11 +87,12 @@ const leafIds = (b) =>
   ]);
 
 /**
- * What function body calls: { direct: Set of names, indirect (a
- * call_indirect), unknown (an expression the walk does not know) }.
+ * Visits every expression of body (binaryen b) that the walk knows,
+ * visit(id, info) for those with children (calls, copies, …); returns
+ * whether it met an expression it does not know (unknown).
  */
-function callsOf(b, body, fields, leaves) {
-  const out = { direct: new Set(), indirect: false, unknown: false };
+export function walkExpressions(b, body, visit, fields = childFields(b), leaves = leafIds(b)) {
+  let unknown = false;
   const stack = [body];
   while (stack.length > 0) {
     const e = stack.pop();
@@ -100,18 +101,36 @@ function callsOf(b, body, fields, leaves) {
     if (leaves.has(id)) continue;
     const names = fields.get(id);
     if (!names) {
-      out.unknown = true;
+      unknown = true;
       continue;
     }
     const info = b.getExpressionInfo(e);
-    if (id === b.CallId) out.direct.add(info.target);
-    else if (id === b.CallIndirectId) out.indirect = true;
+    visit(id, info);
     for (const f of names) {
       const v = info[f];
       if (Array.isArray(v)) stack.push(...v);
       else if (typeof v === 'number') stack.push(v);
     }
   }
+  return unknown;
+}
+
+/**
+ * What function body calls: { direct: Set of names, indirect (a
+ * call_indirect), unknown (an expression the walk does not know) }.
+ */
+function callsOf(b, body, fields, leaves) {
+  const out = { direct: new Set(), indirect: false, unknown: false };
+  out.unknown = walkExpressions(
+    b,
+    body,
+    (id, info) => {
+      if (id === b.CallId) out.direct.add(info.target);
+      else if (id === b.CallIndirectId) out.indirect = true;
+    },
+    fields,
+    leaves,
+  );
   return out;
 }
 

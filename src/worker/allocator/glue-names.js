@@ -2,8 +2,11 @@
 // Emscripten's minified release builds export `malloc` and `free` under
 // short names, and the glue binds them to its own `_malloc` and `_free`
 // (`k._malloc=c.La`, `Module["_malloc"]=wasmExports["La"]`): the glue file
-// is the name section a stripped module no longer has. The glue is found on
-// the stack of the WebAssembly call that compiles the module.
+// is the name section a stripped module no longer has. Recent wasm-bindgen
+// releases export their boundary wrappers under numbered names
+// (`__wbindgen_export_0`, `__wbindgen_export2`, …), which the glue hands to
+// its helpers (WBG_USES). The glue is found on the stack of the WebAssembly
+// call that compiles the module.
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +23,22 @@ const BINDING = new RegExp(
 // an Emscripten glue uses: `_sqlite3_prepare_v2=c.U`).
 const ANY_BINDING =
   /(?:\b_([A-Za-z][\w$]*)|\[\s*["']_([A-Za-z][\w$]*)["']\s*\])\s*=\s*[\w$]+\s*(?:\.\s*([\w$]+)|\[\s*["']([\w$]+)["']\s*\])/g;
+// How wasm-bindgen's glue uses its allocator exports, whatever their names:
+// [pattern, the entry point each group is]. passStringToWasm0(arg, malloc,
+// realloc), passArray8ToWasm0(arg, malloc), and a free of what a call
+// returned: free(deferred1_0, deferred1_1, 1) or free(r0, r1 * 4, 4) (older
+// releases: without the alignment).
+const WBG_USES = [
+  [
+    /passStringToWasm0\(\s*[^,()]+,\s*wasm\.([\w$]+)\s*,\s*wasm\.([\w$]+)\s*\)/g,
+    ['__wbindgen_malloc', '__wbindgen_realloc'],
+  ],
+  [/pass\w*ToWasm0\(\s*[^,()]+,\s*wasm\.([\w$]+)\s*\)/g, ['__wbindgen_malloc']],
+  [
+    /wasm\.([\w$]+)\(\s*(?:deferred\d+_0\s*,\s*deferred\d+_1|r0\s*,\s*r1(?:\s*\*\s*\d+)?)\s*(?:,\s*\d+\s*)?\)/g,
+    ['__wbindgen_free'],
+  ],
+];
 const OWN_SOURCES = fileURLToPath(new URL('../../', import.meta.url));
 
 const cache = new Map();
@@ -36,7 +55,9 @@ function stackFiles(stack) {
 
 /**
  * Export name -> glue name bound in the file at path, by pattern (BINDING:
- * "La" -> "malloc"; ANY_BINDING: also "U" -> "sqlite3_prepare_v2").
+ * "La" -> "malloc", and wasm-bindgen's numbered exports by WBG_USES:
+ * "__wbindgen_export_0" -> "__wbindgen_malloc"; ANY_BINDING: also "U" ->
+ * "sqlite3_prepare_v2").
  */
 function bindingsIn(path, pattern) {
   const key = `${pattern === BINDING ? 'allocator' : 'any'}:${path}`;
@@ -46,6 +67,9 @@ function bindingsIn(path, pattern) {
     if (statSync(path).size <= MAX_GLUE_BYTES) {
       const text = readFileSync(path, 'utf8');
       for (const m of text.matchAll(pattern)) out.set(m[3] ?? m[4], m[1] ?? m[2]);
+      if (pattern === BINDING)
+        for (const [uses, names] of WBG_USES)
+          for (const m of text.matchAll(uses)) for (const [i, name] of names.entries()) out.set(m[i + 1], name);
     }
   } catch {
     // not a readable file: no bindings

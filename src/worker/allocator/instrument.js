@@ -4,9 +4,10 @@
 // calls another function with its own arguments (wasi-libc's exported
 // `malloc` forwarding to dlmalloc in a stripped build) is followed to that
 // callee, so the module's internal callers are counted too. Boundary
-// wrappers (wasm-bindgen's `__wbindgen_*`) are wrapped but do not make the
-// pass complete: memory they hand out is freed inside the module through
-// the allocator itself. Each wrapped function keeps its name
+// wrappers (wasm-bindgen's `__wbindgen_*`) give way to the allocator they
+// call (behind-boundary.js) when it is found; else they are wrapped but do
+// not make the pass complete: memory they hand out is freed inside the
+// module through the allocator itself. Each wrapped function keeps its name
 // and index (its body moves to a new function it now calls), so internal
 // callers, exports and tables all go through the wrapper; a depth guard
 // reports only the outermost call (dlmalloc's realloc calling malloc counts
@@ -14,6 +15,7 @@
 // returns -1 is reported with the pages it asked for.
 import { loadBinaryen } from '../../binaryen.js';
 import { ALLOC_EVENT as EVENT, SITE_FRAMES } from '../../protocol.js';
+import { behindBoundary } from './behind-boundary.js';
 import { addFrames, frameGlobal } from './frames.js';
 
 // binaryen loads when a counting pass starts (loadInstrumenter), never before.
@@ -122,7 +124,7 @@ function findEntryPoints(module, glueNames) {
   const exported = exportedFunctions(module);
   const glued = new Map();
   for (const [exportName, name] of glueNames) if (exported.has(exportName)) glued.set(name, exportName);
-  const named = [];
+  let named = [];
   for (const [name, entry] of Object.entries(ENTRY_POINTS)) {
     const byExport = exported.get(name);
     const byGlue = glued.has(name) ? exported.get(glued.get(name)) : undefined;
@@ -130,9 +132,13 @@ function findEntryPoints(module, glueNames) {
     if (!internal) continue;
     let how = 'name section';
     if (byExport) how = 'export';
-    else if (internal === byGlue) how = `export "${glued.get(name)}", bound to _${name} by the JS glue`;
+    else if (internal === byGlue)
+      how = `export "${glued.get(name)}", bound to ${name.startsWith('__') ? name : `_${name}`} by the JS glue`;
     named.push({ internal, entry, name, how });
   }
+  // A boundary wrapper gives way to the allocator behind it, when that is found.
+  const { behind, replaced } = behindBoundary(binaryen, module, named);
+  named = [...named.filter((n) => !replaced.has(n.internal)), ...behind];
   const taken = new Set(named.map((n) => n.internal));
   const found = new Map();
   for (const candidate of named) {
@@ -160,14 +166,19 @@ function findEntryPoints(module, glueNames) {
 }
 
 /**
- * Whether wrapped entry points cover the allocator's core: some allocation
- * and some free path that is not a boundary wrapper.
+ * Whether wrapped entry points cover the allocator's core: { complete,
+ * noRealloc }. Complete: some allocation and some free path that is not a
+ * boundary wrapper; and, for an allocator found behind boundary wrappers,
+ * its realloc (behind-boundary.js: a block that an unseen realloc moves
+ * would stay live in the counts). noRealloc: such an allocator's allocation
+ * and free were found, its realloc not.
  */
 function coversCore(found) {
   const core = found.filter((f) => !f.boundary).map((f) => f.entry.kind);
   const allocates = core.some((k) => k !== 'free');
   const frees = core.some((k) => k === 'free' || k === 'realloc');
-  return allocates && frees;
+  const noRealloc = found.some((f) => f.behind) && !core.includes('realloc');
+  return { complete: allocates && frees && !noRealloc, noRealloc: allocates && frees && noRealloc };
 }
 
 /**
@@ -272,10 +283,14 @@ function countGrows(m) {
  * wasm_soak.event(kind, ptr, size, oldPtr); glueNames maps minified export
  * names to the entry points the module's JS glue binds them to
  * (glue-names.js), and every memory.grow to wasm_soak.grow_failed (countGrows).
- * Returns { bytes, entryPoints, found, complete, growMaximumPages }: the
- * names wrapped, how each was found ("export", "name section", and the
- * forwarders followed), whether they cover the allocator's core
- * (coversCore), and the memory's declared maximum in pages (0: none); or
+ * Returns { bytes, entryPoints, found, complete, noRealloc, behind,
+ * growMaximumPages }: the names wrapped, how each was found ("export",
+ * "name section", the forwarders followed, the allocator behind a boundary
+ * wrapper), whether they cover the allocator's core and whether only a
+ * realloc lacks (coversCore), whether any was found
+ * behind a boundary wrapper (behind-boundary.js: inferred from the code, so
+ * the counting pass checks its frees against it), and the memory's
+ * declared maximum in pages (0: none); or
  * null when the module has neither an allocator entry point to wrap nor a
  * memory (or uses a 64-bit memory). With sites, every event also carries
  * the SITE_FRAMES innermost frames (frames.js) and the result says how many
@@ -323,7 +338,8 @@ export function instrumentAllocator(bytes, glueNames = new Map(), { sites = fals
       bytes: m.emitBinary(),
       entryPoints: found.map((f) => f.name),
       found: found.map((f) => ({ name: f.name, how: f.how })),
-      complete: coversCore(found),
+      ...coversCore(found),
+      behind: found.some((f) => f.behind),
       growMaximumPages: memory?.max ?? 0,
       framed,
     };
