@@ -146,6 +146,32 @@ function haveGo() {
   }
 }
 
+/**
+ * The run in out (with --sites and the html format) names `name` in
+ * report.html's first growing site and in both icicles, and its pprof
+ * export (go tool pprof -top, where Go is installed) lists it.
+ */
+async function assertNamedInOutputs(out, name) {
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  const firstRow = html.split('<table class="grid" id="sites-growing">')[1].split('</tr>')[1];
+  assert.match(firstRow, new RegExp(`<code[^>]*>${name}</code>`), 'the table names it');
+  const icicles = [...html.matchAll(/<svg class="icicle"[^>]*>(.*?)<\/svg>/g)];
+  assert.equal(icicles.length, 2, 'a wide and a narrow icicle');
+  for (const [, body] of icicles) assert.match(body, new RegExp(`<title>[^<]*${name}[^<]*</title>`));
+  const r = await runCli(['export', out, '--pprof']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = join(out, 'sites.pb.gz');
+  const profile = Profile.decode(gunzipSync(readFileSync(file)));
+  const names = profile.function.map((f) => profile.stringTable.strings[Number(f.name)]);
+  assert.ok(names.includes(name), 'the profile has the function');
+  if (!haveGo()) return; // CI installs golang-go (.ci/run)
+  const top = execFileSync('go', ['tool', 'pprof', '-top', '-cum', '-sample_index=inuse_space', file], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  assert.match(top, new RegExp(`\\b${name}\\n`), top);
+}
+
 test("export --pprof writes a profile whose totals are the counting pass's, read back by go tool pprof", async () => {
   const { out, summary } = await run(SITES, ['--sites', '--fail-on', 'none', '--format', 'md']);
   const r = await runCli(['export', out, '--pprof']);
@@ -196,20 +222,23 @@ test("sql.js's release build: the leaking select's top sites end in sqlite3_prep
     '800',
     '--sites',
     '--format',
-    'md',
-    '--fail-on',
-    'none',
+    'md,html',
     '-o',
     out,
     '-q',
   ]);
-  assert.equal(r.code, 0, r.stderr);
-  const { growing } = readSummary(out).sites;
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(out);
+  const { growing } = s.sites;
   assert.ok(growing.length > 0, 'some site grew');
   for (const site of growing.slice(0, 3)) {
     assert.equal(site.op, 'select');
     assert.deepEqual(site.frames.at(-1), { ...site.frames.at(-1), name: 'sqlite3_prepare_v2', from: 'JS glue' });
   }
+  const leak = s.findings.find((f) => f.kind === 'leak');
+  assert.ok(leak, JSON.stringify(s.findings.map((f) => f.kind)));
+  assert.match(leak.sentence, /← `sqlite3_prepare_v2` \(op select\), \d+ % of the growth/);
+  await assertNamedInOutputs(out, 'sqlite3_prepare_v2');
 });
 
 test("@jsquash/png's stripped wasm-bindgen build (Rust), leaking its 16-bit decodes: the allocator behind the boundary wrappers is counted, and the leak is blamed on the export decode_rgba16", async () => {
@@ -258,6 +287,7 @@ test("@jsquash/png's stripped wasm-bindgen build (Rust), leaking its 16-bit deco
   assert.equal(leak.sites[0].stack, top.stack);
   assert.match(leak.sentence, /allocated in `decode_rgba16` \(op decode16\)/);
   for (const site of s.sites.growing) assert.notEqual(site.op, 'decode', JSON.stringify(site));
+  await assertNamedInOutputs(out, 'decode_rgba16');
 });
 
 test('lz4-wasm-nodejs (stripped Rust/wasm-bindgen), a clean workload: the allocator behind its wrappers is counted and no site is blamed', async () => {
