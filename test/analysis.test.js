@@ -52,7 +52,8 @@ test('analyze returns the summary and writes nothing', async () => {
   const c = logs.timed.header.config;
   const cfg = { warmup: c.warmup, timeThreshold: c.timeThreshold, failOn: c.failOn, budgets: c.budgets };
   const run = { status: written.status, reason: written.stopReason, error: null, untrackedMemories: 0 };
-  const { summary, figureData } = analyze({ ...logs, cfg, run, count: { status: 'completed' } });
+  const count = { status: 'completed', frees: written.sources.countingPass.frees };
+  const { summary, figureData } = analyze({ ...logs, cfg, run, count });
 
   assert.deepEqual(snapshot(out), before, 'the result folder is unchanged');
   assert.equal(figureData.calls, 20000);
