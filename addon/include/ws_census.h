@@ -19,8 +19,11 @@
 
 #include "ws_protocol.h"
 
-/* Most allocator families the census has (ws_census_family_name). */
-#define WS_CENSUS_MAX_FAMILIES 8
+/* The allocator families the census has (ws_census_family_name): the rows
+ * of WS_CENSUS_FAMILIES. */
+#define WS__CENSUS_COUNT_FAMILY(family, name, sought, kinds) +1
+#define WS_CENSUS_FAMILY_COUNT                                                           \
+  (0 WS_CENSUS_FAMILIES(WS__CENSUS_COUNT_FAMILY, WS_CENSUS_NO_KIND))
 
 /* Size classes of the histogram: class k counts in-use chunks whose size
  * (header included) is in [2^k, 2^(k+1)). */
@@ -103,7 +106,7 @@ typedef struct {
    * miss: the family whose candidate's walk validated most blocks before
    * it failed (-1: none validated any), that candidate state's address and
    * those blocks. Zero after a recognised census. */
-  uint32_t candidates[WS_CENSUS_MAX_FAMILIES];
+  uint32_t candidates[WS_CENSUS_FAMILY_COUNT];
   int miss_family;
   uint64_t miss_at, miss_chunks;
 } ws_census_result;

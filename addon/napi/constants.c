@@ -62,18 +62,22 @@ static napi_status kind_gates(napi_env env, napi_value obj, const char *name) {
   return napi_set_named_property(env, obj, name, map);
 }
 
-/* Sets obj[name] to an object mapping each census kind's id to its text
- * (ws_census_kind_text). */
-static napi_status census_kind_texts(napi_env env, napi_value obj, const char *name) {
-  napi_value texts;
+/* Sets obj.censusKind to an object mapping each census kind's JS name to
+ * its id, and obj.censusKindText each id to the kind's description
+ * (WS_CENSUS_KINDS). */
+static napi_status census_kinds(napi_env env, napi_value obj) {
+  napi_value ids, texts;
+  NAPI_CHECK(napi_create_object(env, &ids));
   NAPI_CHECK(napi_create_object(env, &texts));
   char key[16];
-#define WS_SET_KIND_TEXT(kind, value, js)                                                \
+#define WS_SET_KIND(kind, value, js, text)                                               \
+  NAPI_CHECK(ws_napi_set_number(env, ids, js, (value)));                                 \
   snprintf(key, sizeof key, "%d", (value));                                              \
-  NAPI_CHECK(ws_napi_set_string(env, texts, key, ws_census_kind_text(value)));
-  WS_CENSUS_KINDS(WS_SET_KIND_TEXT)
-#undef WS_SET_KIND_TEXT
-  return napi_set_named_property(env, obj, name, texts);
+  NAPI_CHECK(ws_napi_set_string(env, texts, key, text));
+  WS_CENSUS_KINDS(WS_SET_KIND)
+#undef WS_SET_KIND
+  NAPI_CHECK(napi_set_named_property(env, obj, "censusKind", ids));
+  return napi_set_named_property(env, obj, "censusKindText", texts);
 }
 
 /* Builds the constants object into *out. */
@@ -142,8 +146,7 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   NAPI_CHECK(ws_napi_set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
   NAPI_CHECK(ws_napi_set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));
   NAPI_CHECK(ws_napi_set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
-  WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
-  NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
+  NAPI_CHECK(census_kinds(env, c));
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   WS_EXPORT_LIST(env, c, "growthCause", WS_GROWTH_CAUSES);
   WS_EXPORT_LIST(env, c, "noteKind", WS_NOTE_KINDS);

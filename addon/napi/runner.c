@@ -457,7 +457,7 @@ static ws_census *census_of(runner *r, uint32_t k) {
 /* The JS name of a census kind (WS_CENSUS_KINDS). */
 static const char *census_kind_name(int kind) {
   switch (kind) {
-#define WS_CENSUS_NAME(name, value, js)                                                  \
+#define WS_CENSUS_NAME(name, value, js, text)                                            \
   case value:                                                                            \
     return js;
     WS_CENSUS_KINDS(WS_CENSUS_NAME)
