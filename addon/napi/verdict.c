@@ -181,23 +181,24 @@ static napi_value note_object(napi_env env, const ws_note *n) {
   return o;
 }
 
-/* The elements of analyzeRun's arrays (ws_napi_item): series result i of
- * the ws_memtrend_result items; the replica's result i of the ws_verdict
- * items, with the index of its series; finding i of the ws_finding items,
- * { kind, series, cause?, iteration?, bytes? }; undecided test i of the
- * ws_undecided items, { reason, series, moreCalls }; note i of the ws_note
- * items. */
+/* The elements of analyzeRun's arrays, each a ws_napi_item. */
+
+/* Series result i of the ws_memtrend_result items (series_object). */
 static napi_status series_item(napi_env env, const void *items, size_t i,
                                napi_value *out) {
   *out = series_object(env, (const ws_memtrend_result *)items + i);
   return *out != NULL ? napi_ok : napi_pending_exception;
 }
+/* The replica's result i of the ws_verdict items, with the index of its
+ * series. */
 static napi_status replica_item(napi_env env, const void *items, size_t i,
                                 napi_value *out) {
   const ws_verdict *v = items;
   NAPI_CHECK(series_item(env, v->replica_results, i, out));
   return ws_napi_set_number(env, *out, "series", v->replica_series[i]);
 }
+/* Finding i of the ws_finding items: { kind, series, cause?, iteration?,
+ * bytes? }. */
 static napi_status finding_item(napi_env env, const void *items, size_t i,
                                 napi_value *out) {
   const ws_finding *f = (const ws_finding *)items + i;
@@ -212,6 +213,8 @@ static napi_status finding_item(napi_env env, const void *items, size_t i,
   }
   return napi_ok;
 }
+/* Undecided test i of the ws_undecided items: { reason, series,
+ * moreCalls }. */
 static napi_status undecided_item(napi_env env, const void *items, size_t i,
                                   napi_value *out) {
   const ws_undecided *u = (const ws_undecided *)items + i;
@@ -220,6 +223,7 @@ static napi_status undecided_item(napi_env env, const void *items, size_t i,
   NAPI_CHECK(ws_napi_set_number(env, *out, "series", u->series));
   return ws_napi_set_number(env, *out, "moreCalls", u->more_calls);
 }
+/* Note i of the ws_note items (note_object). */
 static napi_status note_item(napi_env env, const void *items, size_t i, napi_value *out) {
   *out = note_object(env, (const ws_note *)items + i);
   return *out != NULL ? napi_ok : napi_pending_exception;
