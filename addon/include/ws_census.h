@@ -19,11 +19,14 @@
 
 #include "ws_protocol.h"
 
-/* The allocator families the census has (ws_census_family_name): the rows
- * of WS_CENSUS_FAMILIES. */
-#define WS__CENSUS_COUNT_FAMILY(family, name, sought, kinds) +1
-#define WS_CENSUS_FAMILY_COUNT                                                           \
-  (0 WS_CENSUS_FAMILIES(WS__CENSUS_COUNT_FAMILY, WS_CENSUS_NO_KIND))
+/* The allocator families the census has, the rows of WS_CENSUS_FAMILIES:
+ * WS_CENSUS_FAMILY_<family> is a family's index (ws_census_family_name,
+ * ws_census_result.candidates and miss_family), WS_CENSUS_FAMILY_COUNT
+ * their number. */
+#define WS__CENSUS_FAMILY_INDEX(family, name, sought, kinds) WS_CENSUS_FAMILY_##family,
+enum {
+  WS_CENSUS_FAMILIES(WS__CENSUS_FAMILY_INDEX, WS_CENSUS_NO_KIND) WS_CENSUS_FAMILY_COUNT
+};
 
 /* Size classes of the histogram: class k counts in-use chunks whose size
  * (header included) is in [2^k, 2^(k+1)). */
