@@ -126,7 +126,8 @@ export interface Sources {
 /** The heap census: the in-use chunks by size class at warm-up's end and at the run's end. */
 export interface Census {
   recognised: boolean;
-  kind: 'dlmalloc' | 'dlmallocRust' | 'dlmallocOther' | 'emmalloc' | null;
+  /** The allocator kind's JS name, one of CENSUS_KIND's ('dlmalloc', 'dlmallocRust', 'tlsf', 'weeAlloc', ...: WS_CENSUS_FAMILIES in ws_protocol.h), or null. */
+  kind: string | null;
   kindText: string;
   censuses: number;
   firstAt: number | null;

@@ -47,6 +47,19 @@ test('protocol: every list is exported by the addon, with distinct values', () =
   assert.ok(Object.values(protocol.METRIC).every((id) => id < protocol.METRIC_MEMORY_BASE));
 });
 
+// A census kind's id is in every log's censusKind series: WS_CENSUS_FAMILIES
+// may gain rows and move them, never renumber a kind (new kinds take new ids).
+test('protocol: the census kinds keep their ids, and each has its description', () => {
+  const kept = { none: 0, dlmalloc: 1, dlmallocRust: 2, dlmallocOther: 3, emmalloc: 4, tlsf: 5, bump: 6, weeAlloc: 7 };
+  for (const [name, id] of Object.entries(kept)) assert.equal(protocol.CENSUS_KIND[name], id, name);
+  assert.deepEqual(
+    Object.keys(protocol.CENSUS_KIND_TEXT).map(Number),
+    Object.values(protocol.CENSUS_KIND).sort((a, b) => a - b),
+    'a text for every kind, none for another id',
+  );
+  assert.match(protocol.CENSUS_KIND_TEXT[protocol.CENSUS_KIND.dlmallocRust], /Rust crate/);
+});
+
 test('protocol: recordView reads each field at the offsets C exports', () => {
   const bytes = new Uint8Array(protocol.RECORD_SIZE * 2);
   const view = new DataView(bytes.buffer);

@@ -148,17 +148,12 @@ int ws__search_keep(const ws__heap *h, ws__search *s, const ws_census *trial,
                     int (*walk)(const ws__heap *h, const ws_census *census,
                                 ws_census_result *out));
 
-/* Internal: a census kind and its description (ws_census_kind_text). */
+/* Internal: how one allocator family finds and walks its heap: the object
+ * ws__<family>_family that its walker file (addon/core/census/ws_<family>.c)
+ * defines for the family's row of WS_CENSUS_FAMILIES (ws_protocol.h), which
+ * holds its name and kinds. The census driver's table (ws_census.c) holds
+ * one a row. */
 typedef struct {
-  int kind;
-  const char *text;
-} ws__kind_text;
-
-/* Internal: one allocator family, a row of the census driver's table
- * (ws_census.c). Adding a family is a walker file that defines one of
- * these, its kinds in ws_protocol.h, and a row. */
-typedef struct {
-  const char *name; /* "dlmalloc", as what was tried names it */
   /* Every word at a multiple of step (4 or more) below the scan's end goes
    * to try_word; with pointers_only, only a word that could point into the
    * memory (non-zero, a multiple of 4, at least 16 bytes before its end). */
@@ -169,12 +164,9 @@ typedef struct {
    * the lowest address of its heap (the state lies below its heap). */
   void (*try_word)(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s);
   /* Re-walks the heap from the state census remembers (census->kind is one
-   * of kinds). Fills *out (zeroed first; kind and state included) and
-   * returns 0 when the heap validates, -1 otherwise. */
+   * of its row's kinds). Fills *out (zeroed first; kind and state included)
+   * and returns 0 when the heap validates, -1 otherwise. */
   int (*walk)(const ws__heap *h, const ws_census *census, ws_census_result *out);
-  /* The kinds it reports, with their descriptions. */
-  const ws__kind_text *kinds;
-  uint32_t n_kinds;
   /* 1: a last resort, adopted only when no other family proved a heap (its
    * proof is the absence of the others' structures). */
   int fallback;
@@ -186,11 +178,9 @@ typedef struct {
   int (*settle)(const ws__heap *h, ws_census *census, ws_census_result *out);
 } ws__family;
 
-/* Internal: the families (addon/core/census/ws_<family>.c). */
-extern const ws__family ws__dlmalloc_family;
-extern const ws__family ws__emmalloc_family;
-extern const ws__family ws__tlsf_family;
-extern const ws__family ws__wee_family;
-extern const ws__family ws__bump_family;
+/* Internal: the families' walkers, one a row of WS_CENSUS_FAMILIES. */
+#define WS__FAMILY_EXTERN(family, name, sought, kinds)                                   \
+  extern const ws__family ws__##family##_family;
+WS_CENSUS_FAMILIES(WS__FAMILY_EXTERN, WS_CENSUS_NO_KIND)
 
 #endif

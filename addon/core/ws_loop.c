@@ -692,32 +692,36 @@ static void charge_census(const ws_loop *loop, ws_census *census, uint64_t start
     *census->run_spent_ns += spent;
 }
 
-int ws_loop_blocks_mark(ws_loop *loop, uint32_t k, ws_census *census,
-                        ws_blocks_mark *mark) {
+/* One blocks walk of memory k with census, charged to its budget: the mark
+ * into *marking when marking is not NULL, else the pick from *picking of
+ * up to max blocks into out[0..*n). Returns the walk's code, or
+ * census_memory's. */
+static int blocks_walk(ws_loop *loop, uint32_t k, ws_census *census,
+                       ws_blocks_mark *marking, const ws_blocks_mark *picking,
+                       ws_block *out, uint32_t max, uint32_t *n) {
   uint64_t start = census_clock(loop);
   uint8_t *data;
   size_t len;
   int rc = census_memory(loop, k, &data, &len);
   if (rc != 0)
     return rc;
-  rc = ws_blocks_mark_take(mark, census, data, len);
+  rc = marking != NULL
+           ? ws_blocks_mark_take(marking, census, data, len)
+           : ws_blocks_pick(picking, census, data, len, loop->seed ^ k, out, max, n);
   charge_census(loop, census, start);
   return rc;
+}
+
+int ws_loop_blocks_mark(ws_loop *loop, uint32_t k, ws_census *census,
+                        ws_blocks_mark *mark) {
+  return blocks_walk(loop, k, census, mark, NULL, NULL, 0, NULL);
 }
 
 int ws_loop_blocks_pick(ws_loop *loop, uint32_t k, ws_census *census,
                         const ws_blocks_mark *mark, ws_block *out, uint32_t max,
                         uint32_t *n) {
   *n = 0;
-  uint64_t start = census_clock(loop);
-  uint8_t *data;
-  size_t len;
-  int rc = census_memory(loop, k, &data, &len);
-  if (rc != 0)
-    return rc;
-  rc = ws_blocks_pick(mark, census, data, len, loop->seed ^ k, out, max, n);
-  charge_census(loop, census, start);
-  return rc;
+  return blocks_walk(loop, k, census, NULL, mark, out, max, n);
 }
 
 int ws_loop_track_memory(ws_loop *loop, uint32_t *index) {

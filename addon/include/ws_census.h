@@ -19,8 +19,14 @@
 
 #include "ws_protocol.h"
 
-/* Most allocator families the census has (ws_census_family_name). */
-#define WS_CENSUS_MAX_FAMILIES 8
+/* The allocator families the census has, the rows of WS_CENSUS_FAMILIES:
+ * WS_CENSUS_FAMILY_<family> is a family's index (ws_census_family_name,
+ * ws_census_result.candidates and miss_family), WS_CENSUS_FAMILY_COUNT
+ * their number. */
+#define WS__CENSUS_FAMILY_INDEX(family, name, sought, kinds) WS_CENSUS_FAMILY_##family,
+enum {
+  WS_CENSUS_FAMILIES(WS__CENSUS_FAMILY_INDEX, WS_CENSUS_NO_KIND) WS_CENSUS_FAMILY_COUNT
+};
 
 /* Size classes of the histogram: class k counts in-use chunks whose size
  * (header included) is in [2^k, 2^(k+1)). */
@@ -103,7 +109,7 @@ typedef struct {
    * miss: the family whose candidate's walk validated most blocks before
    * it failed (-1: none validated any), that candidate state's address and
    * those blocks. Zero after a recognised census. */
-  uint32_t candidates[WS_CENSUS_MAX_FAMILIES];
+  uint32_t candidates[WS_CENSUS_FAMILY_COUNT];
   int miss_family;
   uint64_t miss_at, miss_chunks;
 } ws_census_result;

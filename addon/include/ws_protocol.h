@@ -3,7 +3,8 @@
  * kinds and value types, allocation counters, metric ids, the heap census's
  * allocator kinds, the log's magic, series roles, finding kinds with their
  * gates, run statuses and exit codes. Each list is written once here, as an
- * X-macro X(NAME, value, "jsName") (finding kinds add their gate), and
+ * X-macro X(NAME, value, "jsName") (finding kinds add their gate, census
+ * kinds their description, from their families' rows), and
  * generates both the C enum and the binding's `constants` export
  * (addon/napi/constants.c): JavaScript never restates one of these numbers
  * (src/protocol.js re-exports them). Layout of records and the log:
@@ -181,16 +182,44 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(FREES, 4, "frees")            /* its blocks freed (by anyone) */
 #define WS_SITE_VALUE_FIELDS 5
 
-/* The allocators the heap census recognises (ws_census.h). */
+/* The allocator families the heap census recognises (ws_census.h), in the
+ * order they win ties: F(family, "name", "sought", kinds). family names its
+ * walker's object, ws__<family>_family (addon/core/census/ws_<family>.c:
+ * its scan and walk); name is the family as a search says what it tried;
+ * sought, the state it looks for, as a search that found none says; kinds,
+ * the kinds it reports, each K(NAME, id, "jsName", "description"). A
+ * kind's id is protocol (the censusKind series, CENSUS_KIND in JS): kept
+ * when rows move, never reused; a new kind takes the next free id. Adding a
+ * family is its walker file and a row here; the driver's table, the
+ * externs, the kinds and their texts, here and in JS, follow. */
+/* clang-format off */
+#define WS_CENSUS_FAMILIES(F, K)                                                         \
+  F(dlmalloc, "dlmalloc", "a dlmalloc top chunk",                                        \
+    K(DLMALLOC, 1, "dlmalloc",                                                           \
+      "dlmalloc, C layout (dlmalloc 2.8: wasi-libc, Emscripten)")                        \
+    K(DLMALLOC_RUST, 2, "dlmallocRust", "dlmalloc, Rust crate layout")                   \
+    K(DLMALLOC_OTHER, 3, "dlmallocOther", "dlmalloc chunks, another state layout"))      \
+  F(emmalloc, "emmalloc", "an emmalloc block list",                                      \
+    K(EMMALLOC, 4, "emmalloc", "emmalloc"))                                              \
+  F(tlsf, "AssemblyScript TLSF", "a TLSF root",                                          \
+    K(TLSF, 5, "tlsf",                                                                   \
+      "AssemblyScript TLSF (the runtime's allocator, 0.9 and 0.20 on)"))                 \
+  F(wee, "wee_alloc", "a wee_alloc table",                                               \
+    K(WEE, 7, "weeAlloc", "wee_alloc (Rust, size classes)"))                             \
+  F(bump, "bump (never frees)", "a heap top with untouched memory above it",             \
+    K(BUMP, 6, "bump",                                                                   \
+      "a heap that never frees (bump allocator): every allocation stays live"))
+/* clang-format on */
+
+/* A K of WS_CENSUS_FAMILIES for a use that needs the rows alone. */
+#define WS_CENSUS_NO_KIND(name, value, js, text)
+
+/* The census kinds, none first, then every family's:
+ * X(NAME, id, "jsName", "description"). */
+#define WS__CENSUS_FAMILY_KINDS(family, name, sought, kinds) kinds
 #define WS_CENSUS_KINDS(X)                                                               \
-  X(NONE, 0, "none")                    /* nothing recognised */                         \
-  X(DLMALLOC, 1, "dlmalloc")            /* C dlmalloc 2.8 (wasi-libc, Emscripten) */     \
-  X(DLMALLOC_RUST, 2, "dlmallocRust")   /* Rust's dlmalloc crate */                      \
-  X(DLMALLOC_OTHER, 3, "dlmallocOther") /* dlmalloc chunks, another state layout */      \
-  X(EMMALLOC, 4, "emmalloc")            /* Emscripten's emmalloc */                      \
-  X(TLSF, 5, "tlsf")                    /* AssemblyScript's TLSF */                      \
-  X(BUMP, 6, "bump")                    /* a heap that never frees */                    \
-  X(WEE, 7, "weeAlloc")                 /* Rust's wee_alloc */
+  X(NONE, 0, "none", "none") /* nothing recognised */                                    \
+  WS_CENSUS_FAMILIES(WS__CENSUS_FAMILY_KINDS, X)
 
 /* ---- Ring ---- */
 
@@ -496,7 +525,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_GATE_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GATE_, name, value)
 #define WS_RUN_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_RUN_, name, value)
 #define WS_EXIT_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_EXIT_, name, value)
-#define WS_CENSUS_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_CENSUS_, name, value)
+#define WS_CENSUS_ENUM(name, value, js, text) WS_PROTOCOL_ENUM(WS_CENSUS_, name, value)
 #define WS_UNDECIDED_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_UNDECIDED_, name, value)
 #define WS_GROWTH_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROWTH_, name, value)
 #define WS_GROW_ENUM(name, value, js) WS_PROTOCOL_ENUM(WS_GROW_, name, value)

@@ -62,95 +62,102 @@ static napi_status kind_gates(napi_env env, napi_value obj, const char *name) {
   return napi_set_named_property(env, obj, name, map);
 }
 
-/* Sets obj[name] to an object mapping each census kind's id to its text
- * (ws_census_kind_text). */
-static napi_status census_kind_texts(napi_env env, napi_value obj, const char *name) {
-  napi_value texts;
+/* Sets obj.censusKind to an object mapping each census kind's JS name to
+ * its id, and obj.censusKindText each id to the kind's description
+ * (WS_CENSUS_KINDS). */
+static napi_status census_kinds(napi_env env, napi_value obj) {
+  napi_value ids, texts;
+  NAPI_CHECK(napi_create_object(env, &ids));
   NAPI_CHECK(napi_create_object(env, &texts));
   char key[16];
-#define WS_SET_KIND_TEXT(kind, value, js)                                                \
+#define WS_SET_KIND(kind, value, js, text)                                               \
+  NAPI_CHECK(ws_napi_set_number(env, ids, js, (value)));                                 \
   snprintf(key, sizeof key, "%d", (value));                                              \
-  NAPI_CHECK(ws_napi_set_string(env, texts, key, ws_census_kind_text(value)));
-  WS_CENSUS_KINDS(WS_SET_KIND_TEXT)
-#undef WS_SET_KIND_TEXT
-  return napi_set_named_property(env, obj, name, texts);
+  NAPI_CHECK(ws_napi_set_string(env, texts, key, text));
+  WS_CENSUS_KINDS(WS_SET_KIND)
+#undef WS_SET_KIND
+  NAPI_CHECK(napi_set_named_property(env, obj, "censusKind", ids));
+  return napi_set_named_property(env, obj, "censusKindText", texts);
 }
+
+/* The constants that are one number each. */
+static const ws_napi_number NUMBERS[] = {
+    {"recordSize", sizeof(ws_record)},
+    {"metricMemoryBase", WS_METRIC_MEMORY_BASE},
+    {"metricCensusStride", WS_METRIC_CENSUS_STRIDE},
+    {"censusMemories", WS_CENSUS_MEMORIES},
+    {"counterFields", WS_COUNT_FIELDS},
+    {"siteEventInts", WS_SITE_EVENT_INTS},
+    {"siteFrames", WS_SITE_FRAMES},
+    {"siteNoFrame", WS_SITE_NO_FRAME},
+    {"siteNoOp", WS_SITE_NO_OP},
+    {"siteKeyInts", WS_SITE_KEY_INTS},
+    {"siteValueFields", WS_SITE_VALUE_FIELDS},
+    {"ctlWords", WS_CTL_WORDS},
+    {"ringHeaderBytes", WS_RING_HEADER_BYTES},
+    {"maxParams", WS_MAX_PARAMS},
+    {"outputCounter", WS_OUTPUT_COUNTER},
+    {"outputValues", WS_OUTPUT_VALUES},
+    {"outputFoldPrime", WS_OUTPUT_FOLD_PRIME},
+    {"windowStatFields", WS_WINDOW_STAT_FIELDS},
+    {"bandFields", WS_BAND_FIELDS},
+    {"opsFields", WS_OPS_FIELDS},
+    {"censusClasses", WS_CENSUS_CLASSES},
+    {"maxSeries", WS_MAX_SERIES},
+    {"memMinPoints", WS_MEM_MIN_POINTS},
+    {"warmupCapDivisor", WS_WARMUP_CAP_DIVISOR},
+    {"timeMinCalls", WS_TIME_MIN_CALLS},
+    {"wasm32MaxBytes", WS_WASM32_MAX_BYTES},
+    {"pageBytes", WS_PAGE_BYTES},
+    {"metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE},
+    {"logVersion", WS_LOG_VERSION},
+    {"logOldestVersion", WS_LOG_OLDEST_VERSION},
+    {"logBlockRecords", WS_LOG_BLOCK_RECORDS},
+};
+
+/* The byte offset of each field of a record (recordOffsets), in the
+ * record's order. */
+static const ws_napi_number RECORD_OFFSETS[] = {
+    {"type", offsetof(ws_record, type)}, {"flags", offsetof(ws_record, flags)},
+    {"op", offsetof(ws_record, op)},     {"iteration", offsetof(ws_record, iteration)},
+    {"a", offsetof(ws_record, a)},       {"b", offsetof(ws_record, b)},
+    {"t", offsetof(ws_record, t)},
+};
 
 /* Builds the constants object into *out. */
 static napi_status build_constants(napi_env env, napi_value *out) {
-  napi_value c, offsets, errors, kinds, defaults;
+  napi_value c, offsets, errors, kinds;
   NAPI_CHECK(napi_create_object(env, &c));
-  NAPI_CHECK(ws_napi_set_number(env, c, "recordSize", sizeof(ws_record)));
+  NAPI_CHECK(WS_NAPI_SET_NUMBERS(env, c, NUMBERS));
   NAPI_CHECK(napi_create_object(env, &offsets));
-  NAPI_CHECK(ws_napi_set_number(env, offsets, "type", offsetof(ws_record, type)));
-  NAPI_CHECK(ws_napi_set_number(env, offsets, "flags", offsetof(ws_record, flags)));
-  NAPI_CHECK(ws_napi_set_number(env, offsets, "op", offsetof(ws_record, op)));
-  NAPI_CHECK(
-      ws_napi_set_number(env, offsets, "iteration", offsetof(ws_record, iteration)));
-  NAPI_CHECK(ws_napi_set_number(env, offsets, "a", offsetof(ws_record, a)));
-  NAPI_CHECK(ws_napi_set_number(env, offsets, "b", offsetof(ws_record, b)));
-  NAPI_CHECK(ws_napi_set_number(env, offsets, "t", offsetof(ws_record, t)));
+  NAPI_CHECK(WS_NAPI_SET_NUMBERS(env, offsets, RECORD_OFFSETS));
   NAPI_CHECK(napi_set_named_property(env, c, "recordOffsets", offsets));
   WS_EXPORT_LIST(env, c, "recordType", WS_RECORD_TYPES);
   WS_EXPORT_LIST(env, c, "flag", WS_RECORD_FLAGS);
   WS_EXPORT_LIST(env, c, "metric", WS_METRICS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "metricMemoryBase", WS_METRIC_MEMORY_BASE));
-  NAPI_CHECK(ws_napi_set_number(env, c, "metricCensusStride", WS_METRIC_CENSUS_STRIDE));
-  NAPI_CHECK(ws_napi_set_number(env, c, "censusMemories", WS_CENSUS_MEMORIES));
   WS_EXPORT_LIST(env, c, "mark", WS_MARKS);
   WS_EXPORT_LIST(env, c, "growReason", WS_GROW_REASONS);
   WS_EXPORT_LIST(env, c, "counter", WS_COUNTERS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "counterFields", WS_COUNT_FIELDS));
   WS_EXPORT_LIST(env, c, "allocEvent", WS_ALLOC_EVENTS);
   WS_EXPORT_LIST(env, c, "siteEvent", WS_SITE_EVENT_FIELDS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "siteEventInts", WS_SITE_EVENT_INTS));
-  NAPI_CHECK(ws_napi_set_number(env, c, "siteFrames", WS_SITE_FRAMES));
-  NAPI_CHECK(ws_napi_set_number(env, c, "siteNoFrame", WS_SITE_NO_FRAME));
-  NAPI_CHECK(ws_napi_set_number(env, c, "siteNoOp", WS_SITE_NO_OP));
-  NAPI_CHECK(ws_napi_set_number(env, c, "siteKeyInts", WS_SITE_KEY_INTS));
   WS_EXPORT_LIST(env, c, "siteValue", WS_SITE_VALUES);
-  NAPI_CHECK(ws_napi_set_number(env, c, "siteValueFields", WS_SITE_VALUE_FIELDS));
   WS_EXPORT_LIST(env, c, "ctl", WS_RING_CONTROL);
   WS_EXPORT_LIST(env, c, "stopRequest", WS_STOP_REQUESTS);
   WS_EXPORT_LIST(env, c, "phase", WS_WORKER_PHASES);
-  NAPI_CHECK(ws_napi_set_number(env, c, "ctlWords", WS_CTL_WORDS));
-  NAPI_CHECK(ws_napi_set_number(env, c, "ringHeaderBytes", WS_RING_HEADER_BYTES));
   WS_EXPORT_LIST(env, c, "status", WS_LOOP_STATUSES);
   WS_EXPORT_LIST(env, c, "argKind", WS_ARG_KINDS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "maxParams", WS_MAX_PARAMS));
   WS_EXPORT_LIST(env, c, "valueType", WS_VALUE_TYPES);
-  NAPI_CHECK(ws_napi_set_number(env, c, "outputCounter", WS_OUTPUT_COUNTER));
-  NAPI_CHECK(ws_napi_set_number(env, c, "outputValues", WS_OUTPUT_VALUES));
-  NAPI_CHECK(ws_napi_set_number(env, c, "outputFoldPrime", WS_OUTPUT_FOLD_PRIME));
   WS_EXPORT_LIST(env, c, "role", WS_SERIES_ROLES);
-  NAPI_CHECK(napi_create_object(env, &defaults));
-#define WS_SET_DEFAULT(field, value, js)                                                 \
-  NAPI_CHECK(ws_napi_set_number(env, defaults, js, (value)));
-  WS_VERDICT_DEFAULTS(WS_SET_DEFAULT)
-#undef WS_SET_DEFAULT
-  NAPI_CHECK(napi_set_named_property(env, c, "verdictDefaults", defaults));
+  WS_EXPORT_LIST(env, c, "verdictDefaults", WS_VERDICT_DEFAULTS);
   WS_EXPORT_LIST(env, c, "bootstrap", WS_BOOTSTRAP_SETTINGS);
   WS_EXPORT_LIST(env, c, "gateDefaults", WS_GATE_DEFAULTS);
   WS_EXPORT_LIST(env, c, "windowStat", WS_WINDOW_STATS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "windowStatFields", WS_WINDOW_STAT_FIELDS));
   WS_EXPORT_LIST(env, c, "band", WS_BANDS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "bandFields", WS_BAND_FIELDS));
   WS_EXPORT_LIST(env, c, "opsCell", WS_OPS_CELLS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "opsFields", WS_OPS_FIELDS));
-  NAPI_CHECK(ws_napi_set_number(env, c, "censusClasses", WS_CENSUS_CLASSES));
-  NAPI_CHECK(ws_napi_set_number(env, c, "maxSeries", WS_MAX_SERIES));
-  NAPI_CHECK(ws_napi_set_number(env, c, "memMinPoints", WS_MEM_MIN_POINTS));
-  NAPI_CHECK(ws_napi_set_number(env, c, "warmupCapDivisor", WS_WARMUP_CAP_DIVISOR));
-  NAPI_CHECK(ws_napi_set_number(env, c, "timeMinCalls", WS_TIME_MIN_CALLS));
-  WS_EXPORT_LIST(env, c, "censusKind", WS_CENSUS_KINDS);
-  NAPI_CHECK(census_kind_texts(env, c, "censusKindText"));
+  NAPI_CHECK(census_kinds(env, c));
   WS_EXPORT_LIST(env, c, "undecidedReason", WS_UNDECIDED_REASONS);
   WS_EXPORT_LIST(env, c, "growthCause", WS_GROWTH_CAUSES);
   WS_EXPORT_LIST(env, c, "noteKind", WS_NOTE_KINDS);
-  NAPI_CHECK(ws_napi_set_number(env, c, "wasm32MaxBytes", WS_WASM32_MAX_BYTES));
-  NAPI_CHECK(ws_napi_set_number(env, c, "pageBytes", WS_PAGE_BYTES));
-  NAPI_CHECK(
-      ws_napi_set_number(env, c, "metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE));
   NAPI_CHECK(verdict_kinds(env, &kinds));
   NAPI_CHECK(napi_set_named_property(env, c, "findingKinds", kinds));
   NAPI_CHECK(kind_gates(env, c, "findingGate"));
@@ -158,9 +165,6 @@ static napi_status build_constants(napi_env env, napi_value *out) {
   WS_EXPORT_LIST(env, c, "runStatus", WS_RUN_STATUSES);
   WS_EXPORT_LIST(env, c, "exitCode", WS_EXIT_CODES);
   NAPI_CHECK(ws_napi_set_string(env, c, "logMagic", WS_LOG_MAGIC));
-  NAPI_CHECK(ws_napi_set_number(env, c, "logVersion", WS_LOG_VERSION));
-  NAPI_CHECK(ws_napi_set_number(env, c, "logOldestVersion", WS_LOG_OLDEST_VERSION));
-  NAPI_CHECK(ws_napi_set_number(env, c, "logBlockRecords", WS_LOG_BLOCK_RECORDS));
   NAPI_CHECK(napi_create_object(env, &errors));
 #define WS_SET_ERROR(name, value, message)                                               \
   NAPI_CHECK(ws_napi_set_number(env, errors, "WS_" #name, value));

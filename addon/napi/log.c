@@ -15,16 +15,6 @@ static napi_status new_buffer(napi_env env, size_t elem_size, size_t length, voi
   return napi_create_arraybuffer(env, length * elem_size + 1, data, out);
 }
 
-/* Copies n doubles into a new Float64Array. */
-static napi_status f64_array(napi_env env, const double *src, size_t n, napi_value *out) {
-  void *data;
-  napi_value buffer;
-  NAPI_CHECK(new_buffer(env, sizeof *src, n, &data, &buffer));
-  if (n > 0)
-    memcpy(data, src, n * sizeof *src);
-  return napi_create_typedarray(env, napi_float64_array, n, buffer, 0, out);
-}
-
 /* Returns the log's damaged stretches as [{ offset, bytes, records,
  * recordsEstimated, afterIteration, beforeIteration }] (iterations null when
  * none). */
@@ -38,8 +28,7 @@ static napi_status damage_array(napi_env env, const ws_log *log, napi_value *out
     NAPI_CHECK(ws_napi_set_number(env, o, "offset", (double)d->offset));
     NAPI_CHECK(ws_napi_set_number(env, o, "bytes", (double)d->bytes));
     NAPI_CHECK(ws_napi_set_number(env, o, "records", (double)d->records));
-    NAPI_CHECK(napi_get_boolean(env, d->records_estimated != 0, &v));
-    NAPI_CHECK(napi_set_named_property(env, o, "recordsEstimated", v));
+    NAPI_CHECK(ws_napi_set_bool(env, o, "recordsEstimated", d->records_estimated != 0));
     const int64_t iters[2] = {d->after_iteration, d->before_iteration};
     static const char *names[2] = {"afterIteration", "beforeIteration"};
     for (int k = 0; k < 2; k++) {
@@ -61,8 +50,7 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
                                 napi_value buffers[8], napi_value *out) {
   napi_value obj, v, metrics;
   NAPI_CHECK(napi_create_object(env, &obj));
-  NAPI_CHECK(napi_create_string_utf8(env, ws_log_header(log), NAPI_AUTO_LENGTH, &v));
-  NAPI_CHECK(napi_set_named_property(env, obj, "header", v));
+  NAPI_CHECK(ws_napi_set_string(env, obj, "header", ws_log_header(log)));
   NAPI_CHECK(ws_napi_set_number(env, obj, "calls", (double)run->calls));
   static const char *names[3] = {"elapsed", "op", "flags"};
   static const napi_typedarray_type types[3] = {napi_float32_array, napi_uint16_array,
@@ -71,22 +59,22 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
     NAPI_CHECK(napi_create_typedarray(env, types[i], run->calls, buffers[i], 0, &v));
     NAPI_CHECK(napi_set_named_property(env, obj, names[i], v));
   }
-  NAPI_CHECK(f64_array(env, run->mem_iter, run->n_mem, &v));
-  NAPI_CHECK(napi_set_named_property(env, obj, "memIter", v));
-  NAPI_CHECK(f64_array(env, run->mem_bytes, run->n_mem, &v));
-  NAPI_CHECK(napi_set_named_property(env, obj, "memBytes", v));
+  NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "memIter", napi_float64_array,
+                                    run->mem_iter, run->n_mem));
+  NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "memBytes", napi_float64_array,
+                                    run->mem_bytes, run->n_mem));
   NAPI_CHECK(napi_create_array_with_length(env, run->n_metrics, &metrics));
   for (size_t i = 0; i < run->n_metrics; i++) {
     const ws_metric_series *m = &run->metrics[i];
     napi_value series;
     NAPI_CHECK(napi_create_object(env, &series));
     NAPI_CHECK(ws_napi_set_number(env, series, "id", m->id));
-    NAPI_CHECK(f64_array(env, m->iter, m->n, &v));
-    NAPI_CHECK(napi_set_named_property(env, series, "iter", v));
-    NAPI_CHECK(f64_array(env, m->t_ms, m->n, &v));
-    NAPI_CHECK(napi_set_named_property(env, series, "tMs", v));
-    NAPI_CHECK(f64_array(env, m->value, m->n, &v));
-    NAPI_CHECK(napi_set_named_property(env, series, "value", v));
+    NAPI_CHECK(
+        ws_napi_set_typed_copy(env, series, "iter", napi_float64_array, m->iter, m->n));
+    NAPI_CHECK(
+        ws_napi_set_typed_copy(env, series, "tMs", napi_float64_array, m->t_ms, m->n));
+    NAPI_CHECK(
+        ws_napi_set_typed_copy(env, series, "value", napi_float64_array, m->value, m->n));
     NAPI_CHECK(napi_set_element(env, metrics, (uint32_t)i, series));
   }
   NAPI_CHECK(napi_set_named_property(env, obj, "metrics", metrics));
@@ -110,17 +98,17 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
   NAPI_CHECK(ws_napi_set_number(env, obj, "tornBytes", ws_log_torn_bytes(log)));
   NAPI_CHECK(ws_napi_set_number(env, obj, "version", ws_log_version(log)));
   NAPI_CHECK(ws_napi_set_number(env, obj, "lostCalls", (double)run->lost_calls));
-  NAPI_CHECK(f64_array(env, run->gap_index, run->n_gaps, &v));
-  NAPI_CHECK(napi_set_named_property(env, obj, "gapIndex", v));
-  NAPI_CHECK(f64_array(env, run->gap_iter, run->n_gaps, &v));
-  NAPI_CHECK(napi_set_named_property(env, obj, "gapIter", v));
+  NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "gapIndex", napi_float64_array,
+                                    run->gap_index, run->n_gaps));
+  NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "gapIter", napi_float64_array,
+                                    run->gap_iter, run->n_gaps));
   NAPI_CHECK(ws_napi_set_number(env, obj, "thinStride",
                                 (double)((uint64_t)1 << run->thin_shift)));
   if (run->thin_shift > 0) {
-    NAPI_CHECK(f64_array(env, run->op_calls, run->n_op_totals, &v));
-    NAPI_CHECK(napi_set_named_property(env, obj, "opCalls", v));
-    NAPI_CHECK(f64_array(env, run->op_threw, run->n_op_totals, &v));
-    NAPI_CHECK(napi_set_named_property(env, obj, "opThrew", v));
+    NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "opCalls", napi_float64_array,
+                                      run->op_calls, run->n_op_totals));
+    NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "opThrew", napi_float64_array,
+                                      run->op_threw, run->n_op_totals));
     NAPI_CHECK(ws_napi_set_number(env, obj, "growthEvents", (double)run->growth_events));
     NAPI_CHECK(ws_napi_set_number(env, obj, "thinnedFrom", (double)run->thin_from));
   }
@@ -129,8 +117,7 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
       ws_napi_set_number(env, obj, "firstIteration", (double)run->first_iteration));
   NAPI_CHECK(damage_array(env, log, &v));
   NAPI_CHECK(napi_set_named_property(env, obj, "damage", v));
-  NAPI_CHECK(napi_get_boolean(env, run->complete != 0, &v));
-  NAPI_CHECK(napi_set_named_property(env, obj, "complete", v));
+  NAPI_CHECK(ws_napi_set_bool(env, obj, "complete", run->complete != 0));
   *out = obj;
   return napi_ok;
 }
@@ -139,10 +126,8 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
  * is none. */
 static int bytes_of(napi_env env, napi_value v, uint8_t **data, size_t *len) {
   void *p = NULL;
-  if (ws_napi_typed_array(env, v, napi_uint8_array, &p, len) != napi_ok) {
-    ws_binding_throw_code(env, WS_EINVAL, "expected a Uint8Array");
+  if (!ws_napi_typed_arg(env, v, napi_uint8_array, &p, len, "expected a Uint8Array"))
     return 0;
-  }
   *data = p;
   return 1;
 }
@@ -298,70 +283,42 @@ static napi_value log_block_header(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static void finalize_thin(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  ws_thin_free(data);
-}
+WS_NAPI_FINALIZER(finalize_thin, ws_thin_free)
 
 /* logThinCreate(seed, nOps) returns a thinning filter (ws_thin) owned by
  * the returned object, freed when it is collected. JS thread (the log
  * writer). */
 static napi_value log_thin_create(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value args[2], handle;
+  static const char usage[] = "logThinCreate(seed, nOps)";
+  WS_NAPI_ARGV(2, 2, usage);
   double seed = 0, n_ops = 0;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
-  if (argc < 2 || napi_get_value_double(env, args[0], &seed) != napi_ok ||
-      napi_get_value_double(env, args[1], &n_ops) != napi_ok || !(seed >= 0) ||
+  if (napi_get_value_double(env, argv[0], &seed) != napi_ok ||
+      napi_get_value_double(env, argv[1], &n_ops) != napi_ok || !(seed >= 0) ||
       !(n_ops >= 0 && n_ops <= 65536)) {
-    ws_binding_throw_code(env, WS_EINVAL, "logThinCreate(seed, nOps)");
+    ws_binding_throw_code(env, WS_EINVAL, usage);
     return NULL;
   }
   ws_thin *t = NULL;
-  int err = ws_thin_create((uint64_t)seed, (uint32_t)n_ops, &t);
-  if (err != 0) {
-    ws_binding_throw_code(env, err, NULL);
+  if (!ws_napi_rc_ok(env, ws_thin_create((uint64_t)seed, (uint32_t)n_ops, &t)))
     return NULL;
-  }
-  NAPI_CALL(env, napi_create_object(env, &handle));
-  if (napi_wrap(env, handle, t, finalize_thin, NULL, NULL) != napi_ok) {
-    ws_thin_free(t);
-    ws_binding_throw_last(env);
-    return NULL;
-  }
-  NAPI_CALL(env, napi_type_tag_object(env, handle, &thin_tag));
-  return handle;
+  return ws_napi_new_handle(env, t, finalize_thin, &thin_tag);
 }
 
-/* The filter of argv[0] and up to want further arguments; NULL with an
- * error thrown when argv[0] is not one. */
-static ws_thin *thin_of(napi_env env, napi_callback_info info, size_t want,
-                        napi_value *argv) {
-  napi_value all[3];
-  size_t n = 3;
-  ws_thin *t = NULL;
-  if (napi_get_cb_info(env, info, &n, all, NULL, NULL) != napi_ok || n < 1 + want ||
-      (t = ws_napi_unwrap_tagged(env, all[0], &thin_tag)) == NULL) {
-    ws_binding_throw_code(env, WS_EINVAL, "not a log thinning filter");
-    return NULL;
-  }
-  for (size_t i = 0; i < want; i++)
-    argv[i] = all[1 + i];
-  return t;
-}
+/* The first lines of a binding on a thinning filter: the filter t of the
+ * call's first argument and the n after it in argv (WS_NAPI_HANDLE_ARGS). */
+#define THIN_ARGS(n)                                                                     \
+  WS_NAPI_HANDLE_ARGS(ws_thin, t, &thin_tag, n, "not a log thinning filter")
 
 /* logThin(filter, records, out) filters whole raw records (a Uint8Array,
  * possibly over the ring's SharedArrayBuffer) into out (a Uint8Array of at
  * least logThinRoom(filter, n) bytes for its n records) and returns the records
  * written (ws_thin_filter). */
 static napi_value log_thin(napi_env env, napi_callback_info info) {
-  napi_value argv[2], result;
-  ws_thin *t = thin_of(env, info, 2, argv);
+  THIN_ARGS(2);
+  napi_value result;
   uint8_t *in, *out;
   size_t in_len, out_len;
-  if (t == NULL || !bytes_of(env, argv[0], &in, &in_len) ||
-      !bytes_of(env, argv[1], &out, &out_len))
+  if (!bytes_of(env, argv[0], &in, &in_len) || !bytes_of(env, argv[1], &out, &out_len))
     return NULL;
   size_t n = in_len / WS_RECORD_SIZE;
   if (out_len / WS_RECORD_SIZE < ws_thin_out_records(t, n)) {
@@ -375,11 +332,9 @@ static napi_value log_thin(napi_env env, napi_callback_info info) {
 /* logThinRoom(filter, n) returns the bytes logThin needs in out for n
  * records. */
 static napi_value log_thin_room(napi_env env, napi_callback_info info) {
-  napi_value argv[1], result;
-  ws_thin *t = thin_of(env, info, 1, argv);
+  THIN_ARGS(1);
+  napi_value result;
   double n = 0;
-  if (t == NULL)
-    return NULL;
   if (napi_get_value_double(env, argv[0], &n) != napi_ok || !(n >= 0 && n <= 1e12)) {
     ws_binding_throw_code(env, WS_EINVAL, "logThinRoom(filter, n)");
     return NULL;
@@ -392,11 +347,9 @@ static napi_value log_thin_room(napi_env env, napi_callback_info info) {
 /* logThinShift(filter, shift, from) raises the stride to 2^shift from
  * iteration from (ws_thin_set_shift); returns the shift now in effect. */
 static napi_value log_thin_shift(napi_env env, napi_callback_info info) {
-  napi_value argv[2], result;
-  ws_thin *t = thin_of(env, info, 2, argv);
+  THIN_ARGS(2);
+  napi_value result;
   double shift = 0, from = 0;
-  if (t == NULL)
-    return NULL;
   if (napi_get_value_double(env, argv[0], &shift) != napi_ok ||
       napi_get_value_double(env, argv[1], &from) != napi_ok || !(shift >= 0) ||
       !(from >= 0)) {
@@ -413,11 +366,11 @@ static napi_value log_thin_shift(napi_env env, napi_callback_info info) {
  * Uint8Array of at least logThinRoom(filter, 0) bytes) and returns the
  * records written. */
 static napi_value log_thin_finish(napi_env env, napi_callback_info info) {
-  napi_value argv[1], result;
-  ws_thin *t = thin_of(env, info, 1, argv);
+  THIN_ARGS(1);
+  napi_value result;
   uint8_t *out;
   size_t len;
-  if (t == NULL || !bytes_of(env, argv[0], &out, &len))
+  if (!bytes_of(env, argv[0], &out, &len))
     return NULL;
   if (len / WS_RECORD_SIZE < ws_thin_out_records(t, 0)) {
     ws_binding_throw_code(env, WS_EINVAL, "logThinFinish: out is too small");

@@ -65,10 +65,8 @@ static napi_status read_ops(napi_env env, napi_value desc, ws_native_op *ops,
 static napi_status read_outputs(napi_env env, napi_value desc, uint8_t **data,
                                 uint32_t *capacity, napi_ref *ref) {
   napi_value v;
-  napi_valuetype kind;
-  NAPI_CHECK(napi_get_named_property(env, desc, "outputs", &v));
-  NAPI_CHECK(napi_typeof(env, v, &kind));
-  if (kind == napi_null || kind == napi_undefined)
+  NAPI_CHECK(ws_napi_get_optional(env, desc, "outputs", &v));
+  if (v == NULL)
     return napi_ok;
   void *bytes = NULL;
   size_t len = 0;

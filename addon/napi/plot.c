@@ -1,19 +1,10 @@
 /* Node-API layer of the plotting decimation (ws_decimate.h). Each function
  * reads typed arrays in place (no copy), calls the C core and returns a new
- * Float64Array. All run synchronously on the JS thread that calls them. */
+ * Float64Array; an argument of the wrong type throws WS_EINVAL, a number out
+ * of range a RangeError. All run synchronously on the JS thread that calls them. */
 #include "binding.h"
 #include "ws.h"
 #include "ws_decimate.h"
-
-/* Reads argument `v` as a typed array of `type`; stores its data and length.
- * Throws a TypeError naming `what` and returns napi_invalid_arg otherwise. */
-static napi_status typed_arg(napi_env env, napi_value v, napi_typedarray_type type,
-                             const char *what, void **data, size_t *length) {
-  napi_status st = ws_napi_typed_array(env, v, type, data, length);
-  if (st == napi_invalid_arg)
-    napi_throw_type_error(env, "WS_EINVAL", what);
-  return st;
-}
 
 /* Reads argument `v` as a non-negative integer no larger than max. */
 static napi_status size_arg(napi_env env, napi_value v, size_t max, const char *what,
@@ -40,89 +31,81 @@ static napi_status range_args(napi_env env, napi_value a, napi_value b, size_t n
   return napi_ok;
 }
 
-/* Creates a Float64Array of n doubles; stores its data pointer. */
-static napi_status new_doubles(napi_env env, size_t n, double **data,
-                               napi_value *result) {
-  napi_value buffer;
-  NAPI_CHECK(napi_create_arraybuffer(env, n * sizeof(double), (void **)data, &buffer));
-  return napi_create_typedarray(env, napi_float64_array, n, buffer, 0, result);
+/* Reads the call's n arguments into argv (usage names them when some are
+ * missing): the first y, a Float32Array (*y), then from and to, a range of
+ * it (range_args). Returns 1, or 0 after throwing. */
+static int y_range(napi_env env, napi_callback_info info, size_t n, napi_value *argv,
+                   const char *usage, float **y, size_t *from, size_t *to) {
+  void *data;
+  size_t len;
+  if (!ws_napi_args(env, info, n, n, argv, usage) ||
+      !ws_napi_typed_arg(env, argv[0], napi_float32_array, &data, &len,
+                         "y must be a Float32Array") ||
+      range_args(env, argv[1], argv[2], len, from, to) != napi_ok)
+    return 0;
+  *y = data;
+  return 1;
 }
 
 /* decimateBands(y: Float32Array, from, to, buckets, window) -> Float64Array of
  * buckets * 8 fields per bucket (WS_BAND_* order) over y[from..to); indices
  * in the output are relative to from. */
 static napi_value decimate_bands(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
   napi_value argv[5], result;
   float *y;
-  size_t n, from, to, buckets, window;
-  double *out;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  NAPI_CALL(env, typed_arg(env, argv[0], napi_float32_array, "y must be a Float32Array",
-                           (void **)&y, &n));
-  NAPI_CALL(env, range_args(env, argv[1], argv[2], n, &from, &to));
+  size_t from, to, buckets, window;
+  void *out;
+  if (!y_range(env, info, 5, argv, "decimateBands(y, from, to, buckets, window)", &y,
+               &from, &to))
+    return NULL;
   NAPI_CALL(
       env, size_arg(env, argv[3], to - from, "buckets must be 1..(to - from)", &buckets));
   NAPI_CALL(env, size_arg(env, argv[4], SIZE_MAX / 2, "window must be a count", &window));
-  NAPI_CALL(env, new_doubles(env, buckets * WS_BAND_FIELDS, &out, &result));
+  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_float64_array,
+                                         buckets * WS_BAND_FIELDS, &out, &result));
   int rc = ws_decimate_bands(y + from, to - from, buckets, window, out);
-  if (rc < 0) {
-    ws_binding_throw_code(env, rc, NULL);
-    return NULL;
-  }
-  return result;
+  return ws_napi_rc_ok(env, rc) ? result : NULL;
 }
 
 /* decimateQuantiles(y: Float32Array, from, to, p: Float64Array) -> Float64Array of the
  * nearest-rank quantiles p[i] of y[from..to). */
 static napi_value quantiles(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
   napi_value argv[4], result;
   float *y;
-  double *p, *out;
-  size_t n, np, from, to;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  NAPI_CALL(env, typed_arg(env, argv[0], napi_float32_array, "y must be a Float32Array",
-                           (void **)&y, &n));
-  NAPI_CALL(env, range_args(env, argv[1], argv[2], n, &from, &to));
-  NAPI_CALL(env, typed_arg(env, argv[3], napi_float64_array, "p must be a Float64Array",
-                           (void **)&p, &np));
-  NAPI_CALL(env, new_doubles(env, np, &out, &result));
-  int rc = ws_quantiles(y + from, to - from, p, np, out);
-  if (rc < 0) {
-    ws_binding_throw_code(env, rc, NULL);
+  void *p, *out;
+  size_t np, from, to;
+  if (!y_range(env, info, 4, argv, "decimateQuantiles(y, from, to, p)", &y, &from, &to) ||
+      !ws_napi_typed_arg(env, argv[3], napi_float64_array, &p, &np,
+                         "p must be a Float64Array"))
     return NULL;
-  }
-  return result;
+  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_float64_array, np, &out, &result));
+  int rc = ws_quantiles(y + from, to - from, p, np, out);
+  return ws_napi_rc_ok(env, rc) ? result : NULL;
 }
 
 /* decimateOps(y: Float32Array, op: Uint16Array, from, to, nops, windows) ->
  * Float64Array of windows * nops * 3 fields (median, p90, count). */
 static napi_value decimate_ops(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
-  napi_value argv[6], result;
-  float *y;
-  uint16_t *op;
-  double *out;
+  WS_NAPI_ARGV(6, 6, "decimateOps(y, op, from, to, nops, windows)");
+  napi_value result;
+  void *y, *op, *out;
   size_t n, nop, from, to, nops, windows;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  NAPI_CALL(env, typed_arg(env, argv[0], napi_float32_array, "y must be a Float32Array",
-                           (void **)&y, &n));
-  NAPI_CALL(env, typed_arg(env, argv[1], napi_uint16_array, "op must be a Uint16Array",
-                           (void **)&op, &nop));
+  if (!ws_napi_typed_arg(env, argv[0], napi_float32_array, &y, &n,
+                         "y must be a Float32Array") ||
+      !ws_napi_typed_arg(env, argv[1], napi_uint16_array, &op, &nop,
+                         "op must be a Uint16Array"))
+    return NULL;
   if (nop < n)
     n = nop;
   NAPI_CALL(env, range_args(env, argv[2], argv[3], n, &from, &to));
   NAPI_CALL(env, size_arg(env, argv[4], 65536, "nops must be 1..65536", &nops));
   NAPI_CALL(
       env, size_arg(env, argv[5], to - from, "windows must be 1..(to - from)", &windows));
-  NAPI_CALL(env, new_doubles(env, windows * nops * WS_OPS_FIELDS, &out, &result));
-  int rc = ws_decimate_ops(y + from, op + from, to - from, nops, windows, out);
-  if (rc < 0) {
-    ws_binding_throw_code(env, rc, NULL);
-    return NULL;
-  }
-  return result;
+  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_float64_array,
+                                         windows * nops * WS_OPS_FIELDS, &out, &result));
+  int rc = ws_decimate_ops((const float *)y + from, (const uint16_t *)op + from,
+                           to - from, nops, windows, out);
+  return ws_napi_rc_ok(env, rc) ? result : NULL;
 }
 
 napi_status ws_binding_plot_init(napi_env env, napi_value exports) {

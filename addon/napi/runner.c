@@ -131,10 +131,8 @@ static napi_status read_config(napi_env env, napi_value opts, runner *r,
   config->buffer_memory =
       buffer_memory >= 0 && buffer_memory < 4294967296.0 ? (uint32_t)buffer_memory : 0;
   napi_value counters;
-  napi_valuetype kind;
-  NAPI_CHECK(napi_get_named_property(env, opts, "counters", &counters));
-  NAPI_CHECK(napi_typeof(env, counters, &kind));
-  if (kind == napi_undefined || kind == napi_null)
+  NAPI_CHECK(ws_napi_get_optional(env, opts, "counters", &counters));
+  if (counters == NULL)
     return napi_ok;
   if (ws_napi_typed_array(env, counters, napi_float64_array, &data, &length) != napi_ok ||
       length < WS_COUNT_FIELDS) {
@@ -241,34 +239,18 @@ static napi_value create_runner(napi_env env, napi_callback_info info) {
     ws_binding_throw_code(env, WS_ENOMEM, NULL);
     return NULL;
   }
-  NAPI_CALL(env, napi_create_object(env, &handle));
-  if (napi_wrap(env, handle, r, finalize_runner, NULL, NULL) != napi_ok) {
-    free(r);
-    ws_binding_throw_last(env);
+  handle = ws_napi_new_handle(env, r, finalize_runner, &runner_tag);
+  if (handle == NULL)
     return NULL;
-  }
-  NAPI_CALL(env, napi_type_tag_object(env, handle, &runner_tag));
-  NAPI_CALL(env, build(env, opts, r));
+  NAPI_CALL(env, build(env, opts, r)); /* on failure, the handle's finalizer frees r */
   return handle;
 }
 
-/* The runner of argv[0] and up to want further arguments; NULL with a
- * TypeError thrown when argv[0] is not a runner. */
-static runner *unwrap(napi_env env, napi_callback_info info, size_t want,
-                      napi_value *argv) {
-  napi_value all[4];
-  size_t n = 4;
-  runner *data = NULL;
-  if (napi_get_cb_info(env, info, &n, all, NULL, NULL) != napi_ok || n < 1 + want ||
-      (data = ws_napi_unwrap_tagged(env, all[0], &runner_tag)) == NULL ||
-      data->loop == NULL) {
-    napi_throw_type_error(env, "WS_EINVAL", "expected a runner and its arguments");
-    return NULL;
-  }
-  for (size_t i = 0; i < want; i++)
-    argv[i] = all[i + 1];
-  return data;
-}
+/* The first lines of a binding on a runner: the runner r of the call's
+ * first argument and the n after it in argv (WS_NAPI_HANDLE_ARGS). A runner
+ * JS holds has its loop: createRunner returns none whose build failed. */
+#define RUNNER_USAGE "expected a runner and its arguments"
+#define RUNNER_ARGS(n) WS_NAPI_HANDLE_ARGS(runner, r, &runner_tag, n, RUNNER_USAGE)
 
 /* Returns a number, or throws for a negative WS_E* code (WS_EENGINE: the
  * engine's exception is already pending). Ends the engine's batch first. */
@@ -291,10 +273,7 @@ static napi_value result_of(napi_env env, runner *r, int rc) {
  * they ended on (ws_loop_run). Throws WS_EALLOC when the module's allocator
  * gave no usable block for a buffer. */
 static napi_value run_batch(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  runner *r = unwrap(env, info, 2, argv);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(2);
   uint32_t max_calls;
   double max_ns;
   NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &max_calls));
@@ -305,27 +284,29 @@ static napi_value run_batch(napi_env env, napi_callback_info info) {
   return result_of(env, r, ws_loop_run(r->loop, max_calls, ns));
 }
 
-/* pending(runner) returns the promise of the async call in flight, or
- * undefined. */
-static napi_value pending(napi_env env, napi_callback_info info) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
+/* Returns get(the runner's V8 engine, out), or undefined for a native
+ * library: the body of pending and error below. */
+static napi_value engine_value(napi_env env, napi_callback_info info,
+                               napi_status (*get)(v8_engine *engine, napi_value *out)) {
+  RUNNER_ARGS(0);
   napi_value v;
   if (r->engine == NULL)
     NAPI_CALL(env, napi_get_undefined(env, &v));
   else
-    NAPI_CALL(env, v8_engine_pending(r->engine, &v));
+    NAPI_CALL(env, get(r->engine, &v));
   return v;
+}
+
+/* pending(runner) returns the promise of the async call in flight, or
+ * undefined. */
+static napi_value pending(napi_env env, napi_callback_info info) {
+  return engine_value(env, info, v8_engine_pending);
 }
 
 /* settle(runner, threw, error) ends the async call (ws_loop_settle); when
  * threw is true, error becomes the run's error. */
 static napi_value settle(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  runner *r = unwrap(env, info, 2, argv);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(2);
   bool threw = false;
   NAPI_CALL(env, napi_get_value_bool(env, argv[0], &threw));
   if (r->engine != NULL)
@@ -336,24 +317,14 @@ static napi_value settle(napi_env env, napi_callback_info info) {
 
 /* error(runner) returns what the last failing call threw, or undefined. */
 static napi_value error(napi_env env, napi_callback_info info) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
-  napi_value v;
-  if (r->engine == NULL)
-    NAPI_CALL(env, napi_get_undefined(env, &v));
-  else
-    NAPI_CALL(env, v8_engine_error(r->engine, &v));
-  return v;
+  return engine_value(env, info, v8_engine_error);
 }
 
 /* Returns get(the runner's loop) as a JS number: the body of the counters
  * below. */
 static napi_value loop_count(napi_env env, napi_callback_info info,
                              uint32_t (*get)(const ws_loop *)) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(0);
   napi_value v;
   NAPI_CALL(env, napi_create_uint32(env, get(r->loop), &v));
   return v;
@@ -362,9 +333,7 @@ static napi_value loop_count(napi_env env, napi_callback_info info,
 /* completed(runner) returns the iteration counter (ws_loop_completed): the
  * calls completed, past the first iteration; exact below 2^53. */
 static napi_value completed(napi_env env, napi_callback_info info) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(0);
   napi_value v;
   NAPI_CALL(env, napi_create_double(env, (double)ws_loop_completed(r->loop), &v));
   return v;
@@ -378,10 +347,7 @@ static napi_value failed_alloc(napi_env env, napi_callback_info info) {
 
 /* metric(runner, id, value) records one slow-cadence metric. */
 static napi_value metric(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  runner *r = unwrap(env, info, 2, argv);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(2);
   uint32_t id;
   double value;
   NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &id));
@@ -393,10 +359,7 @@ static napi_value metric(napi_env env, napi_callback_info info) {
  * memory.grow (ws_loop_grow_failed); called from inside a call, it writes
  * nothing to the ring until the call's record is written. */
 static napi_value grow_failed(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  runner *r = unwrap(env, info, 3, argv);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(3);
   double asked, bytes, maximum;
   NAPI_CALL(env, napi_get_value_double(env, argv[0], &asked));
   NAPI_CALL(env, napi_get_value_double(env, argv[1], &bytes));
@@ -407,19 +370,14 @@ static napi_value grow_failed(napi_env env, napi_callback_info info) {
 
 /* sampleMemories(runner) records the RSS and every memory's size. */
 static napi_value sample_memories(napi_env env, napi_callback_info info) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(0);
   return result_of(env, r, ws_loop_sample_memories(r->loop));
 }
 
 /* addMemory(runner, memory, shared) tracks one more memory from now on and
  * returns its index. */
 static napi_value add_memory(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  runner *r = unwrap(env, info, 2, argv);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(2);
   bool shared = false;
   if (r->engine == NULL) {
     ws_binding_throw_code(env, WS_EINVAL, "a native library has no memory to track");
@@ -457,7 +415,7 @@ static ws_census *census_of(runner *r, uint32_t k) {
 /* The JS name of a census kind (WS_CENSUS_KINDS). */
 static const char *census_kind_name(int kind) {
   switch (kind) {
-#define WS_CENSUS_NAME(name, value, js)                                                  \
+#define WS_CENSUS_NAME(name, value, js, text)                                            \
   case value:                                                                            \
     return js;
     WS_CENSUS_KINDS(WS_CENSUS_NAME)
@@ -534,18 +492,36 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
   return napi_set_named_property(env, *out, "classes", classes);
 }
 
-/* The census of the tracked memory whose index JS value arg holds, the
- * index in *k; NULL after throwing (no such memory, out of memory). */
-static ws_census *tracked_census(napi_env env, runner *r, napi_value arg, uint32_t *k) {
-  if (napi_get_value_uint32(env, arg, k) != napi_ok || r->engine == NULL ||
-      *k >= v8_engine_memories(r->engine)) {
+/* The census of the memory a census binding names: reads info's runner
+ * (*r) and the want arguments after it into argv, the first of them a
+ * tracked memory's index (*k). NULL after throwing (no runner, no such
+ * memory, out of memory). */
+static ws_census *census_args(napi_env env, napi_callback_info info, size_t want,
+                              napi_value *argv, runner **r, uint32_t *k) {
+  *r = ws_napi_handle_args(env, info, &runner_tag, NULL, want, argv, RUNNER_USAGE);
+  if (*r == NULL)
+    return NULL;
+  if (napi_get_value_uint32(env, argv[0], k) != napi_ok || (*r)->engine == NULL ||
+      *k >= v8_engine_memories((*r)->engine)) {
     ws_binding_throw_code(env, WS_EINVAL, "no tracked memory has that index");
     return NULL;
   }
-  ws_census *c = census_of(r, *k);
+  ws_census *c = census_of(*r, *k);
   if (c == NULL)
     ws_binding_throw_code(env, WS_ENOMEM, NULL);
   return c;
+}
+
+/* Ends the engine's batch after a walk of a census binding that returned
+ * rc: returns 1 when rc is its result (not negative, or WS_ENOHEAP), else
+ * 0 after throwing as result_of does. */
+static int census_walked(napi_env env, runner *r, int rc) {
+  if (rc < 0 && rc != WS_ENOHEAP) {
+    result_of(env, r, rc);
+    return 0;
+  }
+  end_batch(r);
+  return 1;
 }
 
 /* census(runner, k, record) takes a census of memory k's heap
@@ -559,18 +535,17 @@ static ws_census *tracked_census(napi_env env, runner *r, napi_value arg, uint32
  * batches. */
 static napi_value census(napi_env env, napi_callback_info info) {
   napi_value argv[2], out;
-  runner *r = unwrap(env, info, 2, argv);
+  runner *r;
   uint32_t k;
-  ws_census *c = r != NULL ? tracked_census(env, r, argv[0], &k) : NULL;
+  ws_census *c = census_args(env, info, 2, argv, &r, &k);
   if (c == NULL)
     return NULL;
   bool record = false;
   NAPI_CALL(env, napi_get_value_bool(env, argv[1], &record));
   ws_census_result result;
   int rc = ws_loop_census(r->loop, k, c, record, &result);
-  if (rc < 0 && rc != WS_ENOHEAP)
-    return result_of(env, r, rc);
-  end_batch(r);
+  if (!census_walked(env, r, rc))
+    return NULL;
   NAPI_CALL(env, census_object(env, rc, c, &result, &out));
   return out;
 }
@@ -580,15 +555,12 @@ static napi_value census(napi_env env, napi_callback_info info) {
  * when no allocator is recognised. Between batches. */
 static napi_value blocks_mark(napi_env env, napi_callback_info info) {
   napi_value argv[1], out;
-  runner *r = unwrap(env, info, 1, argv);
+  runner *r;
   uint32_t k;
-  ws_census *c = r != NULL ? tracked_census(env, r, argv[0], &k) : NULL;
-  if (c == NULL)
+  ws_census *c = census_args(env, info, 1, argv, &r, &k);
+  int rc = c != NULL ? ws_loop_blocks_mark(r->loop, k, c, &r->marks[k]) : 0;
+  if (c == NULL || !census_walked(env, r, rc))
     return NULL;
-  int rc = ws_loop_blocks_mark(r->loop, k, c, &r->marks[k]);
-  if (rc < 0 && rc != WS_ENOHEAP)
-    return result_of(env, r, rc);
-  end_batch(r);
   NAPI_CALL(env, napi_get_boolean(env, rc == 0, &out));
   return out;
 }
@@ -600,14 +572,8 @@ static napi_status block_object(napi_env env, const ws_block *b, napi_value *out
   NAPI_CHECK(ws_napi_set_number(env, *out, "address", (double)b->address));
   NAPI_CHECK(ws_napi_set_number(env, *out, "size", (double)b->size));
   NAPI_CHECK(ws_napi_set_number(env, *out, "sizeClass", b->size_class));
-  napi_value buffer, bytes;
-  void *data;
-  NAPI_CHECK(napi_create_arraybuffer(env, b->n_bytes, &data, &buffer));
-  if (b->n_bytes > 0)
-    memcpy(data, b->bytes, b->n_bytes);
-  NAPI_CHECK(
-      napi_create_typedarray(env, napi_uint8_array, b->n_bytes, buffer, 0, &bytes));
-  return napi_set_named_property(env, *out, "bytes", bytes);
+  return ws_napi_set_typed_copy(env, *out, "bytes", napi_uint8_array, b->bytes,
+                                b->n_bytes);
 }
 
 /* blocksPick(runner, k) returns up to WS_BLOCKS_MAX blocks of memory k's
@@ -617,16 +583,15 @@ static napi_status block_object(napi_env env, const ws_block *b, napi_value *out
  * allocator is recognised. Between batches. */
 static napi_value blocks_pick(napi_env env, napi_callback_info info) {
   napi_value argv[1], out;
-  runner *r = unwrap(env, info, 1, argv);
+  runner *r;
   uint32_t k, n = 0;
-  ws_census *c = r != NULL ? tracked_census(env, r, argv[0], &k) : NULL;
-  if (c == NULL)
-    return NULL;
   ws_block blocks[WS_BLOCKS_MAX];
-  int rc = ws_loop_blocks_pick(r->loop, k, c, &r->marks[k], blocks, WS_BLOCKS_MAX, &n);
-  if (rc < 0 && rc != WS_ENOHEAP)
-    return result_of(env, r, rc);
-  end_batch(r);
+  ws_census *c = census_args(env, info, 1, argv, &r, &k);
+  int rc = c != NULL ? ws_loop_blocks_pick(r->loop, k, c, &r->marks[k], blocks,
+                                           WS_BLOCKS_MAX, &n)
+                     : 0;
+  if (c == NULL || !census_walked(env, r, rc))
+    return NULL;
   if (rc == WS_ENOHEAP) {
     NAPI_CALL(env, napi_get_null(env, &out));
     return out;
@@ -644,9 +609,7 @@ static napi_value blocks_pick(napi_env env, napi_callback_info info) {
  * library's buffers come from ("" when no op takes a buffer), or undefined
  * for a runner of a wasm module or a scenario. */
 static napi_value malloc_origin(napi_env env, napi_callback_info info) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(0);
   napi_value v;
   if (r->native == NULL)
     NAPI_CALL(env, napi_get_undefined(env, &v));
@@ -660,9 +623,7 @@ static napi_value malloc_origin(napi_env env, napi_callback_info info) {
  * own mallinfo2 (ws_native_heap), or null: a library without one, or a
  * runner of a wasm module or a scenario. Between batches. */
 static napi_value native_heap(napi_env env, napi_callback_info info) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(0);
   napi_value v;
   uint64_t live, heap, free_bytes;
   if (r->native == NULL || ws_native_heap(r->native, &live, &heap, &free_bytes) != 0) {
@@ -678,9 +639,7 @@ static napi_value native_heap(napi_env env, napi_callback_info info) {
 
 /* end(runner) writes the end mark. */
 static napi_value end_run(napi_env env, napi_callback_info info) {
-  runner *r = unwrap(env, info, 0, NULL);
-  if (r == NULL)
-    return NULL;
+  RUNNER_ARGS(0);
   return result_of(env, r, ws_loop_end(r->loop));
 }
 

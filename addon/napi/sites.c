@@ -6,7 +6,6 @@
  * object). Runs on the counting pass worker's JS thread; keeps no mutable
  * globals. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "binding.h"
 #include "ws.h"
@@ -34,34 +33,20 @@ static void finalize_sites(napi_env env, void *data, void *hint) {
   box_free(env, data);
 }
 
-/* Returns the box behind v, or NULL after throwing WS_EINVAL (v is not from
- * sitesCreate, or was closed). */
-static sites_box *unwrap_sites(napi_env env, napi_value v) {
-  sites_box *data = ws_napi_unwrap_tagged(env, v, &sites_tag);
-  if (data == NULL) {
-    ws_binding_throw_code(env, WS_EINVAL,
-                          "the first argument must come from sitesCreate, not closed");
-    return NULL;
-  }
-  return data;
-}
-
 /* sitesCreate(events: Int32Array) -> an object owning an empty site table
  * fed from events (WS_SITE_EVENT_INTS ints per event; freed by sitesClose,
  * else by its finalizer). The array must not move: give it its own
  * ArrayBuffer. Throws WS_EINVAL (not an Int32Array of at least one event),
  * WS_ENOMEM. */
 static napi_value sites_create(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value arg, result;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
+  static const char usage[] = "sitesCreate(events): an Int32Array of at least one event";
+  WS_NAPI_ARGV(1, 1, usage);
   void *data = NULL;
   size_t length = 0;
-  if (argc < 1 ||
-      ws_napi_typed_array(env, arg, napi_int32_array, &data, &length) != napi_ok ||
-      length < WS_SITE_EVENT_INTS) {
-    ws_binding_throw_code(env, WS_EINVAL,
-                          "sitesCreate(events): an Int32Array of at least one event");
+  if (!ws_napi_typed_arg(env, argv[0], napi_int32_array, &data, &length, usage))
+    return NULL;
+  if (length < WS_SITE_EVENT_INTS) {
+    ws_binding_throw_code(env, WS_EINVAL, usage);
     return NULL;
   }
   sites_box *box = calloc(1, sizeof *box);
@@ -69,69 +54,55 @@ static napi_value sites_create(napi_env env, napi_callback_info info) {
     ws_binding_throw_code(env, WS_ENOMEM, NULL);
     return NULL;
   }
-  int rc = ws_sites_create(&box->sites);
-  if (rc != 0) {
+  if (!ws_napi_rc_ok(env, ws_sites_create(&box->sites))) {
     free(box);
-    ws_binding_throw_code(env, rc, NULL);
     return NULL;
   }
   box->events = data;
   box->capacity = length / WS_SITE_EVENT_INTS;
-  if (napi_create_reference(env, arg, 1, &box->events_ref) != napi_ok ||
-      napi_create_object(env, &result) != napi_ok ||
-      napi_wrap(env, result, box, finalize_sites, NULL, NULL) != napi_ok) {
+  if (napi_create_reference(env, argv[0], 1, &box->events_ref) != napi_ok) {
     box_free(env, box);
     ws_binding_throw_last(env);
     return NULL;
   }
-  NAPI_CALL(env, napi_type_tag_object(env, result, &sites_tag));
-  return result;
+  return ws_napi_new_handle(env, box, finalize_sites, &sites_tag);
 }
 
 /* sitesApply(sites, n): applies the buffer's first n events
  * (ws_sites_apply). Throws WS_EINVAL (n beyond the buffer, an unknown
  * event kind), WS_ENOMEM. */
 static napi_value sites_apply(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  sites_box *box = argc == 2 ? unwrap_sites(env, argv[0]) : NULL;
-  if (box == NULL) {
-    if (argc != 2)
-      ws_binding_throw_code(env, WS_EINVAL, "sitesApply(sites, n)");
-    return NULL;
-  }
+  static const char usage[] =
+      "sitesApply(sites, n): sites from sitesCreate, not closed; n within the buffer";
+  napi_value arg;
   double n = -1;
-  if (napi_get_value_double(env, argv[1], &n) != napi_ok || !(n >= 0) ||
+  sites_box *box = ws_napi_handle_args(env, info, &sites_tag, NULL, 1, &arg, usage);
+  if (box == NULL)
+    return NULL;
+  if (napi_get_value_double(env, arg, &n) != napi_ok || !(n >= 0) ||
       n > (double)box->capacity) {
-    ws_binding_throw_code(env, WS_EINVAL, "sitesApply(sites, n): n within the buffer");
+    ws_binding_throw_code(env, WS_EINVAL, usage);
     return NULL;
   }
-  int rc = ws_sites_apply(box->sites, box->events, (size_t)n);
-  if (rc != 0)
-    ws_binding_throw_code(env, rc, NULL);
+  ws_napi_rc_ok(env, ws_sites_apply(box->sites, box->events, (size_t)n));
   return NULL;
 }
 
 /* sitesSnapshot(sites) -> { count, keys: Int32Array (WS_SITE_KEY_INTS per
  * site), values: Float64Array (WS_SITE_VALUE_FIELDS per site) }: copies. */
 static napi_value sites_snapshot(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value arg, result, buffer, keys, values;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, &arg, NULL, NULL));
-  sites_box *box = argc == 1 ? unwrap_sites(env, arg) : NULL;
+  napi_value result, keys, values;
+  sites_box *box =
+      ws_napi_handle_args(env, info, &sites_tag, NULL, 0, NULL,
+                          "sitesSnapshot(sites): sites from sitesCreate, not closed");
   if (box == NULL)
     return NULL;
   size_t n = ws_sites_count(box->sites);
   void *kdata, *vdata;
-  NAPI_CALL(env, napi_create_arraybuffer(env, n * WS_SITE_KEY_INTS * sizeof(int32_t),
-                                         &kdata, &buffer));
-  NAPI_CALL(env, napi_create_typedarray(env, napi_int32_array, n * WS_SITE_KEY_INTS,
-                                        buffer, 0, &keys));
-  NAPI_CALL(env, napi_create_arraybuffer(env, n * WS_SITE_VALUE_FIELDS * sizeof(double),
-                                         &vdata, &buffer));
-  NAPI_CALL(env, napi_create_typedarray(env, napi_float64_array, n * WS_SITE_VALUE_FIELDS,
-                                        buffer, 0, &values));
+  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_int32_array, n * WS_SITE_KEY_INTS,
+                                         &kdata, &keys));
+  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_float64_array,
+                                         n * WS_SITE_VALUE_FIELDS, &vdata, &values));
   for (size_t id = 0; id < n; id++)
     ws_sites_get(box->sites, id, (int32_t *)kdata + id * WS_SITE_KEY_INTS,
                  (double *)vdata + id * WS_SITE_VALUE_FIELDS);

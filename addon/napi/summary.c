@@ -12,44 +12,39 @@
  * out as WS_WINDOW_STATS (n, median, p90, p99): all calls, then each op. Throws WS_EINVAL
  * for mismatched arrays or a bad window. */
 static napi_value window_stats(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5], buffer, result;
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  static const char usage[] = "windowStats(Float32Array, Uint16Array, from, to, nOps)";
+  WS_NAPI_ARGV(5, 5, usage);
+  napi_value result;
   size_t n1 = 0, n2 = 0;
   void *elapsed = NULL, *op = NULL, *out;
   uint32_t from, to, n_ops;
   NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &from));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[3], &to));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[4], &n_ops));
-  if (ws_napi_typed_array(env, argv[0], napi_float32_array, &elapsed, &n1) != napi_ok ||
-      ws_napi_typed_array(env, argv[1], napi_uint16_array, &op, &n2) != napi_ok ||
-      n1 != n2 || to > n1) {
-    ws_binding_throw_code(env, WS_EINVAL,
-                          "windowStats(Float32Array, Uint16Array, from, to, nOps)");
+  if (!ws_napi_typed_arg(env, argv[0], napi_float32_array, &elapsed, &n1, usage) ||
+      !ws_napi_typed_arg(env, argv[1], napi_uint16_array, &op, &n2, usage))
+    return NULL;
+  if (n1 != n2 || to > n1) {
+    ws_binding_throw_code(env, WS_EINVAL, usage);
     return NULL;
   }
   size_t len = ((size_t)n_ops + 1) * WS_WINDOW_STAT_FIELDS;
-  NAPI_CALL(env, napi_create_arraybuffer(env, len * sizeof(double), &out, &buffer));
-  int err = ws_window_stats(elapsed, op, from, to, n_ops, out);
-  if (err != 0) {
-    ws_binding_throw_code(env, err, NULL);
-    return NULL;
-  }
-  NAPI_CALL(env,
-            napi_create_typedarray(env, napi_float64_array, len, buffer, 0, &result));
-  return result;
+  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_float64_array, len, &out, &result));
+  return ws_napi_rc_ok(env, ws_window_stats(elapsed, op, from, to, n_ops, out)) ? result
+                                                                                : NULL;
 }
 
 /* Returns { change, low, high, block, replicates } of w, or NULL with an
  * exception pending. */
 static napi_value change_object(napi_env env, const ws_window_change *w) {
+  const ws_napi_number numbers[] = {{"change", w->change},
+                                    {"low", w->low},
+                                    {"high", w->high},
+                                    {"block", (double)w->block},
+                                    {"replicates", (double)w->replicates}};
   napi_value result;
   NAPI_CALL(env, napi_create_object(env, &result));
-  NAPI_CALL(env, ws_napi_set_number(env, result, "change", w->change));
-  NAPI_CALL(env, ws_napi_set_number(env, result, "low", w->low));
-  NAPI_CALL(env, ws_napi_set_number(env, result, "high", w->high));
-  NAPI_CALL(env, ws_napi_set_number(env, result, "block", (double)w->block));
-  NAPI_CALL(env, ws_napi_set_number(env, result, "replicates", (double)w->replicates));
+  NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, result, numbers));
   return result;
 }
 
@@ -80,30 +75,42 @@ static napi_value family_object(napi_env env, const ws_arm_family *fam,
   return result;
 }
 
+/* A bootstrap's settings, the three arguments at argv[0..3): replicates,
+ * level and seed. */
+typedef struct {
+  uint32_t replicates;
+  double level;
+  int64_t seed;
+} boot_args;
+
+/* Reads *b from argv[0..3). Returns the status of the first Node-API call
+ * that failed, else napi_ok. */
+static napi_status read_boot_args(napi_env env, const napi_value *argv, boot_args *b) {
+  NAPI_CHECK(napi_get_value_uint32(env, argv[0], &b->replicates));
+  NAPI_CHECK(napi_get_value_double(env, argv[1], &b->level));
+  return napi_get_value_int64(env, argv[2], &b->seed);
+}
+
 /* compareFamily(Float64Array x, arms, family, replicates, level, seed), x
  * the arms' log block medians arm by arm, returns { family, armLevel, widen,
  * spread, floor, floorSpreads, changes: [{ change, low, high, block, replicates } per arm
  * after the first] } from ws_compare_family; throws WS_EINVAL for a layout
  * that does not fit it. */
 static napi_value compare_family(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
-  napi_value argv[6];
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  static const char usage[] =
+      "compareFamily(Float64Array, arms, family, replicates, level, seed)";
+  WS_NAPI_ARGV(6, 6, usage);
   size_t n = 0;
   void *x = NULL;
-  uint32_t arms, family, replicates;
-  double level;
-  int64_t seed;
+  uint32_t arms, family;
+  boot_args b;
   NAPI_CALL(env, napi_get_value_uint32(env, argv[1], &arms));
   NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &family));
-  NAPI_CALL(env, napi_get_value_uint32(env, argv[3], &replicates));
-  NAPI_CALL(env, napi_get_value_double(env, argv[4], &level));
-  NAPI_CALL(env, napi_get_value_int64(env, argv[5], &seed));
-  if (ws_napi_typed_array(env, argv[0], napi_float64_array, &x, &n) != napi_ok ||
-      arms < 2 || n % arms != 0) {
-    ws_binding_throw_code(
-        env, WS_EINVAL,
-        "compareFamily(Float64Array, arms, family, replicates, level, seed)");
+  NAPI_CALL(env, read_boot_args(env, argv + 3, &b));
+  if (!ws_napi_typed_arg(env, argv[0], napi_float64_array, &x, &n, usage))
+    return NULL;
+  if (arms < 2 || n % arms != 0) {
+    ws_binding_throw_code(env, WS_EINVAL, usage);
     return NULL;
   }
   ws_window_change *changes = malloc((arms - 1) * sizeof *changes);
@@ -112,13 +119,10 @@ static napi_value compare_family(napi_env env, napi_callback_info info) {
     return NULL;
   }
   ws_arm_family fam;
-  int err = ws_compare_family(x, arms, n / arms, family, replicates, level,
-                              (uint64_t)seed, changes, &fam);
-  napi_value result = NULL;
-  if (err != 0)
-    ws_binding_throw_code(env, err, NULL);
-  else
-    result = family_object(env, &fam, changes, arms - 1);
+  int err = ws_compare_family(x, arms, n / arms, family, b.replicates, b.level,
+                              (uint64_t)b.seed, changes, &fam);
+  napi_value result =
+      ws_napi_rc_ok(env, err) ? family_object(env, &fam, changes, arms - 1) : NULL;
   free(changes);
   return result;
 }
@@ -129,32 +133,20 @@ static napi_value compare_family(napi_env env, napi_callback_info info) {
  * baseline); throws WS_EINVAL for a window of fewer than WS_BOOT_MIN_WINDOW
  * values. */
 static napi_value bootstrap_change(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  static const char usage[] =
+      "bootstrapChange(Float64Array, Float64Array, replicates, level, seed)";
+  WS_NAPI_ARGV(5, 5, usage);
   size_t ne = 0, nl = 0;
   void *early = NULL, *late = NULL;
-  uint32_t replicates;
-  double level;
-  int64_t seed;
-  NAPI_CALL(env, napi_get_value_uint32(env, argv[2], &replicates));
-  NAPI_CALL(env, napi_get_value_double(env, argv[3], &level));
-  NAPI_CALL(env, napi_get_value_int64(env, argv[4], &seed));
-  if (ws_napi_typed_array(env, argv[0], napi_float64_array, &early, &ne) != napi_ok ||
-      ws_napi_typed_array(env, argv[1], napi_float64_array, &late, &nl) != napi_ok) {
-    ws_binding_throw_code(
-        env, WS_EINVAL,
-        "bootstrapChange(Float64Array, Float64Array, replicates, level, seed)");
+  boot_args b;
+  NAPI_CALL(env, read_boot_args(env, argv + 2, &b));
+  if (!ws_napi_typed_arg(env, argv[0], napi_float64_array, &early, &ne, usage) ||
+      !ws_napi_typed_arg(env, argv[1], napi_float64_array, &late, &nl, usage))
     return NULL;
-  }
   ws_window_change w;
-  int err =
-      ws_bootstrap_change(early, ne, late, nl, replicates, level, (uint64_t)seed, &w);
-  if (err != 0) {
-    ws_binding_throw_code(env, err, NULL);
-    return NULL;
-  }
-  return change_object(env, &w);
+  int err = ws_bootstrap_change(early, ne, late, nl, b.replicates, b.level,
+                                (uint64_t)b.seed, &w);
+  return ws_napi_rc_ok(env, err) ? change_object(env, &w) : NULL;
 }
 
 napi_status ws_binding_summary_init(napi_env env, napi_value exports) {

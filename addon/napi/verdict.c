@@ -21,27 +21,27 @@ static napi_status get_num(napi_env env, napi_value obj, const char *name, doubl
   return napi_get_value_double(env, v, out);
 }
 
-/* Builds { slope, low, high, pValue, z } for a trend, scaling slopes by scale. */
+/* Builds { slope, low, high, pValue, z, varianceRatio } for a trend, scaling slopes by
+ * scale. */
 static napi_value trend_object(napi_env env, const ws_trend *t, double scale) {
+  const ws_napi_number numbers[] = {{"slope", t->slope * scale},
+                                    {"low", t->low * scale},
+                                    {"high", t->high * scale},
+                                    {"pValue", t->p_up},
+                                    {"z", t->z},
+                                    {"varianceRatio", t->var_ratio}};
   napi_value o;
   NAPI_CALL(env, napi_create_object(env, &o));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "slope", t->slope * scale));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "low", t->low * scale));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "high", t->high * scale));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "pValue", t->p_up));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "z", t->z));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "varianceRatio", t->var_ratio));
+  NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, o, numbers));
   return o;
 }
 
 /* Builds the JS object of one series result. */
 static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
   static const char *const patterns[] = {"untested", "flat", "step", "sustained"};
-  napi_value o, s;
+  napi_value o;
   NAPI_CALL(env, napi_create_object(env, &o));
-  NAPI_CALL(env,
-            napi_create_string_utf8(env, patterns[r->pattern], NAPI_AUTO_LENGTH, &s));
-  NAPI_CALL(env, napi_set_named_property(env, o, "pattern", s));
+  NAPI_CALL(env, ws_napi_set_string(env, o, "pattern", patterns[r->pattern]));
   NAPI_CALL(env, ws_napi_set_number(env, o, "from", (double)r->from));
   NAPI_CALL(env, ws_napi_set_number(env, o, "to", (double)r->to));
   NAPI_CALL(env, ws_napi_set_number(env, o, "segments", (double)r->segments));
@@ -59,14 +59,11 @@ static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
     NAPI_CALL(env, ws_napi_set_number(env, e, "lastLarge", r->events.last_large));
     NAPI_CALL(env, ws_napi_set_number(env, e, "baseBytes", r->events.base));
     NAPI_CALL(env, ws_napi_set_number(env, e, "grownBytes", r->events.grown));
-    NAPI_CALL(env, napi_get_boolean(env, r->events.staircase, &s));
-    NAPI_CALL(env, napi_set_named_property(env, e, "staircase", s));
-    NAPI_CALL(env, napi_get_boolean(env, r->events.doubling, &s));
-    NAPI_CALL(env, napi_set_named_property(env, e, "doubling", s));
+    NAPI_CALL(env, ws_napi_set_bool(env, e, "staircase", r->events.staircase));
+    NAPI_CALL(env, ws_napi_set_bool(env, e, "doubling", r->events.doubling));
     NAPI_CALL(env, napi_set_named_property(env, o, "events", e));
   }
-  NAPI_CALL(env, napi_get_boolean(env, r->peak_grows, &s));
-  NAPI_CALL(env, napi_set_named_property(env, o, "peakGrows", s));
+  NAPI_CALL(env, ws_napi_set_bool(env, o, "peakGrows", r->peak_grows));
   if (r->segments >= 8 && r->pattern != WS_PATTERN_UNTESTED) {
     NAPI_CALL(env, napi_set_named_property(env, o, "trend",
                                            trend_object(env, &r->trend, 1000)));
@@ -78,65 +75,64 @@ static napi_value series_object(napi_env env, const ws_memtrend_result *r) {
 
 /* Builds the JS object of the time drift result. */
 static napi_value time_object(napi_env env, const ws_drift_result *d) {
-  napi_value o, b;
+  napi_value o;
   NAPI_CALL(env, napi_create_object(env, &o));
-  NAPI_CALL(env, napi_get_boolean(env, d->tested, &b));
-  NAPI_CALL(env, napi_set_named_property(env, o, "tested", b));
-  NAPI_CALL(env, napi_get_boolean(env, d->flagged, &b));
-  NAPI_CALL(env, napi_set_named_property(env, o, "flagged", b));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "from", (double)d->from));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "to", (double)d->to));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "batches", (double)d->batches));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "batchSize", (double)d->batch_size));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "windowBatches", (double)d->window_batches));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "earlyTo", (double)d->early_to));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "lateFrom", (double)d->late_from));
+  NAPI_CALL(env, ws_napi_set_bool(env, o, "tested", d->tested));
+  NAPI_CALL(env, ws_napi_set_bool(env, o, "flagged", d->flagged));
+  const ws_napi_number window[] = {{"from", (double)d->from},
+                                   {"to", (double)d->to},
+                                   {"batches", (double)d->batches},
+                                   {"batchSize", (double)d->batch_size},
+                                   {"windowBatches", (double)d->window_batches},
+                                   {"earlyTo", (double)d->early_to},
+                                   {"lateFrom", (double)d->late_from}};
+  NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, o, window));
   if (!d->tested)
     return o;
   NAPI_CALL(env,
             napi_set_named_property(env, o, "trend", trend_object(env, &d->trend, 1000)));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "effect", d->effect));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "effectLow", d->effect_low));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "effectHigh", d->effect_high));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "effectLow98", d->effect_low98));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "effectHigh98", d->effect_high98));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "earlyNs", d->early_ns));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "lateNs", d->late_ns));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsChange", d->windows_change));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsLow", d->windows_low));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsHigh", d->windows_high));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "windowsBlock", (double)d->windows_block));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "decidedEffect", d->decided_effect));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "decidedLow98", d->decided_low98));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "decidedHigh98", d->decided_high98));
-  NAPI_CALL(env, napi_get_boolean(env, d->controlled, &b));
-  NAPI_CALL(env, napi_set_named_property(env, o, "controlled", b));
-  NAPI_CALL(env, napi_get_boolean(env, d->machine_noise, &b));
-  NAPI_CALL(env, napi_set_named_property(env, o, "machineNoise", b));
-  NAPI_CALL(env, napi_get_boolean(env, d->unsustained, &b));
-  NAPI_CALL(env, napi_set_named_property(env, o, "unsustained", b));
-  NAPI_CALL(env, napi_get_boolean(env, d->unreplicated, &b));
-  NAPI_CALL(env, napi_set_named_property(env, o, "unreplicated", b));
+  const ws_napi_number effects[] = {{"effect", d->effect},
+                                    {"effectLow", d->effect_low},
+                                    {"effectHigh", d->effect_high},
+                                    {"effectLow98", d->effect_low98},
+                                    {"effectHigh98", d->effect_high98},
+                                    {"earlyNs", d->early_ns},
+                                    {"lateNs", d->late_ns},
+                                    {"windowsChange", d->windows_change},
+                                    {"windowsLow", d->windows_low},
+                                    {"windowsHigh", d->windows_high},
+                                    {"windowsBlock", (double)d->windows_block},
+                                    {"decidedEffect", d->decided_effect},
+                                    {"decidedLow98", d->decided_low98},
+                                    {"decidedHigh98", d->decided_high98}};
+  NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, o, effects));
+  NAPI_CALL(env, ws_napi_set_bool(env, o, "controlled", d->controlled));
+  NAPI_CALL(env, ws_napi_set_bool(env, o, "machineNoise", d->machine_noise));
+  NAPI_CALL(env, ws_napi_set_bool(env, o, "unsustained", d->unsustained));
+  NAPI_CALL(env, ws_napi_set_bool(env, o, "unreplicated", d->unreplicated));
   NAPI_CALL(env, ws_napi_set_number(env, o, "decidedP", d->decided_p));
   if (d->unsustained) {
-    NAPI_CALL(env, ws_napi_set_number(env, o, "firstHalfEffect", d->first_half_effect));
-    NAPI_CALL(env, ws_napi_set_number(env, o, "secondHalfEffect", d->second_half_effect));
+    const ws_napi_number halves[] = {{"firstHalfEffect", d->first_half_effect},
+                                     {"secondHalfEffect", d->second_half_effect}};
+    NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, o, halves));
   }
-  NAPI_CALL(env,
-            ws_napi_set_number(env, o, "controlBatches", (double)d->control_batches));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "disturbedBatches", (double)d->disturbed));
-  NAPI_CALL(env, ws_napi_set_number(env, o, "preemptedCalls", (double)d->preempted));
+  const ws_napi_number counts[] = {{"controlBatches", (double)d->control_batches},
+                                   {"disturbedBatches", (double)d->disturbed},
+                                   {"preemptedCalls", (double)d->preempted}};
+  NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, o, counts));
   if (d->controlled) {
-    NAPI_CALL(env, ws_napi_set_number(env, o, "controlEffect", d->control_effect));
-    NAPI_CALL(env, ws_napi_set_number(env, o, "controlLow98", d->control_low98));
-    NAPI_CALL(env, ws_napi_set_number(env, o, "controlHigh98", d->control_high98));
-    NAPI_CALL(env, ws_napi_set_number(env, o, "controlP", d->control_p));
+    const ws_napi_number control[] = {{"controlEffect", d->control_effect},
+                                      {"controlLow98", d->control_low98},
+                                      {"controlHigh98", d->control_high98},
+                                      {"controlP", d->control_p}};
+    NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, o, control));
   }
   if (d->adjusted_tested) {
-    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedEffect", d->adjusted_effect));
-    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedLow98", d->adjusted_low98));
-    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedHigh98", d->adjusted_high98));
-    NAPI_CALL(env, ws_napi_set_number(env, o, "adjustedP", d->adjusted_p));
+    const ws_napi_number adjusted[] = {{"adjustedEffect", d->adjusted_effect},
+                                       {"adjustedLow98", d->adjusted_low98},
+                                       {"adjustedHigh98", d->adjusted_high98},
+                                       {"adjustedP", d->adjusted_p}};
+    NAPI_CALL(env, WS_NAPI_SET_NUMBERS(env, o, adjusted));
   }
   return o;
 }
@@ -183,6 +179,54 @@ static napi_value note_object(napi_env env, const ws_note *n) {
       NAPI_CALL(env, ws_napi_set_number(env, o, f->name, v));
   }
   return o;
+}
+
+/* The elements of analyzeRun's arrays, each a ws_napi_item. */
+
+/* Series result i of the ws_memtrend_result items (series_object). */
+static napi_status series_item(napi_env env, const void *items, size_t i,
+                               napi_value *out) {
+  *out = series_object(env, (const ws_memtrend_result *)items + i);
+  return *out != NULL ? napi_ok : napi_pending_exception;
+}
+/* The replica's result i of the ws_verdict items, with the index of its
+ * series. */
+static napi_status replica_item(napi_env env, const void *items, size_t i,
+                                napi_value *out) {
+  const ws_verdict *v = items;
+  NAPI_CHECK(series_item(env, v->replica_results, i, out));
+  return ws_napi_set_number(env, *out, "series", v->replica_series[i]);
+}
+/* Finding i of the ws_finding items: { kind, series, cause?, iteration?,
+ * bytes? }. */
+static napi_status finding_item(napi_env env, const void *items, size_t i,
+                                napi_value *out) {
+  const ws_finding *f = (const ws_finding *)items + i;
+  NAPI_CHECK(napi_create_object(env, out));
+  NAPI_CHECK(ws_napi_set_string(env, *out, "kind", ws_kind_name(f->kind)));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "series", f->series));
+  if (f->cause != 0)
+    NAPI_CHECK(ws_napi_set_number(env, *out, "cause", f->cause));
+  if (f->kind == WS_KIND_MEMORY_EXHAUSTED) {
+    NAPI_CHECK(ws_napi_set_number(env, *out, "iteration", f->iteration));
+    NAPI_CHECK(ws_napi_set_number(env, *out, "bytes", f->bytes));
+  }
+  return napi_ok;
+}
+/* Undecided test i of the ws_undecided items: { reason, series,
+ * moreCalls }. */
+static napi_status undecided_item(napi_env env, const void *items, size_t i,
+                                  napi_value *out) {
+  const ws_undecided *u = (const ws_undecided *)items + i;
+  NAPI_CHECK(napi_create_object(env, out));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "reason", u->reason));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "series", u->series));
+  return ws_napi_set_number(env, *out, "moreCalls", u->more_calls);
+}
+/* Note i of the ws_note items (note_object). */
+static napi_status note_item(napi_env env, const void *items, size_t i, napi_value *out) {
+  *out = note_object(env, (const ws_note *)items + i);
+  return *out != NULL ? napi_ok : napi_pending_exception;
 }
 
 /* Reads the k series of the array arr, each { role, step, limit, iter, value
@@ -332,16 +376,12 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
 
   ws_memtrend_result res[WS_MAX_SERIES];
   ws_verdict v = {.series = res};
-  int rc = ws_analyze_run(elapsed, calls, in, k, &o, &v);
-  if (rc != 0) {
-    ws_binding_throw_code(env, rc, NULL);
+  if (!ws_napi_rc_ok(env, ws_analyze_run(elapsed, calls, in, k, &o, &v)))
     return NULL;
-  }
-  napi_value out, w, arr, str, b;
+  napi_value out, w;
   NAPI_CALL(env, napi_create_object(env, &out));
   NAPI_CALL(env, napi_create_object(env, &w));
-  NAPI_CALL(env, napi_get_boolean(env, v.warmup_auto, &b));
-  NAPI_CALL(env, napi_set_named_property(env, w, "auto", b));
+  NAPI_CALL(env, ws_napi_set_bool(env, w, "auto", v.warmup_auto));
   NAPI_CALL(env, ws_napi_set_number(env, w, "iterations", (double)v.warmup));
   NAPI_CALL(env, ws_napi_set_number(env, w, "time", (double)v.warmup_time));
   NAPI_CALL(env, ws_napi_set_number(env, w, "memory", (double)v.warmup_memory));
@@ -352,49 +392,14 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
     NAPI_CALL(
         env, napi_set_named_property(env, time, "replica", time_object(env, &v.replica)));
   NAPI_CALL(env, napi_set_named_property(env, out, "time", time));
-  NAPI_CALL(env, napi_create_array_with_length(env, k, &arr));
-  for (uint32_t i = 0; i < k; i++)
-    NAPI_CALL(env, napi_set_element(env, arr, i, series_object(env, &res[i])));
-  NAPI_CALL(env, napi_set_named_property(env, out, "series", arr));
-  NAPI_CALL(env, napi_create_array_with_length(env, v.nreplica_series, &arr));
-  for (size_t i = 0; i < v.nreplica_series; i++) {
-    napi_value r = series_object(env, &v.replica_results[i]);
-    NAPI_CALL(env, ws_napi_set_number(env, r, "series", v.replica_series[i]));
-    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, r));
-  }
-  NAPI_CALL(env, napi_set_named_property(env, out, "replicaSeries", arr));
-  NAPI_CALL(env, napi_create_array_with_length(env, v.nfindings, &arr));
-  for (size_t i = 0; i < v.nfindings; i++) {
-    napi_value f;
-    NAPI_CALL(env, napi_create_object(env, &f));
-    NAPI_CALL(env, napi_create_string_utf8(env, ws_kind_name(v.findings[i].kind),
-                                           NAPI_AUTO_LENGTH, &str));
-    NAPI_CALL(env, napi_set_named_property(env, f, "kind", str));
-    NAPI_CALL(env, ws_napi_set_number(env, f, "series", v.findings[i].series));
-    if (v.findings[i].cause != 0)
-      NAPI_CALL(env, ws_napi_set_number(env, f, "cause", v.findings[i].cause));
-    if (v.findings[i].kind == WS_KIND_MEMORY_EXHAUSTED) {
-      NAPI_CALL(env, ws_napi_set_number(env, f, "iteration", v.findings[i].iteration));
-      NAPI_CALL(env, ws_napi_set_number(env, f, "bytes", v.findings[i].bytes));
-    }
-    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, f));
-  }
-  NAPI_CALL(env, napi_set_named_property(env, out, "findings", arr));
-  NAPI_CALL(env, napi_create_array_with_length(env, v.nundecided, &arr));
-  for (size_t i = 0; i < v.nundecided; i++) {
-    napi_value u;
-    NAPI_CALL(env, napi_create_object(env, &u));
-    NAPI_CALL(env, ws_napi_set_number(env, u, "reason", v.undecided[i].reason));
-    NAPI_CALL(env, ws_napi_set_number(env, u, "series", v.undecided[i].series));
-    NAPI_CALL(env, ws_napi_set_number(env, u, "moreCalls", v.undecided[i].more_calls));
-    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, u));
-  }
-  NAPI_CALL(env, napi_set_named_property(env, out, "undecided", arr));
-  NAPI_CALL(env, napi_create_array_with_length(env, v.nnotes, &arr));
-  for (size_t i = 0; i < v.nnotes; i++)
-    NAPI_CALL(env,
-              napi_set_element(env, arr, (uint32_t)i, note_object(env, &v.notes[i])));
-  NAPI_CALL(env, napi_set_named_property(env, out, "notes", arr));
+  NAPI_CALL(env, ws_napi_set_array(env, out, "series", k, series_item, res));
+  NAPI_CALL(env, ws_napi_set_array(env, out, "replicaSeries", v.nreplica_series,
+                                   replica_item, &v));
+  NAPI_CALL(env, ws_napi_set_array(env, out, "findings", v.nfindings, finding_item,
+                                   v.findings));
+  NAPI_CALL(env, ws_napi_set_array(env, out, "undecided", v.nundecided, undecided_item,
+                                   v.undecided));
+  NAPI_CALL(env, ws_napi_set_array(env, out, "notes", v.nnotes, note_item, v.notes));
   NAPI_CALL(env, ws_napi_set_number(env, out, "memFloorPerCall", o.mem_floor_per_call));
   NAPI_CALL(env, ws_napi_set_number(env, out, "memFloorRelative", o.mem_floor_relative));
   NAPI_CALL(env, ws_napi_set_number(env, out, "belowThreshold", v.below_threshold));
@@ -475,16 +480,11 @@ static napi_value js_judge(napi_env env, napi_callback_info info) {
   }
   in.inconclusive = open;
   ws_judgement j;
-  int rc = ws_judge(&in, &j);
-  if (rc != 0) {
-    ws_binding_throw_code(env, rc, NULL);
+  if (!ws_napi_rc_ok(env, ws_judge(&in, &j)))
     return NULL;
-  }
-  napi_value out, str;
+  napi_value out;
   NAPI_CALL(env, napi_create_object(env, &out));
-  NAPI_CALL(
-      env, napi_create_string_utf8(env, ws_kind_name(j.verdict), NAPI_AUTO_LENGTH, &str));
-  NAPI_CALL(env, napi_set_named_property(env, out, "verdict", str));
+  NAPI_CALL(env, ws_napi_set_string(env, out, "verdict", ws_kind_name(j.verdict)));
   NAPI_CALL(env, ws_napi_set_number(env, out, "exitCode", j.exit_code));
   return out;
 }

@@ -974,20 +974,32 @@ static void test_nearest_miss(void) {
   put(h.m, nth_chunk(&h, 700) + 4, 0x15); /* FLAG4: never in a head */
   ws_census_result r;
   CHECK(fresh_take(h.m, h.len, &r) == WS_ENOHEAP);
-  CHECK(strcmp(ws_census_family_name(0), "dlmalloc") == 0);
-  CHECK(strcmp(ws_census_family_name(2), "AssemblyScript TLSF") == 0);
-  CHECK(strcmp(ws_census_family_name(3), "wee_alloc") == 0);
-  CHECK(strcmp(ws_census_family_name(4), "bump (never frees)") == 0);
-  CHECK(ws_census_family_name(5) == NULL);
-  CHECK(r.candidates[0] >= 1 && r.miss_family == 0);
+  CHECK(strcmp(ws_census_family_name(WS_CENSUS_FAMILY_dlmalloc), "dlmalloc") == 0);
+  CHECK(strcmp(ws_census_family_name(WS_CENSUS_FAMILY_tlsf), "AssemblyScript TLSF") == 0);
+  CHECK(strcmp(ws_census_family_name(WS_CENSUS_FAMILY_wee), "wee_alloc") == 0);
+  CHECK(strcmp(ws_census_family_name(WS_CENSUS_FAMILY_bump), "bump (never frees)") == 0);
+  CHECK(ws_census_family_name(WS_CENSUS_FAMILY_COUNT - 1) != NULL);
+  CHECK(ws_census_family_name(WS_CENSUS_FAMILY_COUNT) == NULL);
+  CHECK(r.candidates[WS_CENSUS_FAMILY_dlmalloc] >= 1 &&
+        r.miss_family == WS_CENSUS_FAMILY_dlmalloc);
   CHECK(r.miss_at == h.state + C_LAYOUT.top && r.miss_chunks == 700);
   /* Memory with nothing to walk: no miss. */
   memset(h.m, 0, h.len);
   CHECK(fresh_take(h.m, h.len, &r) == WS_ENOHEAP && r.miss_family == -1);
+  /* It says what every family looked for. */
+  CHECK(strstr(r.reason, "no allocator state was found") != NULL);
+#define CHECK_SOUGHT(family, name, sought, kinds) CHECK(strstr(r.reason, sought) != NULL);
+  WS_CENSUS_FAMILIES(CHECK_SOUGHT, WS_CENSUS_NO_KIND)
+#undef CHECK_SOUGHT
   free(h.m);
 }
 
+/* Every kind of WS_CENSUS_FAMILIES has its row's description. */
 static void test_kind_text(void) {
+#define CHECK_TEXT(name, value, js, text)                                                \
+  CHECK(strcmp(ws_census_kind_text(WS_CENSUS_##name), text) == 0);
+  WS_CENSUS_KINDS(CHECK_TEXT)
+#undef CHECK_TEXT
   CHECK(strstr(ws_census_kind_text(WS_CENSUS_DLMALLOC_RUST), "Rust") != NULL);
   CHECK(strstr(ws_census_kind_text(WS_CENSUS_DLMALLOC), "C layout") != NULL);
   CHECK(strcmp(ws_census_kind_text(WS_CENSUS_EMMALLOC), "emmalloc") == 0);

@@ -72,8 +72,8 @@ static void test_proven_when_seen_rising(void) {
   CHECK(ws_census_take(&c, m, LEN, &r) == WS_ENOHEAP);
   CHECK(r.kind == WS_CENSUS_NONE && r.reason != NULL && strstr(r.reason, "later census"));
   CHECK(c.bump.at == STATE && c.bump.seen == 1 && c.bump.base == top);
-  CHECK(r.candidates[4] >= 1 &&
-        strcmp(ws_census_family_name(4), "bump (never frees)") == 0);
+  CHECK(r.candidates[WS_CENSUS_FAMILY_bump] >= 1 &&
+        strcmp(ws_census_family_name(WS_CENSUS_FAMILY_bump), "bump (never frees)") == 0);
   /* Seen again where it was: nothing observed yet. */
   CHECK(ws_census_take(&c, m, LEN, &r) == WS_ENOHEAP && c.bump.seen == 2);
   CHECK(rise_take(&c, m, LEN, &r) == 0);

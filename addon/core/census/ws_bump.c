@@ -149,9 +149,9 @@ static int settle(const ws__heap *h, ws_census *census, ws_census_result *out) {
   return -1;
 }
 
-static const ws__kind_text kinds[] = {
-    {WS_CENSUS_BUMP,
-     "a heap that never frees (bump allocator): every allocation stays live"}};
-
-const ws__family ws__bump_family = {
-    "bump (never frees)", WORD, 1, try_word, walk, kinds, 1, 1, settle};
+const ws__family ws__bump_family = {.step = WORD,
+                                    .pointers_only = 1,
+                                    .try_word = try_word,
+                                    .walk = walk,
+                                    .fallback = 1,
+                                    .settle = settle};

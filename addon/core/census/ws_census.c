@@ -1,8 +1,8 @@
 /* The heap census's driver (ws_census.h): re-walks from the remembered
  * state, and searches for the state again when that fails: one pass over
  * static memory hands each word to every allocator family of the table
- * below (one file each: ws_dlmalloc.c, ws_emmalloc.c, ws_tlsf.c,
- * ws_wee.c, ws_bump.c); the proven candidate spanning the most heap wins, a last
+ * below (the rows of WS_CENSUS_FAMILIES, a walker file each,
+ * ws_<family>.c); the proven candidate spanning the most heap wins, a last
  * resort's only when no other family proved one. Also the results' derived
  * fields and the kinds' descriptions. */
 #include <string.h>
@@ -11,17 +11,24 @@
 #include "ws_error.h"
 #include "ws_internal.h"
 
-/* The families, in the order they win ties. */
-static const ws__family *const FAMILIES[] = {&ws__dlmalloc_family, &ws__emmalloc_family,
-                                             &ws__tlsf_family, &ws__wee_family,
-                                             &ws__bump_family};
+/* The families' walkers and names, in the order they win ties: one a row of
+ * WS_CENSUS_FAMILIES. */
+#define FAMILY_WALKER(family, name, sought, kinds) &ws__##family##_family,
+#define FAMILY_NAME(family, name, sought, kinds) name,
+static const ws__family *const FAMILIES[] = {
+    WS_CENSUS_FAMILIES(FAMILY_WALKER, WS_CENSUS_NO_KIND)};
+static const char *const FAMILY_NAMES[] = {
+    WS_CENSUS_FAMILIES(FAMILY_NAME, WS_CENSUS_NO_KIND)};
 #define N_FAMILIES (sizeof FAMILIES / sizeof *FAMILIES)
+/* What every family looks for, "a dlmalloc top chunk; ...; ". */
+#define FAMILY_SOUGHT(family, name, sought, kinds) sought "; "
+#define SOUGHT WS_CENSUS_FAMILIES(FAMILY_SOUGHT, WS_CENSUS_NO_KIND)
+_Static_assert(N_FAMILIES == WS_CENSUS_FAMILY_COUNT,
+               "ws_census_result lists every family of the table");
 
 /* Blocks of another family's heap whose walk failed that rule a last
  * resort out: one block validates by chance, two in a row hardly. */
 #define FOREIGN_BLOCKS 2
-_Static_assert(N_FAMILIES <= WS_CENSUS_MAX_FAMILIES,
-               "ws_census_result lists every family");
 
 void ws_census_init(ws_census *census, const ws_census_hints *hints) {
   memset(census, 0, sizeof *census);
@@ -65,16 +72,21 @@ void ws__search_missed(const ws__heap *h, ws__search *s, uint64_t state) {
 }
 
 const char *ws_census_family_name(uint32_t i) {
-  return i < N_FAMILIES ? FAMILIES[i]->name : NULL;
+  return i < N_FAMILIES ? FAMILY_NAMES[i] : NULL;
 }
 
-/* The family that reports kind, or NULL. */
+/* The walker of the family whose row lists kind, or NULL (none, unknown).
+ * Two rows that list one id do not compile (a duplicate case). */
 static const ws__family *family_of(int kind) {
-  for (size_t f = 0; f < N_FAMILIES; f++)
-    for (uint32_t i = 0; i < FAMILIES[f]->n_kinds; i++)
-      if (FAMILIES[f]->kinds[i].kind == kind)
-        return FAMILIES[f];
-  return NULL;
+  switch (kind) {
+#define KIND_CASE(name, value, js, text) case value:
+#define FAMILY_CASES(family, name, sought, kinds) kinds return &ws__##family##_family;
+    WS_CENSUS_FAMILIES(FAMILY_CASES, KIND_CASE)
+#undef FAMILY_CASES
+#undef KIND_CASE
+  default:
+    return NULL;
+  }
 }
 
 /* Re-walks from the state census remembers; returns 0 when it validates. */
@@ -240,20 +252,19 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
   out->reason = pending != NULL ? pending
                 : tried > 0 ? "allocator state candidates were found, but no heap walk "
                               "validated (corrupt, or an allocator not recognised)"
-                            : "no allocator state was found (a dlmalloc top chunk, an "
-                              "emmalloc block list, a TLSF root, a wee_alloc table or "
-                              "a heap top with untouched memory above it; no heap "
-                              "yet, or another allocator)";
+                            : "no allocator state was found (looked for: " SOUGHT
+                              "none there: no heap yet, or another allocator)";
   return WS_ENOHEAP;
 }
 
 const char *ws_census_kind_text(int kind) {
-  if (kind == WS_CENSUS_NONE)
-    return "none";
-  const ws__family *family = family_of(kind);
-  if (family != NULL)
-    for (uint32_t i = 0; i < family->n_kinds; i++)
-      if (family->kinds[i].kind == kind)
-        return family->kinds[i].text;
-  return "unknown";
+  switch (kind) {
+#define KIND_TEXT(name, value, js, text)                                                 \
+  case value:                                                                            \
+    return text;
+    WS_CENSUS_KINDS(KIND_TEXT)
+#undef KIND_TEXT
+  default:
+    return "unknown";
+  }
 }

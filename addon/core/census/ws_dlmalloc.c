@@ -375,11 +375,5 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
   }
 }
 
-static const ws__kind_text kinds[] = {
-    {WS_CENSUS_DLMALLOC, "dlmalloc, C layout (dlmalloc 2.8: wasi-libc, Emscripten)"},
-    {WS_CENSUS_DLMALLOC_RUST, "dlmalloc, Rust crate layout"},
-    {WS_CENSUS_DLMALLOC_OTHER, "dlmalloc chunks, another state layout"},
-};
-
 const ws__family ws__dlmalloc_family = {
-    "dlmalloc", 4, 1, try_word, walk, kinds, sizeof kinds / sizeof *kinds, 0, NULL};
+    .step = 4, .pointers_only = 1, .try_word = try_word, .walk = walk};

@@ -171,7 +171,5 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
     s->scan_end = w; /* the head lies below every block, the newest included */
 }
 
-static const ws__kind_text kinds[] = {{WS_CENSUS_EMMALLOC, "emmalloc"}};
-
-const ws__family ws__emmalloc_family = {"emmalloc", 4, 1, try_word, walk,
-                                        kinds,      1, 0, NULL};
+const ws__family ws__emmalloc_family = {
+    .step = 4, .pointers_only = 1, .try_word = try_word, .walk = walk};

@@ -195,8 +195,4 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
     s->scan_end = p;
 }
 
-static const ws__kind_text kinds[] = {
-    {WS_CENSUS_TLSF, "AssemblyScript TLSF (the runtime's allocator, 0.9 and 0.20 on)"}};
-
-const ws__family ws__tlsf_family = {
-    "AssemblyScript TLSF", AL, 0, try_word, walk, kinds, 1, 0, NULL};
+const ws__family ws__tlsf_family = {.step = AL, .try_word = try_word, .walk = walk};

@@ -297,6 +297,5 @@ static void try_word(const ws__heap *h, uint64_t p, uint32_t w, ws__search *s) {
     s->scan_end = best;
 }
 
-static const ws__kind_text kinds[] = {{WS_CENSUS_WEE, "wee_alloc (Rust, size classes)"}};
-
-const ws__family ws__wee_family = {"wee_alloc", 4, 1, try_word, walk, kinds, 1, 0, NULL};
+const ws__family ws__wee_family = {
+    .step = 4, .pointers_only = 1, .try_word = try_word, .walk = walk};
