@@ -12,7 +12,11 @@ const cFiles = (dir) =>
     .filter((f) => f.endsWith('.c'))
     .map((f) => join(dir, f));
 const core = cFiles('addon/core');
-const helpers = cFiles('test/c').filter((f) => !f.split('/').pop().startsWith('test_'));
+// The test helpers beside the tests, as test/c/Makefile links them (not the
+// shared library under test/c/native/).
+const helpers = readdirSync('test/c')
+  .filter((f) => f.endsWith('.c') && !f.startsWith('test_'))
+  .map((f) => join('test/c', f));
 mkdirSync('build/bench', { recursive: true });
 const out = 'build/bench/time-accuracy';
 const cc = spawnSync(
@@ -31,6 +35,8 @@ const cc = spawnSync(
     ...helpers,
     '-lm',
     '-lpthread',
+    '-lffi', // the core's native engine (ws_native.c) calls through libffi
+    '-ldl',
   ],
   { stdio: 'inherit' },
 );

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLiveAnalysis } from '../src/analysis/live.js';
 import { RECORD_OFFSETS, RECORD_SIZE } from '../src/protocol.js';
+import { preliminaryWords } from '../src/report/progress-words.js';
 
 const DURATION = process.argv[2] ?? '10s';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -89,7 +90,7 @@ for (let i = 0; i < count; ) {
   feedMs += performance.now() - realAt;
   if (virtual >= nextTick) {
     realAt = performance.now();
-    last = live.describe() ?? last;
+    last = preliminaryWords(live.preliminary()) ?? last;
     nextTick += 250;
   }
   i = j;
