@@ -60,7 +60,7 @@ test(
     assert.match(table, /<td class="bytes">session-token-\d{6}/);
     assert.match(
       readFileSync(join(out, 'summary.md'), 'utf8'),
-      /blocks allocated after warm-up hold &#34;session-token-\d{6}&#34;/,
+      /blocks allocated after warm-up hold "session-token-\d{6}"/,
     );
     assert.match(r.stdout, /blocks allocated after warm-up hold "session-token-\d{6}"/);
     // `report` reads blocks.json again.

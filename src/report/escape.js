@@ -5,8 +5,17 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these characters; they are removed.
 const UNCARRIED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
-/** s (any value; null and undefined are empty) as markup text. */
-export const escapeMarkup = (s) =>
+/** An escaper that removes UNCARRIED and writes the characters of special as references. */
+const escaperOf = (special) => (s) =>
   String(s ?? '')
     .replace(UNCARRIED, '')
-    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    .replace(special, (c) => `&#${c.charCodeAt(0)};`);
+
+/** s (any value; null and undefined are empty) as markup text. */
+export const escapeMarkup = escaperOf(/[&<>"']/g);
+
+/**
+ * s as markup content only (between tags, never an attribute value): quotes
+ * stay themselves, so that a Markdown file reads the same raw and rendered.
+ */
+export const escapeContent = escaperOf(/[&<>]/g);

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baselineLines } from './baseline-words.js';
-import { escapeMarkup } from './escape.js';
+import { escapeContent } from './escape.js';
 import { INSTALL_HINT } from './plots.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
@@ -35,8 +35,9 @@ import {
 } from './words.js';
 
 // Text from the module's memory, inert in Markdown: its Markdown syntax
-// backslash-escaped, then its markup escaped (GitHub renders inline HTML).
-const moduleText = (s) => escapeMarkup(cell(s.replace(/[\\`*_[\]~]/g, '\\$&')));
+// backslash-escaped, then its markup escaped (GitHub renders inline HTML);
+// it is only ever content, so its quotes stay readable in the raw file.
+const moduleText = (s) => escapeContent(cell(s.replace(/[\\`*_[\]~]/g, '\\$&')));
 
 const cell = (s) =>
   String(s ?? '')
