@@ -25,6 +25,8 @@ export async function launch() {
       '--disable-sync',
       '--hide-scrollbars',
       '--font-render-hinting=none',
+      // One locale wherever the tests run: pages that format numbers (DHAT's viewer: 3,000) read the same.
+      '--lang=en-US',
       `--user-data-dir=${profile}`,
       '--remote-debugging-pipe',
       'about:blank',
