@@ -380,9 +380,10 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
  * calls that would decide it, by the run's own rates. */
 /* Why memory growth is `growth`, not leak or fragmentation. */
 #define WS_GROWTH_CAUSES(X)                                                              \
-  X(UNOBSERVED, 1, "unobserved") /* no live bytes were tested */                         \
-  X(LIVE_PEAKS, 2, "live-peaks") /* live bytes flat, their per-segment peaks grow */     \
-  X(HEAP_END, 3, "heap-end")     /* live bytes and the holes flat: grown at its end */
+  X(UNOBSERVED, 1, "unobserved")   /* no live bytes were tested */                       \
+  X(LIVE_PEAKS, 2, "live-peaks")   /* live bytes flat, their per-segment peaks grow */   \
+  X(HEAP_END, 3, "heap-end")       /* live bytes and the holes flat: grown at its end */ \
+  X(LIVE_RISING, 4, "live-rising") /* live bytes rose, but in steps, not sustained */
 
 #define WS_UNDECIDED_REASONS(X)                                                          \
   X(FEW_CALLS, 1, "few-calls")             /* too few calls after warm-up to test */     \

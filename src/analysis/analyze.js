@@ -256,7 +256,7 @@ function fromFirstCall(data) {
 }
 
 // Growth causes that rest on peaks of blocks freed late, which a GC's timing moves.
-const PEAK_CAUSES = new Set(['heap-end', 'live-peaks']);
+const PEAK_CAUSES = new Set(['heap-end', 'live-peaks', 'live-rising']);
 
 /**
  * What in the decoded timed pass logged, judged under cfg, must recur in a

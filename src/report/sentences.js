@@ -89,6 +89,8 @@ function growthWords(cause, what, rate) {
   switch (cause) {
     case 'live-peaks':
       return `${what} grows by ${rate} after warm-up; live bytes stay flat between calls but their peaks rise, so the heap grows to hold bursts of live data that are freed again — a leak in bursts cannot be told from growing bursts.`;
+    case 'live-rising':
+      return `${what} grows by ${rate} after warm-up; live bytes rose too, but unevenly (in steps, as live data freed late by a GC or a FinalizationRegistry makes them), so this run cannot call it a leak or bursts: a longer run (twice the calls) tells.`;
     case 'heap-end':
       return `${what} grows by ${rate} after warm-up while live bytes and the free bytes between blocks stay flat: the heap grew at its end (its free top chunk), to hold peaks of live bytes freed again between samples, not through fragmentation. Peaks that keep rising often come from objects freed late (a FinalizationRegistry, or a GC that runs later on a loaded machine); --count-allocs measures the peaks within calls.`;
     default:

@@ -426,6 +426,8 @@ const LEFTOVER_FLOOR = 0.01;
 const COUNTING_TELLS = {
   growth: 'it tells a leak (live bytes grow) from fragmentation (they stay flat) and names the op that allocates',
   'growth:live-peaks': 'it measures the peak of live bytes within each call and names the op whose bursts grow',
+  'growth:live-rising':
+    'it counts live bytes at every allocation and free, with no GC timing in them, and names the op that keeps them',
   'growth:heap-end':
     'it measures the peak of live bytes within each call, the peaks that grew the heap, and names the op that makes them',
   leak: 'it names the op that leaves bytes live and how many per call',

@@ -106,6 +106,11 @@ static void test_growth_causes(void) {
   s[1].peak_grows = 1;
   CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
   CHECK(f[0].cause == WS_GROWTH_LIVE_PEAKS);
+  /* Rising peaks over live levels that rose in steps: not flat levels. */
+  s[1].pattern = WS_PATTERN_STEP;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
+  CHECK(f[0].cause == WS_GROWTH_LIVE_RISING);
+  s[1].pattern = WS_PATTERN_FLAT;
   s[1].pattern = WS_PATTERN_UNTESTED;
   CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
   CHECK(f[0].cause == WS_GROWTH_UNOBSERVED);

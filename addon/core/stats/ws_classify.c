@@ -36,8 +36,11 @@ static int find_tested(const ws_signal *s, size_t k, int role) {
  * stores its series in *series and (growth) its WS_GROWTH_* cause in *cause,
  * or returns 0: live bytes sustained are a leak; else the finest growing
  * memory series names it, fragmentation when live bytes were tested, their
- * peaks are flat and, where the holes between blocks were tested, they
- * account for the growth (WS_HOLES_SHARE_DIVISOR). */
+ * peaks are flat and, where the holes between blocks were tested,
+ * they account for the growth (WS_HOLES_SHARE_DIVISOR). Rising live peaks
+ * make it growth: LIVE_PEAKS when the live levels are flat, LIVE_RISING when
+ * they rose significantly but in steps (a finalizer's sawtooth read through
+ * segment medians, a plateau not yet reached), neither flat nor a leak. */
 static int memory_kind(const ws_signal *s, size_t k, int *series, int *cause) {
   int live = find_tested(s, k, WS_ROLE_LIVE), holes = find_tested(s, k, WS_ROLE_HOLES);
   *cause = 0;
@@ -50,7 +53,8 @@ static int memory_kind(const ws_signal *s, size_t k, int *series, int *cause) {
     if (live < 0)
       *cause = WS_GROWTH_UNOBSERVED;
     else if (s[live].peak_grows)
-      *cause = WS_GROWTH_LIVE_PEAKS;
+      *cause = s[live].pattern == WS_PATTERN_STEP ? WS_GROWTH_LIVE_RISING
+                                                  : WS_GROWTH_LIVE_PEAKS;
     else if (holes >= 0 && s[holes].grown * WS_HOLES_SHARE_DIVISOR < s[*series].grown)
       *cause = WS_GROWTH_HEAP_END;
     return *cause != 0 ? WS_KIND_GROWTH : WS_KIND_FRAGMENTATION;

@@ -158,7 +158,7 @@ static int replicate(const ws_verdict_opts *o, const ws_drift_opts *d, ws_verdic
 }
 
 /* Replicates v's growth findings that rest on peaks (WS_GROWTH_HEAP_END,
- * LIVE_PEAKS: peaks of live bytes freed late, which a GC's timing moves) on
+ * LIVE_PEAKS, LIVE_RISING: live bytes freed late, which a GC's timing moves) on
  * o->replica's series of the same index, from v's warm-up: a finding whose
  * series is not sustained there leaves the findings for an undecided
  * WS_UNDECIDED_NOT_REPLICATED (the window's calls would decide it); one
@@ -170,7 +170,8 @@ static int replicate_peaks(const ws_verdict_opts *o, size_t calls, ws_verdict *v
   for (size_t i = 0; i < v->nfindings; i++) {
     ws_finding f = v->findings[i];
     int peaks = f.kind == WS_KIND_GROWTH &&
-                (f.cause == WS_GROWTH_HEAP_END || f.cause == WS_GROWTH_LIVE_PEAKS);
+                (f.cause == WS_GROWTH_HEAP_END || f.cause == WS_GROWTH_LIVE_PEAKS ||
+                 f.cause == WS_GROWTH_LIVE_RISING);
     const ws_series_in *s =
         peaks && (size_t)f.series < rp->k ? &rp->series[f.series] : NULL;
     if (s == NULL || s->n == 0) {
