@@ -45,6 +45,30 @@ void ws__census_finish(ws_census_result *out) {
           : 0;
 }
 
+void ws__tally_merge(ws__tally *into, const ws__tally *t) {
+  into->live += t->live;
+  into->gross += t->gross;
+  into->in_use += t->in_use;
+  into->free_bytes += t->free_bytes;
+  into->free_n += t->free_n;
+  if (t->largest > into->largest)
+    into->largest = t->largest;
+  for (int k = 0; k < WS_CENSUS_CLASSES; k++)
+    into->classes[k] += t->classes[k];
+}
+
+void ws__tally_add(ws_census_result *out, const ws__tally *t) {
+  out->live_bytes += t->live;
+  out->live_gross += t->gross;
+  out->in_use_chunks += t->in_use;
+  out->free_bytes += t->free_bytes;
+  out->free_chunks += t->free_n;
+  if (t->largest > out->largest_free)
+    out->largest_free = t->largest;
+  for (int k = 0; k < WS_CENSUS_CLASSES; k++)
+    out->classes[k] += t->classes[k];
+}
+
 int ws__search_keep(const ws__heap *h, ws__search *s, const ws_census *trial,
                     int (*walk)(const ws__heap *h, const ws_census *census,
                                 ws_census_result *out)) {

@@ -73,7 +73,8 @@ static int walk_chunks(const ws__heap *h, const geometry *g, uint64_t base, uint
                        uint64_t *budget, ws_census_result *out, uint32_t *pinuse) {
   const uint64_t mask = g->align - 1;
   uint64_t p = base + ((g->align - ((base + 8) & mask)) & mask);
-  uint64_t n = 0, gross = 0, free_bytes = 0, free_n = 0, largest = 0;
+  uint64_t n = 0;
+  ws__tally t = {0};
   /* Four histograms taken in turn: consecutive chunks of one class would
    * otherwise wait on each other's increment. */
   uint64_t classes[4][WS_CENSUS_CLASSES] = {{0}};
@@ -92,7 +93,7 @@ static int walk_chunks(const ws__heap *h, const geometry *g, uint64_t base, uint
          (size > stop - p) | (++n > limit)) != 0)
       return ws__walk_failed(h, n - 1);
     if (head & CINUSE) {
-      gross += size;
+      t.gross += size;
       classes[n & 3][ws__size_class(size)]++;
       prev = PINUSE;
       if (h->visit !=
@@ -101,28 +102,21 @@ static int walk_chunks(const ws__heap *h, const geometry *g, uint64_t base, uint
     } else {
       if (prev == 0 || ws__word(h, p + size) != size)
         return ws__walk_failed(h, n - 1);
-      free_bytes += size;
-      free_n++;
-      largest = size > largest ? size : largest;
+      t.free_bytes += size;
+      t.free_n++;
+      t.largest = size > t.largest ? size : t.largest;
       prev = 0;
     }
     p += size;
   }
   if (p != stop)
     return -1;
-  uint64_t in_use = 0;
   for (int k = 0; k < WS_CENSUS_CLASSES; k++) {
-    uint64_t count = classes[0][k] + classes[1][k] + classes[2][k] + classes[3][k];
-    out->classes[k] += count;
-    in_use += count;
+    t.classes[k] = classes[0][k] + classes[1][k] + classes[2][k] + classes[3][k];
+    t.in_use += t.classes[k];
   }
-  out->live_bytes += gross - 4 * in_use; /* CHUNK_OVERHEAD: the head word */
-  out->live_gross += gross;
-  out->in_use_chunks += in_use;
-  out->free_bytes += free_bytes;
-  out->free_chunks += free_n;
-  if (largest > out->largest_free)
-    out->largest_free = largest;
+  t.live = t.gross - 4 * t.in_use; /* CHUNK_OVERHEAD: the head word */
+  ws__tally_add(out, &t);
   *budget -= n;
   *pinuse = prev;
   return 0;

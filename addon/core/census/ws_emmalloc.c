@@ -42,8 +42,7 @@ static int linked(const ws__heap *h, uint64_t r) {
 static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest,
                       uint64_t *budget, ws_census_result *out) {
   uint64_t r = root, n = 0, last_size = 0, top = 0;
-  uint64_t live = 0, gross = 0, in_use = 0, free_bytes = 0, free_n = 0, largest = 0;
-  uint64_t classes[WS_CENSUS_CLASSES] = {0};
+  ws__tally t = {0};
   int prev_free = 0;
   while (r < end) {
     if (end - r < REGION_MIN || ++n > *budget)
@@ -65,16 +64,16 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
       if (newest && r + size == end - SENTINEL_BYTES) {
         top = size;
       } else {
-        free_bytes += size;
-        free_n++;
-        if (size > largest)
-          largest = size;
+        t.free_bytes += size;
+        t.free_n++;
+        if (size > t.largest)
+          t.largest = size;
       }
     } else if (r != root && r + size != end) {
-      gross += size;
-      live += size - HEADER_BYTES;
-      in_use++;
-      classes[ws__size_class(size)]++;
+      t.gross += size;
+      t.live += size - HEADER_BYTES;
+      t.in_use++;
+      t.classes[ws__size_class(size)]++;
       if (h->visit != NULL) /* the payload: between the size at each end */
         h->visit(h->visit_ctx, r, size, r + 4, size - HEADER_BYTES);
     }
@@ -84,15 +83,7 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
   }
   if (r != end || last_size != SENTINEL_BYTES || prev_free)
     return -1;
-  for (int k = 0; k < WS_CENSUS_CLASSES; k++)
-    out->classes[k] += classes[k];
-  out->live_bytes += live;
-  out->live_gross += gross;
-  out->in_use_chunks += in_use;
-  out->free_bytes += free_bytes;
-  out->free_chunks += free_n;
-  if (largest > out->largest_free)
-    out->largest_free = largest;
+  ws__tally_add(out, &t);
   out->top_bytes += top;
   *budget -= n;
   return 0;

@@ -114,11 +114,11 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
     return -1;
   uint32_t min = min_payload(overhead), rest = (AL - overhead % AL) % AL;
   const uint64_t from = b;
-  uint64_t n = 0, live = 0, gross = 0, in_use = 0, free_bytes = 0, free_n = 0;
-  /* The largest free block but the last one seen, and the last one: the
-   * last is the top when the tail follows it. */
-  uint64_t largest = 0, last_free = 0;
-  uint64_t classes[WS_CENSUS_CLASSES] = {0};
+  uint64_t n = 0;
+  /* t.largest: the largest free block but the last one seen; last_free: the
+   * last one, the top when the tail follows it. */
+  ws__tally t = {0};
+  uint64_t last_free = 0;
   uint32_t left_free = 0;
   while (b < tail) {
     uint32_t info = ws__word(h, b), size = info & ~TAGS;
@@ -130,16 +130,16 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
       if (left_free || ws__word(h, next - 4) != b ||
           !linked(h, root, b, size, overhead, from, tail))
         return ws__walk_failed(h, n - 1);
-      if (last_free > largest)
-        largest = last_free;
+      if (last_free > t.largest)
+        t.largest = last_free;
       last_free = size + overhead;
-      free_bytes += last_free;
-      free_n++;
+      t.free_bytes += last_free;
+      t.free_n++;
     } else {
-      live += size;
-      gross += size + overhead;
-      in_use++;
-      classes[ws__size_class(size + overhead)]++;
+      t.live += size;
+      t.gross += size + overhead;
+      t.in_use++;
+      t.classes[ws__size_class(size + overhead)]++;
       if (h->visit != NULL)
         h->visit(h->visit_ctx, b, size + overhead, b + overhead, size);
     }
@@ -153,20 +153,14 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
   /* The free block before the tail is where the heap grows: its top. */
   if (left_free) {
     out->top_bytes = last_free;
-    free_bytes -= last_free;
-    free_n--;
-  } else if (last_free > largest) {
-    largest = last_free;
+    t.free_bytes -= last_free;
+    t.free_n--;
+  } else if (last_free > t.largest) {
+    t.largest = last_free;
   }
-  memcpy(out->classes, classes, sizeof classes);
+  ws__tally_add(out, &t);
   out->kind = WS_CENSUS_TLSF;
   out->state = root;
-  out->live_bytes = live;
-  out->live_gross = gross;
-  out->in_use_chunks = in_use;
-  out->free_bytes = free_bytes;
-  out->free_chunks = free_n;
-  out->largest_free = largest;
   out->heap_bytes = tail + overhead - from;
   out->segments = 1;
   ws__census_finish(out);

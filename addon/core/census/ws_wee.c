@@ -41,21 +41,14 @@
 /* Totals of a walk, merged into the census only when what they count
  * validated. */
 typedef struct {
-  uint64_t live, gross, in_use, free_bytes, free_n, largest, cells;
-  uint64_t classes[WS_CENSUS_CLASSES];
+  ws__tally sum;
+  uint64_t cells; /* cells walked, nested runs' included (the budget) */
 } tally;
 
+/* Adds tally t into *into. */
 static void merge(tally *into, const tally *t) {
-  into->live += t->live;
-  into->gross += t->gross;
-  into->in_use += t->in_use;
-  into->free_bytes += t->free_bytes;
-  into->free_n += t->free_n;
-  if (t->largest > into->largest)
-    into->largest = t->largest;
+  ws__tally_merge(&into->sum, &t->sum);
   into->cells += t->cells;
-  for (int k = 0; k < WS_CENSUS_CLASSES; k++)
-    into->classes[k] += t->classes[k];
 }
 
 static int walk_run(const ws__heap *h, uint64_t start, uint64_t limit, int nested,
@@ -94,15 +87,15 @@ static int walk_run(const ws__heap *h, uint64_t start, uint64_t limit, int neste
       return ws__walk_failed(h, t->cells - 1);
     uint64_t size = next - c;
     if ((raw & ALLOCATED) == 0) {
-      t->free_bytes += size;
-      t->free_n++;
-      if (size > t->largest)
-        t->largest = size;
+      t->sum.free_bytes += size;
+      t->sum.free_n++;
+      if (size > t->sum.largest)
+        t->sum.largest = size;
     } else if (nested || !nested_run(h, c, next, t)) {
-      t->live += size - HEADER;
-      t->gross += size;
-      t->in_use++;
-      t->classes[ws__size_class(size < 16 ? 16 : size)]++;
+      t->sum.live += size - HEADER;
+      t->sum.gross += size;
+      t->sum.in_use++;
+      t->sum.classes[ws__size_class(size < 16 ? 16 : size)]++;
     }
     if (raw & LAST_CELL) {
       *end = next;
@@ -219,18 +212,12 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
       p += PAGE;
     }
   }
-  uint64_t n = listed(h, table, t.free_n);
+  uint64_t n = listed(h, table, t.sum.free_n);
   if (runs == 0 || n == 0 || n == UINT64_MAX)
     return -1;
-  memcpy(out->classes, t.classes, sizeof t.classes);
+  ws__tally_add(out, &t.sum);
   out->kind = WS_CENSUS_WEE;
   out->state = table;
-  out->live_bytes = t.live;
-  out->live_gross = t.gross;
-  out->in_use_chunks = t.in_use;
-  out->free_bytes = t.free_bytes;
-  out->free_chunks = t.free_n;
-  out->largest_free = t.largest;
   out->heap_bytes = heap;
   out->segments = (uint32_t)(runs > UINT32_MAX ? UINT32_MAX : runs);
   ws__census_finish(out);
