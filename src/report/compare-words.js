@@ -7,14 +7,13 @@
 // arm becomes "imports: A 36, B 42 (names differ by wasm-bindgen hashes; 6
 // only in B)". compare.json keeps every value whole, and compare.html lists
 // them below the numbers.
-import { formatBytes, formatPercent, trim } from './format.js';
+import { formatBytes, formatPercent, plural, trim } from './format.js';
 
 // The hash wasm-bindgen appends to an import's name (__wbg_log_1f2e3d4c5b6a7980).
 const WBG_HASH = /_[0-9a-f]{16}(?= \(|$)/;
 const LONGEST = 60;
 
 const cut = (text) => (text.length > LONGEST ? `${text.slice(0, LONGEST - 1)}…` : text);
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** How arms' import lists differ, in words: counts, whether hashes alone differ, what one arm adds. */
 function importsText(arms) {

@@ -36,6 +36,9 @@ export function formatRate(perSecond) {
 
 export const formatCount = (n) => Math.round(n).toLocaleString('en-US');
 
+/** n things: `1 import`, `1,200 growth events`. */
+export const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+
 /** x to `digits` significant digits, with thousands separators. */
 export function trim(x, digits = 3) {
   return Number(x.toPrecision(digits)).toLocaleString('en-US', { maximumFractionDigits: 2 });

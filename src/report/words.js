@@ -5,7 +5,16 @@ import { bytesOf, printable } from '../analysis/blocks.js';
 import { judge } from '../analysis/judge.js';
 import { withoutOptions } from '../options/argv.js';
 import { FINDING_KINDS } from '../protocol.js';
-import { formatCount as count, formatBytes, formatMs, formatNs, formatP, formatPercent, trim } from './format.js';
+import {
+  formatCount as count,
+  formatBytes,
+  formatMs,
+  formatNs,
+  formatP,
+  formatPercent,
+  plural,
+  trim,
+} from './format.js';
 import { KIND_WORDS } from './sentences.js';
 
 export { formatBytes, formatMs, formatNs, formatP, formatPercent };
@@ -415,8 +424,6 @@ export function rerunCommand(s, { add = [], replace = [] } = {}) {
 }
 
 // ---- what to do next ----
-
-const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 // An op that leaves less than this share of the top op's live bytes per call is not named as a lead.
 const LEFTOVER_FLOOR = 0.01;
