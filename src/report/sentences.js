@@ -15,6 +15,7 @@ export const KIND_WORDS = Object.freeze({
   inconclusive: 'inconclusive',
   'memory-exhausted': 'memory exhausted',
   leak: 'leak',
+  'unfreed-objects': 'objects never freed',
   fragmentation: 'fragmentation',
   growth: 'memory growth',
   slowdown: 'slowdown',
@@ -174,6 +175,34 @@ function sitesText(named) {
   return `Live since warm-up by allocation site (counting pass): ${parts.join('; ')}.`;
 }
 
+/** "16,000 `Doc` objects (made in op `edit`)" of a class as a finding names it, with what count says. */
+function classText(c, count, what) {
+  const op = c.op ? ` made in op \`${c.op}\`` : '';
+  return `${formatCount(count)} of ${formatCount(c.created)} \`${c.name}\` objects${op} ${what}`;
+}
+
+/** The classes of an unfreed-objects finding or a note in words (after warm-up). */
+function unfreedClassesText(classes, lost) {
+  return classes
+    .map((c) =>
+      lost
+        ? classText(c, c.collected, `were collected with no free (${formatCount(c.freed)} freed by the application)`)
+        : classText(
+            c,
+            c.reclaimed,
+            `were freed by the garbage collector, not the application (${formatCount(c.freed)} by it)`,
+          ),
+    )
+    .join('; ');
+}
+
+/** A leak's objects still held at the end (f.objects) in words, or ''. */
+function heldObjectsText(objects) {
+  if (!objects?.length) return '';
+  const parts = objects.map((c) => `${formatCount(c.held)} \`${c.name}\`${c.op ? ` (made in op \`${c.op}\`)` : ''}`);
+  return ` Objects made after warm-up and still held at the end (neither freed nor collected): ${parts.join(', ')}.`;
+}
+
 /** Finding f's sentence; ctx: { findings, memoryCount, sites } of the result it is in. */
 function findingSentence(f, ctx) {
   const rate = f.slope ? rateOf(f.slope) : '';
@@ -182,6 +211,11 @@ function findingSentence(f, ctx) {
   switch (f.kind) {
     case 'leak':
       text = `${what} grow by ${rate} after warm-up and never come back: a leak.${describeProjection(f.projection)}`;
+      break;
+    case 'unfreed-objects':
+      text = f.lost
+        ? `${what} grow by ${rate} after warm-up and never come back: objects the application never freed were collected by the garbage collector with no free, and their glue has no finalizer, so their memory is lost. Since warm-up, ${unfreedClassesText(f.classes, true)}. Free each one (free(), delete()) when done with it.${describeProjection(f.projection)}`
+        : `${what} grows by ${rate} after warm-up while the live bytes the application holds stay flat: objects it never freed wait for the garbage collector, whose finalizers free their memory only when it runs, and linear memory never shrinks. Since warm-up, ${unfreedClassesText(f.classes, false)}. Call free() on each when done with it.${describeProjection(f.projection)}`;
       break;
     case 'fragmentation':
       text = `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(f.projection)}`;
@@ -211,6 +245,7 @@ function findingSentence(f, ctx) {
     default:
       return f.sentence ?? '';
   }
+  text += heldObjectsText(f.objects);
   if (f.neverFrees)
     text +=
       ' The allocator never frees: every allocation stays live (the heap census saw its heap top only rise, with untouched memory above it), so every allocation a call makes is part of the leak.';
@@ -227,6 +262,7 @@ function findingSentence(f, ctx) {
 // sibling a slowdown's sentence mentions.
 const TREND_KINDS = new Set([
   'leak',
+  'unfreed-objects',
   'fragmentation',
   'growth',
   'stack-drift',
@@ -288,8 +324,12 @@ function undecidedSentence(u, s) {
 
 /** What the run shows that is no finding (n), in words; s: its series' facts. */
 function noteSentence(n, s) {
+  if (n.kind === 'objects-left-to-gc')
+    return `Since warm-up, ${unfreedClassesText(n.classes, false)}. Memory stayed flat in this run, but the garbage can pile up under other loads, and linear memory never shrinks: call free() on each when done with it.`;
   const what = subject(n.series);
   switch (n.kind) {
+    case 'gc-garbage':
+      return `${what} grew by ${formatBytes(n.perKiloCalls ?? 0)} per 1,000 calls after warm-up while the live bytes the application holds stayed flat: garbage awaiting the collector, which the glue frees only through finalizers (since warm-up, ${unfreedClassesText(n.classes, false)}). Not a finding: these objects have no free method, and each full GC returns their memory.`;
     case 'below-floor': {
       const f = s.belowFloor;
       const relative = formatPercent(f.floorRelative).replace('+', '');

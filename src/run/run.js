@@ -236,9 +236,12 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
   const countPath = inDir('samples-count.wslog');
   const sitesPath = inDir('sites.json');
   const blocksPath = inDir('blocks.json');
-  for (const path of [countPath, sitesPath, blocksPath]) if (path) rmSync(path, { force: true });
+  const objectsPath = inDir('objects.json');
+  for (const path of [countPath, sitesPath, blocksPath, objectsPath]) if (path) rmSync(path, { force: true });
   // What leaked blocks hold, picked at the end of the timed pass (docs/report.md, "The result folder").
   const blocks = timed.outcome.blocks ?? null;
+  // The glue's objects by class, counted in the timed pass (docs/allocator.md, "Objects the JS side owns").
+  const objects = timed.outcome.objects ?? null;
   if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
     // The same calls again: from the counter's start (a test hook's, else 0) to where it stopped.
     const completed = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
@@ -263,9 +266,10 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
   // The sites beside the counting pass's log (docs/log-format.md, "sites.json").
   if (sites && sitesPath) writeFileSync(sitesPath, JSON.stringify(sites));
   if (blocks && blocksPath) writeFileSync(blocksPath, JSON.stringify(blocks));
+  if (objects && objectsPath) writeFileSync(objectsPath, JSON.stringify(objects));
   const logs =
     outDir === null
-      ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites, blocks })
+      ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites, blocks, objects })
       : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };

@@ -1,0 +1,255 @@
+// The glue's objects by class (docs/allocator.md, "Objects the JS side
+// owns"): wasm-bindgen, embind and emnapi tie a block of linear memory to a
+// JS object and free it from a FinalizationRegistry callback when the
+// garbage collector gets round to it; an application that forgets free()
+// leaves its memory to the collector. This counts, per class: objects
+// created (registered with a registry, or made by embind), freed by the
+// application (unregistered, or a free method called), reclaimed by the
+// garbage collector (the glue's finalizer ran), and collected without any
+// free (a glue with no registry: embind's raw pointers; their memory is
+// never returned). Installed before the target loads; invisible to glue
+// code: the registry it creates is a FinalizationRegistry that behaves as
+// one, held values and tokens reach the glue unchanged.
+
+import { callerFile, isRuntime } from './caller.js';
+
+// Method names by which glue code frees an object's block.
+const FREE_METHODS = ['free', 'delete', 'destroy', '__destroy__', 'dispose'];
+// Distinct classes counted; past this, objects of new classes go to one row.
+const MAX_CLASSES = 64;
+const OTHER = '(other classes)';
+
+// The engine's own, as it was before installObjectTracker replaced it.
+export const NativeFinalizationRegistry = globalThis.FinalizationRegistry;
+
+/**
+ * The name of the class obj was made by: the name of the first constructor
+ * on its prototype chain, read from data properties only (no getter runs).
+ */
+function classOf(obj) {
+  if (typeof obj === 'function') return 'Function';
+  return constructorName(Object.getPrototypeOf(obj)) ?? '(anonymous)';
+}
+
+/** The name of the first named constructor on the chain from proto, or null. */
+function constructorName(proto) {
+  for (let depth = 0; proto !== null && depth < 8; depth++) {
+    const d = Object.getOwnPropertyDescriptor(proto, 'constructor');
+    if (d && 'value' in d && typeof d.value === 'function' && d.value.name) return d.value.name;
+    if (d && 'value' in d) break; // a class of its own, without a name: not its base's
+    proto = Object.getPrototypeOf(proto);
+  }
+  return null;
+}
+
+/**
+ * The class name embind keeps for an object made with props (its $$
+ * record: the pointer type's registered class), for a class whose
+ * constructor has no name (minified glue); null when none is found.
+ * Reads data properties only.
+ */
+function embindClassName(props) {
+  const record = Object.values(props)[0]?.value;
+  if (!record || typeof record !== 'object') return null;
+  for (const ptrType of Object.values(record)) {
+    if (!ptrType || typeof ptrType !== 'object') continue;
+    for (const cls of Object.values(ptrType)) {
+      const d = cls && typeof cls === 'object' ? Object.getOwnPropertyDescriptor(cls, 'name') : undefined;
+      if (d && typeof d.value === 'string' && /^[A-Za-z_$][\w$]*$/.test(d.value)) return d.value;
+    }
+  }
+  return null;
+}
+
+/** Whether proto is an embind class's prototype (ClassHandle's public methods on its chain). */
+function isEmbindPrototype(proto) {
+  try {
+    return typeof proto.isAliasOf === 'function' && typeof proto.isDeleted === 'function' && 'clone' in proto;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Installs the tracker; control: the ring's control words (CTL.call says
+ * which op is running: 1 + its index, 0 between calls). Returns
+ * { snapshot(iteration), result(opNames), settled() }.
+ */
+export function installObjectTracker({ control, callWord }) {
+  const Native = NativeFinalizationRegistry;
+  const classes = new Map(); // name -> row
+  const rowOf = new WeakMap(); // object or token -> { row, freed }
+  const wrappedFree = new WeakSet(); // prototypes whose free methods count
+  const snapshots = [];
+  let cleanups = 0; // the glue's finalizer callbacks run so far
+
+  const opNow = () => control[callWord] - 1; // -1: between calls (setup, teardown)
+
+  function row(name) {
+    let r = classes.get(name);
+    if (r) return r;
+    if (classes.size >= MAX_CLASSES) return row(OTHER);
+    r = { name, created: 0, freed: 0, reclaimed: 0, collected: 0, registry: false, freeable: false, byOp: new Map() };
+    classes.set(name, r);
+    return r;
+  }
+
+  function created(r) {
+    r.created++;
+    const op = opNow();
+    r.byOp.set(op, (r.byOp.get(op) ?? 0) + 1);
+  }
+
+  // Objects with no registry of their glue's (embind's raw pointers): seen
+  // by ours, so that one the collector takes before any free is counted.
+  const lost = new Native((entry) => {
+    if (!entry.freed) entry.row.collected++;
+  });
+
+  /** Wraps the free methods on proto's chain (once per prototype) to count the frees of their objects. */
+  function countFrees(proto) {
+    for (let p = proto, depth = 0; p !== null && p !== Object.prototype && depth < 8; depth++) {
+      if (wrappedFree.has(p)) return;
+      wrappedFree.add(p);
+      for (const name of FREE_METHODS) {
+        const d = Object.getOwnPropertyDescriptor(p, name);
+        if (!d || typeof d.value !== 'function' || !d.writable) continue;
+        const original = d.value;
+        const counted = {
+          [name](...args) {
+            const entry = rowOf.get(this);
+            const result = Reflect.apply(original, this, args);
+            if (entry && !entry.freed) {
+              entry.freed = true;
+              entry.row.freed++;
+            }
+            return result;
+          },
+        }[name];
+        Object.defineProperty(p, name, { ...d, value: counted });
+      }
+      p = Object.getPrototypeOf(p);
+    }
+  }
+
+  const untracked = new WeakSet(); // Node's own registries (undici's Response objects)
+
+  class CountingRegistry extends Native {
+    constructor(cleanup) {
+      // Node's own registries, and a cleanup that is no function (the engine's own TypeError), as they are.
+      if (typeof cleanup !== 'function' || isRuntime(callerFile(import.meta.url))) {
+        super(cleanup);
+        untracked.add(this);
+        return;
+      }
+      super((held) => {
+        cleanups++;
+        const entry = held.entry;
+        if (!entry.freed) {
+          entry.freed = true;
+          entry.row.reclaimed++;
+        }
+        return cleanup(held.value);
+      });
+    }
+
+    register(target, value, token) {
+      if (untracked.has(this) || target === null || (typeof target !== 'object' && typeof target !== 'function'))
+        return super.register(target, value, token); // as is; or the engine's own TypeError
+      const known = rowOf.get(target);
+      const r = known ? known.row : row(classOf(target));
+      r.registry = true;
+      if (token !== undefined) r.freeable = true;
+      const entry = known ?? { row: r, freed: false };
+      // An object embind made and now registers: the glue's finalizer will say when it is collected.
+      if (known) lost.unregister(known);
+      else created(r);
+      super.register(target, { value, entry }, token);
+      if (token !== undefined && token !== null && (typeof token === 'object' || typeof token === 'function'))
+        rowOf.set(token, entry);
+      rowOf.set(target, entry);
+      return undefined;
+    }
+
+    unregister(token) {
+      const removed = super.unregister(token);
+      if (untracked.has(this)) return removed;
+      const entry = removed ? rowOf.get(token) : undefined;
+      if (entry && !entry.freed) {
+        entry.freed = true;
+        entry.row.freed++;
+      }
+      return removed;
+    }
+  }
+  Object.defineProperty(CountingRegistry, 'name', { value: 'FinalizationRegistry' });
+  Object.defineProperty(globalThis, 'FinalizationRegistry', {
+    ...Object.getOwnPropertyDescriptor(globalThis, 'FinalizationRegistry'),
+    value: CountingRegistry,
+  });
+
+  // embind makes each object as Object.create(its class's prototype, { $$ }):
+  // seen here, counted by class, its class's free methods counted too.
+  const create = Object.create;
+  const embind = new WeakMap(); // prototype -> its class name if it is embind's, else false
+  const tracked = {
+    create(proto, props) {
+      const obj = create(proto, props);
+      if (props === undefined || proto === null || typeof proto !== 'object') return obj;
+      let name = embind.get(proto);
+      if (name === undefined) {
+        name = isEmbindPrototype(proto) && (constructorName(proto) ?? embindClassName(props) ?? '(anonymous)');
+        embind.set(proto, name);
+        if (name) countFrees(proto);
+      }
+      if (name && !rowOf.has(obj)) {
+        const r = row(name);
+        r.freeable = true;
+        const entry = { row: r, freed: false };
+        rowOf.set(obj, entry);
+        created(r);
+        lost.register(obj, entry, entry);
+      }
+      return obj;
+    },
+  }.create;
+  Object.defineProperty(Object, 'create', { ...Object.getOwnPropertyDescriptor(Object, 'create'), value: tracked });
+
+  return {
+    /** How many of the glue's finalizer callbacks have run so far. */
+    cleanups: () => cleanups,
+    /** Records every class's counts as of iteration (the calls done). */
+    snapshot(iteration) {
+      if (classes.size === 0) return;
+      snapshots.push({
+        iteration,
+        classes: [...classes.values()].map((r) => [r.name, r.created, r.freed, r.reclaimed, r.collected]),
+      });
+    },
+    /**
+     * The counts as the summary takes them: { classes: [{ name, registry,
+     * freeable, created, freed, reclaimed, collected, held, createdBy: [{ op,
+     * count }] }], snapshots }, op names from opNames (null: between calls);
+     * null when no object was seen.
+     */
+    result(opNames) {
+      if (classes.size === 0) return null;
+      return {
+        classes: [...classes.values()].map((r) => ({
+          name: r.name,
+          registry: r.registry,
+          freeable: r.freeable,
+          created: r.created,
+          freed: r.freed,
+          reclaimed: r.reclaimed,
+          collected: r.collected,
+          held: r.created - r.freed - r.reclaimed - r.collected,
+          createdBy: [...r.byOp]
+            .sort((a, b) => b[1] - a[1])
+            .map(([op, count]) => ({ op: op >= 0 ? (opNames[op] ?? null) : null, count })),
+        })),
+        snapshots,
+      };
+    },
+  };
+}
