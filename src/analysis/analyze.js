@@ -19,7 +19,7 @@ import { censusMetricsOf } from './census-metrics.js';
 import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { judge, runStatus } from './judge.js';
-import { objectsSummary, withObjects } from './objects.js';
+import { garbageHeld, objectsSummary, withObjects } from './objects.js';
 import { namedSites, sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun } from './verdict.js';
@@ -122,9 +122,9 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
 // Findings that name the size classes that accumulate, and the memory.
 const NAMES_CLASSES = new Set(['leak', 'unfreed-objects', 'growth', 'fragmentation']);
 
-/** Finding f with the census's growing size classes (f.sizeClasses), when it names them. */
+/** Finding f with the census's growing size classes (f.sizeClasses), when it names them (a trend's). */
 function withGrowingClasses(f, census) {
-  if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length) return f;
+  if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length || !f.slope) return f;
   return { ...f, sizeClasses: census.growing };
 }
 
@@ -332,7 +332,16 @@ export function analyze({
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   // The glue's objects by class, and what they say of the memory findings.
   const objects = objectsSummary(rawObjects, trend.warmup.iterations);
-  const explained = withObjects(trend.findings, trend.notes, objects, liveSource === HELD_SOURCE);
+  const judgedMemory = memories[censusMemory];
+  const garbage =
+    objects && judgedMemory
+      ? garbageHeld(
+          censusMetricsOf(timed.metrics, censusMemory),
+          timed.metrics[`memory:${judgedMemory.label}`],
+          trend.warmup.iterations,
+        )
+      : null;
+  const explained = withObjects(trend.findings, trend.notes, objects, liveSource === HELD_SOURCE, garbage);
   summary.findings = [
     ...exhausted,
     ...explained.findings.map((f) =>

@@ -16,6 +16,10 @@ const MIN_LEFT_SHARE = 0.01;
 const MAX_FREED_SHARE = 0.01;
 // Classes a finding or note names, largest first.
 const NAMED = 3;
+// Garbage worth a finding: at its peak after warm-up it held at least this
+// share of its memory, and at least GARBAGE_MIN_BYTES.
+const GARBAGE_MIN_SHARE = 0.1;
+const GARBAGE_MIN_BYTES = 1 << 20;
 
 // The memory findings the objects may explain.
 const MEMORY_KINDS = new Set(['leak', 'fragmentation', 'growth']);
@@ -56,6 +60,47 @@ export function objectsSummary(objects, warmupIteration) {
   classes.sort((a, b) => b.afterWarmup.created - a.afterWarmup.created || b.created - a.created);
   return { classes };
 }
+
+/** The value of series s (iter, value) at iteration x: linear between its points, its ends beyond them. */
+function valueAt(s, x) {
+  const n = s.iter.length;
+  if (x <= s.iter[0]) return s.value[0];
+  if (x >= s.iter[n - 1]) return s.value[n - 1];
+  let i = 1;
+  while (s.iter[i] < x) i++;
+  const t = (x - s.iter[i - 1]) / (s.iter[i] - s.iter[i - 1]);
+  return s.value[i - 1] + t * (s.value[i] - s.value[i - 1]);
+}
+
+/**
+ * How much garbage the heap census saw in one memory after warm-up: live
+ * bytes as sampled (garbage awaiting the collector included) minus the live
+ * bytes the application held (sampled after full GCs, between them
+ * interpolated). { peakBytes, atIteration, memoryBytes (the memory's size
+ * at the end), share (peak / memoryBytes) }, or null without both series.
+ * census: that memory's census series (censusLive, censusLiveHeld); memory:
+ * its linear memory's series { iter, value }.
+ */
+export function garbageHeld(census, memory, fromIteration) {
+  const live = census.censusLive;
+  const held = census.censusLiveHeld;
+  if (!live?.iter.length || !held?.iter.length || !memory?.value.length) return null;
+  let peakBytes = 0;
+  let atIteration = null;
+  for (let i = 0; i < live.iter.length; i++) {
+    if (live.iter[i] < fromIteration) continue;
+    const garbage = live.value[i] - valueAt(held, live.iter[i]);
+    if (garbage > peakBytes) {
+      peakBytes = garbage;
+      atIteration = live.iter[i];
+    }
+  }
+  const memoryBytes = memory.value[memory.value.length - 1];
+  return { peakBytes, atIteration, memoryBytes, share: memoryBytes > 0 ? peakBytes / memoryBytes : 0 };
+}
+
+/** Whether garbage (garbageHeld's) held enough of its memory to be a finding. */
+const materialGarbage = (g) => Boolean(g && g.peakBytes >= GARBAGE_MIN_BYTES && g.share >= GARBAGE_MIN_SHARE);
 
 /** A class as a finding or note names it: its name, counts after warm-up and the op that made most of them. */
 const named = (c) => ({
@@ -105,15 +150,17 @@ function stillHeld(summary) {
  * - live bytes leak and a class the application never frees was collected
  *   without a free: one `unfreed-objects` finding (lost: true) in its place;
  * - live bytes leak otherwise: the leak names the classes still held;
- * - the heap or memory grows, held live bytes do not, and objects the
- *   application could have freed were reclaimed by the collector: one
- *   `unfreed-objects` finding in place of those findings;
+ * - objects the application could have freed were reclaimed by the
+ *   collector, and either the heap or memory grows while held live bytes do
+ *   not, or their garbage held a material share of the memory (garbage:
+ *   garbageHeld's): one `unfreed-objects` finding in place of the memory
+ *   findings;
  * - likewise, but the objects have no free (the glue frees them only by
  *   finalizers): the growth is a note (`gc-garbage`), not a finding;
  * - no memory finding, objects left to the collector: a note
  *   (`objects-left-to-gc`).
  */
-export function withObjects(findings, notes, summary, heldLive) {
+export function withObjects(findings, notes, summary, heldLive, garbage = null) {
   if (!summary) return { findings, notes };
   const memory = findings.filter((f) => MEMORY_KINDS.has(f.kind));
   const rest = findings.filter((f) => !MEMORY_KINDS.has(f.kind));
@@ -129,11 +176,11 @@ export function withObjects(findings, notes, summary, heldLive) {
     const withHeld = held.length ? { ...leak, objects: held.slice(0, NAMED).map(named) } : leak;
     return { findings: findings.map((f) => (f === leak ? withHeld : f)), notes };
   }
-  if (memory.length > 0 && heldLive && freeable.length > 0) {
-    const first = memory[0];
-    const f = { ...first, kind: 'unfreed-objects', lost: false, classes: freeable.slice(0, NAMED).map(named) };
-    delete f.cause;
-    return { findings: [...rest, f], notes };
+  if (heldLive && freeable.length > 0 && (memory.length > 0 || materialGarbage(garbage))) {
+    const { cause: _, ...first } = memory[0] ?? { series: 'memory' };
+    const f = { ...first, kind: 'unfreed-objects', lost: false, classes: freeable.slice(0, NAMED).map(named), garbage };
+    // The memory that grew while the garbage piled up was no start-up cost.
+    return { findings: [...rest, f], notes: notes.filter((n) => n.kind !== 'startup-growth') };
   }
   const unfreeable = leftToCollector(summary, false);
   if (memory.length > 0 && heldLive && unfreeable.length > 0) {
@@ -145,10 +192,9 @@ export function withObjects(findings, notes, summary, heldLive) {
     }));
     return { findings: rest, notes: [...notes, ...garbage] };
   }
-  if (freeable.length > 0)
-    return {
-      findings,
-      notes: [...notes, { kind: 'objects-left-to-gc', series: null, classes: freeable.slice(0, NAMED).map(named) }],
-    };
+  if (freeable.length > 0) {
+    const note = { kind: 'objects-left-to-gc', series: null, classes: freeable.slice(0, NAMED).map(named), garbage };
+    return { findings, notes: [...notes, note] };
+  }
   return { findings, notes };
 }

@@ -175,25 +175,27 @@ function sitesText(named) {
   return `Live since warm-up by allocation site (counting pass): ${parts.join('; ')}.`;
 }
 
-/** "16,000 `Doc` objects (made in op `edit`)" of a class as a finding names it, with what count says. */
-function classText(c, count, what) {
-  const op = c.op ? ` made in op \`${c.op}\`` : '';
-  return `${formatCount(count)} of ${formatCount(c.created)} \`${c.name}\` objects${op} ${what}`;
-}
-
-/** The classes of an unfreed-objects finding or a note in words (after warm-up). */
+/**
+ * The classes of an unfreed-objects finding or a note in words (counts
+ * after warm-up): "of 16,000 `Doc` objects made in op `edit`, the
+ * application freed 800 and left 15,200 to the garbage collector".
+ */
 function unfreedClassesText(classes, lost) {
   return classes
-    .map((c) =>
-      lost
-        ? classText(c, c.collected, `were collected with no free (${formatCount(c.freed)} freed by the application)`)
-        : classText(
-            c,
-            c.reclaimed,
-            `were freed by the garbage collector, not the application (${formatCount(c.freed)} by it)`,
-          ),
-    )
+    .map((c) => {
+      const op = c.op ? ` made in op \`${c.op}\`` : '';
+      const rest = lost
+        ? `${formatCount(c.collected)} were collected with no free`
+        : `left ${formatCount(c.reclaimed)} to the garbage collector`;
+      return `of ${formatCount(c.created)} \`${c.name}\` objects${op}, the application freed ${formatCount(c.freed)} and ${rest}`;
+    })
     .join('; ');
+}
+
+/** " Their garbage held up to 6.2 MiB of the memory's 8.0 MiB (77 %)." of garbageHeld's g, or ''. */
+function garbageText(g) {
+  if (!g || !(g.peakBytes > 0)) return '';
+  return ` Their garbage held up to ${formatBytes(g.peakBytes)} of the memory's ${formatBytes(g.memoryBytes)} (${Math.round(g.share * 100)} %) after warm-up.`;
 }
 
 /** A leak's objects still held at the end (f.objects) in words, or ''. */
@@ -215,7 +217,7 @@ function findingSentence(f, ctx) {
     case 'unfreed-objects':
       text = f.lost
         ? `${what} grow by ${rate} after warm-up and never come back: objects the application never freed were collected by the garbage collector with no free, and their glue has no finalizer, so their memory is lost. Since warm-up, ${unfreedClassesText(f.classes, true)}. Free each one (free(), delete()) when done with it.${describeProjection(f.projection)}`
-        : `${what} grows by ${rate} after warm-up while the live bytes the application holds stay flat: objects it never freed wait for the garbage collector, whose finalizers free their memory only when it runs, and linear memory never shrinks. Since warm-up, ${unfreedClassesText(f.classes, false)}. Call free() on each when done with it.${describeProjection(f.projection)}`;
+        : `${f.slope ? `${what} grows by ${rate} after warm-up while the live bytes the application holds stay flat: objects` : 'Objects'} the application never freed wait for the garbage collector, whose finalizers free their memory only when it runs, and linear memory never shrinks.${garbageText(f.garbage)} Since warm-up, ${unfreedClassesText(f.classes, false)}. Call free() on each when done with it.${describeProjection(f.projection)}`;
       break;
     case 'fragmentation':
       text = `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(f.projection)}`;
@@ -325,7 +327,7 @@ function undecidedSentence(u, s) {
 /** What the run shows that is no finding (n), in words; s: its series' facts. */
 function noteSentence(n, s) {
   if (n.kind === 'objects-left-to-gc')
-    return `Since warm-up, ${unfreedClassesText(n.classes, false)}. Memory stayed flat in this run, but the garbage can pile up under other loads, and linear memory never shrinks: call free() on each when done with it.`;
+    return `Since warm-up, ${unfreedClassesText(n.classes, false)}.${garbageText(n.garbage)} Memory stayed flat in this run, but the garbage can pile up under other loads, and linear memory never shrinks: call free() on each when done with it.`;
   const what = subject(n.series);
   switch (n.kind) {
     case 'gc-garbage':
