@@ -195,7 +195,9 @@ export function installObjectTracker({ control, callWord }) {
   const tracked = {
     create(proto, props) {
       const obj = create(proto, props);
-      if (props === undefined || proto === null || typeof proto !== 'object') return obj;
+      // Instances only: a prototype made for a class (props define its constructor) is none.
+      if (props === undefined || proto === null || typeof proto !== 'object' || Object.hasOwn(props, 'constructor'))
+        return obj;
       let name = embind.get(proto);
       if (name === undefined) {
         name = isEmbindPrototype(proto) && (constructorName(proto) ?? embindClassName(props) ?? '(anonymous)');
