@@ -198,6 +198,7 @@ test(
       replicaLog: null,
       sites: null,
       blocks: 'blocks.json', // what leaked blocks hold: on by default for soak()
+      objects: null, // a raw module has no glue objects
       summary: 'summary.json',
     });
     assert.equal(again.summary.verdict, summary.verdict);

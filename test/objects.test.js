@@ -1,6 +1,6 @@
 // Memory that JS objects own (docs/verdicts.md, "Memory that JS objects
 // own"), end to end at the defaults users get: glue that frees through a
-// FinalizationRegistry (wasm-bindgen's style, test/scenarios/glue-objects*)
+// FinalizationRegistry (wasm-bindgen's style, soak/scenarios/glue-objects*)
 // and embind with no finalizer (yoga-layout, a real release build): a
 // forgotten free() is `unfreed-objects` naming the class and the op, the
 // clean twins have no finding, and a leak of objects the application keeps
@@ -17,7 +17,7 @@ async function soakAtDefaults(...path) {
 }
 
 test('a wasm-bindgen-style glue: every Doc freed by the application is stable; its objects are counted', async () => {
-  const { code, stderr, summary } = await soakAtDefaults('test', 'scenarios', 'glue-objects.mjs');
+  const { code, stderr, summary } = await soakAtDefaults('soak', 'scenarios', 'glue-objects.mjs');
   assert.equal(code, 0, stderr);
   assertClean(summary);
   const doc = summary.objects.classes.find((c) => c.name === 'Doc');
@@ -33,7 +33,7 @@ test('a wasm-bindgen-style glue: every Doc freed by the application is stable; i
 });
 
 test('a forgotten free() of a FinalizationRegistry glue is unfreed-objects naming the class and the op', async () => {
-  const { code, summary } = await soakAtDefaults('test', 'scenarios', 'glue-objects-unfreed.mjs');
+  const { code, summary } = await soakAtDefaults('soak', 'scenarios', 'glue-objects-unfreed.mjs');
   assert.equal(summary.verdict, 'unfreed-objects');
   assert.equal(code, 1);
   const [f] = summary.findings;

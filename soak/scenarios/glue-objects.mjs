@@ -5,7 +5,7 @@
 // The unfreed twin (glue-objects-unfreed.mjs) forgets free().
 import { readFileSync } from 'node:fs';
 
-const WASM = new URL('../../soak/modules/alloc-dlmalloc.wasm', import.meta.url);
+const WASM = new URL('../modules/alloc-dlmalloc.wasm', import.meta.url);
 
 /** Returns the scenario; options: { name, unfreed }. */
 export function glueObjectsScenario({ name, unfreed }) {
