@@ -218,6 +218,8 @@ export function installObjectTracker({ control, callWord }) {
   Object.defineProperty(Object, 'create', { ...Object.getOwnPropertyDescriptor(Object, 'create'), value: tracked });
 
   return {
+    /** Whether any object of the glue's has been counted. */
+    seen: () => classes.size > 0,
     /** How many of the glue's finalizer callbacks have run so far. */
     cleanups: () => cleanups,
     /** Records every class's counts as of iteration (the calls done). */

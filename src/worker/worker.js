@@ -266,7 +266,9 @@ async function prepare(stdio) {
 // garbage, waits until the finalizers have run, and samples what the
 // application still holds: the JS heap (jsHeapAfterGC), each memory's census
 // live bytes (censusLiveHeld) and the glue's objects by class; the time it
-// took is censusHeldNs. Raw modules have no JS glue (the JS heap is the
+// took is censusHeldNs. Until the glue has made an object, every other
+// checkpoint takes the JS heap after a GC alone (nothing a finalizer frees
+// holds linear memory). Raw modules have no JS glue (the JS heap is the
 // harness's own, nothing is finalized), so only scenarios pay for them.
 
 /**
@@ -320,6 +322,15 @@ async function heldSample(completed, elapsedMs) {
   const dueMs = config.durationMs ? (checkpoint * config.durationMs) / HELD_CHECKPOINTS : Infinity;
   if (!collectGarbage || (completed < due && elapsedMs < dueMs)) return;
   checkpoint++;
+  // No glue object seen yet: nothing a finalizer frees holds linear memory,
+  // so every other checkpoint takes the JS heap after a GC alone.
+  if (!objects.seen()) {
+    if (checkpoint % 2 === 1) {
+      collectGarbage();
+      addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
+    }
+    return;
+  }
   const started = process.hrtime.bigint();
   enter(PHASE.eventLoop);
   await collectAndSettle();
