@@ -6,14 +6,16 @@
 // clean twins have no finding, and a leak of objects the application keeps
 // (harfbuzzjs fonts in a cache) stays a leak that names them.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { assertClean, fixture, readSummary, runCli, tempDir } from './helpers.js';
 
-/** Runs scenario (a path under the repository) at the defaults; returns { code, summary }. */
+/** Runs scenario (a path under the repository) at the defaults; returns { code, stderr, summary, out }. */
 async function soakAtDefaults(...path) {
   const out = tempDir();
   const r = await runCli(['run', fixture(...path), '-o', out, '-q']);
-  return { code: r.code, stderr: r.stderr, summary: readSummary(out) };
+  return { code: r.code, stderr: r.stderr, summary: readSummary(out), out };
 }
 
 test('a wasm-bindgen-style glue: every Doc freed by the application is stable; its objects are counted', async () => {
@@ -33,7 +35,7 @@ test('a wasm-bindgen-style glue: every Doc freed by the application is stable; i
 });
 
 test('a forgotten free() of a FinalizationRegistry glue is unfreed-objects naming the class and the op', async () => {
-  const { code, summary } = await soakAtDefaults('soak', 'scenarios', 'glue-objects-unfreed.mjs');
+  const { code, summary, out } = await soakAtDefaults('soak', 'scenarios', 'glue-objects-unfreed.mjs');
   assert.equal(summary.verdict, 'unfreed-objects');
   assert.equal(code, 1);
   const [f] = summary.findings;
@@ -48,6 +50,14 @@ test('a forgotten free() of a FinalizationRegistry glue is unfreed-objects namin
     /`Doc` objects made in op `iteration`, the application freed 0 and left [\d,]+ to the garbage collector/,
   );
   assert.ok(!summary.notes.some((n) => n.kind === 'startup-growth'), 'the garbage is not called start-up growth');
+  assert.ok(summary.objects.garbage.peakBytes > 1 << 20, 'the garbage the census saw');
+  // The class's row in both reports.
+  const md = readFileSync(join(out, 'summary.md'), 'utf8');
+  assert.match(md, /\| Doc \| [\d,]+ \| 0 \| [\d,]+ \| 0 \| \d+ \| iteration \| free\(\) or a finalizer \|/);
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  assert.match(html, /<section id="objects"><h2>Objects by class<\/h2>/);
+  assert.match(html, /<tr><td>Doc<\/td><td>[\d,]+<\/td><td>0<\/td>/);
+  assert.match(html, /garbage awaiting the collector: see the finding/);
 });
 
 test('embind objects dropped without free() (yoga-layout) are unfreed-objects, lost: Node named', async () => {

@@ -356,7 +356,7 @@ export function analyze({
   ];
   summary.inconclusive = trend.inconclusive;
   summary.notes = explained.notes;
-  summary.objects = objects;
+  summary.objects = objects && { ...objects, garbage };
   summary.verdict = null; // the judge's, below, once every finding is in
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;

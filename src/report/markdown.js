@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baselineLines } from './baseline-words.js';
 import { escapeContent } from './escape.js';
+import { objectRows, objectsNote } from './objects-rows.js';
 import { INSTALL_HINT } from './plots.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
@@ -64,6 +65,25 @@ function sitesLines(s) {
         (g) =>
           `| +${formatBytes(g.liveBytes.growth)} | ${Math.round(g.share * 100)} % | ${cell(g.op ?? '–')} | ${cell(g.stack)} |`,
       ),
+    '',
+  ];
+}
+
+// The glue's objects by class (summary.objects), compact.
+function objectsLines(s) {
+  const rows = objectRows(s);
+  if (!rows.length) return [];
+  return [
+    '**Objects by class** (since warm-up)',
+    '',
+    '| class | made | freed by the application | reclaimed by the GC | collected, no free | still held | op | freed by |',
+    '|---|--:|--:|--:|--:|--:|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${moduleText(r.name)} | ${formatCount(r.made)} | ${formatCount(r.freed)} | ${formatCount(r.reclaimed)} | ${formatCount(r.collected)} | ${formatCount(r.held)} | ${r.op === null ? '–' : moduleText(r.op)} | ${r.freedBy} |`,
+    ),
+    '',
+    `<sub>${objectsNote(s, formatBytes)}</sub>`,
     '',
   ];
 }
@@ -163,7 +183,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     }
     out.push('');
   }
-  out.push(...allocatorLines(s, timed), ...sitesLines(s));
+  out.push(...allocatorLines(s, timed), ...sitesLines(s), ...objectsLines(s));
   const m = s.memory;
   if (m)
     out.push(
