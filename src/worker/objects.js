@@ -107,10 +107,13 @@ export function installObjectTracker({ control, callWord }) {
     const proto = typeof obj === 'function' ? null : Object.getPrototypeOf(obj);
     if (proto !== lastProto || lastRow === null) {
       lastProto = proto;
-      lastRow = row(classOf(obj));
+      lastRow = (proto !== null && embind.get(proto)) || row(classOf(obj));
     }
     return lastRow;
   }
+
+  const embind = new WeakMap(); // prototype -> its row if it is embind's, else false
+  let embindSeen = false;
 
   // Objects made with no finalizer of their glue's (embind's raw pointers),
   // registered here with themselves as the token: a free unregisters them
@@ -197,8 +200,6 @@ export function installObjectTracker({ control, callWord }) {
   // embind makes each object as Object.create(its class's prototype, { $$ }):
   // seen here, counted by class, its class's free methods counted too.
   const create = Object.create;
-  const embind = new WeakMap(); // prototype -> its row if it is embind's, else false
-  let embindSeen = false;
   const tracked = {
     create(proto, props) {
       const obj = create(proto, props);
