@@ -8,7 +8,7 @@
 // (summary, verdict, reports), and the comparison's analysis (facts), its
 // words (src/report/compare-words.js) and outputs (src/report/compare-page.js):
 // the one file of src/compare/ that imports src/report/.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { judge } from '../analysis/judge.js';
@@ -21,6 +21,7 @@ import { writeCompare } from '../report/compare-page.js';
 import { roundWords, startConfoundsText, withCompareSentences } from '../report/compare-words.js';
 import { formatMs } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
+import { writeResultFile } from '../result-file.js';
 import { requestStop } from '../run/drain.js';
 import { interrupts } from '../run/interrupt.js';
 import { reproduceCommand } from '../run/log-header.js';
@@ -312,7 +313,7 @@ export async function runCompare(paths, cfg, argv) {
 async function compareInto(outDir, arms, cfg, argv) {
   if (cfg.boundary) {
     const path = join(outDir, 'boundary.wasm');
-    writeFileSync(path, await buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));
+    writeResultFile(path, await buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));
     arms.push({ name: 'boundary', role: 'boundary', path, target: describeTarget(path), facts: moduleFacts(path) });
   }
   for (const a of arms) a.dir = join(outDir, a.name);

@@ -3,8 +3,9 @@
 // CSS and SVG, no scripts) and the TL;DR table on the terminal, from the
 // comparison worded (compare-words.js withCompareSentences). Every one
 // states the confounds first, then the numbers.
-import { writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { confoundText, intervalWords, timeWords } from './compare-words.js';
 import { escapeMarkup as esc } from './escape.js';
 import { formatBytes, formatCount, formatNs, formatPercent, trim } from './format.js';
@@ -339,8 +340,8 @@ ${yardsticks(r)
 /** Writes compare.json, compare.md and compare.html into dir; returns their names. */
 export function writeCompare(dir, result) {
   const files = { json: 'compare.json', md: 'compare.md', html: 'compare.html' };
-  writeFileSync(join(dir, files.json), `${JSON.stringify({ ...result, outputsWritten: files }, null, 2)}\n`);
-  writeFileSync(join(dir, files.md), markdownReport(result));
-  writeFileSync(join(dir, files.html), htmlReport(result));
+  writeResultFile(join(dir, files.json), `${JSON.stringify({ ...result, outputsWritten: files }, null, 2)}\n`);
+  writeResultFile(join(dir, files.md), markdownReport(result));
+  writeResultFile(join(dir, files.html), htmlReport(result));
   return files;
 }

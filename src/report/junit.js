@@ -4,9 +4,9 @@
 // suite did not expect, or without expectations a finding that gates the
 // exit code), error (the run failed or could not start).
 
-import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { TOOL } from '../version.js';
 import { baselineLines } from './baseline-words.js';
 import { escapeMarkup as xml } from './escape.js';
@@ -78,7 +78,7 @@ ${cases.map(testcase).join('\n')}
 
 /** Writes renderJunit(result) at path. */
 export async function writeJunit(path, result) {
-  await writeFile(path, renderJunit(result));
+  writeResultFile(path, renderJunit(result));
 }
 
 // The `junit` format's writer (src/options/formats.js): dir/junit.xml, the

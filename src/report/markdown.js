@@ -1,7 +1,7 @@
 // summary.md: a short Markdown report that fits a GitHub step summary.
 
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { escapeContent } from './escape.js';
 import { INSTALL_HINT } from './plots.js';
@@ -190,5 +190,5 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
 
 // The `md` format's writer (src/options/formats.js): dir/summary.md.
 export async function write(dir, summary, { figures, skipped, timed }) {
-  await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
+  writeResultFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
 }

@@ -4,8 +4,8 @@
 // table for a GitHub step summary: no links to files it cannot show), plus
 // suite-result.json for `wasm-soak merge`.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { escapeMarkup as esc } from './escape.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
@@ -129,7 +129,7 @@ function renderSuiteMarkdown(result) {
 /** Writes junit.xml, index.html, summary.md and suite-result.json of result at root (a folder its caller prepared). */
 export async function writeSuiteReports(root, result) {
   await writeJunit(join(root, 'junit.xml'), result);
-  await writeFile(join(root, 'index.html'), renderSuiteHtml(root, result));
-  await writeFile(join(root, 'summary.md'), renderSuiteMarkdown(result));
+  writeResultFile(join(root, 'index.html'), renderSuiteHtml(root, result));
+  writeResultFile(join(root, 'summary.md'), renderSuiteMarkdown(result));
   await writeSuiteResult(root, result);
 }

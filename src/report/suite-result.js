@@ -4,11 +4,11 @@
 // shards. The reports of a suite (junit.xml, index.html, summary.md) are
 // rendered from it (suite-report.js).
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { judge, summaryStatus } from '../analysis/judge.js';
 import { EXIT, usageError } from '../errors.js';
+import { writeResultFile } from '../result-file.js';
 
 const SUITE_RESULT = 'suite-result.json';
 
@@ -120,7 +120,7 @@ export function createSuiteResult({ name, suite, shard = null, expectMode = fals
 /** Writes result at root/suite-result.json, case folders relative to root (without the summaries). */
 export async function writeSuiteResult(root, result) {
   const cases = result.cases.map(({ summary, ...c }) => ({ ...c, dir: relative(root, c.dir) }));
-  await writeFile(join(root, SUITE_RESULT), `${JSON.stringify({ ...result, cases }, null, 2)}\n`);
+  writeResultFile(join(root, SUITE_RESULT), `${JSON.stringify({ ...result, cases }, null, 2)}\n`);
 }
 
 /**

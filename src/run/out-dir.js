@@ -5,7 +5,17 @@
 // names the path and the reason (exit 2). A folder that holds a previous
 // result has it moved aside, never written over, unless --force; and a run
 // that ends in a usage error undoes all of it (discard).
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { LOCK_FILE, lockedBy, lockFolder } from './folder-lock.js';
@@ -110,6 +120,25 @@ function removeFolders(missing) {
   } catch {}
 }
 
+/**
+ * The exit-2 error for the first symbolic link in the folder path (dir as the
+ * user named it), or null: a result folder's files are written without
+ * following a link (src/result-file.js), and one planted where a result
+ * file or a target's folder goes is refused before anything runs.
+ */
+function linkInside(dir, path) {
+  for (const name of readdirSync(path)) {
+    const file = join(path, name);
+    if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) continue;
+    return usageError(
+      'WS_ELINK',
+      `The result folder ${dir} holds a symbolic link, ${join(dir, name)} (to ${readlinkSync(file)}); wasm-soak writes no file through a link.`,
+      `Remove the link (rm ${join(dir, name)}) or give --out a folder of its own.`,
+    );
+  }
+  return null;
+}
+
 /** The first folder in dir that a live run has locked, as its exit-2 error, or null. */
 function lockedBelow(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -162,7 +191,10 @@ export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
       if (busy) throw busy;
       movedTo = moveAside(dir, abs);
     }
+    const link = linkInside(dir, abs);
+    if (link) throw link;
   } catch (err) {
+    if (movedTo) putBack(movedTo, abs);
     lock.release();
     removeFolders(missing);
     throw err;
