@@ -191,13 +191,22 @@ test('soak, compare and merge write no file through a link planted at their outp
   const elsewhere = join(dir, 'elsewhere');
   mkdirSync(elsewhere);
   symlinkSync(elsewhere, join(root, 'a'));
-  // (junit.xml or suite-result.json would make the root a previous result, which is moved aside, links and all.)
+  // (junit.xml or suite-result.json would make the root a previous result: below.)
   let held = plant(root, ['summary.md', 'index.html'], join(dir, 'outside-soak'));
   let r = await runCli(['soak', suite, ...SHORT, '-o', root]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /holds a symbolic link/);
   assertUntouched(join(dir, 'outside-soak'), held, 'soak');
   assert.deepEqual(readdirSync(elsewhere), [], 'soak: nothing written into the folder a target link points to');
+  // A root whose junit.xml and suite-result.json are links (a look-alike of a previous result): refused, not moved.
+  const lookalike = join(dir, 'S2');
+  mkdirSync(lookalike);
+  held = plant(lookalike, ['junit.xml', 'suite-result.json', 'summary.md'], join(dir, 'outside-soak2'));
+  r = await runCli(['soak', suite, ...SHORT, '-o', lookalike]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /holds a symbolic link/);
+  assertUntouched(join(dir, 'outside-soak2'), held, 'soak into a look-alike');
+  assert.deepEqual(readdirSync(lookalike).sort(), ['junit.xml', 'suite-result.json', 'summary.md']);
 
   // compare: its three files and an arm's folder.
   const cmp = join(dir, 'C');
