@@ -3,7 +3,7 @@
 // version, a previous result is kept (moved aside) unless --force, and a
 // usage error leaves nothing on disk.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
@@ -91,6 +91,34 @@ test('soak keeps a previous suite root (moved aside) unless --force; its usage e
   assert.equal(bad.code, 2);
   assert.deepEqual(readdirSync(dir).sort(), ['results', 'results.1', 'suite.json']);
   assert.equal(readSummary(join(root, 'clean')).seed, 3);
+});
+
+test("soak puts back the previous root on a target's input error (exit 2 leaves nothing on disk)", async () => {
+  const dir = tempDir();
+  const suite = join(dir, 'suite.json');
+  const root = join(dir, 'out');
+  const soak = (targets) => {
+    writeFileSync(suite, JSON.stringify({ targets }));
+    return runCli(['soak', suite, '-o', root, '-n', '300', '--fail-on', 'none', '-q', '--format', 'md', '--seed', '1']);
+  };
+  assert.equal((await soak([{ name: 'clean', module: mod('clean'), call: 'step' }])).code, 0);
+  writeFileSync(join(root, 'mine.txt'), 'mine\n');
+  const before = readdirSync(root, { recursive: true }).sort();
+  const r = await soak([
+    { name: 'clean', module: mod('clean'), call: 'step' },
+    { name: 'missing', module: join(dir, 'missing.wasm'), call: 'step' },
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /missing: .*missing\.wasm/);
+  assert.match(r.stderr, /nothing was kept, as after any input error \(exit 2\); the previous result is back in place/);
+  assert.deepEqual(readdirSync(root, { recursive: true }).sort(), before, 'the previous root, as it was');
+  assert.equal(readFileSync(join(root, 'mine.txt'), 'utf8'), 'mine\n');
+  assert.ok(!existsSync(`${root}.1`), 'no folder left aside');
+  // Into a new root: no root at all.
+  rmSync(root, { recursive: true });
+  const fresh = await soak([{ name: 'missing', module: join(dir, 'missing.wasm'), call: 'step' }]);
+  assert.equal(fresh.code, 2, fresh.stderr);
+  assert.ok(!existsSync(root), 'the root made for the suite is removed');
 });
 
 /** Every name under dir (recursively, "." files too), sorted: what a refused command must leave as it was. */

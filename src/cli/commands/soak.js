@@ -165,7 +165,15 @@ export async function commandSoak({ values, positionals, given }) {
       throw busy;
     }
     tellMovedAside(outRoot, root);
-    return await runSuite(plan, suite, { values, suitePath, outRoot });
+    const code = await runSuite(plan, suite, { values, suitePath, outRoot });
+    // An input error (exit 2) leaves nothing on disk: the root as it was, a previous result back in place.
+    if (code === EXIT.USAGE) {
+      root.discard();
+      process.stderr.write(
+        `wasm-soak: ${outRoot}: nothing was kept, as after any input error (exit 2)${root.movedTo ? '; the previous result is back in place' : ''}.\n`,
+      );
+    }
+    return code;
   } finally {
     root.release();
   }
@@ -244,6 +252,8 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     // A signal stops the suite, also when the target it stopped failed (exit 3).
     if (summary.interrupted) break;
   }
+  // A suite whose worst is a target's input error is undone (commandSoak): no reports.
+  if (worst === EXIT.USAGE) return worst;
   await writeSuiteReports(outRoot, suiteResult.finish());
   const part = values.shard
     ? `shard ${values.shard.k}/${values.shard.n} of the suite; \`wasm-soak merge\` combines the shards`
