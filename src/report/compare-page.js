@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { writeResultFile } from '../result-file.js';
 import { confoundText, intervalWords, timeWords } from './compare-words.js';
-import { escapeMarkup as esc } from './escape.js';
+import { escapeMarkup as esc, escapeMarkdown, markdownCode } from './escape.js';
 import { formatBytes, formatCount, formatNs, formatPercent, trim } from './format.js';
 import { banner, htmlPage } from './page.js';
 
@@ -196,7 +196,9 @@ export function terminalReport(r, outDir) {
   ].join('\n');
 }
 
-const mdCell = (s) => String(s).replace(/\|/g, '\\|');
+// Text in compare.md that is not its own Markdown (the arms' names, paths and
+// producers sections, errors) escaped for Markdown (escape.js).
+const mdCell = escapeMarkdown;
 
 /** compare.md. */
 function markdownReport(r) {
@@ -210,13 +212,13 @@ function markdownReport(r) {
     '',
     '## TL;DR',
     '',
-    `| ${header.join(' | ')} |`,
+    `| ${header.map(mdCell).join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
     ...tldrRows(r).map((row) => `| ${row.map(mdCell).join(' | ')} |`),
     '',
-    intervalWords(r),
+    mdCell(intervalWords(r)),
     '',
-    ...outcomeLines(r).map((l) => `**${l}**`),
+    ...outcomeLines(r).map((l) => `**${mdCell(l)}**`),
     '',
     ...yardsticks(r).flatMap((y) => [
       `## Native yardstick (${mdCell(y.arm)})`,
@@ -230,11 +232,11 @@ function markdownReport(r) {
     ]),
     '## Design',
     '',
-    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${r.design.order}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, block-paired bootstrap interval.`,
+    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${mdCell(r.design.order)}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, block-paired bootstrap interval.`,
     '',
     ...armLines(r).map((l) => `- ${mdCell(l)}`),
     '',
-    `Reproduce: \`${r.reproduce}\``,
+    `Reproduce: ${markdownCode(r.reproduce)}`,
     '',
   ].join('\n');
 }

@@ -6,17 +6,16 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { writeResultFile } from '../result-file.js';
-import { escapeMarkup as esc } from './escape.js';
+import { escapeMarkup as esc, escapeMarkdown, markdownCode } from './escape.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
 import { banner, htmlPage, mark } from './page.js';
 import { writeSuiteResult } from './suite-result.js';
 import { rerunCommand } from './words.js';
 
-const md = (s) =>
-  String(s ?? '')
-    .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, ' ');
+// Text in summary.md that is not its own Markdown: target names, verdicts and
+// errors (a module's message) escaped for Markdown (escape.js).
+const md = escapeMarkdown;
 
 // Marks in summary.md, which GitHub renders with its own emoji; index.html
 // says the outcome as a word on a coloured badge instead (page.js).
@@ -117,9 +116,9 @@ function renderSuiteMarkdown(result) {
     '',
     ...(failing.length
       ? [
-          `To reproduce, from the suite file's folder (\`${dirname(result.suite)}\`):`,
+          `To reproduce, from the suite file's folder (${markdownCode(dirname(result.suite))}):`,
           '',
-          ...failing.map((c) => `- ${md(c.name)}: \`${reproduceOf(result, c)}\``),
+          ...failing.map((c) => `- ${md(c.name)}: ${markdownCode(reproduceOf(result, c))}`),
           '',
         ]
       : []),

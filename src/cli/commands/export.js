@@ -22,7 +22,8 @@ async function exportCsv(dir) {
   const data = readRun(path);
   const damage = damageWords(path, data);
   if (damage) process.stderr.write(`wasm-soak: ${damage}\n`);
-  const ops = data.header.ops.map((o) => o.name);
+  // An op is named by the module's export (or the scenario): one CSV field, quoted when it must be (RFC 4180).
+  const ops = data.header.ops.map((o) => (/[",\r\n]/.test(o.name) ? `"${o.name.replace(/"/g, '""')}"` : o.name));
   const samplesPath = join(dir, 'samples.csv');
   // Never through a link, and a failed write leaves the old file (src/result-file.js).
   const samples = resultStream(samplesPath);

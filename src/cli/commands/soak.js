@@ -18,6 +18,7 @@ import { describeRepeated, FOLDER_NAME_RULE, folderNameProblem, repeatedNames } 
 import { compareConfig, EXAMPLE_SUITE, optionsOf, RESULTS_ROOT, runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
 import { compareLines, expectationSentences } from '../../report/compare-words.js';
+import { terminalText } from '../../report/escape.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
@@ -194,7 +195,7 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
   const mismatches = [];
   // -q silences the per-target lines and the results line, never a failure
   // or a mismatch (those go to stderr instead).
-  const say = values.quiet ? () => {} : (text) => process.stdout.write(text);
+  const say = values.quiet ? () => {} : (text) => process.stdout.write(terminalText(text));
   // The suite's exit code: the worst of its targets' (each the judge's, with
   // --expect their expectations'), interrupted > failed > usage > finding.
   let worst = EXIT.OK;
@@ -228,7 +229,7 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       worst = Math.max(worst, addCase({ error: err }));
-      process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);
+      process.stderr.write(`wasm-soak: ${terminalText(`${t.name}: ${err.paragraph()}`)}\n`);
       if (err.exitCode === EXIT.INTERRUPTED) break;
       mismatches.push(`${t.name}: could not run (${err.message})`);
       continue;
@@ -246,7 +247,9 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     );
     for (const f of summary.findings ?? []) say(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
     if (summary.status === 'failed' && values.quiet)
-      process.stderr.write(`wasm-soak: ${t.name}: failed, verdict error ${describeFailure(summary.error)}\n`);
+      process.stderr.write(
+        `wasm-soak: ${terminalText(`${t.name}: failed, verdict error ${describeFailure(summary.error)}`)}\n`,
+      );
     else if (summary.status === 'failed') say(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
     if (summary.baseline) for (const l of baselineLines(summary.baseline)) say(`${''.padEnd(17)}${l}\n`);
     // A signal stops the suite, also when the target it stopped failed (exit 3).
