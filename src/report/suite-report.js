@@ -19,11 +19,12 @@ const md = escapeMarkdown;
 
 // Marks in summary.md, which GitHub renders with its own emoji; index.html
 // says the outcome as a word on a coloured badge instead (page.js).
-const MD_MARK = { passed: '✅ passed', failed: '❌ failed', error: '⚠️ error' };
+const MD_MARK = { passed: '✅ passed', failed: '❌ failed', error: '⚠️ error', skipped: '⏹️ not run' };
 
 function tally(cases) {
   const n = (o) => cases.filter((c) => c.outcome === o).length;
-  return `${cases.length} targets: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors`;
+  const notRun = n('skipped') ? `, ${n('skipped')} not run` : '';
+  return `${cases.length} targets: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors${notRun}`;
 }
 
 const expected = (c) => (c.expect ? c.expect.join(' or ') : '–');
@@ -60,16 +61,16 @@ function linkOf(root, c) {
 /** index.html of a suite result (cases with absolute dir) written at root. */
 function renderSuiteHtml(root, result) {
   const n = (o) => result.cases.filter((c) => c.outcome === o).length;
-  const tone = n('error') ? 'unsure' : n('failed') ? 'bad' : 'ok';
+  const tone = n('error') || n('skipped') ? 'unsure' : n('failed') ? 'bad' : 'ok';
   const title =
-    n('error') + n('failed')
-      ? `${n('failed') + n('error')} of ${result.cases.length} targets did not pass`
+    n('error') + n('failed') + n('skipped')
+      ? `${n('failed') + n('error') + n('skipped')} of ${result.cases.length} targets did not pass`
       : `All ${result.cases.length} targets passed`;
   const part = partOf(result);
   const rows = result.cases.map(
     (c) =>
       `<tr class="${c.outcome}"><td><a href="${esc(encodeURI(linkOf(root, c)))}">${esc(c.name)}</a></td>` +
-      `<td>${mark(c.outcome, c.outcome)}</td><td data-label="verdict">${esc(verdictOf(c))}</td>` +
+      `<td>${mark(c.outcome, c.outcome === 'skipped' ? 'not run' : c.outcome)}</td><td data-label="verdict">${esc(verdictOf(c))}</td>` +
       `<td data-label="expected">${esc(expected(c))}</td><td data-label="wall time">${esc(formatMs(c.wallMs))}</td>` +
       `<td class="text">${esc(whyOf(c))}</td></tr>`,
   );

@@ -199,7 +199,9 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
   // The suite's exit code: the worst of its targets' (each the judge's, with
   // --expect their expectations'), interrupted > failed > usage > finding.
   let worst = EXIT.OK;
-  for (const { t, argv, cfg } of plan) {
+  // The targets after the one a signal stopped are named as not run, never left out.
+  let stopped = null;
+  for (const [k, { t, argv, cfg }] of plan.entries()) {
     let result;
     const started = performance.now();
     const addCase = (outcome) =>
@@ -230,7 +232,10 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
       if (!(err instanceof SoakError)) throw err;
       worst = Math.max(worst, addCase({ error: err }));
       process.stderr.write(`wasm-soak: ${terminalText(`${t.name}: ${err.paragraph()}`)}\n`);
-      if (err.exitCode === EXIT.INTERRUPTED) break;
+      if (err.exitCode === EXIT.INTERRUPTED) {
+        stopped = k;
+        break;
+      }
       mismatches.push(`${t.name}: could not run (${err.message})`);
       continue;
     }
@@ -253,7 +258,17 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     else if (summary.status === 'failed') say(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
     if (summary.baseline) for (const l of baselineLines(summary.baseline)) say(`${''.padEnd(17)}${l}\n`);
     // A signal stops the suite, also when the target it stopped failed (exit 3).
-    if (summary.interrupted) break;
+    if (summary.interrupted) {
+      stopped = k;
+      break;
+    }
+  }
+  for (const { t, cfg } of stopped === null ? [] : plan.slice(stopped + 1)) {
+    const notRun = `the suite was interrupted before it (during ${plan[stopped].t.name})`;
+    worst = Math.max(
+      worst,
+      suiteResult.addCase({ index: t.index, name: t.name, dir: cfg.out, expect: t.expect, wallMs: 0, notRun }),
+    );
   }
   // A suite whose worst is a target's input error is undone (commandSoak): no reports.
   if (worst === EXIT.USAGE) return worst;
