@@ -204,7 +204,11 @@ function lockedBelow(dir) {
  * there before) and moves the previous result back, so that a usage error
  * leaves nothing on disk; release() removes the lock. Neither throws.
  * Throws a SoakError (exit 2) naming the path and the errno when the
- * folder cannot be used, or the live run that holds it.
+ * folder cannot be used, or the live run that holds it; also, before
+ * anything is moved, when dir is the current directory or a parent of it,
+ * holds a symbolic link (src/result-file.js), or holds a previous result
+ * without MARKER (a folder wasm-soak did not make). A folder this run made,
+ * or found empty, gets MARKER.
  */
 export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
   const abs = resolve(dir);
@@ -240,7 +244,6 @@ export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
       movedTo = moveAside(dir, abs);
     }
   } catch (err) {
-    if (movedTo) putBack(movedTo, abs);
     lock.release();
     removeFolders(missing);
     throw err;
