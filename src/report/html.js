@@ -1,8 +1,9 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
@@ -340,5 +341,5 @@ export async function write(dir, summary, { figures, skipped, timed }) {
         return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
       }),
   );
-  await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
+  writeResultFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
 }
