@@ -104,6 +104,21 @@ test('counting pass: allocations and frees that reach the allocator without the 
   assert.equal(leak.summary.verdict, 'leak');
 });
 
+test('counting pass: frees missed by an allocator found by name are not trusted either, and a block handed out again leaves the live count', async () => {
+  const { code, stderr, summary } = await countedRun(fixture('test', 'fixtures', 'named-missed-free.wasm'), 2000, [
+    '--call',
+    'step:1,inlined:1',
+  ]);
+  assert.equal(code, 0, stderr);
+  const pass = summary.sources.countingPass;
+  assert.ok(pass.frees.unseen > 500, `missed frees: ${JSON.stringify(pass.frees)}`);
+  assert.equal(pass.caveat, 'unmatched-frees');
+  assert.match(pass.note, /handed out [\d,]+ again that it held live/);
+  assert.notEqual(summary.sources.liveBytes, 'counting pass');
+  // Every cell is reused: what the pass still counts live is at most the one block freed unseen last.
+  assert.ok(summary.allocations.live.end <= 48, `live at the end: ${summary.allocations.live.end} B`);
+});
+
 test('counting pass: an allocator behind boundary wrappers that frees blocks it was never seen allocating is not trusted', async () => {
   const { code, stderr, summary } = await countedRun(fixture('test', 'fixtures', 'behind-boundary.wasm'), 2000, [
     '--call',

@@ -111,14 +111,16 @@ export const MAX_UNMATCHED_SHARE = 0.01;
 
 /**
  * Whether a counting pass's frees ({ matched, unmatched, unseen }: the
- * worker's, or null) belie an allocator it found behind boundary wrappers
- * (header: its log's): more than MAX_UNMATCHED_SHARE of them freed blocks
- * it never saw allocated (unmatched), or were frees it missed (unseen: a
- * block handed out again while it held it live).
+ * worker's, or null) belie what it wrapped (header: its log's): more than
+ * MAX_UNMATCHED_SHARE of them were frees it missed (unseen: a block handed
+ * out again while it held it live), in any pass, or, for an allocator found
+ * behind boundary wrappers, freed blocks it never saw allocated (unmatched;
+ * an allocator found by name may free blocks C code got elsewhere).
  */
 export function unmatchedFrees(header, frees) {
-  if (!frees || !(header.coverage ?? []).some((c) => c.behind)) return false;
-  const wrong = frees.unmatched + (frees.unseen ?? 0);
+  if (!frees) return false;
+  const behind = (header.coverage ?? []).some((c) => c.behind);
+  const wrong = (behind ? frees.unmatched : 0) + (frees.unseen ?? 0);
   return wrong > MAX_UNMATCHED_SHARE * (frees.matched + wrong);
 }
 

@@ -45,7 +45,12 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
   };
   const alloc = (ptr, size) => {
     if (ptr === 0) return;
-    if (sizes.has(ptr)) frees.unseen++;
+    // A block handed out again was freed where the pass did not see: no longer live.
+    const missed = sizes.get(ptr);
+    if (missed !== undefined) {
+      frees.unseen++;
+      counters[LIVE] -= missed;
+    }
     sizes.set(ptr, size);
     counters[ALLOCS]++;
     counters[BYTES] += size;
