@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { coverageComplete, unmatchedFrees } from '../src/analysis/allocations.js';
+import { coverageComplete, liveContradiction, unmatchedFrees } from '../src/analysis/allocations.js';
 import { readRun } from '../src/analysis/log-reader.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -225,4 +225,82 @@ test('frees that belie what the pass wrapped: over 1 % missed in any pass, or un
   // …but frees it missed belie it too: a Rust build's __rust_dealloc inlined where the name section does not reach.
   assert.equal(unmatchedFrees(named, { matched: 1000, unmatched: 0, unseen: 11 }), true);
   assert.equal(unmatchedFrees(named, { matched: 1000, unmatched: 0, unseen: 10 }), false, '1 %');
+});
+
+/** A decoded counting pass of calls with live bytes live (one module, one memory), its memory and census heap. */
+function countLog(live, { memory, heap }) {
+  const calls = live.length;
+  return {
+    header: { instrumented: [['malloc', 'free']], memories: [{ label: 'memory' }] },
+    calls,
+    allocRecords: calls,
+    live: Float64Array.from(live),
+    memory: { iter: Float64Array.from(memory.map(([i]) => i)), bytes: Float64Array.from(memory.map(([, b]) => b)) },
+    metrics: heap
+      ? {
+          censusHeap: {
+            iter: Float64Array.from(heap.map(([i]) => i)),
+            value: Float64Array.from(heap.map(([, b]) => b)),
+          },
+        }
+      : {},
+  };
+}
+
+test('counted live bytes above the heap or the memory that holds them contradict the pass', () => {
+  const memory = [
+    [0, 65536],
+    [3, 131072],
+  ];
+  const heap = [
+    [1, 40000],
+    [4, 100000],
+  ];
+  assert.equal(
+    liveContradiction(countLog([1000, 30000, 40000, 90000, 100000], { memory, heap })),
+    null,
+    'equal is fine',
+  );
+  assert.deepEqual(liveContradiction(countLog([1000, 40001, 60000, 90000, 100000], { memory, heap })), {
+    iteration: 1,
+    liveBytes: 40001,
+    limitBytes: 40000,
+    limit: 'heap',
+  });
+  // Without a census, linear memory bounds them: 65,536 B until call 3 grew it.
+  assert.deepEqual(liveContradiction(countLog([1000, 65537, 0, 0], { memory })), {
+    iteration: 1,
+    liveBytes: 65537,
+    limitBytes: 65536,
+    limit: 'memory',
+  });
+  assert.equal(liveContradiction(countLog([1000, 65536, 0, 131072], { memory })), null);
+  // Two modules instrumented: their counts are summed, so only the memory bounds them.
+  const two = countLog([50000, 0, 0, 0, 0], { memory, heap });
+  two.header.instrumented = [['malloc', 'free'], ['__rust_alloc']];
+  assert.equal(liveContradiction(two), null);
+});
+
+test('a counting pass that counts more live bytes than the memory holds is inconsistent: its live bytes decide nothing', async () => {
+  const { summary } = await run([
+    'run',
+    fixture('test', 'fixtures', 'named-drifting-free.wasm'),
+    '--call',
+    'unseen',
+    '-n',
+    '2000',
+    '--count-allocs',
+    '--fail-on',
+    'none',
+  ]);
+  const pass = summary.sources.countingPass;
+  assert.equal(pass.caveat, 'inconsistent');
+  assert.deepEqual(pass.contradiction, { iteration: 65, liveBytes: 66000, limitBytes: 65536, limit: 'memory' });
+  assert.deepEqual(summary.allocations.contradiction, pass.contradiction);
+  assert.match(
+    pass.note,
+    /counted 64\.5 KiB live after call 66, more than the whole linear memory \(64\.0 KiB\): it missed frees/,
+  );
+  assert.notEqual(summary.sources.liveBytes, 'counting pass');
+  assert.deepEqual(memoryFindings(summary), []);
 });

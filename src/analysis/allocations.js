@@ -85,6 +85,8 @@ export function summarizeAllocations(count, frees = null) {
     ofCalls: coverage.of,
     instrumented: count.header.instrumented ?? [],
     complete: coverageComplete(count.header, frees),
+    // Live bytes above the heap or the memory that holds them (liveContradiction), or null.
+    contradiction: liveContradiction(count),
     allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },
     bytes: { ...row(byteStats, 0), total: byteTotals.reduce((a, b) => a + b, 0) },
     live: { start: n ? count.live[0] : 0, end: n ? count.live[n - 1] : 0, peak },
@@ -122,6 +124,43 @@ export function unmatchedFrees(header, frees) {
   const behind = (header.coverage ?? []).some((c) => c.behind);
   const wrong = (behind ? frees.unmatched : 0) + (frees.unseen ?? 0);
   return wrong > MAX_UNMATCHED_SHARE * (frees.matched + wrong);
+}
+
+/**
+ * The first call of a decoded counting pass (count) after which its live
+ * bytes exceed what its own log says holds them: the heap the census walked
+ * (when the run has one memory and one module instrumented) or the linear
+ * memory of every tracked memory, which a right count never does. Returns
+ * { iteration, liveBytes, limitBytes, limit: 'heap' | 'memory' }, or null
+ * when they never do (or the log cannot tell: no calls, a thinned log).
+ */
+export function liveContradiction(count) {
+  const n = Math.min(count.calls, count.allocRecords ?? 0);
+  if (!count.live || n === 0 || (count.stride ?? 1) > 1) return null;
+  const at = (i, limitBytes, limit) => ({ iteration: i, liveBytes: count.live[i], limitBytes, limit });
+  const found = [];
+  const oneModule = (count.header.instrumented ?? []).filter((names) => names.length > 0).length === 1;
+  const heap = count.metrics?.censusHeap;
+  if (heap && oneModule && (count.header.memories ?? []).length === 1) {
+    for (let k = 0; k < heap.iter.length; k++) {
+      const i = heap.iter[k] - (count.firstIteration ?? 0);
+      if (i >= 0 && i < n && heap.value[k] > 0 && count.live[i] > heap.value[k]) {
+        found.push(at(i, heap.value[k], 'heap'));
+        break;
+      }
+    }
+  }
+  const { iter, bytes } = count.memory;
+  if (bytes.length > 0) {
+    for (let i = 0, k = 0; i < n; i++) {
+      while (k + 1 < iter.length && iter[k + 1] - (count.firstIteration ?? 0) <= i) k++;
+      if (count.live[i] > bytes[k]) {
+        found.push(at(i, bytes[k], 'memory'));
+        break;
+      }
+    }
+  }
+  return found.sort((a, b) => a.iteration - b.iteration)[0] ?? null;
 }
 
 /**

@@ -326,6 +326,14 @@ const CAVEAT_WORDS = {
     "the allocator behind the boundary wrappers was found (its allocation and its free) but not its realloc: a block that realloc moves would stay live in the counts, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
   'unmatched-frees': (p) =>
     `the allocator freed ${formatCount(p.frees.unmatched)} blocks the pass never saw allocated and handed out ${formatCount(p.frees.unseen ?? 0)} again that it held live (of ${formatCount(p.frees.matched + p.frees.unmatched + (p.frees.unseen ?? 0))} frees): ${UNSEEN_PATHS}, so the pass's live bytes are not used for verdicts; the counts per call are still shown`,
+  inconsistent: (p) => {
+    const c = p.contradiction;
+    const limit = c.limit === 'heap' ? 'the heap the census walked in the same pass' : 'the whole linear memory';
+    const frees = p.frees
+      ? ` (${formatCount(p.frees.unseen ?? 0)} blocks handed out again while it held them live, ${formatCount(p.frees.unmatched)} frees of blocks it never saw allocated)`
+      : '';
+    return `the pass counted ${formatBytes(c.liveBytes)} live after call ${formatCount(c.iteration + 1)}, more than ${limit} (${formatBytes(c.limitBytes)}): it missed frees${frees}; ${UNSEEN_PATHS}, so the pass is inconsistent and its live bytes are not used for verdicts; the counts per call are still shown`;
+  },
   'no-allocations': () =>
     'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used',
 };
