@@ -291,12 +291,16 @@ const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof Arra
 /**
  * The import object a rewritten module gets: a new object whose own fields
  * are the hooks (extra) and whose prototype is the glue's import object, so
- * the engine reads every other module name from it as it would; imports
- * itself when there are no hooks or it is not an object (the engine then
- * throws as it would have).
+ * the engine reads every other module name from it as it would; the hooks
+ * alone when the glue passed none (a module without imports, instantiated
+ * as WebAssembly.instantiate(bytes): xxhash-wasm); imports itself when there
+ * are no hooks or it is not an object (the engine then throws as it would
+ * have).
  */
 function withHooks(imports, extra) {
-  return extra && isObject(imports) ? Object.assign(Object.create(imports), extra) : imports;
+  if (!extra) return imports;
+  if (imports === undefined) return { ...extra };
+  return isObject(imports) ? Object.assign(Object.create(imports), extra) : imports;
 }
 
 const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
