@@ -275,6 +275,10 @@ test('counted live bytes above the heap or the memory that holds them contradict
     limit: 'memory',
   });
   assert.equal(liveContradiction(countLog([1000, 65536, 0, 131072], { memory })), null);
+  // The heap's top (sbrk) bounds them too.
+  const topped = countLog([1000, 2000, 3000], { memory });
+  topped.metrics.heapTop = { iter: Float64Array.of(0, 2), value: Float64Array.of(4096, 2048) };
+  assert.deepEqual(liveContradiction(topped), { iteration: 2, liveBytes: 3000, limitBytes: 2048, limit: 'heap-top' });
   // Two modules instrumented: their counts are summed, so only the memory bounds them.
   const two = countLog([50000, 0, 0, 0, 0], { memory, heap });
   two.header.instrumented = [['malloc', 'free'], ['__rust_alloc']];

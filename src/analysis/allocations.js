@@ -129,9 +129,10 @@ export function unmatchedFrees(header, frees) {
 /**
  * The first call of a decoded counting pass (count) after which its live
  * bytes exceed what its own log says holds them: the heap the census walked
- * (when the run has one memory and one module instrumented) or the linear
- * memory of every tracked memory, which a right count never does. Returns
- * { iteration, liveBytes, limitBytes, limit: 'heap' | 'memory' }, or null
+ * or the heap's top (when the run has one memory and one module
+ * instrumented), or the linear memory of every tracked memory, which a right
+ * count never does. Returns { iteration, liveBytes, limitBytes, limit:
+ * 'heap' | 'heap-top' | 'memory' }, or null
  * when they never do (or the log cannot tell: no calls, a thinned log).
  */
 export function liveContradiction(count) {
@@ -140,12 +141,17 @@ export function liveContradiction(count) {
   const at = (i, limitBytes, limit) => ({ iteration: i, liveBytes: count.live[i], limitBytes, limit });
   const found = [];
   const oneModule = (count.header.instrumented ?? []).filter((names) => names.length > 0).length === 1;
-  const heap = count.metrics?.censusHeap;
-  if (heap && oneModule && (count.header.memories ?? []).length === 1) {
-    for (let k = 0; k < heap.iter.length; k++) {
-      const i = heap.iter[k] - (count.firstIteration ?? 0);
-      if (i >= 0 && i < n && heap.value[k] > 0 && count.live[i] > heap.value[k]) {
-        found.push(at(i, heap.value[k], 'heap'));
+  // Every block lies in the heap the census walked, and below the heap's top (sbrk).
+  for (const [name, limit] of [
+    ['censusHeap', 'heap'],
+    ['heapTop', 'heap-top'],
+  ]) {
+    const series = count.metrics?.[name];
+    if (!series || !oneModule || (count.header.memories ?? []).length !== 1) continue;
+    for (let k = 0; k < series.iter.length; k++) {
+      const i = series.iter[k] - (count.firstIteration ?? 0);
+      if (i >= 0 && i < n && series.value[k] > 0 && count.live[i] > series.value[k]) {
+        found.push(at(i, series.value[k], limit));
         break;
       }
     }

@@ -328,7 +328,11 @@ const CAVEAT_WORDS = {
     `the allocator freed ${formatCount(p.frees.unmatched)} blocks the pass never saw allocated and handed out ${formatCount(p.frees.unseen ?? 0)} again that it held live (of ${formatCount(p.frees.matched + p.frees.unmatched + (p.frees.unseen ?? 0))} frees): ${UNSEEN_PATHS}, so the pass's live bytes are not used for verdicts; the counts per call are still shown`,
   inconsistent: (p) => {
     const c = p.contradiction;
-    const limit = c.limit === 'heap' ? 'the heap the census walked in the same pass' : 'the whole linear memory';
+    const limit = {
+      heap: 'the heap the census walked in the same pass',
+      'heap-top': "the heap's top (sbrk) in the same pass",
+      memory: 'the whole linear memory',
+    }[c.limit];
     const frees = p.frees
       ? ` (${formatCount(p.frees.unseen ?? 0)} blocks handed out again while it held them live, ${formatCount(p.frees.unmatched)} frees of blocks it never saw allocated)`
       : '';
