@@ -98,6 +98,8 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
       return {
         bytes: result.bytes,
         imports: { [HOOK_MODULE]: { event: eventOf(module), grow_failed: growFailed } },
+        // A module that imported nothing may be instantiated without an import object.
+        alone: !result.ownImports,
       };
     },
   };
