@@ -34,8 +34,8 @@ const WORDS = { alloc: 'its size', free: 'its pointer', realloc: 'its pointer an
  * -1 for any other expression; kept: the same, -1 also for a parameter the
  * function assigns), copiesFrom: Set of parameters that a copy reads
  * from (memory.copy's source, or the second operand of a three-operand
- * call: memcpy(dst, src, n)), stores (it writes memory) }, and callers: Map name -> Set of the
- * functions that call it directly.
+ * call: memcpy(dst, src, n)), stores (it writes memory) }, and callers:
+ * Map name -> Set of the functions that call it directly.
  */
 function scan(b, m) {
   const functions = new Map();
@@ -162,7 +162,8 @@ function reallocsOf(b, functions, allocs, frees, skip) {
  * wrapper, the defined callees it passes its own size or pointer to (of the
  * wrapper's kind's signature, called from MIN_CALLERS functions at least),
  * as candidates of their own ({ internal, entry, name, how, behind: true },
- * entry's positions mapped from the call found), and, when no wrapper led
+ * entry's positions mapped from the call found), the functions those pass
+ * it on to (deeper, strict, allocates), and, when no wrapper led
  * to a realloc, every function that allocates and frees with those as a
  * realloc does (reallocsOf: __rust_realloc and dlmalloc's realloc, or its
  * copies inlined into callers; nested ones report once, by the depth guard,
@@ -189,12 +190,12 @@ export function behindBoundary(b, m, named) {
       replaced.add(w.internal);
     }
   }
-  // What those pass the same size or pointer on to (__rust_alloc to
-  // __rdl_alloc to dlmalloc's malloc and memalign; __rust_dealloc to
-  // dlmalloc's free) is the allocator too, and the module's own code reaches
-  // it by other paths (__rust_alloc_zeroed, __rust_dealloc inlined): wrapped
-  // as well, the depth guard reports a nested call once.
-  // Only a parameter the caller never assigns is followed there.
+  // What those pass the same size or pointer on to, through parameters
+  // they never assign (__rust_alloc to __rdl_alloc to dlmalloc's malloc and
+  // memalign; __rust_dealloc to dlmalloc's free), is the allocator too, and
+  // the module's own code reaches it by other paths (__rust_alloc_zeroed,
+  // __rust_dealloc inlined): wrapped as well (allocates), the depth guard
+  // reports a nested call once.
   for (const kind of ['alloc', 'free', 'realloc']) {
     const reached = deeper(b, functions, byKind[kind], kind, true);
     for (const [target, at] of reached) {
