@@ -275,6 +275,22 @@ test('counted live bytes above the heap or the memory that holds them contradict
     limit: 'memory',
   });
   assert.equal(liveContradiction(countLog([1000, 65536, 0, 131072], { memory })), null);
+  // What the census walked in use bounds them first; a census that recognised nothing bounds nothing.
+  const walked = countLog([1000, 30000, 50000], { memory });
+  walked.metrics.censusKind = { iter: Float64Array.of(0, 1, 2), value: Float64Array.of(0, 1, 1) };
+  walked.metrics.censusLive = { iter: Float64Array.of(0, 1, 2), value: Float64Array.of(0, 29000, 60000) };
+  assert.deepEqual(liveContradiction(walked), {
+    iteration: 1,
+    liveBytes: 30000,
+    limitBytes: 29000,
+    limit: 'census-live',
+  });
+  walked.live[1] = 29000;
+  assert.equal(
+    liveContradiction(walked),
+    null,
+    'a live count of 1,000 B beside an unrecognised heap is no contradiction',
+  );
   // The heap's top (sbrk) bounds them too.
   const topped = countLog([1000, 2000, 3000], { memory });
   topped.metrics.heapTop = { iter: Float64Array.of(0, 2), value: Float64Array.of(4096, 2048) };

@@ -2,7 +2,7 @@
 // live-byte series that tells a leak from fragmentation, exact budget gates,
 // and which ops' calls grew memory or left live bytes behind.
 import { addon } from '../addon.js';
-import { FLAG, windowRow } from '../protocol.js';
+import { CENSUS_KIND, FLAG, windowRow } from '../protocol.js';
 
 const LIVE_POINTS = 4000;
 
@@ -128,11 +128,11 @@ export function unmatchedFrees(header, frees) {
 
 /**
  * The first call of a decoded counting pass (count) after which its live
- * bytes exceed what its own log says holds them: the heap the census walked
- * or the heap's top (when the run has one memory and one module
- * instrumented), or the linear memory of every tracked memory, which a right
- * count never does. Returns { iteration, liveBytes, limitBytes, limit:
- * 'heap' | 'heap-top' | 'memory' }, or null
+ * bytes exceed what its own log says holds them: the live bytes or the heap
+ * the census walked, or the heap's top (when the run has one memory and one
+ * module instrumented), or the linear memory of every tracked memory, which
+ * a right count never does. Returns { iteration, liveBytes, limitBytes,
+ * limit: 'census-live' | 'heap' | 'heap-top' | 'memory' }, or null
  * when they never do (or the log cannot tell: no calls, a thinned log).
  */
 export function liveContradiction(count) {
@@ -141,16 +141,22 @@ export function liveContradiction(count) {
   const at = (i, limitBytes, limit) => ({ iteration: i, liveBytes: count.live[i], limitBytes, limit });
   const found = [];
   const oneModule = (count.header.instrumented ?? []).filter((names) => names.length > 0).length === 1;
-  // Every block lies in the heap the census walked, and below the heap's top (sbrk).
-  for (const [name, limit] of [
-    ['censusHeap', 'heap'],
-    ['heapTop', 'heap-top'],
+  // Every block counted is one the census walked in use (requested bytes:
+  // no more than its chunk), in the heap it walked, and below the heap's top
+  // (sbrk). The census samples follow a call with nothing run between.
+  const kinds = count.metrics?.censusKind?.value;
+  const recognised = (k) => kinds !== undefined && kinds[k] !== CENSUS_KIND.none;
+  const positive = (_k, v) => v > 0;
+  for (const [name, limit, usable] of [
+    ['censusLive', 'census-live', recognised],
+    ['censusHeap', 'heap', positive],
+    ['heapTop', 'heap-top', positive],
   ]) {
     const series = count.metrics?.[name];
     if (!series || !oneModule || (count.header.memories ?? []).length !== 1) continue;
     for (let k = 0; k < series.iter.length; k++) {
       const i = series.iter[k] - (count.firstIteration ?? 0);
-      if (i >= 0 && i < n && series.value[k] > 0 && count.live[i] > series.value[k]) {
+      if (i >= 0 && i < n && usable(k, series.value[k]) && count.live[i] > series.value[k]) {
         found.push(at(i, series.value[k], limit));
         break;
       }

@@ -329,6 +329,7 @@ const CAVEAT_WORDS = {
   inconsistent: (p) => {
     const c = p.contradiction;
     const limit = {
+      'census-live': 'the live bytes the census walked in the same pass',
       heap: 'the heap the census walked in the same pass',
       'heap-top': "the heap's top (sbrk) in the same pass",
       memory: 'the whole linear memory',
