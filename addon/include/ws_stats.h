@@ -462,8 +462,9 @@ typedef struct {
   double more_calls;   /* calls that would decide it (with undecided) */
   double exhausted_at; /* iteration at which it reached its limit, or -1 */
   double bytes;        /* its value there */
-  int below_floor;     /* sustained, but below the memory floor (ws_mem_floor):
-                        * no finding */
+  int below_floor;     /* sustained or left open (a late step, still rising),
+                        * but below the memory floor (ws_mem_floor): a note,
+                        * neither a finding nor a question */
 } ws_signal;
 
 /* What the time test leaves to classification. */
@@ -665,8 +666,9 @@ typedef struct {
 /* Analyses a run: warm-up (auto: the later of the time and the memory
  * warm-up, at most a quarter of the run), time drift (auto: from the time warm-up
  * alone), every series' trend, then classification (ws_classify, with
- * o->js_heap_threshold; a sustained live-byte, heap or linear-memory series
- * below both floors, o->mem_floor_*, is no finding but a note), and the
+ * o->js_heap_threshold; a live-byte, heap or linear-memory series that is
+ * sustained, or left open as a late step or still rising, but below both
+ * floors, o->mem_floor_*, is neither a finding nor a question but a note), and the
  * notes: below-floor series, large start-up growth of the first linear
  * series, a sawtooth in the first tested live-byte series. elapsed[0..calls) are per-call
  * ns; series[0..k) the memory series (the first WS_ROLE_LINEAR one drives memory

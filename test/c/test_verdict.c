@@ -623,6 +623,40 @@ static void test_floor(void) {
   CHECK(ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
 }
 
+/* Live bytes that step up by 900 B mid-run and creep on (0.03 B per call):
+ * the step's second half still rises, but by 0.09 B per call, 0.8 % of a
+ * 200 KiB level (the clean fixture's case, 0.07 B per call): below the
+ * floor, a note and no question; with both floors at 0, still rising. */
+static void test_floor_undecided(void) {
+  enum { CALLS = 20000, N = 200 };
+  double li[N], lv[N], mi[] = {0, 300}, mb[] = {1 << 20, 2 << 20};
+  ws_rng rng;
+  ws_rng_seed(&rng, 5);
+  for (int i = 0; i < N; i++) {
+    li[i] = 100.0 * i + 99;
+    lv[i] = 200 * 1024.0 + (li[i] > 9000 ? 900 : 0) + 0.03 * li[i] +
+            (double)(ws_rng_next(&rng) % 64);
+  }
+  ws_series_in s[2] = {{WS_ROLE_LINEAR, 1, mi, mb, 2, WS_WASM32_MAX_BYTES},
+                       {WS_ROLE_LIVE, 0, li, lv, N, 0}};
+  ws_memtrend_result res[2];
+  ws_verdict v;
+  analyse(CALLS, s, 2, res, &v);
+  CHECK(res[1].pattern == WS_PATTERN_STEP && res[1].still_rising);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nundecided == 0 && v.nfindings == 0);
+  CHECK(v.nnotes == 1 && v.notes[0].kind == WS_NOTE_BELOW_FLOOR &&
+        v.notes[0].series == 1);
+  CHECK(v.notes[0].per_call > 0.05 && v.notes[0].per_call < 0.1);
+  CHECK(v.notes[0].relative > 0.005 && v.notes[0].relative < 0.01);
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  o.mem_floor_per_call = 0;
+  o.mem_floor_relative = 0;
+  CHECK(analyse_with(CALLS, s, 2, res, &v, &o) == 0);
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE && v.nnotes == 0);
+  CHECK(left_open(&v, WS_UNDECIDED_STILL_RISING, 1));
+}
+
 /* Sharp, repeated falls are a sawtooth; noise, a ramp or a single fall are
  * not. */
 static void test_sawtooth(void) {
@@ -723,6 +757,7 @@ int main(void) {
   test_sparse_untested();
   test_clean_long();
   test_floor();
+  test_floor_undecided();
   test_sawtooth();
   test_analyze_notes();
   test_against_machine();
