@@ -330,6 +330,10 @@ enum {
   WS_PATTERN_SUSTAINED = 3 /* grows throughout the window */
 };
 
+/* Lenient level of the test that leaves a step open as still rising (it can
+ * only make a verdict less certain, never a finding). */
+#define WS_STILL_RISING_P 0.1
+
 /* Segments a memory window is cut into. */
 #define WS_MEM_SEGMENTS 16
 /* Fewest samples a sampled series needs inside the window to be tested: with
@@ -372,8 +376,11 @@ typedef struct {
   size_t points;           /* samples inside the window (a step series: its points
                             * in effect there) */
   ws_growth_events events; /* step series only (zero for samples) */
-  int still_rising;        /* pattern step, yet the second half's levels still rise
-                            * (Mann-Kendall p < 0.1): no plateau shown yet */
+  int still_rising;        /* pattern step, yet no plateau shown yet: the second
+                            * half's levels still rise (Mann-Kendall p <
+                            * WS_STILL_RISING_P), or, for a series that never
+                            * falls, its last three quarters set more new highs
+                            * than a steady mark's (record test, at alpha) */
   int peak_grows;          /* per-segment peaks have a significant upward trend */
   int never_falls;         /* no value in the window is below an earlier one */
   ws_trend peak;           /* trend of per-segment peaks */
