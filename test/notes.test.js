@@ -178,6 +178,22 @@ test('memory that keeps climbing after start-up is an open question, never worde
   assert.deepEqual(noteLines(s), [note.sentence]);
 });
 
+test('a plateau step after warm-up is stable, and the report does not call memory flat', () => {
+  // One 64 KiB step at 14,000 calls of 20,000 (wasi-libc's dlmalloc on a bounded working set).
+  const s = summaryOf(syntheticRun({ seed: 4, plateau: true }));
+  assert.equal(s.series.find((x) => x.name === 'memory').pattern, 'step');
+  assert.equal(s.verdict, 'stable', JSON.stringify(s.inconclusive));
+  assert.deepEqual(s.notes, []);
+  const html = renderHtml(s);
+  assert.match(html, /<h2>Findings<\/h2><p>None\.<\/p>/);
+  assert.doesNotMatch(html, /stayed flat/);
+  // Without the step, every tested series stayed flat, and the report says so.
+  assert.match(
+    renderHtml(summaryOf(syntheticRun({ seed: 4 }))),
+    /None: every tested series stayed flat after warm-up\./,
+  );
+});
+
 test('a rise left open below the floor is a note, never a question', () => {
   // Live bytes step up by 900 B mid-run and creep on by 0.03 B per call: the
   // step's second half still rises, by 0.09 B per call, 0.8 % of 200 KiB.
