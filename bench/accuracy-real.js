@@ -7,9 +7,11 @@
 //
 // Targets: the clean fixtures (clean.wasm, clean-stats, work.wasm and
 // alloc-dlmalloc.wasm through the bench scenarios with no drift and no leak)
-// and the clean real modules of soak/real/ (devDependencies); a +20 % time
-// drift (bench/scenarios/work-drift.mjs) and a 16 B/call leak
-// (bench/scenarios/alloc-leak.mjs). Each run draws its call count
+// and the clean real modules of soak/real/ (devDependencies), and glue with
+// finalizers whose objects are all freed (soak/scenarios/glue-objects.mjs);
+// a +20 % time drift (bench/scenarios/work-drift.mjs), a 16 B/call leak
+// (bench/scenarios/alloc-leak.mjs) and a forgotten free() of that glue
+// (soak/scenarios/glue-objects-unfreed.mjs: unfreed-objects). Each run draws its call count
 // log-uniformly from its target's range (so that a run takes seconds) and
 // its seed, both printed; the same run is made under each condition in turn:
 //
@@ -22,7 +24,7 @@
 //
 // A false alarm is a `slowdown` or any memory finding on a clean target
 // (`inconclusive` is counted apart, by reason); detection is the expected
-// verdict (`slowdown`, `leak`). Exits 1 when a condition misses a target
+// verdict (`slowdown`, `leak`, `unfreed-objects`). Exits 1 when a condition misses a target
 // (false alarms ≤ 1 %, detection ≥ 95 %) or a run failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -67,6 +69,8 @@ const CLEAN = [
   { name: 'zstd', ...scenario('soak/real/zstd.mjs'), calls: [2_000, 8_000] },
   { name: 'zig-fmt', ...scenario('soak/real/zig-fmt.mjs'), calls: [2_000, 10_000] },
   { name: 'assemblyscript', ...scenario('soak/real/assemblyscript.mjs'), calls: [2_000, 20_000] },
+  // Glue with finalizers, every object freed by the application: stays stable.
+  { name: 'glue-objects', ...scenario('soak/scenarios/glue-objects.mjs'), calls: [5_000, 40_000] },
 ];
 const DETECT = [
   {
@@ -81,6 +85,12 @@ const DETECT = [
     ...scenario('bench/scenarios/alloc-leak.mjs', { WS_ACCURACY_LEAK_BYTES: '16' }),
     calls: [10_000, 200_000],
   },
+  {
+    name: 'glue-objects-unfreed',
+    expect: 'unfreed-objects',
+    ...scenario('soak/scenarios/glue-objects-unfreed.mjs'),
+    calls: [5_000, 40_000],
+  },
 ];
 const CONDITIONS = ['quiet', 'midload', 'slowed'];
 
@@ -94,13 +104,13 @@ loaded machine"). Exits 1 when a target is missed (false alarms <= 1 %,
 detection >= 95 %) or a run failed.
 
 The real measurement is the default: ${DEFAULT_RUNS} clean runs and ${DEFAULT_DETECTION_RUNS} runs of each
-detection case per condition (${(DEFAULT_RUNS + 2 * DEFAULT_DETECTION_RUNS) * 3} runs, 40-60 min on 2 cores).
+detection case per condition (${(DEFAULT_RUNS + DETECT.length * DEFAULT_DETECTION_RUNS) * 3} runs, 60-80 min on 2 cores).
 --quick and --runs are smoke checks: their rates are too coarse to show 1 %.
 
   --runs N            clean runs per condition (default ${DEFAULT_RUNS}); the drift and
                       the leak get 0.3 N each (at least 4)
   --quick             one run per clean target, 4 per detection case
-                      (${(CLEAN.length + 8) * 3} runs, about 3-5 min)
+                      (${(CLEAN.length + 4 * DETECT.length) * 3} runs, about 3-5 min)
   --conditions LIST   among ${CONDITIONS.join(',')} (default all)
   --cases LIST        only these cases (names as in the table, e.g. lz4,work)
   --seed N            seeds the draw of call counts and run seeds (default

@@ -17,6 +17,8 @@
 #              in use, bytes free (top chunk excluded), the largest free block
 #   censusname  their key entries' source ('heap census', or naming the
 #              memory when the run has several)
+#   censuslivetitle  the census's bytes in use key entry (garbage awaiting
+#              the collector included, when live bytes are the held ones)
 #   jsheapfile the worker's V8 heap (second axis)
 #   jsheaptitle  its key entry (the heap retained after full GCs when known)
 #   rssfile    process RSS (second axis; '' when the JS heap is the finding,
@@ -57,7 +59,7 @@ if (livefile ne '') {
 }
 if (censuslivefile ne '') {
   plot_cmd = plot_cmd . ", censuslivefile using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb '#a6611a'" \
-    . " title 'live bytes (' . censusname . ')'"
+    . " title censuslivetitle"
 }
 if (censusfreefile ne '') {
   plot_cmd = plot_cmd . ", censusfreefile using 1:2 with linespoints lw 1.5 pt 5 ps 0.5 lc rgb '#018571'" \

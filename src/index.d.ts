@@ -24,6 +24,7 @@ export type FindingKind =
   | 'memory-exhausted'
   | 'stack-drift'
   | 'leak'
+  | 'unfreed-objects'
   | 'fragmentation'
   | 'growth'
   | 'js-heap-growth'
@@ -52,7 +53,43 @@ export interface Finding {
   limit?: number;
   /** Leak and growth findings read from the heap census: a few blocks allocated after warm-up in the sizes that accumulate (docs/summary.md, "findings"). */
   blocks?: LeakedBlock[];
+  /** unfreed-objects: the classes whose objects the application never freed; lost when no finalizer returned their memory. */
+  classes?: ObjectClassNamed[];
+  lost?: boolean;
+  /** A leak of live bytes: the classes whose objects are still held at the end. */
+  objects?: ObjectClassNamed[];
   [field: string]: unknown;
+}
+
+/** A class of the glue's objects as a finding or note names it: counts after warm-up, and the op that made most. */
+export interface ObjectClassNamed {
+  name: string;
+  created: number;
+  freed: number;
+  reclaimed: number;
+  collected: number;
+  held: number;
+  op: string | null;
+}
+
+/** The glue's objects of one class over the run (docs/summary.md, "objects"). */
+export interface ObjectClass {
+  name: string;
+  /** Registered with a FinalizationRegistry by its glue. */
+  registry: boolean;
+  /** The application can free it (an unregister token, or a free method). */
+  freeable: boolean;
+  created: number;
+  /** By the application: free(), delete(), destroy() or the glue's unregister. */
+  freed: number;
+  /** By the garbage collector: the glue's finalizer ran. */
+  reclaimed: number;
+  /** Collected with no free and no finalizer: its memory is never returned. */
+  collected: number;
+  /** Neither freed nor collected at the end. */
+  held: number;
+  createdBy: { op: string | null; count: number }[];
+  afterWarmup: { created: number; freed: number; reclaimed: number; collected: number; held: number };
 }
 
 /** A block in use at the end and not at the mark after warm-up: its first bytes. */
@@ -210,7 +247,12 @@ export interface Summary {
   /** What the data could not decide (the verdict "inconclusive" when nothing was found). */
   inconclusive: { reason: string; sentence: string; [field: string]: unknown }[];
   /** What the run shows that is no finding: below-floor trends, start-up growth, a sawtooth (docs/summary.md). */
-  notes?: { kind: 'below-floor' | 'startup-growth' | 'sawtooth'; series: string; sentence: string; [field: string]: unknown }[];
+  notes?: {
+    kind: 'below-floor' | 'startup-growth' | 'sawtooth' | 'objects-left-to-gc' | 'gc-garbage';
+    series: string | null;
+    sentence: string;
+    [field: string]: unknown;
+  }[];
   /** Only when a signal or an AbortSignal cut the run (or its analysis) short. */
   interrupted?: { signal: string; during: string; cutShort: string[]; recover?: string };
   time: { early: TimeWindow; late: TimeWindow };
@@ -219,6 +261,8 @@ export interface Summary {
   sources?: Sources;
   census?: Census | null;
   allocations?: Allocations | null;
+  /** The glue's objects by class (scenarios whose glue registers or makes them); null without. */
+  objects?: { classes: ObjectClass[] } | null;
   growthAttribution?: GrowthAttribution[];
   memory: { start: number; afterWarmup: number; end: number; max: number; growthEvents: number; [field: string]: unknown };
   /**
@@ -233,6 +277,8 @@ export interface Summary {
     replicaLog: string | null;
     /** What leaked blocks hold, when block contents were on and the run reached the mark. */
     blocks?: string | null;
+    /** The glue's objects by class, when a scenario's glue made any. */
+    objects?: string | null;
     summary: string | null;
     figures?: string[];
     plotsSkipped?: string | null;
@@ -348,6 +394,8 @@ export interface RunLogs {
   sites: unknown | null;
   /** What leaked blocks hold (blocks.json, block contents on), or null; analyze() reads it into finding.blocks. */
   blocks?: unknown | null;
+  /** The glue's objects by class (objects.json), or null; analyze() reads it into summary.objects. */
+  objects?: unknown | null;
 }
 
 /** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */

@@ -16,7 +16,8 @@ export { VERSION as version } from './version.js';
  * { counted } from samples-count.wslog (null without a counting pass),
  * { replica } from samples-replica.wslog (null unless a finding was run
  * again), { sites } from sites.json (null without --sites) and { blocks }
- * from blocks.json (null without block contents).
+ * from blocks.json (null without block contents), { objects } from
+ * objects.json (null for a raw module, or a scenario whose glue made none).
  * Throws a SoakError (exit 2 code) when dir holds no readable log.
  */
 export function readRun(dir) {
@@ -29,12 +30,22 @@ export function readRun(dir) {
  * was recorded with; run (the timed pass's outcome) to what its log says.
  * Reads and writes nothing.
  */
-export function analyze({ timed, counted = null, sites = null, blocks = null, cfg = {}, run = null, count = null }) {
+export function analyze({
+  timed,
+  counted = null,
+  sites = null,
+  blocks = null,
+  objects = null,
+  cfg = {},
+  run = null,
+  count = null,
+}) {
   return analyzed({
     timed,
     counted,
     sites,
     blocks,
+    objects,
     cfg: analysisConfig(timed.header, cfg),
     run: run ?? logOutcome(timed),
     count,

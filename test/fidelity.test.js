@@ -27,12 +27,13 @@ async function pendingSeries(extra) {
   return Array.from(readRun(join(out, 'samples.wslog')).metrics.liveBytes.value);
 }
 
-const drops = (series) => series.filter((v, i) => i > 0 && v < series[i - 1]).length;
-
+// Each slow sample (every 2000 calls here) also takes the held sample that
+// is due (docs/verdicts.md, "Memory that JS objects own"): a full GC whose
+// finalizers run before the loop goes on, so no more wrappers than the calls
+// between two samples are ever pending.
 test('FinalizationRegistry callbacks run during the loop with the default yields', async () => {
   const pending = await pendingSeries([]);
-  assert.ok(drops(pending) > 0, `finalizers never ran: wrappers pending ${pending.join(' ')}`);
-  assert.ok(pending[pending.length - 1] < 60000);
+  assert.ok(Math.max(...pending) <= 2000, `finalizers fell behind: wrappers pending ${pending.join(' ')}`);
 });
 
 test('a loop that never yields starves the finalizers (what the yields prevent)', async () => {

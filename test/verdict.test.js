@@ -172,6 +172,7 @@ test('one verdict rule: the most severe finding in C order, budget last', () => 
     'memory-exhausted',
     'stack-drift',
     'leak',
+    'unfreed-objects',
     'fragmentation',
     'growth',
     'js-heap-growth',
@@ -184,6 +185,8 @@ test('one verdict rule: the most severe finding in C order, budget last', () => 
   assert.equal(verdictOf([{ kind: 'slowdown' }], [{ reason: 'late-step' }]), 'slowdown');
   assert.equal(verdictOf([{ kind: 'budget' }]), 'budget');
   assert.equal(verdictOf([{ kind: 'budget' }, { kind: 'slowdown' }, { kind: 'growth' }]), 'growth');
+  assert.equal(verdictOf([{ kind: 'growth' }, { kind: 'unfreed-objects' }]), 'unfreed-objects');
+  assert.equal(verdictOf([{ kind: 'unfreed-objects' }, { kind: 'leak' }]), 'leak');
   // The analysis's findings are judged by the same rule.
   for (const r of [analyzeRun(run({ seed: 11, drift: 0.2, frag: 65536 / 1500 })), analyzeRun(run({ seed: 2 }))])
     assert.equal(

@@ -75,6 +75,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CONTROL_NS, 23, "controlNs")      /* one run of the reference workload, ns */        \
   X(THREAD_CPU_NS, 24, "threadCpuNs") /* the loop thread's CPU time so far */            \
   X(PREEMPTIONS, 25, "preemptions")   /* its involuntary context switches so far */      \
+  /* After a full GC whose finalizers have run (scenarios, src/worker/worker.js): */     \
+  X(CENSUS_LIVE_HELD, 26, "censusLiveHeld") /* census live bytes, then */                \
+  X(CENSUS_HELD_NS, 27, "censusHeldNs")     /* that sample's GC, finalizers, census */   \
   /* In-use chunks of [2^k, 2^(k+1)) bytes: id WS_METRIC_CENSUS_CLASS_BASE + k. */       \
   X(CENSUS_CLASS_16, 68, "censusClass16")                                                \
   X(CENSUS_CLASS_32, 69, "censusClass32")                                                \
@@ -343,14 +346,15 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(MEMORY_EXHAUSTED, 1, "memory-exhausted", FAIL_ON) /* observed, not projected */      \
   X(STACK_DRIFT, 2, "stack-drift", FAIL_ON)                                              \
   X(LEAK, 3, "leak", FAIL_ON)                                                            \
-  X(FRAGMENTATION, 4, "fragmentation", FAIL_ON)                                          \
-  X(GROWTH, 5, "growth", FAIL_ON)                                                        \
-  X(JS_HEAP_GROWTH, 6, "js-heap-growth", FAIL_ON)                                        \
-  X(SLOWDOWN, 7, "slowdown", FAIL_ON)                                                    \
-  X(BUDGET, 8, "budget", ALWAYS)                                                         \
-  X(HUNG_CALL, 9, "hung-call", FAILS_RUN)                                                \
-  X(REGRESSION, 10, "regression", AGAINST)                                               \
-  X(EXPECTATION, 11, "expectation", AGAINST)
+  X(UNFREED_OBJECTS, 4, "unfreed-objects", FAIL_ON) /* JS objects never freed */         \
+  X(FRAGMENTATION, 5, "fragmentation", FAIL_ON)                                          \
+  X(GROWTH, 6, "growth", FAIL_ON)                                                        \
+  X(JS_HEAP_GROWTH, 7, "js-heap-growth", FAIL_ON)                                        \
+  X(SLOWDOWN, 8, "slowdown", FAIL_ON)                                                    \
+  X(BUDGET, 9, "budget", ALWAYS)                                                         \
+  X(HUNG_CALL, 10, "hung-call", FAILS_RUN)                                               \
+  X(REGRESSION, 11, "regression", AGAINST)                                               \
+  X(EXPECTATION, 12, "expectation", AGAINST)
 
 /* What became of a run, as the judge takes it (ws_judge). */
 #define WS_RUN_STATUSES(X)                                                               \
@@ -459,7 +463,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_NOTE_KINDS(X)                                                                 \
   X(BELOW_FLOOR, 1, "below-floor")       /* sustained, below WS_MEM_FLOOR_* */           \
   X(STARTUP_GROWTH, 2, "startup-growth") /* linear memory grew during warm-up */         \
-  X(SAWTOOTH, 3, "sawtooth")             /* live bytes fall sharply, repeatedly */
+  X(SAWTOOTH, 3, "sawtooth")             /* live bytes fall sharply, repeatedly */       \
+  X(LEFT_TO_GC, 4, "objects-left-to-gc") /* finalizers freed objects, memory flat */     \
+  X(GC_GARBAGE, 5, "gc-garbage")         /* growth held by garbage awaiting finalizers */
 
 /* ---- Layouts of the statistics the binding returns ---- */
 

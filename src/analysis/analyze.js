@@ -19,6 +19,7 @@ import { censusMetricsOf } from './census-metrics.js';
 import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { judge, runStatus } from './judge.js';
+import { garbageHeld, objectsSummary, withObjects } from './objects.js';
 import { namedSites, sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
 import { analyzeRun } from './verdict.js';
@@ -29,6 +30,11 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
 // allocator): its growth is what was allocated, all of it live, not a walk
 // of chunks (docs/allocator.md).
 const NEVER_FREES_SOURCE = 'heap census (never frees: every allocation stays live)';
+// Live bytes from the heap census after a full GC whose finalizers ran:
+// what the application holds (src/worker/worker.js, heldSample).
+const HELD_SOURCE = 'heap census after a full GC whose finalizers ran (held by the application)';
+// Held samples the live series needs to stand in for the census's own.
+const MIN_HELD_SAMPLES = 12;
 
 /** Whether census series c (censusMetricsOf's) last recognised a heap that never frees. */
 function neverFrees(c) {
@@ -69,7 +75,8 @@ function trendInput(data, allocations = null) {
   const counted = countedLiveUsable(allocations) ? allocations.liveSeries : undefined;
   const k = judgingMemory(data);
   const c = k >= 0 ? censusMetricsOf(m, k) : {};
-  const census = c.censusLive?.value.length > 0 ? c.censusLive : undefined;
+  const held = c.censusLiveHeld?.value.length >= MIN_HELD_SAMPLES ? c.censusLiveHeld : undefined;
+  const census = c.censusLive?.value.length > 0 ? (held ?? c.censusLive) : undefined;
   const live = m.liveBytes ?? counted ?? m.allocatorLive ?? census;
   const heap = m.heapBytes ?? m.allocatorHeap ?? (census ? c.censusHeap : undefined);
   const metrics = { ...m, censusFree: c.censusFree, jsHeap: m.jsHeapAfterGC ?? EMPTY_SERIES };
@@ -81,7 +88,7 @@ function trendInput(data, allocations = null) {
   if (m.liveBytes) liveSource = 'stats()';
   else if (counted) liveSource = 'counting pass';
   else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
-  else if (census) liveSource = neverFrees(c) ? NEVER_FREES_SOURCE : 'heap census';
+  else if (census) liveSource = neverFrees(c) ? NEVER_FREES_SOURCE : held ? HELD_SOURCE : 'heap census';
   return { input: { ...data, metrics }, liveSource, censusMemory: k };
 }
 
@@ -98,7 +105,7 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
   const memories = data.header.memories ?? [];
   const declared = memories.map((m) => m.maximumBytes);
   // Live bytes from one memory's census run into that memory's limit.
-  const fromCensus = liveSource === 'heap census' || liveSource === NEVER_FREES_SOURCE;
+  const fromCensus = liveSource === 'heap census' || liveSource === NEVER_FREES_SOURCE || liveSource === HELD_SOURCE;
   const censused = fromCensus && memories.length > 1 ? memories[censusMemory] : undefined;
   const trend = analyzeRun(input, {
     warmup: cfg.warmup,
@@ -113,11 +120,11 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
 }
 
 // Findings that name the size classes that accumulate, and the memory.
-const NAMES_CLASSES = new Set(['leak', 'growth', 'fragmentation']);
+const NAMES_CLASSES = new Set(['leak', 'unfreed-objects', 'growth', 'fragmentation']);
 
-/** Finding f with the census's growing size classes (f.sizeClasses), when it names them. */
+/** Finding f with the census's growing size classes (f.sizeClasses), when it names them (a trend's). */
 function withGrowingClasses(f, census) {
-  if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length) return f;
+  if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length || !f.slope) return f;
   return { ...f, sizeClasses: census.growing };
 }
 
@@ -128,7 +135,7 @@ function withNeverFrees(f, liveSource) {
 }
 
 // Findings that name the allocation sites of the growth.
-const NAMES_SITES = new Set(['leak', 'growth']);
+const NAMES_SITES = new Set(['leak', 'unfreed-objects', 'growth']);
 
 /** Finding f with the sites that allocated what grew (f.sites), when it names them. */
 function withSites(f, sites) {
@@ -288,6 +295,7 @@ export function analyze({
   replica = null,
   sites: rawSites = null,
   blocks: rawBlocks = null,
+  objects: rawObjects = null,
   cfg,
   run,
   count: given = null,
@@ -322,9 +330,21 @@ export function analyze({
   const ops = timed.header.ops ?? [];
   const leaked = census ? leakedBlocks(rawBlocks, census.memory.index) : null;
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
+  // The glue's objects by class, and what they say of the memory findings.
+  const objects = objectsSummary(rawObjects, trend.warmup.iterations);
+  const judgedMemory = memories[censusMemory];
+  const garbage =
+    objects && judgedMemory
+      ? garbageHeld(
+          censusMetricsOf(timed.metrics, censusMemory),
+          timed.metrics[`memory:${judgedMemory.label}`],
+          trend.warmup.iterations,
+        )
+      : null;
+  const explained = withObjects(trend.findings, trend.notes, objects, liveSource === HELD_SOURCE, garbage);
   summary.findings = [
     ...exhausted,
-    ...trend.findings.map((f) =>
+    ...explained.findings.map((f) =>
       withBlocks(
         withSites(withMemory(withNeverFrees(withGrowingClasses(f, census), liveSource), memories, censusMemory), sites),
         leaked,
@@ -335,7 +355,8 @@ export function analyze({
     ...hungCall(summary.error, run.error),
   ];
   summary.inconclusive = trend.inconclusive;
-  summary.notes = trend.notes;
+  summary.notes = explained.notes;
+  summary.objects = objects && { ...objects, garbage };
   summary.verdict = null; // the judge's, below, once every finding is in
   summary.series = trend.series;
   summary.severityOrder = trend.severityOrder;
@@ -393,6 +414,7 @@ export function analyze({
     replicaLog: replica ? 'samples-replica.wslog' : null,
     sites: rawSites ? 'sites.json' : null,
     blocks: rawBlocks ? 'blocks.json' : null,
+    objects: rawObjects ? 'objects.json' : null,
     summary: 'summary.json',
   };
   // The figures show what the verdicts judged (e.g. live bytes from the

@@ -69,8 +69,9 @@ function optionalJson(file, fix) {
  * second timed pass replicated a finding, { replica } from
  * dir/samples-replica.wslog (else null), the counting pass's allocation
  * sites from dir/sites.json and what leaked blocks hold from
- * dir/blocks.json (each else null). Throws like readRun, and SoakError
- * (exit 2) for a sites.json or blocks.json that does not parse.
+ * dir/blocks.json and the glue's objects by class from dir/objects.json
+ * (each else null). Throws like readRun, and SoakError (exit 2) for a
+ * sites.json, blocks.json or objects.json that does not parse.
  */
 export function readResultLogs(dir) {
   const optional = (file) => (existsSync(join(dir, file)) ? join(dir, file) : null);
@@ -82,28 +83,35 @@ export function readResultLogs(dir) {
     join(dir, 'blocks.json'),
     'It is written whole after the run: run the soak again (what leaked blocks hold is on by default for run).',
   );
+  const objects = optionalJson(
+    join(dir, 'objects.json'),
+    "It is written whole after the run: run the soak again (a scenario's objects are counted by default).",
+  );
   return readLogs({
     timed: join(dir, 'samples.wslog'),
     counted: optional('samples-count.wslog'),
     replica: optional('samples-replica.wslog'),
     sites,
     blocks,
+    objects,
   });
 }
 
 /**
  * Reads a run's logs, each a path or the bytes in memory: { timed, counted,
- * replica, sites, blocks } (counted and replica null without one; sites,
- * the counting pass's allocation sites, and blocks, what leaked blocks
- * hold, as the worker gave them, passed through).
+ * replica, sites, blocks, objects } (counted and replica null without
+ * one; sites, the counting pass's allocation sites, blocks, what leaked
+ * blocks hold, and objects, the glue's objects by class, as the worker gave
+ * them, passed through).
  */
-export function readLogs({ timed, counted = null, replica = null, sites = null, blocks = null }) {
+export function readLogs({ timed, counted = null, replica = null, sites = null, blocks = null, objects = null }) {
   return {
     timed: readRun(timed),
     counted: counted === null ? null : readRun(counted, { allocs: true }),
     replica: replica === null ? null : readRun(replica),
     sites,
     blocks,
+    objects,
   };
 }
 

@@ -1,11 +1,13 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
+import { objectRows, objectsNote } from './objects-rows.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
 import { SITES_CSS, sitesSection } from './sites-html.js';
@@ -238,6 +240,17 @@ ${growth.map((g) => `<tr><td>${esc(g.op)}</td><td>${esc(formatCount(g.growthEven
   return parts.join('');
 }
 
+// The glue's objects by class (summary.objects): what made them and what freed them.
+function objectsSection(s) {
+  const rows = objectRows(s);
+  if (!rows.length) return '';
+  const n = (v) => `<td>${esc(formatCount(v))}</td>`;
+  return `<section id="objects"><h2>Objects by class</h2><div class="scroll" role="region" aria-label="Objects by class" tabindex="0"><table class="grid" id="objects-table">
+<tr><th>class</th><th>made</th><th>freed by the application</th><th>reclaimed by the GC</th><th>collected, no free</th><th>still held</th><th>op</th><th>freed by</th></tr>
+${rows.map((r) => `<tr><td>${esc(r.name)}</td>${n(r.made)}${n(r.freed)}${n(r.reclaimed)}${n(r.collected)}${n(r.held)}<td>${r.op === null ? '–' : esc(r.op)}</td><td>${esc(r.freedBy)}</td></tr>`).join('\n')}
+</table></div><p class="muted">${esc(objectsNote(s, formatBytes))}</p></section>`;
+}
+
 function memorySection(s, figures) {
   const m = s.memory;
   if (!m) return '';
@@ -250,9 +263,11 @@ function memorySection(s, figures) {
     ['growth events', formatCount(m.growthEvents)],
     [
       'start-up growth',
-      s.warmup?.startupGrowthBytes != null
-        ? `${formatBytes(s.warmup.startupGrowthBytes)} during warm-up (a start-up cost, never a finding)`
-        : '–',
+      s.warmup?.startupGrowthBytes == null
+        ? '–'
+        : s.findings?.some((f) => f.kind === 'unfreed-objects')
+          ? `${formatBytes(s.warmup.startupGrowthBytes)} during warm-up (garbage awaiting the collector: see the finding)`
+          : `${formatBytes(s.warmup.startupGrowthBytes)} during warm-up (a start-up cost, never a finding)`,
     ],
     ['declared maximum', m.declaredMaximum != null ? formatBytes(m.declaredMaximum) : 'none'],
     ...(stack ? [['shadow stack', stack]] : []),
@@ -304,7 +319,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
   return htmlPage({
     title: `wasm-soak: ${s.verdict ?? s.status} — ${figureTitle(s)}`,
     head: banner(s),
-    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${sitesSection(s)}${memorySection(
+    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${sitesSection(s)}${objectsSection(s)}${memorySection(
       s,
       ordered.map((f) => f.name),
     )}${runSection(s)}`,
@@ -328,5 +343,5 @@ export async function write(dir, summary, { figures, skipped, timed }) {
         return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
       }),
   );
-  await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
+  writeResultFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
 }

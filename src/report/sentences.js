@@ -15,6 +15,7 @@ export const KIND_WORDS = Object.freeze({
   inconclusive: 'inconclusive',
   'memory-exhausted': 'memory exhausted',
   leak: 'leak',
+  'unfreed-objects': 'objects never freed',
   fragmentation: 'fragmentation',
   growth: 'memory growth',
   slowdown: 'slowdown',
@@ -174,6 +175,36 @@ function sitesText(named) {
   return `Live since warm-up by allocation site (counting pass): ${parts.join('; ')}.`;
 }
 
+/**
+ * The classes of an unfreed-objects finding or a note in words (counts
+ * after warm-up): "of 16,000 `Doc` objects made in op `edit`, the
+ * application freed 800 and left 15,200 to the garbage collector".
+ */
+function unfreedClassesText(classes, lost) {
+  return classes
+    .map((c) => {
+      const op = c.op ? ` made in op \`${c.op}\`` : '';
+      const rest = lost
+        ? `${formatCount(c.collected)} were collected with no free`
+        : `left ${formatCount(c.reclaimed)} to the garbage collector`;
+      return `of ${formatCount(c.created)} \`${c.name}\` objects${op}, the application freed ${formatCount(c.freed)} and ${rest}`;
+    })
+    .join('; ');
+}
+
+/** " Their garbage held up to 6.2 MiB of the memory's 8.0 MiB (77 %)." of garbageHeld's g, or ''. */
+function garbageText(g) {
+  if (!g || !(g.peakBytes > 0)) return '';
+  return ` Their garbage held up to ${formatBytes(g.peakBytes)} of the memory's ${formatBytes(g.memoryBytes)} (${Math.round(g.share * 100)} %) after warm-up.`;
+}
+
+/** A leak's objects still held at the end (f.objects) in words, or ''. */
+function heldObjectsText(objects) {
+  if (!objects?.length) return '';
+  const parts = objects.map((c) => `${formatCount(c.held)} \`${c.name}\`${c.op ? ` (made in op \`${c.op}\`)` : ''}`);
+  return ` Objects made after warm-up and still held at the end (neither freed nor collected): ${parts.join(', ')}.`;
+}
+
 /** Finding f's sentence; ctx: { findings, memoryCount, sites } of the result it is in. */
 function findingSentence(f, ctx) {
   const rate = f.slope ? rateOf(f.slope) : '';
@@ -182,6 +213,11 @@ function findingSentence(f, ctx) {
   switch (f.kind) {
     case 'leak':
       text = `${what} grow by ${rate} after warm-up and never come back: a leak.${describeProjection(f.projection)}`;
+      break;
+    case 'unfreed-objects':
+      text = f.lost
+        ? `${what} grow by ${rate} after warm-up and never come back: objects the application never freed were collected by the garbage collector with no free, and their glue has no finalizer, so their memory is lost. Since warm-up, ${unfreedClassesText(f.classes, true)}. Free each one (free(), delete()) when done with it.${describeProjection(f.projection)}`
+        : `${f.slope ? `${what} grows by ${rate} after warm-up while the live bytes the application holds stay flat: objects` : 'Objects'} the application never freed wait for the garbage collector, whose finalizers free their memory only when it runs, and linear memory never shrinks.${garbageText(f.garbage)} Since warm-up, ${unfreedClassesText(f.classes, false)}. Call free() on each when done with it.${describeProjection(f.projection)}`;
       break;
     case 'fragmentation':
       text = `${what} grows by ${rate} while live bytes and their peaks stay flat: the allocator is fragmenting.${describeProjection(f.projection)}`;
@@ -211,6 +247,7 @@ function findingSentence(f, ctx) {
     default:
       return f.sentence ?? '';
   }
+  text += heldObjectsText(f.objects);
   if (f.neverFrees)
     text +=
       ' The allocator never frees: every allocation stays live (the heap census saw its heap top only rise, with untouched memory above it), so every allocation a call makes is part of the leak.';
@@ -227,6 +264,7 @@ function findingSentence(f, ctx) {
 // sibling a slowdown's sentence mentions.
 const TREND_KINDS = new Set([
   'leak',
+  'unfreed-objects',
   'fragmentation',
   'growth',
   'stack-drift',
@@ -317,8 +355,12 @@ const OPEN_RISES = new Set(['still-rising', 'late-step']);
  * open: what the run left undecided (summary.inconclusive).
  */
 function noteSentence(n, s, open = []) {
+  if (n.kind === 'objects-left-to-gc')
+    return `Since warm-up, ${unfreedClassesText(n.classes, false)}.${garbageText(n.garbage)} Memory stayed flat in this run, but the garbage can pile up under other loads, and linear memory never shrinks: call free() on each when done with it.`;
   const what = subject(n.series);
   switch (n.kind) {
+    case 'gc-garbage':
+      return `${what} grew by ${formatBytes(n.perKiloCalls ?? 0)} per 1,000 calls after warm-up while the live bytes the application holds stayed flat: garbage awaiting the collector, which the glue frees only through finalizers (since warm-up, ${unfreedClassesText(n.classes, false)}). Not a finding: these objects have no free method, and each full GC returns their memory.`;
     case 'below-floor': {
       const f = s.belowFloor;
       const relative = formatPercent(f.floorRelative).replace('+', '');

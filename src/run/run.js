@@ -4,7 +4,7 @@
 // analysis and the result folder's files (or, for the library's soak()
 // without `out`, the logs kept in memory and no file written).
 
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toReplicate } from '../analysis/analyze.js';
 import { readLogs, readRun } from '../analysis/log-reader.js';
@@ -14,6 +14,7 @@ import { RESULTS_ROOT } from '../options/schema.js';
 import { formatCount } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
+import { writeResultFile } from '../result-file.js';
 import { TOOL } from '../version.js';
 import { readSymbols } from '../worker/allocator/frame-names.js';
 import { interrupts } from './interrupt.js';
@@ -236,9 +237,12 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
   const countPath = inDir('samples-count.wslog');
   const sitesPath = inDir('sites.json');
   const blocksPath = inDir('blocks.json');
-  for (const path of [countPath, sitesPath, blocksPath]) if (path) rmSync(path, { force: true });
+  const objectsPath = inDir('objects.json');
+  for (const path of [countPath, sitesPath, blocksPath, objectsPath]) if (path) rmSync(path, { force: true });
   // What leaked blocks hold, picked at the end of the timed pass (docs/report.md, "The result folder").
   const blocks = timed.outcome.blocks ?? null;
+  // The glue's objects by class, counted in the timed pass (docs/allocator.md, "Objects the JS side owns").
+  const objects = timed.outcome.objects ?? null;
   if (cfg.countAllocs && run.status === 'completed' && !interrupt.interrupted) {
     // The same calls again: from the counter's start (a test hook's, else 0) to where it stopped.
     const completed = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
@@ -261,11 +265,12 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
   const replicaLog = await replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
   room?.free();
   // The sites beside the counting pass's log (docs/log-format.md, "sites.json").
-  if (sites && sitesPath) writeFileSync(sitesPath, JSON.stringify(sites));
-  if (blocks && blocksPath) writeFileSync(blocksPath, JSON.stringify(blocks));
+  if (sites && sitesPath) writeResultFile(sitesPath, JSON.stringify(sites));
+  if (blocks && blocksPath) writeResultFile(blocksPath, JSON.stringify(blocks));
+  if (objects && objectsPath) writeResultFile(objectsPath, JSON.stringify(objects));
   const logs =
     outDir === null
-      ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites, blocks })
+      ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites, blocks, objects })
       : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };

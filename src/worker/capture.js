@@ -25,6 +25,7 @@
 
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callerFile, isRuntime } from './caller.js';
 import { inspectModule } from './targets/wasm-info.js';
 
 /**
@@ -128,7 +129,7 @@ export function installCapture({
   });
   wrapConstructor(W, 'Memory', (target, args, newTarget) => {
     const memory = Reflect.construct(target, args, newTarget);
-    if (isRuntime(callerFile())) runtimeOwned.add(memory);
+    if (isRuntime(callerFile(import.meta.url))) runtimeOwned.add(memory);
     else see(memory, `new Memory #${++constructed}`, false, declaredMaximum(args[0]));
     return memory;
   });
@@ -137,13 +138,13 @@ export function installCapture({
   const extraImports = new WeakMap(); // WebAssembly.Module -> imports
   const withExtra = (module, imports) => withHooks(imports, extraImports.get(module));
   wrapConstructor(W, 'Instance', (target, [module, imports, ...rest], newTarget) => {
-    const caller = callerFile();
+    const caller = callerFile(import.meta.url);
     const instance = Reflect.construct(target, [module, withExtra(module, imports), ...rest], newTarget);
     return seen(module, instance, imports, null, caller);
   });
   // { bytes, imports } for a module the transform rewrote, else null.
   const rewrite = (source) => {
-    if (!transform || !isBytes(source) || isRuntime(callerFile())) return null;
+    if (!transform || !isBytes(source) || isRuntime(callerFile(import.meta.url))) return null;
     const view =
       source instanceof ArrayBuffer
         ? new Uint8Array(source)
@@ -153,7 +154,7 @@ export function installCapture({
   };
   const instantiate = W.instantiate;
   replace(W, 'instantiate', function (source, imports, ...rest) {
-    const caller = callerFile();
+    const caller = callerFile(import.meta.url);
     if (source instanceof OriginalModule) {
       const instance = instantiate.call(this, source, withExtra(source, imports), ...rest);
       return instance.then((i) => seen(source, i, imports, null, caller));
@@ -174,7 +175,7 @@ export function installCapture({
   if (typeof W.instantiateStreaming === 'function') {
     const instantiateStreaming = W.instantiateStreaming;
     replace(W, 'instantiateStreaming', function (response, imports, ...rest) {
-      const caller = callerFile();
+      const caller = callerFile(import.meta.url);
       if (!transform || isRuntime(caller)) {
         const url = Promise.resolve(response).then((r) => (r instanceof Response ? r.url : null));
         return instantiateStreaming.call(this, response, imports, ...rest).then(async (result) => {
@@ -248,33 +249,6 @@ function declaredMaximum(descriptor) {
   const d = isObject(descriptor) ? Object.getOwnPropertyDescriptor(descriptor, 'maximum') : undefined;
   return d && typeof d.value === 'number' && d.value >= 0 ? d.value : null;
 }
-
-/**
- * The file of the code that called the hook running now: the first stack
- * frame outside this file (a file: URL, a path, or a `node:` module), or
- * null when no such frame is on the stack. Costs one stack capture: called
- * per instantiation, never per call.
- */
-function callerFile() {
-  const { stackTraceLimit, prepareStackTrace } = Error;
-  const holder = {};
-  try {
-    Error.stackTraceLimit = RUNTIME_FRAMES;
-    Error.prepareStackTrace = (_, sites) => sites;
-    Error.captureStackTrace(holder, callerFile);
-    const sites = holder.stack;
-    const caller = Array.isArray(sites) ? sites.find((site) => site.getFileName() !== import.meta.url) : undefined;
-    return caller?.getFileName() ?? null;
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-    Error.prepareStackTrace = prepareStackTrace;
-  }
-}
-// Frames read by callerFile: the hooks' own (a few) and the caller's.
-const RUNTIME_FRAMES = 16;
-
-/** Whether a caller's file (callerFile) is Node's own code (undici instantiating llhttp). */
-const isRuntime = (file) => file?.startsWith('node:') ?? false;
 
 /**
  * A caller's file as people name it: from the package on inside

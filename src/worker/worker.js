@@ -13,7 +13,7 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../errors.js';
-import { CENSUS_MEMORIES, CTL, METRIC, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
+import { CENSUS_MEMORIES, CTL, METRIC, METRIC_CENSUS_STRIDE, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createCounting } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
 import { censusSources, createSources } from './allocator/sources.js';
@@ -21,6 +21,7 @@ import { createBlockContents } from './block-contents.js';
 import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createGrowFailures } from './grow-failures.js';
+import { installObjectTracker, NativeFinalizationRegistry } from './objects.js';
 import { rejectionError, watchRejections } from './rejections.js';
 import { createStatsReader } from './stats-values.js';
 import { createContext, loadScenario } from './targets/scenario.js';
@@ -126,6 +127,9 @@ const capture = installCapture({
 });
 
 const rejections = watchRejections();
+
+// The glue's objects by class (objects.js): scenarios only, before the target loads.
+const objects = target.kind === 'scenario' ? installObjectTracker({ control, callWord: CTL.call }) : null;
 
 /** The loop's iteration word (what ctx.iteration reads): the call running, or the last one run. */
 const currentIteration = () => (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
@@ -254,12 +258,18 @@ async function prepare(stdio) {
 }
 
 // The JS heap sampled at an arbitrary moment includes garbage not yet
-// collected; what a leak in the glue grows is the heap that survives a full
-// GC. It runs at RETAINED_CHECKPOINTS evenly spaced points of the run (by
-// iterations, or by time for a --duration run), outside the timed region.
-// Returns NaN between checkpoints.
-// Raw modules have no JS glue (the JS heap is the harness's own), so only
-// scenarios pay for the checkpoints.
+// collected, and linear memory holds blocks that only that garbage keeps:
+// glue frees them from FinalizationRegistry callbacks, which run once a GC
+// has found their objects and the event loop has turned. At HELD_CHECKPOINTS
+// evenly spaced points of the run (by iterations, or by time for a
+// --duration run), outside the timed region, the worker collects the
+// garbage, waits until the finalizers have run, and samples what the
+// application still holds: the JS heap (jsHeapAfterGC), each memory's census
+// live bytes (censusLiveHeld) and the glue's objects by class; the time it
+// took is censusHeldNs. Until the glue has made an object, every other
+// checkpoint takes the JS heap after a GC alone (nothing a finalizer frees
+// holds linear memory). Raw modules have no JS glue (the JS heap is the
+// harness's own, nothing is finalized), so only scenarios pay for them.
 
 /**
  * V8's gc(), taken from a fresh context: --expose-gc is on only while that
@@ -277,23 +287,67 @@ function exposeGc() {
   }
 }
 const collectGarbage = target.kind === 'scenario' ? exposeGc() : null;
-const RETAINED_CHECKPOINTS = 16;
+const HELD_CHECKPOINTS = 32;
 let checkpoint = 0;
 
-function retainedHeap(completed, elapsedMs) {
-  const due = config.iterations === null ? Infinity : (checkpoint * config.iterations) / RETAINED_CHECKPOINTS;
-  const dueMs = config.durationMs ? (checkpoint * config.durationMs) / RETAINED_CHECKPOINTS : Infinity;
-  if (!collectGarbage || (completed < due && elapsedMs < dueMs)) return NaN;
-  checkpoint++;
+// Finalizers run as tasks after the GC that found their objects. A canary
+// object, made garbage just before the GC, is finalized in the same way:
+// once its callback has run and two turns of the event loop ran no more of
+// the glue's callbacks, the finalizers of that GC have run. Bounded: a
+// target that keeps the event loop busy gets at most MAX_SETTLE_TURNS turns.
+const MAX_SETTLE_TURNS = 200;
+let canaries = 0;
+const canary = new NativeFinalizationRegistry(() => canaries++);
+/** Makes one object garbage under the canary's watch (a function of its own: nothing keeps it). */
+const plantCanary = () => canary.register(new Array(1), null);
+
+/** Collects the garbage and waits until its finalizers have run. */
+async function collectAndSettle() {
+  const want = canaries + 1;
+  plantCanary();
   collectGarbage();
-  return getHeapStatistics().used_heap_size;
+  let last = objects.cleanups();
+  let quiet = 0;
+  for (let turn = 0; turn < MAX_SETTLE_TURNS && !(canaries >= want && quiet >= 2); turn++) {
+    await yieldToEventLoop();
+    const now = objects.cleanups();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
+/** Takes the held sample when one is due (see above). */
+async function heldSample(completed, elapsedMs) {
+  const due = config.iterations === null ? Infinity : (checkpoint * config.iterations) / HELD_CHECKPOINTS;
+  const dueMs = config.durationMs ? (checkpoint * config.durationMs) / HELD_CHECKPOINTS : Infinity;
+  if (!collectGarbage || (completed < due && elapsedMs < dueMs)) return;
+  checkpoint++;
+  // No glue object seen yet: nothing a finalizer frees holds linear memory,
+  // so every other checkpoint takes the JS heap after a GC alone.
+  if (!objects.seen()) {
+    if (checkpoint % 2 === 1) {
+      collectGarbage();
+      addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
+    }
+    return;
+  }
+  const started = process.hrtime.bigint();
+  enter(PHASE.eventLoop);
+  await collectAndSettle();
+  enter(PHASE.stats);
+  addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
+  for (let k = 0; k < censusedMemories(); k++) {
+    const c = addon.census(runner, k, false);
+    if (c.status === 'taken') addon.metric(runner, METRIC.censusLiveHeld + k * METRIC_CENSUS_STRIDE, c.liveBytes);
+  }
+  objects.snapshot(completed);
+  addon.metric(runner, METRIC.censusHeldNs, Number(process.hrtime.bigint() - started));
 }
 
 const readStats = createStatsReader();
 
 async function slowSample(prepared, elapsedMs) {
   addon.metric(runner, METRIC.jsHeap, getHeapStatistics().used_heap_size);
-  addon.metric(runner, METRIC.jsHeapAfterGC, retainedHeap(addon.completed(runner), elapsedMs));
   addon.sampleMemories(runner);
   if (instances.length !== sourcesSeen) {
     sources = createSources(liveInstances());
@@ -314,6 +368,7 @@ async function slowSample(prepared, elapsedMs) {
     if (Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.liveBytes, s.liveBytes);
     if (Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.heapBytes, s.heapBytes);
   }
+  await heldSample(addon.completed(runner), elapsedMs);
 }
 
 function trackLateMemories() {
@@ -594,6 +649,7 @@ async function main() {
     sites: sitesResult,
     frees: counting ? counting.frees() : null,
     blocks,
+    objects: objects?.result(prepared.ops.map((op) => op.name)) ?? null,
     error:
       outcome.status === 'failed'
         ? {

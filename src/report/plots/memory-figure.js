@@ -78,6 +78,9 @@ function heldFreeBand(heap, live, from) {
   return shaded ? out : null;
 }
 
+/** Whether series a and b are one series (one object, or the same values). */
+const same = (a, b) => Boolean(a && b && (a === b || a.value === b.value));
+
 // Where the memory figure's heap top and live bytes come from, for their key
 // entries: the allocator's own statistics, the heap census (then its own
 // live bytes line is that line: it is not drawn twice), the counting pass
@@ -85,10 +88,10 @@ function heldFreeBand(heap, live, from) {
 function memorySources(m, summary, { heap, live, census, censusname }) {
   const short = (t) => String(t).split(' (')[0]; // 'mallinfo (uordblks, …)' → 'mallinfo'
   const allocator = short(summary.sources?.allocator?.source ?? 'allocator');
-  const same = (a, b) => Boolean(a && b && (a === b || a.value === b.value));
   const liveIsCensus = same(live, census.censusLive);
   let liveSource = 'stats()';
-  if (same(live, m.allocatorLive)) liveSource = allocator;
+  if (same(live, census.censusLiveHeld)) liveSource = 'held by the application: heap census after full GCs';
+  else if (same(live, m.allocatorLive)) liveSource = allocator;
   else if (liveIsCensus) liveSource = censusname;
   else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
   let heapSource = 'stats()';
@@ -285,6 +288,9 @@ export function memoryFigure(data, summary, ctx) {
     heaptitle: `heap top (${heapSource})`,
     livetitle: `live bytes (${liveSource})`,
     censusname,
+    censuslivetitle: same(live, census.censusLiveHeld)
+      ? `live bytes with garbage awaiting the collector (${censusname})`
+      : `live bytes (${censusname})`,
     peaktitle: band ? `peak live within calls (up to ${formatBytes(band.above)} above live)` : '',
     ...trendVars(fit && trend, trendWhat),
     trendaxes: onRight ? 'x1y2' : 'x1y1',
