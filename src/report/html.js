@@ -133,7 +133,9 @@ function notesBlock(s) {
 function findingsSection(s) {
   const list = orderedFindings(s);
   if (!list.length) {
-    const flat = s.verdict !== 'inconclusive' && !s.notes?.length;
+    // A step after warm-up (a plateau: no finding) did not stay flat.
+    const stepped = s.series?.some((x) => x.name !== 'time' && (x.pattern === 'step' || x.pattern === 'sustained'));
+    const flat = s.verdict !== 'inconclusive' && !s.notes?.length && !stepped;
     return s.verdict
       ? `<section id="findings"><h2>Findings</h2><p>None${flat ? ': every tested series stayed flat after warm-up' : ''}.</p>${undecidedBlock(s)}${notesBlock(s)}</section>`
       : '';
