@@ -195,7 +195,7 @@ function unfreedClassesText(classes, lost) {
 /** " Their garbage held up to 6.2 MiB of the memory's 8.0 MiB (77 %)." of garbageHeld's g, or ''. */
 function garbageText(g) {
   if (!g || !(g.peakBytes > 0)) return '';
-  return ` Their garbage held up to ${formatBytes(g.peakBytes)} of the memory's ${formatBytes(g.memoryBytes)} (${Math.round(g.share * 100)} %) after warm-up.`;
+  return ` Their garbage held up to ${formatBytes(g.peakBytes)} of the memory's ${formatBytes(g.memoryBytes)} (${Math.round(g.share * 100)} %) after warm-up, between this run's own full collections: without them it piles up higher.`;
 }
 
 /** A leak's objects still held at the end (f.objects) in words, or ''. */
