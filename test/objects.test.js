@@ -13,8 +13,13 @@ import { assertClean, fixture, readSummary, runCli, tempDir } from './helpers.js
 
 /** Runs scenario (a path under the repository) at the defaults; returns { code, stderr, summary, out }. */
 async function soakAtDefaults(...path) {
+  return soakWithEnv({}, ...path);
+}
+
+/** soakAtDefaults with env added to the run's environment. */
+async function soakWithEnv(env, ...path) {
   const out = tempDir();
-  const r = await runCli(['run', fixture(...path), '-o', out, '-q']);
+  const r = await runCli(['run', fixture(...path), '-o', out, '-q'], { env });
   return { code: r.code, stderr: r.stderr, summary: readSummary(out), out };
 }
 
@@ -89,4 +94,23 @@ test('objects the application keeps (harfbuzzjs fonts in a cache) are a leak tha
   assert.equal(leak.series, 'live-bytes');
   assert.equal(leak.objects[0].name, 'Font');
   assert.match(leak.sentence, /still held at the end \(neither freed nor collected\): [\d,]+ `Font`/);
+});
+
+test('WebIDL glue (no finalizer, a cache until Module.destroy()): its objects counted; a kept Counter is a leak naming it', async () => {
+  const clean = await soakAtDefaults('test', 'scenarios', 'webidl-counters.mjs');
+  assert.equal(clean.code, 0, clean.stderr);
+  assertClean(clean.summary);
+  const counter = clean.summary.objects.classes.find((c) => c.name === 'Counter');
+  assert.equal(counter.created, 20_000);
+  assert.equal(counter.freed, 20_000);
+  assert.equal(counter.held, 0);
+  const kept = await soakWithEnv({ WS_TEST_WEBIDL_KEEP: '1' }, 'test', 'scenarios', 'webidl-counters.mjs');
+  assert.equal(kept.summary.verdict, 'leak');
+  const leak = kept.summary.findings.find((f) => f.kind === 'leak');
+  assert.equal(leak.objects[0].name, 'Counter');
+  assert.equal(leak.objects[0].freed, 0);
+  assert.match(
+    leak.sentence,
+    /still held at the end \(neither freed nor collected\): [\d,]+ `Counter` \(made in op `iteration`\)/,
+  );
 });

@@ -61,6 +61,18 @@ function embindClassName(props) {
   return null;
 }
 
+/** Whether F is a class of Emscripten's WebIDL glue: its objects cached by pointer (F.__cache__), freed by __destroy__. */
+function isWebIdlClass(F) {
+  const cache = Object.getOwnPropertyDescriptor(F, '__cache__');
+  const proto = Object.getOwnPropertyDescriptor(F, 'prototype')?.value;
+  const destroy = proto && Object.getOwnPropertyDescriptor(proto, '__destroy__');
+  return Boolean(cache?.value && typeof cache.value === 'object' && typeof destroy?.value === 'function');
+}
+
+// A scenario's state walked for WebIDL classes: this deep, this many properties at most.
+const WEBIDL_DEPTH = 3;
+const WEBIDL_PROPERTIES = 20_000;
+
 /** Whether proto is an embind class's prototype (ClassHandle's public methods on its chain). */
 function isEmbindPrototype(proto) {
   try {
@@ -224,14 +236,81 @@ export function installObjectTracker({ control, callWord }) {
   }.create;
   Object.defineProperty(Object, 'create', { ...Object.getOwnPropertyDescriptor(Object, 'create'), value: tracked });
 
+  // Emscripten's WebIDL glue has no registry: its objects stay in their
+  // class's cache until Module.destroy(). Its classes, found on the
+  // scenario's state, are counted through it: made by the class's
+  // constructor (a Proxy put in its place, so a call through the module
+  // object is seen), freed by __destroy__, held while in the cache.
+  const webIdl = new WeakMap(); // class -> its row
+  function watchWebIdlClass(holder, key, F) {
+    let r = webIdl.get(F);
+    if (!r) {
+      r = row(F.name || key);
+      r.freeable = true;
+      r.cache = F.__cache__;
+      webIdl.set(F, r);
+      const proto = F.prototype;
+      const d = Object.getOwnPropertyDescriptor(proto, '__destroy__');
+      if (d.writable) {
+        const original = d.value;
+        const counted = {
+          __destroy__(...args) {
+            const result = Reflect.apply(original, this, args);
+            r.freed++;
+            return result;
+          },
+        }.__destroy__;
+        Object.defineProperty(proto, '__destroy__', { ...d, value: counted });
+      }
+    }
+    const made = new Proxy(F, {
+      construct(target, args, newTarget) {
+        const obj = Reflect.construct(target, args, newTarget === made ? target : newTarget);
+        created(r);
+        return obj;
+      },
+    });
+    holder[key] = made;
+  }
+
+  /** A WebIDL row's counts brought up to date: what its cache holds is held, made at least what was freed and is held. */
+  function webIdlCounts(r) {
+    if (!r.cache) return;
+    const held = Object.keys(r.cache).length;
+    if (r.created < r.freed + held) r.created = r.freed + held;
+  }
+
   return {
-    /** Whether any object of the glue's has been counted. */
+    /**
+     * Finds the WebIDL classes on root (a scenario's state: own data
+     * properties, WEBIDL_DEPTH deep) and counts their objects from now on.
+     */
+    watchWebIdl(root) {
+      const seen = new Set();
+      let budget = WEBIDL_PROPERTIES;
+      const visit = (obj, depth) => {
+        if (obj === null || (typeof obj !== 'object' && typeof obj !== 'function') || seen.has(obj)) return;
+        seen.add(obj);
+        for (const key of Object.keys(obj)) {
+          if (--budget < 0) return;
+          const d = Object.getOwnPropertyDescriptor(obj, key);
+          if (!d || !('value' in d)) continue; // no getter runs
+          const v = d.value;
+          if (typeof v === 'function' && isWebIdlClass(v)) {
+            if (d.writable) watchWebIdlClass(obj, key, v);
+          } else if (depth < WEBIDL_DEPTH) visit(v, depth + 1);
+        }
+      };
+      visit(root, 0);
+    },
+    /** Whether any object of the glue's has been counted (or a WebIDL class found). */
     seen: () => classes.size > 0,
     /** How many of the glue's finalizer callbacks have run so far. */
     cleanups: () => cleanups,
     /** Records every class's counts as of iteration (the calls done). */
     snapshot(iteration) {
       if (classes.size === 0) return;
+      for (const r of classes.values()) webIdlCounts(r);
       snapshots.push({
         iteration,
         classes: [...classes.values()].map((r) => [r.name, r.created, r.freed, r.reclaimed, r.collected]),
@@ -245,6 +324,7 @@ export function installObjectTracker({ control, callWord }) {
      */
     result(opNames) {
       if (classes.size === 0) return null;
+      for (const r of classes.values()) webIdlCounts(r);
       return {
         classes: [...classes.values()].map((r) => ({
           name: r.name,

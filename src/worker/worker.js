@@ -254,6 +254,7 @@ async function prepare(stdio) {
   const ctx = createContext({ seed: config.seed, control, track: capture.track, arm: target.arm ?? null });
   enter(PHASE.setup);
   const state = await scenario.setup(ctx);
+  objects?.watchWebIdl(state); // WebIDL glue has no registry: its classes are found on the state
   return { scenario, state, ctx, ops, bufferMemory: 0 };
 }
 
