@@ -24,8 +24,8 @@ const hasFunctions = (value) =>
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * The init steps of a package's namespace: its init() (or an initialising
- * default export) called once, keeping what it returns when that is the API
+ * The init steps of a package's namespace: its init() or initWasm() (or an
+ * initialising default export) called once, keeping what it returns when that is the API
  * or the module's exports, then the `ready` promises of its objects.
  * Returns { steps, api, raw, initError }.
  */
@@ -34,11 +34,11 @@ async function packageSteps(ns) {
   let api = ns;
   let raw = null;
   const functions = Object.keys(ns).filter((k) => typeof ns[k] === 'function');
-  const initial = ['init', 'default'].find(
+  const initial = ['init', 'initWasm', 'default'].find(
     (name) =>
       typeof ns[name] === 'function' &&
       !isClass(ns[name]) &&
-      (name === 'init' || /init|load|instantiate/i.test(ns[name].name) || functions.length === 1),
+      (name !== 'default' || /init|load|instantiate/i.test(ns[name].name) || functions.length === 1),
   );
   if (initial) {
     try {
@@ -81,7 +81,7 @@ async function probe(candidate, state, numeric, seed) {
   return null;
 }
 
-/** The module's own allocator pair on raw, as an 'alloc' op, or null. */
+/** The module's own allocator pair on raw, as an 'alloc' op (what a placeholder op shows working), or null. */
 function allocOp(raw) {
   if (!raw) return null;
   for (const [malloc, free] of [
@@ -116,9 +116,7 @@ async function explore({ scenario, package: isPackage, numeric, seed }) {
     if (working.length === 3) break;
     await turn();
   }
-  const fallback = allocOp(raw);
-  if (fallback) working.push(fallback);
-  return { steps, entries, working };
+  return { steps, entries, working, allocator: allocOp(raw) };
 }
 
 async function verify({ scenario, calls, seed }) {
