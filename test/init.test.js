@@ -262,3 +262,25 @@ test('init where no call works with random arguments: load() as written, the API
   assert.match(mesh, /await Promise\.all\(\[pkg\.decoder\.ready\]\);/, 'its ready promise, awaited in load()');
   assert.match(mesh, /^\/\/ {3}api\.decoder\.decodeVertexBuffer\(\w+, \w+, \w+, \w+, \w+\) {2}5 parameters/m);
 });
+
+test('init chooses a call that enters the module and allocates over a constant and a pure-JS helper', async () => {
+  // test/fixtures/reach-pkg: buildVersion() and checksumEquals(a, b) come first in its namespace and both work.
+  const dir = tempDir('wasm-soak-init-');
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(fixture('test', 'fixtures', 'reach-pkg'), join(dir, 'node_modules', 'reach-pkg'), 'dir');
+  const scenario = join(dir, 'reach.soak.mjs');
+  const init = await runCli(['init', 'reach-pkg', '-o', scenario], { cwd: dir });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(
+    init.stdout,
+    /; op hash ran 200 calls here, each entering the module \(3 calls into its exports, allocating\)\.\n/,
+  );
+  const text = readFileSync(scenario, 'utf8');
+  assert.match(text, /^ {4}hash: \{\n\s+run\(\{ api \}, ctx\) \{\n\s+api\.hash\(/m);
+  assert.match(text, /^\/\/ {3}api\.buildVersion\(…\) {2}0 parameters {2}\[a constant\]$/m);
+  assert.match(
+    text,
+    /^\/\/ {3}api\.checksumEquals\(a, b\) {2}2 parameters, types not declared {2}\[pure JS: never enters the module\]$/m,
+  );
+  assert.match(text, /^\/\/ {3}api\.hash\(data\) .* {2}\[enters the module, allocates\] {2}<- the op above$/m);
+});

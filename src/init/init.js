@@ -60,7 +60,9 @@ const failed = (what, reply) =>
 /**
  * Writes the scenario for operand (a package name, glue file or .wasm) to
  * out (default: <name>.soak.mjs in the current folder), never over an
- * existing file unless force. Returns { file, kind, op, calls, placeholder }:
+ * existing file unless force. Returns { file, kind, op, calls, reach,
+ * placeholder }: reach, what the probe saw of the op ({ calls: calls into
+ * the module per op call, allocates }, null when no wasm instance was seen);
  * placeholder true when no call worked with random arguments, and the op
  * written is one that fails a run until it is replaced (calls 0). Throws
  * exit-2 SoakErrors for what it cannot load and exit-3 ones when the
@@ -131,17 +133,19 @@ async function writeScenario({ target: given, operand, file, rel }) {
   }
   if (!reply.result) throw failed(`load ${operand}`, reply);
   if (reply.result.initError) throw failed(`load ${operand}`, { error: `its ${reply.result.initError}` });
-  const { steps, entries, working, allocator } = reply.result;
+  const { steps, entries, working, skipped, reached, allocator } = reply.result;
   const kind = target.webGlue ? 'wasm-bindgen-web' : target.kind;
   const what = { name: target.name, operand, kind, flavour: target.flavour, note };
   const load = loadSource(target, steps, rel);
   const declared = declaredSignatures(target);
-  const source = (op) => scenarioSource({ what, load, op, entries, declared, out: basename(file) });
-  const tried = [];
+  const source = (op) => scenarioSource({ what, load, op, entries, declared, reached, out: basename(file) });
+  const tried = [...skipped];
   for (const op of working) {
     writeFileSync(file, source(op));
     const check = await child({ mode: 'verify', scenario: file, calls: VERIFY_CALLS, seed: SEED + 1 });
-    if (check.result) return { file, kind: KIND_WORDS[kind], op: opName(op), calls: VERIFY_CALLS, placeholder: false };
+    if (check.result) {
+      return { file, kind: KIND_WORDS[kind], op: opName(op), calls: VERIFY_CALLS, reach: op.reach, placeholder: false };
+    }
     // It worked on the probe's inputs, not on others: say so in the placeholder's comment.
     tried.push(`${opName(op)} failed on other random inputs: ${check.error.split('\n')[0].slice(0, 160)}`);
   }

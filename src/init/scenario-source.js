@@ -67,13 +67,30 @@ function paramsText(e, declared) {
   return `(…)  ${count}`;
 }
 
-/** One commented line per API entry; the chosen op's marked. declared: declaredSignatures'. */
-function apiLines(entries, op, declared) {
+/** What the probe saw of a call, as the listing marks it. */
+function reachText(reach) {
+  if (!reach) return '';
+  if (reach.constant) return '  [a constant]';
+  if (reach.calls === 0) return '  [pure JS: never enters the module]';
+  return `  [enters the module${reach.allocates ? ', allocates' : ''}]`;
+}
+
+/**
+ * One commented line per API entry; the chosen op's marked, and what the
+ * probe saw of those it found working (reached: explore.js's).
+ * declared: declaredSignatures'.
+ */
+function apiLines(entries, op, declared, reached) {
   const lines = [];
   for (const e of entries) {
     const at = access('api', e.path);
     const same = op.path && op.path.join('.') === e.path.join('.');
-    const mark = (form, factory) => (same && op.form === form && op.factory === factory ? '  <- the op above' : '');
+    const seen = (form, factory) =>
+      reachText(
+        reached.find((r) => r.path.join('.') === e.path.join('.') && r.form === form && r.factory === factory)?.reach,
+      );
+    const mark = (form, factory) =>
+      `${seen(form, factory)}${same && op.form === form && op.factory === factory ? '  <- the op above' : ''}`;
     if (e.kind === 'function') lines.push(`//   ${at}${paramsText(e, declared)}${mark('call', undefined)}`);
     else {
       // A method as .free(), an API function as api.destroy(made).
@@ -127,9 +144,10 @@ function placeholderSource(op) {
 /**
  * The scenario's text. what: { name, operand, kind, flavour, note }, load:
  * loadSource's, op: the chosen op (or a placeholder), entries: walkApi's,
- * declared: declaredSignatures', out: the file's name.
+ * declared: declaredSignatures', reached: explore.js's (what the probe saw
+ * of each call it found working), out: the file's name.
  */
-export function scenarioSource({ what, load, op, entries, declared = new Map(), out }) {
+export function scenarioSource({ what, load, op, entries, declared = new Map(), reached = [], out }) {
   const kind = `${KIND_WORDS[what.kind]}${FLAVOUR_WORDS[what.flavour] ?? ''}`;
   const placeholder = op.form === 'placeholder';
   const param = placeholder ? '{ api, raw }, ctx' : '{ api }, ctx';
@@ -162,8 +180,9 @@ export function scenarioSource({ what, load, op, entries, declared = new Map(), 
   ];
   if (entries.length > 0) {
     lines.push(
-      "// What the module's API offers (the arguments to fill in, with their types where the package declares them):",
-      ...apiLines(entries, op, declared),
+      "// What the module's API offers (the arguments to fill in, with their types where the package declares them;",
+      '// [enters the module]: init saw the call reach the wasm module, and [allocates]: its allocator or memory grow):',
+      ...apiLines(entries, op, declared, reached),
       '',
     );
   }
