@@ -5,7 +5,7 @@
 // summary.md, report.html, junit.xml). docs/verdicts.md says what each means.
 import { namedSites } from '../analysis/sites.js';
 import { UNDECIDED_REASON, WASM32_MAX_BYTES } from '../protocol.js';
-import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from './format.js';
+import { formatBytes, formatCount, formatMs, formatNs, formatPercent, formatTolerance } from './format.js';
 
 // Each verdict and finding kind in a few words, for banners and tables
 // (test/judge.test.js checks that every kind of C's list has an entry).
@@ -382,11 +382,12 @@ function regressionSentence(g, b) {
       const more = c.exact
         ? `${c.allocs} more allocations than baseline ${b.name} over the same ${g.calls} calls`
         : `${c.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${b.name} (not the same calls: another seed or iteration count)`;
-      return `${more} (--fail-if-more-allocs)`;
+      return `${more}${g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, false)}` : ''} (--fail-if-more-allocs)`;
     }
     case 'high-water': {
       const h = b.highWater;
-      return `memory high-water mark ${h.current} bytes, ${h.current - h.baseline} above baseline ${b.name} (--fail-if-higher-water)`;
+      const tolerance = g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, true)}` : '';
+      return `memory high-water mark ${formatBytes(h.current)}, ${formatBytes(h.current - h.baseline)} above baseline ${b.name}'s ${formatBytes(h.baseline)}${tolerance} (--fail-if-higher-water)`;
     }
     default:
       return g.sentence ?? '';
