@@ -113,6 +113,26 @@ test('soak --save-baseline keeps one baseline per target; a missing baseline is 
   ]);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(existsSync(join(base, 'clean', 'baseline.json')));
+  // Against it, the passing target's changes are in the suite's summary.md and index.html too.
+  const again = await runCli([
+    'soak',
+    suite,
+    '--baseline',
+    base,
+    '--format',
+    'md',
+    '-q',
+    '--fail-on',
+    'none',
+    '--fail-if-slower',
+    'none',
+    '-o',
+    join(root, 'again'),
+  ]);
+  assert.equal(again.code, 0, again.stderr);
+  const brief = /against baseline \S*clean: time [-+]?\d.*, high-water \d+\.\d \w+ → \d+\.\d \w+, verdict unchanged/;
+  assert.match(readFileSync(join(root, 'again', 'summary.md'), 'utf8'), brief);
+  assert.match(readFileSync(join(root, 'again', 'index.html'), 'utf8'), brief);
   const missing = await runCli(['run', mod('clean'), '--call', 'step', '--baseline', join(root, 'nope'), '-q']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /--baseline .*nope: cannot read .*baseline\.json/);

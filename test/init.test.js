@@ -283,4 +283,8 @@ test('init chooses a call that enters the module and allocates over a constant a
     /^\/\/ {3}api\.checksumEquals\(a, b\) {2}2 parameters, types not declared {2}\[pure JS: never enters the module\]$/m,
   );
   assert.match(text, /^\/\/ {3}api\.hash\(data\) .* {2}\[enters the module, allocates\] {2}<- the op above$/m);
+  // Its result folder, without -o, is soak-results/reach (the file's name without .soak.mjs), as the README says.
+  const r = await runCli(['run', scenario, '-n', '200', '-q', '--fail-on', 'none', '--format', 'md'], { cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(existsSync(join(dir, 'soak-results', 'reach', 'summary.json')), 'soak-results/reach/summary.json');
 });

@@ -445,7 +445,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'save-baseline',
-      doc: 'store what a later `--baseline` needs (seed, time per call, exact counts, sizes, verdict) as `soak-results/baselines/NAME` (a folder when NAME has a slash; else one folder name, not `.` or `..`); `soak`: one per target, `NAME/<target>`',
+      doc: 'store what a later `--baseline` needs (seed, time per call, exact counts, sizes, verdict) as `soak-results/baselines/NAME` in the working directory, not under `--out`, so that the next run finds it whatever its result folder (a folder when NAME has a slash; else one folder name, not `.` or `..`); `soak`: one per target, `NAME/<target>`',
       value: 'NAME',
       parse: parseBaselineRef,
       default: null,
