@@ -71,6 +71,7 @@ const CLEAN = [
   { name: 'assemblyscript', ...scenario('soak/real/assemblyscript.mjs'), calls: [2_000, 20_000] },
   // Glue with finalizers, every object freed by the application: stays stable.
   { name: 'glue-objects', ...scenario('soak/scenarios/glue-objects.mjs'), calls: [5_000, 40_000] },
+  { name: 'photon', ...scenario('soak/real/photon.mjs'), calls: [5_000, 20_000] },
 ];
 const DETECT = [
   {
@@ -90,6 +91,12 @@ const DETECT = [
     expect: 'unfreed-objects',
     ...scenario('soak/scenarios/glue-objects-unfreed.mjs'),
     calls: [5_000, 40_000],
+  },
+  {
+    name: 'photon-unfreed',
+    expect: 'unfreed-objects',
+    ...scenario('soak/real/photon-unfreed.mjs'),
+    calls: [5_000, 20_000],
   },
 ];
 const CONDITIONS = ['quiet', 'midload', 'slowed'];

@@ -39,8 +39,9 @@ const FIXTURES = 'soak/fixtures';
 const MODULES = 'soak/modules';
 const TEST_FIXTURES = 'test/fixtures';
 // wat2wasm flags of the test fixtures that need more than the defaults:
-// panic-trap keeps its function names (a name section), as a Rust build does.
-const WAT_FLAGS = { 'panic-trap': ['--debug-names'] };
+// panic-trap keeps its function names (a name section), as a Rust build does;
+// hostile-names its hostile ones.
+const WAT_FLAGS = { 'panic-trap': ['--debug-names'], 'hostile-names': ['--debug-names'] };
 const ASC_BIN = join(ROOT, 'node_modules/assemblyscript/bin/asc.js');
 
 // Flags for every fixture. -O2 keeps the workloads realistic; --strip-debug

@@ -178,7 +178,15 @@ test('soak passes its options to every target and keeps --out as the root', LIMI
   ]);
   const r = await runCli(['soak', suite, '-n', '300', '--format', 'md', '--fail-on', 'none', '-q', '-o', out]);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(readdirSync(out).sort(), ['a', 'b', 'index.html', 'junit.xml', 'suite-result.json', 'summary.md']);
+  assert.deepEqual(readdirSync(out).sort(), [
+    '.wasm-soak.result',
+    'a',
+    'b',
+    'index.html',
+    'junit.xml',
+    'suite-result.json',
+    'summary.md',
+  ]);
   for (const name of ['a', 'b']) {
     const s = readSummary(join(out, name));
     assert.equal(s.iterations.completed, 300, `${name}: the suite-wide -n wins`);

@@ -259,6 +259,7 @@ test('the suites name existing targets with known expectations', () => {
     'stable',
     'stack-drift',
     'leak',
+    'unfreed-objects',
     'fragmentation',
     'growth',
     'slowdown',

@@ -76,6 +76,49 @@ test('counting pass: behind boundary wrappers, a realloc that moves its block le
   assert.equal(leak.summary.allocations.live.end, 2000 * 48);
 });
 
+test('instrument: what the allocator behind the wrappers passes the size or pointer on to is wrapped too, a function that only reads is not', () => {
+  const r = instrumentAllocator(wasm('behind-deeper'));
+  assert.deepEqual(r.entryPoints, ['__wbindgen_malloc', '__wbindgen_free', 'malloc', 'free', 'realloc']);
+  assert.deepEqual(
+    r.found.slice(2, 4).map((f) => f.how),
+    [
+      'the allocator behind the wrappers, passing its size on to function 0',
+      'the allocator behind the wrappers, passing its pointer on to function 1',
+    ],
+  );
+  assert.ok(!r.found.some((f) => /function 2\b/.test(f.how)), 'the layout check (function 2) is no free');
+  assert.equal(r.complete, true);
+});
+
+test('counting pass: allocations and frees that reach the allocator without the wrappers (zeroed, an inlined dealloc) are counted, and a leak still is', async () => {
+  const calls = ['--call', 'step:1,move:1,zeroed:1,inlined:1'];
+  const clean = await countedRun(fixture('test', 'fixtures', 'behind-deeper.wasm'), 2000, calls);
+  assert.equal(clean.code, 0, clean.stderr);
+  const pass = clean.summary.sources.countingPass;
+  assert.deepEqual(pass.frees, { matched: clean.summary.allocations.allocs.total, unmatched: 0, unseen: 0 });
+  assert.equal(pass.caveat, null, pass.note);
+  assert.equal(clean.summary.sources.liveBytes, 'counting pass');
+  assert.equal(clean.summary.allocations.live.end, 0);
+  const leak = await countedRun(fixture('test', 'fixtures', 'behind-deeper.wasm'), 2000, ['--call', 'keep:1,zeroed:1']);
+  assert.equal(leak.code, 1, leak.stderr);
+  assert.equal(leak.summary.verdict, 'leak');
+});
+
+test('counting pass: frees missed by an allocator found by name are not trusted either, and a block handed out again leaves the live count', async () => {
+  const { code, stderr, summary } = await countedRun(fixture('test', 'fixtures', 'named-missed-free.wasm'), 2000, [
+    '--call',
+    'step:1,inlined:1',
+  ]);
+  assert.equal(code, 0, stderr);
+  const pass = summary.sources.countingPass;
+  assert.ok(pass.frees.unseen > 500, `missed frees: ${JSON.stringify(pass.frees)}`);
+  assert.equal(pass.caveat, 'unmatched-frees');
+  assert.match(pass.note, /handed out [\d,]+ again that it held live/);
+  assert.notEqual(summary.sources.liveBytes, 'counting pass');
+  // Every cell is reused: what the pass still counts live is at most the one block freed unseen last.
+  assert.ok(summary.allocations.live.end <= 48, `live at the end: ${summary.allocations.live.end} B`);
+});
+
 test('counting pass: an allocator behind boundary wrappers that frees blocks it was never seen allocating is not trusted', async () => {
   const { code, stderr, summary } = await countedRun(fixture('test', 'fixtures', 'behind-boundary.wasm'), 2000, [
     '--call',

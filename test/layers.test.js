@@ -33,7 +33,7 @@ function importsOf(file) {
   return specs.map((s) => relative(src, resolve(src, dirname(file), s)));
 }
 
-const LEAVES = ['errors.js', 'protocol.js', 'addon.js', 'native.js', 'version.js', 'folder-names.js'];
+const LEAVES = ['errors.js', 'protocol.js', 'addon.js', 'native.js', 'version.js', 'folder-names.js', 'result-file.js'];
 const isLeaf = (f) => LEAVES.includes(f) || f.startsWith('options/');
 const isCli = (f) => f.startsWith('cli/');
 const isLibrary = (f) => f === 'index.js' || f.startsWith('library/');

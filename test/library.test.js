@@ -214,7 +214,7 @@ test(
     const re = join(dir, 're');
     const written = await writeReports(re, again, { formats: ['md', 'junit'] });
     assert.equal(written.verdict, summary.verdict);
-    assert.deepEqual(readdirSync(re).sort(), ['junit.xml', 'summary.json', 'summary.md']);
+    assert.deepEqual(readdirSync(re).sort(), ['.wasm-soak.result', 'junit.xml', 'summary.json', 'summary.md']);
   },
 );
 

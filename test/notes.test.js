@@ -9,6 +9,7 @@ import { analysisConfig } from '../src/analysis/config.js';
 import { judge } from '../src/analysis/judge.js';
 import { analyzeRun as analyzeFacts } from '../src/analysis/verdict.js';
 import { VERDICT_DEFAULTS } from '../src/protocol.js';
+import { formatBytes } from '../src/report/format.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderMarkdown } from '../src/report/markdown.js';
 import { analyzed as analyze } from '../src/report/result.js';
@@ -111,7 +112,7 @@ test('large start-up growth is said in a stable run headline', () => {
   assert.equal(v.title, 'Stable');
   assert.match(
     v.text,
-    /^Memory grew 1\.1 MiB → 13\.\d MiB during the first [\d,]+ calls \(start-up\), then stayed flat\. No leak, fragmentation, growth or slowdown found in 20,000 calls\.$/,
+    /^Memory grew 1\.1 MiB → 13\.\d MiB during the first [\d,]+ calls \(start-up\), then 13\.\d MiB → 13\.\d MiB after warm-up \(1 growth event\), no sustained growth\. No leak, fragmentation, growth or slowdown found in 20,000 calls\.$/,
   );
   // The headline quotes it; it is not listed again.
   assert.deepEqual(noteLines(s), []);
@@ -124,6 +125,101 @@ test('large start-up growth is said in a stable run headline', () => {
   const plain = summaryOf(syntheticRun({ seed: 4 }));
   assert.deepEqual(plain.notes, []);
   assert.match(verdictLine(plain).text, /^No leak, fragmentation, growth or slowdown found in 20,000 calls\.$/);
+});
+
+// Linear memory that grows 1.4 -> 9 MiB in start-up, then, after a pause,
+// keeps climbing in bursts (a GC that runs late) ever more slowly, two
+// pages a step: a forgotten free() whose blocks finalizers reclaim.
+function climbingAfterStartup(data) {
+  const mib = 1 << 20;
+  const iter = [0];
+  const bytes = [1.4 * mib];
+  for (let i = 1; i <= 20; i++) {
+    iter.push(i * 25);
+    bytes.push(1.4 * mib + (7.6 * mib * i) / 20);
+  }
+  let top = bytes.at(-1);
+  for (let c = 2000; c < CALLS; c += 300) {
+    const target = 9.5 * mib + 8 * mib * ((c - 2000) / 18000) ** 0.2;
+    for (let j = 0; target > top + 65536; j++) {
+      top += 2 * 65536;
+      iter.push(c + j);
+      bytes.push(top);
+    }
+  }
+  return { ...data, memory: { iter: Float64Array.from(iter), bytes: Float64Array.from(bytes) } };
+}
+
+test('memory that keeps climbing after start-up is an open question, never worded as start-up', () => {
+  const s = summaryOf(climbingAfterStartup(syntheticRun({ seed: 4, live: false })));
+  const memory = s.series.find((x) => x.name === 'memory');
+  assert.equal(memory.pattern, 'step');
+  assert.ok(memory.pValue < 0.01 && memory.events.count > 50, JSON.stringify(memory));
+  assert.equal(s.verdict, 'inconclusive', JSON.stringify(s.findings));
+  assert.equal(s.exitCode, 0);
+  const open = s.inconclusive.find((u) => u.series === 'memory');
+  assert.equal(open.reason, 'still-rising');
+  // Its numbers are the series' after warm-up: its growth events' start and end.
+  const from = memory.events.baseBytes;
+  const to = from + memory.events.grownBytes;
+  assert.ok(to > 17 * (1 << 20), JSON.stringify(memory.events));
+  const risen = `${formatBytes(from)} → ${formatBytes(to)} after warm-up (${memory.events.count} growth events`;
+  assert.ok(open.sentence.startsWith(`Linear memory rose ${risen}, p = `), open.sentence);
+  assert.match(
+    open.sentence,
+    /has not levelled off, still setting new highs as its climb slowed: about [\d,]+ more calls/,
+  );
+  // The start-up note says the climb went on, and the headline leads with the question.
+  const note = s.notes.find((n) => n.kind === 'startup-growth');
+  assert.ok(note.sentence.endsWith(`(start-up), then kept rising: ${risen}).`), note.sentence);
+  assert.doesNotMatch(note.sentence, /levelled off|stayed flat/);
+  const v = verdictLine(s);
+  assert.equal(v.text, open.sentence);
+  assert.deepEqual(noteLines(s), [note.sentence]);
+});
+
+test('a plateau step after warm-up is stable, and the report does not call memory flat', () => {
+  // One 64 KiB step at 14,000 calls of 20,000 (wasi-libc's dlmalloc on a bounded working set).
+  const s = summaryOf(syntheticRun({ seed: 4, plateau: true }));
+  assert.equal(s.series.find((x) => x.name === 'memory').pattern, 'step');
+  assert.equal(s.verdict, 'stable', JSON.stringify(s.inconclusive));
+  assert.deepEqual(s.notes, []);
+  const html = renderHtml(s);
+  assert.match(html, /<h2>Findings<\/h2><p>None\.<\/p>/);
+  assert.doesNotMatch(html, /stayed flat/);
+  // Without the step, every tested series stayed flat, and the report says so.
+  assert.match(
+    renderHtml(summaryOf(syntheticRun({ seed: 4 }))),
+    /None: every tested series stayed flat after warm-up\./,
+  );
+});
+
+test('a rise left open below the floor is a note, never a question', () => {
+  // Live bytes step up by 900 B mid-run and creep on by 0.03 B per call: the
+  // step's second half still rises, by 0.09 B per call, 0.8 % of 200 KiB.
+  const data = syntheticRun({ seed: 4 });
+  const iter = Float64Array.from({ length: CALLS / 100 }, (_, i) => 100 * i + 99);
+  const value = Float64Array.from(iter, (x, i) => 200 * 1024 + (x > 9000 ? 900 : 0) + 0.03 * x + ((i * 37) % 64));
+  data.metrics.liveBytes = { iter, tMs: iter.map((x) => x / 10), value };
+  const s = summaryOf(data);
+  const live = s.series.find((x) => x.name === 'live-bytes');
+  assert.equal(live.pattern, 'step');
+  assert.equal(s.verdict, 'stable', JSON.stringify(s.inconclusive));
+  assert.deepEqual(s.inconclusive, []);
+  assert.ok(live.belowFloor.perCall < 0.1 && live.belowFloor.relative < 0.01, JSON.stringify(live.belowFloor));
+  const note = s.notes.find((n) => n.kind === 'below-floor');
+  assert.equal(note.series, 'live-bytes');
+  assert.match(note.sentence, /below the floor of 1 B per call and 5 %, so neither a finding nor an open question\./);
+  // With both floors at 0 the same rise is left open.
+  const open = analyzeRun(data, { memFloorPerCall: 0, memFloorRelative: 0 });
+  assert.deepEqual(
+    open.inconclusive.map((u) => [u.reason, u.series]),
+    [['still-rising', 'live-bytes']],
+  );
+  assert.match(
+    open.inconclusive[0].sentence,
+    /^Live bytes rose [\d.]+ KiB → [\d.]+ KiB after warm-up \(p = [\d.e-]+\) and have not levelled off: /,
+  );
 });
 
 test('live bytes freed in bursts are a sawtooth note, quoted by the headline', () => {

@@ -3,7 +3,7 @@
 // version, a previous result is kept (moved aside) unless --force, and a
 // usage error leaves nothing on disk.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
@@ -91,6 +91,110 @@ test('soak keeps a previous suite root (moved aside) unless --force; its usage e
   assert.equal(bad.code, 2);
   assert.deepEqual(readdirSync(dir).sort(), ['results', 'results.1', 'suite.json']);
   assert.equal(readSummary(join(root, 'clean')).seed, 3);
+});
+
+test("soak puts back the previous root on a target's input error (exit 2 leaves nothing on disk)", async () => {
+  const dir = tempDir();
+  const suite = join(dir, 'suite.json');
+  const root = join(dir, 'out');
+  const soak = (targets) => {
+    writeFileSync(suite, JSON.stringify({ targets }));
+    return runCli(['soak', suite, '-o', root, '-n', '300', '--fail-on', 'none', '-q', '--format', 'md', '--seed', '1']);
+  };
+  assert.equal((await soak([{ name: 'clean', module: mod('clean'), call: 'step' }])).code, 0);
+  writeFileSync(join(root, 'mine.txt'), 'mine\n');
+  const before = readdirSync(root, { recursive: true }).sort();
+  const r = await soak([
+    { name: 'clean', module: mod('clean'), call: 'step' },
+    { name: 'missing', module: join(dir, 'missing.wasm'), call: 'step' },
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /missing: .*missing\.wasm/);
+  assert.match(r.stderr, /nothing was kept, as after any input error \(exit 2\); the previous result is back in place/);
+  assert.deepEqual(readdirSync(root, { recursive: true }).sort(), before, 'the previous root, as it was');
+  assert.equal(readFileSync(join(root, 'mine.txt'), 'utf8'), 'mine\n');
+  assert.ok(!existsSync(`${root}.1`), 'no folder left aside');
+  // Into a new root: no root at all.
+  rmSync(root, { recursive: true });
+  const fresh = await soak([{ name: 'missing', module: join(dir, 'missing.wasm'), call: 'step' }]);
+  assert.equal(fresh.code, 2, fresh.stderr);
+  assert.ok(!existsSync(root), 'the root made for the suite is removed');
+});
+
+/** Every name under dir (recursively, "." files too), sorted: what a refused command must leave as it was. */
+const tree = (dir) => readdirSync(dir, { recursive: true }).sort();
+
+test('-o . (or a parent of the working folder) is refused, and a folder wasm-soak did not make is never moved', async () => {
+  const dir = tempDir();
+  const project = join(dir, 'project');
+  mkdirSync(join(project, '.git'), { recursive: true });
+  mkdirSync(join(project, 'sub'));
+  writeFileSync(join(project, 'main.c'), 'int main(void) { return 0; }\n');
+  // A previous result in the working folder, as a run into -o . made one before: it makes . look like a result.
+  writeFileSync(join(project, 'summary.json'), '{}\n');
+  writeFileSync(join(project, 'junit.xml'), '<testsuites/>\n');
+  const suite = join(dir, 'suite.json');
+  writeFileSync(suite, JSON.stringify({ targets: [{ name: 'clean', module: mod('clean'), call: 'step' }] }));
+  const before = tree(dir);
+  const SHORT = ['-n', '300', '--fail-on', 'none', '-q', '--format', 'md'];
+  for (const [what, argv, cwd] of [
+    ['run -o .', ['run', mod('clean'), '--call', 'step', ...SHORT, '-o', '.'], project],
+    [
+      'run -o .. from a folder below',
+      ['run', mod('clean'), '--call', 'step', ...SHORT, '-o', '..'],
+      join(project, 'sub'),
+    ],
+    ['run -o . --force', ['run', mod('clean'), '--call', 'step', ...SHORT, '-o', '.', '--force'], project],
+    ['soak -o .', ['soak', suite, ...SHORT, '-o', '.'], project],
+    [
+      'compare -o .',
+      ['compare', mod('work'), mod('work'), '--call', 'step', '--blocks', '4', '-q', '-o', '.'],
+      project,
+    ],
+  ]) {
+    const r = await runCli(argv, { cwd });
+    assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+    assert.match(
+      r.stderr,
+      /The result folder \.{1,2} is (the current directory|a parent of the current directory \(.*\)): /,
+      what,
+    );
+    assert.match(r.stderr, /Give --out a folder of its own/, what);
+    assert.deepEqual(tree(dir), before, `${what}: nothing moved, written or removed`);
+  }
+
+  // A folder that looks like a result but that wasm-soak did not make (no marker): nothing is moved out of it.
+  const foreign = join(dir, 'reports');
+  mkdirSync(foreign);
+  writeFileSync(join(foreign, 'junit.xml'), '<testsuites/>\n');
+  writeFileSync(join(foreign, 'mine.txt'), 'mine\n');
+  const foreignRun = join(dir, 'out');
+  mkdirSync(foreignRun);
+  writeFileSync(join(foreignRun, 'summary.json'), '{"mine":true}\n');
+  const beforeForeign = tree(dir);
+  for (const [what, argv] of [
+    ['soak into a folder with a foreign junit.xml', ['soak', suite, ...SHORT, '-o', foreign]],
+    [
+      'run into a folder with a foreign summary.json',
+      ['run', mod('clean'), '--call', 'step', ...SHORT, '-o', foreignRun],
+    ],
+  ]) {
+    const r = await runCli(argv);
+    assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+    assert.match(
+      r.stderr,
+      /holds files that look like a result .*but wasm-soak did not make it \(it has no \.wasm-soak\.result file\)/,
+      what,
+    );
+    assert.deepEqual(tree(dir), beforeForeign, `${what}: nothing moved, written or removed`);
+  }
+  // A folder wasm-soak made carries its marker, and is moved aside as before.
+  const made = join(dir, 'made');
+  assert.equal((await runCli(['run', mod('clean'), '--call', 'step', ...SHORT, '-o', made])).code, 0);
+  assert.ok(existsSync(join(made, '.wasm-soak.result')), 'the marker');
+  const again = await runCli(['run', mod('clean'), '--call', 'step', ...SHORT, '-o', made]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.ok(existsSync(join(`${made}.1`, 'summary.json')) && existsSync(join(made, '.wasm-soak.result')));
 });
 
 test('usage errors leave nothing on disk', async (t) => {

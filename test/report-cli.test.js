@@ -138,6 +138,28 @@ test('`wasm-soak report DIR` regenerates every output, also from a log cut mid-r
   assert.match(read(dir, 'junit.xml'), /<error message="the run ended without closing its log/);
 });
 
+test('`wasm-soak report` of a completed run whose log lost its second half says so: failed, not completed', async () => {
+  const dir = out();
+  assert.equal((await runCli(leak(dir, '--fail-on', 'none', '--format', 'md,junit'))).code, 0);
+  const before = readSummary(dir);
+  assert.equal(before.status, 'completed');
+  const log = join(dir, 'samples.wslog');
+  truncateSync(log, Math.floor(statSync(log).size / 2) + 3);
+  const r = await runCli(['report', dir, '--fail-on', 'none', '--format', 'md,junit']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.doesNotMatch(r.stdout, /completed/);
+  const s = readSummary(dir);
+  assert.equal(s.status, 'failed');
+  assert.equal(s.samples.complete, false);
+  assert.ok(s.samples.calls < before.samples.calls);
+  const lost = new RegExp(
+    `samples\\.wslog has lost its end: it holds ${s.samples.calls.toLocaleString('en-US')} of the ${before.iterations.completed.toLocaleString('en-US')} calls the run completed`,
+  );
+  assert.match(s.error.message, lost);
+  assert.match(read(dir, 'summary.md'), lost);
+  assert.match(read(dir, 'junit.xml'), /<error message="samples\.wslog has lost its end/);
+});
+
 test('`wasm-soak report DIR --format md` writes only summary.md', async () => {
   const dir = out();
   assert.equal((await runCli(leak(dir, '--fail-on', 'none', '--format', 'md'))).code, 0);

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readRun } from '../src/analysis/log-reader.js';
@@ -59,4 +59,51 @@ test('the first plain progress line is printed at once when stderr is not a term
   );
   assert.ok(seen, r.stderr);
   assert.equal(r.code, 130, r.stderr);
+});
+
+test('SIGTERM during a suite: the interrupted target is an error and the ones never run are named, in every suite output', async () => {
+  const dir = tempDir();
+  const clean = fixture('soak', 'modules', 'clean.wasm');
+  const suite = join(dir, 'suite.json');
+  writeFileSync(
+    suite,
+    JSON.stringify({
+      targets: [
+        { name: 'first', module: clean, call: 'step', iterations: 300 },
+        { name: 'long', module: clean, call: 'step', iterations: 4000000000 },
+        { name: 'third', module: clean, call: 'step', iterations: 300 },
+      ],
+    }),
+  );
+  const root = join(dir, 'out');
+  const r = await runCli(['soak', suite, '--format', 'md,junit', '--fail-on', 'none', '-o', root], {
+    onSpawn(child) {
+      // The second target is under way: its log holds thousands of calls.
+      whenFileReaches(join(root, 'long', 'samples.wslog'), 262144).then(() => child.kill('SIGTERM'));
+    },
+  });
+  assert.equal(r.code, 130, r.stderr);
+  const junit = readFileSync(join(root, 'junit.xml'), 'utf8');
+  assert.match(junit, /<testsuites name="wasm-soak" tests="3" failures="0" errors="1" skipped="1"/);
+  assert.match(
+    junit,
+    /<testcase classname="wasm-soak" name="long"[^>]*>\s*<error message="interrupted \(SIGTERM during the run, after [\d,]+ of 4,000,000,000 calls\): not judged whole" type="interrupted">/,
+  );
+  assert.match(
+    junit,
+    /<testcase classname="wasm-soak" name="third"[^>]*>\s*<skipped message="not run: the suite was interrupted before it \(during long\)"\/>/,
+  );
+  const md = readFileSync(join(root, 'summary.md'), 'utf8');
+  assert.match(md, /3 targets: 1 passed, 0 failed, 1 errors, 1 not run/);
+  assert.match(md, /\| long \| ⚠️ error \|/);
+  assert.match(md, /\| third \| ⏹️ not run \|/);
+  const result = JSON.parse(readFileSync(join(root, 'suite-result.json'), 'utf8'));
+  assert.deepEqual(
+    result.cases.map((c) => [c.name, c.outcome]),
+    [
+      ['first', 'passed'],
+      ['long', 'error'],
+      ['third', 'skipped'],
+    ],
+  );
 });

@@ -330,6 +330,10 @@ enum {
   WS_PATTERN_SUSTAINED = 3 /* grows throughout the window */
 };
 
+/* Lenient level of the test that leaves a step open as still rising (it can
+ * only make a verdict less certain, never a finding). */
+#define WS_STILL_RISING_P 0.1
+
 /* Segments a memory window is cut into. */
 #define WS_MEM_SEGMENTS 16
 /* Fewest samples a sampled series needs inside the window to be tested: with
@@ -372,8 +376,11 @@ typedef struct {
   size_t points;           /* samples inside the window (a step series: its points
                             * in effect there) */
   ws_growth_events events; /* step series only (zero for samples) */
-  int still_rising;        /* pattern step, yet the second half's levels still rise
-                            * (Mann-Kendall p < 0.1): no plateau shown yet */
+  int still_rising;        /* pattern step, yet no plateau shown yet: the second
+                            * half's levels still rise (Mann-Kendall p <
+                            * WS_STILL_RISING_P), or, for a series that never
+                            * falls, its last three quarters set more new highs
+                            * than a steady mark's (record test, at alpha) */
   int peak_grows;          /* per-segment peaks have a significant upward trend */
   int never_falls;         /* no value in the window is below an earlier one */
   ws_trend peak;           /* trend of per-segment peaks */
@@ -462,8 +469,9 @@ typedef struct {
   double more_calls;   /* calls that would decide it (with undecided) */
   double exhausted_at; /* iteration at which it reached its limit, or -1 */
   double bytes;        /* its value there */
-  int below_floor;     /* sustained, but below the memory floor (ws_mem_floor):
-                        * no finding */
+  int below_floor;     /* sustained or left open (a late step, still rising),
+                        * but below the memory floor (ws_mem_floor): a note,
+                        * neither a finding nor a question */
 } ws_signal;
 
 /* What the time test leaves to classification. */
@@ -665,8 +673,9 @@ typedef struct {
 /* Analyses a run: warm-up (auto: the later of the time and the memory
  * warm-up, at most a quarter of the run), time drift (auto: from the time warm-up
  * alone), every series' trend, then classification (ws_classify, with
- * o->js_heap_threshold; a sustained live-byte, heap or linear-memory series
- * below both floors, o->mem_floor_*, is no finding but a note), and the
+ * o->js_heap_threshold; a live-byte, heap or linear-memory series that is
+ * sustained, or left open as a late step or still rising, but below both
+ * floors, o->mem_floor_*, is neither a finding nor a question but a note), and the
  * notes: below-floor series, large start-up growth of the first linear
  * series, a sawtooth in the first tested live-byte series. elapsed[0..calls) are per-call
  * ns; series[0..k) the memory series (the first WS_ROLE_LINEAR one drives memory

@@ -2,7 +2,7 @@
 // live-byte series that tells a leak from fragmentation, exact budget gates,
 // and which ops' calls grew memory or left live bytes behind.
 import { addon } from '../addon.js';
-import { FLAG, windowRow } from '../protocol.js';
+import { CENSUS_KIND, FLAG, windowRow } from '../protocol.js';
 
 const LIVE_POINTS = 4000;
 
@@ -85,6 +85,8 @@ export function summarizeAllocations(count, frees = null) {
     ofCalls: coverage.of,
     instrumented: count.header.instrumented ?? [],
     complete: coverageComplete(count.header, frees),
+    // Live bytes above the heap or the memory that holds them (liveContradiction), or null.
+    contradiction: liveContradiction(count),
     allocs: { ...row(allocStats, 0), total: allocTotals.reduce((a, b) => a + b, 0) },
     bytes: { ...row(byteStats, 0), total: byteTotals.reduce((a, b) => a + b, 0) },
     live: { start: n ? count.live[0] : 0, end: n ? count.live[n - 1] : 0, peak },
@@ -111,15 +113,66 @@ export const MAX_UNMATCHED_SHARE = 0.01;
 
 /**
  * Whether a counting pass's frees ({ matched, unmatched, unseen }: the
- * worker's, or null) belie an allocator it found behind boundary wrappers
- * (header: its log's): more than MAX_UNMATCHED_SHARE of them freed blocks
- * it never saw allocated (unmatched), or were frees it missed (unseen: a
- * block handed out again while it held it live).
+ * worker's, or null) belie what it wrapped (header: its log's): more than
+ * MAX_UNMATCHED_SHARE of them were frees it missed (unseen: a block handed
+ * out again while it held it live), in any pass, or, for an allocator found
+ * behind boundary wrappers, freed blocks it never saw allocated (unmatched;
+ * an allocator found by name may free blocks C code got elsewhere).
  */
 export function unmatchedFrees(header, frees) {
-  if (!frees || !(header.coverage ?? []).some((c) => c.behind)) return false;
-  const wrong = frees.unmatched + (frees.unseen ?? 0);
+  if (!frees) return false;
+  const behind = (header.coverage ?? []).some((c) => c.behind);
+  const wrong = (behind ? frees.unmatched : 0) + (frees.unseen ?? 0);
   return wrong > MAX_UNMATCHED_SHARE * (frees.matched + wrong);
+}
+
+/**
+ * The first call of a decoded counting pass (count) after which its live
+ * bytes exceed what its own log says holds them: the live bytes or the heap
+ * the census walked, or the heap's top (when the run has one memory and one
+ * module instrumented), or the linear memory of every tracked memory, which
+ * a right count never does. Returns { iteration, liveBytes, limitBytes,
+ * limit: 'census-live' | 'heap' | 'heap-top' | 'memory' }, or null
+ * when they never do (or the log cannot tell: no calls, a thinned log).
+ */
+export function liveContradiction(count) {
+  const n = Math.min(count.calls, count.allocRecords ?? 0);
+  if (!count.live || n === 0 || (count.stride ?? 1) > 1) return null;
+  const at = (i, limitBytes, limit) => ({ iteration: i, liveBytes: count.live[i], limitBytes, limit });
+  const found = [];
+  const oneModule = (count.header.instrumented ?? []).filter((names) => names.length > 0).length === 1;
+  // Every block counted is one the census walked in use (requested bytes:
+  // no more than its chunk), in the heap it walked, and below the heap's top
+  // (sbrk). The census samples follow a call with nothing run between.
+  const kinds = count.metrics?.censusKind?.value;
+  const recognised = (k) => kinds !== undefined && kinds[k] !== CENSUS_KIND.none;
+  const positive = (_k, v) => v > 0;
+  for (const [name, limit, usable] of [
+    ['censusLive', 'census-live', recognised],
+    ['censusHeap', 'heap', positive],
+    ['heapTop', 'heap-top', positive],
+  ]) {
+    const series = count.metrics?.[name];
+    if (!series || !oneModule || (count.header.memories ?? []).length !== 1) continue;
+    for (let k = 0; k < series.iter.length; k++) {
+      const i = series.iter[k] - (count.firstIteration ?? 0);
+      if (i >= 0 && i < n && usable(k, series.value[k]) && count.live[i] > series.value[k]) {
+        found.push(at(i, series.value[k], limit));
+        break;
+      }
+    }
+  }
+  const { iter, bytes } = count.memory;
+  if (bytes.length > 0) {
+    for (let i = 0, k = 0; i < n; i++) {
+      while (k + 1 < iter.length && iter[k + 1] - (count.firstIteration ?? 0) <= i) k++;
+      if (count.live[i] > bytes[k]) {
+        found.push(at(i, bytes[k], 'memory'));
+        break;
+      }
+    }
+  }
+  return found.sort((a, b) => a.iteration - b.iteration)[0] ?? null;
 }
 
 /**

@@ -49,11 +49,13 @@ function neverFrees(c) {
  * while the module ran has missed the allocator, whatever it wrapped), and
  * it covered the whole run (a pass cut short says nothing of the calls
  * after it, where the trend windows are: it never stands in for the timed
- * pass's own sources).
+ * pass's own sources), and its live bytes never exceeded the heap or the
+ * memory that holds them (allocations.js liveContradiction: a pass that
+ * missed frees).
  */
 function countedLiveUsable(allocations) {
   const a = allocations?.summary;
-  return Boolean(a?.complete && !a.partial && a.allocs.total > 0);
+  return Boolean(a?.complete && !a.partial && a.allocs.total > 0 && !a.contradiction);
 }
 
 /**
@@ -188,10 +190,12 @@ function countingPassOf(count, counted, allocations) {
   const instrumented = counted?.header.instrumented ?? [];
   const found = instrumented.some((entryPoints) => entryPoints.length > 0);
   const cover = counted ? countCoverage(counted) : null;
+  const contradiction = allocations?.summary.contradiction ?? null;
   // Why its live bytes are no evidence, if they are not (src/report/sentences.js words it).
   let caveat = null;
   if (cover?.partial) caveat = 'partial';
   else if (counted && !found) caveat = 'nothing-found';
+  else if (contradiction) caveat = 'inconsistent';
   else if (counted && (counted.header.coverage ?? []).some((c) => c.noRealloc)) caveat = 'no-realloc';
   else if (counted && !coverageComplete(counted.header)) caveat = 'boundary-only';
   else if (counted && unmatchedFrees(counted.header, count?.frees)) caveat = 'unmatched-frees';
@@ -205,6 +209,7 @@ function countingPassOf(count, counted, allocations) {
     entryPoints: (counted?.header.coverage ?? []).flatMap((c) => c.found),
     complete: counted ? coverageComplete(counted.header, count?.frees) && !cover.partial : false,
     frees: count?.frees ?? null,
+    contradiction,
     error: count?.error ? { message: count.error.message, phase: count.phase ?? null } : null,
     caveat,
   };

@@ -3,11 +3,12 @@
 // NAME|DIR` reads a name from there, or any folder holding a
 // baseline.json (a path: it has a slash, or is an existing folder other than
 // . and ..; ref.js).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { usageError } from '../errors.js';
 import { isBaselineFolder } from '../options/baseline-ref.js';
 import { RESULTS_ROOT } from '../options/schema.js';
+import { writeResultFile } from '../result-file.js';
 import { baselineProblem } from './check.js';
 
 const BASELINES_ROOT = join(RESULTS_ROOT, 'baselines');
@@ -55,6 +56,6 @@ export function saveBaseline(ref, record) {
   const dir = baselineDir(ref);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, FILE);
-  writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
+  writeResultFile(path, `${JSON.stringify(record, null, 2)}\n`);
   return path;
 }

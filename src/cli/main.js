@@ -2,6 +2,7 @@
 import { EXIT, SoakError, usageError } from '../errors.js';
 import { COMMANDS } from '../options/schema.js';
 import { closest } from '../options/suggest.js';
+import { terminalText } from '../report/escape.js';
 // wasm-soak command line: resolves the arguments through the option schema
 // (options.js) and hands them to a command. A command's module loads only
 // when it runs, so help and usage errors need neither the addon nor a target.
@@ -65,10 +66,10 @@ main(process.argv.slice(2)).then(
   },
   (err) => {
     if (err instanceof SoakError) {
-      process.stderr.write(`wasm-soak: ${err.paragraph()}\n`);
+      process.stderr.write(`wasm-soak: ${terminalText(err.paragraph())}\n`);
       process.exitCode = err.exitCode;
     } else {
-      process.stderr.write(`wasm-soak: internal error: ${err.stack ?? err}\n`);
+      process.stderr.write(`wasm-soak: internal error: ${terminalText(err.stack ?? err)}\n`);
       process.exitCode = EXIT.FAILED;
     }
   },

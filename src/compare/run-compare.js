@@ -8,19 +8,22 @@
 // (summary, verdict, reports), and the comparison's analysis (facts), its
 // words (src/report/compare-words.js) and outputs (src/report/compare-page.js):
 // the one file of src/compare/ that imports src/report/.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { judge } from '../analysis/judge.js';
 import { readRun } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
 import { SoakError, usageError } from '../errors.js';
+import { shellQuote } from '../options/argv.js';
 import { RESULTS_ROOT } from '../options/schema.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
 import { writeCompare } from '../report/compare-page.js';
 import { roundWords, startConfoundsText, withCompareSentences } from '../report/compare-words.js';
+import { terminalText } from '../report/escape.js';
 import { formatMs } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
+import { writeResultFile } from '../result-file.js';
 import { requestStop } from '../run/drain.js';
 import { interrupts } from '../run/interrupt.js';
 import { reproduceCommand } from '../run/log-header.js';
@@ -137,7 +140,7 @@ function printConfounds(arms, stream) {
       allocator: { exports: a.facts.allocatorExports, census: undefined },
     }));
   const files = arms.map((a) => ({ name: a.name, path: a.path, sha256: a.facts.sha256, size: a.facts.size }));
-  stream.write(startConfoundsText(files, compareConfounds(shown)));
+  stream.write(terminalText(startConfoundsText(files, compareConfounds(shown))));
 }
 
 /**
@@ -312,7 +315,7 @@ export async function runCompare(paths, cfg, argv) {
 async function compareInto(outDir, arms, cfg, argv) {
   if (cfg.boundary) {
     const path = join(outDir, 'boundary.wasm');
-    writeFileSync(path, await buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));
+    writeResultFile(path, await buildBoundaryModule(arms[0].facts.info, cfg, arms[0].path));
     arms.push({ name: 'boundary', role: 'boundary', path, target: describeTarget(path), facts: moduleFacts(path) });
   }
   for (const a of arms) a.dir = join(outDir, a.name);
@@ -329,7 +332,7 @@ async function compareInto(outDir, arms, cfg, argv) {
       arms.map((a) => ({ arm: a.name, control: 'a', boundary: '0' })[a.role]),
     ),
     seed: cfg.seed,
-    reproduce: ['wasm-soak', ...reproduceCommand(argv, cfg.seed)].join(' '),
+    reproduce: ['wasm-soak', ...reproduceCommand(argv, cfg.seed)].map(shellQuote).join(' '),
   };
   const iterations = (cfg.blocks + 1) * cfg.blockCalls;
   // The blocks are the timed pass's alone: the counting pass runs straight through.

@@ -68,3 +68,25 @@ export function textsOf(o, value) {
   if (o.multiple) return [value].flat().map(text);
   return [Array.isArray(value) ? value.join(',') : text(value)];
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a plain shell quote cannot show.
+const UNQUOTABLE = /[\u0000-\u001f\u007f-\u009f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: what $'…' writes escaped: those, a backslash and a quote.
+const ANSI_C_ESCAPED = /[\\'\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * arg as one word of a POSIX shell command line: bare when it is plain,
+ * else in single quotes; one with a control character (an export named
+ * with an ESC, a newline) in $'…' with the character as \xNN, so that the
+ * command pasted back runs with the same argument and never prints the
+ * character raw.
+ */
+export function shellQuote(arg) {
+  const text = String(arg);
+  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
+  if (!UNQUOTABLE.test(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
+  const escaped = text.replace(ANSI_C_ESCAPED, (c) =>
+    c === '\\' || c === "'" ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+  return `$'${escaped}'`;
+}

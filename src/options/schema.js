@@ -223,7 +223,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'out',
-      doc: "result folder, this run's alone: locked before anything in it is moved or written (a folder another live run holds is exit 2, naming that run's pid and command); one that holds a previous result (its `summary.json` or `samples.wslog`) is kept: what it holds is moved aside to the first free `DIR.1`, `DIR.2`, … (the message names it)",
+      doc: "result folder, this run's alone: locked before anything in it is moved or written (a folder another live run holds is exit 2, naming that run's pid and command); one that holds a previous result (its `summary.json` or `samples.wslog`) is kept: what it holds is moved aside to the first free `DIR.1`, `DIR.2`, … (the message names it), when wasm-soak made the folder (its marker `.wasm-soak.result`; one it did not make is exit 2, nothing moved); never the working folder or a parent of it (exit 2)",
       short: 'o',
       value: 'DIR',
       parse: (text) => text,

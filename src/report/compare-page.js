@@ -3,10 +3,11 @@
 // CSS and SVG, no scripts) and the TL;DR table on the terminal, from the
 // comparison worded (compare-words.js withCompareSentences). Every one
 // states the confounds first, then the numbers.
-import { writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { confoundText, intervalWords, timeWords } from './compare-words.js';
-import { escapeMarkup as esc } from './escape.js';
+import { escapeMarkup as esc, escapeMarkdown, markdownCode } from './escape.js';
 import { formatBytes, formatCount, formatNs, formatPercent, trim } from './format.js';
 import { banner, htmlPage } from './page.js';
 
@@ -195,7 +196,9 @@ export function terminalReport(r, outDir) {
   ].join('\n');
 }
 
-const mdCell = (s) => String(s).replace(/\|/g, '\\|');
+// Text in compare.md that is not its own Markdown (the arms' names, paths and
+// producers sections, errors) escaped for Markdown (escape.js).
+const mdCell = escapeMarkdown;
 
 /** compare.md. */
 function markdownReport(r) {
@@ -209,13 +212,13 @@ function markdownReport(r) {
     '',
     '## TL;DR',
     '',
-    `| ${header.join(' | ')} |`,
+    `| ${header.map(mdCell).join(' | ')} |`,
     `|${header.map(() => '---').join('|')}|`,
     ...tldrRows(r).map((row) => `| ${row.map(mdCell).join(' | ')} |`),
     '',
-    intervalWords(r),
+    mdCell(intervalWords(r)),
     '',
-    ...outcomeLines(r).map((l) => `**${l}**`),
+    ...outcomeLines(r).map((l) => `**${mdCell(l)}**`),
     '',
     ...yardsticks(r).flatMap((y) => [
       `## Native yardstick (${mdCell(y.arm)})`,
@@ -229,11 +232,11 @@ function markdownReport(r) {
     ]),
     '## Design',
     '',
-    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${r.design.order}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, block-paired bootstrap interval.`,
+    `${r.design.blocks} measured blocks of ${formatCount(r.design.blockCalls)} calls per arm after one warm-up block, rounds in the order ${mdCell(r.design.order)}; seed ${r.design.seed}. Time ratios: geometric mean of paired block medians, block-paired bootstrap interval.`,
     '',
     ...armLines(r).map((l) => `- ${mdCell(l)}`),
     '',
-    `Reproduce: \`${r.reproduce}\``,
+    `Reproduce: ${markdownCode(r.reproduce)}`,
     '',
   ].join('\n');
 }
@@ -339,8 +342,8 @@ ${yardsticks(r)
 /** Writes compare.json, compare.md and compare.html into dir; returns their names. */
 export function writeCompare(dir, result) {
   const files = { json: 'compare.json', md: 'compare.md', html: 'compare.html' };
-  writeFileSync(join(dir, files.json), `${JSON.stringify({ ...result, outputsWritten: files }, null, 2)}\n`);
-  writeFileSync(join(dir, files.md), markdownReport(result));
-  writeFileSync(join(dir, files.html), htmlReport(result));
+  writeResultFile(join(dir, files.json), `${JSON.stringify({ ...result, outputsWritten: files }, null, 2)}\n`);
+  writeResultFile(join(dir, files.md), markdownReport(result));
+  writeResultFile(join(dir, files.html), htmlReport(result));
   return files;
 }

@@ -1,8 +1,9 @@
 // report.html: one self-contained page (inline CSS and SVG, no scripts, no
 // network) telling the story of a run from its summary and figures.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
@@ -137,7 +138,9 @@ function notesBlock(s) {
 function findingsSection(s) {
   const list = orderedFindings(s);
   if (!list.length) {
-    const flat = s.verdict !== 'inconclusive' && !s.notes?.length;
+    // A step after warm-up (a plateau: no finding) did not stay flat.
+    const stepped = s.series?.some((x) => x.name !== 'time' && (x.pattern === 'step' || x.pattern === 'sustained'));
+    const flat = s.verdict !== 'inconclusive' && !s.notes?.length && !stepped;
     return s.verdict
       ? `<section id="findings"><h2>Findings</h2><p>None${flat ? ': every tested series stayed flat after warm-up' : ''}.</p>${undecidedBlock(s)}${notesBlock(s)}</section>`
       : '';
@@ -345,5 +348,5 @@ export async function write(dir, summary, { figures, skipped, timed }) {
         return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
       }),
   );
-  await writeFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
+  writeResultFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
 }

@@ -4,9 +4,10 @@
 // suite did not expect, or without expectations a finding that gates the
 // exit code), error (the run failed or could not start).
 
-import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { EXIT } from '../errors.js';
+import { writeResultFile } from '../result-file.js';
 import { TOOL } from '../version.js';
 import { baselineLines } from './baseline-words.js';
 import { escapeMarkup as xml } from './escape.js';
@@ -34,9 +35,12 @@ function systemOut(c) {
 
 function testcase(c) {
   const body = [];
-  if (c.outcome === 'error') {
+  if (c.outcome === 'skipped') body.push(`<skipped message="${xml(c.message)}"/>`);
+  else if (c.outcome === 'error') {
     const stack = c.summary?.error?.stack ?? '';
-    body.push(`<error message="${xml(c.message ?? 'the run failed')}" type="run-failed">${xml(stack)}</error>`);
+    // A run a signal cut short is an error, typed so (suite-result.js).
+    const type = c.exitCode === EXIT.INTERRUPTED && !stack ? 'interrupted' : 'run-failed';
+    body.push(`<error message="${xml(c.message ?? 'the run failed')}" type="${type}">${xml(stack)}</error>`);
   } else if (c.outcome === 'failed' && c.expect) {
     const findings = (c.summary?.findings ?? []).map((f) => `${f.sentence}\n${evidenceText(f)}`).join('\n');
     body.push(`<failure message="${xml(c.message)}" type="unexpected-verdict">${xml(findings)}</failure>`);
@@ -62,7 +66,7 @@ export function renderJunit(result) {
   const { cases } = result;
   const count = (o) => cases.filter((c) => c.outcome === o).length;
   const time = seconds(result.wallMs ?? cases.reduce((t, c) => t + (c.wallMs ?? 0), 0));
-  const head = `tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="0" time="${time}"`;
+  const head = `tests="${cases.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('skipped')}" time="${time}"`;
   // JUnit's timestamp is ISO 8601 local time without a zone: UTC here.
   const timestamp = new Date(result.startedAt ?? Date.now()).toISOString().slice(0, 19);
   const host = (result.hosts ?? [hostname()]).join(',');
@@ -78,7 +82,7 @@ ${cases.map(testcase).join('\n')}
 
 /** Writes renderJunit(result) at path. */
 export async function writeJunit(path, result) {
-  await writeFile(path, renderJunit(result));
+  writeResultFile(path, renderJunit(result));
 }
 
 // The `junit` format's writer (src/options/formats.js): dir/junit.xml, the

@@ -1,9 +1,9 @@
 // summary.md: a short Markdown report that fits a GitHub step summary.
 
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
-import { escapeContent } from './escape.js';
+import { escapeMarkdown, markdownBlock } from './escape.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { INSTALL_HINT } from './plots.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
@@ -35,15 +35,12 @@ import {
   verdictLine,
 } from './words.js';
 
-// Text from the module's memory, inert in Markdown: its Markdown syntax
-// backslash-escaped, then its markup escaped (GitHub renders inline HTML);
-// it is only ever content, so its quotes stay readable in the raw file.
-const moduleText = (s) => escapeContent(cell(s.replace(/[\\`*_[\]~]/g, '\\$&')));
-
-const cell = (s) =>
-  String(s ?? '')
-    .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, ' ');
+// Every text in summary.md that is not its own Markdown is escaped
+// (escape.js): the sentences carry what the module and the scenario
+// control (export and function names, error messages, the producers
+// section, bytes of its memory), and GitHub renders inline HTML. Inert,
+// one line, safe in a table cell; quotes stay readable in the raw file.
+const cell = escapeMarkdown;
 
 const signed = (b) => (Number.isFinite(b) && b > 0 ? `+${formatBytes(b)}` : formatBytes(b));
 
@@ -80,10 +77,10 @@ function objectsLines(s) {
     '|---|--:|--:|--:|--:|--:|---|---|',
     ...rows.map(
       (r) =>
-        `| ${moduleText(r.name)} | ${formatCount(r.made)} | ${formatCount(r.freed)} | ${formatCount(r.reclaimed)} | ${formatCount(r.collected)} | ${formatCount(r.held)} | ${r.op === null ? '–' : moduleText(r.op)} | ${r.freedBy} |`,
+        `| ${cell(r.name)} | ${formatCount(r.made)} | ${formatCount(r.freed)} | ${formatCount(r.reclaimed)} | ${formatCount(r.collected)} | ${formatCount(r.held)} | ${r.op === null ? '–' : cell(r.op)} | ${r.freedBy} |`,
     ),
     '',
-    `<sub>${objectsNote(s, formatBytes)}</sub>`,
+    `<sub>${cell(objectsNote(s, formatBytes))}</sub>`,
     '',
   ];
 }
@@ -140,27 +137,27 @@ function allocatorLines(s, timed) {
 // why plots are missing; timed: the timed pass's medians (report.js) or null.
 export function renderMarkdown(s, { figures = [], skipped = null, timed = null } = {}) {
   const v = verdictLine(s);
-  const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${v.title}: ${figureTitle(s)}`, ''];
+  const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${cell(v.title)}: ${cell(figureTitle(s))}`, ''];
   // The verdict's sentence when no finding tells it; a failed run's error always.
-  if (!s.findings?.length || s.status === 'failed') out.push(v.text, '');
+  if (!s.findings?.length || s.status === 'failed') out.push(cell(v.text), '');
   for (const f of orderedFindings(s)) {
-    out.push(`- **${f.kind}**: ${f.sentence}`);
+    out.push(`- **${cell(f.kind)}**: ${cell(f.sentence)}`);
     const evidence = findingEvidence(f).filter(([k]) => k !== 'series');
-    if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => `${k}: ${t}`).join(' · ')}</sub>`);
+    if (evidence.length) out.push(`  <sub>${evidence.map(([k, t]) => cell(`${k}: ${t}`)).join(' · ')}</sub>`);
     const hint = blocksHintLine(f);
-    if (hint) out.push(`  <sub>${moduleText(hint)}</sub>`);
+    if (hint) out.push(`  <sub>${cell(hint)}</sub>`);
   }
   if (s.findings?.length) out.push('');
   if (s.baseline) out.push(...baselineLines(s.baseline).map((l) => `- ${cell(l)}`), '');
   const undecided = undecidedLines(s);
-  if (undecided.length) out.push('Inconclusive:', '', ...undecided.map((l) => `- ${l}`), '');
+  if (undecided.length) out.push('Inconclusive:', '', ...undecided.map((l) => `- ${cell(l)}`), '');
   const notes = noteLines(s);
-  if (notes.length) out.push('Notes (no finding):', '', ...notes.map((l) => `- ${l}`), '');
+  if (notes.length) out.push('Notes (no finding):', '', ...notes.map((l) => `- ${cell(l)}`), '');
   // What to do next, then the figure that carries the finding.
   out.push('**Next step**', '');
   nextSteps(s).forEach((x, i) => {
-    out.push(`${i + 1}. ${x.text}`);
-    if (x.command) out.push('   ```sh', `   ${x.command}`, '   ```');
+    out.push(`${i + 1}. ${cell(x.text)}`);
+    if (x.command) out.push(...markdownBlock([x.command], 'sh', '   '));
   });
   out.push('');
   const lead = findingFigure(leadFinding(s));
@@ -170,8 +167,8 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       '',
     );
   const frames = targetFrames(s.error);
-  if (frames.length) out.push(`${FRAMES_HEADING}:`, '', '```', ...frames, '```', '');
-  if (s.error?.stack) out.push('```', s.error.stack, '```', '');
+  if (frames.length) out.push(`${FRAMES_HEADING}:`, '', ...markdownBlock(frames), '');
+  if (s.error?.stack) out.push(...markdownBlock([s.error.stack]), '');
   const rows = opRows(s);
   if (rows.length) {
     out.push('| op | calls | early median | late median | change | late p99 |', '|---|--:|--:|--:|--:|--:|');
@@ -188,7 +185,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
   if (m)
     out.push(
       `Memory: ${formatBytes(m.start)} → ${formatBytes(m.end)} (${formatCount(m.growthEvents)} growth events). ` +
-        `Run: ${formatCount(s.iterations?.completed)} calls in ${formatMs(s.durationMs)}, ${s.status}.`,
+        `Run: ${formatCount(s.iterations?.completed)} calls in ${formatMs(s.durationMs)}, ${cell(s.status)}.`,
       '',
     );
   // The figures drawn, by name ('memory.png', 'memory-narrow.svg' → 'memory').
@@ -203,12 +200,12 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
       `Figures: ${images.map((f) => `[${f.replace(/\.png$/, '')}](${f})`).join(' · ')} · [report](report.html)`,
       '',
     );
-  if (skipped) out.push(`> Plots were skipped: ${skipped}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
+  if (skipped) out.push(`> Plots were skipped: ${cell(skipped)}. Install gnuplot with \`${INSTALL_HINT}\`.`, '');
   out.push(`<sub>${toolName(s)}</sub>`, '');
   return out.join('\n');
 }
 
 // The `md` format's writer (src/options/formats.js): dir/summary.md.
 export async function write(dir, summary, { figures, skipped, timed }) {
-  await writeFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
+  writeResultFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
 }

@@ -40,7 +40,7 @@ h3{font-size:15px;margin:14px 0 6px}
 table.sources td.found{color:var(--ok);font-weight:600}table.sources td.missing{color:var(--warn);font-weight:600}
 table.sources td{padding-bottom:6px}table.sources th{white-space:nowrap}table.grid td{white-space:nowrap}
 .mark{display:inline-block;padding:0 8px;border-radius:9px;color:#fff;font-weight:600;font-size:13px;white-space:nowrap}
-.mark.passed,.mark.ok{background:var(--ok)}.mark.failed,.mark.bad{background:var(--bad)}.mark.error,.mark.unsure{background:var(--unsure)}
+.mark.passed,.mark.ok{background:var(--ok)}.mark.failed,.mark.bad{background:var(--bad)}.mark.error,.mark.skipped,.mark.unsure{background:var(--unsure)}
 details summary{cursor:pointer;color:var(--muted)}
 @media (max-width:700px){body{font-size:14px}main,.wrap{padding:0 8px 32px}.banner{padding:12px 8px}.banner h1{font-size:20px}
 section{padding:10px 12px}.plot{overflow-x:auto}.plot:not(.narrow) svg{min-width:760px}.plot.fits svg{min-width:0}.plot svg{max-height:none}

@@ -5,9 +5,10 @@
 // SVGs for readers (plots/svg-label.js), and reports what it made or why it
 // could not. Shared: axes and tics (plots/axes.js), data files
 // (plots/data.js), the tested window and trend (plots/window.js).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { iterScale } from './plots/axes.js';
 import { distributionFigure } from './plots/distribution-figure.js';
 import { nonEmpty, PLOTS, pool, runGnuplot } from './plots/gnuplot.js';
@@ -110,8 +111,10 @@ export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gn
       return { figures: [], skipped: `preparing plot data failed: ${err.message}`, stderr: '' };
     }
     const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: fileOf(spec.name, ext), ext })));
+    // gnuplot draws into tmp; the figure is then written into dir as every
+    // result file is, never through a link (src/result-file.js).
     const results = await pool(jobs, availableParallelism(), async (job) => {
-      const out = resolve(dir, job.file);
+      const out = join(tmp, `figure-${job.file}`);
       const r = await runGnuplot(
         gnuplot,
         join(PLOTS, `${job.spec.name}.gp`),
@@ -120,9 +123,22 @@ export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gn
       );
       if (r.ok && !(await nonEmpty(out))) Object.assign(r, { ok: false, reason: `${gnuplot} wrote no ${job.file}` });
       if (r.ok && TERMS[job.ext] === 'svg') await labelSvg(out, job.spec);
-      if (!r.ok) await rm(out, { force: true });
+      if (!r.ok) await rm(resolve(dir, job.file), { force: true });
+      else {
+        try {
+          writeResultFile(join(dir, job.file), await readFile(out));
+        } catch (err) {
+          if (err.code === 'WS_ELINK') return { ...job, ...r, ok: false, reason: err.message, linkError: err };
+          // A full disk skips the figure, as gnuplot failing to write it did.
+          await rm(resolve(dir, job.file), { force: true }).catch(() => {});
+          return { ...job, ...r, ok: false, reason: err.message };
+        }
+      }
       return { ...job, ...r };
     });
+    // A link where a figure goes is the command's error (exit 2), once every gnuplot has ended.
+    const link = results.find((r) => r.linkError);
+    if (link) throw link.linkError;
     const failed = results.filter((r) => !r.ok);
     const missing = failed.some((r) => r.missing);
     const timedOut = failed.filter((r) => r.timedOut);

@@ -4,10 +4,10 @@
 // junit.xml). A writer is a module of src/report/ exporting
 // write(dir, summary, { figures, skipped, timed, startedAt }).
 
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FORMATS, REPORT_FORMATS } from '../options/formats.js';
 import { DEFAULTS } from '../options/schema.js';
+import { writeResultFile } from '../result-file.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
 
 // The timed pass's median time per call over the whole run, all ops and per
@@ -66,7 +66,7 @@ export async function writeReports(
       signal,
     });
     gnuplotStderr = join(dir, 'gnuplot-stderr.txt');
-    await writeFile(gnuplotStderr, plots.stderr);
+    writeResultFile(gnuplotStderr, plots.stderr);
   }
   const { figures, skipped } = plots;
   const context = { figures, skipped, timed: await timedMedians(data, summary), startedAt };

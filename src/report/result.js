@@ -57,6 +57,16 @@ function markInterrupted(summary, interrupt, figures) {
 }
 
 /**
+ * The exit code of a file of the result that could not be written (err): a
+ * link where it goes is an input error (exit 2, src/result-file.js), any
+ * other a failure (3); a signal's 130 stays.
+ */
+function failedWrite(summary, err) {
+  if (summary.exitCode === EXIT.INTERRUPTED && err.code !== 'WS_ELINK') return;
+  summary.exitCode = err.code === 'WS_ELINK' ? EXIT.USAGE : EXIT.FAILED;
+}
+
+/**
  * Writes dir/summary.json and the reports of { summary, figureData } (what
  * analyze returns). cfg: { formats, requirePlots, plotTimeoutMs, startedAt
  * (performance.now() when the run started, for junit.xml's wall time) }; interrupt:
@@ -69,9 +79,10 @@ function markInterrupted(summary, interrupt, figures) {
 export async function writeResult(dir, { summary, figureData }, cfg = {}, interrupt = null, skipFigures = null) {
   const figuresAsked = (cfg.formats ?? ['png']).some((f) => FIGURE_FORMATS.includes(f));
   markInterrupted(summary, interrupt, figuresAsked);
-  if (!writeSummaryOrPrint(dir, summary)) {
+  const unwritten = writeSummaryOrPrint(dir, summary);
+  if (unwritten) {
     summary.outputs.summary = null;
-    if (summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
+    failedWrite(summary, unwritten);
   }
   const skip = skipFigures ?? new AbortController();
   interrupt?.enter('reports', {
@@ -103,10 +114,10 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
       process.stderr.write(`wasm-soak: cannot write the reports in ${dir}: ${err.message}\n`);
       summary.outputs.reportsError = err.message;
     }
-    if (summary.exitCode !== EXIT.INTERRUPTED) summary.exitCode = EXIT.FAILED;
+    failedWrite(summary, err);
   }
   markInterrupted(summary, interrupt, figuresAsked);
-  if (!writeSummaryOrPrint(dir, summary)) summary.outputs.summary = null;
+  if (writeSummaryOrPrint(dir, summary)) summary.outputs.summary = null;
   return summary;
 }
 

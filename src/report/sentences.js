@@ -197,7 +197,7 @@ function unfreedClassesText(classes, lost) {
 /** " Their garbage held up to 6.2 MiB of the memory's 8.0 MiB (77 %)." of garbageHeld's g, or ''. */
 function garbageText(g) {
   if (!g || !(g.peakBytes > 0)) return '';
-  return ` Their garbage held up to ${formatBytes(g.peakBytes)} of the memory's ${formatBytes(g.memoryBytes)} (${Math.round(g.share * 100)} %) after warm-up.`;
+  return ` Their garbage held up to ${formatBytes(g.peakBytes)} of the memory's ${formatBytes(g.memoryBytes)} (${Math.round(g.share * 100)} %) after warm-up, between this run's own full collections: without them it piles up higher.`;
 }
 
 /** A leak's objects still held at the end (f.objects) in words, or ''. */
@@ -299,6 +299,29 @@ function machineNoiseWords(t, more) {
   return `Time per call rose by ${formatPercent(alone.relative)} across the run (98 % interval ${formatPercent(alone.low)} to ${formatPercent(alone.high)}), but ${machineWords(t.machine)}: against the machine the change is ${against}, not shown to reach the ${threshold} threshold. The machine, not the module, slowed: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
 }
 
+/**
+ * A memory series' value at the tested window's start and end (s: its facts):
+ * a step series' (linear memory's) from its growth events, exact, else its
+ * first and last segment levels. Every sentence about what memory did after
+ * warm-up quotes these, the numbers the judge read.
+ */
+function afterWarmup(s) {
+  const e = s?.events;
+  if (e) return { from: e.baseBytes, to: e.baseBytes + e.grownBytes, events: e.count };
+  return { from: s?.start, to: s?.end, events: null };
+}
+
+/**
+ * "38.0 MiB → 69.7 MiB after warm-up (272 growth events)" of afterWarmup(s),
+ * more: what else the parentheses say.
+ */
+function risenWords(s, more = []) {
+  const a = afterWarmup(s);
+  const count = a.events ? [`${formatCount(a.events)} growth event${a.events === 1 ? '' : 's'}`] : [];
+  const said = [...count, ...more];
+  return `${formatBytes(a.from)} → ${formatBytes(a.to)} after warm-up${said.length ? ` (${said.join(', ')})` : ''}`;
+}
+
 /** What the data could not decide (u), in words, with what would decide it; s: its series' facts. */
 function undecidedSentence(u, s) {
   const what = u.series === 'time' ? 'the time test' : subject(u.series);
@@ -311,7 +334,7 @@ function undecidedSentence(u, s) {
     case UNDECIDED_REASON['late-step']:
       return `${what} took a large step late in the run (iteration ${formatCount(s.events.lastLarge)}; ${formatBytes(s.events.grownBytes)} over the tested window) and live bytes are not observed, so a plateau cannot yet be told from a leak under a coarse growth policy. ${more[0].toUpperCase()}${more.slice(1)} (a plateau as long as the run before the step) would decide it, or ${LIVE_SOURCES}.`;
     case UNDECIDED_REASON['still-rising']:
-      return `${what} rose after warm-up (p = ${s.pValue.toPrecision(2)}) but has not levelled off: ${more} would show whether it plateaus.`;
+      return `${what} rose ${risenWords(s, [`p = ${s.pValue.toPrecision(2)}`])} and ${u.series === 'live-bytes' ? 'have' : 'has'} not levelled off${s.events ? ', still setting new highs as its climb slowed' : ''}: ${more} would show whether it plateaus.`;
     case UNDECIDED_REASON['spans-threshold']:
       return `Time per call rises by ${decidedWords(s.effect)}, which may or may not reach the ${formatPercent(s.threshold)} threshold: ${more} would decide it.`;
     case UNDECIDED_REASON.unsustained:
@@ -326,8 +349,14 @@ function undecidedSentence(u, s) {
   }
 }
 
-/** What the run shows that is no finding (n), in words; s: its series' facts. */
-function noteSentence(n, s) {
+// The reasons a memory series that rose is left open, not a plateau.
+const OPEN_RISES = new Set(['still-rising', 'late-step']);
+
+/**
+ * What the run shows that is no finding (n), in words; s: its series' facts,
+ * open: what the run left undecided (summary.inconclusive).
+ */
+function noteSentence(n, s, open = []) {
   if (n.kind === 'objects-left-to-gc')
     return `Since warm-up, ${unfreedClassesText(n.classes, false)}.${garbageText(n.garbage)} Memory stayed flat in this run, but the garbage can pile up under other loads, and linear memory never shrinks: call free() on each when done with it.`;
   const what = subject(n.series);
@@ -341,18 +370,35 @@ function noteSentence(n, s) {
       const later = Number.isFinite(n.moreCalls)
         ? ` At this rate it would pass ${relative} after about ${formatCount(n.moreCalls)} more calls.`
         : '';
-      return `${what} grew by ${formatBytes(n.perCall * 1000)} per 1,000 calls (${formatPercent(n.relative)} of ${n.series === 'live-bytes' ? 'their' : 'its'} level over the tested window): below the floor of ${floor}, so not a finding.${later}`;
+      // A rise the shape tests left open (not sustained) is no question either.
+      const not = s?.pattern === 'sustained' ? 'not a finding' : 'neither a finding nor an open question';
+      return `${what} grew by ${formatBytes(n.perCall * 1000)} per 1,000 calls (${formatPercent(n.relative)} of ${n.series === 'live-bytes' ? 'their' : 'its'} level over the tested window): below the floor of ${floor}, so ${not}.${later}`;
     }
-    case 'startup-growth': {
-      const then = s?.pattern === 'flat' ? ', then stayed flat' : s?.pattern === 'step' ? ', then levelled off' : '';
-      return `Memory grew ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} during the first ${formatCount(n.iterations)} calls (start-up)${then}.`;
-    }
+    case 'startup-growth':
+      return `Memory grew ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} during the first ${formatCount(n.iterations)} calls (start-up)${afterStartup(n, s, open)}.`;
     case 'sawtooth':
       return `${what} fall sharply ${formatCount(n.falls)} times after warm-up (by up to ${formatBytes(n.largestFallBytes)}, about every ${formatCount(Math.round(n.everyCalls))} calls): something frees them in bursts, likely finalizers (a FinalizationRegistry runs when the event loop turns) or a cache that is flushed.`;
     default:
       return '';
   }
 }
+
+// What linear memory did after the start-up of note n, in words, from its
+// series' facts s as the judge read them: flat, a rise it judged (a finding,
+// or a question in open), or a rise no larger than a plateau's. Growth after
+// warm-up is never worded as start-up.
+function afterStartup(n, s, open) {
+  if (!s?.tested) return '';
+  const a = afterWarmup(s);
+  if (!(a.to > a.from)) return ', then stayed flat';
+  const left = open.some((u) => u.series === n.series && OPEN_RISES.has(u.reason));
+  if (s.pattern === 'sustained' || left) return `, then kept rising: ${risenWords(s)}`;
+  return `, then ${risenWords(s)}, no sustained growth`;
+}
+
+// The paths to the allocator a counting pass that missed frees did not wrap.
+const UNSEEN_PATHS =
+  'what was wrapped is not the whole allocator (the module reaches it by a path the pass did not wrap, such as an inlined __rust_dealloc, a free or realloc of the allocator called directly, or an allocator of its own)';
 
 // The counting pass's caveat (countingPass.caveat) in words.
 const CAVEAT_WORDS = {
@@ -365,7 +411,20 @@ const CAVEAT_WORDS = {
   'no-realloc': () =>
     "the allocator behind the boundary wrappers was found (its allocation and its free) but not its realloc: a block that realloc moves would stay live in the counts, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
   'unmatched-frees': (p) =>
-    `the allocator found behind the boundary wrappers freed ${formatCount(p.frees.unmatched)} blocks the pass never saw allocated and handed out ${formatCount(p.frees.unseen ?? 0)} again that it held live (of ${formatCount(p.frees.matched + p.frees.unmatched + (p.frees.unseen ?? 0))} frees): what was wrapped is not the whole allocator, so the pass's live bytes are not used for verdicts; the counts per call are still shown`,
+    `the allocator freed ${formatCount(p.frees.unmatched)} blocks the pass never saw allocated and handed out ${formatCount(p.frees.unseen ?? 0)} again that it held live (of ${formatCount(p.frees.matched + p.frees.unmatched + (p.frees.unseen ?? 0))} frees): ${UNSEEN_PATHS}, so the pass's live bytes are not used for verdicts; the counts per call are still shown`,
+  inconsistent: (p) => {
+    const c = p.contradiction;
+    const limit = {
+      'census-live': 'the live bytes the census walked in the same pass',
+      heap: 'the heap the census walked in the same pass',
+      'heap-top': "the heap's top (sbrk) in the same pass",
+      memory: 'the whole linear memory',
+    }[c.limit];
+    const frees = p.frees
+      ? ` (${formatCount(p.frees.unseen ?? 0)} blocks handed out again while it held them live, ${formatCount(p.frees.unmatched)} frees of blocks it never saw allocated)`
+      : '';
+    return `the pass counted ${formatBytes(c.liveBytes)} live after call ${formatCount(c.iteration + 1)}, more than ${limit} (${formatBytes(c.limitBytes)}): it missed frees${frees}; ${UNSEEN_PATHS}, so the pass is inconsistent and its live bytes are not used for verdicts; the counts per call are still shown`;
+  },
   'no-allocations': () =>
     'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used',
 };
@@ -417,7 +476,10 @@ export function withSentences(result) {
       ...u,
       sentence: undecidedSentence(u, bySeries.get(u.series)),
     })),
-    notes: (result.notes ?? []).map((n) => ({ ...n, sentence: noteSentence(n, bySeries.get(n.series)) })),
+    notes: (result.notes ?? []).map((n) => ({
+      ...n,
+      sentence: noteSentence(n, bySeries.get(n.series), result.inconclusive),
+    })),
   };
   const b = result.baseline;
   if (b?.regressions)

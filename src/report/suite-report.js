@@ -4,28 +4,28 @@
 // table for a GitHub step summary: no links to files it cannot show), plus
 // suite-result.json for `wasm-soak merge`.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 import { baselineBrief } from './baseline-words.js';
-import { escapeMarkup as esc } from './escape.js';
+import { escapeMarkup as esc, escapeMarkdown, markdownCode } from './escape.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
 import { banner, htmlPage, mark } from './page.js';
 import { writeSuiteResult } from './suite-result.js';
 import { rerunCommand } from './words.js';
 
-const md = (s) =>
-  String(s ?? '')
-    .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, ' ');
+// Text in summary.md that is not its own Markdown: target names, verdicts and
+// errors (a module's message) escaped for Markdown (escape.js).
+const md = escapeMarkdown;
 
 // Marks in summary.md, which GitHub renders with its own emoji; index.html
 // says the outcome as a word on a coloured badge instead (page.js).
-const MD_MARK = { passed: '✅ passed', failed: '❌ failed', error: '⚠️ error' };
+const MD_MARK = { passed: '✅ passed', failed: '❌ failed', error: '⚠️ error', skipped: '⏹️ not run' };
 
 function tally(cases) {
   const n = (o) => cases.filter((c) => c.outcome === o).length;
-  return `${cases.length} targets: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors`;
+  const notRun = n('skipped') ? `, ${n('skipped')} not run` : '';
+  return `${cases.length} targets: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors${notRun}`;
 }
 
 const expected = (c) => (c.expect ? c.expect.join(' or ') : '–');
@@ -67,16 +67,16 @@ function linkOf(root, c) {
 /** index.html of a suite result (cases with absolute dir) written at root. */
 function renderSuiteHtml(root, result) {
   const n = (o) => result.cases.filter((c) => c.outcome === o).length;
-  const tone = n('error') ? 'unsure' : n('failed') ? 'bad' : 'ok';
+  const tone = n('error') || n('skipped') ? 'unsure' : n('failed') ? 'bad' : 'ok';
   const title =
-    n('error') + n('failed')
-      ? `${n('failed') + n('error')} of ${result.cases.length} targets did not pass`
+    n('error') + n('failed') + n('skipped')
+      ? `${n('failed') + n('error') + n('skipped')} of ${result.cases.length} targets did not pass`
       : `All ${result.cases.length} targets passed`;
   const part = partOf(result);
   const rows = result.cases.map(
     (c) =>
       `<tr class="${c.outcome}"><td><a href="${esc(encodeURI(linkOf(root, c)))}">${esc(c.name)}</a></td>` +
-      `<td>${mark(c.outcome, c.outcome)}</td><td data-label="verdict">${esc(verdictOf(c))}</td>` +
+      `<td>${mark(c.outcome, c.outcome === 'skipped' ? 'not run' : c.outcome)}</td><td data-label="verdict">${esc(verdictOf(c))}</td>` +
       `<td data-label="expected">${esc(expected(c))}</td><td data-label="wall time">${esc(formatMs(c.wallMs))}</td>` +
       `<td class="text">${esc(whyOf(c))}</td></tr>`,
   );
@@ -123,9 +123,9 @@ function renderSuiteMarkdown(result) {
     '',
     ...(failing.length
       ? [
-          `To reproduce, from the suite file's folder (\`${dirname(result.suite)}\`):`,
+          `To reproduce, from the suite file's folder (${markdownCode(dirname(result.suite))}):`,
           '',
-          ...failing.map((c) => `- ${md(c.name)}: \`${reproduceOf(result, c)}\``),
+          ...failing.map((c) => `- ${md(c.name)}: ${markdownCode(reproduceOf(result, c))}`),
           '',
         ]
       : []),
@@ -135,7 +135,7 @@ function renderSuiteMarkdown(result) {
 /** Writes junit.xml, index.html, summary.md and suite-result.json of result at root (a folder its caller prepared). */
 export async function writeSuiteReports(root, result) {
   await writeJunit(join(root, 'junit.xml'), result);
-  await writeFile(join(root, 'index.html'), renderSuiteHtml(root, result));
-  await writeFile(join(root, 'summary.md'), renderSuiteMarkdown(result));
+  writeResultFile(join(root, 'index.html'), renderSuiteHtml(root, result));
+  writeResultFile(join(root, 'summary.md'), renderSuiteMarkdown(result));
   await writeSuiteResult(root, result);
 }

@@ -4,11 +4,12 @@
 // shards. The reports of a suite (junit.xml, index.html, summary.md) are
 // rendered from it (suite-report.js).
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { judge, summaryStatus } from '../analysis/judge.js';
 import { EXIT, usageError } from '../errors.js';
+import { writeResultFile } from '../result-file.js';
+import { formatCount } from './format.js';
 
 const SUITE_RESULT = 'suite-result.json';
 
@@ -18,8 +19,26 @@ const SUITE_RESULT = 'suite-result.json';
 // (docs/verdicts.md).
 const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained', 'not-replicated', 'spans-threshold']);
 
-// A case's outcome by the exit code the judge gave it.
-const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
+// A case's outcome by the exit code the judge gave it: a run a signal cut
+// short is an error too, never a pass (its verdict judged only part of it).
+const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed', [EXIT.INTERRUPTED]: 'error' };
+
+/** What cut summary's run short, in words ("SIGTERM during the run, after 1,200 of 20,000 calls"). */
+function interruptedWords(summary) {
+  const i = summary.interrupted ?? {};
+  const done = summary.iterations?.completed;
+  const of = summary.iterations?.requested;
+  const calls = Number.isFinite(done)
+    ? `, after ${formatCount(done)}${Number.isFinite(of) ? ` of ${formatCount(of)}` : ''} calls`
+    : '';
+  const during = {
+    run: 'the run',
+    'counting pass': 'the counting pass',
+    analysis: 'the analysis',
+    reports: 'the reports',
+  };
+  return `interrupted (${i.signal ?? 'a signal'} during ${during[i.during] ?? i.during ?? 'the run'}${calls}): not judged whole`;
+}
 
 /**
  * The CI outcome of one target. summary: its summary (null when it could not
@@ -32,9 +51,14 @@ const OUTCOME = { [EXIT.FAILED]: 'error', [EXIT.FINDING]: 'failed' };
  * not. A run inconclusive on time alone (machine-noise, unsustained,
  * not-replicated, spans-threshold) breaks no expectation of
  * stable or slowdown (it passes, its message says why). Exit 3 is an
- * error, exit 1 a failure.
+ * error, exit 1 a failure. A run a signal cut short (exit 130) is an
+ * error, whatever its verdict; a target the suite never ran (notRun: why)
+ * is 'skipped', named.
  */
-export function caseOutcome({ summary, expect = null, expectMode = false, error = null }) {
+export function caseOutcome({ summary, expect = null, expectMode = false, error = null, notRun = null }) {
+  if (notRun) return { outcome: 'skipped', message: `not run: ${notRun}`, exitCode: EXIT.INTERRUPTED };
+  if (summary?.interrupted && summary.exitCode === EXIT.INTERRUPTED)
+    return { outcome: 'error', message: interruptedWords(summary), exitCode: EXIT.INTERRUPTED };
   if (!summary) {
     const message = `could not run: ${error?.message ?? 'unknown error'}`;
     return { outcome: 'error', message, exitCode: error?.exitCode ?? EXIT.FAILED };
@@ -105,8 +129,8 @@ export function createSuiteResult({ name, suite, shard = null, expectMode = fals
   return {
     result,
     /** Adds the case of target t (index: its place in the suite); returns its exit code (caseOutcome). */
-    addCase({ index, name: caseName, dir, expect, wallMs, summary = null, error = null }) {
-      const { outcome, message, exitCode } = caseOutcome({ summary, expect, expectMode, error });
+    addCase({ index, name: caseName, dir, expect, wallMs, summary = null, error = null, notRun = null }) {
+      const { outcome, message, exitCode } = caseOutcome({ summary, expect, expectMode, error, notRun });
       result.cases.push({ index, name: caseName, dir, expect, wallMs, outcome, message, exitCode, summary });
       return exitCode;
     },
@@ -120,7 +144,7 @@ export function createSuiteResult({ name, suite, shard = null, expectMode = fals
 /** Writes result at root/suite-result.json, case folders relative to root (without the summaries). */
 export async function writeSuiteResult(root, result) {
   const cases = result.cases.map(({ summary, ...c }) => ({ ...c, dir: relative(root, c.dir) }));
-  await writeFile(join(root, SUITE_RESULT), `${JSON.stringify({ ...result, cases }, null, 2)}\n`);
+  writeResultFile(join(root, SUITE_RESULT), `${JSON.stringify({ ...result, cases }, null, 2)}\n`);
 }
 
 /**

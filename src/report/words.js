@@ -3,7 +3,7 @@
 
 import { bytesOf, printable } from '../analysis/blocks.js';
 import { judge } from '../analysis/judge.js';
-import { withoutOptions } from '../options/argv.js';
+import { shellQuote, withoutOptions } from '../options/argv.js';
 import { FINDING_KINDS } from '../protocol.js';
 import {
   formatCount as count,
@@ -397,10 +397,6 @@ export function medianChange(time) {
   const a = time?.early?.median,
     b = time?.late?.median;
   return Number.isFinite(a) && Number.isFinite(b) && a > 0 ? (b - a) / a : NaN;
-}
-
-function shellQuote(arg) {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${String(arg).replace(/'/g, `'\\''`)}'`;
 }
 
 export function reproduceCommand(s) {

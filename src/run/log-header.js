@@ -1,6 +1,7 @@
 // The header of a pass's log (docs/log-format.md, "JSON header"): the
 // command that reproduces the run, the target, the configuration, and what
 // the worker found when it was ready (ops, memories, allocator sources).
+import { shellQuote } from '../options/argv.js';
 import { LOG_VERSION } from '../protocol.js';
 import { TOOL } from '../version.js';
 import { describeEnvironment } from './env.js';
@@ -15,8 +16,6 @@ export function reproduceCommand(argv, seed) {
   return [...out, '--seed', String(seed)];
 }
 
-const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
-
 /** The log header of a pass of target under cfg and argv, once the worker said ready. */
 export function buildHeader({ target, cfg, argv, ready }) {
   const command = ['wasm-soak', ...reproduceCommand(argv, cfg.seed)];
@@ -26,7 +25,7 @@ export function buildHeader({ target, cfg, argv, ready }) {
     tool: TOOL,
     createdAt: new Date().toISOString(),
     command,
-    reproduce: command.map(quote).join(' '),
+    reproduce: command.map(shellQuote).join(' '),
     target: { ...target, name: cfg.name ?? ready.name ?? target.name },
     seed: cfg.seed,
     config: {

@@ -3,10 +3,10 @@
 // one write so that a crash tears at most the last one. It writes into a
 // sink: a file (fileSink), or a growable buffer in memory (memorySink, the
 // library's soak() without `out`) that ends up holding the same bytes.
-import { closeSync, fsyncSync, openSync, writeSync, writevSync } from 'node:fs';
-
+import { closeSync, fsyncSync, writeSync, writevSync } from 'node:fs';
 import { addon } from '../addon.js';
 import { LOG_BLOCK_RECORDS, LOG_MAGIC, LOG_VERSION, RECORD_SIZE, RECORD_TYPE } from '../protocol.js';
+import { openResultFile } from '../result-file.js';
 
 /** Encodes the preamble, JSON header and padding that start a log. */
 export function encodeLogStart(header) {
@@ -174,9 +174,12 @@ function thinningPlan({ maxBytes, seed, ops }) {
   }
 }
 
-/** A sink that creates the file at path: write(buffers) appends, close() syncs and closes it. */
+/**
+ * A sink that creates the file at path, never through a link (src/result-file.js):
+ * write(buffers) appends, close() syncs and closes it.
+ */
 export function fileSink(path) {
-  const fd = openSync(path, 'w');
+  const fd = openResultFile(path);
   return {
     write: (buffers) => writeAll(fd, buffers),
     close() {

@@ -4,15 +4,68 @@
 // recursive mkdir, which loops forever on procfs), so that every refusal
 // names the path and the reason (exit 2). A folder that holds a previous
 // result has it moved aside, never written over, unless --force; and a run
-// that ends in a usage error undoes all of it (discard).
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+// that ends in a usage error undoes all of it (discard). Only a folder
+// wasm-soak made has anything moved out of it: each result folder it makes
+// (or finds empty) gets a marker file (MARKER), checked before anything is
+// moved; the current directory or one of its parents is never a result
+// folder.
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { usageError } from '../errors.js';
+import { writeResultFile } from '../result-file.js';
 import { LOCK_FILE, lockedBy, lockFolder } from './folder-lock.js';
 
 const FIX = 'Give --out a folder you can write to (or leave it out for soak-results/<name>).';
 
 const refuse = (message) => usageError('WS_EOUTDIR', message, FIX);
+
+/** The marker of a result folder wasm-soak made: the only kind it moves anything out of. */
+export const MARKER = '.wasm-soak.result';
+
+const MARKER_TEXT =
+  'This folder is a wasm-soak result folder. A new run into it moves what it holds into the first free FOLDER.1, FOLDER.2, ...\n';
+
+/** True when dir carries MARKER (a file, not a link). */
+const marked = (dir) => lstatSync(join(dir, MARKER), { throwIfNoEntry: false })?.isFile() ?? false;
+
+/** The exit-2 error when abs (dir as the user named it) is the current directory or one of its parents, else null. */
+function holdsCwd(dir, abs) {
+  let real;
+  let cwd;
+  try {
+    real = realpathSync(abs);
+    cwd = realpathSync(process.cwd());
+  } catch {
+    return null; // it does not exist yet, so it cannot hold the current directory (or there is none)
+  }
+  if (cwd !== real && !cwd.startsWith(real.endsWith(sep) ? real : real + sep)) return null;
+  const what = cwd === real ? 'the current directory' : `a parent of the current directory (${cwd})`;
+  return usageError(
+    'WS_EOUTDIR',
+    `The result folder ${dir} is ${what}: wasm-soak moves a previous result out of its result folder and removes what a failed run wrote there, so it never uses a folder that holds your work.`,
+    'Give --out a folder of its own, a new one inside this one for example (--out soak-results/NAME).',
+  );
+}
+
+/** The exit-2 error for a folder dir that holds a result but no MARKER: wasm-soak did not make it, so it moves nothing out of it. */
+function notMade(dir) {
+  return usageError(
+    'WS_EOUTDIR',
+    `The result folder ${dir} holds files that look like a result (a summary.json, samples.wslog or junit.xml), but wasm-soak did not make it (it has no ${MARKER} file), so it moves nothing out of it.`,
+    `Give --out a new folder, or move or remove ${dir} yourself (a result written by a wasm-soak without markers has none either); --force writes the new result into it, over files of the same names.`,
+  );
+}
 
 /** The files a run's result folder always has once its run started. */
 const RESULT_FILES = ['summary.json', 'samples.wslog'];
@@ -110,6 +163,25 @@ function removeFolders(missing) {
   } catch {}
 }
 
+/**
+ * The exit-2 error for the first symbolic link in the folder path (dir as the
+ * user named it), or null: a result folder's files are written without
+ * following a link (src/result-file.js), and one planted where a result
+ * file or a target's folder goes is refused before anything runs.
+ */
+function linkInside(dir, path) {
+  for (const name of readdirSync(path)) {
+    const file = join(path, name);
+    if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) continue;
+    return usageError(
+      'WS_ELINK',
+      `The result folder ${dir} holds a symbolic link, ${join(dir, name)} (to ${readlinkSync(file)}); wasm-soak writes no file through a link.`,
+      `Remove the link (rm ${join(dir, name)}) or give --out a folder of its own.`,
+    );
+  }
+  return null;
+}
+
 /** The first folder in dir that a live run has locked, as its exit-2 error, or null. */
 function lockedBelow(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -132,10 +204,16 @@ function lockedBelow(dir) {
  * there before) and moves the previous result back, so that a usage error
  * leaves nothing on disk; release() removes the lock. Neither throws.
  * Throws a SoakError (exit 2) naming the path and the errno when the
- * folder cannot be used, or the live run that holds it.
+ * folder cannot be used, or the live run that holds it; also, before
+ * anything is moved, when dir is the current directory or a parent of it,
+ * holds a symbolic link (src/result-file.js), or holds a previous result
+ * without MARKER (a folder wasm-soak did not make). A folder this run made,
+ * or found empty, gets MARKER.
  */
 export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
   const abs = resolve(dir);
+  const cwdInside = holdsCwd(dir, abs);
+  if (cwdInside) throw cwdInside;
   const found = nearestExisting(abs);
   if (!found.stat.isDirectory()) {
     throw refuse(
@@ -157,9 +235,12 @@ export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
   }
   let movedTo = null;
   try {
+    const link = linkInside(dir, abs);
+    if (link) throw link;
     if (!force && holds(abs)) {
       const busy = lockedBelow(abs);
       if (busy) throw busy;
+      if (!marked(abs)) throw notMade(dir);
       movedTo = moveAside(dir, abs);
     }
   } catch (err) {
@@ -173,6 +254,13 @@ export function prepareOutDir(dir, { force = false, holds = holdsRun } = {}) {
   try {
     before = new Set(readdirSync(abs));
   } catch {}
+  // A folder this run made, or found empty, is wasm-soak's from now on: the
+  // next run may move its result aside.
+  if (before && [...before].every((name) => name === LOCK_FILE || name === MARKER)) {
+    try {
+      if (!before.has(MARKER)) writeResultFile(join(abs, MARKER), MARKER_TEXT);
+    } catch {} // the lock proved the folder writable; a marker that cannot be written only keeps it from being moved later
+  }
 
   // Best effort, each step on its own: what is left is named by the error
   // that caused the discard.

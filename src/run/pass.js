@@ -5,6 +5,7 @@
 import { dirname } from 'node:path';
 import { createLiveAnalysis } from '../analysis/live.js';
 import { CTL_WORDS } from '../protocol.js';
+import { ensureResultFile } from '../result-file.js';
 import { abandonRun, createRing, requestStop } from './drain.js';
 import { buildHeader } from './log-header.js';
 import { createPassLog, writeFailure } from './pass-log.js';
@@ -40,6 +41,8 @@ const PASS_LABELS = { timed: '', count: ' (counting allocations)', replica: ' (a
  * bytes: the module's bytes when target has no file (describeBytes).
  */
 export async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt, hooks = null, bytes = null }) {
+  // The worker appends the module's output to these: regular files, never links.
+  if (outputs) for (const path of [outputs.stdout, outputs.stderr]) ensureResultFile(path);
   const sab = createRing(cfg.ringRecords);
   hooks?.onRing(sab);
   const worker = startPassWorker({ sab, target, cfg, pass, outputs, bytes });

@@ -6,8 +6,9 @@
 // a disk already too full for it runs without. The file goes when the run
 // ends, at the latest when the process exits (a second signal exits at
 // once); one a killed run left is removed by `report` (freeRoom).
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeResultFile } from '../result-file.js';
 
 const ROOM_FILE = '.wasm-soak.room';
 
@@ -31,7 +32,7 @@ export function keepRoom(dir) {
     freeRoom(dir);
   };
   try {
-    writeFileSync(join(dir, ROOM_FILE), Buffer.alloc(ROOM_BYTES));
+    writeResultFile(join(dir, ROOM_FILE), Buffer.alloc(ROOM_BYTES));
   } catch {
     freeRoom(dir); // a disk too full for it: what was written of it goes
     return { free: () => {} };

@@ -4,7 +4,7 @@
 // analysis and the result folder's files (or, for the library's soak()
 // without `out`, the logs kept in memory and no file written).
 
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toReplicate } from '../analysis/analyze.js';
 import { readLogs, readRun } from '../analysis/log-reader.js';
@@ -14,6 +14,7 @@ import { RESULTS_ROOT } from '../options/schema.js';
 import { formatCount } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { writeSummaryOrPrint } from '../report/summary-json.js';
+import { writeResultFile } from '../result-file.js';
 import { TOOL } from '../version.js';
 import { readSymbols } from '../worker/allocator/frame-names.js';
 import { interrupts } from './interrupt.js';
@@ -264,9 +265,9 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
   const replicaLog = await replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
   room?.free();
   // The sites beside the counting pass's log (docs/log-format.md, "sites.json").
-  if (sites && sitesPath) writeFileSync(sitesPath, JSON.stringify(sites));
-  if (blocks && blocksPath) writeFileSync(blocksPath, JSON.stringify(blocks));
-  if (objects && objectsPath) writeFileSync(objectsPath, JSON.stringify(objects));
+  if (sites && sitesPath) writeResultFile(sitesPath, JSON.stringify(sites));
+  if (blocks && blocksPath) writeResultFile(blocksPath, JSON.stringify(blocks));
+  if (objects && objectsPath) writeResultFile(objectsPath, JSON.stringify(objects));
   const logs =
     outDir === null
       ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites, blocks, objects })

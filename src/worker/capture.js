@@ -40,8 +40,9 @@ import { inspectModule } from './targets/wasm-info.js';
  * the memory and __stack_pointer global imports it declared, as
  * { module: { field: value } } (the allocator sources look at both).
  * transform(bytes) may return rewritten module bytes and extra imports
- * ({ bytes, imports }) before anything is compiled; it is used by the
- * counting pass. onGrowFailed(memory, delta, error) is called when
+ * ({ bytes, imports, alone }; alone: the module imported nothing before, so
+ * the extra imports may stand without the glue's) before anything is
+ * compiled; it is used by the counting pass. onGrowFailed(memory, delta, error) is called when
  * memory.grow(delta) throws its RangeError (the memory could not grow), before
  * the error is rethrown. Returns { track(memory, label), pristine: the
  * unhooked { Memory, Module, Instance } }.
@@ -135,7 +136,7 @@ export function installCapture({
   });
   // A rewritten module imports its hooks: the import object is seen through
   // an object that adds them and reads everything else from the original.
-  const extraImports = new WeakMap(); // WebAssembly.Module -> imports
+  const extraImports = new WeakMap(); // WebAssembly.Module -> its hooks (hooksOf)
   const withExtra = (module, imports) => withHooks(imports, extraImports.get(module));
   wrapConstructor(W, 'Instance', (target, [module, imports, ...rest], newTarget) => {
     const caller = callerFile(import.meta.url);
@@ -165,9 +166,9 @@ export function installCapture({
     } catch (err) {
       return Promise.reject(err);
     }
-    const all = withHooks(imports, rewritten?.imports);
+    const all = withHooks(imports, rewritten && hooksOf(rewritten));
     return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
-      if (rewritten) extraImports.set(result.module, rewritten.imports);
+      if (rewritten) extraImports.set(result.module, hooksOf(rewritten));
       seen(result.module, result.instance, imports, isRuntime(caller) ? null : exportedMaxima(source), caller);
       return result;
     });
@@ -198,7 +199,7 @@ function installTransform(W, rewrite, extraImports) {
   wrapConstructor(W, 'Module', (target, [source, ...rest], newTarget) => {
     const rewritten = rewrite(source);
     const module = Reflect.construct(target, [rewritten ? rewritten.bytes : source, ...rest], newTarget);
-    if (rewritten) extraImports.set(module, rewritten.imports);
+    if (rewritten) extraImports.set(module, hooksOf(rewritten));
     return module;
   });
   const compile = W.compile;
@@ -210,7 +211,7 @@ function installTransform(W, rewrite, extraImports) {
       return Promise.reject(err);
     }
     return compile.call(this, rewritten ? rewritten.bytes : source, ...rest).then((module) => {
-      if (rewritten) extraImports.set(module, rewritten.imports);
+      if (rewritten) extraImports.set(module, hooksOf(rewritten));
       return module;
     });
   });
@@ -265,13 +266,21 @@ const isBytes = (source) => ArrayBuffer.isView(source) || source instanceof Arra
 /**
  * The import object a rewritten module gets: a new object whose own fields
  * are the hooks (extra) and whose prototype is the glue's import object, so
- * the engine reads every other module name from it as it would; imports
- * itself when there are no hooks or it is not an object (the engine then
- * throws as it would have).
+ * the engine reads every other module name from it as it would; the hooks
+ * alone when the glue passed none to a module that imported nothing before
+ * its rewrite (WebAssembly.instantiate(bytes): xxhash-wasm); imports itself
+ * when there are no hooks or it is not an object, or none was passed to a
+ * module that needs one (the engine then throws as it would have). hooks:
+ * hooksOf's, or null.
  */
-function withHooks(imports, extra) {
-  return extra && isObject(imports) ? Object.assign(Object.create(imports), extra) : imports;
+function withHooks(imports, hooks) {
+  if (!hooks) return imports;
+  if (imports === undefined && hooks.alone) return { ...hooks.imports };
+  return isObject(imports) ? Object.assign(Object.create(imports), hooks.imports) : imports;
 }
+
+/** What a rewritten module's instantiation adds (transform's { imports, alone }), without its bytes. */
+const hooksOf = (rewritten) => ({ imports: rewritten.imports, alone: Boolean(rewritten.alone) });
 
 const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
 

@@ -78,32 +78,48 @@ function isEmbindPrototype(proto) {
 export function installObjectTracker({ control, callWord }) {
   const Native = NativeFinalizationRegistry;
   const classes = new Map(); // name -> row
-  const rowOf = new WeakMap(); // object or token -> { row, freed }
   const wrappedFree = new WeakSet(); // prototypes whose free methods count
   const snapshots = [];
   let cleanups = 0; // the glue's finalizer callbacks run so far
-
-  const opNow = () => control[callWord] - 1; // -1: between calls (setup, teardown)
 
   function row(name) {
     let r = classes.get(name);
     if (r) return r;
     if (classes.size >= MAX_CLASSES) return row(OTHER);
-    r = { name, created: 0, freed: 0, reclaimed: 0, collected: 0, registry: false, freeable: false, byOp: new Map() };
+    r = { name, created: 0, freed: 0, reclaimed: 0, collected: 0, registry: false, freeable: false, byOp: [] };
     classes.set(name, r);
     return r;
   }
 
+  // Objects made per op: byOp[1 + op], byOp[0] between calls (an array: no Map in the calls' path).
   function created(r) {
     r.created++;
-    const op = opNow();
-    r.byOp.set(op, (r.byOp.get(op) ?? 0) + 1);
+    const at = control[callWord];
+    r.byOp[at] = (r.byOp[at] ?? 0) + 1;
   }
 
-  // Objects with no registry of their glue's (embind's raw pointers): seen
-  // by ours, so that one the collector takes before any free is counted.
-  const lost = new Native((entry) => {
-    if (!entry.freed) entry.row.collected++;
+  // The last prototype seen and its class's row: glue makes one class at a
+  // time, and no per-object map is kept (a WeakMap costs a microsecond an
+  // object, in the calls' path).
+  let lastProto = null;
+  let lastRow = null;
+  function rowOfObject(obj) {
+    const proto = typeof obj === 'function' ? null : Object.getPrototypeOf(obj);
+    if (proto !== lastProto || lastRow === null) {
+      lastProto = proto;
+      lastRow = (proto !== null && embind.get(proto)) || row(classOf(obj));
+    }
+    return lastRow;
+  }
+
+  const embind = new WeakMap(); // prototype -> its row if it is embind's, else false
+  let embindSeen = false;
+
+  // Objects made with no finalizer of their glue's (embind's raw pointers),
+  // registered here with themselves as the token: a free unregisters them
+  // (counted once), and one the collector takes before any free is counted.
+  const lost = new Native((r) => {
+    r.collected++;
   });
 
   /** Wraps the free methods on proto's chain (once per prototype) to count the frees of their objects. */
@@ -117,12 +133,8 @@ export function installObjectTracker({ control, callWord }) {
         const original = d.value;
         const counted = {
           [name](...args) {
-            const entry = rowOf.get(this);
             const result = Reflect.apply(original, this, args);
-            if (entry && !entry.freed) {
-              entry.freed = true;
-              entry.row.freed++;
-            }
+            if (this !== null && typeof this === 'object' && lost.unregister(this)) rowOfObject(this).freed++;
             return result;
           },
         }[name];
@@ -132,53 +144,50 @@ export function installObjectTracker({ control, callWord }) {
     }
   }
 
-  const untracked = new WeakSet(); // Node's own registries (undici's Response objects)
+  // Tokens that are not their target (rare: wasm-bindgen's token is the
+  // object itself): the class of what they unregister.
+  const tokenRows = new WeakMap();
+  let separateTokens = false;
 
   class CountingRegistry extends Native {
+    // Node's own registries (undici's Response objects), and one whose cleanup is no function, as they are.
+    #counted = false;
+
     constructor(cleanup) {
-      // Node's own registries, and a cleanup that is no function (the engine's own TypeError), as they are.
       if (typeof cleanup !== 'function' || isRuntime(callerFile(import.meta.url))) {
-        super(cleanup);
-        untracked.add(this);
+        super(cleanup); // the engine's own TypeError for a cleanup that is no function
         return;
       }
       super((held) => {
         cleanups++;
-        const entry = held.entry;
-        if (!entry.freed) {
-          entry.freed = true;
-          entry.row.reclaimed++;
-        }
+        held.row.reclaimed++;
         return cleanup(held.value);
       });
+      this.#counted = true;
     }
 
     register(target, value, token) {
-      if (untracked.has(this) || target === null || (typeof target !== 'object' && typeof target !== 'function'))
+      if (!this.#counted || target === null || (typeof target !== 'object' && typeof target !== 'function'))
         return super.register(target, value, token); // as is; or the engine's own TypeError
-      const known = rowOf.get(target);
-      const r = known ? known.row : row(classOf(target));
+      const r = rowOfObject(target);
       r.registry = true;
       if (token !== undefined) r.freeable = true;
-      const entry = known ?? { row: r, freed: false };
-      // An object embind made and now registers: the glue's finalizer will say when it is collected.
-      if (known) lost.unregister(known);
-      else created(r);
-      super.register(target, { value, entry }, token);
-      if (token !== undefined && token !== null && (typeof token === 'object' || typeof token === 'function'))
-        rowOf.set(token, entry);
-      rowOf.set(target, entry);
+      // An object embind made and now registers (a smart pointer): counted
+      // when made; the glue's finalizer will say when it is collected.
+      if (!(embindSeen && lost.unregister(target))) created(r);
+      super.register(target, { value, row: r }, token);
+      if (token !== target && token !== null && (typeof token === 'object' || typeof token === 'function')) {
+        tokenRows.set(token, r);
+        separateTokens = true;
+      }
       return undefined;
     }
 
     unregister(token) {
       const removed = super.unregister(token);
-      if (untracked.has(this)) return removed;
-      const entry = removed ? rowOf.get(token) : undefined;
-      if (entry && !entry.freed) {
-        entry.freed = true;
-        entry.row.freed++;
-      }
+      if (!this.#counted || !removed) return removed;
+      const r = (separateTokens && tokenRows.get(token)) || rowOfObject(token);
+      r.freed++;
       return removed;
     }
   }
@@ -191,26 +200,24 @@ export function installObjectTracker({ control, callWord }) {
   // embind makes each object as Object.create(its class's prototype, { $$ }):
   // seen here, counted by class, its class's free methods counted too.
   const create = Object.create;
-  const embind = new WeakMap(); // prototype -> its class name if it is embind's, else false
   const tracked = {
     create(proto, props) {
       const obj = create(proto, props);
       // Instances only: a prototype made for a class (props define its constructor) is none.
       if (props === undefined || proto === null || typeof proto !== 'object' || Object.hasOwn(props, 'constructor'))
         return obj;
-      let name = embind.get(proto);
-      if (name === undefined) {
-        name = isEmbindPrototype(proto) && (constructorName(proto) ?? embindClassName(props) ?? '(anonymous)');
-        embind.set(proto, name);
-        if (name) countFrees(proto);
+      let r = embind.get(proto);
+      if (r === undefined) {
+        const name = isEmbindPrototype(proto) && (constructorName(proto) ?? embindClassName(props) ?? '(anonymous)');
+        r = name ? row(name) : false;
+        embind.set(proto, r);
+        if (r) countFrees(proto);
       }
-      if (name && !rowOf.has(obj)) {
-        const r = row(name);
+      if (r) {
+        embindSeen = true;
         r.freeable = true;
-        const entry = { row: r, freed: false };
-        rowOf.set(obj, entry);
         created(r);
-        lost.register(obj, entry, entry);
+        lost.register(obj, r, obj);
       }
       return obj;
     },
@@ -248,9 +255,10 @@ export function installObjectTracker({ control, callWord }) {
           reclaimed: r.reclaimed,
           collected: r.collected,
           held: r.created - r.freed - r.reclaimed - r.collected,
-          createdBy: [...r.byOp]
-            .sort((a, b) => b[1] - a[1])
-            .map(([op, count]) => ({ op: op >= 0 ? (opNames[op] ?? null) : null, count })),
+          createdBy: r.byOp
+            .map((count, at) => ({ op: at > 0 ? (opNames[at - 1] ?? null) : null, count }))
+            .filter((x) => x.count > 0)
+            .sort((a, b) => b.count - a.count),
         })),
         snapshots,
       };

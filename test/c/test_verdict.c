@@ -623,6 +623,96 @@ static void test_floor(void) {
   CHECK(ws_mem_floor(&r, 0, WS_MEM_FLOOR_PER_CALL, WS_MEM_FLOOR_RELATIVE).below);
 }
 
+/* Linear memory that grows 1.4 -> 36 MiB in start-up, then keeps climbing
+ * after warm-up, in bursts every 1 500 calls (a GC that runs late) and ever
+ * more slowly, to 70 MiB in 100 000 calls, each step one or two pages: the
+ * shape tests call a climb that slows a step, but it keeps setting new highs
+ * (the record test), so it has not levelled off: inconclusive, still rising,
+ * never stable. One step in start-up, then a plateau, is stable with its
+ * start-up note; so is one page more late in the run (a plateau step). */
+static void test_still_rising_mark(void) {
+  enum { CALLS = 100000, MAX = 400 };
+  double mib = 1 << 20, page = WS_PAGE_BYTES;
+  double *iter = malloc(MAX * sizeof *iter), *bytes = malloc(MAX * sizeof *bytes);
+  CHECK(iter != NULL && bytes != NULL);
+  size_t n = 0;
+  iter[n] = 0;
+  bytes[n++] = 1.4 * mib;
+  for (int i = 1; i <= 40; i++, n++) {
+    iter[n] = i * 2549.0 / 40;
+    bytes[n] = 1.4 * mib + (36.3 - 1.4) * mib * i / 40;
+  }
+  double cur = bytes[n - 1];
+  for (size_t c = 8000; c < CALLS; c += 1500) {
+    double target = 38 * mib + 31.7 * mib * pow((double)(c - 8000) / 92000, 0.2);
+    for (size_t j = 0; target > cur + page && n < MAX; j++, n++) {
+      cur += 2 * page;
+      iter[n] = (double)(c + j);
+      bytes[n] = cur;
+    }
+  }
+  CHECK(n < MAX && cur > 69 * mib);
+  ws_series_in s = {WS_ROLE_LINEAR, 1, iter, bytes, n, WS_WASM32_MAX_BYTES};
+  ws_memtrend_result r;
+  ws_verdict v;
+  analyse(CALLS, &s, 1, &r, &v);
+  CHECK(r.pattern == WS_PATTERN_STEP && r.never_falls && r.events.large == 0);
+  CHECK(r.still_rising && r.end > 65 * mib && r.events.count > 200);
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE && v.nfindings == 0);
+  CHECK(left_open(&v, WS_UNDECIDED_STILL_RISING, 0) &&
+        v.undecided[0].more_calls == (double)(CALLS - v.warmup));
+  CHECK(v.nnotes == 1 && v.notes[0].kind == WS_NOTE_STARTUP_GROWTH);
+  /* The same start-up, then a plateau. */
+  double one_iter[] = {0, 300}, one_bytes[] = {1.4 * mib, 36.3 * mib};
+  ws_series_in one = {WS_ROLE_LINEAR, 1, one_iter, one_bytes, 2, WS_WASM32_MAX_BYTES};
+  analyse(CALLS, &one, 1, &r, &v);
+  CHECK(r.pattern == WS_PATTERN_FLAT && !r.still_rising);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nundecided == 0);
+  CHECK(v.nnotes == 1 && v.notes[0].kind == WS_NOTE_STARTUP_GROWTH);
+  /* wasi-libc's dlmalloc on a bounded working set: one 64 KiB step at
+   * 14 000 calls of 20 000, then flat. */
+  double page_iter[] = {0, 200, 14000}, page_bytes[] = {mib, 2 * mib, 2 * mib + page};
+  ws_series_in late = {WS_ROLE_LINEAR, 1, page_iter, page_bytes, 3, WS_WASM32_MAX_BYTES};
+  analyse(20000, &late, 1, &r, &v);
+  CHECK(!r.still_rising && !r.events.late);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nundecided == 0);
+  free(iter), free(bytes);
+}
+
+/* Live bytes that step up by 900 B mid-run and creep on (0.03 B per call):
+ * the step's second half still rises, but by 0.09 B per call, 0.8 % of a
+ * 200 KiB level (the clean fixture's case, 0.07 B per call): below the
+ * floor, a note and no question; with both floors at 0, still rising. */
+static void test_floor_undecided(void) {
+  enum { CALLS = 20000, N = 200 };
+  double li[N], lv[N], mi[] = {0, 300}, mb[] = {1 << 20, 2 << 20};
+  ws_rng rng;
+  ws_rng_seed(&rng, 5);
+  for (int i = 0; i < N; i++) {
+    li[i] = 100.0 * i + 99;
+    lv[i] = 200 * 1024.0 + (li[i] > 9000 ? 900 : 0) + 0.03 * li[i] +
+            (double)(ws_rng_next(&rng) % 64);
+  }
+  ws_series_in s[2] = {{WS_ROLE_LINEAR, 1, mi, mb, 2, WS_WASM32_MAX_BYTES},
+                       {WS_ROLE_LIVE, 0, li, lv, N, 0}};
+  ws_memtrend_result res[2];
+  ws_verdict v;
+  analyse(CALLS, s, 2, res, &v);
+  CHECK(res[1].pattern == WS_PATTERN_STEP && res[1].still_rising);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nundecided == 0 && v.nfindings == 0);
+  CHECK(v.nnotes == 1 && v.notes[0].kind == WS_NOTE_BELOW_FLOOR &&
+        v.notes[0].series == 1);
+  CHECK(v.notes[0].per_call > 0.05 && v.notes[0].per_call < 0.1);
+  CHECK(v.notes[0].relative > 0.005 && v.notes[0].relative < 0.01);
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  o.mem_floor_per_call = 0;
+  o.mem_floor_relative = 0;
+  CHECK(analyse_with(CALLS, s, 2, res, &v, &o) == 0);
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE && v.nnotes == 0);
+  CHECK(left_open(&v, WS_UNDECIDED_STILL_RISING, 1));
+}
+
 /* Sharp, repeated falls are a sawtooth; noise, a ramp or a single fall are
  * not. */
 static void test_sawtooth(void) {
@@ -723,6 +813,8 @@ int main(void) {
   test_sparse_untested();
   test_clean_long();
   test_floor();
+  test_floor_undecided();
+  test_still_rising_mark();
   test_sawtooth();
   test_analyze_notes();
   test_against_machine();

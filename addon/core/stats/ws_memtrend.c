@@ -295,14 +295,24 @@ int ws_memtrend_analyze(const double *iter, const double *value, size_t m, int s
   }
   /* A significant rise that the shape tests called a step is a plateau only
    * once the levels stop rising: test the second half on its own, at a
-   * lenient level, since this can only make a verdict less certain. */
+   * lenient level, since this can only make a verdict less certain. A series
+   * that never falls (a high-water mark) has no level trend to test: the
+   * record test (growth_pattern) asks whether its last three quarters set
+   * more new highs than a steady working set's mark would, and one that did
+   * has not levelled off, however its climb slows (the shape tests' step); a
+   * step to a plateau sets one. At alpha, not leniently: a steady mark sets
+   * new highs by chance (at 0.1, 9 of the 250 stationary synthetic runs whose
+   * heap top was tested were left open). */
   if (r->pattern == WS_PATTERN_STEP && !never_falls) {
     ws_trend late;
     size_t half = ns / 2;
     rc = ws_trend_fit(x + half, level + half, ns - half, &late);
     if (rc != 0)
       return rc;
-    r->still_rising = late.slope > 0 && late.p_up < 0.1;
+    r->still_rising = late.slope > 0 && late.p_up < WS_STILL_RISING_P;
+  } else if (r->pattern == WS_PATTERN_STEP) {
+    size_t later = ns / 4;
+    r->still_rising = record_tail(later, ns, late_records(peak, later, ns)) < alpha;
   }
   return 0;
 }

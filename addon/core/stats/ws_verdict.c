@@ -36,15 +36,23 @@ static int has_floor(int role) {
          role == WS_ROLE_LINEAR_ONE;
 }
 
+/* Returns 1 when result r rose after warm-up by a test that would make it a
+ * finding or a question: sustained, a late large step, or a step that has
+ * not levelled off. */
+static int rose(const ws_memtrend_result *r) {
+  return r->pattern == WS_PATTERN_SUSTAINED || r->events.late || r->still_rising;
+}
+
 /* Returns the signal of series s and its result r in a run of calls: its
- * pattern, whether sustained growth stays below the memory floor (o), where
- * it grew to its limit (within the last growth step, or a page, of it), and
- * what it leaves open with the calls that would decide it, by the series'
- * own sampling rate. */
+ * pattern, whether a rise (sustained, or a step left open) stays below the
+ * memory floor (o: then it is a note, neither a finding nor a question),
+ * where it grew to its limit (within the last growth step, or a page, of
+ * it), and what it leaves open with the calls that would decide it, by the
+ * series' own sampling rate. */
 static ws_signal signal_of(const ws_series_in *s, const ws_memtrend_result *r,
                            size_t calls, const ws_verdict_opts *o) {
   ws_signal g = {s->role, r->pattern, r->peak_grows, r->grown, 0, 0, -1, 0, 0};
-  if (r->pattern == WS_PATTERN_SUSTAINED && has_floor(s->role))
+  if (rose(r) && has_floor(s->role))
     g.below_floor =
         ws_mem_floor(r, s->step, o->mem_floor_per_call, o->mem_floor_relative).below;
   /* Only growth reaches the limit: a memory declared at its maximum (a
@@ -72,6 +80,9 @@ static ws_signal signal_of(const ws_series_in *s, const ws_memtrend_result *r,
                          ? ceil(per * (double)(WS_MEM_MIN_POINTS - r->points))
                          : window;
     }
+  } else if (g.below_floor) {
+    /* Too small to matter at this rate: a note says after how many calls it
+     * would (docs/verdicts.md, "Practical significance of memory growth"). */
   } else if (r->pattern != WS_PATTERN_SUSTAINED && r->events.late) {
     /* A plateau as long as the run up to the last large step rules out the
      * next step of a leak under a doubling (or coarser) policy. */

@@ -3,13 +3,14 @@
 // the same sites as JSON for Valgrind's DHAT viewer (dh_view.html).
 
 import { once } from 'node:events';
-import { createWriteStream, existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { damageWords, readResultLogs, readRun } from '../../analysis/log-reader.js';
 import { EXIT, usageError } from '../../errors.js';
 import { COMMANDS } from '../../options/schema.js';
 import { sitesDhat } from '../../report/dhat.js';
 import { sitesProfile } from '../../report/pprof.js';
+import { resultStream, writeResultFile } from '../../result-file.js';
 
 /**
  * Writes one CSV row per call (iteration, op, elapsed_ns, memory_bytes, grew,
@@ -21,9 +22,12 @@ async function exportCsv(dir) {
   const data = readRun(path);
   const damage = damageWords(path, data);
   if (damage) process.stderr.write(`wasm-soak: ${damage}\n`);
-  const ops = data.header.ops.map((o) => o.name);
+  // An op is named by the module's export (or the scenario): one CSV field, quoted when it must be (RFC 4180).
+  const ops = data.header.ops.map((o) => (/[",\r\n]/.test(o.name) ? `"${o.name.replace(/"/g, '""')}"` : o.name));
   const samplesPath = join(dir, 'samples.csv');
-  const out = createWriteStream(samplesPath);
+  // Never through a link, and a failed write leaves the old file (src/result-file.js).
+  const samples = resultStream(samplesPath);
+  const out = samples.stream;
   out.write('iteration,op,elapsed_ns,memory_bytes,grew,threw\n');
   let step = 0;
   const { iter, bytes } = data.memory;
@@ -43,17 +47,14 @@ async function exportCsv(dir) {
     }
   }
   if (rows.length) out.write(`${rows.join('\n')}\n`);
-  out.end();
-  await once(out, 'finish');
+  await samples.done();
 
   const metricsPath = join(dir, 'metrics.csv');
   const lines = ['series,iteration,t_ms,value'];
   for (const [name, s] of Object.entries(data.metrics)) {
     for (let k = 0; k < s.value.length; k++) lines.push(`${name},${s.iter[k]},${s.tMs[k].toFixed(3)},${s.value[k]}`);
   }
-  const m = createWriteStream(metricsPath);
-  m.end(`${lines.join('\n')}\n`);
-  await once(m, 'finish');
+  writeResultFile(metricsPath, `${lines.join('\n')}\n`);
   return [samplesPath, metricsPath];
 }
 
@@ -71,7 +72,7 @@ function exportSites(dir, file, encode) {
     );
   const { sites, timed } = readResultLogs(dir);
   const path = join(dir, file);
-  writeFileSync(
+  writeResultFile(
     path,
     encode(
       sites,

@@ -97,11 +97,11 @@ export async function commandMerge({ values, positionals }) {
   }
   const n = (o) => merged.cases.filter((c) => c.outcome === o).length;
   process.stdout.write(
-    `${merged.cases.length} targets from ${positionals.length} folders: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors\n`,
+    `${merged.cases.length} targets from ${positionals.length} folders: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors${n('skipped') ? `, ${n('skipped')} not run` : ''}\n`,
   );
   for (const c of merged.cases.filter((x) => x.outcome !== 'passed'))
     process.stdout.write(`  ${c.name}: ${c.message}\n`);
   process.stdout.write(`results: ${out}/ (index.html, summary.md and junit.xml for the whole suite)\n`);
-  if (n('error')) return EXIT.FAILED;
+  if (n('error') || n('skipped')) return EXIT.FAILED;
   return n('failed') ? EXIT.FINDING : EXIT.OK;
 }

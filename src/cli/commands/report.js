@@ -14,9 +14,31 @@ import { interrupts } from '../../run/interrupt.js';
 import { freeRoom } from '../../run/room.js';
 
 /**
+ * The outcome of a run whose summary.json says it completed but whose log
+ * (data) has lost its end (cut short after the run: truncated, half lost):
+ * failed, saying how much of it is left. The log's own completeness
+ * decides, never the summary's word alone.
+ */
+function lostEnd(data, s) {
+  const of = s.iterations?.completed;
+  const calls = data.calls.toLocaleString('en-US');
+  const ran = Number.isFinite(of) ? ` of the ${of.toLocaleString('en-US')}` : '';
+  return {
+    status: 'failed',
+    reason: null,
+    phase: 'log',
+    error: {
+      name: 'Error',
+      message: `samples.wslog has lost its end: it holds ${calls}${ran} calls the run completed (summary.json says it completed; the log was cut short after it); the calls it holds were analysed`,
+    },
+  };
+}
+
+/**
  * The run's outcome { run, count }: from summary.json when the run wrote
  * one, else from the log (run); count the counting pass's as the summary
- * said it, else null (the analysis reads it from its log).
+ * said it, else null (the analysis reads it from its log). A summary that
+ * says completed over a log that lost its end is overruled (lostEnd).
  */
 function previousOutcome(dir, data) {
   const path = join(dir, 'summary.json');
@@ -25,6 +47,7 @@ function previousOutcome(dir, data) {
       const s = JSON.parse(readFileSync(path, 'utf8'));
       const cp = s.sources?.countingPass;
       const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error, frees: cp.frees } : null;
+      if (s.status === 'completed' && !data.complete) return { run: lostEnd(data, s), count };
       if (s.status)
         return { run: { status: s.status, reason: s.stopReason, phase: s.error?.phase, error: s.error }, count };
     } catch {

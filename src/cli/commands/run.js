@@ -4,6 +4,7 @@
 import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
+import { terminalText } from '../../report/escape.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
 import { targetFrames } from '../../report/stack.js';
 import {
@@ -25,7 +26,10 @@ function printResult(summary, outDir) {
   const v = verdictLine(summary);
   const tone = v.ok ? 'ok' : v.unsure ? 'unsure' : 'bad';
   const title = paint(v.title, tone, colourOn(process.stdout));
-  const lines = [`${summary.name}: ${title}${summary.findings?.length ? '' : ` — ${v.text}`}`];
+  // What the module and the scenario control (names, messages) is shown, never acted on (escape.js).
+  const lines = [
+    `${terminalText(summary.name)}: ${title}${summary.findings?.length ? '' : ` — ${terminalText(v.text)}`}`,
+  ];
   // A hung call is told by the error line.
   for (const f of orderedFindings(summary)) {
     if (f.kind === 'hung-call') continue;
@@ -54,7 +58,7 @@ function printResult(summary, outDir) {
       `  interrupted during the ${summary.interrupted.during}: cut short: ${summary.interrupted.cutShort.join(', ')}`,
     );
   lines.push(`  results: ${outDir}  (reproduce: ${nextSteps(summary).at(-1).command})`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${[lines[0], ...lines.slice(1).map(terminalText)].join('\n')}\n`);
 }
 
 /** Runs the target of parseCommand('run', argv); resolves the exit code. */
@@ -75,7 +79,9 @@ export async function commandRun({ values, positionals }, argv) {
   }
   // -q and --json silence the report, never the error of a failed run.
   if (summary.status === 'failed' && (cfg.quiet || cfg.json))
-    process.stderr.write(`wasm-soak: ${summary.name}: failed, verdict error ${describeFailure(summary.error)}\n`);
+    process.stderr.write(
+      `wasm-soak: ${terminalText(`${summary.name}: failed, verdict error ${describeFailure(summary.error)}`)}\n`,
+    );
   if (cfg.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else if (!cfg.quiet) printResult(summary, outDir);
   return exitCode;

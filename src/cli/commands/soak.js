@@ -18,6 +18,7 @@ import { describeRepeated, FOLDER_NAME_RULE, folderNameProblem, repeatedNames } 
 import { compareConfig, EXAMPLE_SUITE, optionsOf, RESULTS_ROOT, runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
 import { compareLines, expectationSentences } from '../../report/compare-words.js';
+import { terminalText } from '../../report/escape.js';
 import { writeSuiteReports } from '../../report/suite-report.js';
 import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
@@ -165,7 +166,15 @@ export async function commandSoak({ values, positionals, given }) {
       throw busy;
     }
     tellMovedAside(outRoot, root);
-    return await runSuite(plan, suite, { values, suitePath, outRoot });
+    const code = await runSuite(plan, suite, { values, suitePath, outRoot });
+    // An input error (exit 2) leaves nothing on disk: the root as it was, a previous result back in place.
+    if (code === EXIT.USAGE) {
+      root.discard();
+      process.stderr.write(
+        `wasm-soak: ${outRoot}: nothing was kept, as after any input error (exit 2)${root.movedTo ? '; the previous result is back in place' : ''}.\n`,
+      );
+    }
+    return code;
   } finally {
     root.release();
   }
@@ -186,11 +195,13 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
   const mismatches = [];
   // -q silences the per-target lines and the results line, never a failure
   // or a mismatch (those go to stderr instead).
-  const say = values.quiet ? () => {} : (text) => process.stdout.write(text);
+  const say = values.quiet ? () => {} : (text) => process.stdout.write(terminalText(text));
   // The suite's exit code: the worst of its targets' (each the judge's, with
   // --expect their expectations'), interrupted > failed > usage > finding.
   let worst = EXIT.OK;
-  for (const { t, argv, cfg } of plan) {
+  // The targets after the one a signal stopped are named as not run, never left out.
+  let stopped = null;
+  for (const [k, { t, argv, cfg }] of plan.entries()) {
     let result;
     const started = performance.now();
     const addCase = (outcome) =>
@@ -220,8 +231,11 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       worst = Math.max(worst, addCase({ error: err }));
-      process.stderr.write(`wasm-soak: ${t.name}: ${err.paragraph()}\n`);
-      if (err.exitCode === EXIT.INTERRUPTED) break;
+      process.stderr.write(`wasm-soak: ${terminalText(`${t.name}: ${err.paragraph()}`)}\n`);
+      if (err.exitCode === EXIT.INTERRUPTED) {
+        stopped = k;
+        break;
+      }
       mismatches.push(`${t.name}: could not run (${err.message})`);
       continue;
     }
@@ -238,12 +252,26 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     );
     for (const f of summary.findings ?? []) say(`${''.padEnd(17)}${f.kind}: ${f.sentence}\n`);
     if (summary.status === 'failed' && values.quiet)
-      process.stderr.write(`wasm-soak: ${t.name}: failed, verdict error ${describeFailure(summary.error)}\n`);
+      process.stderr.write(
+        `wasm-soak: ${terminalText(`${t.name}: failed, verdict error ${describeFailure(summary.error)}`)}\n`,
+      );
     else if (summary.status === 'failed') say(`${''.padEnd(17)}error ${describeFailure(summary.error)}\n`);
     if (summary.baseline) for (const l of baselineLines(summary.baseline)) say(`${''.padEnd(17)}${l}\n`);
     // A signal stops the suite, also when the target it stopped failed (exit 3).
-    if (summary.interrupted) break;
+    if (summary.interrupted) {
+      stopped = k;
+      break;
+    }
   }
+  for (const { t, cfg } of stopped === null ? [] : plan.slice(stopped + 1)) {
+    const notRun = `the suite was interrupted before it (during ${plan[stopped].t.name})`;
+    worst = Math.max(
+      worst,
+      suiteResult.addCase({ index: t.index, name: t.name, dir: cfg.out, expect: t.expect, wallMs: 0, notRun }),
+    );
+  }
+  // A suite whose worst is a target's input error is undone (commandSoak): no reports.
+  if (worst === EXIT.USAGE) return worst;
   await writeSuiteReports(outRoot, suiteResult.finish());
   const part = values.shard
     ? `shard ${values.shard.k}/${values.shard.n} of the suite; \`wasm-soak merge\` combines the shards`

@@ -24,16 +24,18 @@ const MAX_DEPTH = 4;
 // The arguments of each kind that the callee must be passed, by the name of
 // the entry point's argument position (instrument.js ENTRY_POINTS).
 const KEYS = { alloc: ['size'], free: ['ptr'], realloc: ['ptr', 'size'] };
+const NAMES = { alloc: 'malloc', free: 'free', realloc: 'realloc' };
 const WORDS = { alloc: 'its size', free: 'its pointer', realloc: 'its pointer and new size' };
 
 /**
  * What each defined function of m (binaryen b) is and calls: Map name -> {
  * nparams, allI32 (every parameter an i32), result (binaryen type), calls:
- * [{ target, args }] (args[k]: the parameter passed as operand k, or -1 for
- * any other expression), copiesFrom: Set of parameters that a copy reads
+ * [{ target, args, kept }] (args[k]: the parameter passed as operand k, or
+ * -1 for any other expression; kept: the same, -1 also for a parameter the
+ * function assigns), copiesFrom: Set of parameters that a copy reads
  * from (memory.copy's source, or the second operand of a three-operand
- * call: memcpy(dst, src, n)) }, and callers: Map name -> Set of the
- * functions that call it directly.
+ * call: memcpy(dst, src, n)), stores (it writes memory) }, and callers:
+ * Map name -> Set of the functions that call it directly.
  */
 function scan(b, m) {
   const functions = new Map();
@@ -42,6 +44,12 @@ function scan(b, m) {
     const info = b.getFunctionInfo(m.getFunctionByIndex(i));
     if (info.module !== '') continue;
     const params = b.expandType(info.params);
+    // A parameter the function assigns may no longer hold what it was
+    // passed (dlmalloc's free turns its pointer into the chunk's).
+    const assigned = new Set();
+    walkExpressions(b, info.body, (id, e) => {
+      if (id === b.LocalSetId && e.index < params.length) assigned.add(e.index);
+    });
     const param = (e) => {
       const op = b.getExpressionInfo(e);
       return op.id === b.LocalGetId && op.index < params.length ? op.index : -1;
@@ -49,10 +57,13 @@ function scan(b, m) {
     const f = { nparams: params.length, allI32: params.every((t) => t === b.i32), result: info.results };
     f.calls = [];
     f.copiesFrom = new Set();
+    f.stores = false;
     walkExpressions(b, info.body, (id, e) => {
+      if (id === b.StoreId) f.stores = true;
       if (id === b.CallId) {
         const args = e.operands.map(param);
-        f.calls.push({ target: e.target, args });
+        const kept = args.map((a) => (assigned.has(a) ? -1 : a));
+        f.calls.push({ target: e.target, args, kept });
         if (args.length === 3 && args[1] >= 0) f.copiesFrom.add(args[1]);
         if (!callers.has(e.target)) callers.set(e.target, new Set());
         callers.get(e.target).add(info.name);
@@ -72,12 +83,13 @@ const fits = (b, f, kind) => f?.allI32 && (kind === 'free' ? f.result === b.none
  * kind's signature: [{ target, at }] where at maps each key to the
  * callee's argument position.
  */
-function callsPassing(b, functions, caller, kind, keys) {
+function callsPassing(b, functions, caller, kind, keys, strict = false) {
   const out = [];
   for (const c of caller.calls) {
     if (!fits(b, functions.get(c.target), kind) || out.some((o) => o.target === c.target)) continue;
     const at = {};
-    for (const [key, param] of Object.entries(keys)) at[key] = c.args.indexOf(param);
+    const args = strict ? c.kept : c.args;
+    for (const [key, param] of Object.entries(keys)) at[key] = args.indexOf(param);
     if (Object.values(at).every((p) => p >= 0)) out.push({ target: c.target, at });
   }
   return out;
@@ -89,14 +101,15 @@ const keysOf = (entry) => Object.fromEntries(KEYS[entry.kind].map((k) => [k, ent
 /**
  * The functions the allocator's entries (Map name -> keys) pass the same
  * argument on to, MAX_DEPTH calls deep, entries included: Map name -> keys.
+ * strict: only a parameter the passing function never assigns (callsPassing).
  */
-function deeper(b, functions, entries, kind) {
+function deeper(b, functions, entries, kind, strict = false) {
   const out = new Map(entries);
   let level = [...entries];
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const next = [];
     for (const [name, keys] of level) {
-      for (const { target, at } of callsPassing(b, functions, functions.get(name), kind, keys)) {
+      for (const { target, at } of callsPassing(b, functions, functions.get(name), kind, keys, strict)) {
         if (out.has(target)) continue;
         out.set(target, at);
         next.push([target, at]);
@@ -106,6 +119,16 @@ function deeper(b, functions, entries, kind) {
   }
   return out;
 }
+
+/**
+ * Whether function f (scan's), reached from the allocator's entries
+ * (deeper's map reached), can be part of the allocator: it writes memory
+ * (an allocator keeps its books there) or passes on to another function
+ * reached. A function that only reads, such as the layout check loro-crdt's
+ * dlmalloc build runs before every free, is no allocator: wrapped as a free,
+ * it would report each free twice.
+ */
+const allocates = (f, reached) => f.stores || f.calls.some((c) => reached.has(c.target));
 
 /**
  * The realloc of the allocator whose allocating functions are allocs and
@@ -139,7 +162,8 @@ function reallocsOf(b, functions, allocs, frees, skip) {
  * wrapper, the defined callees it passes its own size or pointer to (of the
  * wrapper's kind's signature, called from MIN_CALLERS functions at least),
  * as candidates of their own ({ internal, entry, name, how, behind: true },
- * entry's positions mapped from the call found), and, when no wrapper led
+ * entry's positions mapped from the call found), the functions those pass
+ * it on to (deeper, strict, allocates), and, when no wrapper led
  * to a realloc, every function that allocates and frees with those as a
  * realloc does (reallocsOf: __rust_realloc and dlmalloc's realloc, or its
  * copies inlined into callers; nested ones report once, by the depth guard,
@@ -164,6 +188,20 @@ export function behindBoundary(b, m, named) {
       behind.push({ internal: target, entry: { kind, ...at }, name: w.name, how, behind: true });
       byKind[kind].set(target, at);
       replaced.add(w.internal);
+    }
+  }
+  // What those pass the same size or pointer on to, through parameters
+  // they never assign (__rust_alloc to __rdl_alloc to dlmalloc's malloc and
+  // memalign; __rust_dealloc to dlmalloc's free), is the allocator too, and
+  // the module's own code reaches it by other paths (__rust_alloc_zeroed,
+  // __rust_dealloc inlined): wrapped as well (allocates), the depth guard
+  // reports a nested call once.
+  for (const kind of ['alloc', 'free', 'realloc']) {
+    const reached = deeper(b, functions, byKind[kind], kind, true);
+    for (const [target, at] of reached) {
+      if (byKind[kind].has(target) || skip.has(target) || !allocates(functions.get(target), reached)) continue;
+      const how = `the allocator behind the wrappers, passing ${WORDS[kind]} on to function ${target}`;
+      behind.push({ internal: target, entry: { kind, ...at }, name: NAMES[kind], how, behind: true });
     }
   }
   if (byKind.realloc.size > 0 || byKind.alloc.size === 0 || byKind.free.size === 0) return { behind, replaced };

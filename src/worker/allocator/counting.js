@@ -45,7 +45,12 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
   };
   const alloc = (ptr, size) => {
     if (ptr === 0) return;
-    if (sizes.has(ptr)) frees.unseen++;
+    // A block handed out again was freed where the pass did not see: no longer live.
+    const missed = sizes.get(ptr);
+    if (missed !== undefined) {
+      frees.unseen++;
+      counters[LIVE] -= missed;
+    }
     sizes.set(ptr, size);
     counters[ALLOCS]++;
     counters[BYTES] += size;
@@ -93,6 +98,8 @@ export async function createCounting({ onGrowFailed = () => {}, sites = null } =
       return {
         bytes: result.bytes,
         imports: { [HOOK_MODULE]: { event: eventOf(module), grow_failed: growFailed } },
+        // A module that imported nothing may be instantiated without an import object.
+        alone: !result.ownImports,
       };
     },
   };

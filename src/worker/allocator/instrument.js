@@ -222,6 +222,25 @@ function wrapperBody(m, { entry, info, params }, origName, sites) {
   return m.block(null, body, resultType);
 }
 
+/**
+ * Whether m imports anything (a function, global, memory or table; binaryen
+ * lists no tags by index): a module that imports nothing may be
+ * instantiated without an import object, so its rewrite's hooks are then
+ * its whole import object.
+ */
+function importsAnything(m) {
+  const imported = (n, byIndex, infoOf) => {
+    for (let i = 0; i < n; i++) if (infoOf(byIndex(i)).module) return true;
+    return false;
+  };
+  return (
+    imported(m.getNumFunctions(), (i) => m.getFunctionByIndex(i), binaryen.getFunctionInfo) ||
+    imported(m.getNumGlobals(), (i) => m.getGlobalByIndex(i), binaryen.getGlobalInfo) ||
+    imported(m.getNumTables(), (i) => m.getTableByIndex(i), binaryen.getTableInfo) ||
+    Boolean(m.hasMemory() && m.getMemoryInfo().module)
+  );
+}
+
 /** The names of m's functions, imports included. */
 function functionNames(m) {
   const names = [];
@@ -284,13 +303,14 @@ function countGrows(m) {
  * names to the entry points the module's JS glue binds them to
  * (glue-names.js), and every memory.grow to wasm_soak.grow_failed (countGrows).
  * Returns { bytes, entryPoints, found, complete, noRealloc, behind,
- * growMaximumPages }: the names wrapped, how each was found ("export",
+ * growMaximumPages, ownImports }: the names wrapped, how each was found ("export",
  * "name section", the forwarders followed, the allocator behind a boundary
  * wrapper), whether they cover the allocator's core and whether only a
  * realloc lacks (coversCore), whether any was found
  * behind a boundary wrapper (behind-boundary.js: inferred from the code, so
- * the counting pass checks its frees against it), and the memory's
- * declared maximum in pages (0: none); or
+ * the counting pass checks its frees against it), the memory's
+ * declared maximum in pages (0: none) and whether the module imported
+ * anything before the rewrite (importsAnything); or
  * null when the module has neither an allocator entry point to wrap nor a
  * memory (or uses a 64-bit memory). With sites, every event also carries
  * the SITE_FRAMES innermost frames (frames.js) and the result says how many
@@ -306,6 +326,7 @@ export function instrumentAllocator(bytes, glueNames = new Map(), { sites = fals
     m.setFeatures(engineFeatures());
     const memory = m.hasMemory() ? m.getMemoryInfo() : null;
     if (memory?.is64) return null;
+    const ownImports = importsAnything(m);
     const found = findEntryPoints(m, glueNames);
     if (found.length === 0 && !memory) return null;
     if (memory) countGrows(m);
@@ -342,6 +363,7 @@ export function instrumentAllocator(bytes, glueNames = new Map(), { sites = fals
       behind: found.some((f) => f.behind),
       growMaximumPages: memory?.max ?? 0,
       framed,
+      ownImports,
     };
   } finally {
     m.dispose();

@@ -99,7 +99,7 @@ test("embind's objects: made by Object.create with a record, freed by a free met
   const r = await inWorker(`async ({ tracker, settle }) => {
     function ClassHandle() {}
     Object.assign(ClassHandle.prototype, { isAliasOf() {}, clone() {}, delete() {}, isDeleted() { return false; } });
-    const Node = function () {}; // embind's minified glue: a class function with no name
+    const Node = (() => function () {})(); // embind's minified glue: a class function with no name
     Node.prototype = Object.create(ClassHandle.prototype, { constructor: { value: Node } });
     Node.prototype.free = function () { this.gone = true; };
     const record = { ptrType: { registeredClass: { name: 'Node' }, name: 'Node*' } };
