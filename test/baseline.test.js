@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { againstBaseline } from '../src/baseline/record.js';
+import { optionNamed } from '../src/options/schema.js';
 import { withSentences } from '../src/report/sentences.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
@@ -112,6 +113,26 @@ test('soak --save-baseline keeps one baseline per target; a missing baseline is 
   ]);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(existsSync(join(base, 'clean', 'baseline.json')));
+  // Against it, the passing target's changes are in the suite's summary.md and index.html too.
+  const again = await runCli([
+    'soak',
+    suite,
+    '--baseline',
+    base,
+    '--format',
+    'md',
+    '-q',
+    '--fail-on',
+    'none',
+    '--fail-if-slower',
+    'none',
+    '-o',
+    join(root, 'again'),
+  ]);
+  assert.equal(again.code, 0, again.stderr);
+  const brief = /against baseline \S*clean: time [-+]?\d.*, high-water \d+\.\d \w+ → \d+\.\d \w+, verdict unchanged/;
+  assert.match(readFileSync(join(root, 'again', 'summary.md'), 'utf8'), brief);
+  assert.match(readFileSync(join(root, 'again', 'index.html'), 'utf8'), brief);
   const missing = await runCli(['run', mod('clean'), '--call', 'step', '--baseline', join(root, 'nope'), '-q']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /--baseline .*nope: cannot read .*baseline\.json/);
@@ -151,4 +172,62 @@ test("a run against a baseline is judged against each night's machine", () => {
     worded,
     /^time per call rose 30\.0 % against baseline nightly \(95 % interval .*\), beyond --fail-if-slower 5\.0 %$/,
   );
+});
+
+test('--fail-if-higher-water and --fail-if-more-allocs gate beyond a tolerance, worded in human units', async () => {
+  const MiB = 1024 ** 2;
+  const record = (highWater, allocs) => ({
+    name: 'nightly',
+    seed: 1,
+    target: { sha256: 'x' },
+    config: {},
+    counts: { calls: 1000, allocs, bytes: 0, liveEnd: 0 },
+    sizes: null,
+    memory: { highWater },
+    time: { median: 1000, batchMedians: [], controlMedians: null },
+  });
+  const against = (gates, run, base) =>
+    againstBaseline(run, base, {
+      gates: { slower: null, moreAllocs: true, higherWater: true, ...gates },
+      seed: 1,
+      dir: 'b',
+    });
+  // The same seed, 3.1 MiB one night and 3.3 MiB the next (the issue's numbers): within the default 20 % + 1 MiB.
+  assert.deepEqual(against({}, record(3.3 * MiB, 2000), record(3.1 * MiB, 2000)).regressions, []);
+  // Beyond both parts: 3.1 → 4.5 MiB is +45 % and +1.4 MiB.
+  const higher = against({}, record(4.5 * MiB, 2000), record(3.1 * MiB, 2000));
+  assert.deepEqual(higher.regressions, [
+    { kind: 'regression', metric: 'high-water', tolerance: { relative: 0.2, absolute: MiB } },
+  ]);
+  assert.equal(
+    withSentences({ baseline: higher }).baseline.regressions[0].sentence,
+    "memory high-water mark 4.5 MiB, 1.4 MiB above baseline nightly's 3.1 MiB, beyond the tolerance of 20 % and 1.0 MiB (--fail-if-higher-water)",
+  );
+  // A tolerance given: 0 gates any rise; one part alone gates beyond it.
+  const parse = (text, name) => optionNamed(name).parse(text, name);
+  const zero = parse('0', 'higher-water-tolerance');
+  assert.equal(
+    against({ higherWaterTolerance: zero }, record(3.3 * MiB, 2000), record(3.1 * MiB, 2000)).regressions.length,
+    1,
+  );
+  const pct = parse('5%', 'higher-water-tolerance');
+  assert.deepEqual(pct, { relative: 0.05, absolute: null });
+  assert.equal(
+    against({ higherWaterTolerance: pct }, record(3.3 * MiB, 2000), record(3.1 * MiB, 2000)).regressions.length,
+    1,
+  );
+  assert.deepEqual(parse('10%+512KiB', 'higher-water-tolerance'), { relative: 0.1, absolute: 512 * 1024 });
+  assert.throws(() => parse('lots', 'higher-water-tolerance'), /must be a percentage such as 10%, a size such as 1MiB/);
+  // Allocations: exact counts of the same calls, any rise at the default 0; 1%+10 lets 20 more of 2000 pass.
+  const allocs = against({}, record(MiB, 2020), record(MiB, 2000));
+  assert.deepEqual(allocs.regressions, [
+    { kind: 'regression', metric: 'allocations', calls: 1000, tolerance: { relative: null, absolute: 0 } },
+  ]);
+  assert.match(
+    withSentences({ baseline: allocs }).baseline.regressions[0].sentence,
+    /^20 more allocations than baseline nightly over the same 1000 calls, beyond the tolerance of 0 allocations \(--fail-if-more-allocs\)$/,
+  );
+  const loose = parse('1%+10', 'more-allocs-tolerance');
+  assert.deepEqual(against({ moreAllocsTolerance: loose }, record(MiB, 2020), record(MiB, 2000)).regressions, []);
+  assert.equal(against({ moreAllocsTolerance: loose }, record(MiB, 2021), record(MiB, 2000)).regressions.length, 1);
 });

@@ -236,6 +236,8 @@ test('the gates: more allocations and a higher high-water mark exit 1 and are na
     'none',
     '--fail-if-more-allocs',
     '--fail-if-higher-water',
+    '--higher-water-tolerance',
+    '0', // the leak's few KiB are far within the default 20 % and 1 MiB
     '--blocks',
     '4',
     '--block-calls',
@@ -253,6 +255,10 @@ test('the gates: more allocations and a higher high-water mark exit 1 and are na
   if (c.arms[0].verdict === c.arms[1].verdict) assert.equal(v, null);
   else assert.deepEqual(v, { from: c.arms[0].verdict, to: c.arms[1].verdict });
   assert.match(r.stdout, /REGRESSION \(allocations\): B allocates more than A/);
+  assert.match(
+    r.stdout,
+    /REGRESSION \(high-water\): B's memory high-water mark is \d+\.\d (KiB|MiB) above A's, beyond the tolerance of 0 B \(--fail-if-higher-water\)/,
+  );
 });
 
 test('compare refuses fewer than two modules and a scenario', async () => {

@@ -392,7 +392,13 @@ export function analyze({
   // gates are findings of kind regression (summary.baseline.regressions).
   if (cfg.baseline?.record) {
     const current = baselineRecord(summary, timed, cfg.baseline.sizes, null);
-    const gates = { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater };
+    const gates = {
+      slower: cfg.failIfSlower,
+      moreAllocs: cfg.failIfMoreAllocs,
+      higherWater: cfg.failIfHigherWater,
+      moreAllocsTolerance: cfg.moreAllocsTolerance,
+      higherWaterTolerance: cfg.higherWaterTolerance,
+    };
     summary.baseline = againstBaseline(current, cfg.baseline.record, {
       gates,
       seed: summary.seed,

@@ -6,6 +6,8 @@
 // post-warm-up calls (the noise of the time), the exact counts of the
 // counting pass, and the memory high-water mark.
 import { addon } from '../addon.js';
+import { beyondTolerance } from '../options/parsers.js';
+import { DEFAULTS } from '../options/schema.js';
 import { BOOTSTRAP, windowRow } from '../protocol.js';
 
 const BATCHES = 32;
@@ -97,7 +99,8 @@ export function baselineRecord(summary, timed, sizes, name) {
  * one ("within noise" when it includes no change), the exact count
  * differences (when both runs counted), the high-water mark, and the
  * regressions beyond gates ({ slower: fraction | null, moreAllocs,
- * higherWater }): findings of kind regression, which the judge reads
+ * higherWater, moreAllocsTolerance, higherWaterTolerance: the options'
+ * tolerances, their defaults when absent }): findings of kind regression, which the judge reads
  * (src/analysis/judge.js). Returns summary.baseline; its verdict change is
  * filled once the run is judged (verdictChange).
  * Long: one comparison per part of the record (time, counts, sizes, high-water), in summary.baseline's order.
@@ -150,10 +153,22 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
   // The gates a run broke (src/report/sentences.js words them).
   if (time && gates.slower !== null && !time.withinNoise && time.low > gates.slower)
     regressions.push({ kind: 'regression', metric: 'time', gate: gates.slower });
-  if (gates.moreAllocs && counts && (counts.exact ? counts.allocs > 0 : counts.allocsPerCall > 0))
-    regressions.push({ kind: 'regression', metric: 'allocations', calls: run.counts.calls });
-  if (gates.higherWater && highWater.current > highWater.baseline)
-    regressions.push({ kind: 'regression', metric: 'high-water' });
+  // More allocations: over the same calls, else the per-call rise over this run's calls.
+  const allocTol = gates.moreAllocsTolerance ?? DEFAULTS.moreAllocsTolerance;
+  const moreAllocs =
+    counts &&
+    (counts.exact
+      ? beyondTolerance(counts.allocs, base.counts.allocs, allocTol)
+      : beyondTolerance(
+          counts.allocsPerCall * run.counts.calls,
+          (base.counts.allocs / base.counts.calls) * run.counts.calls,
+          allocTol,
+        ));
+  if (gates.moreAllocs && moreAllocs)
+    regressions.push({ kind: 'regression', metric: 'allocations', calls: run.counts.calls, tolerance: allocTol });
+  const waterTol = gates.higherWaterTolerance ?? DEFAULTS.higherWaterTolerance;
+  if (gates.higherWater && beyondTolerance(highWater.current - highWater.baseline, highWater.baseline, waterTol))
+    regressions.push({ kind: 'regression', metric: 'high-water', tolerance: waterTol });
   return {
     name: base.name,
     dir,

@@ -14,6 +14,8 @@ import { addon } from '../addon.js';
 import { censusMetricsOf } from '../analysis/census-metrics.js';
 import { judge } from '../analysis/judge.js';
 import { verdictChange } from '../baseline/record.js';
+import { beyondTolerance } from '../options/parsers.js';
+import { DEFAULTS } from '../options/schema.js';
 import { BOOTSTRAP, CENSUS_KIND, windowRow } from '../protocol.js';
 import { compareConfounds } from './confounds.js';
 import { countingCoverage, countsComparable } from './counting.js';
@@ -162,7 +164,8 @@ const diff = (a, b) => (a === null || b === null || a === undefined || b === und
  * analysed summary), timed (its decoded timed log) }], the first arm the
  * reference; design: { blocks, blockCalls, order (letters), seed };
  * outputs: { checked, mismatches: [...] }; gates: { slower (a fraction or
- * null), moreAllocs, higherWater }. Returns the compare.json object of
+ * null), moreAllocs, higherWater, moreAllocsTolerance, higherWaterTolerance
+ * (tolerance()'s, the options' defaults when absent) }. Returns the compare.json object of
  * facts, codes and numbers (report/compare-words.js withCompareSentences
  * words them): its regressions are findings of kind regression ({ kind,
  * arm, metric }, the numbers in the arm's difference), its exit code the
@@ -201,12 +204,27 @@ export function analyzeCompare({ arms, design, outputs, gates }) {
     differences.push(d);
     if (r.role !== 'arm') continue;
     // A gate broken: its numbers are d's, r's and gates' (report/compare-words.js words them).
+    const allocTol = gates.moreAllocsTolerance ?? DEFAULTS.moreAllocsTolerance;
+    const waterTol = gates.higherWaterTolerance ?? DEFAULTS.higherWaterTolerance;
     const broken = [
-      ['time', gates.slower !== null && time.real && time.low > gates.slower],
-      ['allocations', gates.moreAllocs && d.counts.comparable && d.allocs !== null && d.allocs > 0],
-      ['high-water', gates.higherWater && d.highWater !== null && d.highWater > 0],
+      ['time', gates.slower !== null && time.real && time.low > gates.slower, null],
+      [
+        'allocations',
+        gates.moreAllocs &&
+          d.counts.comparable &&
+          d.allocs !== null &&
+          beyondTolerance(d.allocs, base.counts.allocs, allocTol),
+        allocTol,
+      ],
+      [
+        'high-water',
+        gates.higherWater && d.highWater !== null && beyondTolerance(d.highWater, base.memory.highWater, waterTol),
+        waterTol,
+      ],
     ];
-    for (const [metric, is] of broken) if (is) regressions.push({ kind: 'regression', arm: r.name, metric });
+    for (const [metric, is, tolerance] of broken) {
+      if (is) regressions.push({ kind: 'regression', arm: r.name, metric, ...(tolerance ? { tolerance } : {}) });
+    }
   }
   for (const m of outputs.mismatches) regressions.push({ kind: 'regression', arm: m.arm, metric: 'outputs' });
   const boundaryCost = boundary

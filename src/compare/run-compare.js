@@ -383,7 +383,13 @@ async function compareInto(outDir, arms, cfg, argv) {
       arms,
       design,
       outputs: { checked: cfg.checkOutputs, mismatches: rounds.mismatches },
-      gates: { slower: cfg.failIfSlower, moreAllocs: cfg.failIfMoreAllocs, higherWater: cfg.failIfHigherWater },
+      gates: {
+        slower: cfg.failIfSlower,
+        moreAllocs: cfg.failIfMoreAllocs,
+        higherWater: cfg.failIfHigherWater,
+        moreAllocsTolerance: cfg.moreAllocsTolerance,
+        higherWaterTolerance: cfg.higherWaterTolerance,
+      },
     }),
   );
   result.outputsWritten = writeCompare(outDir, result);

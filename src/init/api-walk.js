@@ -52,6 +52,48 @@ function methodsOf(fn) {
   return [...names];
 }
 
+/**
+ * The parameter names fn's source declares ('a', '{ x }', '...rest'), or
+ * null when its source shows none (a native or wasm function, a bound one).
+ */
+export function paramNames(fn) {
+  let text;
+  try {
+    text = Function.prototype.toString.call(fn);
+  } catch {
+    return null;
+  }
+  if (/\{\s*\[native code\]\s*\}\s*$/.test(text)) return null;
+  const arrow = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(text);
+  if (arrow) return [arrow[1]];
+  const isClassText = /^class\b/.test(text);
+  const ctor = isClassText ? /\bconstructor\s*\(/.exec(text) : null;
+  if (isClassText && !ctor) return []; // no constructor of its own
+  const start = ctor ? ctor.index + ctor[0].length - 1 : text.indexOf('(');
+  if (start < 0) return null;
+  // The list up to its closing parenthesis, nesting counted (defaults may call).
+  let depth = 0;
+  let end = start;
+  for (; end < text.length; end++) {
+    if ('([{'.includes(text[end])) depth++;
+    else if (')]}'.includes(text[end]) && --depth === 0) break;
+  }
+  const list = text.slice(start + 1, end).replace(/\/\*[\s\S]*?\*\//g, '');
+  const names = [];
+  let part = '';
+  depth = 0;
+  for (const c of `${list},`) {
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    if (c === ',' && depth === 0) {
+      const name = part.split('=')[0].trim();
+      if (name) names.push(name.replace(/\s+/g, ' '));
+      part = '';
+    } else part += c;
+  }
+  return names;
+}
+
 const read = (obj, key) => {
   try {
     return obj[key];
@@ -83,8 +125,9 @@ const isPlainApiObject = (value) =>
   !(value instanceof WebAssembly.Global);
 
 /**
- * The entries of api: [{ kind: 'function', path, arity } | { kind: 'class',
- * path, arity, methods, free, factories }], in the order found, each value
+ * The entries of api: [{ kind: 'function', path, arity, params, wasm } |
+ * { kind: 'class', path, arity, params, methods, free, factories }] (params:
+ * paramNames'), in the order found, each value
  * once (a CommonJS default that repeats the named exports is not listed
  * twice). free: the name of the method that frees an instance, or the path
  * of the API function that does (WebIDL's destroy), or null. numeric: api
@@ -110,8 +153,9 @@ export function walkApi(api, numeric) {
         const factories = Object.keys(value).filter((k) => FACTORY.test(k) && typeof read(value, k) === 'function');
         // A WebIDL object is freed only by destroy(obj), whatever its methods are called.
         const free = webidlDestroy(value, obj, path) ?? FREE_METHODS.find((m) => methods.includes(m)) ?? null;
-        out.push({ kind: 'class', path: [...path, key], arity: value.length, methods, free, factories });
-      } else out.push({ kind: 'function', path: [...path, key], arity: value.length, wasm });
+        const params = paramNames(value);
+        out.push({ kind: 'class', path: [...path, key], arity: value.length, params, methods, free, factories });
+      } else out.push({ kind: 'function', path: [...path, key], arity: value.length, params: paramNames(value), wasm });
     }
     if (depth >= MAX_DEPTH) return;
     for (const key of keys) {

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { createRandom } from '../worker/targets/rng.js';
 import { isClass, probeTargets, walkApi } from './api-walk.js';
 import { argumentLists } from './args.js';
+import { installEntryCount } from './entry-count.js';
 import { freeMethodOf, opRunner, release } from './op.js';
 
 const PROBE_CALLS = 5;
@@ -24,8 +25,8 @@ const hasFunctions = (value) =>
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * The init steps of a package's namespace: its init() (or an initialising
- * default export) called once, keeping what it returns when that is the API
+ * The init steps of a package's namespace: its init() or initWasm() (or an
+ * initialising default export) called once, keeping what it returns when that is the API
  * or the module's exports, then the `ready` promises of its objects.
  * Returns { steps, api, raw, initError }.
  */
@@ -34,11 +35,11 @@ async function packageSteps(ns) {
   let api = ns;
   let raw = null;
   const functions = Object.keys(ns).filter((k) => typeof ns[k] === 'function');
-  const initial = ['init', 'default'].find(
+  const initial = ['init', 'initWasm', 'default'].find(
     (name) =>
       typeof ns[name] === 'function' &&
       !isClass(ns[name]) &&
-      (name === 'init' || /init|load|instantiate/i.test(ns[name].name) || functions.length === 1),
+      (name !== 'default' || /init|load|instantiate/i.test(ns[name].name) || functions.length === 1),
   );
   if (initial) {
     try {
@@ -58,21 +59,40 @@ async function packageSteps(ns) {
   return { steps, api, raw, initError: null };
 }
 
+const isPrimitive = (v) => v === null || (typeof v !== 'object' && typeof v !== 'function');
+
 /**
  * The first argument list that makes candidate work PROBE_CALLS times, as an
  * op (awaiting a promise it returns, freeing an object it makes), or null.
+ * The op carries what the probe saw (counter: installEntryCount's): reach
+ * { calls: calls into the module per op call, allocates: whether its
+ * allocator was called or its memory grew, constant: no arguments and the
+ * same primitive result every call }.
  */
-async function probe(candidate, state, numeric, seed) {
+async function probe(candidate, state, numeric, seed, counter) {
   for (const args of argumentLists(candidate.arity, numeric)) {
     const op = { ...candidate, args, awaits: false, free: candidate.free ?? null };
     try {
       const ctx = ctxOf(seed);
+      const before = counter.count();
       const first = opRunner({ ...op, free: null })(state, ctx);
       op.awaits = typeof first?.then === 'function';
       const value = op.awaits ? await first : first;
       op.free = op.free ?? freeMethodOf(value);
       if (op.free) release(state.api, op.free, value);
-      for (let i = 1; i < PROBE_CALLS; i++) await opRunner(op)(state, ctx);
+      let same = args.length === 0 && isPrimitive(value);
+      for (let i = 1; i < PROBE_CALLS; i++) {
+        const next = await opRunner({ ...op, free: null })(state, ctx);
+        same = same && Object.is(next, value);
+        if (op.free) release(state.api, op.free, next);
+      }
+      const after = counter.count();
+      const allocates = after.allocs > before.allocs || after.bytes > before.bytes;
+      op.reach = {
+        calls: (after.calls - before.calls) / PROBE_CALLS,
+        allocates,
+        constant: same && !allocates,
+      };
       return op;
     } catch {
       // This argument list does not suit it; try the next.
@@ -81,7 +101,10 @@ async function probe(candidate, state, numeric, seed) {
   return null;
 }
 
-/** The module's own allocator pair on raw, as an 'alloc' op, or null. */
+/** 0: enters the module and allocates, 1: enters it, 2: a constant or never enters it (not chosen). */
+const rank = ({ reach }) => (reach.calls === 0 || reach.constant ? 2 : reach.allocates ? 0 : 1);
+
+/** The module's own allocator pair on raw, as an 'alloc' op (what a placeholder op shows working), or null. */
 function allocOp(raw) {
   if (!raw) return null;
   for (const [malloc, free] of [
@@ -97,6 +120,7 @@ function allocOp(raw) {
 }
 
 async function explore({ scenario, package: isPackage, numeric, seed }) {
+  const counter = installEntryCount();
   const mod = await import(pathToFileURL(scenario).href);
   let { api, raw } = await mod.load();
   let steps = [];
@@ -108,17 +132,27 @@ async function explore({ scenario, package: isPackage, numeric, seed }) {
   }
   const entries = walkApi(api, numeric);
   const working = [];
+  const skipped = [];
   const state = { api, raw };
+  // Where no instance was seen (no wasm module here at all) nothing can be told apart: keep them all.
+  const known = () => counter.seen();
   for (const candidate of probeTargets(entries, numeric).slice(0, MAX_PROBES)) {
     process.send({ trying: candidate.path.join('.') });
-    const op = await probe(candidate, state, numeric, seed);
-    if (op) working.push(op);
+    const op = await probe(candidate, state, numeric, seed, counter);
+    if (op) (rank(op) < 2 || !known() ? working : skipped).push(op);
     if (working.length === 3) break;
     await turn();
   }
-  const fallback = allocOp(raw);
-  if (fallback) working.push(fallback);
-  return { steps, entries, working };
+  if (known()) working.sort((a, b) => rank(a) - rank(b));
+  else for (const op of working) op.reach = null;
+  // What the probe learnt of each entry it found working, for the listing.
+  const reached = [...working, ...skipped].map((op) => ({
+    path: op.path,
+    form: op.form,
+    factory: op.factory,
+    reach: op.reach,
+  }));
+  return { steps, entries, working, skipped: skipped.map(opLabel), reached, allocator: allocOp(raw) };
 }
 
 async function verify({ scenario, calls, seed }) {
@@ -133,6 +167,10 @@ async function verify({ scenario, calls, seed }) {
   await s.teardown?.(state, ctx);
   return { calls };
 }
+
+/** Why a working op was skipped, as the placeholder's comment says it. */
+const opLabel = (op) =>
+  `${op.path.join('.')}${op.factory ? `.${op.factory}` : ''} ${op.reach.constant ? 'returns a constant' : 'never entered the module (pure JS)'}`;
 
 const request = JSON.parse(process.argv[2]);
 (request.mode === 'verify' ? verify(request) : explore(request)).then(

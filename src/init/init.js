@@ -6,8 +6,9 @@ import { fork } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { EXIT, SoakError, usageError } from '../errors.js';
+import { declaredSignatures } from './declared-types.js';
 import { loadSource, missingAsImports } from './load-source.js';
-import { draftSource, KIND_WORDS, opName, scenarioSource } from './scenario-source.js';
+import { draftSource, KIND_WORDS, opName, PLACEHOLDER, scenarioSource } from './scenario-source.js';
 import { resolveTarget } from './target.js';
 
 /** How long one child (exploring, or verifying an op) may take before init gives up on it. */
@@ -59,9 +60,13 @@ const failed = (what, reply) =>
 /**
  * Writes the scenario for operand (a package name, glue file or .wasm) to
  * out (default: <name>.soak.mjs in the current folder), never over an
- * existing file unless force. Returns { file, kind, op, calls }. Throws
+ * existing file unless force. Returns { file, kind, op, calls, reach,
+ * placeholder }: reach, what the probe saw of the op ({ calls: calls into
+ * the module per op call, allocates }, null when no wasm instance was seen);
+ * placeholder true when no call worked with random arguments, and the op
+ * written is one that fails a run until it is replaced (calls 0). Throws
  * exit-2 SoakErrors for what it cannot load and exit-3 ones when the
- * module fails when loaded or no call works.
+ * module fails when loaded.
  */
 export async function init({ operand, out = null, force = false }) {
   const target = resolveTarget(operand, out ? dirname(resolve(out)) : process.cwd());
@@ -89,7 +94,8 @@ export async function init({ operand, out = null, force = false }) {
 }
 
 /** init's steps once the file is chosen: explore in a child, write, verify in a fresh child. */
-async function writeScenario({ target, operand, file, rel }) {
+async function writeScenario({ target: given, operand, file, rel }) {
+  let target = given;
   const numeric = ['assemblyscript', 'wasi-reactor', 'plain'].includes(target.kind);
   const explore = async () => {
     writeFileSync(file, draftSource(loadSource(target, [], rel)));
@@ -104,32 +110,45 @@ async function writeScenario({ target, operand, file, rel }) {
   let reply = await explore();
   let note = null;
   const { initError = null, working: found = [] } = reply.result ?? {};
-  if (target.kind === 'package' && reply.result && (initError || found.length === 0)) {
+  if (target.kind === 'package' && (initError || found.length === 0)) {
     if (target.webGlues.length === 0 && initError) throw failed(`load ${operand}`, { error: `its ${initError}` });
     if (target.webGlues.length > 0) {
-      // An entry that wants fetch() or a browser, or takes only inputs it validates: its wasm-bindgen glue loads under Node.
+      // An entry that does not load under Node, wants fetch() or a browser, or takes only inputs it validates: its wasm-bindgen glue loads under Node.
+      const first = reply;
       target = { ...target, webGlue: target.webGlues[0] };
-      const why = initError
-        ? `its entry's ${initError} under Node`
-        : 'no call of its entry worked with random arguments';
+      const why = !reply.result
+        ? `its entry failed under Node (${reply.error})`
+        : initError
+          ? `its entry's ${initError} under Node`
+          : 'no call of its entry worked with random arguments';
       note = `The package's wasm-bindgen glue (${target.webGlue.specifiers?.glue ?? rel(target.webGlue.glue)}), loaded directly: ${why}.`;
       reply = await explore();
+      if (first.result && !reply.result) {
+        // The glue does not load where the entry did: keep the entry, placeholder and all.
+        target = { ...target, webGlue: null };
+        note = null;
+        reply = await explore();
+      }
     }
   }
   if (!reply.result) throw failed(`load ${operand}`, reply);
-  const { steps, entries, working } = reply.result;
+  if (reply.result.initError) throw failed(`load ${operand}`, { error: `its ${reply.result.initError}` });
+  const { steps, entries, working, skipped, reached, allocator } = reply.result;
   const kind = target.webGlue ? 'wasm-bindgen-web' : target.kind;
   const what = { name: target.name, operand, kind, flavour: target.flavour, note };
   const load = loadSource(target, steps, rel);
-  let last = {
-    error: 'no exported call worked with random arguments, and the module exports no allocator to exercise',
-  };
+  const declared = declaredSignatures(target);
+  const source = (op) => scenarioSource({ what, load, op, entries, declared, reached, out: basename(file) });
+  const tried = [...skipped];
   for (const op of working) {
-    writeFileSync(file, scenarioSource({ what, load, op, entries, out: basename(file) }));
+    writeFileSync(file, source(op));
     const check = await child({ mode: 'verify', scenario: file, calls: VERIFY_CALLS, seed: SEED + 1 });
-    if (check.result)
-      return { file, kind: KIND_WORDS[kind], op: opName(op), calls: VERIFY_CALLS, alloc: op.form === 'alloc' };
-    last = { ...check, error: `op ${opName(op)}: ${check.error}` };
+    if (check.result) {
+      return { file, kind: KIND_WORDS[kind], op: opName(op), calls: VERIFY_CALLS, reach: op.reach, placeholder: false };
+    }
+    // It worked on the probe's inputs, not on others: say so in the placeholder's comment.
+    tried.push(`${opName(op)} failed on other random inputs: ${check.error.split('\n')[0].slice(0, 160)}`);
   }
-  throw failed(`find a working op for ${operand}`, last);
+  writeFileSync(file, source({ form: 'placeholder', tried, allocator }));
+  return { file, kind: KIND_WORDS[kind], op: PLACEHOLDER, calls: 0, placeholder: true };
 }

@@ -6,7 +6,8 @@
 //   'factory' api.path.factory(args), then .free() when there is one;
 //   free is the name of the made object's method that releases it, or the
 //   path of an API function that takes the object (WebIDL's Module.destroy);
-//   'alloc'   the module's own allocator: alloc.malloc(size), alloc.free(ptr).
+//   'alloc'   the module's own allocator: alloc.malloc(size), alloc.free(ptr)
+//             (source only: what a placeholder op shows working).
 import { ARG_KINDS } from './args.js';
 
 /** The names of methods that release a glue object (wasm-bindgen free, embind delete, others'; close last). */
@@ -61,15 +62,6 @@ export function opSource(op) {
 
 /** op as a function (state, ctx) doing what opSource writes; returns what the call made (a promise when op.awaits). */
 export function opRunner(op) {
-  if (op.form === 'alloc') {
-    const { malloc, free, mallocArity, freeArity } = op.alloc;
-    const pad = (n, given) => [...given, ...Array(Math.max(0, n - given.length)).fill(1)].slice(0, Math.max(n, 1));
-    return ({ raw }, ctx) => {
-      const size = ctx.int(1, 4096);
-      const ptr = raw[malloc](...pad(mallocArity, [size]));
-      raw[free](...pad(freeArity, [ptr, size]));
-    };
-  }
   return ({ api }, ctx) => {
     const args = op.args.map((kind) => ARG_KINDS[kind].make(ctx));
     const owner = op.path.slice(0, -1).reduce((o, key) => o[key], api);

@@ -106,6 +106,47 @@ export function parseGate(text, name) {
   return value;
 }
 
+const SIZE_UNITS = { B: 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/**
+ * A gate's tolerance parser: text is a relative part (`10%`), an absolute
+ * part (bytes such as `1MiB`, `512KiB`, `4096` when unit is 'bytes'; a
+ * whole number when unit is 'count') or both joined by `+` (`20%+1MiB`).
+ * Returns { relative: a fraction or null, absolute: bytes/count or null };
+ * a gate fires only on a rise beyond every part given (`0`: any rise).
+ */
+export function tolerance(unit) {
+  const example = unit === 'bytes' ? '20%+1MiB' : '1%+10';
+  return (text, name) => {
+    const out = { relative: null, absolute: null };
+    for (const part of text.split('+')) {
+      const pct = /^(\d+(?:\.\d+)?)%$/.exec(part);
+      const size = unit === 'bytes' ? /^(\d+(?:\.\d+)?)(?:([KMG])i?B?|B)?$/i.exec(part) : /^(\d+)$/.exec(part);
+      if (pct && out.relative === null) out.relative = Number(pct[1]) / 100;
+      else if (size && out.absolute === null)
+        out.absolute = Math.round(Number(size[1]) * (SIZE_UNITS[(size[2] ?? 'B').toUpperCase()] ?? 1));
+      else {
+        const what = unit === 'bytes' ? 'a size such as 1MiB' : 'a number of allocations such as 10';
+        throw optionError(
+          `--${name} must be a percentage such as 10%, ${what}, or both joined by +, got "${text}".`,
+          `Example: --${name} ${example}`,
+        );
+      }
+    }
+    return out;
+  };
+}
+
+/**
+ * Whether rise (above base) is beyond tol (tolerance()'s): beyond each part
+ * given, a relative part read against base. A rise of 0 or less never is.
+ */
+export function beyondTolerance(rise, base, tol) {
+  if (!(rise > 0)) return false;
+  if (tol.relative !== null && rise <= tol.relative * base) return false;
+  return !(tol.absolute !== null && rise <= tol.absolute);
+}
+
 /** A baseline reference, NAME or DIR (src/options/baseline-ref.js): a NAME must be one folder name. */
 export function parseBaselineRef(text, name) {
   isBaselineFolder(text, name);

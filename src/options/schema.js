@@ -28,6 +28,7 @@ import {
   parseTimeThreshold,
   parseWarmup,
   powerOfTwo,
+  tolerance,
 } from './parsers.js';
 
 /** The result folders' root when --out is not given. */
@@ -444,7 +445,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'save-baseline',
-      doc: 'store what a later `--baseline` needs (seed, time per call, exact counts, sizes, verdict) as `soak-results/baselines/NAME` (a folder when NAME has a slash; else one folder name, not `.` or `..`); `soak`: one per target, `NAME/<target>`',
+      doc: 'store what a later `--baseline` needs (seed, time per call, exact counts, sizes, verdict) as `soak-results/baselines/NAME` in the working directory, not under `--out`, so that the next run finds it whatever its result folder (a folder when NAME has a slash; else one folder name, not `.` or `..`); `soak`: one per target, `NAME/<target>`',
       value: 'NAME',
       parse: parseBaselineRef,
       default: null,
@@ -557,23 +558,54 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'fail-if-more-allocs',
-      doc: 'with `--baseline`: more allocations than the baseline (exact, both runs counted), a higher memory high-water mark',
+      doc: 'with `--baseline`: more allocations than the baseline (exact, both runs counted) beyond `--more-allocs-tolerance`',
       default: false,
       help: {
-        compare: 'exit 1 when an arm makes more allocations than A over the same calls (exact, counting pass)',
-        run: 'with --baseline (both runs counted): exit 1 on more allocations than the baseline over the same calls',
+        compare:
+          'exit 1 when an arm makes more allocations than A over the same calls (exact, counting pass) beyond --more-allocs-tolerance',
+        run: 'with --baseline (both runs counted): exit 1 on more allocations than the baseline over the same calls beyond --more-allocs-tolerance',
         soak: 'with --baseline: as for run, per target',
       },
       commands: ARM,
     },
     {
+      name: 'more-allocs-tolerance',
+      doc: "how many more allocations `--fail-if-more-allocs` lets pass: a share of the baseline's (`1%`), a number over the same calls (`10`), or both (`1%+10`: a rise beyond both fails); exact counts of the same calls repeat, hence 0",
+      value: 'TOL',
+      parse: tolerance('count'),
+      default: Object.freeze({ relative: null, absolute: 0 }),
+      shown: '0',
+      help: {
+        compare:
+          "with --fail-if-more-allocs: the allocations above A's that pass, PCT, N or PCT+N (a rise beyond both fails)",
+        run: "with --fail-if-more-allocs: the allocations above the baseline's that pass, PCT, N or PCT+N (a rise beyond both fails)",
+        soak: 'as for run, per target',
+      },
+      commands: ARM,
+    },
+    {
       name: 'fail-if-higher-water',
-      doc: 'with `--baseline`: more allocations than the baseline (exact, both runs counted), a higher memory high-water mark',
+      doc: "with `--baseline`: a memory high-water mark above the baseline's beyond `--higher-water-tolerance`",
       default: false,
       help: {
-        compare: "exit 1 when an arm's memory high-water mark is above A's",
-        run: "with --baseline: exit 1 when the memory high-water mark is above the baseline's",
+        compare: "exit 1 when an arm's memory high-water mark is above A's beyond --higher-water-tolerance",
+        run: "with --baseline: exit 1 when the memory high-water mark is above the baseline's beyond --higher-water-tolerance",
         soak: 'with --baseline: as for run, per target',
+      },
+      commands: ARM,
+    },
+    {
+      name: 'higher-water-tolerance',
+      doc: "how far above the baseline's high-water mark `--fail-if-higher-water` lets a run pass: a share (`10%`), a size (`1MiB`), or both (`20%+1MiB`, the default: a rise beyond both fails, so that one more growth step of a geometrically growing heap, or the same seed's finalizers running at another moment, is no regression); `0`: any rise",
+      value: 'TOL',
+      parse: tolerance('bytes'),
+      default: Object.freeze({ relative: 0.2, absolute: 1024 ** 2 }),
+      shown: '20%+1MiB',
+      help: {
+        compare:
+          "with --fail-if-higher-water: the rise above A's high-water mark that passes, PCT, SIZE or PCT+SIZE (a rise beyond both fails)",
+        run: "with --fail-if-higher-water: the rise above the baseline's high-water mark that passes, PCT, SIZE or PCT+SIZE (a rise beyond both fails)",
+        soak: 'as for run, per target',
       },
       commands: ARM,
     },

@@ -34,3 +34,23 @@ export function baselineLines(b) {
   for (const g of b.regressions) lines.push(`REGRESSION (${g.metric}): ${g.sentence}`);
   return lines;
 }
+
+/**
+ * A run's comparison with its baseline (b: summary.baseline) in one line, for
+ * a suite's table where the target passed: "against baseline nightly: time
+ * +1.2 % (within noise), allocations +0 (exact), high-water 3.1 MiB → 3.3 MiB,
+ * verdict unchanged".
+ */
+export function baselineBrief(b) {
+  const parts = [];
+  if (b.time) parts.push(`time ${formatPercent(b.time.change)}${b.time.withinNoise ? ' (within noise)' : ''}`);
+  if (b.counts)
+    parts.push(
+      b.counts.exact
+        ? `allocations ${signed(b.counts.allocs, String)} (exact)`
+        : `allocations per call ${signed(b.counts.allocsPerCall, (x) => x.toPrecision(3))}`,
+    );
+  parts.push(`high-water ${formatBytes(b.highWater.baseline)} → ${formatBytes(b.highWater.current)}`);
+  parts.push(`verdict ${b.verdict ? `${b.verdict.from} → ${b.verdict.to}` : 'unchanged'}`);
+  return `against baseline ${b.name}: ${parts.join(', ')}`;
+}

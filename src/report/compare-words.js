@@ -7,7 +7,7 @@
 // arm becomes "imports: A 36, B 42 (names differ by wasm-bindgen hashes; 6
 // only in B)". compare.json keeps every value whole, and compare.html lists
 // them below the numbers.
-import { formatBytes, formatPercent, plural, trim } from './format.js';
+import { formatBytes, formatPercent, formatTolerance, plural, trim } from './format.js';
 
 // The hash wasm-bindgen appends to an import's name (__wbg_log_1f2e3d4c5b6a7980).
 const WBG_HASH = /_[0-9a-f]{16}(?= \(|$)/;
@@ -172,10 +172,13 @@ function regressionSentence(g, r) {
     }
     case 'allocations': {
       const calls = r.arms.find((a) => a.name === g.arm).counts.calls;
-      return `${g.arm} allocates more than ${base}: ${d.allocs} more allocations over the same ${calls} calls (--fail-if-more-allocs)`;
+      const tolerance = g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, false)}` : '';
+      return `${g.arm} allocates more than ${base}: ${d.allocs} more allocations over the same ${calls} calls${tolerance} (--fail-if-more-allocs)`;
     }
-    case 'high-water':
-      return `${g.arm}'s memory high-water mark is ${d.highWater} bytes above ${base}'s (--fail-if-higher-water)`;
+    case 'high-water': {
+      const tolerance = g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, true)}` : '';
+      return `${g.arm}'s memory high-water mark is ${formatBytes(d.highWater)} above ${base}'s${tolerance} (--fail-if-higher-water)`;
+    }
     case 'outputs':
       return mismatchSentence(
         r.outputs.mismatches.find((m) => m.arm === g.arm),

@@ -103,3 +103,12 @@ export function byteUnit(max) {
   for (const u of units) if (max >= 4 * u[1]) pick = u;
   return { label: pick[0], div: pick[1] };
 }
+
+/** A gate's tolerance ({ relative, absolute }) in words: "20 % and 1.0 MiB", "10 allocations"; bytes: absolute is bytes. */
+export function formatTolerance(tol, bytes) {
+  const parts = [];
+  if (tol.relative !== null) parts.push(`${+(tol.relative * 100).toFixed(2)} %`);
+  if (tol.absolute !== null)
+    parts.push(bytes ? formatBytes(tol.absolute) : `${tol.absolute} allocation${tol.absolute === 1 ? '' : 's'}`);
+  return parts.join(' and ');
+}

@@ -7,9 +7,11 @@ import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
+import { fullFrameNames } from './frame-words.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
+import { proseHtml } from './prose-html.js';
 import { SITES_CSS, sitesSection } from './sites-html.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
@@ -80,6 +82,9 @@ function table(rows) {
   return `<div class="scroll"><table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table></div>`;
 }
 
+/** The full names of the frames a finding's sentence shortens (the growing sites'), for titles. */
+const titlesOf = (s) => fullFrameNames(s.sites?.growing);
+
 function banner(s) {
   const v = verdictLine(s);
   const sub = [
@@ -90,7 +95,7 @@ function banner(s) {
     .filter(Boolean)
     .join(' · ');
   const tone = v.ok ? 'ok' : v.unsure ? 'unsure' : 'bad';
-  return pageBanner({ tone, title: `${v.title} — ${figureTitle(s)}`, text: v.text, sub });
+  return pageBanner({ tone, title: `${v.title} — ${figureTitle(s)}`, textHtml: proseHtml(v.text, titlesOf(s)), sub });
 }
 
 // The target's innermost frames, before the whole stack.
@@ -117,7 +122,7 @@ function undecidedBlock(s) {
   const lines = undecidedLines(s);
   if (!lines.length) return '';
   return `<div class="note" id="inconclusive"><p><strong>Inconclusive:</strong></p><ul>${lines
-    .map((l) => `<li>${esc(l)}</li>`)
+    .map((l) => `<li>${proseHtml(l)}</li>`)
     .join('')}</ul></div>`;
 }
 
@@ -126,7 +131,7 @@ function notesBlock(s) {
   const lines = noteLines(s);
   if (!lines.length) return '';
   return `<div class="note" id="notes"><p><strong>Notes (no finding):</strong></p><ul>${lines
-    .map((l) => `<li>${esc(l)}</li>`)
+    .map((l) => `<li>${proseHtml(l)}</li>`)
     .join('')}</ul></div>`;
 }
 
@@ -144,7 +149,7 @@ function findingsSection(s) {
   return `<section id="findings"><h2>Findings</h2>${list
     .map(
       (f) => `<div class="finding">
-<p>${esc(f.sentence)}</p>${table(findingEvidence(f))}${blocksTable(f)}</div>`,
+<p>${proseHtml(f.sentence, titlesOf(s))}</p>${table(findingEvidence(f))}${blocksTable(f)}</div>`,
     )
     .join('')}${undecidedBlock(s)}${notesBlock(s)}</section>`;
 }
@@ -160,7 +165,7 @@ function figureHtml(f) {
 function nextSection(s) {
   const steps = nextSteps(s);
   return `<section id="next" aria-label="Next steps"><h2>Next step</h2><ol>${steps
-    .map((x) => `<li>${esc(x.text)}${x.command ? `<pre><code>${esc(x.command)}</code></pre>` : ''}</li>`)
+    .map((x) => `<li>${proseHtml(x.text)}${x.command ? `<pre><code>${esc(x.command)}</code></pre>` : ''}</li>`)
     .join('')}</ol></section>`;
 }
 
@@ -248,7 +253,7 @@ function objectsSection(s) {
   return `<section id="objects"><h2>Objects by class</h2><div class="scroll" role="region" aria-label="Objects by class" tabindex="0"><table class="grid" id="objects-table">
 <tr><th>class</th><th>made</th><th>freed by the application</th><th>reclaimed by the GC</th><th>collected, no free</th><th>still held</th><th>op</th><th>freed by</th></tr>
 ${rows.map((r) => `<tr><td>${esc(r.name)}</td>${n(r.made)}${n(r.freed)}${n(r.reclaimed)}${n(r.collected)}${n(r.held)}<td>${r.op === null ? '–' : esc(r.op)}</td><td>${esc(r.freedBy)}</td></tr>`).join('\n')}
-</table></div><p class="muted">${esc(objectsNote(s, formatBytes))}</p></section>`;
+</table></div><p class="muted">${proseHtml(objectsNote(s, formatBytes))}</p></section>`;
 }
 
 function memorySection(s, figures) {
@@ -305,7 +310,7 @@ function runSection(s) {
 // The run against its baseline (--baseline), or nothing.
 function baselineSection(s) {
   if (!s.baseline) return '';
-  const items = baselineLines(s.baseline).map((l) => `<li>${esc(l)}</li>`);
+  const items = baselineLines(s.baseline).map((l) => `<li>${proseHtml(l)}</li>`);
   return `<section id="baseline"><h2>Against the baseline</h2><ul>${items.join('')}</ul></section>`;
 }
 

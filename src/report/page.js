@@ -57,12 +57,13 @@ section,figure,.finding,table,tr,pre{break-inside:avoid}h2,h3{break-after:avoid}
 
 /**
  * The banner at the top of a page: tone 'ok' | 'bad' | 'unsure' (its
- * colour), title, text and sub (a muted line; null for none), id of the
- * header element.
+ * colour), title, text (or textHtml: the text as markup already, e.g.
+ * proseHtml's) and sub (a muted line; null for none), id of the header
+ * element.
  */
-export function banner({ tone, title, text, sub = null, id = 'verdict' }) {
+export function banner({ tone, title, text, textHtml = null, sub = null, id = 'verdict' }) {
   return `<header class="banner ${tone}" id="${esc(id)}"><div class="wrap">
-<h1>${esc(title)}</h1><p>${esc(text)}</p>${sub ? `<p class="sub">${esc(sub)}</p>` : ''}</div></header>`;
+<h1>${esc(title)}</h1><p>${textHtml ?? esc(text)}</p>${sub ? `<p class="sub">${esc(sub)}</p>` : ''}</div></header>`;
 }
 
 /** A mark: a word on a badge of the given tone (passed, failed, error, ok, bad, unsure). */

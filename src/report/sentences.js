@@ -5,7 +5,8 @@
 // summary.md, report.html, junit.xml). docs/verdicts.md says what each means.
 import { namedSites } from '../analysis/sites.js';
 import { UNDECIDED_REASON, WASM32_MAX_BYTES } from '../protocol.js';
-import { formatBytes, formatCount, formatMs, formatNs, formatPercent } from './format.js';
+import { formatBytes, formatCount, formatMs, formatNs, formatPercent, formatTolerance } from './format.js';
+import { headlineStack } from './frame-words.js';
 
 // Each verdict and finding kind in a few words, for banners and tables
 // (test/judge.test.js checks that every kind of C's list has an entry).
@@ -164,13 +165,14 @@ function growingClassesText(growing) {
  * allocated ("Live since warm-up by allocation site (counting pass): +48 KiB
  * in 12 blocks allocated in `copy_string` ← `intern_header` (op request),
  * 100 % of the growth."), or '' without named sites. named: the sites the
- * finding names (namedSites of the summary's sites).
+ * finding names (namedSites of the summary's sites); each stack as
+ * headlineStack says it (the export and at most two more frames).
  */
 function sitesText(named) {
   if (!named?.length) return '';
   const parts = named.map(
     (s) =>
-      `+${formatBytes(s.liveBytes.growth)} in ${formatCount(s.liveBlocks.growth)} blocks allocated in ${s.frames.length ? s.frames.map((f) => `\`${f.name}\``).join(' ← ') : 'no wasm frame'}${s.op ? ` (op ${s.op})` : ''}, ${Math.round(s.share * 100)} % of the growth`,
+      `+${formatBytes(s.liveBytes.growth)} in ${formatCount(s.liveBlocks.growth)} blocks allocated in ${s.frames.length ? headlineStack(s.frames) : 'no wasm frame'}${s.op ? ` (op ${s.op})` : ''}, ${Math.round(s.share * 100)} % of the growth`,
   );
   return `Live since warm-up by allocation site (counting pass): ${parts.join('; ')}.`;
 }
@@ -441,11 +443,12 @@ function regressionSentence(g, b) {
       const more = c.exact
         ? `${c.allocs} more allocations than baseline ${b.name} over the same ${g.calls} calls`
         : `${c.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${b.name} (not the same calls: another seed or iteration count)`;
-      return `${more} (--fail-if-more-allocs)`;
+      return `${more}${g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, false)}` : ''} (--fail-if-more-allocs)`;
     }
     case 'high-water': {
       const h = b.highWater;
-      return `memory high-water mark ${h.current} bytes, ${h.current - h.baseline} above baseline ${b.name} (--fail-if-higher-water)`;
+      const tolerance = g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, true)}` : '';
+      return `memory high-water mark ${formatBytes(h.current)}, ${formatBytes(h.current - h.baseline)} above baseline ${b.name}'s ${formatBytes(h.baseline)}${tolerance} (--fail-if-higher-water)`;
     }
     default:
       return g.sentence ?? '';

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { writeResultFile } from '../result-file.js';
+import { baselineBrief } from './baseline-words.js';
 import { escapeMarkup as esc, escapeMarkdown, markdownCode } from './escape.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
@@ -36,10 +37,15 @@ const partOf = (result) => (result.shard ? `shard ${result.shard.k}/${result.sha
 /** A finding's headline: the first sentence of its words. */
 const headline = (sentence) => /^.*?\.(?=\s|$)/.exec(sentence)?.[0] ?? sentence;
 
-/** Why a case did not pass: its message and, when it says another thing, its first finding's headline. */
+/**
+ * Why a case did not pass: its message and, when it says another thing, its
+ * first finding's headline; for a case that passed against a baseline, the
+ * changes against it too (a passing target's baseline changes are news).
+ */
 function whyOf(c) {
   const finding = c.outcome === 'failed' ? c.summary?.findings?.[0]?.sentence : null;
-  return finding && !c.message.includes(headline(finding)) ? `${c.message}: ${headline(finding)}` : c.message;
+  const why = finding && !c.message.includes(headline(finding)) ? `${c.message}: ${headline(finding)}` : c.message;
+  return c.outcome === 'passed' && c.summary?.baseline ? `${why}; ${baselineBrief(c.summary.baseline)}` : why;
 }
 
 /** The command that reproduces a case, its paths relative to the suite file's folder, or null. */

@@ -53,7 +53,8 @@ export function describeTarget(path) {
   return {
     kind,
     path: resolve(path),
-    name: basename(path, ext),
+    // init writes <name>.soak.mjs: its result folder is soak-results/<name>, as the README says.
+    name: kind === 'scenario' ? basename(path, ext).replace(/\.soak$/, '') : basename(path, ext),
     module: kind === 'scenario' ? null : fingerprint,
     scenario: kind === 'scenario' ? fingerprint : null,
   };
