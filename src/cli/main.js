@@ -10,6 +10,7 @@ import { terminalText } from '../report/escape.js';
 import { VERSION } from '../version.js';
 import { commandHelp, globalHelp } from './help.js';
 import { parseCommand } from './parse-command.js';
+import { guardStdStreams, settleStdStreams } from './std-streams.js';
 
 const HANDLERS = {
   run: async () => (await import('./commands/run.js')).commandRun,
@@ -60,17 +61,21 @@ async function main(argv) {
   return (await HANDLERS[command]())(parsed, rest);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    if (err instanceof SoakError) {
-      process.stderr.write(`wasm-soak: ${terminalText(err.paragraph())}\n`);
-      process.exitCode = err.exitCode;
-    } else {
+// A failed write to stdout or stderr never ends the run (std-streams.js).
+guardStdStreams();
+main(process.argv.slice(2))
+  .then(
+    (code) => code,
+    (err) => {
+      if (err instanceof SoakError) {
+        process.stderr.write(`wasm-soak: ${terminalText(err.paragraph())}\n`);
+        return err.exitCode;
+      }
       process.stderr.write(`wasm-soak: internal error: ${terminalText(err.stack ?? err)}\n`);
-      process.exitCode = EXIT.FAILED;
-    }
-  },
-);
+      return EXIT.FAILED;
+    },
+  )
+  .then(settleStdStreams)
+  .then((code) => {
+    process.exitCode = code;
+  });

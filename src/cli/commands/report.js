@@ -12,6 +12,7 @@ import { analyzeInto } from '../../report/result.js';
 import { lockFolder } from '../../run/folder-lock.js';
 import { interrupts } from '../../run/interrupt.js';
 import { freeRoom } from '../../run/room.js';
+import { noteResultFolder } from '../std-streams.js';
 
 /**
  * The outcome of a run whose summary.json says it completed but whose log
@@ -95,6 +96,7 @@ async function reportInto(dir, values) {
   const interrupt = interrupts();
   const { run, count } = previousOutcome(dir, data);
   const summary = await analyzeInto(dir, { cfg, run, count, interrupt, logs });
+  noteResultFolder(dir);
   if (interrupt.interrupted) return summary.exitCode; // 130, or 3 for a failed run (result.js)
   if (!values.quiet)
     process.stdout.write(

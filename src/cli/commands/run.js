@@ -19,6 +19,7 @@ import {
 } from '../../report/words.js';
 import { runTarget } from '../../run/run.js';
 import { colourOn, paint } from '../colour.js';
+import { noteResultFolder } from '../std-streams.js';
 
 // The verdict first, then its findings and the next step, then the numbers.
 function printResult(summary, outDir) {
@@ -65,6 +66,7 @@ function printResult(summary, outDir) {
 export async function commandRun({ values, positionals }, argv) {
   const cfg = withBaseline(runConfig(values), positionals[0], argv);
   const { exitCode, summary, outDir } = await runTarget(positionals[0], cfg, ['run', ...argv]);
+  noteResultFolder(outDir);
   const saved = saveRunBaseline(cfg, summary, outDir, positionals[0]);
   if (saved && !cfg.quiet && !cfg.json) process.stderr.write(`wasm-soak: baseline saved: ${saved}\n`);
   if (cfg.requirePlots && summary.outputs?.plotsSkipped) {

@@ -26,6 +26,7 @@ import { lockedBy } from '../../run/folder-lock.js';
 import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
 import { runTarget, tellMovedAside } from '../../run/run.js';
 import { parseCommand } from '../parse-command.js';
+import { noteResultFolder } from '../std-streams.js';
 
 const TARGET_KEYS = new Set([
   'name',
@@ -240,6 +241,7 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
       continue;
     }
     const { summary } = result;
+    noteResultFolder(result.outDir);
     worst = Math.max(worst, addCase({ summary }));
     saveRunBaseline(cfg, summary, result.outDir, t.path, t.name);
     const matches = !t.expect || t.expect.includes(summary.verdict);
