@@ -231,3 +231,31 @@ test('--fail-if-higher-water and --fail-if-more-allocs gate beyond a tolerance, 
   assert.deepEqual(against({ moreAllocsTolerance: loose }, record(MiB, 2020), record(MiB, 2000)).regressions, []);
   assert.equal(against({ moreAllocsTolerance: loose }, record(MiB, 2021), record(MiB, 2000)).regressions.length, 1);
 });
+
+test('seeds: 2^32 - 1 saves a baseline a later --baseline reads; 4294967296 and 5000000000 are refused (exit 2), never folded onto 0', async () => {
+  const root = tempDir();
+  const baseline = join(root, 'top');
+  const args = ['--call', 'step', '-n', '500', '--format', 'md', '-q', '--fail-on', 'none', '--fail-if-slower', 'none'];
+  const saved = await runCli([
+    'run',
+    mod('clean'),
+    ...args,
+    '--seed',
+    '4294967295',
+    '--save-baseline',
+    baseline,
+    '-o',
+    join(root, 'a'),
+  ]);
+  assert.equal(saved.code, 0, saved.stderr);
+  const again = await runCli(['run', mod('clean'), ...args, '--baseline', baseline, '-o', join(root, 'b')]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.doesNotMatch(again.stderr, /changed after wasm-soak wrote it/);
+  assert.equal(summaryOf(join(root, 'b')).seed, 4294967295);
+  for (const seed of ['4294967296', '5000000000']) {
+    const r = await runCli(['run', mod('clean'), ...args, '--seed', seed, '-o', join(root, seed)]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`--seed must be an integer from 0 to 4294967295, got "${seed}"`));
+    assert.equal(existsSync(join(root, seed)), false, 'refused before any folder is made');
+  }
+});

@@ -213,9 +213,9 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'seed',
-      doc: 'seeds op choice, arguments and `ctx` helpers: the same seed replays the same sequence',
+      doc: 'seeds op choice, arguments and `ctx` helpers: the same seed replays the same sequence; an integer from 0 to 4294967295 (2^32 - 1, the range the seed generator keeps: a larger seed is refused, never folded onto a smaller one)',
       value: 'N',
-      parse: integer(),
+      parse: integer({ max: 0xffffffff }),
       default: null,
       shown: 'random',
       help: 'seed of every random choice; printed, it reproduces a run',
