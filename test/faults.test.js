@@ -545,6 +545,58 @@ test('a full disk (2 MiB tmpfs) during the run: exit 3, ENOSPC named, a whole su
   }
 });
 
+/** Unsigned LEB128, as the wasm binary format writes counts and sizes. */
+function leb(n) {
+  const out = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n) byte |= 0x80;
+    out.push(byte);
+  } while (n);
+  return out;
+}
+
+/** A module of n exports f0..f(n-1), each an empty function () -> (). */
+function manyOps(n) {
+  const section = (id, body) => [id, ...leb(body.length), ...body];
+  const vec = (items) => [...leb(items.length), ...items.flat()];
+  const names = Array.from({ length: n }, (_, i) => [...Buffer.from(`f${i}`)]);
+  return Buffer.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vec([[0x60, 0x00, 0x00]])),
+    ...section(3, vec(names.map(() => [0x00]))),
+    ...section(7, vec(names.map((name, i) => [...leb(name.length), ...name, 0x00, ...leb(i)]))),
+    ...section(10, vec(names.map(() => [0x02, 0x00, 0x0b]))),
+  ]);
+}
+
+test('a full disk (3 MiB tmpfs) under a 1 500-op run, whose summary is larger than the fixed room: summary.json is kept whole', async (t) => {
+  const mnt = tempDir();
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt], { encoding: 'utf8' });
+  if (mount.status !== 0) {
+    t.skip(`cannot mount a 3 MiB tmpfs to fill (${(mount.stderr || mount.error?.message || '').trim()}): needs root`);
+    return;
+  }
+  try {
+    const wasm = join(tempDir(), 'ops1500.wasm');
+    writeFileSync(wasm, manyOps(1500));
+    const calls = Array.from({ length: 1500 }, (_, i) => `f${i}`).join(',');
+    const out = join(mnt, 'out');
+    const r = await runCli(['run', wasm, '--call', calls, '-n', '200000', '-o', out, '-q', ...TEXT]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /cannot write the sample log in .*: ENOSPC/);
+    assert.doesNotMatch(r.stderr, /cannot write summary\.json/);
+    const s = readSummary(out);
+    assert.ok(statSync(join(out, 'summary.json')).size > 256 * 1024, 'larger than the fixed room');
+    assert.equal(s.error.code, 'ENOSPC');
+    assert.equal(s.ops.length, 1500);
+    assert.equal(s.iterations.completed, readRun(join(out, 'samples.wslog')).calls, 'every sample before it kept');
+  } finally {
+    spawnSync('umount', [mnt]);
+  }
+});
+
 test('a summary that cannot be written goes to stderr', async () => {
   const out = tempDir();
   mkdirSync(join(out, 'summary.json')); // a folder where the file should go

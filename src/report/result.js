@@ -117,7 +117,8 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
     failedWrite(summary, err);
   }
   markInterrupted(summary, interrupt, figuresAsked);
-  if (writeSummaryOrPrint(dir, summary)) summary.outputs.summary = null;
+  // The summary written before the reports stays when this one cannot replace it (a full disk).
+  if (writeSummaryOrPrint(dir, summary, { kept: !unwritten }) && unwritten) summary.outputs.summary = null;
   return summary;
 }
 

@@ -39,8 +39,20 @@ const PASS_LABELS = { timed: '', count: ' (counting allocations)', replica: ' (a
  * onAbortable(abort) gets abort(error), which stops the worker and ends the
  * pass as failed (phase 'block') with error.
  * bytes: the module's bytes when target has no file (describeBytes).
+ * onHeader(header): called once the log is open, with its header (the ops).
  */
-export async function runPass({ target, cfg, argv, logPath, outputs, pass, interrupt, hooks = null, bytes = null }) {
+export async function runPass({
+  target,
+  cfg,
+  argv,
+  logPath,
+  outputs,
+  pass,
+  interrupt,
+  hooks = null,
+  bytes = null,
+  onHeader = null,
+}) {
   // The worker appends the module's output to these: regular files, never links.
   if (outputs) for (const path of [outputs.stdout, outputs.stderr]) ensureResultFile(path);
   const sab = createRing(cfg.ringRecords);
@@ -58,6 +70,7 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     pass,
     logPath,
     header: null,
+    onHeader,
     progress: null,
     stopAt: null,
     outcome: null,
@@ -209,6 +222,7 @@ function ready(p, msg, { target, argv }) {
     p.end({ type: 'fatal', status: 'failed', phase: 'log', error: writeFailure(err, p.logPath) });
     return false;
   }
+  p.onHeader?.(p.header);
   p.watchdog.started();
   // The timed pass's preliminary verdict only: the second timed pass decides nothing on its own.
   const trend = p.mode === 'none' || pass !== 'timed' ? null : createLiveAnalysis({ header: p.header, cfg });

@@ -5,15 +5,40 @@
 // report` reads that error rather than guessing from the log. Best effort:
 // a disk already too full for it runs without. The file goes when the run
 // ends, at the latest when the process exits (a second signal exits at
-// once); one a killed run left is removed by `report` (freeRoom).
+// once); one a killed run left is removed by `report` (freeRoom). The
+// summary grows with the run's ops (each has its times, counts and growth
+// in summary.json and a row in summary.md), so once the ops are known the
+// room grows to their bound (roomFor): a 1 500-op module's summary is
+// about 900 KB, far past the fixed room.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeResultFile } from '../result-file.js';
 
 const ROOM_FILE = '.wasm-soak.room';
 
-/** Enough for summary.json written twice (a temporary copy, then the rename), summary.md and junit.xml. */
+/** Enough for summary.json written twice (a temporary copy, then the rename), summary.md and junit.xml, of a few ops. */
 const ROOM_BYTES = 256 * 1024;
+
+/**
+ * An op's share of summary.json, summary.md and junit.xml, beside its name
+ * (written as JSON, Markdown and in the reproduce command): its times,
+ * counts and growth are about 600 bytes of pretty-printed JSON; with the
+ * counting pass's counts, well under this.
+ */
+const BYTES_PER_OP = 1024;
+const NAME_COPIES = 6;
+
+/**
+ * The room that the summary and the text reports of a run of ops (the log
+ * header's: [{ name }]) need, in bytes: the fixed room and each op's bound.
+ * The first summary.json is written into it; the second (with what the
+ * reports wrote) replaces it only if it fits, so the room holds one.
+ */
+export function roomFor(ops = []) {
+  let bytes = ROOM_BYTES;
+  for (const op of ops) bytes += BYTES_PER_OP + NAME_COPIES * JSON.stringify(String(op?.name ?? '')).length;
+  return bytes;
+}
 
 /** Removes dir's room file, if any; never throws. */
 export function freeRoom(dir) {
@@ -24,19 +49,32 @@ export function freeRoom(dir) {
 
 /**
  * Keeps ROOM_BYTES in dir (an existing folder this process has locked).
- * Returns { free }: free() removes the file (never throws; once is enough).
+ * Returns { free, grow }: free() removes the file (never throws; once is
+ * enough); grow(bytes) makes the room that large, when it is smaller and
+ * the disk has the space (else the room stays as it was; never throws).
  */
 export function keepRoom(dir) {
+  let kept = 0;
   const free = () => {
     process.off('exit', free);
+    kept = -1;
     freeRoom(dir);
+  };
+  const grow = (bytes) => {
+    if (kept < 0 || bytes <= kept) return;
+    try {
+      // A new file renamed over the old: a disk without the space keeps the old one.
+      writeResultFile(join(dir, ROOM_FILE), Buffer.alloc(bytes));
+      kept = bytes;
+    } catch {}
   };
   try {
     writeResultFile(join(dir, ROOM_FILE), Buffer.alloc(ROOM_BYTES));
+    kept = ROOM_BYTES;
   } catch {
     freeRoom(dir); // a disk too full for it: what was written of it goes
-    return { free: () => {} };
+    return { free: () => {}, grow: () => {} };
   }
   process.on('exit', free);
-  return { free };
+  return { free, grow };
 }

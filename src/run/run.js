@@ -20,7 +20,7 @@ import { readSymbols } from '../worker/allocator/frame-names.js';
 import { interrupts } from './interrupt.js';
 import { prepareOutDir } from './out-dir.js';
 import { runPass } from './pass.js';
-import { keepRoom } from './room.js';
+import { keepRoom, roomFor } from './room.js';
 import { writeStoppedSummary } from './stopped-summary.js';
 import { describeBytes, describeTarget } from './target.js';
 
@@ -219,6 +219,8 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
     pass: 'timed',
     interrupt,
     bytes,
+    // The summary's room, grown to the run's ops before the log fills the disk.
+    onHeader: (header) => room?.grow(roomFor(header.ops)),
   });
   if (!timed.wroteLog) {
     room?.free();
