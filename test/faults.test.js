@@ -411,6 +411,16 @@ for (const [kind, expected] of [
   });
 }
 
+test('a scenario that prints 1 000 lines of 100 KB, then throws: every line reaches stdout, the last words stderr', async () => {
+  const { r, s } = await run(scenario('prints-much'), ['-n', '2000', '-q']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(s.error.message, 'thrown after the last words');
+  const lines = r.stdout.match(/^line \d+ x+$/gm) ?? [];
+  assert.equal(lines.length, 1000, 'no line lost when the worker ends');
+  assert.equal(lines.at(-1).slice(0, 9), 'line 999 ');
+  assert.match(r.stderr, /last words before the throw/);
+});
+
 test("process.exit() in a scenario's setup is the scenario's, exit 3", async () => {
   const out = tempDir();
   const r = await runCli(['run', scenario('exit-in-setup'), '-o', out]);

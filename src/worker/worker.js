@@ -203,6 +203,24 @@ function testFirstIteration() {
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
+ * Resolves once what the target wrote to process.stdout and process.stderr
+ * has reached the main thread: a worker's write calls back only when the
+ * main thread has taken its chunk, and the main thread terminates the worker
+ * once it says it is done, which would lose what is still on the way.
+ */
+function stdioTaken() {
+  const taken = (stream) =>
+    new Promise((resolve) => {
+      try {
+        stream.write('', () => resolve());
+      } catch {
+        resolve(); // a stream the target replaced or ended
+      }
+    });
+  return Promise.all([taken(process.stdout), taken(process.stderr)]);
+}
+
+/**
  * Fails (exit 2) when a per-op budget (--max-allocs-per-call op=N) names an
  * op the run does not have: only here, once a raw module's or scenario's ops
  * are known, can such a budget be caught before any call.
@@ -562,6 +580,7 @@ async function main() {
     prepared = await prepare(stdio);
     checkBudgetOps(config.budgets, prepared.ops);
   } catch (err) {
+    await stdioTaken();
     parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
     return;
   }
@@ -639,6 +658,7 @@ async function main() {
     closeSync(stdio.stdout);
     closeSync(stdio.stderr);
   }
+  await stdioTaken();
   parentPort.postMessage({
     type: 'done',
     status: outcome.status,
