@@ -6,7 +6,7 @@ export default {
   setup() {
     return {};
   },
-  iteration(state, ctx) {
+  iteration(_state, ctx) {
     if (ctx.iteration < 1000) process.stdout.write(`line ${ctx.iteration} ${line}\n`);
     if (ctx.iteration === 1000) {
       console.error('last words before the throw');
