@@ -6,7 +6,8 @@
 // folder here is stuck in a call that never returns (--call-timeout 0), so
 // it holds it for as long as the test needs, and is stopped by two signals.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LOCK_FILE } from '../src/run/folder-lock.js';
@@ -137,6 +138,33 @@ test('a lock left by a killed run is taken over with a note; the killed run’s 
   assert.ok(!existsSync(join(`${out}.1`, LOCK_FILE)), 'its lock is not moved aside with them');
   assert.equal(readSummary(out).iterations.completed, 300);
   assert.ok(!existsSync(join(out, LOCK_FILE)));
+});
+
+test('a lock whose pid now belongs to another process (a pid reused) is taken over; one whose process is the writer holds', {
+  skip: !existsSync('/proc/self/stat') && 'no /proc: the start time of a process is not known here',
+}, async () => {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  const lock = (fields) =>
+    `${JSON.stringify({ hostname: hostname(), command: 'node old-run', startedAt: new Date().toISOString(), ...fields })}\n`;
+  for (const [what, text] of [
+    // pid 1 is alive, but started long after 2020: not the writer.
+    ['pid 1, written in 2020', lock({ pid: 1, startedAt: '2020-01-01T00:00:00.000Z' })],
+    // This test's own pid, alive, with another start time than this process's.
+    ['a live pid with another start time', lock({ pid: process.pid, startTicks: ticks + 1 })],
+  ]) {
+    const out = tempDir();
+    writeFileSync(join(out, LOCK_FILE), text);
+    const r = await runCli(['run', mod('clean'), '--call', 'step', ...SHORT, '-o', out]);
+    assert.equal(r.code, 0, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, /was locked by a run that is gone .*taking it over/, what);
+    assert.ok(!existsSync(join(out, LOCK_FILE)), what);
+  }
+  const out = tempDir();
+  writeFileSync(join(out, LOCK_FILE), lock({ pid: process.pid, startTicks: ticks }));
+  const r = await runCli(['run', mod('clean'), '--call', 'step', ...SHORT, '-o', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /is in use by another wasm-soak run/);
 });
 
 test('the lock is released however the command ends: completed, failed, usage error, report', async () => {

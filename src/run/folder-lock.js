@@ -4,7 +4,9 @@
 // target's folder), `compare`, `report` and `merge` take it before they
 // move or write anything, and a second one on the same folder is refused
 // (exit 2) naming the first. A lock left by a process that is gone (same
-// host, its pid no longer alive) is taken over with a note on stderr. A
+// host, its pid no longer alive, or alive but another process's: a pid
+// reused since, told by the process's start time in /proc on Linux) is
+// taken over with a note on stderr. A
 // lock is released when its command ends, on an error too, and at the
 // latest when the process exits (a second signal exits at once).
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
@@ -41,15 +43,53 @@ function readHolder(path) {
   }
 }
 
-/** False only when holder ran on this host and its process is gone; a lock that cannot be read counts as live. */
+/**
+ * When process pid started, from /proc (Linux): { ticks (since boot, as
+ * /proc/PID/stat's starttime), ms (since the epoch) }, or null where /proc
+ * does not tell. The kernel counts in USER_HZ, 100 a second on Linux.
+ */
+function processStart(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's name, which may hold spaces and ")", start at field 3 (state).
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    if (!Number.isSafeInteger(ticks) || !Number.isFinite(boot)) return null;
+    return { ticks, ms: boot * 1000 + ticks * 10 };
+  } catch {
+    return null;
+  }
+}
+
+/** How far the boot time /proc gives may drift from the clock a lock's startedAt was read from. */
+const CLOCK_SLACK_MS = 5000;
+
+/**
+ * Whether the process now at holder.pid is the one that wrote the lock: its
+ * start time is the lock's (startTicks), or, for a lock without it, not
+ * after the lock was written (startedAt). True where /proc does not tell.
+ */
+function sameProcess(holder) {
+  const start = processStart(holder.pid);
+  if (start === null) return true;
+  if (Number.isSafeInteger(holder.startTicks)) return start.ticks === holder.startTicks;
+  const wrote = Date.parse(holder.startedAt);
+  return !(Number.isFinite(wrote) && start.ms > wrote + CLOCK_SLACK_MS);
+}
+
+/**
+ * False only when holder ran on this host and its process is gone (its pid
+ * not alive, or now another process's); a lock that cannot be read counts
+ * as live.
+ */
 function isAlive(holder) {
   if (holder.unreadable || holder.hostname !== hostname() || !Number.isInteger(holder.pid)) return true;
   try {
     process.kill(holder.pid, 0);
-    return true;
   } catch (err) {
-    return err.code === 'EPERM'; // alive, another user's
+    if (err.code !== 'EPERM') return false; // EPERM: alive, another user's
   }
+  return sameProcess(holder);
 }
 
 /** Who holds a lock, in words: "pid 123 on host, started T: COMMAND". */
@@ -127,7 +167,8 @@ function create(path, text) {
 export function lockFolder(dir) {
   const path = join(dir, LOCK_FILE);
   const command = ['node', ...process.argv.slice(1)].join(' ');
-  const text = `${JSON.stringify({ pid: process.pid, hostname: hostname(), command, startedAt: new Date().toISOString() })}\n`;
+  const startTicks = processStart(process.pid)?.ticks ?? null;
+  const text = `${JSON.stringify({ pid: process.pid, hostname: hostname(), command, startedAt: new Date().toISOString(), startTicks })}\n`;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     let taken;
     try {
