@@ -4,7 +4,7 @@
 // the host; readRun → analyze → writeReports re-analyse a result folder like
 // `wasm-soak report`.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -268,4 +268,84 @@ test('soak(): saveBaseline stores a baseline that a later soak() without out is 
   assert.equal(again.seed, 5, "the baseline's seed replays the same calls");
   assert.ok(again.baseline, 'the summary holds the comparison');
   assert.equal(again.outputs, null, 'and no file was written');
+});
+
+/** Runs the ES module source as a host program (its own process, its own stderr); resolves runCli's result. */
+function host(source, opts = {}) {
+  const script = join(tempDir(), 'host.mjs');
+  writeFileSync(script, source);
+  return runCli([], { cli: script, ...opts });
+}
+
+const INDEX = JSON.stringify(pathToFileURL(join(ROOT, 'src', 'index.js')).href);
+const CLEAN = JSON.stringify(fixture('soak', 'modules', 'clean.wasm'));
+
+test(
+  'more than 10 concurrent soak() calls, with result folders and one AbortSignal: no MaxListenersExceededWarning',
+  LIMIT,
+  async () => {
+    const r = await host(`
+    import { mkdtempSync } from 'node:fs';
+    import { tmpdir } from 'node:os';
+    import { join } from 'node:path';
+    import { soak } from ${INDEX};
+    const { signal } = new AbortController();
+    const runs = Array.from({ length: 12 }, () =>
+      soak({ module: ${CLEAN}, call: 'step', iterations: 200, failOn: 'none', signal, out: mkdtempSync(join(tmpdir(), 'ws-12-')) }),
+    );
+    const done = await Promise.all(runs);
+    console.log(done.map((s) => s.status).join(' '));
+  `);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), Array(12).fill('completed').join(' '));
+    assert.doesNotMatch(r.stderr, /MaxListenersExceededWarning/);
+  },
+);
+
+test(
+  'soak() aborted during a hung call prints nothing on the host\'s stderr (no "press Ctrl-C again": the host has no second stop)',
+  LIMIT,
+  async () => {
+    const entered = join(tempDir(), 'entered');
+    const r = await host(
+      `
+    import { existsSync } from 'node:fs';
+    import { soak } from ${INDEX};
+    const controller = new AbortController();
+    // Aborted once the worker is inside the call that never returns; --call-timeout then ends it.
+    const poll = setInterval(() => existsSync(process.env.WASM_SOAK_TEST_ENTERED) && (clearInterval(poll), controller.abort()), 20);
+    const s = await soak({
+      scenario: ${JSON.stringify(fixture('test', 'scenarios', 'spin-hangs.mjs'))},
+      iterations: 100000,
+      callTimeout: '6s',
+      signal: controller.signal,
+    });
+    console.log(s.status, s.error?.code, s.interrupted?.signal);
+  `,
+      { env: { WASM_SOAK_TEST_ENTERED: entered } },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'failed WS_EHUNG abort');
+    assert.doesNotMatch(r.stderr, /Ctrl-C/);
+  },
+);
+
+test('soak(null), a signal that is no AbortSignal, an out that is no path: exit 2 naming the field, never an internal error', async () => {
+  const { soak } = await import('../src/index.js');
+  const module = fixture('soak', 'modules', 'clean.wasm');
+  for (const [options, field] of [
+    [null, 'options'],
+    [[], 'options'],
+    [{ module, call: 'step', signal: 'x' }, 'signal'],
+    [{ module, call: 'step', out: 5 }, 'out'],
+    [{ module: 5, call: 'step' }, 'module'],
+    [{ module, call: 'step', name: 7 }, 'name'],
+  ]) {
+    await assert.rejects(soak(options), (err) => {
+      assert.equal(err.code, 'WS_EUSAGE', `${field}: ${err.message}`);
+      assert.equal(err.exitCode, 2);
+      assert.match(err.message, new RegExp(`^soak\\(\\)'s ${field} must be `));
+      return true;
+    });
+  }
 });

@@ -48,8 +48,37 @@ export async function soak(options = {}) {
   }
 }
 
+/** The exit-2 error for soak()'s option field, which is not what it may be. */
+function fieldError(field, value, may, example) {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  return usageError('WS_EUSAGE', `soak()'s ${field} must be ${may}, got ${got}.`, `Example: soak(${example})`);
+}
+
+const EXAMPLE = "{ module: 'lib.wasm', call: 'step', iterations: 20000 }";
+const isPath = (v) => typeof v === 'string' || v instanceof URL;
+
+/** Checks what soak() takes besides run's options (those are checked by their parsers); throws exit 2 naming the field. */
+function checkOwnOptions(options) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw fieldError('options', options, 'one object', EXAMPLE);
+  const { module, scenario, out, name, signal } = options;
+  for (const [field, value] of [
+    ['module', module],
+    ['scenario', scenario],
+  ])
+    if (value !== undefined && !isPath(value))
+      throw fieldError(field, value, 'a path (a string) or a file: URL', EXAMPLE);
+  if (out != null && !isPath(out))
+    throw fieldError('out', out, "a folder's path (a string) or a file: URL", "{ ..., out: 'soak-results/lib' }");
+  if (name !== undefined && typeof name !== 'string')
+    throw fieldError('name', name, 'a string', "{ ..., name: 'lib' }");
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw fieldError('signal', signal, 'an AbortSignal', '{ ..., signal: controller.signal }');
+}
+
 /** soak()'s run: its errors as they are thrown. */
 async function soakOnce(options) {
+  checkOwnOptions(options);
   const { module, bytes, scenario, out = null, name, signal, ...rest } = options;
   if ([module, bytes, scenario].filter((x) => x !== undefined).length !== 1) {
     throw usageError(

@@ -71,6 +71,7 @@ export async function runPass({
     logPath,
     header: null,
     onHeader,
+    interrupt,
     progress: null,
     stopAt: null,
     outcome: null,
@@ -183,7 +184,12 @@ function tick(p) {
   if (hang) {
     abandonRun(p.sab);
     p.end(hungOutcome(hang, p.header?.ops, p.cfg));
-  } else if (p.stopAt !== null && !p.toldStuck && performance.now() - p.stopAt > STUCK_NOTICE_MS) {
+  } else if (
+    p.stopAt !== null &&
+    !p.toldStuck &&
+    p.interrupt?.secondStop !== false &&
+    performance.now() - p.stopAt > STUCK_NOTICE_MS
+  ) {
     const now = p.watchdog.current();
     if (now.stuckMs > STUCK_NOTICE_MS) {
       p.toldStuck = true;

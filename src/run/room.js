@@ -47,6 +47,13 @@ export function freeRoom(dir) {
   } catch {}
 }
 
+/** The rooms kept by this process (their folders), freed at its exit by one listener. */
+const kept = new Set();
+
+function freeAllOnExit() {
+  for (const dir of kept) freeRoom(dir);
+}
+
 /**
  * Keeps ROOM_BYTES in dir (an existing folder this process has locked).
  * Returns { free, grow }: free() removes the file (never throws; once is
@@ -54,27 +61,31 @@ export function freeRoom(dir) {
  * the disk has the space (else the room stays as it was; never throws).
  */
 export function keepRoom(dir) {
-  let kept = 0;
+  let size = 0;
   const free = () => {
-    process.off('exit', free);
-    kept = -1;
+    if (size < 0) return;
+    size = -1;
+    kept.delete(dir);
+    if (kept.size === 0) process.off('exit', freeAllOnExit);
     freeRoom(dir);
   };
   const grow = (bytes) => {
-    if (kept < 0 || bytes <= kept) return;
+    if (size < 0 || bytes <= size) return;
     try {
       // A new file renamed over the old: a disk without the space keeps the old one.
       writeResultFile(join(dir, ROOM_FILE), Buffer.alloc(bytes));
-      kept = bytes;
+      size = bytes;
     } catch {}
   };
   try {
     writeResultFile(join(dir, ROOM_FILE), Buffer.alloc(ROOM_BYTES));
-    kept = ROOM_BYTES;
+    size = ROOM_BYTES;
   } catch {
     freeRoom(dir); // a disk too full for it: what was written of it goes
     return { free: () => {}, grow: () => {} };
   }
-  process.on('exit', free);
+  // One listener for every room (concurrent soak() calls keep one each).
+  if (kept.size === 0) process.on('exit', freeAllOnExit);
+  kept.add(dir);
   return { free, grow };
 }
