@@ -122,6 +122,32 @@ test('a bad entry anywhere in a suite stops it before its first target runs', LI
   assert.ok(!existsSync(out), 'the first target did not run');
 });
 
+test(
+  'a suite whose "expect" or "args" nests lists 6 000 deep: exit 2 naming the target and the key, before any run',
+  LIMIT,
+  async () => {
+    const deep = `${'['.repeat(6000)}${']'.repeat(6000)}`;
+    for (const key of ['expect', 'args']) {
+      const { suite, out } = suiteOf([{ name: 'deep', module: 'clean', call: 'step', [key]: 'DEEP' }]);
+      // Written as text: JSON.stringify itself runs out of stack on it.
+      writeFileSync(suite, readFileSync(suite, 'utf8').replace('"DEEP"', deep));
+      const r = await runCli(['soak', suite, '-o', out, ...FOREVER]);
+      assert.equal(r.code, 2, `${key}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`target 1 \\("deep"\\) of .*suite\\.json: its "${key}" must be `));
+      assert.doesNotMatch(r.stderr, /internal error/);
+      assert.ok(!existsSync(out), 'nothing ran');
+    }
+  },
+);
+
+test('a suite file that starts with a UTF-8 byte order mark is read', LIMIT, async () => {
+  const { suite, out } = suiteOf([{ name: 'bom', module: 'clean', call: 'step' }]);
+  writeFileSync(suite, `\uFEFF${readFileSync(suite, 'utf8')}`);
+  const r = await runCli(['soak', suite, '-n', '300', '--fail-on', 'none', '--format', 'md', '-q', '-o', out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readSummary(join(out, 'bom')).iterations.completed, 300);
+});
+
 const helps = [
   ['help run', ['help', 'run'], 'run'],
   ['run -h', ['run', '-h'], 'run'],

@@ -42,6 +42,47 @@ const TARGET_KEYS = new Set([
   ...COMPARE_KEYS,
 ]);
 
+// What each key of a run target holds: its check and, for the message, what it may be.
+const isText = (v) => typeof v === 'string';
+const isScalar = (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+const TARGET_TYPES = {
+  module: [isText, 'a path (a string)'],
+  scenario: [isText, 'a path (a string)'],
+  call: [isText, 'a string (ops separated by commas)'],
+  args: [(v) => Array.isArray(v) && v.every(isScalar), 'a list of --args specs (strings)'],
+  alloc: [isText, 'a string'],
+  iterations: [isScalar, 'a number'],
+  seed: [isScalar, 'a number'],
+  countAllocs: [(v) => typeof v === 'boolean', 'true or false'],
+  expect: [
+    (v) => isText(v) || (Array.isArray(v) && v.length > 0 && v.every(isText)),
+    'a verdict or a list of verdicts',
+  ],
+};
+
+/** What value is, in a few words (never walking into it: a suite may nest arrays thousands deep). */
+function kindOf(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length ? 'a list that holds other things' : 'an empty list';
+  return typeof value === 'object'
+    ? 'an object'
+    : `${typeof value === 'number' ? 'the number' : 'the'} ${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+/** Throws exit 2 naming the first key of run target t (at where) whose value has the wrong type. */
+function checkTargetTypes(t, where) {
+  for (const [key, [ok, may]] of Object.entries(TARGET_TYPES))
+    if (t[key] !== undefined && !ok(t[key]))
+      throw usageError(
+        'WS_ESUITE',
+        `${where}: its "${key}" must be ${may}, got ${kindOf(t[key])}.`,
+        `Example: ${EXAMPLE_TARGET}`,
+      );
+}
+
+const EXAMPLE_TARGET =
+  '{ "name": "x", "module": "x.wasm", "call": "step", "args": ["iter"], "expect": ["stable", "inconclusive"] }';
+
 /**
  * Reads and validates a suite file; exit-2 errors name the entry at fault.
  * Returns { name, targets } (name: the suite's "name", else the file's).
@@ -49,7 +90,8 @@ const TARGET_KEYS = new Set([
 function readSuite(path) {
   let suite;
   try {
-    suite = JSON.parse(readFileSync(path, 'utf8'));
+    // A UTF-8 byte order mark (some Windows editors write one) is no part of the JSON.
+    suite = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
     throw usageError(
       'WS_ESUITE',
@@ -83,6 +125,7 @@ function readSuite(path) {
         `Give it a "name" that is ${FOLDER_NAME_RULE}, such as "parser": it becomes its result folder's name.`,
       );
     if (t.arms !== undefined) return { ...resolveCompareTarget(t, base, where), index: i };
+    checkTargetTypes(t, where);
     if (Boolean(t.module) === Boolean(t.scenario))
       throw usageError(
         'WS_ESUITE',
