@@ -2,7 +2,7 @@
 // gated by it with the metric named in the summary, summary.md and
 // junit.xml, an unchanged build within it, and a missing baseline.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { againstBaseline } from '../src/baseline/record.js';
@@ -258,4 +258,19 @@ test('seeds: 2^32 - 1 saves a baseline a later --baseline reads; 4294967296 and 
     assert.match(r.stderr, new RegExp(`--seed must be an integer from 0 to 4294967295, got "${seed}"`));
     assert.equal(existsSync(join(root, seed)), false, 'refused before any folder is made');
   }
+});
+
+test('a baseline whose "findings" nests lists 200 000 deep: exit 2 naming the field, and no result folder left', async () => {
+  const root = tempDir();
+  const base = join(root, 'deep');
+  mkdirSync(base);
+  // Written as text: JSON.stringify itself runs out of stack on it.
+  const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+  writeFileSync(join(base, 'baseline.json'), `{"schema":"wasm-soak-baseline","version":1,"findings":${deep}}`);
+  const out = join(root, 'out');
+  const r = await runCli(['run', mod('clean'), '--call', 'step', '-n', '300', '-q', '--baseline', base, '-o', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /has a wrong "findings\[0\]\[0\].*": it must be at most 64 levels deep/);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  assert.equal(existsSync(out), false, 'no --out folder made');
 });
