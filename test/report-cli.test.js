@@ -2,6 +2,7 @@
 // `wasm-soak report DIR` regenerating it (also from a log cut mid-record),
 // --format, and gnuplot missing with and without --require-plots.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -316,4 +317,23 @@ test('a shadow stack that never moves is a line of text, not an empty figure', a
     /<th>shadow stack<\/th><td>flat at 0 B: the stack pointer \([^)]*\) stayed put/,
   );
   assert.match(read(dir, 'summary.md'), /^Shadow stack flat at 0 B: /m);
+});
+
+test('report and export of a folder whose samples.wslog is a FIFO: exit 2 at once, never waiting for a writer', async (t) => {
+  const dir = tempDir();
+  const made = spawnSync('mkfifo', [join(dir, 'samples.wslog')]);
+  if (made.status !== 0) {
+    t.skip('mkfifo is not available');
+    return;
+  }
+  // A FIFO opened for reading waits for a writer: the bound is that hang's.
+  for (const args of [
+    ['report', dir],
+    ['export', dir, '--csv'],
+  ]) {
+    const r = await runCli(args, { timeoutMs: 60_000 });
+    assert.equal(r.timedOut, false, `${args[0]} hung on the FIFO`);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /samples\.wslog is not a regular file \(a FIFO\)/);
+  }
 });

@@ -1,6 +1,6 @@
 // Decodes a sample log into the analysis input (docs/architecture.md,
 // "Decoded run data"). The heavy lifting is the C log reader.
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { addon } from '../addon.js';
 import { EXIT, SoakError } from '../errors.js';
@@ -21,6 +21,17 @@ const nameOf = (source) => (typeof source === 'string' ? source : 'the in-memory
  */
 export function readRun(source, { allocs = false } = {}) {
   const name = nameOf(source);
+  // A FIFO or a device would block the read (or never end): only a regular file is a log.
+  const stat = typeof source === 'string' ? statSync(source, { throwIfNoEntry: false }) : null;
+  if (stat && !stat.isFile())
+    throw new SoakError(
+      'WS_EFORMAT',
+      `${name} is not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : 'a device or socket'}), so it is no sample log.`,
+      {
+        fix: 'Point at a result folder written by `wasm-soak run` (its samples.wslog is a file).',
+        exitCode: EXIT.USAGE,
+      },
+    );
   let raw;
   try {
     raw = addon.readLog(source, allocs, thinSeed(source));
