@@ -327,6 +327,31 @@ test('a scenario compared across builds: setup(ctx) gets each arm’s module in 
   assert.match(refused.stderr, /needs at least 2 --arm NAME=PATH, got 1/);
 });
 
+test("a package's .js glue given as a scenario's --arm: exit 2 saying what an arm may be, nothing written", async () => {
+  const dir = tempDir();
+  const glue = join(dir, 'lib_bg.js');
+  writeFileSync(glue, 'export function greet() {}\n');
+  const out = join(dir, 'cmp');
+  const r = await runCli([
+    'compare',
+    fixture('soak', 'scenarios', 'compare-arm.mjs'),
+    '--arm',
+    `dl=${mod('alloc-dlmalloc')}`,
+    '--arm',
+    `glue=${glue}`,
+    ...SHORT,
+    '-o',
+    out,
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /--arm glue=.*lib_bg\.js: an arm of a scenario is a WebAssembly module \(its \.wasm file\), and .* is JavaScript/,
+  );
+  assert.doesNotMatch(r.stderr, /internal error/);
+  assert.equal(existsSync(out), false);
+});
+
 test('an arm that traps fails the comparison (exit 3) and stops the others', async () => {
   const out = tempDir();
   const r = await runCli([

@@ -8,7 +8,7 @@
 // (summary, verdict, reports), and the comparison's analysis (facts), its
 // words (src/report/compare-words.js) and outputs (src/report/compare-page.js):
 // the one file of src/compare/ that imports src/report/.
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { judge } from '../analysis/judge.js';
@@ -42,6 +42,18 @@ import { firstMismatch } from './outputs.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/** Whether the file at path starts as a WebAssembly module does (\0asm). */
+function isWasm(path) {
+  const fd = openSync(path, 'r');
+  try {
+    const magic = Buffer.alloc(4);
+    readSync(fd, magic, 0, 4, 0);
+    return magic.toString('latin1') === '\0asm';
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The arms of one scenario run against each --arm module: its setup(ctx) gets ctx.arm. */
 function scenarioArms(path, target, cfg) {
   if (cfg.arm.length < 2) {
@@ -64,7 +76,14 @@ function scenarioArms(path, target, cfg) {
     }
   }
   return cfg.arm.map(({ name, path: module }) => {
-    describeTarget(module); // exit 2 when it is missing
+    // Exit 2 when it is missing, or is no WebAssembly module (a package's .js glue, a scenario, a .so).
+    const arm = describeTarget(module);
+    if (arm.kind !== 'module' || !isWasm(module))
+      throw usageError(
+        'WS_EUSAGE',
+        `--arm ${name}=${module}: an arm of a scenario is a WebAssembly module (its .wasm file), and ${module} is ${arm.kind === 'scenario' ? 'JavaScript (a glue file or a scenario)' : arm.kind === 'native' ? 'a native library' : 'not one'}.`,
+        `Give each build's .wasm file (for wasm-pack, pkg/NAME_bg.wasm beside the glue): the scenario's setup(ctx) loads its glue with the module at ctx.arm.path. A native library is an arm of raw modules only: wasm-soak compare a.wasm b.so.`,
+      );
     return { name, role: 'arm', path: module, target: { ...target, arm: { name, path: resolve(module) } } };
   });
 }
