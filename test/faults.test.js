@@ -607,6 +607,17 @@ test('a full disk (3 MiB tmpfs) under a 1 500-op run, whose summary is larger th
   }
 });
 
+test('a 10 000-export module without --call (or with a --call it lacks): the first 20 exports and a count, exit 2', async () => {
+  const wasm = join(tempDir(), 'many.wasm');
+  writeFileSync(wasm, manyOps(10_000));
+  for (const extra of [[], ['--call', 'nosuch']]) {
+    const r = await runCli(['run', wasm, '-n', '10', '-o', join(tempDir(), 'out'), ...extra]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /Function exports: f0\(\), f1\(\), .*f19\(\) and 9980 more \(10000 in all\)\./);
+    assert.ok(r.stderr.length < 2000, `${r.stderr.length} characters`);
+  }
+});
+
 test('a summary that cannot be written goes to stderr', async () => {
   const out = tempDir();
   mkdirSync(join(out, 'summary.json')); // a folder where the file should go

@@ -17,6 +17,17 @@ const INTERNAL = new Set([
   '__wbindgen_realloc',
 ]);
 
+/** How many exports a message lists before it counts the rest. */
+const LISTED = 20;
+
+/** The function exports fns as "name(params), …", the first LISTED and a count of the rest; "none" for none. */
+function listOf(fns) {
+  if (fns.length === 0) return 'none';
+  const shown = fns.slice(0, LISTED).map((e) => `${e.name}(${e.params.join(', ')})`);
+  const rest = fns.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more (${fns.length} in all)` : shown.join(', ');
+}
+
 function functionExports(info) {
   return info.exports.filter((e) => e.kind === 'function');
 }
@@ -35,7 +46,7 @@ function noSingleCandidate(path, fns, candidates) {
 /** Chooses the ops: --call, or the module's only non-internal function. */
 export function chooseCalls(info, calls, path) {
   const fns = functionExports(info);
-  const list = fns.map((e) => `${e.name}(${e.params.join(', ')})`).join(', ') || 'none';
+  const list = listOf(fns);
   if (!calls) {
     const candidates = fns.filter((e) => !INTERNAL.has(e.name));
     if (candidates.length !== 1) {
