@@ -694,6 +694,21 @@ test('a log whose header JSON is damaged: exit 2 naming the header', async () =>
   }
 });
 
+test('a log header whose timeThreshold is "x": report exits 2 naming the field; --time-threshold analyses it', async () => {
+  const { out, log } = await cleanRun(2000);
+  const bytes = readFileSync(log);
+  const at = bytes.indexOf('"timeThreshold":0.1');
+  assert.ok(at > 0, 'the header holds the default threshold');
+  bytes.write('"timeThreshold":"x"', at); // as long as it was: the header's length stands
+  writeFileSync(log, bytes);
+  const r = await runCli(['report', out, '--format', 'md']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /The log header's config\.timeThreshold is "x", which --time-threshold would refuse/);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  const given = await runCli(['report', out, '--format', 'md', '--time-threshold', '0.1', '-q']);
+  assert.equal(given.code, 0, given.stderr);
+});
+
 test('a version-1 log (before blocks) is still read: the checked-in fixture gets its verdict', async () => {
   const out = tempDir();
   writeFileSync(join(out, 'samples.wslog'), gunzipSync(readFileSync(fixture('test', 'fixtures', 'log-v1.wslog.gz'))));
