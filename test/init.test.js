@@ -288,3 +288,18 @@ test('init chooses a call that enters the module and allocates over a constant a
   assert.equal(r.code, 0, r.stderr);
   assert.ok(existsSync(join(dir, 'soak-results', 'reach', 'summary.json')), 'soak-results/reach/summary.json');
 });
+
+test('init on a module in a folder whose name holds a backslash, a newline or a #: the scenario loads it and runs', async () => {
+  for (const folder of ['back\\slash', 'new\nline', 'hash#mark']) {
+    const dir = project();
+    mkdirSync(join(dir, folder));
+    const wasm = join(dir, folder, 'clean.wasm');
+    writeFileSync(wasm, readFileSync(fixture('soak', 'modules', 'clean.wasm')));
+    const { text } = await initAndRun(join(folder, 'clean.wasm'), dir);
+    assert.match(
+      text,
+      /^\/\/ A soak scenario for clean, written by `wasm-soak init .*clean\.wasm`/,
+      JSON.stringify(folder),
+    );
+  }
+});

@@ -81,8 +81,13 @@ export async function init({ operand, out = null, force = false }) {
       'Write a scenario whose setup(ctx) instantiates the module with its imports (docs/cli.md, "Scenarios").',
     );
   }
+  // A relative URL (the scenario imports and reads the module by one): what URL parsing would
+  // change, a backslash read as '/', a newline or tab dropped, '#' and '?' cut off, is escaped.
   const rel = (path) => {
-    const r = relative(dirname(file), path).split(sep).join('/');
+    const r = relative(dirname(file), path)
+      .split(sep)
+      .join('/')
+      .replace(/[%\\\t\n\r#?]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
     return r.startsWith('.') ? r : `./${r}`;
   };
   try {

@@ -28,7 +28,9 @@ const WIDTH = 100;
 function comment(text) {
   const lines = [];
   let line = '//';
-  for (const word of text.split(' ')) {
+  // A line break inside a // comment would end it (a path with a newline): written as its escape.
+  const oneLine = text.replace(/[\n\r\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
+  for (const word of oneLine.split(' ')) {
     if (line.length + 1 + word.length > WIDTH && line !== '//') {
       lines.push(line);
       line = '//';
