@@ -421,6 +421,14 @@ test('a scenario that prints 1 000 lines of 100 KB, then throws: every line reac
   assert.match(r.stderr, /last words before the throw/);
 });
 
+test('a scenario that replaces globalThis.WebAssembly in setup(): exit 2 naming it, never "please report"', async () => {
+  const { r, s } = await run(scenario('replaces-webassembly'), ['-n', '300']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /replaces-webassembly\.mjs replaced globalThis\.WebAssembly while it loaded or set up/);
+  assert.doesNotMatch(r.stderr, /please report/);
+  assert.equal(s, null, 'an input error leaves nothing on disk');
+});
+
 test("process.exit() in a scenario's setup is the scenario's, exit 3", async () => {
   const out = tempDir();
   const r = await runCli(['run', scenario('exit-in-setup'), '-o', out]);

@@ -36,6 +36,8 @@ enter(PHASE.load);
 // A target's own process.exit() ends this worker thread only; the EXIT word
 // tells the main thread that the target asked for it, and with which code.
 const exitWorker = process.exit;
+// The WebAssembly namespace wasm-soak finds memories and allocators through; a scenario that replaces it is refused.
+const WEBASSEMBLY = globalThis.WebAssembly;
 process.exit = function exit(code) {
   const n = Number(code ?? process.exitCode ?? 0);
   const call = Atomics.load(control, CTL.call); // ws_protocol.h: the EXIT word
@@ -578,6 +580,12 @@ async function main() {
   let prepared;
   try {
     prepared = await prepare(stdio);
+    if (globalThis.WebAssembly !== WEBASSEMBLY)
+      throw usageError(
+        'WS_ESCENARIO',
+        `${target.path} replaced globalThis.WebAssembly while it loaded or set up; wasm-soak finds the module's memories and allocator through it.`,
+        'Leave globalThis.WebAssembly in place: wrap its functions (WebAssembly.instantiate = …) if the scenario must.',
+      );
     checkBudgetOps(config.budgets, prepared.ops);
   } catch (err) {
     await stdioTaken();
