@@ -626,6 +626,33 @@ test('a 10 000-export module without --call (or with a --call it lacks): the fir
   }
 });
 
+test('a newline in the --out path: every figure is drawn', {
+  skip: spawnSync('gnuplot', ['--version']).status !== 0 && 'no gnuplot to draw them',
+}, async () => {
+  const out = join(tempDir(), 'two\nlines');
+  const clean = fixture('soak', 'modules', 'clean.wasm');
+  const r = await runCli([
+    'run',
+    clean,
+    '--call',
+    'step',
+    '-n',
+    '300',
+    '--fail-on',
+    'none',
+    '-q',
+    '--format',
+    'png',
+    '-o',
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.outputs.plotsSkipped, null);
+  assert.deepEqual(s.outputs.figures, ['time.png', 'memory.png', 'distribution.png']);
+  for (const f of s.outputs.figures) assert.ok(statSync(join(out, f)).size > 0, f);
+});
+
 test('a summary that cannot be written goes to stderr', async () => {
   const out = tempDir();
   mkdirSync(join(out, 'summary.json')); // a folder where the file should go
