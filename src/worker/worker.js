@@ -7,6 +7,7 @@ import './quiet-wasi.js'; // first: before node:wasi loads
 import { closeSync, openSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { relative } from 'node:path';
+import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -38,6 +39,8 @@ enter(PHASE.load);
 const exitWorker = process.exit;
 // The WebAssembly namespace wasm-soak finds memories and allocators through; a scenario that replaces it is refused.
 const WEBASSEMBLY = globalThis.WebAssembly;
+// The worker's own stdout and stderr, as they are before the target can replace them (stdioTaken).
+const STDIO = [process.stdout, process.stderr];
 process.exit = function exit(code) {
   const n = Number(code ?? process.exitCode ?? 0);
   const call = Atomics.load(control, CTL.call); // ws_protocol.h: the EXIT word
@@ -211,15 +214,16 @@ const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
  * once it says it is done, which would lose what is still on the way.
  */
 function stdioTaken() {
+  // Writable's own write: a target that replaced process.stdout or its write() cannot hold the end.
   const taken = (stream) =>
     new Promise((resolve) => {
       try {
-        stream.write('', () => resolve());
+        Writable.prototype.write.call(stream, '', () => resolve());
       } catch {
-        resolve(); // a stream the target replaced or ended
+        resolve(); // a stream the target ended
       }
     });
-  return Promise.all([taken(process.stdout), taken(process.stderr)]);
+  return Promise.all(STDIO.map(taken));
 }
 
 /**
