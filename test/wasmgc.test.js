@@ -11,6 +11,8 @@ import { test } from 'node:test';
 import { inspectModule } from '../src/worker/targets/wasm-info.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
+const scenario = fixture('test', 'scenarios', 'wasmgc-keep.mjs');
+
 const gcModule = (name) => fixture('test', 'fixtures', 'wasmgc', `${name}.wasm`);
 const KEEP = readFileSync(gcModule('keep'));
 const runsWasmGc = WebAssembly.validate(KEEP);
@@ -71,4 +73,13 @@ test('WasmGC module on an engine without the standard: refused, exit 2, saying w
   );
   assert.match(r.stderr, /Run wasm-soak with Node 22 or later/);
   assert.doesNotMatch(r.stderr, /truncated download|not a valid/);
+});
+
+test('a scenario loading a WasmGC module on an engine without the standard: setup fails, exit 3, with the fix', {
+  skip: HAS_WASMGC,
+}, async () => {
+  const r = await runCli(['run', scenario, '-o', tempDir(), '--format', 'md']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.match(r.stderr, /setup failed: .*enable with --experimental-wasm-gc/);
+  assert.match(r.stderr, /Run wasm-soak with Node 22 or later[^\n]*the flag does not help/);
 });

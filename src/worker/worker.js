@@ -25,6 +25,7 @@ import { installObjectTracker, NativeFinalizationRegistry } from './objects.js';
 import { rejectionError, watchRejections } from './rejections.js';
 import { createStatsReader } from './stats-values.js';
 import { createContext, loadScenario } from './targets/scenario.js';
+import { WASMGC_FIX } from './targets/wasm-info.js';
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
@@ -577,7 +578,10 @@ async function main() {
     prepared = await prepare(stdio);
     checkBudgetOps(config.budgets, prepared.ops);
   } catch (err) {
-    parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
+    const error = serializeError(err);
+    // A scenario's WasmGC module on Node 20: the engine's own words suggest a flag that does not help.
+    if (/enable with --experimental-wasm-gc/.test(error.message)) error.fix = WASMGC_FIX;
+    parentPort.postMessage({ type: 'fatal', phase: 'setup', error });
     return;
   }
   await yieldToEventLoop(); // Node looks for unhandled rejections between turns of the event loop

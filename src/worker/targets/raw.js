@@ -8,7 +8,7 @@ import { moduleKind, needsGlue } from '../../module-kind.js';
 import { ARG_KIND, MAX_PARAMS, VALUE_TYPE } from '../../protocol.js';
 import { chooseCalls } from './choose-calls.js';
 import { buildTrampoline } from './trampoline.js';
-import { inspectModule } from './wasm-info.js';
+import { inspectModule, WASMGC_FIX } from './wasm-info.js';
 
 const WASI_MODULE = 'wasi_snapshot_preview1';
 const ALLOCATORS = [
@@ -63,14 +63,6 @@ function loadModule(path, given) {
 }
 
 const WITHOUT_IT = 'Build the module without it (one 32-bit memory), or drive a build without it from a scenario.';
-// Node 20's V8 (11.3) knows only a draft of the GC proposal, behind
-// --experimental-wasm-gc, whose opcodes and type codes were renumbered
-// before the standard: a standard WasmGC module fails to compile there with
-// the flag too (docs/allocator.md, "WasmGC modules"). V8 11.9 (Node 22)
-// runs the standard without flags.
-const WASMGC_FIX =
-  'Run wasm-soak with Node 22 or later, whose engine runs WasmGC without flags. Node 20 knows only a draft of the GC proposal behind --experimental-wasm-gc, whose encoding standard modules (Kotlin/Wasm, dart2wasm, binaryen) do not use: the flag does not help.';
-
 /**
  * The proposal an invalid module's sections show it needs, as { words, fix }
  * (words: "multiple memories (3: the multi-memory proposal)", "a 64-bit
