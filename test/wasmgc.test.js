@@ -75,6 +75,18 @@ test('WasmGC module on an engine without the standard: refused, exit 2, saying w
   assert.doesNotMatch(r.stderr, /truncated download|not a valid/);
 });
 
+test('a scenario that instantiates a WasmGC module keeping its objects: js-heap-growth naming the module', {
+  skip: NO_WASMGC,
+}, async () => {
+  const out = tempDir();
+  const r = await runCli(['run', scenario, '-o', out, '--format', 'md']);
+  assert.equal(r.code, 1, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.verdict, 'js-heap-growth');
+  assert.deepEqual(s.sources.gc.structs, 1);
+  assert.deepEqual(s.findings.find((x) => x.kind === 'js-heap-growth').wasmGc, { structs: 1, arrays: 2 });
+});
+
 test('a scenario loading a WasmGC module on an engine without the standard: setup fails, exit 3, with the fix', {
   skip: HAS_WASMGC,
 }, async () => {

@@ -88,9 +88,13 @@ const sites =
     : null;
 const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
 
+let wasmGcSeen = null; // { structs, arrays } of a WasmGC module a scenario instantiated
 const capture = installCapture({
   transform: counting ? counting.transform : null,
   onGrowFailed: growFailures.fromJs,
+  onGcTypes: (gc) => {
+    wasmGcSeen ??= gc; // a scenario's WasmGC module (the first one instantiated from bytes)
+  },
   onMemory(memory, label, maximumPages, owner) {
     if (tracked.length >= MAX_MEMORIES) {
       untrackedMemories++;
@@ -616,7 +620,7 @@ async function main() {
       ...sources.describe(),
       census: censusSources(censuses, tracked),
       ...nativeSource(runner),
-      ...wasmGcSource(prepared.wasmGc),
+      ...wasmGcSource(prepared.wasmGc ?? wasmGcSeen),
     },
     instrumented: counting ? counting.instrumented : null,
     coverage: counting ? counting.coverage : null,
