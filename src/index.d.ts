@@ -143,6 +143,8 @@ export interface Sources {
   allocator: Source;
   stackPointer: Source;
   census: Source & { kind?: string | null };
+  /** A WasmGC module's struct and array types (raw targets; a scenario's instantiated from bytes): its objects live in the JS heap, which judges them. */
+  gc?: Source & { structs: number; arrays: number };
   /** Where the verdicts' live bytes came from, or null. */
   liveBytes: string | null;
   countingPass: null | {

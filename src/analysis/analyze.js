@@ -130,6 +130,16 @@ function withGrowingClasses(f, census) {
   return { ...f, sizeClasses: census.growing };
 }
 
+/**
+ * JS heap finding f with wasmGc ({ structs, arrays }) when the module is a
+ * WasmGC one (gc: the header's sources.gc, or null): its objects live in
+ * the JS heap, so its words name the module, not the glue.
+ */
+function withWasmGc(f, gc) {
+  if (f.kind !== 'js-heap-growth' || !gc) return f;
+  return { ...f, wasmGc: { structs: gc.structs, arrays: gc.arrays } };
+}
+
 /** Leak finding f with neverFrees when live bytes came from a heap that never frees (its words say so). */
 function withNeverFrees(f, liveSource) {
   if (f.kind !== 'leak' || liveSource !== NEVER_FREES_SOURCE) return f;
@@ -347,11 +357,19 @@ export function analyze({
         )
       : null;
   const explained = withObjects(trend.findings, trend.notes, objects, liveSource === HELD_SOURCE, garbage);
+  const wasmGc = timed.header.sources?.gc ?? null;
   summary.findings = [
     ...exhausted,
     ...explained.findings.map((f) =>
       withBlocks(
-        withSites(withMemory(withNeverFrees(withGrowingClasses(f, census), liveSource), memories, censusMemory), sites),
+        withSites(
+          withMemory(
+            withNeverFrees(withGrowingClasses(withWasmGc(f, wasmGc), census), liveSource),
+            memories,
+            censusMemory,
+          ),
+          sites,
+        ),
         leaked,
         memories[Math.max(censusMemory, 0)] ?? {},
       ),
