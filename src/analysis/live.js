@@ -8,6 +8,7 @@
 // "Preliminary verdict").
 import { addon } from '../addon.js';
 import { judgeTrends } from './analyze.js';
+import { decided, grownOf, leakOf } from './early-stop.js';
 import { decodedRun } from './log-reader.js';
 import { memoryAt } from './summary.js';
 
@@ -27,8 +28,10 @@ const MIN_GAP_MS = 2000;
  * line says of them (src/report/progress-words.js words it), running an
  * analysis when one is due (force: now) and else repeating the last: null
  * before the first, { error } once the copy broke, else { tested, verdict,
- * countingFollows, memoryChange, sinceWarmup } (memoryChange in bytes, null
- * before any memory sample).
+ * countingFollows, memoryChange, sinceWarmup, decided } (memoryChange in
+ * bytes, null before any memory sample; decided: early-stop.js's facts when
+ * the run so far is a leak beyond doubt that the rule lets end the run,
+ * else null).
  */
 export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now = () => performance.now() }) {
   const live = addon.liveCreate(capacity);
@@ -39,6 +42,8 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
   // A copy that could not take a chunk stops there: the progress line must
   // never stop the run.
   let broken = null;
+  // The first analysis since which each found a leak: its calls and growth (early-stop.js).
+  let first = null;
 
   function consume(chunk) {
     if (broken) return;
@@ -67,7 +72,12 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
       countingFollows: Boolean(cfg.countAllocs),
       memoryChange: null,
       sinceWarmup: false,
+      decided: null,
     };
+    const f = leakOf(r);
+    first = f ? (first ?? { calls: r.calls, ...grownOf(f, r.stride) }) : null;
+    const plan = { iterations: cfg.iterations ?? null, durationMs: cfg.durationMs ?? null, elapsedMs: now() - started };
+    facts.decided = decided(f, { calls: r.calls, first, stride: r.stride, plan });
     const { iter, bytes } = r.memory;
     if (iter.length === 0) return facts;
     const warm = r.warmup.iterations;

@@ -190,6 +190,13 @@ export const OPTIONS = Object.freeze(
       commands: RUN,
     },
     {
+      name: 'full-run',
+      default: false,
+      doc: 'run every planned call (or all of `--duration`) even once a leak is decided; by default a run whose leak is beyond doubt ends early (`stopReason` `decided`, `earlyStop` in summary.json; [docs/verdicts.md](verdicts.md), "Early stop"). A run without a leak is never shortened',
+      help: 'run every planned call even once a leak is decided (by default a run whose leak is beyond doubt ends early)',
+      commands: RUN,
+    },
+    {
       name: 'call-timeout',
       doc: 'a call, the promise it returns, `stats()` or `teardown()` running longer is a **hung call**: the worker is stopped, the call is recorded (iteration, op, elapsed time), exit 3; a call still running 1 s after `--duration` ran out is one too; `0`: no limit',
       value: 'T',
