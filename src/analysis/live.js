@@ -64,7 +64,8 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
   }
 
   // What the line says of an analysis r: facts, worded by the report.
-  function factsOf(r) {
+  // t: when the analysis began (the clock is read once per analysis).
+  function factsOf(r, t) {
     // The counting pass runs after this one: its live bytes and budgets are not in yet.
     const facts = {
       tested: r.series.some((x) => x.tested),
@@ -76,7 +77,7 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
     };
     const f = leakOf(r);
     first = f ? (first ?? { calls: r.calls, ...grownOf(f, r.stride) }) : null;
-    const plan = { iterations: cfg.iterations ?? null, durationMs: cfg.durationMs ?? null, elapsedMs: now() - started };
+    const plan = { iterations: cfg.iterations ?? null, durationMs: cfg.durationMs ?? null, elapsedMs: t - started };
     facts.decided = decided(f, { calls: r.calls, first, stride: r.stride, plan });
     const { iter, bytes } = r.memory;
     if (iter.length === 0) return facts;
@@ -91,7 +92,7 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
     if (broken) return { error: broken.message };
     if (!force && t0 < nextAt) return last;
     try {
-      last = factsOf(analyze());
+      last = factsOf(analyze(), t0);
     } catch (err) {
       last = { error: err.message };
     }
