@@ -4,11 +4,12 @@
 // verdict is leak; a heap that fills a cache and levels off is never decided.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { judgeTrends } from '../src/analysis/analyze.js';
+import { judgeTrends, toReplicate } from '../src/analysis/analyze.js';
 import { decided, EARLY_STOP } from '../src/analysis/early-stop.js';
 import { createLiveAnalysis } from '../src/analysis/live.js';
 import { RECORD_OFFSETS, RECORD_SIZE } from '../src/protocol.js';
 import { earlyStopWords } from '../src/report/progress-words.js';
+import { withSentences } from '../src/report/sentences.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 import { CALLS, syntheticRecords, syntheticRun } from './synthetic.js';
 
@@ -151,4 +152,18 @@ test('a leaking run ends once its leak is decided, and says so', async () => {
   assert.equal(s.earlyStop.plannedCalls, null);
   assert.match(r.stderr, /wasm-soak: the leak was decided after [\d,]+ calls/);
   assert.match(r.stdout, /^ {2}ended early: the leak was decided after/m);
+});
+
+test("a slowdown beside a leak is the growing heap's: not timed again, and worded so", () => {
+  const cfg = { warmup: 'auto', timeThreshold: 0.1 };
+  assert.equal(toReplicate(syntheticRun({ seed: 7, drift: 0.3 }), cfg), 'slowdown');
+  const both = syntheticRun({ seed: 7, drift: 0.3, leak: 24 });
+  const { findings, series } = judgeTrends(both, cfg).trend;
+  assert.deepEqual(findings.map((f) => f.kind).sort(), ['leak', 'slowdown']);
+  assert.equal(toReplicate(both, cfg), null);
+  const slowdown = withSentences({ findings, series }).findings.find((f) => f.kind === 'slowdown');
+  assert.match(
+    slowdown.sentence,
+    /as memory grows with the calls \(see the memory finding\): the growing heap explains it, and it recurs with the heap, so the calls were not timed again\.$/,
+  );
 });
