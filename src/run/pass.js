@@ -64,6 +64,9 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     outcome: null,
     mode,
     terminal,
+    // A run's timed pass may end once its leak is decided; compare's arms (hooks) and --full-run never.
+    earlyStop: pass === 'timed' && hooks === null && !cfg.fullRun,
+    trend: null,
   };
   let settle;
   const settled = new Promise((resolve) => {
@@ -230,9 +233,9 @@ function ready(p, msg, { target, argv }) {
   p.watchdog.started();
   // The timed pass's preliminary verdict only: the second timed pass decides nothing on its own.
   // It also decides when a leaking run may end early (early-stop.js), which runs without a progress line too.
-  const live = pass === 'timed' && (p.mode !== 'none' || !cfg.fullRun);
+  const live = pass === 'timed' && (p.mode !== 'none' || p.earlyStop);
   const trend = live ? createLiveAnalysis({ header: p.header, cfg }) : null;
-  if (trend && !cfg.fullRun) p.trend = trend;
+  if (p.earlyStop) p.trend = trend;
   p.progress = createProgress({
     name: `${p.header.target.name}${PASS_LABELS[pass]}`,
     total: cfg.iterations,
