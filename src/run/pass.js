@@ -66,7 +66,8 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     terminal,
     // A run's timed pass may end once its leak is decided; compare's arms (hooks) and --full-run never.
     earlyStop: pass === 'timed' && hooks === null && !cfg.fullRun,
-    trend: null,
+    trend: null, // the live analysis that decides it
+    decided: null, // early-stop.js's facts once it decided
   };
   let settle;
   const settled = new Promise((resolve) => {
