@@ -64,8 +64,9 @@ export async function runPass({ target, cfg, argv, logPath, outputs, pass, inter
     outcome: null,
     mode,
     terminal,
-    // A run's timed pass may end once its leak is decided; compare's arms (hooks) and --full-run never.
-    earlyStop: pass === 'timed' && hooks === null && !cfg.fullRun,
+    // A run's timed pass may end once its leak is decided; never compare's arms (hooks), with
+    // --full-run, or against a --baseline (whose exact counts need all of its calls again).
+    earlyStop: pass === 'timed' && hooks === null && !cfg.fullRun && !cfg.baseline,
     trend: null, // the live analysis that decides it
     decided: null, // early-stop.js's facts once it decided
   };
