@@ -3,6 +3,7 @@
 // The analysis (src/analysis/) returns codes and numbers only; withSentences
 // words them once, for every output (terminal, summary.json's `sentence`,
 // summary.md, report.html, junit.xml). docs/verdicts.md says what each means.
+import { growsWithCalls } from '../analysis/grows-with-calls.js';
 import { namedSites } from '../analysis/sites.js';
 import { UNDECIDED_REASON, WASM32_MAX_BYTES } from '../protocol.js';
 import { formatBytes, formatCount, formatMs, formatNs, formatPercent, formatTolerance, plural } from './format.js';
@@ -239,7 +240,15 @@ function findingSentence(f, ctx) {
       break;
     case 'slowdown': {
       const memoryGrows = ctx.findings.some((x) => x !== f && x.kind !== 'slowdown' && TREND_KINDS.has(x.kind));
-      text = `${slowdownWords(f)}${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
+      // A slowdown beside memory that grows with the calls was not timed again (analyze.js toReplicate).
+      const explained = !f.replica && ctx.findings.some((x) => x !== f && growsWithCalls(x));
+      text = `${slowdownWords(f)}${
+        explained
+          ? ', as memory grows with the calls (see the memory finding): the growing heap explains it, and it recurs with the heap, so the calls were not timed again'
+          : memoryGrows
+            ? ', and memory grows as well (see the memory finding)'
+            : ' while memory shows no sustained growth'
+      }.`;
       break;
     }
     case 'memory-exhausted':
