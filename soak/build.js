@@ -10,6 +10,8 @@
 //                               test/fixtures/emscripten-global.c -> .cjs, .wasm
 //                               test/fixtures/webidl-counter.{idl,cpp} -> .cjs, .wasm
 //                               (Emscripten WebIDL bindings)
+//                               test/fixtures/wasmgc/<name>.wat -> <name>.wasm (WasmGC,
+//                               binaryen's text format: wat2wasm has no GC)
 //                               soak/fixtures/<name>.c -> soak/native/<name>.so for
 //                               the fixtures in NATIVE (not committed: see below)
 //   node soak/build.js --check  builds into a temporary folder and compares every
@@ -29,9 +31,19 @@
 // fixtures built with emcc.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -218,7 +230,7 @@ function names(dir, ext) {
 
 // Builds everything into outDir (relative to ROOT or absolute) and returns
 // the list of { built, committed } paths, both relative to ROOT when inside it.
-function buildAll(soakOut, testOut) {
+async function buildAll(soakOut, testOut) {
   const outputs = [];
   for (const name of names(FIXTURES, '.c')) {
     const src = `${FIXTURES}/${name}.c`;
@@ -265,12 +277,38 @@ function buildAll(soakOut, testOut) {
     run('wat2wasm', [src, '-o', out, ...(WAT_FLAGS[name] ?? [])]);
     outputs.push({ built: out, committed: `${TEST_FIXTURES}/${name}.wasm` });
   }
+  for (const out of await buildWasmGc(testOut)) outputs.push(out);
   // A wasm-bindgen --target bundler shaped package: its module is <name>_bg.wasm.
   mkdirSync(join(testOut, 'bindgen-bundler'), { recursive: true });
   const bundler = join(testOut, 'bindgen-bundler', 'adder_bg.wasm');
   run('wat2wasm', [`${TEST_FIXTURES}/bindgen-bundler/adder.wat`, '-o', bundler]);
   outputs.push({ built: bundler, committed: `${TEST_FIXTURES}/bindgen-bundler/adder_bg.wasm` });
   return outputs;
+}
+
+// WasmGC fixtures (struct and array types) are written in binaryen's text
+// format, which knows the GC proposal's final encoding; wabt's wat2wasm
+// (Debian's 1.0.32) does not. binaryen is an exact devDependency (132.0.0):
+// its emitBinary output is the same on every machine.
+const WASMGC = `${TEST_FIXTURES}/wasmgc`;
+const WASMGC_FEATURES = ['MVP', 'GC', 'ReferenceTypes'];
+
+/** Builds test/fixtures/wasmgc/<name>.wat into testOut/wasmgc; returns their { built, committed }. */
+async function buildWasmGc(testOut) {
+  const { default: binaryen } = await import('binaryen');
+  mkdirSync(join(testOut, 'wasmgc'), { recursive: true });
+  return names(WASMGC, '.wat').map((name) => {
+    const module = binaryen.parseText(readFileSync(join(ROOT, WASMGC, `${name}.wat`), 'utf8'));
+    try {
+      module.setFeatures(WASMGC_FEATURES.reduce((all, f) => all | binaryen.Features[f], 0));
+      if (!module.validate()) fail(`${WASMGC}/${name}.wat does not validate`);
+      const out = join(testOut, 'wasmgc', `${name}.wasm`);
+      writeFileSync(isAbsolute(out) ? out : join(ROOT, out), module.emitBinary());
+      return { built: out, committed: `${WASMGC}/${name}.wasm` };
+    } finally {
+      module.dispose();
+    }
+  });
 }
 
 /** Builds test/fixtures/webidl-counter.{cjs,wasm} into testOut, its generated glue in a temporary folder. */
@@ -310,7 +348,7 @@ function buildNative() {
   });
 }
 
-function check() {
+async function check() {
   const tmp = mkdtempSync(join(tmpdir(), 'soak-fixtures-'));
   const soakOut = join(tmp, 'modules');
   const testOut = join(tmp, 'test');
@@ -318,7 +356,7 @@ function check() {
   mkdirSync(testOut);
   const problems = [];
   try {
-    const outputs = buildAll(soakOut, testOut);
+    const outputs = await buildAll(soakOut, testOut);
     for (const { built, committed } of outputs) {
       const path = join(ROOT, committed);
       if (!existsSync(path)) {
@@ -352,14 +390,14 @@ function check() {
 
 const args = process.argv.slice(2);
 if (args.includes('--check')) {
-  check();
+  await check();
 } else if (args.includes('--native')) {
   for (const out of buildNative()) console.log(`built ${out}`);
 } else if (args.length > 0) {
   fail(`unknown argument ${args[0]} (usage: node soak/build.js [--check | --native])`);
 } else {
   mkdirSync(join(ROOT, MODULES), { recursive: true });
-  const outputs = buildAll(MODULES, TEST_FIXTURES);
+  const outputs = await buildAll(MODULES, TEST_FIXTURES);
   // The linker marks its output executable; modules are data.
   for (const { committed } of outputs) chmodSync(join(ROOT, committed), 0o644);
   for (const { committed } of outputs) console.log(`built ${relative('.', join(ROOT, committed))}`);

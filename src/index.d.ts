@@ -143,6 +143,8 @@ export interface Sources {
   allocator: Source;
   stackPointer: Source;
   census: Source & { kind?: string | null };
+  /** A WasmGC module's struct and array types (raw targets; a scenario's instantiated from bytes): its objects live in the JS heap, which judges them. */
+  gc?: Source & { structs: number; arrays: number };
   /** Where the verdicts' live bytes came from, or null. */
   liveBytes: string | null;
   countingPass: null | {
@@ -215,6 +217,20 @@ export interface Summary {
   name: string;
   status: 'completed' | 'interrupted' | 'failed';
   exitCode: number;
+  /** Why the timed pass stopped; "decided": it ended early on a leak beyond doubt (earlyStop). */
+  stopReason: 'iterations' | 'duration' | 'decided' | 'signal' | null;
+  /** Why a leaking run ended early (docs/verdicts.md, "Early stop"); null when it was not shortened. */
+  earlyStop: {
+    calls: number;
+    plannedCalls: number | null;
+    share: number;
+    pValue: number;
+    /** Bytes per 1 000 calls, with the interval's ends. */
+    slope: number;
+    low: number;
+    high: number;
+    series: string;
+  } | null;
   seed: number;
   command: string[];
   reproduce: string;
@@ -318,6 +334,8 @@ export type SoakOptions = (
   setupTimeout?: Duration;
   seed?: number;
   countAllocs?: boolean;
+  /** Run every planned call even once a leak is decided (by default a leaking run ends when its leak is beyond doubt), as --full-run. */
+  fullRun?: boolean;
   /** List every import a raw module needs that cannot be provided (else more than 4 are counted by module), as --verbose. */
   verbose?: boolean;
   /** Allocation sites in the counting pass (implies countAllocs): summary.sites. */

@@ -123,6 +123,8 @@ test('a folder a live run writes: a second run, soak, compare, report and merge 
 test('a lock left by a killed run is taken over with a note; the killed run’s samples are kept aside', async () => {
   const out = join(tempDir(), 'a');
   const holder = await startHolder(out);
+  // Its samples on disk first (the main thread writes the log beside the call that spins).
+  await whenFileReaches(join(out, 'samples.wslog'), 1, { timeoutMs: 120_000 });
   process.kill(holder.pid, 'SIGKILL');
   assert.equal((await holder.done).signal, 'SIGKILL');
   assert.ok(existsSync(join(out, LOCK_FILE)), 'a killed run leaves its lock');

@@ -117,10 +117,13 @@ test('too short a run for a window interval gives null bounds', () => {
   assert.ok(Number.isFinite(t.windowsEffect.relative));
 });
 
-test('a slowdown next to memory growth says that memory grows too', () => {
+test('a slowdown next to memory growth says that memory grows too, and explains it (not timed again)', () => {
   const r = analyzeRun(run({ seed: 11, drift: 0.2, frag: 65536 / 1500 }));
   assert.deepEqual(kinds(r), ['fragmentation', 'slowdown']);
-  assert.match(r.findings[1].sentence, /rises by .*, and memory grows as well/);
+  assert.match(
+    r.findings[1].sentence,
+    /rises by .*, as memory grows with the calls \(see the memory finding\): the growing heap explains it/,
+  );
   assert.doesNotMatch(r.findings[1].sentence, /flat|no sustained growth/);
 });
 

@@ -36,6 +36,10 @@ enum {
  * static data and the stack lie below the heap, well within this. */
 #define WS_CENSUS_SCAN_DEFAULT (32u << 20)
 
+/* Censuses ws_census_take takes of a heap other threads write
+ * (hints.concurrent) before it gives up on a consistent one. */
+#define WS_CENSUS_TORN_TRIES 8
+
 /* Chunks one walk may visit before it fails, unless a hint says otherwise. */
 #define WS_CENSUS_MAX_CHUNKS_DEFAULT (64u << 20)
 
@@ -75,6 +79,10 @@ typedef struct {
   uint64_t max_chunks;
   /* ws_loop_census's share of the run's time (WS_CENSUS_BUDGET_DEFAULT). */
   uint32_t budget_permille;
+  /* Non-zero when other threads may write the memory while a census reads
+   * it (a shared memory): a walk counts only when a second walk right after
+   * it finds the same heap (ws_census_take). */
+  uint32_t concurrent;
 } ws_census_hints;
 
 /* One census of a heap. Sizes are bytes; chunks are the allocator's blocks
@@ -112,6 +120,9 @@ typedef struct {
   uint32_t candidates[WS_CENSUS_FAMILY_COUNT];
   int miss_family;
   uint64_t miss_at, miss_chunks;
+  /* hints.concurrent: walks discarded because the walk after them found
+   * another heap (the memory changed under them: a torn walk). */
+  uint32_t torn;
 } ws_census_result;
 
 /* The caller-owned census of one memory: hints, where the state was proven
@@ -161,7 +172,11 @@ void ws_census_init(ws_census *census, const ws_census_hints *hints);
  * remembers the state on success. Returns 0, or WS_ENOHEAP when no allocator
  * was recognised (out->reason says why; census forgets its state). Work is
  * bounded by the hints' scan limit and chunk limit; mem may change between
- * calls (grown, moved), never during one. */
+ * calls (grown, moved), and during one only under hints.concurrent: then a
+ * walk counts when the walk right after it finds the same heap, else the
+ * census is taken again, WS_CENSUS_TORN_TRIES times in all (out->torn: the
+ * walks discarded), and returns WS_ENOHEAP when none was confirmed (the
+ * state stays remembered). */
 int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                    ws_census_result *out);
 

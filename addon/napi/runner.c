@@ -409,6 +409,9 @@ static ws_census *census_of(runner *r, uint32_t k) {
     r->n_censuses = k + 1;
   }
   r->censuses[k].run_spent_ns = &r->census_spent_ns;
+  /* A shared memory's other threads may allocate while the census walks:
+   * each walk is confirmed by another (ws_census_take). */
+  r->censuses[k].hints.concurrent = r->engine != NULL && v8_engine_shared(r->engine, k);
   return &r->censuses[k];
 }
 

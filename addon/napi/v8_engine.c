@@ -411,6 +411,10 @@ uint32_t v8_engine_memories(const v8_engine *engine) {
   return engine->n_memories;
 }
 
+int v8_engine_shared(const v8_engine *engine, uint32_t k) {
+  return k < engine->n_memories && engine->memories[k].shared;
+}
+
 napi_status v8_engine_add_memory(v8_engine *e, napi_value memory, int shared) {
   v8_memory *grown = realloc(e->memories, (e->n_memories + 1) * sizeof *grown);
   if (grown == NULL)

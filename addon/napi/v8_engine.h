@@ -25,6 +25,10 @@ ws_engine *v8_engine_base(v8_engine *engine);
 /* Returns the number of memories the engine tracks. */
 uint32_t v8_engine_memories(const v8_engine *engine);
 
+/* Whether memory k is a shared one (other threads may write it while the
+ * loop's thread reads it); 0 for an index not tracked. */
+int v8_engine_shared(const v8_engine *engine, uint32_t k);
+
 /* Tracks memory (shared != 0 for a SharedArrayBuffer memory) from now on,
  * weakly; its index is the previous count. */
 napi_status v8_engine_add_memory(v8_engine *engine, napi_value memory, int shared);

@@ -18,6 +18,7 @@ import { censusSummary, judgingMemory } from './census.js';
 import { censusMetricsOf } from './census-metrics.js';
 import { logCountOutcome } from './config.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
+import { growsWithCalls, PEAK_CAUSES } from './grows-with-calls.js';
 import { judge, runStatus } from './judge.js';
 import { garbageHeld, objectsSummary, withObjects } from './objects.js';
 import { namedSites, sitesSummary } from './sites.js';
@@ -128,6 +129,16 @@ const NAMES_CLASSES = new Set(['leak', 'unfreed-objects', 'growth', 'fragmentati
 function withGrowingClasses(f, census) {
   if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length || !f.slope) return f;
   return { ...f, sizeClasses: census.growing };
+}
+
+/**
+ * JS heap finding f with wasmGc ({ structs, arrays }) when the module is a
+ * WasmGC one (gc: the header's sources.gc, or null): its objects live in
+ * the JS heap, so its words name the module, not the glue.
+ */
+function withWasmGc(f, gc) {
+  if (f.kind !== 'js-heap-growth' || !gc) return f;
+  return { ...f, wasmGc: { structs: gc.structs, arrays: gc.arrays } };
 }
 
 /** Leak finding f with neverFrees when live bytes came from a heap that never frees (its words say so). */
@@ -267,18 +278,18 @@ function fromFirstCall(data) {
   return { ...data, memory: { ...data.memory, iter: shift(data.memory.iter) }, metrics };
 }
 
-// Growth causes that rest on peaks of blocks freed late, which a GC's timing moves.
-const PEAK_CAUSES = new Set(['heap-end', 'live-peaks', 'live-rising']);
-
 /**
  * What in the decoded timed pass logged, judged under cfg, must recur in a
  * second timed pass of the same calls (the replica) before it stands as a
  * finding: 'slowdown', 'peaks' (growth held by peaks of blocks freed late),
- * or null for nothing. Then run.js runs the replica.
+ * or null for nothing. Then run.js runs the replica. A slowdown beside
+ * memory that grows with the calls (growsWithCalls) is the growing heap's
+ * cost: it recurs with the heap, and that finding outranks it, so it is
+ * not timed again (docs/verdicts.md, "A finding must recur").
  */
 export function toReplicate(logged, cfg) {
   const { findings } = judgeTrends(fromFirstCall(logged), cfg).trend;
-  if (findings.some((f) => f.kind === 'slowdown')) return 'slowdown';
+  if (findings.some((f) => f.kind === 'slowdown') && !findings.some(growsWithCalls)) return 'slowdown';
   return findings.some((f) => f.kind === 'growth' && PEAK_CAUSES.has(f.cause)) ? 'peaks' : null;
 }
 
@@ -347,11 +358,19 @@ export function analyze({
         )
       : null;
   const explained = withObjects(trend.findings, trend.notes, objects, liveSource === HELD_SOURCE, garbage);
+  const wasmGc = timed.header.sources?.gc ?? null;
   summary.findings = [
     ...exhausted,
     ...explained.findings.map((f) =>
       withBlocks(
-        withSites(withMemory(withNeverFrees(withGrowingClasses(f, census), liveSource), memories, censusMemory), sites),
+        withSites(
+          withMemory(
+            withNeverFrees(withGrowingClasses(withWasmGc(f, wasmGc), census), liveSource),
+            memories,
+            censusMemory,
+          ),
+          sites,
+        ),
         leaked,
         memories[Math.max(censusMemory, 0)] ?? {},
       ),

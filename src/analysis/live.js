@@ -8,6 +8,7 @@
 // "Preliminary verdict").
 import { addon } from '../addon.js';
 import { judgeTrends } from './analyze.js';
+import { decided, grownOf, leakOf } from './early-stop.js';
 import { decodedRun } from './log-reader.js';
 import { memoryAt } from './summary.js';
 
@@ -27,8 +28,10 @@ const MIN_GAP_MS = 2000;
  * line says of them (src/report/progress-words.js words it), running an
  * analysis when one is due (force: now) and else repeating the last: null
  * before the first, { error } once the copy broke, else { tested, verdict,
- * countingFollows, memoryChange, sinceWarmup } (memoryChange in bytes, null
- * before any memory sample).
+ * countingFollows, memoryChange, sinceWarmup, decided } (memoryChange in
+ * bytes, null before any memory sample; decided: early-stop.js's facts when
+ * the run so far is a leak beyond doubt that the rule lets end the run,
+ * else null).
  */
 export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now = () => performance.now() }) {
   const live = addon.liveCreate(capacity);
@@ -39,6 +42,8 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
   // A copy that could not take a chunk stops there: the progress line must
   // never stop the run.
   let broken = null;
+  // The first analysis since which each found a leak: its calls and growth (early-stop.js).
+  let first = null;
 
   function consume(chunk) {
     if (broken) return;
@@ -59,7 +64,8 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
   }
 
   // What the line says of an analysis r: facts, worded by the report.
-  function factsOf(r) {
+  // t: when the analysis began (the clock is read once per analysis).
+  function factsOf(r, t) {
     // The counting pass runs after this one: its live bytes and budgets are not in yet.
     const facts = {
       tested: r.series.some((x) => x.tested),
@@ -67,7 +73,12 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
       countingFollows: Boolean(cfg.countAllocs),
       memoryChange: null,
       sinceWarmup: false,
+      decided: null,
     };
+    const f = leakOf(r);
+    first = f ? (first ?? { calls: r.calls, ...grownOf(f, r.stride) }) : null;
+    const plan = { iterations: cfg.iterations ?? null, durationMs: cfg.durationMs ?? null, elapsedMs: t - started };
+    facts.decided = decided(f, { calls: r.calls, first, stride: r.stride, plan });
     const { iter, bytes } = r.memory;
     if (iter.length === 0) return facts;
     const warm = r.warmup.iterations;
@@ -81,7 +92,7 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
     if (broken) return { error: broken.message };
     if (!force && t0 < nextAt) return last;
     try {
-      last = factsOf(analyze());
+      last = factsOf(analyze(), t0);
     } catch (err) {
       last = { error: err.message };
     }

@@ -144,6 +144,8 @@ export function buildSummary(data, warmupEnd, windows, run) {
     status: run.status,
     exitCode: run.exitCode,
     stopReason: run.reason ?? null,
+    // Why a leaking run ended early (src/analysis/early-stop.js), else null.
+    earlyStop: run.decided ?? null,
     seed: header.seed,
     command: header.command,
     reproduce: header.reproduce,

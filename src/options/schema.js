@@ -53,10 +53,10 @@ export const EXAMPLE_SUITE = fileURLToPath(new URL('../../soak/suite.json', impo
  */
 export const COMMANDS = Object.freeze({
   init: {
-    usage: 'wasm-soak init <package | glue.js | module.wasm> [-o scenario.mjs]',
+    usage: 'wasm-soak init <package | glue.js | module.wasm> [-o scenario.mjs] | --ci <suite.json> [-o workflow.yml]',
     summary: 'write a scenario that loads a module the way its glue wants',
     about:
-      "Recognises wasm-bindgen glue (--target nodejs, web, bundler), Emscripten MODULARIZE factories (embind, WebIDL), AssemblyScript modules and WASI reactors, or loads an npm package through its entry; writes a scenario (default <name>.soak.mjs) with one op that it ran 200 times and the module's API as commented calls. The module runs in a child process while init tries it. Exit 2 for what it cannot load, 3 when the module fails or no call works.",
+      "Recognises wasm-bindgen glue (--target nodejs, web, bundler), Emscripten MODULARIZE factories (embind, WebIDL), AssemblyScript modules and WASI reactors, or loads an npm package through its entry; writes a scenario (default <name>.soak.mjs) with one op that it ran 200 times and the module's API as commented calls. The module runs in a child process while init tries it. Exit 2 for what it cannot load, 3 when the module fails or no call works. With --ci and a suite file it writes the GitHub Actions workflow of a nightly soak of that suite instead (default .github/workflows/wasm-soak.yml).",
     operand: { name: 'package, glue or module', min: 1, max: 1 },
   },
   run: {
@@ -190,6 +190,13 @@ export const OPTIONS = Object.freeze(
       commands: RUN,
     },
     {
+      name: 'full-run',
+      default: false,
+      doc: 'run every planned call (or all of `--duration`) even once a leak is decided; by default a run whose leak is beyond doubt ends early (`stopReason` `decided`, `earlyStop` in summary.json; [docs/verdicts.md](verdicts.md), "Early stop"). A run without a leak is never shortened',
+      help: 'run every planned call even once a leak is decided (by default a run whose leak is beyond doubt ends early)',
+      commands: RUN,
+    },
+    {
       name: 'call-timeout',
       doc: 'a call, the promise it returns, `stats()` or `teardown()` running longer is a **hung call**: the worker is stopped, the call is recorded (iteration, op, elapsed time), exit 3; a call still running 1 s after `--duration` ran out is one too; `0`: no limit',
       value: 'T',
@@ -233,16 +240,23 @@ export const OPTIONS = Object.freeze(
         soak: RESULTS_ROOT,
         compare: `${RESULTS_ROOT}/compare-<A>-<B>`,
         merge: RESULTS_ROOT,
-        init: '<name>.soak.mjs',
+        init: '<name>.soak.mjs (--ci: .github/workflows/wasm-soak.yml)',
       },
       help: {
         run: 'result folder',
         soak: 'root of the result folders, one per target',
         compare: "the comparison's folder: compare.*, one folder per arm",
         merge: 'where the merged suite reports go',
-        init: 'the scenario file to write',
+        init: 'the scenario file (with --ci, the workflow) to write',
       },
       commands: [...ARM, 'merge', 'init'],
+    },
+    {
+      name: 'ci',
+      default: false,
+      doc: 'write the GitHub Actions workflow of a nightly soak of the suite file given as the operand (default `.github/workflows/wasm-soak.yml`): the suite with `--expect` against last night\'s baselines (`--baseline nightly`, kept in the Actions cache; `--save-baseline nightly` for the next night), `summary.md` in the step summary, the result folders with `junit.xml` uploaded; a suite of several targets runs as a matrix of `--shard K/N` jobs (one per target, at most 4) and a `merge` job ([docs/suites.md](suites.md), "A nightly job")',
+      help: 'write the GitHub Actions workflow of a nightly soak of the suite file given (a matrix of --shard jobs and a merge job for several targets)',
+      commands: ['init'],
     },
     {
       name: 'force',
@@ -251,7 +265,7 @@ export const OPTIONS = Object.freeze(
       help: {
         run: 'write over a result folder that holds a previous result (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
         soak: 'write over a result root that holds a previous suite (without it, the previous one is moved aside to DIR.1, DIR.2, ...)',
-        init: 'write over an existing scenario file',
+        init: 'write over an existing scenario (or workflow) file',
       },
       commands: [...RUN, 'init'],
     },

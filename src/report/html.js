@@ -11,6 +11,7 @@ import { fullFrameNames } from './frame-words.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
+import { earlyStopWords } from './progress-words.js';
 import { proseHtml } from './prose-html.js';
 import { SITES_CSS, sitesSection } from './sites-html.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
@@ -288,7 +289,7 @@ function runSection(s) {
     ['status', `${s.status ?? '–'} (exit code ${s.exitCode ?? '–'})`],
     [
       'iterations',
-      `${formatCount(s.iterations?.completed)} ${s.iterations?.requested == null ? 'until --duration ran out' : `of ${formatCount(s.iterations.requested)} requested`}`,
+      `${formatCount(s.iterations?.completed)} ${s.iterations?.requested == null ? 'until --duration ran out' : `of ${formatCount(s.iterations.requested)} requested`}${s.earlyStop ? `; ended early: ${earlyStopWords(s.earlyStop)}` : ''}`,
     ],
     ['warm-up', w ? `${formatCount(w.iterations)} iterations (${w.method})` : '–'],
     [

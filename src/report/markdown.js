@@ -6,6 +6,7 @@ import { baselineLines } from './baseline-words.js';
 import { escapeMarkdown, markdownBlock } from './escape.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { INSTALL_HINT } from './plots.js';
+import { earlyStopWords } from './progress-words.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
@@ -188,6 +189,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
         `Run: ${formatCount(s.iterations?.completed)} calls in ${formatMs(s.durationMs)}, ${cell(s.status)}.`,
       '',
     );
+  if (s.earlyStop) out.push(`Ended early: ${escapeMarkdown(earlyStopWords(s.earlyStop))}`, '');
   // The figures drawn, by name ('memory.png', 'memory-narrow.svg' → 'memory').
   const stack = stackFlatText(s, [...new Set(figures.map((f) => f.replace(/(-narrow)?\.\w+$/, '')))]);
   if (stack) out.push(`Shadow stack ${stack}.`, '');

@@ -1,6 +1,6 @@
 // The progress line's preliminary verdict in words (the live analysis's
 // facts, src/analysis/live.js preliminary()).
-import { formatBytes } from './format.js';
+import { formatBytes, formatCount } from './format.js';
 
 /**
  * "memory +1.2 MiB since warm-up · preliminary verdict: leak (so far)", or
@@ -16,4 +16,18 @@ export function preliminaryWords(p) {
   if (p.memoryChange === null) return verdict;
   const since = p.sinceWarmup ? 'since warm-up' : 'since start';
   return `memory ${p.memoryChange >= 0 ? '+' : ''}${formatBytes(p.memoryChange)} ${since} · ${verdict}`;
+}
+
+/**
+ * Why a leaking run ended early, one sentence: d is the stop's facts
+ * (src/analysis/early-stop.js decided(), summary.json's earlyStop).
+ */
+export function earlyStopWords(d) {
+  const of = d.plannedCalls ? ` of ${formatCount(d.plannedCalls)}` : '';
+  const what = d.series === 'live-bytes' ? 'live bytes' : d.series;
+  return (
+    `the leak was decided after ${formatCount(d.calls)}${of} calls (${what} +${formatBytes(d.slope)} per 1,000 calls, ` +
+    `interval ${formatBytes(d.low)}–${formatBytes(d.high)}, p = ${d.pValue.toPrecision(2)}), so the run ended there; ` +
+    '--full-run runs every planned call.'
+  );
 }

@@ -3,9 +3,10 @@
 // The analysis (src/analysis/) returns codes and numbers only; withSentences
 // words them once, for every output (terminal, summary.json's `sentence`,
 // summary.md, report.html, junit.xml). docs/verdicts.md says what each means.
+import { growsWithCalls } from '../analysis/grows-with-calls.js';
 import { namedSites } from '../analysis/sites.js';
 import { UNDECIDED_REASON, WASM32_MAX_BYTES } from '../protocol.js';
-import { formatBytes, formatCount, formatMs, formatNs, formatPercent, formatTolerance } from './format.js';
+import { formatBytes, formatCount, formatMs, formatNs, formatPercent, formatTolerance, plural } from './format.js';
 import { headlineStack } from './frame-words.js';
 
 // Each verdict and finding kind in a few words, for banners and tables
@@ -233,11 +234,21 @@ function findingSentence(f, ctx) {
       break;
     }
     case 'js-heap-growth':
-      text = `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
+      text = f.wasmGc
+        ? `${what} grows by ${rate}: the module is a WasmGC module (${plural(f.wasmGc.structs, 'struct type')} and ${plural(f.wasmGc.arrays, 'array type')}), whose objects live in the engine's garbage-collected heap, not in linear memory, so the JS heap after full GCs is where its leak shows: it keeps objects reachable that it no longer needs.`
+        : `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
       break;
     case 'slowdown': {
       const memoryGrows = ctx.findings.some((x) => x !== f && x.kind !== 'slowdown' && TREND_KINDS.has(x.kind));
-      text = `${slowdownWords(f)}${memoryGrows ? ', and memory grows as well (see the memory finding)' : ' while memory shows no sustained growth'}.`;
+      // A slowdown beside memory that grows with the calls was not timed again (analyze.js toReplicate).
+      const explained = !f.replica && ctx.findings.some((x) => x !== f && growsWithCalls(x));
+      text = `${slowdownWords(f)}${
+        explained
+          ? ', as memory grows with the calls (see the memory finding): the growing heap explains it, and it recurs with the heap, so the calls were not timed again'
+          : memoryGrows
+            ? ', and memory grows as well (see the memory finding)'
+            : ' while memory shows no sustained growth'
+      }.`;
       break;
     }
     case 'memory-exhausted':

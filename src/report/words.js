@@ -275,6 +275,7 @@ const SOURCE_LABELS = [
   ['allocator', 'allocator statistics'],
   ['stackPointer', 'stack pointer'],
   ['census', 'heap census'],
+  ['gc', 'WasmGC objects'],
 ];
 
 // Entry points the counting pass instrumented, per module ([[names], ...]).
@@ -520,7 +521,9 @@ export function nextSteps(s) {
   }
   if (lead?.series === 'js-heap') {
     steps.push({
-      text: 'The JS heap grows, not wasm memory: look for objects the JS glue keeps per call (caches, closures, objects only a FinalizationRegistry frees, whose callbacks run only when the event loop turns).',
+      text: s.sources?.gc?.source
+        ? "The JS heap grows, and this WasmGC module's struct and array objects live there: look for where the module keeps them reachable per call (a global, table or array that only grows, a cache never emptied), or for objects the JS side keeps."
+        : 'The JS heap grows, not wasm memory: look for objects the JS glue keeps per call (caches, closures, objects only a FinalizationRegistry frees, whose callbacks run only when the event loop turns).',
       command: null,
     });
   }

@@ -5,6 +5,7 @@
 import { dirname } from 'node:path';
 import { createLiveAnalysis } from '../analysis/live.js';
 import { CTL_WORDS } from '../protocol.js';
+import { earlyStopWords } from '../report/progress-words.js';
 import { ensureResultFile } from '../result-file.js';
 import { abandonRun, createRing, requestStop } from './drain.js';
 import { buildHeader } from './log-header.js';
@@ -77,6 +78,11 @@ export async function runPass({
     outcome: null,
     mode,
     terminal,
+    // A run's timed pass may end once its leak is decided; never compare's arms (hooks), with
+    // --full-run, or against a --baseline (whose exact counts need all of its calls again).
+    earlyStop: pass === 'timed' && hooks === null && !cfg.fullRun && !cfg.baseline,
+    trend: null, // the live analysis that decides it
+    decided: null, // early-stop.js's facts once it decided
   };
   let settle;
   const settled = new Promise((resolve) => {
@@ -130,6 +136,9 @@ export async function runPass({
   let outcome = p.outcome;
   if (p.log.writeError && outcome.status !== 'failed')
     outcome = { ...outcome, status: 'failed', phase: 'log', error: writeFailure(p.log.writeError, logPath) };
+  // A run ended because its leak was decided completed its work (docs/verdicts.md, "Early stop").
+  if (p.decided && outcome.status === 'interrupted' && outcome.reason === 'signal' && !interrupt?.interrupted)
+    outcome = { ...outcome, status: 'completed', reason: 'decided', decided: p.decided };
   if (p.progress) p.progress.finish();
   else terminal.close(null);
   await worker.terminate();
@@ -179,6 +188,7 @@ function tick(p) {
   if (p.log.opened) {
     p.log.drain();
     p.progress?.tick();
+    if (p.trend && p.stopAt === null && !p.decided) decideEarly(p);
   }
   const hang = p.watchdog.check();
   if (hang) {
@@ -196,6 +206,19 @@ function tick(p) {
       process.stderr.write(stuckNotice(now, p.header?.ops, p.cfg));
     }
   }
+}
+
+/**
+ * Ends the timed pass once the live analysis finds its leak decided
+ * (early-stop.js; not with --full-run): the loop stops after its call, and
+ * the user is told why.
+ */
+function decideEarly(p) {
+  const decided = p.trend.preliminary()?.decided;
+  if (!decided) return;
+  p.decided = decided;
+  requestStop(p.sab);
+  if (!p.cfg.quiet) p.terminal.above(`wasm-soak: ${earlyStopWords(decided)}\n`, process.stderr, 'early-stop');
 }
 
 /** The pass's worker messages: ready (the log and progress start), drain, done and fatal; the rest go to hooks. */
@@ -231,7 +254,10 @@ function ready(p, msg, { target, argv }) {
   p.onHeader?.(p.header);
   p.watchdog.started();
   // The timed pass's preliminary verdict only: the second timed pass decides nothing on its own.
-  const trend = p.mode === 'none' || pass !== 'timed' ? null : createLiveAnalysis({ header: p.header, cfg });
+  // It also decides when a leaking run may end early (early-stop.js), which runs without a progress line too.
+  const live = pass === 'timed' && (p.mode !== 'none' || p.earlyStop);
+  const trend = live ? createLiveAnalysis({ header: p.header, cfg }) : null;
+  if (p.earlyStop) p.trend = trend;
   p.progress = createProgress({
     name: `${p.header.target.name}${PASS_LABELS[pass]}`,
     total: cfg.iterations,

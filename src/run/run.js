@@ -137,6 +137,7 @@ export const runOf = (outcome) => ({
   phase: outcome.phase,
   error: outcome.error,
   untrackedMemories: outcome.untrackedMemories ?? 0,
+  decided: outcome.decided ?? null,
 });
 
 /**

@@ -44,8 +44,10 @@ import { inspectModule } from './targets/wasm-info.js';
  * the extra imports may stand without the glue's) before anything is
  * compiled; it is used by the counting pass. onGrowFailed(memory, delta, error) is called when
  * memory.grow(delta) throws its RangeError (the memory could not grow), before
- * the error is rethrown. Returns { track(memory, label), pristine: the
- * unhooked { Memory, Module, Instance } }.
+ * the error is rethrown. onGcTypes(gc) is called for a module instantiated
+ * from bytes whose type section declares WasmGC struct or array types (gc:
+ * inspectModule's { structs, arrays }). Returns { track(memory, label),
+ * pristine: the unhooked { Memory, Module, Instance } }.
  * Long: the hooks share the capture's state and are installed together, so that none is missed.
  */
 export function installCapture({
@@ -53,6 +55,7 @@ export function installCapture({
   onLabel,
   onInstance = () => {},
   onGrowFailed = () => {},
+  onGcTypes = () => {},
   transform = null,
 }) {
   const W = globalThis.WebAssembly;
@@ -170,6 +173,8 @@ export function installCapture({
     return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
       if (rewritten) extraImports.set(result.module, hooksOf(rewritten));
       seen(result.module, result.instance, imports, isRuntime(caller) ? null : exportedMaxima(source), caller);
+      const gc = isRuntime(caller) ? null : gcTypesOf(source);
+      if (gc) onGcTypes(gc);
       return result;
     });
   });
@@ -236,6 +241,20 @@ function exportedMaxima(source) {
     return new Map(
       info.exports.filter((e) => e.kind === 'memory').map((e) => [e.name, info.memories[e.index]?.max ?? null]),
     );
+  } catch {
+    return null;
+  }
+}
+
+/** The WasmGC types of source's bytes (inspectModule's gc), or null: none, not bytes, or not parsed. */
+function gcTypesOf(source) {
+  if (!isBytes(source)) return null;
+  try {
+    return inspectModule(
+      source instanceof ArrayBuffer
+        ? new Uint8Array(source)
+        : new Uint8Array(source.buffer, source.byteOffset, source.byteLength),
+    ).gc;
   } catch {
     return null;
   }

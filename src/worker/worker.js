@@ -26,6 +26,7 @@ import { installObjectTracker, NativeFinalizationRegistry } from './objects.js';
 import { rejectionError, watchRejections } from './rejections.js';
 import { createStatsReader } from './stats-values.js';
 import { createContext, loadScenario } from './targets/scenario.js';
+import { WASMGC_FIX } from './targets/wasm-info.js';
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
@@ -92,9 +93,13 @@ const sites =
     : null;
 const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
 
+let wasmGcSeen = null; // { structs, arrays } of a WasmGC module a scenario instantiated
 const capture = installCapture({
   transform: counting ? counting.transform : null,
   onGrowFailed: growFailures.fromJs,
+  onGcTypes: (gc) => {
+    wasmGcSeen ??= gc; // a scenario's WasmGC module (the first one instantiated from bytes)
+  },
   onMemory(memory, label, maximumPages, owner) {
     if (tracked.length >= MAX_MEMORIES) {
       untrackedMemories++;
@@ -272,6 +277,7 @@ async function prepare(stdio) {
       free: raw.free,
       bufferMemory,
       exitCodeOf: raw.exitCodeOf,
+      wasmGc: raw.info.gc,
     };
   }
   const { scenario, ops } = await loadScenario(target.path);
@@ -294,7 +300,8 @@ async function prepare(stdio) {
 // took is censusHeldNs. Until the glue has made an object, every other
 // checkpoint takes the JS heap after a GC alone (nothing a finalizer frees
 // holds linear memory). Raw modules have no JS glue (the JS heap is the
-// harness's own, nothing is finalized), so only scenarios pay for them.
+// harness's own, nothing is finalized), so only scenarios pay for them, and
+// raw WasmGC modules, whose struct and array objects live in that heap.
 
 /**
  * V8's gc(), taken from a fresh context: --expose-gc is on only while that
@@ -311,7 +318,8 @@ function exposeGc() {
     setFlagsFromString('--no-expose-gc');
   }
 }
-const collectGarbage = target.kind === 'scenario' ? exposeGc() : null;
+// A raw WasmGC module's objects live in the JS heap: it gets them too (prepare).
+let collectGarbage = target.kind === 'scenario' ? exposeGc() : null;
 const HELD_CHECKPOINTS = 32;
 let checkpoint = 0;
 
@@ -349,7 +357,7 @@ async function heldSample(completed, elapsedMs) {
   checkpoint++;
   // No glue object seen yet: nothing a finalizer frees holds linear memory,
   // so every other checkpoint takes the JS heap after a GC alone.
-  if (!objects.seen()) {
+  if (!objects?.seen()) {
     if (checkpoint % 2 === 1) {
       collectGarbage();
       addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
@@ -535,6 +543,18 @@ async function loop(prepared) {
 }
 
 /**
+ * A WasmGC module's source (gc: inspectModule's { structs, arrays }, or
+ * null): { gc: { source, structs, arrays } }, {} for another module. Its
+ * objects live in the engine's heap, which the JS heap after full GCs
+ * measures (heldSample), not in linear memory.
+ */
+function wasmGcSource(gc) {
+  if (!gc) return {};
+  const source = `${gc.structs} struct and ${gc.arrays} array types: objects live in the engine's garbage-collected heap, judged by the JS heap after full GCs`;
+  return { gc: { source, structs: gc.structs, arrays: gc.arrays } };
+}
+
+/**
  * A native library's sources: { native: { malloc: the object defining the
  * malloc its buffers come from, heap: its own mallinfo2 or null } }, else
  * nothing.
@@ -593,7 +613,10 @@ async function main() {
     checkBudgetOps(config.budgets, prepared.ops);
   } catch (err) {
     await stdioTaken();
-    parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(err) });
+    const error = serializeError(err);
+    // A scenario's WasmGC module on Node 20: the engine's own words suggest a flag that does not help.
+    if (/enable with --experimental-wasm-gc/.test(error.message)) error.fix = WASMGC_FIX;
+    parentPort.postMessage({ type: 'fatal', phase: 'setup', error });
     return;
   }
   await yieldToEventLoop(); // Node looks for unhandled rejections between turns of the event loop
@@ -618,12 +641,18 @@ async function main() {
 
   sources = createSources(liveInstances());
   sourcesSeen = instances.length;
+  if (prepared.wasmGc) collectGarbage ??= exposeGc();
   if (target.kind === 'module') for (const t of tracked) t.module = relative(process.cwd(), target.path) || target.path;
   const censuses = Array.from({ length: censusedMemories() }, (_, k) => addon.census(runner, k, false));
   parentPort.postMessage({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
-    sources: { ...sources.describe(), census: censusSources(censuses, tracked), ...nativeSource(runner) },
+    sources: {
+      ...sources.describe(),
+      census: censusSources(censuses, tracked),
+      ...nativeSource(runner),
+      ...wasmGcSource(prepared.wasmGc ?? wasmGcSeen),
+    },
     instrumented: counting ? counting.instrumented : null,
     coverage: counting ? counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),

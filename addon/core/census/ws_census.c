@@ -204,8 +204,10 @@ int ws__census_visit(ws_census *census, const uint8_t *mem, size_t len,
   return rewalk(&h, census, out) == 0 ? 0 : WS_ENOHEAP;
 }
 
-int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
-                   ws_census_result *out) {
+/* One census (ws_census_take's, without its confirmation): re-walks the
+ * remembered state, else searches. */
+static int take_once(ws_census *census, const uint8_t *mem, size_t len,
+                     ws_census_result *out) {
   const ws_census_hints *hints = &census->hints;
   ws__heap h = {
       .mem = mem, .len = mem != NULL ? len : 0, .max_chunks = max_chunks_of(hints)};
@@ -278,6 +280,59 @@ int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
                               "validated (corrupt, or an allocator not recognised)"
                             : "no allocator state was found (looked for: " SOUGHT
                               "none there: no heap yet, or another allocator)";
+  return WS_ENOHEAP;
+}
+
+/* Whether two walks a and b found the same heap: every count, the state and
+ * the size classes equal. */
+static int same_heap(const ws_census_result *a, const ws_census_result *b) {
+  if (a->kind != b->kind || a->state != b->state || a->live_bytes != b->live_bytes ||
+      a->live_gross != b->live_gross || a->in_use_chunks != b->in_use_chunks ||
+      a->free_bytes != b->free_bytes || a->free_chunks != b->free_chunks ||
+      a->largest_free != b->largest_free || a->top_bytes != b->top_bytes ||
+      a->heap_bytes != b->heap_bytes || a->segments != b->segments)
+    return 0;
+  return memcmp(a->classes, b->classes, sizeof a->classes) == 0;
+}
+
+/* A heap other threads write (hints.concurrent) is walked while they run: a
+ * walk may read one chunk before an allocation and the next after it, and
+ * such a torn chain can still add up to a heap that never was (two
+ * operations' halves). A walk therefore counts only when the walk right
+ * after it, from the same state, finds the same heap (counts, state and
+ * size classes): two walks torn alike would need the writers to repeat the
+ * same interleaving. Else it is taken again, WS_CENSUS_TORN_TRIES times in
+ * all, and then nothing is recognised this time ("the heap changed under
+ * every walk"); the state stays remembered for the next census. */
+int ws_census_take(ws_census *census, const uint8_t *mem, size_t len,
+                   ws_census_result *out) {
+  int rc = take_once(census, mem, len, out);
+  if (!census->hints.concurrent)
+    return rc;
+  ws__heap h = {.mem = mem,
+                .len = mem != NULL ? len : 0,
+                .max_chunks = max_chunks_of(&census->hints)};
+  uint32_t torn = 0;
+  for (;;) {
+    if (rc != 0)
+      return rc;
+    ws_census_result again;
+    if (rewalk(&h, census, &again) == 0 && same_heap(out, &again)) {
+      out->torn = torn;
+      return 0;
+    }
+    if (++torn >= WS_CENSUS_TORN_TRIES)
+      break;
+    rc = take_once(census, mem, len, out);
+  }
+  int kind = census->kind;
+  memset(out, 0, sizeof *out);
+  out->kind = WS_CENSUS_NONE;
+  out->miss_family = -1;
+  out->torn = torn;
+  out->reason = "the heap changed under every walk (other threads allocating while "
+                "the census read it): no consistent census this time";
+  census->kind = kind;
   return WS_ENOHEAP;
 }
 

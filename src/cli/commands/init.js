@@ -2,7 +2,9 @@
 // scenario that loads the module and runs one working op.
 import { relative } from 'node:path';
 import { EXIT } from '../../errors.js';
+import { writeCiWorkflow } from '../../init/ci-workflow.js';
 import { init } from '../../init/init.js';
+import { VERSION } from '../../version.js';
 
 /**
  * What init saw the op do: "op X ran N calls here, each entering the module"
@@ -17,6 +19,19 @@ function ran({ op, calls, reach }) {
 
 /** Writes the scenario of parseCommand('init', argv) and says how to run it. */
 export async function commandInit({ values, positionals }) {
+  if (values.ci) {
+    const w = writeCiWorkflow({
+      suitePath: positionals[0],
+      out: values.out ?? null,
+      force: values.force ?? false,
+      version: VERSION,
+    });
+    const jobs = w.shards > 1 ? `${w.shards} shard jobs (--shard K/${w.shards}) and a merge job` : 'one job';
+    process.stdout.write(
+      `wrote ${relative(process.cwd(), w.file) || w.file}: the nightly soak of ${w.suite} (${w.targets} target${w.targets === 1 ? '' : 's'}) in ${jobs}, each night against the last one's baselines. Commit it; the first night saves the baselines the next checks against.\n`,
+    );
+    return EXIT.OK;
+  }
   const done = await init({ operand: positionals[0], out: values.out ?? null, force: values.force ?? false });
   const shown = relative(process.cwd(), done.file) || done.file;
   if (done.placeholder) {

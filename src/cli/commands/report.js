@@ -50,7 +50,16 @@ function previousOutcome(dir, data) {
       const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error, frees: cp.frees } : null;
       if (s.status === 'completed' && !data.complete) return { run: lostEnd(data, s), count };
       if (s.status)
-        return { run: { status: s.status, reason: s.stopReason, phase: s.error?.phase, error: s.error }, count };
+        return {
+          run: {
+            status: s.status,
+            reason: s.stopReason,
+            phase: s.error?.phase,
+            error: s.error,
+            decided: s.earlyStop ?? null,
+          },
+          count,
+        };
     } catch {
       // A summary cut short by a crash: fall back to the log.
     }

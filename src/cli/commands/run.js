@@ -6,6 +6,7 @@ import { runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
 import { terminalText } from '../../report/escape.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
+import { earlyStopWords } from '../../report/progress-words.js';
 import { targetFrames } from '../../report/stack.js';
 import {
   blocksHintLine,
@@ -40,6 +41,7 @@ function printResult(summary, outDir) {
   }
   for (const line of undecidedLines(summary)) lines.push(`  inconclusive, ${line}`);
   for (const line of noteLines(summary)) lines.push(`  note: ${line}`);
+  if (summary.earlyStop) lines.push(`  ended early: ${earlyStopWords(summary.earlyStop)}`);
   for (const x of nextSteps(summary).slice(0, -1))
     lines.push(`  next: ${x.text}${x.command ? `\n    ${x.command}` : ''}`);
   lines.push(

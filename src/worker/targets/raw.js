@@ -8,7 +8,7 @@ import { moduleKind, needsGlue } from '../../module-kind.js';
 import { ARG_KIND, MAX_PARAMS, VALUE_TYPE } from '../../protocol.js';
 import { chooseCalls } from './choose-calls.js';
 import { buildTrampoline } from './trampoline.js';
-import { inspectModule } from './wasm-info.js';
+import { inspectModule, WASMGC_FIX } from './wasm-info.js';
 
 const WASI_MODULE = 'wasi_snapshot_preview1';
 const ALLOCATORS = [
@@ -41,8 +41,8 @@ function loadModule(path, given) {
     if (feature) {
       throw usageError(
         'WS_EFEATURE',
-        `${path} uses ${feature}, which the engine of this Node ${process.version} does not run (${why}).`,
-        'Build the module without it (one 32-bit memory), or drive a build without it from a scenario.',
+        `${path} uses ${feature.words}, which the engine of this Node ${process.version} does not run (${why}).`,
+        feature.fix,
       );
     }
     throw usageError(
@@ -62,20 +62,29 @@ function loadModule(path, given) {
   }
 }
 
+const WITHOUT_IT = 'Build the module without it (one 32-bit memory), or drive a build without it from a scenario.';
 /**
- * The proposal an invalid module's sections show it needs, as words
- * ("multiple memories (3: the multi-memory proposal)", "a 64-bit memory
- * (the memory64 proposal)"), or null when they show none (or do not parse).
+ * The proposal an invalid module's sections show it needs, as { words, fix }
+ * (words: "multiple memories (3: the multi-memory proposal)", "a 64-bit
+ * memory (the memory64 proposal)", "WasmGC types (…)"; fix: what to do), or
+ * null when they show none (or do not parse).
  */
 function unsupportedFeature(bytes) {
-  let memories;
+  let info;
   try {
-    memories = inspectModule(bytes).memories;
+    info = inspectModule(bytes);
   } catch {
     return null;
   }
-  if (memories.some((m) => m.memory64)) return 'a 64-bit memory (the memory64 proposal)';
-  if (memories.length > 1) return `multiple memories (${memories.length}: the multi-memory proposal)`;
+  const { memories, gc } = info;
+  if (memories.some((m) => m.memory64)) return { words: 'a 64-bit memory (the memory64 proposal)', fix: WITHOUT_IT };
+  if (memories.length > 1)
+    return { words: `multiple memories (${memories.length}: the multi-memory proposal)`, fix: WITHOUT_IT };
+  if (gc)
+    return {
+      words: `WasmGC types (${gc.structs} struct and ${gc.arrays} array types: the GC proposal, whose objects live in the engine's garbage-collected heap)`,
+      fix: WASMGC_FIX,
+    };
   return null;
 }
 
