@@ -93,8 +93,9 @@ test('soak() in a host with --expose-gc completes; any rejection of soak() is a 
   assert.deepEqual(JSON.parse(r.stdout.trim()), {
     status: 'completed',
     name: 'SoakError',
-    exitCode: 3,
-    code: 'WS_EINTERNAL',
+    // A signal that is no AbortSignal is an input error naming the field (issue 31), not an internal one.
+    exitCode: 2,
+    code: 'WS_EUSAGE',
   });
 });
 
