@@ -6,6 +6,7 @@
 // drained chunk, so it costs the same at any call rate.
 import { addon } from '../addon.js';
 import { RECORD_TYPE, recordView } from '../protocol.js';
+import { visible } from '../report/escape.js';
 import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '../report/format.js';
 import { preliminaryWords } from '../report/progress-words.js';
 
@@ -168,7 +169,7 @@ export function createProgress({ name, total, durationMs, mode, terminal, trend,
     const fraction = Math.min(1, Math.max(total ? done / total : 0, durationMs ? elapsed / durationMs : 0));
     const words = preliminaryWords(trend?.preliminary(final) ?? null);
     return [
-      { text: name, keep: 10 },
+      { text: visible(name), keep: 10 }, // the target's name: its control characters shown, never run
       { text: `[${'#'.repeat(Math.round(fraction * 20)).padEnd(20, '-')}]`, keep: 4 },
       { text: `${formatCount(done)}${total ? `/${formatCount(total)}` : ''}`, keep: 9 },
       { text: `${formatRate(rate)} it/s`, keep: 3 },

@@ -5,6 +5,7 @@
 // call still running a grace second after --duration ran out. Ending the
 // hang (terminating the worker) is the caller's.
 import { CTL, PHASE } from '../protocol.js';
+import { visible } from '../report/escape.js';
 
 /** How long past --duration a call may still run before it is ended. */
 export const DURATION_GRACE_MS = 1000;
@@ -78,7 +79,7 @@ export function describeState(s, ops = []) {
   if (s.phase === PHASE.load) return { phase: 'load', what: 'loading the target', iteration: null, op: null };
   if (s.phase === PHASE.setup) return { phase: 'setup', what: 'setup()', iteration: null, op: null };
   if (s.call > 0) {
-    const what = `iteration ${s.iteration} (op "${op}")`;
+    const what = `iteration ${s.iteration} (op "${visible(op)}")`; // a message: the op's control characters shown
     return { phase: 'iteration', what, iteration: s.iteration, op, pending: s.phase === PHASE.pending };
   }
   if (s.phase === PHASE.stats) return { phase: 'stats', what: `stats()${after}`, iteration: null, op: null };
