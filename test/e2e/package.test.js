@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { assertClean, fixture, npm, npxSoak, ROOT, readSummary, tempDir } from './helpers.js';
+import { assertClean, fixture, npm, npxSoak, ROOT, readSummary, tempDir } from '../helpers.js';
 
 // A bound against a hang, not a speed target: on 2 shared cores the test took
 // 200 s (building the addon from source is most of it), so 300 s would fail on a

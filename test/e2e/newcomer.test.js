@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { npm, npxSoak, ROOT, readSummary, tempDir } from './helpers.js';
+import { npm, npxSoak, ROOT, readSummary, tempDir } from '../helpers.js';
 
 // A bound against a hang: packing, installing and four default runs of
 // 20 000 calls took about 2 min on 2 shared cores.

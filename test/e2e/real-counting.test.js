@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assertClean, fixture, readSummary, runCli, tempDir } from './helpers.js';
+import { assertClean, fixture, readSummary, runCli, tempDir } from '../helpers.js';
 
 const REAL = fixture('soak', 'real');
 const suite = JSON.parse(readFileSync(join(REAL, 'suite.json'), 'utf8'));
