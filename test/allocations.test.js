@@ -186,24 +186,6 @@ test('sources: the stack pointer is sampled, missing sources say how to enable t
   assert.equal(value[0] - value[n], 16 * (iter[n] - iter[0]), 'the stack pointer drifts down 16 B a call');
 });
 
-test('glue module: sql.js debug build, leaking prepared statements is a leak, freeing them is stable', async () => {
-  const leak = await run(['run', fixture('soak', 'dev', 'sqljs-debug-leak.mjs'), '--count-allocs', '--seed', '5'], 1);
-  assert.equal(leak.summary.verdict, 'leak');
-  assert.deepEqual(leak.summary.allocations.instrumented, [['malloc', 'free']]);
-  const select = leak.summary.allocations.ops.find((o) => o.name === 'select');
-  assert.ok(select.liveLeftBehind > 1e6, 'the select op leaves the statements behind');
-  const clean = await run([
-    'run',
-    fixture('soak', 'dev', 'sqljs-debug.mjs'),
-    '--count-allocs',
-    '--seed',
-    '5',
-    '--fail-on',
-    'leak,fragmentation,growth',
-  ]);
-  assert.deepEqual(memoryFindings(clean.summary), []);
-});
-
 test('frees that belie what the pass wrapped: over 1 % missed in any pass, or unmatched behind boundary wrappers, makes it incomplete', () => {
   const behind = {
     instrumented: [['__wbindgen_malloc', '__wbindgen_free', 'realloc']],
