@@ -12,31 +12,7 @@ import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { glueKind } from '../src/module-kind.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
-
-const CALLS = 1000;
-
-/** A scratch project that has this checkout's node_modules, as a user's project has its dependencies. */
-function project() {
-  const dir = tempDir('wasm-soak-init-');
-  symlinkSync(fixture('node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
-
-/** init operand into dir, then run the scenario 1 000 times; returns { text, summary }. */
-async function initAndRun(operand, dir = project()) {
-  const scenario = join(dir, 'scenario.mjs');
-  const init = await runCli(['init', operand, '-o', scenario], { cwd: dir });
-  assert.equal(init.code, 0, `init ${operand}: ${init.stderr}`);
-  assert.match(init.stdout, /ran 200 calls here/);
-  const out = join(dir, 'out');
-  const r = await runCli(['run', scenario, '-n', String(CALLS), '--seed', '3', '-q', '--fail-on', 'none', '-o', out], {
-    cwd: dir,
-  });
-  assert.equal(r.code, 0, `run of the scenario for ${operand}: ${r.stderr}`);
-  const summary = readSummary(out);
-  assert.equal(summary.iterations.completed, CALLS, `${operand}: every call completed`);
-  return { text: readFileSync(scenario, 'utf8'), summary };
-}
+import { CALLS, initAndRun, project } from './init-helpers.js';
 
 /**
  * init operand into dir where no call works with random arguments: exit 0, the sentence that
@@ -122,25 +98,6 @@ test('init on Emscripten glue built without MODULARIZE: run once with a Module t
     assert.match(text, /Emscripten glue without MODULARIZE/);
     assert.match(text, /const Module = \{ wasmBinary: readFileSync\(WASM\)/);
     assert.match(text, /\/\/ {3}const ptr = raw\._malloc\(size\);/, "the module's own allocator, shown working");
-  }
-});
-
-test('init on Emscripten glue with WebIDL bindings: its classes listed, what it makes freed with Module.destroy', async () => {
-  // test/fixtures/webidl-counter.cjs: Debian's emcc and webidl_binder, MODULARIZE (soak/build.js).
-  const glue = fixture('test', 'fixtures', 'webidl-counter.cjs');
-  assert.deepEqual(glueKind(readFileSync(glue, 'utf8')), { kind: 'emscripten', flavour: 'webidl' });
-  for (const operand of [glue, fixture('test', 'fixtures', 'webidl-counter.wasm')]) {
-    const { text } = await initAndRun(operand);
-    const header = text.replace(/\n\/\/ /g, ' ');
-    assert.match(header, /an Emscripten MODULARIZE factory \(given the module as wasmBinary\), with WebIDL bindings\./);
-    assert.match(text, /^\/\/ {3}new api\.Counter\(\w+\) … api\.destroy\(made\) {2}1 parameter, types not declared/m);
-    assert.match(text, /^\/\/ {5}methods: add, get, checksum$/m);
-    assert.doesNotMatch(
-      text,
-      /api\.(wrapPointer|getCache|WrapperObject|VoidPtr)\b/,
-      "the binder's helpers are not the API",
-    );
-    assert.match(text, /const made = new api\.Counter\(.*\);\n\s+api\.destroy\(made\);/, 'the op frees what it makes');
   }
 });
 
