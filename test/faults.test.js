@@ -701,7 +701,9 @@ test('a damaged stretch in the middle of a log: report and export keep every int
   assert.equal(s.samples.damage.calls, data.lostCalls);
   assert.equal(s.samples.damage.stretches[0].offset, d.offset);
   assert.equal(s.iterations.completed, 20000);
-  assertClean(s);
+  // Clean, but the damage took samples with it: a sampled series may be left
+  // with too few after warm-up to judge (few-samples), never a finding.
+  assertClean({ ...s, inconclusive: s.inconclusive.filter((u) => u.reason !== 'few-samples') });
 
   const exp = await runCli(['export', out, '--csv']);
   assert.equal(exp.code, 0, exp.stderr);
