@@ -7,21 +7,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { coverageComplete, liveContradiction, unmatchedFrees } from '../src/analysis/allocations.js';
 import { readRun } from '../src/analysis/log-reader.js';
-import { fixture, readSummary, runCli, tempDir } from './helpers.js';
+import { fixture, memoryFindings, runCli, runToSummary, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
 
-// Memory verdicts come from deterministic counts; time is left out of these
-// assertions because a loaded CI machine can make any run's timing drift.
-const MEMORY_KINDS = ['stack-drift', 'leak', 'fragmentation', 'growth', 'js-heap-growth'];
-const memoryFindings = (summary) => summary.findings.filter((f) => MEMORY_KINDS.includes(f.kind)).map((f) => f.kind);
-
-async function run(args, expectedCode = 0) {
-  const out = tempDir();
-  const r = await runCli([...args, '-o', out, '-q']);
-  assert.equal(r.code, expectedCode, r.stderr);
-  return { out, summary: readSummary(out) };
-}
+const run = runToSummary;
 
 test('exact counts for a known pattern (malloc, calloc, realloc, free)', async () => {
   const { out, summary } = await run([

@@ -7,6 +7,7 @@ import test from 'node:test';
 import { judgeTrends, toReplicate } from '../src/analysis/analyze.js';
 import { decided, EARLY_STOP } from '../src/analysis/early-stop.js';
 import { createLiveAnalysis } from '../src/analysis/live.js';
+import { DEFAULTS } from '../src/options/schema.js';
 import { RECORD_OFFSETS, RECORD_SIZE } from '../src/protocol.js';
 import { earlyStopWords } from '../src/report/progress-words.js';
 import { withSentences } from '../src/report/sentences.js';
@@ -14,7 +15,7 @@ import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 import { CALLS, syntheticRecords, syntheticRun } from './synthetic.js';
 
 const HEADER = { seed: 3, memories: [{ label: 'memory', initialBytes: 131072, maximumBytes: null }] };
-const CFG = { warmup: 'auto', timeThreshold: 0.1, iterations: CALLS, durationMs: null };
+const CFG = { warmup: 'auto', timeThreshold: DEFAULTS.timeThreshold, iterations: CALLS, durationMs: null };
 
 /**
  * The live analysis of data's records after every `every` calls: [{ calls,
@@ -155,7 +156,7 @@ test('a leaking run ends once its leak is decided, and says so', async () => {
 });
 
 test("a slowdown beside a leak is the growing heap's: not timed again, and worded so", () => {
-  const cfg = { warmup: 'auto', timeThreshold: 0.1 };
+  const cfg = { warmup: 'auto', timeThreshold: DEFAULTS.timeThreshold };
   assert.equal(toReplicate(syntheticRun({ seed: 7, drift: 0.3 }), cfg), 'slowdown');
   const both = syntheticRun({ seed: 7, drift: 0.3, leak: 24 });
   const { findings, series } = judgeTrends(both, cfg).trend;

@@ -135,3 +135,16 @@ export function assertClean(s) {
     }
   else assert.equal(s.verdict, 'stable');
 }
+
+// The memory findings' kinds (time is left out: a loaded CI machine can make any run's timing drift).
+const MEMORY_KINDS = ['stack-drift', 'leak', 'unfreed-objects', 'fragmentation', 'growth', 'js-heap-growth'];
+export const memoryFindings = (summary) =>
+  summary.findings.filter((f) => MEMORY_KINDS.includes(f.kind)).map((f) => f.kind);
+
+/** Runs the CLI with args into a new folder, asserting its exit code; returns { out, summary }. */
+export async function runToSummary(args, expectedCode = 0) {
+  const out = tempDir();
+  const r = await runCli([...args, '-o', out, '-q']);
+  assert.equal(r.code, expectedCode, r.stderr);
+  return { out, summary: readSummary(out) };
+}
