@@ -348,14 +348,18 @@ static void test_backpressure_stop_deadline(void) {
   CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
   /* 16 slots: the machine's control first (3 records, test_control), then
    * 4 free before each call (call, allocation, failed-grow and
-   * back-pressure records): 10 calls fit. */
+   * back-pressure records): 10 calls fit, fewer on a machine slow enough
+   * that the control falls due again between them (every 0.5 ms). The loop
+   * stops with fewer than 4 slots free, whatever the count. */
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_FULL);
-  CHECK(ws_loop_completed(loop) == 10);
-  CHECK(drain(&r, recs, 64) == 10);
+  CHECK(ws_ring_free_slots(&r.ring) < 4);
+  uint64_t fitted = ws_loop_completed(loop);
+  CHECK(fitted >= 4 && fitted <= 10);
+  CHECK(drain(&r, recs, 64) == fitted);
   CHECK(ws_loop_run(loop, 1, UINT64_MAX / 4) == WS_STATUS_YIELD);
   CHECK(drain(&r, recs, 64) == 2);
   CHECK(recs[0].type == WS_REC_MARK && recs[0].op == WS_MARK_BACKPRESSURE);
-  CHECK(recs[1].type == WS_REC_CALL && recs[1].iteration == 10);
+  CHECK(recs[1].type == WS_REC_CALL && recs[1].iteration == fitted);
   r.ring.ctl[WS_CTL_STOP] = 1;
   CHECK(ws_loop_run(loop, 1000, UINT64_MAX / 4) == WS_STATUS_STOPPED);
   r.ring.ctl[WS_CTL_STOP] = 0;
