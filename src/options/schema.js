@@ -198,7 +198,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'call-timeout',
-      doc: 'a call, the promise it returns, `stats()` or `teardown()` running longer is a **hung call**: the worker is stopped, the call is recorded (iteration, op, elapsed time), exit 3; a call still running 1 s after `--duration` ran out is one too; `0`: no limit',
+      doc: 'a call, the promise it returns, `stats()` or `teardown()` running longer is a **hung call**: the worker is stopped, the call is recorded (iteration, op, elapsed time), exit 3; a call still running 1 s after `--duration` ran out is one too; on a machine loaded past its cores the limit stretches with the load per core (at most 16×), so a slow machine is not called hung; `0`: no limit',
       value: 'T',
       parse: parseTimeout,
       key: 'callTimeoutMs',
@@ -209,7 +209,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'setup-timeout',
-      doc: "loading the target and the scenario's `setup()` may take this long, else exit 3; `0`: no limit",
+      doc: "loading the target and the scenario's `setup()` may take this long, else exit 3; stretched like `--call-timeout` on a loaded machine; `0`: no limit",
       value: 'T',
       parse: parseTimeout,
       key: 'setupTimeoutMs',

@@ -3,12 +3,28 @@
 // drain tick, and names a hang when none of them changed for too long: a
 // call or its promise past --call-timeout, a setup past --setup-timeout, a
 // call still running a grace second after --duration ran out. Ending the
-// hang (terminating the worker) is the caller's.
+// hang (terminating the worker) is the caller's. The timeouts count the
+// time the machine could give the worker: on a machine loaded past its
+// cores they stretch with the load (machineStretch), so a slow setup on a
+// busy CI runner is not called hung; a real hang is still ended.
+import { availableParallelism, loadavg } from 'node:os';
 import { CTL, PHASE } from '../protocol.js';
 import { visible } from '../report/escape.js';
 
 /** How long past --duration a call may still run before it is ended. */
 export const DURATION_GRACE_MS = 1000;
+
+/** The most a timeout stretches on a loaded machine (a 60 s limit: 16 min). */
+export const MAX_STRETCH = 16;
+
+/**
+ * How many times slower than on an idle machine a thread runs now: the
+ * one-minute load average per core, at least 1, at most MAX_STRETCH.
+ */
+export function machineStretch(load = loadavg()[0], cores = availableParallelism()) {
+  const perCore = load / Math.max(1, cores);
+  return Number.isFinite(perCore) ? Math.min(MAX_STRETCH, Math.max(1, perCore)) : 1;
+}
 
 export const seconds = (ms) => `${Number((ms / 1000).toPrecision(3))} s`;
 
@@ -17,11 +33,15 @@ export const seconds = (ms) => `${Number((ms / 1000).toPrecision(3))} s`;
  * check(now) returns null or a hang { phase, by, stuckMs, iteration, call }
  * (by: 'call-timeout' | 'setup-timeout' | 'duration'); current(now) what the
  * worker is doing and for how long; started() marks the run's start (its
- * ready message), from which --duration counts.
+ * ready message), from which --duration counts. stuckMs is wall time;
+ * the timeouts are held against stuckWorkMs, the same time divided by the
+ * machine's stretch (a function, machineStretch unless given) as it went.
  */
-export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, durationMs }) {
+export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, durationMs, stretch = machineStretch }) {
   let beat = '';
   let since = performance.now();
+  let last = since;
+  let stuckWorkMs = 0;
   let runStart = null;
   const state = () => ({
     write: Atomics.load(control, CTL.write),
@@ -36,8 +56,10 @@ export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, duratio
     if (key !== beat) {
       beat = key;
       since = now;
-    }
-    return { ...s, stuckMs: now - since };
+      stuckWorkMs = 0;
+    } else if (now > last) stuckWorkMs += (now - last) / stretch();
+    last = now;
+    return { ...s, stuckMs: now - since, stuckWorkMs };
   }
 
   function check(now = performance.now()) {
@@ -47,7 +69,7 @@ export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, duratio
     const inSetup = s.phase === PHASE.load || s.phase === PHASE.setup;
     const limit = inSetup ? setupTimeoutMs : callTimeoutMs;
     let by = null;
-    if (limit > 0 && s.stuckMs >= limit) by = inSetup ? 'setup-timeout' : 'call-timeout';
+    if (limit > 0 && s.stuckWorkMs >= limit) by = inSetup ? 'setup-timeout' : 'call-timeout';
     else if (
       !inSetup &&
       durationMs &&
