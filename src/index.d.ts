@@ -338,6 +338,8 @@ export type SoakOptions = (
   fullRun?: boolean;
   /** List every import a raw module needs that cannot be provided (else more than 4 are counted by module), as --verbose. */
   verbose?: boolean;
+  /** A time-split pass: each op's time in the algorithm, the allocator, memory.grow and the glue (summary.timeSplit), as --time-split. */
+  timeSplit?: boolean;
   /** Allocation sites in the counting pass (implies countAllocs): summary.sites. */
   sites?: boolean;
   /** Show the first bytes of a few blocks allocated after warm-up in the sizes that accumulate (finding.blocks); default true, false as --no-block-contents. */
