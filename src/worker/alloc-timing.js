@@ -55,8 +55,18 @@ export async function createTiming({ control, firstIteration, iterations }) {
   const slots = iterations + 1;
   const scratch = iterations;
   const calls = Object.fromEntries(PER_CALL.map((name) => [name, new Float64Array(slots)]));
-  const { allocNs, allocs, allocations, allocsInExport, allocBytes, growNs, grows, growsInAlloc, growNsInAlloc, growsInExport } =
-    calls;
+  const {
+    allocNs,
+    allocs,
+    allocations,
+    allocsInExport,
+    allocBytes,
+    growNs,
+    grows,
+    growsInAlloc,
+    growNsInAlloc,
+    growsInExport,
+  } = calls;
   const { exportNs, exports, nestedExports } = calls;
   const sizes = new Map(); // live block -> bytes requested, for the frees' size classes
   const stamped = [];
