@@ -3,14 +3,7 @@
 // the figure (plots/time-split-figure.js), placed with the others.
 import { escapeMarkup as esc } from './escape.js';
 import { formatCount, formatNs } from './format.js';
-import {
-  adviceSentence,
-  classRows,
-  PART_WORDS,
-  sharePercent,
-  timeSplitNote,
-  timeSplitRows,
-} from './time-split-rows.js';
+import { adviceParts, classRows, PART_WORDS, sharePercent, timeSplitNote, timeSplitRows } from './time-split-rows.js';
 
 export const TIME_SPLIT_CAPTION =
   'Where the time goes: each op’s time per call in the algorithm, the allocator, memory.grow and the JS glue (time-split pass, the stamps’ cost taken off).';
@@ -20,12 +13,7 @@ export function timeSplitSection(s, figure = '') {
   const rows = timeSplitRows(s);
   if (!rows.length) return '';
   const parts = Object.keys(PART_WORDS);
-  const MARK = '\u0001';
-  const advice = s.timeSplit.ops.map((o) => {
-    const text = adviceSentence(o, MARK);
-    const [before, after] = (text.charAt(0).toUpperCase() + text.slice(1)).split(MARK);
-    return `<li>${esc(before)}<code>${esc(o.op)}</code>${esc(after)}.</li>`;
-  });
+  const advice = adviceParts(s).map((a) => `<li>${esc(a.before)}<code>${esc(a.op)}</code>${esc(a.after)}</li>`);
   const table = `<div class="scroll" role="region" aria-label="Where the time goes" tabindex="0"><table class="grid" id="time-split">
 <tr><th>op</th><th>calls</th><th>time/call</th>${parts.map((p) => `<th>${esc(PART_WORDS[p])}</th>`).join('')}<th>allocator 95 % interval</th><th>allocs/call</th></tr>
 ${rows

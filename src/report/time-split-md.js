@@ -2,14 +2,7 @@
 // parts per op, the allocator's events by size class, and the advice.
 import { escapeMarkdown as cell, markdownCode } from './escape.js';
 import { formatCount, formatNs } from './format.js';
-import {
-  adviceSentence,
-  classRows,
-  PART_WORDS,
-  sharePercent,
-  timeSplitNote,
-  timeSplitRows,
-} from './time-split-rows.js';
+import { adviceParts, classRows, PART_WORDS, sharePercent, timeSplitNote, timeSplitRows } from './time-split-rows.js';
 
 /** The section's lines, [] without summary.timeSplit. */
 export function timeSplitLines(s) {
@@ -36,13 +29,7 @@ export function timeSplitLines(s) {
       out.push(`| ${c.kind} | ${c.range} | ${formatCount(c.events)} | ${formatNs(c.nsPerEvent)} |`);
     out.push('');
   }
-  // The op's name as code; the words around it escaped.
-  const MARK = '\u0001';
-  for (const o of s.timeSplit.ops) {
-    const text = adviceSentence(o, MARK);
-    const [before, after] = (text.charAt(0).toUpperCase() + text.slice(1)).split(MARK);
-    out.push(`- ${cell(before)}${markdownCode(o.op)}${cell(after)}.`);
-  }
+  for (const a of adviceParts(s)) out.push(`- ${cell(a.before)}${markdownCode(a.op)}${cell(a.after)}`);
   out.push('', `<sub>${cell(timeSplitNote(s))}</sub>`, '');
   return out;
 }

@@ -103,3 +103,16 @@ export function classRows(s, limit = 8) {
       });
   return rows.sort((a, b) => b.events - a.events).slice(0, limit);
 }
+
+/**
+ * Each op's advice as { before, op, after }: the sentence, capitalised and
+ * ending in a full stop, around the op's name, which each format marks as code.
+ */
+export function adviceParts(s) {
+  const MARK = '\u0001';
+  return (s.timeSplit?.ops ?? []).map((o) => {
+    const text = adviceSentence(o, MARK);
+    const [before, after] = (text.charAt(0).toUpperCase() + text.slice(1)).split(MARK);
+    return { before, op: o.op, after: `${after}.` };
+  });
+}
