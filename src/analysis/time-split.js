@@ -88,25 +88,48 @@ function ratioInterval(part, call, extraSe = 0) {
 }
 
 /**
+ * The median of a histogram of event times (hist: counts, bin b from
+ * 2^(b / binsPerOctave) ns), the middle of its bin in log scale.
+ */
+function histogramMedian(hist, binsPerOctave) {
+  const total = hist.reduce((a, b) => a + b, 0);
+  let seen = 0;
+  for (let b = 0; b < hist.length; b++) {
+    seen += hist[b];
+    if (seen >= total / 2) return 2 ** ((b + 0.5) / binsPerOctave);
+  }
+  return 0;
+}
+
+/**
  * The allocator's events of one op (or of the run, op null) by kind and
- * size class: { alloc: [{ sizeClass, events, nsPerEvent }], free, realloc },
- * classes with events only; nsPerEvent has the stamps' inner cost taken off.
+ * size class: { alloc: [{ sizeClass, events, nsPerEvent, medianNs }],
+ * free, realloc }, classes with events only. nsPerEvent (the mean) and
+ * medianNs (a preemption cannot move it) have the stamps' inner cost taken off.
  */
 function byClass(classes, op, innerNs) {
-  const { kinds, sizeClasses, ops, values } = classes;
+  const { kinds, sizeClasses, ops, values, cell = 2, binsPerOctave = 1 } = classes;
   const out = {};
   kinds.forEach((_, k) => {
     const rows = [];
     for (let s = 0; s < sizeClasses; s++) {
       let events = 0;
       let ns = 0;
+      const hist = new Array(cell - 2).fill(0);
       for (let o = 0; o < ops; o++) {
         if (op !== null && o !== op) continue;
-        const at = ((o * kinds.length + k) * sizeClasses + s) * 2;
+        const at = ((o * kinds.length + k) * sizeClasses + s) * cell;
         events += values[at] ?? 0;
         ns += values[at + 1] ?? 0;
+        for (let b = 0; b < hist.length; b++) hist[b] += values[at + 2 + b] ?? 0;
       }
-      if (events > 0) rows.push({ sizeClass: s, events, nsPerEvent: Math.max(0, ns / events - innerNs) });
+      if (events > 0)
+        rows.push({
+          sizeClass: s,
+          events,
+          nsPerEvent: Math.max(0, ns / events - innerNs),
+          medianNs: Math.max(0, histogramMedian(hist, binsPerOctave) - innerNs),
+        });
     }
     out[KIND_NAMES[k]] = rows;
   });

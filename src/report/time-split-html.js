@@ -28,8 +28,8 @@ ${rows
   const classes = classRows(s);
   const classTable = classes.length
     ? `<div class="scroll" role="region" aria-label="Allocator events by size" tabindex="0"><table class="grid">
-<tr><th>allocator event</th><th>size</th><th>events</th><th>ns/event</th></tr>
-${classes.map((c) => `<tr><td>${esc(c.kind)}</td><td>${esc(c.range)}</td><td>${esc(formatCount(c.events))}</td><td>${esc(formatNs(c.nsPerEvent))}</td></tr>`).join('\n')}
+<tr><th>allocator event</th><th>size</th><th>events</th><th>median</th><th>mean</th></tr>
+${classes.map((c) => `<tr><td>${esc(c.kind)}</td><td>${esc(c.range)}</td><td>${esc(formatCount(c.events))}</td><td>${esc(formatNs(c.medianNs))}</td><td>${esc(formatNs(c.nsPerEvent))}</td></tr>`).join('\n')}
 </table></div>`
     : '';
   return `<section id="where-time-goes"><h2>Where the time goes</h2><ul>${advice.join('')}</ul>${figure}${table}${classTable}<p class="muted">${esc(timeSplitNote(s))}</p></section>`;

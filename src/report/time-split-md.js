@@ -24,9 +24,11 @@ export function timeSplitLines(s) {
   out.push('');
   const classes = classRows(s);
   if (classes.length) {
-    out.push('| allocator event | size | events | ns/event |', '|---|---|--:|--:|');
+    out.push('| allocator event | size | events | median | mean |', '|---|---|--:|--:|--:|');
     for (const c of classes)
-      out.push(`| ${c.kind} | ${c.range} | ${formatCount(c.events)} | ${formatNs(c.nsPerEvent)} |`);
+      out.push(
+        `| ${c.kind} | ${c.range} | ${formatCount(c.events)} | ${formatNs(c.medianNs)} | ${formatNs(c.nsPerEvent)} |`,
+      );
     out.push('');
   }
   for (const a of adviceParts(s)) out.push(`- ${cell(a.before)}${markdownCode(a.op)}${cell(a.after)}`);

@@ -88,8 +88,8 @@ export function timeSplitNote(s) {
 
 /**
  * The allocator's events of the run by kind and size class as rows { kind,
- * range ("32 B–64 B"), events, nsPerEvent }, the busiest classes first, at
- * most limit.
+ * range ("32 B–64 B"), events, nsPerEvent (the mean), medianNs }, the
+ * busiest classes first, at most limit.
  */
 export function classRows(s, limit = 8) {
   const rows = [];
@@ -100,6 +100,7 @@ export function classRows(s, limit = 8) {
         range: `${formatBytes(2 ** r.sizeClass)}–${formatBytes(2 ** (r.sizeClass + 1))}`,
         events: r.events,
         nsPerEvent: r.nsPerEvent,
+        medianNs: r.medianNs,
       });
   return rows.sort((a, b) => b.events - a.events).slice(0, limit);
 }

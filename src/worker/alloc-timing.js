@@ -15,6 +15,12 @@ import { calibrationModule, loadTimingRewriter, stampModule } from './allocator/
 
 /** Size classes: [2^k, 2^(k+1)) bytes is class k (0 and 1 byte: class 0). */
 export const SIZE_CLASSES = 33;
+// Each class's event times as a histogram of TIME_BINS bins, TIME_BINS_PER_OCTAVE
+// to a doubling from 1 ns (the last takes the rest), for a median a preemption cannot move.
+const TIME_BINS = 96;
+const TIME_BINS_PER_OCTAVE = 4;
+// Per (op, kind, class): events, ns, then the histogram.
+const CELL = 2 + TIME_BINS;
 // The allocator's event kinds as the per-op tables index them.
 const KINDS = [EVENT.alloc, EVENT.free, EVENT.realloc];
 // Calls of each calibration loop per round, and rounds before and after the pass.
@@ -71,7 +77,7 @@ export async function createTiming({ control, firstIteration, iterations }) {
   const sizes = new Map(); // live block -> bytes requested, for the frees' size classes
   const stamped = [];
   let ops = 0;
-  let classes = null; // per (op, kind, class): [events, ns]
+  let classes = null; // per (op, kind, class): CELL numbers
   let calibrating = false;
   let tAlloc = 0;
   let inAlloc = false;
@@ -87,9 +93,11 @@ export async function createTiming({ control, firstIteration, iterations }) {
   const opOf = () => (calibrating ? ops : control[CTL.call] - 1);
   const addClass = (kind, size, dt) => {
     if (!classes) return;
-    const at = ((opOf() * KINDS.length + KINDS.indexOf(kind)) * SIZE_CLASSES + sizeClass(size)) * 2;
+    const at = ((opOf() * KINDS.length + KINDS.indexOf(kind)) * SIZE_CLASSES + sizeClass(size)) * CELL;
     classes[at]++;
     classes[at + 1] += dt;
+    const bin = dt < 1 ? 0 : Math.min(TIME_BINS - 1, Math.floor(Math.log2(dt) * TIME_BINS_PER_OCTAVE));
+    classes[at + 2 + bin]++;
   };
   const hooks = {
     t_alloc_enter() {
@@ -186,7 +194,7 @@ export async function createTiming({ control, firstIteration, iterations }) {
     } finally {
       calibrating = false;
       for (const a of Object.values(calls)) a[scratch] = 0;
-      classes?.fill(0, ops * KINDS.length * SIZE_CLASSES * 2);
+      classes?.fill(0, ops * KINDS.length * SIZE_CLASSES * CELL);
     }
   };
   let pristineOf = null;
@@ -202,7 +210,7 @@ export async function createTiming({ control, firstIteration, iterations }) {
     /** Before the first call: the run's ops are known (opCount), the stamps' cost measured. */
     start(opCount, pristine) {
       ops = opCount;
-      classes = new Float64Array((ops + 1) * KINDS.length * SIZE_CLASSES * 2);
+      classes = new Float64Array((ops + 1) * KINDS.length * SIZE_CLASSES * CELL);
       pristineOf = pristine;
       calibrate(pristine);
     },
@@ -214,7 +222,9 @@ export async function createTiming({ control, firstIteration, iterations }) {
      * What the pass measured: { stamped (per module: entry points, exports
      * wrapped), calibration (rounds of { a, g, x: { outer, inner } } ns per
      * stamp pair), calls (PER_CALL arrays, by call index), classes
-     * ({ kinds, sizeClasses, ops, values: [events, ns] per op, kind, class }) }.
+     * ({ kinds, sizeClasses, ops, binsPerOctave, cell, values: per op, kind
+     * and class, cell numbers: events, ns, then a histogram of the events'
+     * times, bin b from 2^(b / binsPerOctave) ns) }.
      */
     result(done) {
       const n = Math.min(done, iterations);
@@ -226,7 +236,9 @@ export async function createTiming({ control, firstIteration, iterations }) {
           kinds: KINDS,
           sizeClasses: SIZE_CLASSES,
           ops,
-          values: classes ? Array.from(classes.subarray(0, ops * KINDS.length * SIZE_CLASSES * 2)) : [],
+          binsPerOctave: TIME_BINS_PER_OCTAVE,
+          cell: CELL,
+          values: classes ? Array.from(classes.subarray(0, ops * KINDS.length * SIZE_CLASSES * CELL)) : [],
         },
       };
     },
