@@ -182,7 +182,7 @@ function trimmedMeans(elapsed, op, from, cuts) {
 
 // The calls the four parts are read from: each op's fastest TYPICAL, so that
 // a call slowed by a preemption (a loaded machine's) moves no part.
-export const TYPICAL = 0.9;
+export const TYPICAL = 0.75;
 
 /**
  * summary.timeSplit from the pass's raw data (raw: { calls: per-call ns
