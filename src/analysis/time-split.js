@@ -36,6 +36,10 @@ const robustSd = (xs) => {
  * outer, what a stamped call costs more than a plain one; inner, what the
  * stamps put between their two clock reads (an empty function's interval);
  * innerSd, the rounds' spread of inner (MAD as a standard deviation).
+ * The rounds come from before the first call, every slow sample and after
+ * the last: their medians over the whole pass (a round at a slow sample is
+ * often preempted: rounds near a call, rather than all, moved a churn
+ * fixture's corrected call time to -460 ns).
  */
 export function stampCosts(rounds) {
   const out = {};

@@ -25,8 +25,11 @@ const CELL = 2 + TIME_BINS;
 const KINDS = [EVENT.alloc, EVENT.free, EVENT.realloc];
 // Calls of each calibration loop per round, and rounds before and after the pass.
 // Many short rounds: the analysis takes their median, which a preemption in a few cannot move.
+// CAL_ROUNDS before the first call and after the last, SAMPLE_ROUNDS at each slow sample
+// between (the machine's load changes during a run: the medians are over all of them).
 const CAL_CALLS = 4000;
 const CAL_ROUNDS = 25;
+const SAMPLE_ROUNDS = 3;
 
 // The per-call arrays, by name: raw sums of stamped intervals (ns) and counts of stamps.
 const PER_CALL = [
@@ -163,8 +166,8 @@ export async function createTiming({ control, firstIteration, iterations }) {
     },
   };
 
-  /** One round of the calibration: per kind, { outer, inner } ns per stamp pair. */
-  const round = (cal) => {
+  /** One round of the calibration: per kind, { outer, inner } ns per stamp pair; at: the calls done. */
+  const round = (cal, at) => {
     const time = (run) => {
       const t0 = now();
       run(CAL_CALLS);
@@ -176,7 +179,7 @@ export async function createTiming({ control, firstIteration, iterations }) {
       return { ns, inner: { a: allocNs, g: growNs, x: exportNs }[name][scratch] / CAL_CALLS };
     };
     const plain = time(cal.run_plain);
-    const out = {};
+    const out = { at };
     for (const name of ['a', 'g', 'x']) {
       const { ns, inner } = per(name);
       out[name] = { outer: (ns - plain) / CAL_CALLS, inner };
@@ -184,20 +187,19 @@ export async function createTiming({ control, firstIteration, iterations }) {
     return out;
   };
   const calibrations = [];
-  const calibrate = (pristine) => {
-    const module = new pristine.Module(calibrationModule());
-    const cal = new pristine.Instance(module, { [HOOK_MODULE]: hooks }).exports;
+  let cal = null; // the calibration module's exports
+  const calibrate = (rounds, at) => {
+    if (!cal) return;
     calibrating = true;
     try {
-      round(cal); // warms the hooks up
-      for (let r = 0; r < CAL_ROUNDS; r++) calibrations.push(round(cal));
+      round(cal, at); // warms the hooks up
+      for (let r = 0; r < rounds; r++) calibrations.push(round(cal, at));
     } finally {
       calibrating = false;
       for (const a of Object.values(calls)) a[scratch] = 0;
       classes?.fill(0, ops * KINDS.length * SIZE_CLASSES * CELL);
     }
   };
-  let pristineOf = null;
 
   return {
     /** The capture hook's transform: the module stamped (stampModule), or null. */
@@ -211,17 +213,22 @@ export async function createTiming({ control, firstIteration, iterations }) {
     start(opCount, pristine) {
       ops = opCount;
       classes = new Float64Array((ops + 1) * KINDS.length * SIZE_CLASSES * CELL);
-      pristineOf = pristine;
-      calibrate(pristine);
+      const module = new pristine.Module(calibrationModule());
+      cal = new pristine.Instance(module, { [HOOK_MODULE]: hooks }).exports;
+      calibrate(CAL_ROUNDS, 0);
     },
-    /** After the last call: the stamps' cost measured again. */
-    end() {
-      if (pristineOf) calibrate(pristineOf);
+    /** At a slow sample, between calls (done: the calls done): a few rounds of the calibration. */
+    sample(done) {
+      calibrate(SAMPLE_ROUNDS, done);
+    },
+    /** After the last call (done: the calls done): the stamps' cost measured again. */
+    end(done) {
+      calibrate(CAL_ROUNDS, done);
     },
     /**
      * What the pass measured: { stamped (per module: entry points, exports
-     * wrapped), calibration (rounds of { a, g, x: { outer, inner } } ns per
-     * stamp pair), calls (PER_CALL arrays, by call index), classes
+     * wrapped), calibration (rounds of { at, a, g, x: { outer, inner } }: ns
+     * per stamp pair, measured when at calls were done), calls (PER_CALL arrays, by call index), classes
      * ({ kinds, sizeClasses, ops, binsPerOctave, cell, values: per op, kind
      * and class, cell numbers: events, ns, then a histogram of the events'
      * times, bin b from 2^(b / binsPerOctave) ns) }.

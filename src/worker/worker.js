@@ -393,6 +393,7 @@ async function slowSample(prepared, elapsedMs) {
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
   for (let k = 0; k < censusedMemories(); k++) addon.census(runner, k, true);
+  timing?.sample(addon.completed(runner) - testFirstIteration());
   blockContents?.sample(addon.completed(runner) - testFirstIteration(), elapsedMs, censusedMemories());
   const own = prepared.native ? addon.nativeHeap(runner) : null;
   if (own) {
@@ -682,7 +683,7 @@ async function main() {
     if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(runner);
   }
   sites?.end(addon.completed(runner) - testFirstIteration());
-  timing?.end();
+  timing?.end(addon.completed(runner) - testFirstIteration());
   // Before a scenario's teardown, which may free everything.
   const blocks = blockContents?.result() ?? null;
   if (prepared.scenario?.teardown) {
