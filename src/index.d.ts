@@ -277,6 +277,8 @@ export interface Summary {
   sources?: Sources;
   census?: Census | null;
   allocations?: Allocations | null;
+  /** Where each op's time goes (--time-split; docs/summary.md, "timeSplit"), or null. */
+  timeSplit?: unknown | null;
   /** The glue's objects by class (scenarios whose glue registers or makes them); null without. */
   objects?: { classes: ObjectClass[] } | null;
   growthAttribution?: GrowthAttribution[];
@@ -416,6 +418,8 @@ export interface RunLogs {
   blocks?: unknown | null;
   /** The glue's objects by class (objects.json), or null; analyze() reads it into summary.objects. */
   objects?: unknown | null;
+  /** The time-split pass's stamps and call times (time-split.json), or null; analyze() reads it into summary.timeSplit. */
+  timeSplit?: unknown | null;
 }
 
 /** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */
