@@ -57,8 +57,8 @@ export function adviceSentence(o, name = o.op) {
     );
   if (code === 'glue')
     return (
-      `the JS glue around the wasm calls takes ${sharePercent(share)} of ${name}: ` +
-      `fewer, larger calls into the module, or views instead of copies, will pay; ${most} faster without it`
+      `the JS around the wasm calls (the glue and its copies, and the scenario's own code such as making its inputs) takes ${sharePercent(share)} of ${name}: ` +
+      `where it is the glue's, fewer, larger calls into the module, or views instead of copies, will pay; ${most} faster without it`
     );
   return (
     `${name} spends ${sharePercent(o.shares.algorithm)} in its own code: the allocator (${sharePercent(o.shares.allocator)}), ` +
