@@ -6,7 +6,7 @@ import { EXIT, SoakError } from './errors.js';
 function missing(err) {
   return new SoakError(
     'WS_ENOBINARYEN',
-    `The counting pass (--count-allocs, --max-allocs-per-call, --max-bytes-per-call) rewrites the allocator with binaryen, which is not installed (${err.message.split('\n')[0]}).`,
+    `The counting pass (--count-allocs, --max-allocs-per-call, --max-bytes-per-call) and the time-split pass (--time-split) rewrite the module with binaryen, which is not installed (${err.message.split('\n')[0]}).`,
     { fix: 'Add it next to wasm-soak: `npm install binaryen`.', exitCode: EXIT.FAILED, cause: err },
   );
 }

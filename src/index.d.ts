@@ -277,6 +277,8 @@ export interface Summary {
   sources?: Sources;
   census?: Census | null;
   allocations?: Allocations | null;
+  /** Where each op's time goes (--time-split; docs/summary.md, "timeSplit"), or null. */
+  timeSplit?: unknown | null;
   /** The glue's objects by class (scenarios whose glue registers or makes them); null without. */
   objects?: { classes: ObjectClass[] } | null;
   growthAttribution?: GrowthAttribution[];
@@ -338,6 +340,8 @@ export type SoakOptions = (
   fullRun?: boolean;
   /** List every import a raw module needs that cannot be provided (else more than 4 are counted by module), as --verbose. */
   verbose?: boolean;
+  /** A time-split pass: each op's time in the algorithm, the allocator, memory.grow and the glue (summary.timeSplit), as --time-split. */
+  timeSplit?: boolean;
   /** Allocation sites in the counting pass (implies countAllocs): summary.sites. */
   sites?: boolean;
   /** Show the first bytes of a few blocks allocated after warm-up in the sizes that accumulate (finding.blocks); default true, false as --no-block-contents. */
@@ -414,6 +418,8 @@ export interface RunLogs {
   blocks?: unknown | null;
   /** The glue's objects by class (objects.json), or null; analyze() reads it into summary.objects. */
   objects?: unknown | null;
+  /** The time-split pass's stamps and call times (time-split.json), or null; analyze() reads it into summary.timeSplit. */
+  timeSplit?: unknown | null;
 }
 
 /** The decoded logs of a result folder. Throws a SoakError when it holds no readable log. */

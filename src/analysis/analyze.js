@@ -23,6 +23,7 @@ import { judge, runStatus } from './judge.js';
 import { garbageHeld, objectsSummary, withObjects } from './objects.js';
 import { namedSites, sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
+import { timeSplitSummary } from './time-split.js';
 import { analyzeRun } from './verdict.js';
 
 const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), value: new Float64Array(0) };
@@ -312,6 +313,7 @@ export function analyze({
   sites: rawSites = null,
   blocks: rawBlocks = null,
   objects: rawObjects = null,
+  timeSplit: rawTimeSplit = null,
   cfg,
   run,
   count: given = null,
@@ -406,6 +408,7 @@ export function analyze({
   }
   summary.allocations = allocations ? allocations.summary : null;
   summary.sites = sites;
+  summary.timeSplit = timeSplitSummary(rawTimeSplit, timed, trend.warmup.iterations, ops);
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
   // --baseline: the run against the saved one; its regressions beyond the
   // gates are findings of kind regression (summary.baseline.regressions).

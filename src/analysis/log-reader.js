@@ -98,6 +98,10 @@ export function readResultLogs(dir) {
     join(dir, 'objects.json'),
     "It is written whole after the run: run the soak again (a scenario's objects are counted by default).",
   );
+  const timeSplit = optionalJson(
+    join(dir, 'time-split.json'),
+    'It is written whole after the time-split pass: run the soak again with --time-split.',
+  );
   return readLogs({
     timed: join(dir, 'samples.wslog'),
     counted: optional('samples-count.wslog'),
@@ -105,6 +109,7 @@ export function readResultLogs(dir) {
     sites,
     blocks,
     objects,
+    timeSplit,
   });
 }
 
@@ -113,9 +118,18 @@ export function readResultLogs(dir) {
  * replica, sites, blocks, objects } (counted and replica null without
  * one; sites, the counting pass's allocation sites, blocks, what leaked
  * blocks hold, and objects, the glue's objects by class, as the worker gave
- * them, passed through).
+ * them, and timeSplit, the time-split pass's stamps and call times, passed
+ * through).
  */
-export function readLogs({ timed, counted = null, replica = null, sites = null, blocks = null, objects = null }) {
+export function readLogs({
+  timed,
+  counted = null,
+  replica = null,
+  sites = null,
+  blocks = null,
+  objects = null,
+  timeSplit = null,
+}) {
   return {
     timed: readRun(timed),
     counted: counted === null ? null : readRun(counted, { allocs: true }),
@@ -123,6 +137,7 @@ export function readLogs({ timed, counted = null, replica = null, sites = null, 
     sites,
     blocks,
     objects,
+    timeSplit,
   };
 }
 

@@ -277,6 +277,13 @@ export const OPTIONS = Object.freeze(
       commands: RUN,
     },
     {
+      name: 'time-split',
+      doc: "after the timed pass, a pass with the same seed and calls whose allocator, `memory.grow` and exports are stamped on entry and exit: where each op's time goes (the algorithm, the allocator, `memory.grow`, the JS glue), the allocator's share with an interval, ns per allocation and per free by size class, and advice worded from the numbers, in summary.md, report.html and `summary.json` (`timeSplit`); the stamps' own cost is measured in the same pass and taken off ([allocator.md](allocator.md), \"Where a call's time goes\")",
+      default: false,
+      help: "add a time-split pass: each op's time in the algorithm, the allocator, memory.grow and the JS glue",
+      commands: RUN,
+    },
+    {
       name: 'sites',
       doc: "the counting pass also records each allocation's site (op and call stack) and ranks the sites whose live bytes grew; implies `--count-allocs`",
       default: false,

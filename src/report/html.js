@@ -15,6 +15,7 @@ import { earlyStopWords } from './progress-words.js';
 import { proseHtml } from './prose-html.js';
 import { SITES_CSS, sitesSection } from './sites-html.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
+import { TIME_SPLIT_CAPTION, timeSplitSection } from './time-split-html.js';
 import {
   allocationRows,
   figureTitle,
@@ -64,6 +65,7 @@ const CAPTIONS = {
     'Time per call early vs late after warm-up (fraction of calls at or below each ' +
     'time). A shift right or a longer tail shows a change a median can hide.',
   ops: 'Median time of each op in 60 windows over the run.',
+  'time-split': TIME_SPLIT_CAPTION,
 };
 
 // Inline SVG from gnuplot: drops the XML prolog and prefixes every id (and
@@ -321,11 +323,15 @@ function baselineSection(s) {
 export function renderHtml(summary, { figures = [], skipped = null, timed = null } = {}) {
   const s = summary;
   const byName = new Map(figures.map((f) => [f.name, f]));
-  const ordered = orderFigures(s, [...byName.keys()]).map((name) => byName.get(name));
+  // The time-split figure stands in its own section, beside its table.
+  const split = byName.get('time-split');
+  const ordered = orderFigures(s, [...byName.keys()])
+    .filter((name) => name !== 'time-split')
+    .map((name) => byName.get(name));
   return htmlPage({
     title: `wasm-soak: ${s.verdict ?? s.status} — ${figureTitle(s)}`,
     head: banner(s),
-    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${sitesSection(s)}${objectsSection(s)}${memorySection(
+    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${timeSplitSection(s, split ? figureHtml(split) : '')}${sitesSection(s)}${objectsSection(s)}${memorySection(
       s,
       ordered.map((f) => f.name),
     )}${runSection(s)}`,

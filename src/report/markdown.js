@@ -8,6 +8,7 @@ import { objectRows, objectsNote } from './objects-rows.js';
 import { INSTALL_HINT } from './plots.js';
 import { earlyStopWords } from './progress-words.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
+import { timeSplitLines } from './time-split-md.js';
 import {
   allocationRows,
   blocksHintLine,
@@ -181,7 +182,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     }
     out.push('');
   }
-  out.push(...allocatorLines(s, timed), ...sitesLines(s), ...objectsLines(s));
+  out.push(...allocatorLines(s, timed), ...timeSplitLines(s), ...sitesLines(s), ...objectsLines(s));
   const m = s.memory;
   if (m)
     out.push(

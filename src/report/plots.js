@@ -17,6 +17,7 @@ import { opsFigure } from './plots/ops-figure.js';
 import { stackFigure } from './plots/stack-figure.js';
 import { labelSvg } from './plots/svg-label.js';
 import { timeFigure } from './plots/time-figure.js';
+import { timeSplitFigure } from './plots/time-split-figure.js';
 import { figureTitle } from './words.js';
 
 // Formats a figure is drawn in: 'narrow' is an SVG for screens under
@@ -84,6 +85,7 @@ async function prepare(runData, runSummary, tmp) {
     stackFigure(data, summary, ctx),
     distributionFigure(addon, data, summary, ctx),
     opsFigure(addon, data, summary, ctx),
+    timeSplitFigure(summary, ctx),
   ].filter(Boolean);
   for (const spec of specs) {
     for (const [file, text] of Object.entries(spec.files)) await writeFile(join(tmp, file), text);

@@ -74,7 +74,7 @@ export function leadFinding(s) {
   return orderedFindings(s)[0] ?? null;
 }
 
-const FIGURE_ORDER = ['time', 'memory', 'stack', 'distribution', 'ops'];
+const FIGURE_ORDER = ['time', 'memory', 'stack', 'distribution', 'ops', 'time-split'];
 
 /** Figure names in reading order: the one carrying the verdict's finding first, then the usual order. */
 export function orderFigures(s, names) {

@@ -21,14 +21,20 @@ const DRAIN_MS = 10;
 const STUCK_NOTICE_MS = 2000;
 
 // What each pass is called in messages, and its progress line's label.
-const PASS_NAMES = { timed: 'run', count: 'counting pass', replica: 'second timed pass' };
-const PASS_LABELS = { timed: '', count: ' (counting allocations)', replica: ' (again)' };
+const PASS_NAMES = { timed: 'run', count: 'counting pass', replica: 'second timed pass', split: 'time-split pass' };
+const PASS_LABELS = {
+  timed: '',
+  count: ' (counting allocations)',
+  replica: ' (again)',
+  split: ' (where the time goes)',
+};
 
 /**
  * Runs one pass of target in a fresh worker and writes its log at logPath,
  * or with logPath null into memory (memorySink). pass is 'timed', 'count'
  * (the counting pass: instrumented allocator, same seed and iteration
- * sequence) or 'replica' (the timed pass again, same seed and calls).
+ * sequence), 'replica' (the timed pass again, same seed and calls) or
+ * 'split' (the time-split pass: allocator, memory.grow and exports stamped).
  * Returns { outcome, wroteLog, memoryLog } (memoryLog: the log's
  * bytes when it was kept in memory, else null). A watchdog
  * ends a hung call or setup (outcome failed, error.code WS_EHUNG); a write
@@ -151,7 +157,12 @@ function startPassWorker({ sab, target, cfg, pass, outputs, bytes }) {
     workerData: {
       ring: sab,
       // What leaked blocks hold is picked in the first timed pass only (the others' is not read).
-      config: { ...cfg, countPass: pass === 'count', blockContents: Boolean(cfg.blockContents) && pass === 'timed' },
+      config: {
+        ...cfg,
+        countPass: pass === 'count',
+        splitPass: pass === 'split',
+        blockContents: Boolean(cfg.blockContents) && pass === 'timed',
+      },
       target: {
         kind: target.kind,
         path: target.path ?? `${target.name} (bytes)`,
@@ -246,7 +257,7 @@ function ready(p, msg, { target, argv }) {
     coverage: msg.coverage,
   };
   try {
-    p.log.open(p.header, pass === 'count' ? Infinity : (cfg.maxLogBytes ?? Infinity));
+    p.log.open(p.header, pass === 'count' || pass === 'split' ? Infinity : (cfg.maxLogBytes ?? Infinity));
   } catch (err) {
     p.end({ type: 'fatal', status: 'failed', phase: 'log', error: writeFailure(err, p.logPath) });
     return false;

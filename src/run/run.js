@@ -21,6 +21,7 @@ import { interrupts } from './interrupt.js';
 import { prepareOutDir } from './out-dir.js';
 import { runPass } from './pass.js';
 import { keepRoom, roomFor } from './room.js';
+import { splitPass } from './split-pass.js';
 import { writeStoppedSummary } from './stopped-summary.js';
 import { describeBytes, describeTarget } from './target.js';
 
@@ -175,7 +176,7 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
       `Run \`wasm-soak compare LIB.wasm ${source} --call …\` (docs/compare.md, "The native yardstick").`,
     );
   }
-  if (cfg.countAllocs) checkBinaryen();
+  if (cfg.countAllocs || cfg.timeSplit) checkBinaryen();
   if (cfg.symbols) readSymbols(cfg.symbols); // a usage error before any run
   // A suite names its targets (cfg.name); that name wins over the file's.
   if (cfg.name) target.name = cfg.name;
@@ -241,7 +242,9 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
   const sitesPath = inDir('sites.json');
   const blocksPath = inDir('blocks.json');
   const objectsPath = inDir('objects.json');
-  for (const path of [countPath, sitesPath, blocksPath, objectsPath]) if (path) rmSync(path, { force: true });
+  const splitPath = inDir('time-split.json');
+  for (const path of [countPath, sitesPath, blocksPath, objectsPath, splitPath])
+    if (path) rmSync(path, { force: true });
   // What leaked blocks hold, picked at the end of the timed pass (docs/report.md, "The result folder").
   const blocks = timed.outcome.blocks ?? null;
   // The glue's objects by class, counted in the timed pass (docs/allocator.md, "Objects the JS side owns").
@@ -265,15 +268,19 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
     if (pass.wroteLog) countLog = pass.memoryLog;
     sites = pass.outcome.sites ?? null;
   }
+  const timeSplit = cfg.timeSplit
+    ? await splitPass({ target, cfg, argv, timed, run, outputs, interrupt, bytes })
+    : null;
   const replicaLog = await replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
   room?.free();
   // The sites beside the counting pass's log (docs/log-format.md, "sites.json").
   if (sites && sitesPath) writeResultFile(sitesPath, JSON.stringify(sites));
   if (blocks && blocksPath) writeResultFile(blocksPath, JSON.stringify(blocks));
   if (objects && objectsPath) writeResultFile(objectsPath, JSON.stringify(objects));
+  if (timeSplit && splitPath) writeResultFile(splitPath, JSON.stringify(timeSplit));
   const logs =
     outDir === null
-      ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites, blocks, objects })
+      ? readLogs({ timed: timed.memoryLog, counted: countLog, replica: replicaLog, sites, blocks, objects, timeSplit })
       : null;
   const summary = await analyzeInto(outDir, { cfg: { ...cfg, startedAt }, run, count, interrupt, logs });
   return { exitCode: summary.exitCode, summary, outDir };

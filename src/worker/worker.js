@@ -15,6 +15,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../errors.js';
 import { CENSUS_MEMORIES, CTL, METRIC, METRIC_CENSUS_STRIDE, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
+import { createTiming } from './alloc-timing.js';
 import { createCounting } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
 import { censusSources, createSources } from './allocator/sources.js';
@@ -92,10 +93,14 @@ const sites =
     ? createSites({ control, iterations: config.iterations, symbols: config.symbols ?? null })
     : null;
 const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
+// The time-split pass stamps the allocator, memory.grow and the exports instead (alloc-timing.js).
+const timing = config.splitPass
+  ? await createTiming({ control, firstIteration: testFirstIteration(), iterations: config.iterations })
+  : null;
 
 let wasmGcSeen = null; // { structs, arrays } of a WasmGC module a scenario instantiated
 const capture = installCapture({
-  transform: counting ? counting.transform : null,
+  transform: counting?.transform ?? timing?.transform ?? null,
   onGrowFailed: growFailures.fromJs,
   onGcTypes: (gc) => {
     wasmGcSeen ??= gc; // a scenario's WasmGC module (the first one instantiated from bytes)
@@ -388,6 +393,7 @@ async function slowSample(prepared, elapsedMs) {
   }
   sources.sample((id, value) => addon.metric(runner, id, value));
   for (let k = 0; k < censusedMemories(); k++) addon.census(runner, k, true);
+  timing?.sample(addon.completed(runner) - testFirstIteration());
   blockContents?.sample(addon.completed(runner) - testFirstIteration(), elapsedMs, censusedMemories());
   const own = prepared.native ? addon.nativeHeap(runner) : null;
   if (own) {
@@ -664,6 +670,7 @@ async function main() {
       shared: t.shared,
     })),
   });
+  timing?.start(prepared.ops.length, capture.pristine);
   enter(PHASE.loop);
   sites?.reached(0);
   let outcome;
@@ -676,6 +683,7 @@ async function main() {
     if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(runner);
   }
   sites?.end(addon.completed(runner) - testFirstIteration());
+  timing?.end(addon.completed(runner) - testFirstIteration());
   // Before a scenario's teardown, which may free everything.
   const blocks = blockContents?.result() ?? null;
   if (prepared.scenario?.teardown) {
@@ -710,6 +718,7 @@ async function main() {
     untrackedMemories,
     sites: sitesResult,
     frees: counting ? counting.frees() : null,
+    timeSplit: timing?.result(addon.completed(runner) - testFirstIteration()) ?? null,
     blocks,
     objects: objects?.result(prepared.ops.map((op) => op.name)) ?? null,
     error:

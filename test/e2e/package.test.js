@@ -84,7 +84,7 @@ test(
     assert.equal(counting.code, 3);
     assert.match(
       counting.stderr,
-      /rewrites the allocator with binaryen, which is not installed[\s\S]*npm install binaryen/,
+      /rewrite the module with binaryen, which is not installed[\s\S]*npm install binaryen/,
     );
 
     // Another platform with scripts blocked: no addon at all.

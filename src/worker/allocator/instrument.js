@@ -78,7 +78,7 @@ const ENGINE_FEATURES = [
 ];
 
 /** ENGINE_FEATURES as binaryen's feature mask (binaryen loaded). */
-const engineFeatures = () =>
+export const engineFeatures = () =>
   ENGINE_FEATURES.reduce((all, name) => all | binaryen.Features[name], binaryen.Features.MVP);
 
 /** Internal function names of exports, so `_malloc` exported as "malloc" is found. */
@@ -120,7 +120,7 @@ function forwardTarget(module, internal) {
  * (glueNames: export name -> entry name), each followed through forwarders
  * to a function not found under a name of its own.
  */
-function findEntryPoints(module, glueNames) {
+export function findEntryPoints(module, glueNames) {
   const exported = exportedFunctions(module);
   const glued = new Map();
   for (const [exportName, name] of glueNames) if (exported.has(exportName)) glued.set(name, exportName);
@@ -182,6 +182,28 @@ function coversCore(found) {
 }
 
 /**
+ * The operands (kind, ptr, size, oldPtr) of the event an entry point's
+ * wrapper reports after its call, as expressions of module m (binaryen
+ * loaded); result() reads the call's result. binaryen expression
+ * references are numbers too, so every operand is built explicitly.
+ */
+export function eventOperands(m, entry, result) {
+  const arg = (i) => m.local.get(i, binaryen.i32);
+  const zero = () => m.i32.const(0);
+  if (entry.kind === 'alloc') return [m.i32.const(EVENT.alloc), result(), arg(entry.size), zero()];
+  if (entry.kind === 'calloc')
+    return [m.i32.const(EVENT.alloc), result(), m.i32.mul(arg(entry.n), arg(entry.size)), zero()];
+  if (entry.kind === 'realloc') return [m.i32.const(EVENT.realloc), result(), arg(entry.size), arg(entry.ptr)];
+  if (entry.kind === 'free') return [m.i32.const(EVENT.free), arg(entry.ptr), zero(), zero()];
+  return [
+    m.i32.const(EVENT.alloc),
+    m.if(m.i32.eqz(result()), m.i32.load(0, 4, arg(entry.out)), zero()),
+    arg(entry.size),
+    zero(),
+  ];
+}
+
+/**
  * Builds the wrapper body of one entry point; with sites, its event also
  * passes the frame globals (frames.js).
  */
@@ -192,24 +214,8 @@ function wrapperBody(m, { entry, info, params }, origName, sites) {
   const r = params.length; // the wrapper's one extra local: the result
   const depth = (delta) =>
     m.global.set('ws$depth', m.i32.add(m.global.get('ws$depth', binaryen.i32), m.i32.const(delta)));
-  const arg = (i) => m.local.get(i, binaryen.i32);
   const result = () => m.local.get(r, binaryen.i32);
-  const zero = () => m.i32.const(0);
-  // (kind, ptr, size, oldPtr); binaryen expression references are numbers
-  // too, so every operand is built explicitly.
-  let event;
-  if (entry.kind === 'alloc') event = [m.i32.const(EVENT.alloc), result(), arg(entry.size), zero()];
-  else if (entry.kind === 'calloc')
-    event = [m.i32.const(EVENT.alloc), result(), m.i32.mul(arg(entry.n), arg(entry.size)), zero()];
-  else if (entry.kind === 'realloc') event = [m.i32.const(EVENT.realloc), result(), arg(entry.size), arg(entry.ptr)];
-  else if (entry.kind === 'free') event = [m.i32.const(EVENT.free), arg(entry.ptr), zero(), zero()];
-  else
-    event = [
-      m.i32.const(EVENT.alloc),
-      m.if(m.i32.eqz(result()), m.i32.load(0, 4, arg(entry.out)), zero()),
-      arg(entry.size),
-      zero(),
-    ];
+  const event = eventOperands(m, entry, result);
   if (sites) for (let i = 0; i < SITE_FRAMES; i++) event.push(m.global.get(frameGlobal(i), binaryen.i32));
   const call = m.call(origName, args, resultType);
   const body = [
@@ -249,17 +255,15 @@ function functionNames(m) {
 }
 
 /**
- * Makes every memory.grow of m report a failure (-1) to the import
- * wasm_soak.grow_failed(deltaPages, pages), the result unchanged. binaryen's
- * instrument-memory pass, limited by its pass argument to memory.grow (it
- * would otherwise hook every load and store), wraps each grow in calls to
- * the imports memory_grow_pre(id, delta) -> delta and memory_grow_post(id,
- * result) -> result; those become functions of the module (pre keeps the
- * delta in a global, post calls the host only on -1), so a grow that
- * succeeds costs two direct calls and no host call. The pass's other hook
- * imports (loads, stores) are left unused and removed.
+ * Hooks every memory.grow of m: binaryen's instrument-memory pass, limited
+ * by its pass argument to memory.grow (it would otherwise hook every load
+ * and store), wraps each grow in calls to the imports memory_grow_pre(id,
+ * delta) -> delta and memory_grow_post(id, result) -> result; those become
+ * functions of the module whose bodies bodies.memory_grow_pre() and
+ * bodies.memory_grow_post() build. The pass's other hook imports (loads,
+ * stores) are left unused and removed.
  */
-function countGrows(m) {
+export function hookGrows(m, bodies) {
   const before = new Set(functionNames(m));
   binaryen.setPassArgument('instrument-memory', 'memory.grow');
   try {
@@ -267,11 +271,28 @@ function countGrows(m) {
   } finally {
     binaryen.setPassArgument('instrument-memory', null);
   }
+  for (const name of functionNames(m)) {
+    if (before.has(name)) continue;
+    const info = binaryen.getFunctionInfo(m.getFunction(name));
+    if (info.module === '' || info.module === HOOK_MODULE) continue;
+    m.removeFunction(name);
+    const body = bodies[info.base];
+    if (body) m.addFunction(name, info.params, info.results, [], body());
+  }
+}
+
+/**
+ * Makes every memory.grow of m report a failure (-1) to the import
+ * wasm_soak.grow_failed(deltaPages, pages), the result unchanged (hookGrows):
+ * pre keeps the delta in a global, post calls the host only on -1, so a
+ * grow that succeeds costs two direct calls and no host call.
+ */
+function countGrows(m) {
   const i32 = binaryen.i32;
   const pair = binaryen.createType([i32, i32]);
   m.addGlobal('ws$grow_delta', i32, true, m.i32.const(0));
   m.addFunctionImport('ws$grow_failed', HOOK_MODULE, 'grow_failed', pair, binaryen.none);
-  const bodies = {
+  hookGrows(m, {
     memory_grow_pre: () =>
       m.block(null, [m.global.set('ws$grow_delta', m.local.get(1, i32)), m.local.get(1, i32)], i32),
     memory_grow_post: () =>
@@ -286,15 +307,7 @@ function countGrows(m) {
         ],
         i32,
       ),
-  };
-  for (const name of functionNames(m)) {
-    if (before.has(name)) continue;
-    const info = binaryen.getFunctionInfo(m.getFunction(name));
-    if (info.module === '' || info.module === HOOK_MODULE) continue;
-    m.removeFunction(name);
-    const body = bodies[info.base];
-    if (body) m.addFunction(name, info.params, info.results, [], body());
-  }
+  });
 }
 
 /**

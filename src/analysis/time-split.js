@@ -1,0 +1,301 @@
+// Where a call's time goes (--time-split; docs/allocator.md, "Where a
+// call's time goes"): the time-split pass's stamps (src/worker/alloc-timing.js)
+// and its per-call times from its log, turned into four parts per op, the
+// algorithm, the allocator, memory.grow and the glue, each with the
+// stamps' own cost (the calibration's) taken off, the allocator's share
+// with an interval, ns per event by kind and size class, memory.grow's
+// share in warm-up and after it, and the advice as a code with its numbers.
+// Numbers and codes only; the words are src/report/time-split-rows.js's.
+
+/** The parts of a call, in the figure's order. */
+export const TIME_PARTS = ['algorithm', 'allocator', 'grow', 'glue'];
+// The allocator's event kinds as the worker's tables index them (alloc-timing.js KINDS).
+const KIND_NAMES = ['alloc', 'free', 'realloc'];
+// z for a two-sided 95 % interval.
+const Z95 = 1.96;
+// Advice thresholds: the share from which a part is worth acting on.
+export const ADVICE_SHARE = { allocator: 0.1, glue: 0.25, grow: 0.05 };
+
+const median = (xs) => {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+};
+// The median absolute deviation scaled to a normal's standard deviation.
+const MAD_TO_SD = 1.4826;
+const robustSd = (xs) => {
+  const m = median(xs);
+  return MAD_TO_SD * median(xs.map((x) => Math.abs(x - m)));
+};
+
+/**
+ * The stamps' cost from the calibration's rounds: per kind (a: allocator,
+ * g: memory.grow, x: export), { outer, inner, innerSd } ns per stamp pair,
+ * the rounds' medians (a preemption during a few rounds moves no median):
+ * outer, what a stamped call costs more than a plain one; inner, what the
+ * stamps put between their two clock reads (an empty function's interval);
+ * innerSd, the rounds' spread of inner (MAD as a standard deviation).
+ * The rounds come from before the first call, every slow sample and after
+ * the last: their medians over the whole pass (a round at a slow sample is
+ * often preempted: rounds near a call, rather than all, moved a churn
+ * fixture's corrected call time to -460 ns).
+ */
+export function stampCosts(rounds) {
+  const out = {};
+  for (const k of ['a', 'g', 'x']) {
+    const inner = rounds.map((r) => r[k].inner);
+    const outer = rounds.map((r) => r[k].outer);
+    out[k] = { outer: Math.max(0, median(outer)), inner: Math.max(0, median(inner)), innerSd: robustSd(inner) };
+  }
+  return out;
+}
+
+/**
+ * Call i's four parts and the call's time with the stamps' cost taken off
+ * (ns): { call, allocator, grow, inside, allocs }. c: the per-call arrays;
+ * ns: the call's logged time; cost: stampCosts's.
+ */
+function partsOf(c, i, ns, cost) {
+  const { a, g, x } = cost;
+  const growInAlloc = c.growNsInAlloc[i] - c.growsInAlloc[i] * g.inner;
+  const call = ns - c.allocs[i] * a.outer - c.grows[i] * g.outer - (c.exports[i] + c.nestedExports[i]) * x.outer;
+  const allocator = c.allocNs[i] - c.allocs[i] * a.inner - growInAlloc - c.growsInAlloc[i] * g.outer;
+  const grow = c.growNs[i] - c.grows[i] * g.inner;
+  const inside =
+    c.exports[i] > 0
+      ? c.exportNs[i] -
+        c.exports[i] * x.inner -
+        c.allocsInExport[i] * a.outer -
+        c.growsInExport[i] * g.outer -
+        c.nestedExports[i] * x.outer
+      : 0;
+  return { call, allocator, grow, inside };
+}
+
+/**
+ * The share r = Σpart / Σcall over n calls with a 95 % interval: the delta
+ * method's standard error of a ratio of sums, widened by the uncertainty of
+ * the stamps' cost (extraSe, as a share). Returns { share, low, high }.
+ */
+function ratioInterval(part, call, extraSe = 0) {
+  const n = part.length;
+  const sumP = part.reduce((s, v) => s + v, 0);
+  const sumC = call.reduce((s, v) => s + v, 0);
+  const r = sumC > 0 ? sumP / sumC : 0;
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (part[i] - r * call[i]) ** 2;
+  const meanC = sumC / (n || 1);
+  const se = n > 1 && meanC > 0 ? Math.sqrt(ss / (n * (n - 1))) / meanC : 0;
+  const half = Z95 * Math.sqrt(se ** 2 + extraSe ** 2);
+  return { share: r, low: Math.max(0, r - half), high: Math.min(1, r + half) };
+}
+
+/**
+ * The median of a histogram of event times (hist: counts, bin b from
+ * 2^(b / binsPerOctave) ns), the middle of its bin in log scale.
+ */
+function histogramMedian(hist, binsPerOctave) {
+  const total = hist.reduce((a, b) => a + b, 0);
+  let seen = 0;
+  for (let b = 0; b < hist.length; b++) {
+    seen += hist[b];
+    if (seen >= total / 2) return 2 ** ((b + 0.5) / binsPerOctave);
+  }
+  return 0;
+}
+
+/**
+ * The allocator's events of one op (or of the run, op null) by kind and
+ * size class: { alloc: [{ sizeClass, events, nsPerEvent, medianNs }],
+ * free, realloc }, classes with events only. nsPerEvent (the mean) and
+ * medianNs (a preemption cannot move it) have the stamps' inner cost taken off.
+ */
+function byClass(classes, op, innerNs) {
+  const { kinds, sizeClasses, ops, values, cell = 2, binsPerOctave = 1 } = classes;
+  const out = {};
+  kinds.forEach((_, k) => {
+    const rows = [];
+    for (let s = 0; s < sizeClasses; s++) {
+      let events = 0;
+      let ns = 0;
+      const hist = new Array(cell - 2).fill(0);
+      for (let o = 0; o < ops; o++) {
+        if (op !== null && o !== op) continue;
+        const at = ((o * kinds.length + k) * sizeClasses + s) * cell;
+        events += values[at] ?? 0;
+        ns += values[at + 1] ?? 0;
+        for (let b = 0; b < hist.length; b++) hist[b] += values[at + 2 + b] ?? 0;
+      }
+      if (events > 0)
+        rows.push({
+          sizeClass: s,
+          events,
+          nsPerEvent: Math.max(0, ns / events - innerNs),
+          medianNs: Math.max(0, histogramMedian(hist, binsPerOctave) - innerNs),
+        });
+    }
+    out[KIND_NAMES[k]] = rows;
+  });
+  return out;
+}
+
+/**
+ * The advice for one op's parts (shares of its time): { code, share,
+ * bound } where code is 'allocator' (fewer allocations or an arena will
+ * pay; a faster allocator gives at most bound = 1 / (1 - share)), 'grow'
+ * (reserve the memory up front), 'glue' (the JS glue's copies) or
+ * 'algorithm' (none of the three is worth acting on), the largest part past
+ * its ADVICE_SHARE first.
+ */
+export function adviceOf(shares) {
+  const worth = ['allocator', 'glue', 'grow']
+    .filter((p) => shares[p] >= ADVICE_SHARE[p])
+    .sort((a, b) => shares[b] - shares[a]);
+  const code = worth[0] ?? 'algorithm';
+  const share = shares[code];
+  return { code, share, bound: share < 1 ? 1 / (1 - share) : null };
+}
+
+/**
+ * The call time at fraction q of each op's calls after warm-up (elapsed,
+ * op: a decoded log's per-call arrays): [ns per op].
+ */
+function opQuantiles(elapsed, op, from, opCount, q) {
+  const per = Array.from({ length: opCount }, () => []);
+  for (let i = from; i < elapsed.length; i++) per[op[i]]?.push(elapsed[i]);
+  return per.map((xs) => {
+    if (xs.length === 0) return Infinity;
+    xs.sort((a, b) => a - b);
+    return xs[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+  });
+}
+
+/** The mean of each op's calls after warm-up up to its cut (opQuantiles's): [ns per op]. */
+function trimmedMeans(elapsed, op, from, cuts) {
+  const sums = cuts.map(() => [0, 0]);
+  for (let i = from; i < elapsed.length; i++) {
+    const s = sums[op[i]];
+    if (s && elapsed[i] <= cuts[op[i]]) {
+      s[0] += elapsed[i];
+      s[1]++;
+    }
+  }
+  return sums.map(([sum, n]) => (n ? sum / n : null));
+}
+
+// The calls the four parts are read from: each op's fastest TYPICAL, so that
+// a call slowed by a preemption (a loaded machine's) moves no part.
+export const TYPICAL = 0.75;
+
+/**
+ * summary.timeSplit from the pass's raw data (raw: { calls: per-call ns
+ * from its log, op: per-call op, stamps: the worker's result }), the timed
+ * pass (timed: its decoded log, whose call times the parts are checked
+ * against), its warm-up (calls before warmupCalls are warm-up) and the
+ * run's ops ([{ name }]). Returns null without raw. Per op, over its calls
+ * after warm-up no slower than its TYPICAL quantile: calls, mean call ns
+ * (stamps taken off) against the timed pass's, the four parts' ns per call
+ * and shares (the allocator's with an interval), allocations per call and
+ * their mean bytes, the events by kind and size class, memory.grow in
+ * warm-up and after it (every call), and the advice; for the run: the same
+ * totals and memory.grow's share of the whole pass.
+ * Long: one pass over the calls, then one record per op.
+ */
+export function timeSplitSummary(raw, timed, warmupCalls, ops) {
+  if (!raw?.stamps) return null;
+  const { stamps } = raw;
+  const cost = stampCosts(stamps.calibration);
+  const c = stamps.calls;
+  const n = Math.min(raw.calls.length, c.allocNs.length);
+  const cuts = opQuantiles(raw.calls, raw.op, warmupCalls, ops.length, TYPICAL);
+  const timedCuts = opQuantiles(timed.elapsed, timed.op, warmupCalls, ops.length, TYPICAL);
+  const timedNs = trimmedMeans(timed.elapsed, timed.op, warmupCalls, timedCuts);
+  const per = ops.map(() => ({ call: [], allocator: [], grow: [], inside: [], events: 0, allocs: 0, bytes: 0 }));
+  const warm = ops.map(() => ({ ns: 0, growNs: 0, grows: 0, calls: 0 }));
+  const steady = ops.map(() => ({ ns: 0, growNs: 0, grows: 0, calls: 0 }));
+  for (let i = 0; i < n; i++) {
+    const o = raw.op[i];
+    if (!per[o]) continue;
+    const p = partsOf(c, i, raw.calls[i], cost);
+    const g = i < warmupCalls ? warm[o] : steady[o];
+    g.calls++;
+    g.ns += p.call;
+    g.growNs += p.grow;
+    g.grows += c.grows[i];
+    if (i < warmupCalls || raw.calls[i] > cuts[o]) continue;
+    const q = per[o];
+    q.call.push(p.call);
+    q.allocator.push(p.allocator);
+    q.grow.push(p.grow);
+    q.inside.push(p.inside);
+    q.events += c.allocs[i];
+    q.allocs += c.allocations[i];
+    q.bytes += c.allocBytes[i];
+  }
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const byOp = ops.map((op, o) => {
+    const q = per[o];
+    const calls = q.call.length;
+    const total = sum(q.call);
+    const allocator = sum(q.allocator);
+    const grow = sum(q.grow);
+    const inside = sum(q.inside);
+    const glue = Math.max(0, total - inside);
+    const algorithm = Math.max(0, inside - allocator - grow);
+    const share = (v) => (total > 0 ? v / total : 0);
+    // The stamps' cost is known to innerSd per event: as a share of the op's time.
+    const calSe = total > 0 ? (q.events * cost.a.innerSd) / total : 0;
+    const shares = {
+      algorithm: share(algorithm),
+      allocator: share(allocator),
+      grow: share(grow),
+      glue: share(glue),
+    };
+    const share0 = (x) => (x.ns > 0 ? x.growNs / x.ns : 0);
+    return {
+      op: op.name,
+      calls,
+      callNs: calls ? total / calls : 0,
+      timedCallNs: timedNs[o],
+      ns: Object.fromEntries(
+        Object.entries({ algorithm, allocator, grow, glue }).map(([k, v]) => [k, calls ? v / calls : 0]),
+      ),
+      shares,
+      allocatorShare: ratioInterval(q.allocator, q.call, calSe),
+      eventsPerCall: calls ? q.events / calls : 0,
+      allocsPerCall: calls ? q.allocs / calls : 0,
+      bytesPerAlloc: q.allocs ? q.bytes / q.allocs : 0,
+      classes: byClass(stamps.classes, o, cost.a.inner),
+      grow: {
+        warmup: { calls: warm[o].calls, grows: warm[o].grows, share: share0(warm[o]) },
+        steady: { calls: steady[o].calls, grows: steady[o].grows, share: share0(steady[o]) },
+      },
+      advice: adviceOf(shares),
+    };
+  });
+  const all = (key) => sum(byOp.map((r) => r.ns[key] * r.calls));
+  const totalNs = sum(byOp.map((r) => r.callNs * r.calls));
+  const whole = (xs, k) => sum(xs.map((x) => x[k]));
+  const growOf = (xs) => (whole(xs, 'ns') > 0 ? whole(xs, 'growNs') / whole(xs, 'ns') : 0);
+  return {
+    parts: TIME_PARTS,
+    typical: TYPICAL,
+    stampCost: cost,
+    stamped: stamps.stamped,
+    warmupCalls: Math.min(warmupCalls, n),
+    ops: byOp,
+    run: {
+      calls: sum(byOp.map((r) => r.calls)),
+      callNs: totalNs,
+      shares: Object.fromEntries(TIME_PARTS.map((k) => [k, totalNs > 0 ? all(k) / totalNs : 0])),
+      classes: byClass(stamps.classes, null, cost.a.inner),
+      grow: {
+        warmup: { share: growOf(warm), grows: whole(warm, 'grows') },
+        steady: { share: growOf(steady), grows: whole(steady, 'grows') },
+        // Every memory.grow of the pass, warm-up included, against the whole pass.
+        pass: growOf([...warm, ...steady]),
+      },
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// Where a call's time goes (summary.timeSplit, --time-split) in words: the
+// rows of summary.md's and report.html's table, and the advice per op,
+// worded from the numbers. Text only: escaping is each format's.
+import { formatBytes, formatCount, formatNs } from './format.js';
+
+// The parts in the order the table and the figure show them, with their words.
+export const PART_WORDS = {
+  algorithm: 'algorithm',
+  allocator: 'allocator',
+  grow: 'memory.grow',
+  glue: 'JS glue',
+};
+
+/** A share (0..1) as a percentage, "41 %" (one decimal under 10 %). */
+export function sharePercent(r) {
+  if (!Number.isFinite(r)) return '–';
+  const p = r * 100;
+  return `${p < 10 ? p.toFixed(1).replace(/\.0$/, '') : Math.round(p)} %`;
+}
+
+/** A speed-up bound, "1.7×". */
+const times = (x) => `${x >= 10 ? Math.round(x) : x.toFixed(1)}×`;
+
+/**
+ * summary.timeSplit's ops as table rows: { name, calls, callNs, timedCallNs,
+ * parts: { algorithm, allocator, grow, glue } as [ns per call, share],
+ * allocatorInterval ("35–47 %"), allocsPerCall, bytesPerAlloc }; [] without it.
+ */
+export function timeSplitRows(s) {
+  return (s.timeSplit?.ops ?? []).map((o) => ({
+    name: o.op,
+    calls: o.calls,
+    callNs: o.callNs,
+    timedCallNs: o.timedCallNs,
+    parts: Object.fromEntries(Object.keys(PART_WORDS).map((k) => [k, [o.ns[k], o.shares[k]]])),
+    allocatorInterval: `${sharePercent(o.allocatorShare.low)}–${sharePercent(o.allocatorShare.high)}`,
+    allocsPerCall: o.allocsPerCall,
+    bytesPerAlloc: o.bytesPerAlloc,
+  }));
+}
+
+/** The advice of one op of summary.timeSplit (o), one sentence; the op's name as given (the format marks it). */
+export function adviceSentence(o, name = o.op) {
+  const { code, share, bound } = o.advice;
+  const most = bound === null ? 'any' : `at most ${times(bound)}`;
+  if (code === 'allocator') {
+    const per = `${formatCount(o.allocsPerCall)} allocation${Math.round(o.allocsPerCall) === 1 ? '' : 's'} of ${formatBytes(o.bytesPerAlloc)} per call`;
+    return (
+      `the allocator takes ${sharePercent(share)} of ${name} (${per}; 95 % interval ${sharePercent(o.allocatorShare.low)}–${sharePercent(o.allocatorShare.high)}): ` +
+      `fewer allocations or an arena will pay; a faster allocator makes it ${most} faster`
+    );
+  }
+  if (code === 'grow')
+    return (
+      `memory.grow takes ${sharePercent(share)} of ${name} after warm-up (${formatCount(o.grow.steady.grows)} grows in ${formatCount(o.grow.steady.calls)} calls): ` +
+      `a larger initial memory, or growing once to the high-water mark, makes it ${most} faster`
+    );
+  if (code === 'glue')
+    return (
+      `the JS around the wasm calls (the glue and its copies, and the scenario's own code such as making its inputs) takes ${sharePercent(share)} of ${name}: ` +
+      `where it is the glue's, fewer, larger calls into the module, or views instead of copies, will pay; ${most} faster without it`
+    );
+  return (
+    `${name} spends ${sharePercent(o.shares.algorithm)} in its own code: the allocator (${sharePercent(o.shares.allocator)}), ` +
+    `memory.grow (${sharePercent(o.shares.grow)}) and the glue (${sharePercent(o.shares.glue)}) leave little to gain; the algorithm is where the time goes`
+  );
+}
+
+/**
+ * One line under the table: how the parts were measured, the stamps' cost
+ * taken off, and the sum of the parts against the timed pass's call time.
+ */
+export function timeSplitNote(s) {
+  const t = s.timeSplit;
+  const c = t.stampCost;
+  const against = t.ops
+    .filter((o) => o.timedCallNs > 0)
+    .map((o) => `${o.op}: ${formatNs(o.callNs)} against ${formatNs(o.timedCallNs)} timed`);
+  return (
+    `Time-split pass: the same calls with the allocator, memory.grow and the exports stamped; each op's calls after warm-up, ` +
+    `its slowest ${sharePercent(1 - t.typical)} left out (a preemption moves no part). ` +
+    `The stamps' own cost, measured in the same pass on empty wrappers, is taken off: ${formatNs(c.a.inner)} inside and ` +
+    `${formatNs(c.a.outer)} per allocator event, ${formatNs(c.g.outer)} per memory.grow, ${formatNs(c.x.outer)} per export call. ` +
+    `Memory.grow took ${sharePercent(t.run.grow.warmup.share)} of warm-up and ${sharePercent(t.run.grow.steady.share)} after it. ` +
+    `Parts' sum per call${against.length ? `: ${against.join('; ')}` : ''}.`
+  );
+}
+
+/**
+ * The allocator's events of the run by kind and size class as rows { kind,
+ * range ("32 B–64 B"), events, nsPerEvent (the mean), medianNs }, the
+ * busiest classes first, at most limit.
+ */
+export function classRows(s, limit = 8) {
+  const rows = [];
+  for (const [kind, list] of Object.entries(s.timeSplit?.run?.classes ?? {}))
+    for (const r of list)
+      rows.push({
+        kind,
+        range: `${formatBytes(2 ** r.sizeClass)}–${formatBytes(2 ** (r.sizeClass + 1))}`,
+        events: r.events,
+        nsPerEvent: r.nsPerEvent,
+        medianNs: r.medianNs,
+      });
+  return rows.sort((a, b) => b.events - a.events).slice(0, limit);
+}
+
+/**
+ * Each op's advice as { before, op, after }: the sentence, capitalised and
+ * ending in a full stop, around the op's name, which each format marks as code.
+ */
+export function adviceParts(s) {
+  const MARK = '\u0001';
+  return (s.timeSplit?.ops ?? []).map((o) => {
+    const text = adviceSentence(o, MARK);
+    const [before, after] = (text.charAt(0).toUpperCase() + text.slice(1)).split(MARK);
+    return { before, op: o.op, after: `${after}.` };
+  });
+}

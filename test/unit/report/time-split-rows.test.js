@@ -1,0 +1,68 @@
+// Where the time goes in words (src/report/time-split-rows.js) and in
+// summary.md and report.html: the advice worded from the numbers, and an
+// op's name the module controls shown as code, never as markup.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { timeSplitSection } from '../../../src/report/time-split-html.js';
+import { timeSplitLines } from '../../../src/report/time-split-md.js';
+import { adviceSentence, timeSplitRows } from '../../../src/report/time-split-rows.js';
+
+const COST = { outer: 130, inner: 57, innerSd: 6 };
+
+/** A summary whose op spends share of its time in the allocator (advice code given). */
+function summaryWith(op, code, shares) {
+  return {
+    timeSplit: {
+      typical: 0.9,
+      stampCost: { a: COST, g: COST, x: COST },
+      run: { grow: { warmup: { share: 0.02 }, steady: { share: 0 } }, classes: { alloc: [], free: [], realloc: [] } },
+      ops: [
+        {
+          op,
+          calls: 1000,
+          callNs: 10_000,
+          timedCallNs: 9_800,
+          ns: Object.fromEntries(Object.entries(shares).map(([k, v]) => [k, v * 10_000])),
+          shares,
+          allocatorShare: { share: shares.allocator, low: 0.35, high: 0.47 },
+          eventsPerCall: 364_000,
+          allocsPerCall: 182_000,
+          bytesPerAlloc: 38,
+          grow: { warmup: { calls: 100, grows: 3, share: 0.02 }, steady: { calls: 1000, grows: 0, share: 0 } },
+          advice: { code, share: shares[code], bound: 1 / (1 - shares[code]) },
+          classes: {},
+        },
+      ],
+    },
+  };
+}
+
+test("adviceSentence: the allocator's share, its allocations and the bound, from the numbers", () => {
+  const s = summaryWith('parse', 'allocator', { algorithm: 0.5, allocator: 0.41, grow: 0, glue: 0.09 });
+  assert.equal(
+    adviceSentence(s.timeSplit.ops[0]),
+    'the allocator takes 41 % of parse (182,000 allocations of 38 B per call; 95 % interval 35 %–47 %): ' +
+      'fewer allocations or an arena will pay; a faster allocator makes it at most 1.7× faster',
+  );
+});
+
+test('adviceSentence: the glue and the algorithm', () => {
+  const glue = summaryWith('render', 'glue', { algorithm: 0.6, allocator: 0.05, grow: 0, glue: 0.35 });
+  assert.match(adviceSentence(glue.timeSplit.ops[0]), /^the JS around the wasm calls \(.*\) takes 35 % of render: /);
+  const algo = summaryWith('hash', 'algorithm', { algorithm: 0.97, allocator: 0.01, grow: 0, glue: 0.02 });
+  assert.match(adviceSentence(algo.timeSplit.ops[0]), /^hash spends 97 % in its own code/);
+});
+
+test('summary.md and report.html: the table, and an op name the module controls as code', () => {
+  const name = '<img src=x>`|*';
+  const s = summaryWith(name, 'allocator', { algorithm: 0.5, allocator: 0.41, grow: 0, glue: 0.09 });
+  assert.equal(timeSplitRows(s)[0].allocatorInterval, '35 %–47 %');
+  const md = timeSplitLines(s).join('\n');
+  assert.match(md, /\| algorithm \| allocator \| memory\.grow \| JS glue \|/);
+  assert.match(md, /- The allocator takes 41 % of ``<img src=x>`\|\*`` \(182,000 allocations/);
+  const html = timeSplitSection(s);
+  assert.ok(!html.includes('<img'), 'the op name is escaped');
+  assert.ok(html.includes('<code>&#60;img src=x&#62;`|*</code>'));
+  assert.equal(timeSplitSection({}), '');
+  assert.deepEqual(timeSplitLines({}), []);
+});
