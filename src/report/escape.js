@@ -54,7 +54,7 @@ export const escapeMarkdown = (s) =>
   escapeContent(
     visible(String(s ?? '').replace(/\r?\n/g, ' '))
       .replace(/[\\`*_[\]~|]/g, '\\$&')
-      .replace(/^(\s*)([#>+=-]|\d+(?=[.)]))/, (_all, space, mark) =>
+      .replace(/^(\s*)([#>+=-]|\d+(?=[.)](?:\s|$)))/, (_all, space, mark) =>
         /\d/.test(mark) ? `${space}${mark}\\` : `${space}\\${mark}`,
       ),
   );
