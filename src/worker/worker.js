@@ -55,7 +55,8 @@ process.exit = function exit(code) {
 // iteration: past the caps, new ones are counted but not tracked.
 const MAX_MEMORIES = 64;
 const MAX_INSTANCES = 32;
-const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes (null: unknown), shared, initialBytes }
+// declaredBytes: the initial size its module declares (capture's onDeclaredSize), bounding the census's search.
+const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes (null: unknown), shared, initialBytes, declaredBytes? }
 const instances = []; // { ref: WeakRef<Instance> }: where allocator sources are looked for
 const importedOf = new WeakMap(); // Instance -> its declared memory and stack-pointer imports
 let untrackedMemories = 0;
@@ -126,6 +127,12 @@ const capture = installCapture({
       instances.push({ ref: new WeakRef(instance) });
       importedOf.set(instance, imported);
     }
+  },
+  onDeclaredSize(memory, bytes) {
+    const index = tracked.findIndex((t) => memoryOf(t) === memory);
+    if (index < 0 || bytes <= (tracked[index].declaredBytes ?? 0)) return;
+    tracked[index].declaredBytes = bytes;
+    if (runner && index < tracked.length - lateMemories.length) addon.censusScanLimit(runner, index, bytes);
   },
   onLabel(memory, label, owner) {
     const index = tracked.findIndex((t) => memoryOf(t) === memory);
@@ -408,6 +415,7 @@ function trackLateMemories() {
   while (lateMemories.length > 0) {
     const [memory, entry] = lateMemories.shift();
     const index = addon.addMemory(runner, memory, entry.shared);
+    if (entry.declaredBytes) addon.censusScanLimit(runner, index, entry.declaredBytes);
     parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.initialBytes });
   }
 }
@@ -636,6 +644,9 @@ async function main() {
     parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(nativeOpenError(err, target.path)) });
     return;
   }
+  tracked.forEach((t, index) => {
+    if (t.declaredBytes) addon.censusScanLimit(runner, index, t.declaredBytes);
+  });
   growFailures.attach(runner);
   if (config.blockContents) blockContents = createBlockContents(runner, config);
 
