@@ -53,7 +53,11 @@ import { inspectModule } from './targets/wasm-info.js';
  * called when an instance of a module whose bytes were seen takes its first
  * memory (imported, else the first it exports), with the initial size the
  * module declares for it: the linker places static data and the stack within
- * it, however large the glue creates the memory. Returns { track(memory, label),
+ * it, however large the glue creates the memory. onThreadedModule() is
+ * called when the bytes of a module built for wasi-threads are seen (it
+ * imports wasi's thread-spawn or exports wasi_thread_start: each thread it
+ * spawns instantiates it again, in a worker thread of its loader's, out of
+ * these hooks' reach). Returns { track(memory, label),
  * pristine: the unhooked { Memory, Module, Instance } }.
  * Long: the hooks share the capture's state and are installed together, so that none is missed.
  */
@@ -64,6 +68,7 @@ export function installCapture({
   onGrowFailed = () => {},
   onGcTypes = () => {},
   onDeclaredSize = () => {},
+  onThreadedModule = () => {},
   transform = null,
 }) {
   const W = globalThis.WebAssembly;
@@ -78,8 +83,10 @@ export function installCapture({
   // The initial size (bytes) each module whose bytes were seen declares for its first memory.
   const declaredSizes = new WeakMap();
   const noteBytes = (module, source) => {
-    const bytes = declaredSizeOf(source);
-    if (bytes !== null) declaredSizes.set(module, bytes);
+    const info = inspectBytes(source);
+    const first = info?.memories[0];
+    if (first && !first.memory64) declaredSizes.set(module, first.min * PAGE_BYTES);
+    if (info && spawnsThreads(info)) onThreadedModule();
   };
   let constructed = 0;
   let instantiated = 0;
@@ -282,11 +289,10 @@ function exportedMaxima(source) {
     : null;
 }
 
-/** The initial size (bytes) source's bytes declare for their first memory, or null: none, not bytes, or not parsed. */
-function declaredSizeOf(source) {
-  const first = inspectBytes(source)?.memories[0];
-  return first && !first.memory64 ? first.min * PAGE_BYTES : null;
-}
+/** Whether a module (inspectModule's info) is built for wasi-threads: it imports wasi's thread-spawn or exports wasi_thread_start. */
+const spawnsThreads = (info) =>
+  info.imports.some((i) => i.module === 'wasi' && i.name === 'thread-spawn') ||
+  info.exports.some((e) => e.name === 'wasi_thread_start' && e.kind === 'function');
 
 /** The WasmGC types of source's bytes (inspectModule's gc), or null: none, not bytes, or not parsed. */
 function gcTypesOf(source) {

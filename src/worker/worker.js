@@ -15,7 +15,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../errors.js';
 import { CENSUS_MEMORIES, CTL, METRIC, METRIC_CENSUS_STRIDE, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
-import { createCounting } from './allocator/counting.js';
+import { createCounting, threadedCountingError } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
 import { censusSources, createSources } from './allocator/sources.js';
 import { createBlockContents } from './block-contents.js';
@@ -95,6 +95,7 @@ const sites =
 const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
 
 let wasmGcSeen = null; // { structs, arrays } of a WasmGC module a scenario instantiated
+let threadedSeen = false; // a module built for wasi-threads was compiled (capture's onThreadedModule)
 const capture = installCapture({
   transform: counting ? counting.transform : null,
   onGrowFailed: growFailures.fromJs,
@@ -127,6 +128,9 @@ const capture = installCapture({
       instances.push({ ref: new WeakRef(instance) });
       importedOf.set(instance, imported);
     }
+  },
+  onThreadedModule() {
+    threadedSeen = true;
   },
   onDeclaredSize(memory, bytes) {
     const index = tracked.findIndex((t) => memoryOf(t) === memory);
@@ -619,6 +623,7 @@ async function main() {
         'Leave globalThis.WebAssembly in place: wrap its functions (WebAssembly.instantiate = …) if the scenario must.',
       );
     checkBudgetOps(config.budgets, prepared.ops);
+    if (threadedSeen && config.countAllocs) throw threadedCountingError();
   } catch (err) {
     await stdioTaken();
     const error = serializeError(err);
