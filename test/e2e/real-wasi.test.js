@@ -1,0 +1,35 @@
+// A napi-rs WASI build that starts worker threads on a shared memory
+// (@node-rs/argon2-wasm32-wasi: wasi-libc's dlmalloc built with locks, its
+// state above a 64 MB stack) at the defaults: the clean workload is stable
+// and its leaking twin, which keeps raw digests in linear memory, is a leak
+// that the heap census names by size (not growth: the census recognises the
+// threaded dlmalloc, docs/allocator.md, "Threads").
+
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fixture, readSummary, runCli, tempDir } from '../helpers.js';
+
+const REAL = fixture('soak', 'real');
+
+test('argon2-wasm32-wasi at the defaults: clean stable, the twin a leak in linear memory with its size classes', async () => {
+  const dir = tempDir('wasm-soak-real-wasi-');
+  const targets = ['argon2', 'argon2-leak'].map((name) => ({
+    name,
+    scenario: join(REAL, `${name}.mjs`),
+    expect: name === 'argon2' ? 'stable' : 'leak',
+  }));
+  const file = join(dir, 'suite.json');
+  writeFileSync(file, JSON.stringify({ targets }));
+  const out = join(dir, 'out');
+  const r = await runCli(['soak', file, '--expect', '--format', 'md', '-o', out, '-q']);
+  assert.equal(r.code, 0, r.stderr);
+  const clean = readSummary(join(out, 'argon2'));
+  const leak = readSummary(join(out, 'argon2-leak'));
+  assert.equal(clean.verdict, 'stable');
+  assert.equal(leak.verdict, 'leak');
+  for (const s of [clean, leak]) assert.equal(s.census.kind, 'dlmalloc', `${s.name}: the census recognised the heap`);
+  // The 1 KiB digests' chunks (1 KiB–2 KiB) accumulate.
+  assert.ok(leak.census.growing.some((c) => c.fromBytes === 1024 && c.change > 1000));
+});
