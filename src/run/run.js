@@ -138,6 +138,7 @@ export const runOf = (outcome) => ({
   error: outcome.error,
   untrackedMemories: outcome.untrackedMemories ?? 0,
   decided: outcome.decided ?? null,
+  threads: outcome.threads ?? null,
 });
 
 /**

@@ -27,6 +27,7 @@ import { rejectionError, watchRejections } from './rejections.js';
 import { createStatsReader } from './stats-values.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 import { WASMGC_FIX } from './targets/wasm-info.js';
+import { installThreadCounter } from './threads.js';
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
@@ -151,6 +152,8 @@ const rejections = watchRejections();
 
 // The glue's objects by class (objects.js): scenarios only, before the target loads.
 const objects = target.kind === 'scenario' ? installObjectTracker({ control, callWord: CTL.call }) : null;
+// The worker threads a scenario's target starts (threads.js), before it loads.
+const threads = target.kind === 'scenario' ? installThreadCounter() : null;
 
 /** The loop's iteration word (what ctx.iteration reads): the call running, or the last one run. */
 const currentIteration = () => (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
@@ -728,6 +731,7 @@ async function main() {
     frees: counting ? counting.frees() : null,
     blocks,
     objects: objects?.result(prepared.ops.map((op) => op.name)) ?? null,
+    threads: threads ? { ...threads.result(), wasiThreads: threadedSeen } : null,
     error:
       outcome.status === 'failed'
         ? {

@@ -3,7 +3,8 @@
 // state above a 64 MB stack) at the defaults: the clean workload is stable
 // and its leaking twin, which keeps raw digests in linear memory, is a leak
 // that the heap census names by size (not growth: the census recognises the
-// threaded dlmalloc, docs/allocator.md, "Threads").
+// threaded dlmalloc, docs/allocator.md, "Threads"), and the worker threads
+// the package starts are counted.
 
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -30,6 +31,11 @@ test('argon2-wasm32-wasi at the defaults: clean stable, the twin a leak in linea
   assert.equal(clean.verdict, 'stable');
   assert.equal(leak.verdict, 'leak');
   for (const s of [clean, leak]) assert.equal(s.census.kind, 'dlmalloc', `${s.name}: the census recognised the heap`);
+  // The package's pool of worker threads on the shared memory, counted and said (sources.threads).
+  for (const s of [clean, leak]) {
+    assert.equal(s.sources.threads.wasiThreads, true);
+    assert.ok(s.sources.threads.started >= 1 && s.sources.threads.failed === 0, JSON.stringify(s.sources.threads));
+  }
   // The 1 KiB digests' chunks (1 KiB–2 KiB) accumulate.
   assert.ok(leak.census.growing.some((c) => c.fromBytes === 1024 && c.change > 1000));
 });
