@@ -7,10 +7,11 @@
 // the package starts are counted.
 
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fixture, readSummary, runCli, tempDir } from '../helpers.js';
+import { project } from '../init-helpers.js';
 
 const REAL = fixture('soak', 'real');
 
@@ -38,4 +39,23 @@ test('argon2-wasm32-wasi at the defaults: clean stable, the twin a leak in linea
   }
   // The 1 KiB digests' chunks (1 KiB–2 KiB) accumulate.
   assert.ok(leak.census.growing.some((c) => c.fromBytes === 1024 && c.change > 1000));
+});
+
+// init on the same package: napi-rs's loader through the package's own entry,
+// and an async call (the package's worker threads do the work) as the op.
+test('init on @node-rs/argon2-wasm32-wasi: an async op on its worker threads, which runs unedited', async () => {
+  const dir = project();
+  const scenario = join(dir, 'scenario.mjs');
+  const init = await runCli(['init', '@node-rs/argon2-wasm32-wasi', '-o', scenario], { cwd: dir });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stdout, /op hash ran 200 calls here, each entering the module/);
+  assert.match(readFileSync(scenario, 'utf8'), /async run\(\{ api \}, ctx\) \{\n\s+await api\.hash\(/);
+  const out = join(dir, 'out');
+  const r = await runCli(['run', scenario, '-n', '20', '--seed', '3', '-q', '--fail-on', 'none', '-o', out], {
+    cwd: dir,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const s = readSummary(out);
+  assert.equal(s.iterations.completed, 20);
+  assert.ok(s.sources.threads.started >= 1, 'the package started its worker threads');
 });
