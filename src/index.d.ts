@@ -160,6 +160,8 @@ export interface Sources {
     [field: string]: unknown;
   };
   memoryGrow: { source: string; atMaximum: string[]; enable: string | null };
+  /** The worker threads a scenario's target started from the soak worker (absent when none and not built for wasi-threads); their JS heaps and CPU are not measured. */
+  threads?: { started: number; exited: number; maxAlive: number; failed: number; wasiThreads: boolean };
 }
 
 /** The heap census: the in-use chunks by size class at warm-up's end and at the run's end. */

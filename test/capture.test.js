@@ -28,7 +28,7 @@ const original = {
 
 const pristineGrow = Object.getOwnPropertyDescriptor(W.Memory.prototype, 'grow');
 const pristineMemoryKeys = Object.getOwnPropertyNames(W.Memory.prototype).sort();
-const events = { memories: [], instances: [], transformed: 0, growFailed: [] };
+const events = { memories: [], instances: [], transformed: 0, growFailed: [], declared: [] };
 let transforming = false;
 // An identity rewrite with one extra import module, as the counting pass adds.
 const transform = (bytes) => {
@@ -41,7 +41,31 @@ installCapture({
   onLabel: () => {},
   onInstance: (instance, imported) => events.instances.push({ instance, imported }),
   onGrowFailed: (memory, delta, error) => events.growFailed.push({ memory, delta, error }),
+  onDeclaredSize: (memory, bytes) => events.declared.push({ memory, bytes }),
   transform,
+});
+
+// The initial size a module declares for its memory bounds where the heap
+// census looks for the allocator's state (static data lies within it), also
+// when the glue creates the memory larger and imports it, as napi-rs's
+// wasm32-wasi loaders do (250 MiB for a module that declares 64 MB), and
+// whichever way the module is compiled.
+test('the declared initial size of a memory, however large the glue creates it', async () => {
+  events.declared.length = 0;
+  const big = new W.Memory({ initial: 40 });
+  new W.Instance(new W.Module(IMPORTED_MEMORY), { env: { memory: big } });
+  const other = new W.Memory({ initial: 40 });
+  await W.instantiate(await W.compile(IMPORTED_MEMORY), { env: { memory: other } });
+  const { instance } = await W.instantiate(bytesOf('glue-grow'), { env: { resize_heap: () => 0 } });
+  assert.deepEqual(
+    events.declared.map((d) => d.bytes),
+    [65536, 65536, 65536],
+  );
+  assert.equal(events.declared[0].memory, big);
+  assert.equal(events.declared[1].memory, other);
+  assert.equal(events.declared[2].memory, instance.exports.memory);
+  events.declared.length = 0;
+  events.memories.length = 0;
 });
 
 // A memory's declared maximum is read from a Memory descriptor's own data

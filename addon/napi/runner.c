@@ -415,6 +415,29 @@ static ws_census *census_of(runner *r, uint32_t k) {
   return &r->censuses[k];
 }
 
+/* censusScanLimit(runner, k, bytes) tells memory k's census how far its
+ * allocator's state may lie: bytes, the initial size the module declares for
+ * that memory (its static data and stack lie within it, whatever size the
+ * loader created the memory with), when that passes WS_CENSUS_SCAN_DEFAULT.
+ * A build that puts a large stack first (napi-rs's wasm32-wasi builds: 64 MB)
+ * has its static data, and the state, above the default's reach. */
+static napi_value census_scan_limit(napi_env env, napi_callback_info info) {
+  RUNNER_ARGS(2);
+  uint32_t k;
+  double bytes;
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &k));
+  NAPI_CALL(env, napi_get_value_double(env, argv[1], &bytes));
+  ws_census *c = census_of(r, k);
+  if (c == NULL) {
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+    return NULL;
+  }
+  if (bytes > WS_CENSUS_SCAN_DEFAULT && bytes < 1.8e19 &&
+      bytes > (double)c->hints.scan_limit)
+    c->hints.scan_limit = (uint64_t)bytes;
+  return NULL;
+}
+
 /* The JS name of a census kind (WS_CENSUS_KINDS). */
 static const char *census_kind_name(int kind) {
   switch (kind) {
@@ -658,6 +681,7 @@ napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "growFailed", grow_failed));
   NAPI_CHECK(ws_binding_export(env, exports, "sampleMemories", sample_memories));
   NAPI_CHECK(ws_binding_export(env, exports, "addMemory", add_memory));
+  NAPI_CHECK(ws_binding_export(env, exports, "censusScanLimit", census_scan_limit));
   NAPI_CHECK(ws_binding_export(env, exports, "census", census));
   NAPI_CHECK(ws_binding_export(env, exports, "blocksMark", blocks_mark));
   NAPI_CHECK(ws_binding_export(env, exports, "blocksPick", blocks_pick));

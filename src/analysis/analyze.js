@@ -133,6 +133,17 @@ function withGrowingClasses(f, census) {
 }
 
 /**
+ * The worker threads the target started, as a source: { threads: { started,
+ * exited, maxAlive, failed, wasiThreads } } when it started any or is built
+ * for wasi-threads, else {} (threads: the worker's count, or null).
+ */
+function threadsSource(threads) {
+  if (!threads || (threads.started === 0 && !threads.wasiThreads)) return {};
+  const { started, exited, maxAlive, failed, wasiThreads } = threads;
+  return { threads: { started, exited, maxAlive, failed, wasiThreads } };
+}
+
+/**
  * JS heap finding f with wasmGc ({ structs, arrays }) when the module is a
  * WasmGC one (gc: the header's sources.gc, or null): its objects live in
  * the JS heap, so its words name the module, not the glue.
@@ -391,6 +402,7 @@ export function analyze({
     liveBytes: liveSource,
     countingPass,
     memoryGrow: memoryGrowSource(timed.header, counted),
+    ...threadsSource(run.threads),
   };
   summary.census = census && {
     ...census,

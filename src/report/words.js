@@ -287,6 +287,18 @@ export function instrumentedText(list) {
   return mods.join('; ');
 }
 
+/**
+ * The worker threads a target started (summary.sources.threads: { started,
+ * maxAlive, failed, wasiThreads }), in words: how many, and what the run
+ * does not measure of them.
+ */
+export function threadsText(t) {
+  const built = t.wasiThreads ? 'the module is built for wasi-threads; ' : '';
+  if (!t.started) return `${built}it started no worker thread in this run`;
+  const failed = t.failed ? `, ${plural(t.failed, 'thread')} exited with an error` : '';
+  return `${built}its loader started ${plural(t.started, 'worker thread')} (at most ${count(t.maxAlive)} at once${failed}), sharing its memory, whose allocations the heap census sees; their JS heaps and CPU time are not measured, and an op that returns a promise is timed to its settlement`;
+}
+
 // Rows { what, found, source, enable } of the sources table: each automatic
 // source (found or what would enable it), where live bytes come from, and the
 // counting pass. [] when the summary has no sources.
@@ -308,6 +320,7 @@ export function sourceRows(s) {
         ? 'a scenario stats() returning liveBytes, an allocator with statistics or one the heap census recognises (above), or --count-allocs'
         : null,
   });
+  if (src.threads) rows.push({ what: 'worker threads', found: true, source: threadsText(src.threads), enable: null });
   if (src.memoryGrow)
     rows.push({
       what: 'failed memory.grow',
@@ -336,7 +349,9 @@ export function sourceRows(s) {
       what: 'counting pass',
       found: false,
       source: null,
-      enable: 'run with --count-allocs (a second, instrumented pass with the same seed)',
+      enable: src.threads?.wasiThreads
+        ? 'refused for a module built for wasi-threads: its threads instantiate it out of reach (docs/allocator.md, "Threads")'
+        : 'run with --count-allocs (a second, instrumented pass with the same seed)',
     });
   }
   return rows;
@@ -474,7 +489,8 @@ export function nextSteps(s) {
       command: rerunCommand(s, { add: ['-n', String(n)], replace: ['iterations', 'duration'] }),
     });
   }
-  if (figure === 'memory' && !counted && lead?.series !== 'js-heap') {
+  // A wasi-threads module's counting pass is refused (docs/allocator.md, "Threads").
+  if (figure === 'memory' && !counted && lead?.series !== 'js-heap' && !s.sources?.threads?.wasiThreads) {
     steps.push({
       text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${COUNTING_TELLS[`${lead.kind}:${lead.cause}`] ?? COUNTING_TELLS[lead.kind] ?? COUNTING_TELLS.default}.`,
       command: rerunCommand(s, { add: ['--count-allocs'], replace: ['count-allocs'] }),

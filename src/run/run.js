@@ -139,6 +139,7 @@ export const runOf = (outcome) => ({
   error: outcome.error,
   untrackedMemories: outcome.untrackedMemories ?? 0,
   decided: outcome.decided ?? null,
+  threads: outcome.threads ?? null,
 });
 
 /**

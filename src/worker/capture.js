@@ -11,7 +11,9 @@
 // entries, so reading any other field corrupts its linking. What the
 // wrapped functions return or throw is what the originals return or throw
 // (the same objects, the same errors); the constructors stay the same for
-// instanceof. Module and compile are wrapped only when a transform is given.
+// instanceof. Module and compile are wrapped to read the initial size a
+// module declares for its memory (and to rewrite it, with a transform);
+// compileStreaming only when a transform is given.
 // Memory.prototype.grow is wrapped to see a grow that fails (JS glue such as
 // Emscripten's emscripten_resize_heap grows from JS and catches the
 // RangeError): it returns and throws what the original does.
@@ -25,6 +27,7 @@
 
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PAGE_BYTES } from '../protocol.js';
 import { callerFile, isRuntime } from './caller.js';
 import { inspectModule } from './targets/wasm-info.js';
 
@@ -46,7 +49,15 @@ import { inspectModule } from './targets/wasm-info.js';
  * memory.grow(delta) throws its RangeError (the memory could not grow), before
  * the error is rethrown. onGcTypes(gc) is called for a module instantiated
  * from bytes whose type section declares WasmGC struct or array types (gc:
- * inspectModule's { structs, arrays }). Returns { track(memory, label),
+ * inspectModule's { structs, arrays }). onDeclaredSize(memory, bytes) is
+ * called when an instance of a module whose bytes were seen takes its first
+ * memory (imported, else the first it exports), with the initial size the
+ * module declares for it: the linker places static data and the stack within
+ * it, however large the glue creates the memory. onThreadedModule() is
+ * called when the bytes of a module built for wasi-threads are seen (it
+ * imports wasi's thread-spawn or exports wasi_thread_start: each thread it
+ * spawns instantiates it again, in a worker thread of its loader's, out of
+ * these hooks' reach). Returns { track(memory, label),
  * pristine: the unhooked { Memory, Module, Instance } }.
  * Long: the hooks share the capture's state and are installed together, so that none is missed.
  */
@@ -56,6 +67,8 @@ export function installCapture({
   onInstance = () => {},
   onGrowFailed = () => {},
   onGcTypes = () => {},
+  onDeclaredSize = () => {},
+  onThreadedModule = () => {},
   transform = null,
 }) {
   const W = globalThis.WebAssembly;
@@ -67,6 +80,14 @@ export function installCapture({
   // Memories of modules Node instantiated for itself (never seen later
   // through another route either).
   const runtimeOwned = new WeakSet();
+  // The initial size (bytes) each module whose bytes were seen declares for its first memory.
+  const declaredSizes = new WeakMap();
+  const noteBytes = (module, source) => {
+    const info = inspectBytes(source);
+    const first = info?.memories[0];
+    if (first && !first.memory64) declaredSizes.set(module, first.min * PAGE_BYTES);
+    if (info && spawnsThreads(info)) onThreadedModule();
+  };
   let constructed = 0;
   let instantiated = 0;
 
@@ -115,6 +136,15 @@ export function installCapture({
     const imported = declaredImports(module, imports, owner);
     for (const [name, value] of Object.entries(instance.exports))
       see(value, name, true, maxima?.get(name) ?? null, owner);
+    const size = declaredSizes.get(module);
+    if (size !== undefined) {
+      const first =
+        Object.values(imported)
+          .flatMap((fields) => Object.values(fields))
+          .find((value) => value instanceof OriginalMemory) ??
+        Object.values(instance.exports).find((value) => value instanceof OriginalMemory);
+      if (first && !runtimeOwned.has(first)) onDeclaredSize(first, size);
+    }
     onInstance(instance, imported);
     return instance;
   };
@@ -172,6 +202,7 @@ export function installCapture({
     const all = withHooks(imports, rewritten && hooksOf(rewritten));
     return instantiate.call(this, rewritten ? rewritten.bytes : source, all, ...rest).then((result) => {
       if (rewritten) extraImports.set(result.module, hooksOf(rewritten));
+      if (!isRuntime(caller)) noteBytes(result.module, source);
       seen(result.module, result.instance, imports, isRuntime(caller) ? null : exportedMaxima(source), caller);
       const gc = isRuntime(caller) ? null : gcTypesOf(source);
       if (gc) onGcTypes(gc);
@@ -192,19 +223,24 @@ export function installCapture({
       return responseBytes(response).then((bytes) => W.instantiate(bytes, imports, ...rest));
     });
   }
-  if (transform) installTransform(W, rewrite, extraImports);
+  installModuleHooks(W, rewrite, extraImports, noteBytes, Boolean(transform));
   // The harness's own modules (the argument trampoline) are built with the
   // constructors as they were, unseen by these hooks.
   const pristine = { Memory: OriginalMemory, Module: OriginalModule, Instance: OriginalInstance };
   return { track: (memory, label) => see(memory, label ?? `tracked #${++constructed}`, true), pristine };
 }
 
-/** Wraps Module, compile and compileStreaming so that rewrite(bytes) sees every module's bytes first. */
-function installTransform(W, rewrite, extraImports) {
+/**
+ * Wraps Module and compile so that noteBytes(module, bytes) and
+ * rewrite(bytes) see every module's bytes first, and compileStreaming too
+ * when streaming (a transform is given: the bytes must be read to be rewritten).
+ */
+function installModuleHooks(W, rewrite, extraImports, noteBytes, streaming) {
   wrapConstructor(W, 'Module', (target, [source, ...rest], newTarget) => {
     const rewritten = rewrite(source);
     const module = Reflect.construct(target, [rewritten ? rewritten.bytes : source, ...rest], newTarget);
     if (rewritten) extraImports.set(module, hooksOf(rewritten));
+    if (!isRuntime(callerFile(import.meta.url))) noteBytes(module, source);
     return module;
   });
   const compile = W.compile;
@@ -215,13 +251,29 @@ function installTransform(W, rewrite, extraImports) {
     } catch (err) {
       return Promise.reject(err);
     }
+    const caller = callerFile(import.meta.url);
     return compile.call(this, rewritten ? rewritten.bytes : source, ...rest).then((module) => {
       if (rewritten) extraImports.set(module, hooksOf(rewritten));
+      if (!isRuntime(caller)) noteBytes(module, source);
       return module;
     });
   });
-  if (typeof W.compileStreaming === 'function') {
+  if (streaming && typeof W.compileStreaming === 'function') {
     replace(W, 'compileStreaming', (response) => responseBytes(response).then((bytes) => W.compile(bytes)));
+  }
+}
+
+/** inspectModule of source's bytes, or null when source is not bytes or does not parse. */
+function inspectBytes(source) {
+  if (!isBytes(source)) return null;
+  try {
+    return inspectModule(
+      source instanceof ArrayBuffer
+        ? new Uint8Array(source)
+        : new Uint8Array(source.buffer, source.byteOffset, source.byteLength),
+    );
+  } catch {
+    return null;
   }
 }
 
@@ -230,34 +282,21 @@ function installTransform(W, rewrite, extraImports) {
  * export name (Map); null when source is not bytes or does not parse.
  */
 function exportedMaxima(source) {
-  if (!isBytes(source)) return null;
-  try {
-    const info = inspectModule(
-      source instanceof ArrayBuffer
-        ? new Uint8Array(source)
-        : new Uint8Array(source.buffer, source.byteOffset, source.byteLength),
-    );
-    // Memory indices count imported memories first, as info.memories lists them.
-    return new Map(
-      info.exports.filter((e) => e.kind === 'memory').map((e) => [e.name, info.memories[e.index]?.max ?? null]),
-    );
-  } catch {
-    return null;
-  }
+  const info = inspectBytes(source);
+  // Memory indices count imported memories first, as info.memories lists them.
+  return info
+    ? new Map(info.exports.filter((e) => e.kind === 'memory').map((e) => [e.name, info.memories[e.index]?.max ?? null]))
+    : null;
 }
+
+/** Whether a module (inspectModule's info) is built for wasi-threads: it imports wasi's thread-spawn or exports wasi_thread_start. */
+const spawnsThreads = (info) =>
+  info.imports.some((i) => i.module === 'wasi' && i.name === 'thread-spawn') ||
+  info.exports.some((e) => e.name === 'wasi_thread_start' && e.kind === 'function');
 
 /** The WasmGC types of source's bytes (inspectModule's gc), or null: none, not bytes, or not parsed. */
 function gcTypesOf(source) {
-  if (!isBytes(source)) return null;
-  try {
-    return inspectModule(
-      source instanceof ArrayBuffer
-        ? new Uint8Array(source)
-        : new Uint8Array(source.buffer, source.byteOffset, source.byteLength),
-    ).gc;
-  } catch {
-    return null;
-  }
+  return inspectBytes(source)?.gc ?? null;
 }
 
 /**

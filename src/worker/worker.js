@@ -16,7 +16,7 @@ import { addon } from '../addon.js';
 import { usageError } from '../errors.js';
 import { CENSUS_MEMORIES, CTL, METRIC, METRIC_CENSUS_STRIDE, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
 import { createTiming } from './alloc-timing.js';
-import { createCounting } from './allocator/counting.js';
+import { createCounting, threadedCountingError } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
 import { censusSources, createSources } from './allocator/sources.js';
 import { createBlockContents } from './block-contents.js';
@@ -28,6 +28,7 @@ import { rejectionError, watchRejections } from './rejections.js';
 import { createStatsReader } from './stats-values.js';
 import { createContext, loadScenario } from './targets/scenario.js';
 import { WASMGC_FIX } from './targets/wasm-info.js';
+import { installThreadCounter } from './threads.js';
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
@@ -56,7 +57,8 @@ process.exit = function exit(code) {
 // iteration: past the caps, new ones are counted but not tracked.
 const MAX_MEMORIES = 64;
 const MAX_INSTANCES = 32;
-const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes (null: unknown), shared, initialBytes }
+// declaredBytes: the initial size its module declares (capture's onDeclaredSize), bounding the census's search.
+const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes (null: unknown), shared, initialBytes, declaredBytes? }
 const instances = []; // { ref: WeakRef<Instance> }: where allocator sources are looked for
 const importedOf = new WeakMap(); // Instance -> its declared memory and stack-pointer imports
 let untrackedMemories = 0;
@@ -99,6 +101,7 @@ const timing = config.splitPass
   : null;
 
 let wasmGcSeen = null; // { structs, arrays } of a WasmGC module a scenario instantiated
+let threadedSeen = false; // a module built for wasi-threads was compiled (capture's onThreadedModule)
 const capture = installCapture({
   transform: counting?.transform ?? timing?.transform ?? null,
   onGrowFailed: growFailures.fromJs,
@@ -132,6 +135,15 @@ const capture = installCapture({
       importedOf.set(instance, imported);
     }
   },
+  onThreadedModule() {
+    threadedSeen = true;
+  },
+  onDeclaredSize(memory, bytes) {
+    const index = tracked.findIndex((t) => memoryOf(t) === memory);
+    if (index < 0 || bytes <= (tracked[index].declaredBytes ?? 0)) return;
+    tracked[index].declaredBytes = bytes;
+    if (runner && index < tracked.length - lateMemories.length) addon.censusScanLimit(runner, index, bytes);
+  },
   onLabel(memory, label, owner) {
     const index = tracked.findIndex((t) => memoryOf(t) === memory);
     if (index < 0) return;
@@ -145,6 +157,8 @@ const rejections = watchRejections();
 
 // The glue's objects by class (objects.js): scenarios only, before the target loads.
 const objects = target.kind === 'scenario' ? installObjectTracker({ control, callWord: CTL.call }) : null;
+// The worker threads a scenario's target starts (threads.js), before it loads.
+const threads = target.kind === 'scenario' ? installThreadCounter() : null;
 
 /** The loop's iteration word (what ctx.iteration reads): the call running, or the last one run. */
 const currentIteration = () => (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
@@ -414,6 +428,7 @@ function trackLateMemories() {
   while (lateMemories.length > 0) {
     const [memory, entry] = lateMemories.shift();
     const index = addon.addMemory(runner, memory, entry.shared);
+    if (entry.declaredBytes) addon.censusScanLimit(runner, index, entry.declaredBytes);
     parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.initialBytes });
   }
 }
@@ -617,6 +632,7 @@ async function main() {
         'Leave globalThis.WebAssembly in place: wrap its functions (WebAssembly.instantiate = …) if the scenario must.',
       );
     checkBudgetOps(config.budgets, prepared.ops);
+    if (threadedSeen && (config.countAllocs || config.timeSplit)) throw threadedCountingError();
   } catch (err) {
     await stdioTaken();
     const error = serializeError(err);
@@ -642,6 +658,9 @@ async function main() {
     parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(nativeOpenError(err, target.path)) });
     return;
   }
+  tracked.forEach((t, index) => {
+    if (t.declaredBytes) addon.censusScanLimit(runner, index, t.declaredBytes);
+  });
   growFailures.attach(runner);
   if (config.blockContents) blockContents = createBlockContents(runner, config);
 
@@ -721,6 +740,7 @@ async function main() {
     timeSplit: timing?.result(addon.completed(runner) - testFirstIteration()) ?? null,
     blocks,
     objects: objects?.result(prepared.ops.map((op) => op.name)) ?? null,
+    threads: threads ? { ...threads.result(), wasiThreads: threadedSeen } : null,
     error:
       outcome.status === 'failed'
         ? {

@@ -57,6 +57,7 @@ function previousOutcome(dir, data) {
             phase: s.error?.phase,
             error: s.error,
             decided: s.earlyStop ?? null,
+            threads: s.sources?.threads ?? null,
           },
           count,
         };

@@ -15,6 +15,7 @@ import {
   nextSteps,
   noteLines,
   orderedFindings,
+  threadsText,
   undecidedLines,
   verdictLine,
 } from '../../report/words.js';
@@ -50,6 +51,7 @@ function printResult(summary, outDir) {
   );
   const modules = summary.target?.module ? null : modulesText(summary);
   if (modules) lines.push(`  modules: ${modules}`);
+  if (summary.sources?.threads) lines.push(`  threads: ${threadsText(summary.sources.threads)}`);
   if (summary.error) {
     lines.push(`  error ${describeFailure(summary.error)}`);
     for (const frame of targetFrames(summary.error)) lines.push(`    ${frame}`);

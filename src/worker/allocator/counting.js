@@ -6,6 +6,7 @@
 // never seen allocated are counted (frees()). A memory.grow
 // inside the module that fails is passed to onGrowFailed. With sites
 // (createSites), every event also goes to the site table with its frames.
+import { usageError } from '../../errors.js';
 import { COUNTER, COUNTER_FIELDS, ALLOC_EVENT as EVENT } from '../../protocol.js';
 import { glueAllocatorNames, glueExportNames } from './glue-names.js';
 import { HOOK_MODULE, instrumentAllocator, loadInstrumenter } from './instrument.js';
@@ -18,6 +19,21 @@ const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = C
  * that returned -1. sites (createSites's, or null) takes every event with
  * its frames, and each instrumented module's bytes (sites.addModule).
  */
+/**
+ * The refusal of a counting pass on a module built for wasi-threads: each
+ * thread it spawns instantiates the rewritten module again, in a worker
+ * thread its loader starts, without the pass's imports (the instantiation
+ * fails there, and an async call then never settles), and the allocations
+ * of those threads would go uncounted.
+ */
+export function threadedCountingError() {
+  return usageError(
+    'WS_ETHREADS',
+    "the counting and time-split passes cannot run on a module built for wasi-threads (it imports wasi's thread-spawn): each thread it spawns instantiates the module again in a worker thread its loader starts, out of the pass's reach, without the imports the rewritten module needs",
+    'Run without --count-allocs, --sites, --time-split and the --max-*-per-call budgets: the heap census still judges its linear memory (live bytes and size classes) in the timed pass.',
+  );
+}
+
 export async function createCounting({ onGrowFailed = () => {}, sites = null } = {}) {
   await loadInstrumenter();
   // Over an explicit ArrayBuffer, so V8 never moves it (C keeps a pointer).
