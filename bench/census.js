@@ -4,7 +4,8 @@
 // (taken before the first call: a search of static memory and a walk that
 // proves the state), the re-walks from the remembered state at the slow
 // samples against their reference (a plain sequential read of the same
-// number of heap bytes, measured right after the run: target <= 2x), and
+// number of heap bytes, measured right after the run, both in CPU time:
+// target <= 2x), and
 // the census's share of the loop thread's CPU time (kept under
 // 5 % by the census's own 4 % budget, charged in that thread's CPU time,
 // which skips censuses due too soon; the share without the budget is
@@ -58,17 +59,24 @@ const rewalk = median(walks.slice(1));
 const unbudgeted = rewalk / median(gaps);
 
 /**
- * The reference of a re-walk: the median ms of a plain sequential read of
- * bytes bytes (memchr over zeroed, resident memory, for a byte it never
- * finds), measured in this process right after the run.
+ * The reference of a re-walk: the median CPU ms (the walks are charged in
+ * the loop thread's CPU time; the process has one busy thread here) of a
+ * plain sequential read of bytes bytes (memchr over zeroed, resident
+ * memory, for a byte it never finds), measured right after the run. The
+ * zeros are written, so that every page is its own (untouched pages would
+ * all read the kernel's one zero page, from the cache).
  */
 function sequentialRead(bytes) {
-  const buf = Buffer.alloc(Math.max(1, bytes));
+  const buf = Buffer.allocUnsafeSlow(Math.max(1, bytes)).fill(0);
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   const times = [];
   for (let r = 0; r < 9; r++) {
-    const t = performance.now();
+    const t = cpuMs();
     if (buf.indexOf(1) !== -1) throw new Error('the reference read found a byte it should not');
-    times.push(performance.now() - t);
+    times.push(cpuMs() - t);
   }
   return median(times);
 }
