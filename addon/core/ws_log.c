@@ -1,25 +1,36 @@
 /* The sample log reader (ws_log.h, docs/log-format.md): opens a log (a file,
- * or the same bytes in memory: every read goes through read_at), checks
+ * or the same bytes in memory: every read goes through view_at, which hands
+ * out the bytes in place: a log in memory is never copied, a file is read
+ * once, front to back, through a window of WINDOW bytes), checks
  * its preamble, hands out its JSON header and then its records one by one,
  * never the torn tail of a crashed run. A version-2 log is read block by
  * block: a block whose header or records fail their checksum is skipped, and
  * the reader resynchronises on the next sync marker whose header checks,
  * noting the damaged stretch and the records it lost. Version 1 (bare
  * records) is read as before. */
-#include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "ws.h"
 #include "ws_internal.h"
 
 /* Bytes read per step while searching for the next sync marker. */
 #define SCAN_CHUNK 65536
+/* Bytes of a file read at once: many blocks (a block is at most 128 KiB and
+ * 32 bytes; a search step fits too). */
+#define WINDOW (4u << 20)
 
 struct ws_log {
-  FILE *file;         /* the log's file, or NULL for a log in memory */
+  int fd;             /* the log's file, or -1 for a log in memory */
   const uint8_t *mem; /* a log in memory: its bytes (not owned) */
+  uint8_t *win;       /* a file: WINDOW bytes read from it */
+  uint64_t win_off;   /* the file offset of win[0] */
+  size_t win_len;     /* the bytes win holds */
   char *header;       /* NUL-terminated JSON */
   uint32_t version;
   uint64_t size;       /* file size */
@@ -28,7 +39,7 @@ struct ws_log {
   uint64_t read;       /* version 1: records returned so far */
   uint32_t torn_bytes; /* bytes of an incomplete last record */
   /* Version 2: the current block. */
-  uint8_t *block;        /* WS_LOG_BLOCK_RECORDS records */
+  const uint8_t *block;  /* its records, in place (valid until the next view_at) */
   uint32_t block_n;      /* records in it */
   uint32_t block_i;      /* the next one to return */
   uint64_t next_index;   /* index the next block has when none was lost */
@@ -40,12 +51,12 @@ struct ws_log {
   ws_iteration_track track; /* unwraps the records' iterations */
 };
 
-static uint32_t le32(const uint8_t *p) {
+static inline uint32_t le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
          (uint32_t)p[3] << 24;
 }
 
-static uint64_t le64(const uint8_t *p) {
+static inline uint64_t le64(const uint8_t *p) {
   return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
@@ -60,6 +71,13 @@ static void put64(uint8_t *p, uint64_t v) {
 }
 
 void ws__record_decode(const uint8_t *raw, ws_record *rec) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* The record's bytes are the struct's (ws_protocol.h): one wide copy.
+   * Field by field, the narrow stores made the next read of type and op
+   * wait on each (a stalled store-forward per record, a sixth of the
+   * decode). */
+  memcpy(rec, raw, WS_RECORD_SIZE);
+#else
   rec->type = raw[0];
   rec->flags = raw[1];
   rec->op = (uint16_t)(raw[2] | raw[3] << 8);
@@ -67,6 +85,7 @@ void ws__record_decode(const uint8_t *raw, ws_record *rec) {
   rec->a = le64(raw + 8);
   rec->b = le64(raw + 16);
   rec->t = le64(raw + 24);
+#endif
 }
 
 uint64_t ws_iteration_near(uint64_t near, uint32_t low) {
@@ -121,25 +140,42 @@ static int header_valid(const uint8_t *raw) {
          n <= WS_LOG_BLOCK_RECORDS && le32(raw + BH_SELF) == ws_crc32c(raw, BH_SELF);
 }
 
-/* Reads len bytes at offset (offset + len <= log->size) into buf, from the
- * file or the bytes in memory. Returns 0 or WS_EIO. */
-static int read_at(ws_log *log, uint64_t offset, void *buf, size_t len) {
-  if (log->file == NULL) {
-    if (offset > log->size || len > log->size - offset)
-      return WS_EIO;
-    memcpy(buf, log->mem + offset, len);
+/* Points *p at the len bytes at offset (offset + len <= log->size, len <=
+ * WINDOW): in the log's memory, or in the window, read from the file from
+ * offset on when it does not hold them. *p stays valid until the next call.
+ * Returns 0 or WS_EIO. */
+static int view_at(ws_log *log, uint64_t offset, size_t len, const uint8_t **p) {
+  if (offset > log->size || len > log->size - offset || len > WINDOW)
+    return WS_EIO;
+  if (log->fd < 0) {
+    *p = log->mem + offset;
     return 0;
   }
-  if (fseeko(log->file, (off_t)offset, SEEK_SET) != 0)
-    return WS_EIO;
-  return fread(buf, 1, len, log->file) == len ? 0 : WS_EIO;
+  if (offset < log->win_off || offset + len > log->win_off + log->win_len) {
+    uint64_t left = log->size - offset;
+    size_t want = left < WINDOW ? (size_t)left : WINDOW, got = 0;
+    while (got < want) {
+      ssize_t r = pread(log->fd, log->win + got, want - got, (off_t)(offset + got));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      got += (size_t)r;
+    }
+    log->win_off = offset;
+    log->win_len = got;
+    if (got < len)
+      return WS_EIO;
+  }
+  *p = log->win + (offset - log->win_off);
+  return 0;
 }
 
 /* Reads the preamble and header of a log whose size is set into log.
  * Returns 0, WS_EFORMAT, WS_EIO or WS_ENOMEM. */
 static int read_preamble(ws_log *log) {
-  uint8_t pre[16];
-  if (log->size < sizeof pre || read_at(log, 0, pre, sizeof pre) != 0)
+  const uint8_t *pre;
+  if (log->size < 16 || view_at(log, 0, 16, &pre) != 0)
     return WS_EFORMAT;
   log->version = le32(pre + 8);
   if (memcmp(pre, WS_LOG_MAGIC, 8) != 0 || log->version < WS_LOG_OLDEST_VERSION ||
@@ -153,18 +189,23 @@ static int read_preamble(ws_log *log) {
   log->header = malloc((size_t)header_len + 1);
   if (log->header == NULL)
     return WS_ENOMEM;
-  if (read_at(log, 16, log->header, header_len) != 0)
-    return WS_EIO;
+  for (uint32_t done = 0; done < header_len;) {
+    /* A header larger than the window is read a window at a time. */
+    uint32_t step = header_len - done < WINDOW ? header_len - done : WINDOW;
+    const uint8_t *src;
+    if (view_at(log, 16 + (uint64_t)done, step, &src) != 0)
+      return WS_EIO;
+    memcpy(log->header + done, src, step);
+    done += step;
+  }
   log->header[header_len] = '\0';
   uint64_t data_bytes = log->size > data_start ? log->size - data_start : 0;
   log->records = data_bytes / WS_RECORD_SIZE;
   log->pos = data_start;
   if (log->version == 1) {
     log->torn_bytes = (uint32_t)(data_bytes % WS_RECORD_SIZE);
-    return 0;
   }
-  log->block = malloc((size_t)WS_LOG_BLOCK_RECORDS * WS_RECORD_SIZE);
-  return log->block == NULL ? WS_ENOMEM : 0;
+  return 0;
 }
 
 /* Reads the preamble of log (its source and size set) and hands it to *out;
@@ -184,20 +225,19 @@ int ws_log_open(const char *path, ws_log **out) {
   if (log == NULL)
     return WS_ENOMEM;
   log->last_iteration = -1;
-  log->file = fopen(path, "rb");
-  if (log->file == NULL) {
+  log->fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (log->fd < 0) {
     free(log);
     return WS_EIO;
   }
-  setvbuf(log->file, NULL, _IOFBF, 1 << 20);
-  off_t size = -1;
-  if (fseeko(log->file, 0, SEEK_END) == 0)
-    size = ftello(log->file);
-  if (size < 0) {
+  struct stat st;
+  log->win = malloc(WINDOW);
+  if (log->win == NULL || fstat(log->fd, &st) != 0) {
+    int err = log->win == NULL ? WS_ENOMEM : WS_EIO;
     ws_log_close(log);
-    return WS_EIO;
+    return err;
   }
-  log->size = (uint64_t)size;
+  log->size = (uint64_t)st.st_size;
   return finish_open(log, out);
 }
 
@@ -206,6 +246,7 @@ int ws_log_open_memory(const void *data, size_t len, ws_log **out) {
   if (log == NULL)
     return WS_ENOMEM;
   log->last_iteration = -1;
+  log->fd = -1;
   log->mem = data;
   log->size = data == NULL ? 0 : (uint64_t)len;
   return finish_open(log, out);
@@ -283,12 +324,13 @@ static void close_damage(ws_log *log, uint64_t index) {
 /* Returns the offset of the first valid block header after from (or the
  * file size when there is none) in *found. Returns 0 or WS_EIO. */
 static int find_block(ws_log *log, uint64_t from, uint64_t *found) {
-  uint8_t buf[SCAN_CHUNK + WS_RECORD_SIZE];
   uint64_t at = from;
   while (at + WS_RECORD_SIZE <= log->size) {
     uint64_t left = log->size - at;
-    size_t len = left < sizeof buf ? (size_t)left : sizeof buf;
-    if (read_at(log, at, buf, len) != 0)
+    size_t len =
+        left < SCAN_CHUNK + WS_RECORD_SIZE ? (size_t)left : SCAN_CHUNK + WS_RECORD_SIZE;
+    const uint8_t *buf;
+    if (view_at(log, at, len, &buf) != 0)
       return WS_EIO;
     for (size_t i = 0; i + WS_RECORD_SIZE <= len; i++) {
       const uint8_t *p = memchr(buf + i, WS_LOG_SYNC[0], len - WS_RECORD_SIZE + 1 - i);
@@ -324,7 +366,7 @@ static int skip_damage(ws_log *log) {
  * damaged stretches on the way. Returns 1 when a block was loaded, 0 at the
  * end, or a negative code. */
 static int load_block(ws_log *log) {
-  uint8_t raw[WS_RECORD_SIZE];
+  const uint8_t *raw;
   while (log->pos < log->size) {
     uint64_t left = log->size - log->pos;
     if (left < WS_RECORD_SIZE) {
@@ -338,7 +380,11 @@ static int load_block(ws_log *log) {
       log->pos = log->size;
       break;
     }
-    if (read_at(log, log->pos, raw, sizeof raw) != 0)
+    /* The header and as much of its block as the file holds, in one view. */
+    uint64_t body_max = (uint64_t)WS_LOG_BLOCK_RECORDS * WS_RECORD_SIZE;
+    size_t span =
+        (size_t)(left < WS_RECORD_SIZE + body_max ? left : WS_RECORD_SIZE + body_max);
+    if (view_at(log, log->pos, span, &raw) != 0)
       return WS_EIO;
     if (!header_valid(raw)) {
       int err = skip_damage(log);
@@ -355,9 +401,7 @@ static int load_block(ws_log *log) {
        * records were written whole before the cut; no checksum covers a
        * part, so they are kept as written. */
       uint32_t complete = (uint32_t)(have / WS_RECORD_SIZE);
-      if (read_at(log, log->pos + WS_RECORD_SIZE, log->block,
-                  (size_t)complete * WS_RECORD_SIZE) != 0)
-        return WS_EIO;
+      log->block = raw + WS_RECORD_SIZE;
       close_damage(log, index);
       log->torn_bytes = (uint32_t)(have % WS_RECORD_SIZE);
       log->block_n = complete;
@@ -366,8 +410,7 @@ static int load_block(ws_log *log) {
       log->pos = log->size;
       return complete > 0;
     }
-    if (read_at(log, log->pos + WS_RECORD_SIZE, log->block, (size_t)body) != 0)
-      return WS_EIO;
+    log->block = raw + WS_RECORD_SIZE;
     if (le32(raw + BH_CRC) != ws_crc32c(log->block, (size_t)body)) {
       /* The header is intact but a record is not: the block is lost. The
        * next header is searched from here, not taken at the block's end,
@@ -396,10 +439,10 @@ static int load_block(ws_log *log) {
 
 /* Reads the next record of a version-1 log (bare records) into raw.
  * Returns 1, 0 at the end, or WS_EIO. */
-static int next_v1(ws_log *log, uint8_t *raw) {
+static int next_v1(ws_log *log, const uint8_t **raw) {
   if (log->read >= log->records)
     return 0;
-  if (read_at(log, log->pos, raw, WS_RECORD_SIZE) != 0)
+  if (view_at(log, log->pos, WS_RECORD_SIZE, raw) != 0)
     return WS_EIO;
   log->pos += WS_RECORD_SIZE;
   log->read++;
@@ -407,10 +450,9 @@ static int next_v1(ws_log *log, uint8_t *raw) {
 }
 
 int ws_log_next(ws_log *log, ws_record *rec) {
-  uint8_t raw[WS_RECORD_SIZE];
-  const uint8_t *src = raw;
+  const uint8_t *src;
   if (log->version == 1) {
-    int got = next_v1(log, raw);
+    int got = next_v1(log, &src);
     if (got != 1)
       return got;
   } else {
@@ -434,10 +476,10 @@ int ws_log_next(ws_log *log, ws_record *rec) {
 void ws_log_close(ws_log *log) {
   if (log == NULL)
     return;
-  if (log->file != NULL)
-    fclose(log->file);
+  if (log->fd >= 0)
+    close(log->fd);
+  free(log->win);
   free(log->header);
-  free(log->block);
   free(log->damage);
   free(log);
 }

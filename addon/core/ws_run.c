@@ -147,6 +147,11 @@ static int decode_call(ws_run *run, const ws_record *rec, uint64_t it) {
   uint64_t expected = run->first_iteration + run->calls + run->lost_calls;
   if (it < expected || run->calls >= run->cap_calls)
     return WS_EFORMAT;
+  /* Calls before a thinnable log's first THINNED mark are counted per op in
+   * case one comes (they precede the iteration it applies from). */
+  if (run->thinnable && count_op(run, rec->op, 1, (rec->flags & WS_FLAG_THREW) != 0,
+                                 (rec->flags & WS_FLAG_GREW) != 0) != 0)
+    return WS_ENOMEM;
   if (it > expected || (run->calls == 0 && it > 0)) {
     if (push_pair(&run->gap_index, &run->gap_iter, &run->n_gaps, &run->cap_gaps,
                   (double)run->calls, (double)it) != 0)
@@ -163,6 +168,91 @@ static int decode_call(ws_run *run, const ws_record *rec, uint64_t it) {
       return err;
   }
   run->calls++;
+  return 0;
+}
+
+/* Keeps call `from` of the per-call arrays as call run->calls of a thinned
+ * run (noted as a gap at its iteration it, in gaps of room cap).
+ * Returns 0 or WS_ENOMEM. */
+static int keep_thinned(ws_run *run, size_t from, uint64_t it, double **gap_index,
+                        double **gap_iter, size_t *n_gaps, size_t *cap) {
+  if (push_pair(gap_index, gap_iter, n_gaps, cap, (double)run->calls, (double)it) != 0)
+    return WS_ENOMEM;
+  run->elapsed[run->calls] = run->elapsed[from];
+  run->op[run->calls] = run->op[from];
+  run->flags[run->calls] = run->flags[from];
+  run->calls++;
+  return 0;
+}
+
+/* Thins the calls decoded so far to the stride 2^shift: each kept when it
+ * is its block's survivor (ws_thin_survivor; survivors are nested, so a
+ * call dropped at a stride is dropped at every larger one). Before the
+ * first stride the calls' iterations follow from the gaps; after it each
+ * kept call is a gap. Returns 0 or WS_ENOMEM. */
+static int thin_calls(ws_run *run, unsigned shift) {
+  double *gap_index = NULL, *gap_iter = NULL;
+  size_t n_gaps = 0, cap = 0, g = 0, n = run->calls;
+  uint64_t base = run->first_iteration; /* call i's iteration is base + i */
+  run->calls = 0;
+  for (size_t i = 0; i < n; i++) {
+    for (; g < run->n_gaps && run->gap_index[g] <= (double)i; g++)
+      base = (uint64_t)run->gap_iter[g] - (uint64_t)run->gap_index[g];
+    uint64_t it = base + i;
+    if (it == ws_thin_survivor(run->thin_seed, shift, it >> shift) &&
+        keep_thinned(run, i, it, &gap_index, &gap_iter, &n_gaps, &cap) != 0) {
+      free(gap_index);
+      free(gap_iter);
+      return WS_ENOMEM;
+    }
+  }
+  free(run->gap_index);
+  free(run->gap_iter);
+  run->gap_index = gap_index;
+  run->gap_iter = gap_iter;
+  run->n_gaps = n_gaps;
+  run->cap_gaps = cap;
+  return 0;
+}
+
+/* Keeps the first sample of each metric series per block of 16 strides of
+ * 2^shift iterations (the samples kept at a smaller stride hold every
+ * block's first). */
+static void thin_metrics(ws_run *run, unsigned shift) {
+  for (size_t k = 0; k < run->n_metrics; k++) {
+    ws_metric_series *m = &run->metrics[k];
+    size_t j = 0;
+    for (size_t i = 0; i < m->n; i++) {
+      uint64_t bucket = (uint64_t)m->iter[i] >> (shift + 4);
+      if (j > 0 && bucket == m->bucket)
+        continue;
+      m->bucket = bucket;
+      m->iter[j] = m->iter[i];
+      m->t_ms[j] = m->t_ms[i];
+      m->value[j] = m->value[i];
+      j++;
+    }
+    m->n = j;
+  }
+}
+
+/* A THINNED mark of a thinnable log (shift in rec->a, from in rec->b): a
+ * larger stride than any before thins what was decoded so far to it, and
+ * the decode goes on at it. The first also sets thin_from; the calls before
+ * it keep no gap of their own (lost_calls: none, every call is counted).
+ * Returns 0 or WS_ENOMEM. */
+static int decode_thinned_mark(ws_run *run, const ws_record *rec) {
+  if (!run->thinnable || rec->a > 31 || rec->a <= run->thin_shift)
+    return 0;
+  unsigned shift = (unsigned)rec->a;
+  if (run->thin_shift == 0)
+    run->thin_from = rec->b;
+  int err = thin_calls(run, shift);
+  if (err != 0)
+    return err;
+  thin_metrics(run, shift);
+  run->thin_shift = shift;
+  run->lost_calls = 0;
   return 0;
 }
 
@@ -234,7 +324,9 @@ int ws_run_decode(ws_log *log, ws_run *run) {
     } else if (rec.type == WS_REC_GROW_FAILED) {
       ws_grow_failures_add(&run->grow_failures, &rec, it);
     } else if (rec.type == WS_REC_MARK) {
-      if (rec.op == WS_MARK_BACKPRESSURE) {
+      if (rec.op == WS_MARK_THINNED) {
+        err = decode_thinned_mark(run, &rec);
+      } else if (rec.op == WS_MARK_BACKPRESSURE) {
         run->backpressure_waits++;
         run->backpressure_ns += rec.a;
       } else if (rec.op == WS_MARK_END) {
@@ -272,20 +364,4 @@ void ws_run_free(ws_run *run) {
   run->metrics = NULL;
   run->mem_iter = run->mem_bytes = NULL;
   run->n_metrics = run->n_mem = run->cap_mem = 0;
-}
-
-int ws_log_thinning(ws_log *log, unsigned *shift, uint64_t *from) {
-  ws_record rec;
-  int got;
-  *shift = 0;
-  *from = 0;
-  while ((got = ws_log_next(log, &rec)) == 1) {
-    if (rec.type != WS_REC_MARK || rec.op != WS_MARK_THINNED || rec.a > 31)
-      continue;
-    if (*shift == 0)
-      *from = rec.b;
-    if (rec.a > *shift)
-      *shift = (unsigned)rec.a;
-  }
-  return got < 0 ? got : 0;
 }

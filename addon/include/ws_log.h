@@ -178,12 +178,17 @@ typedef struct {
   ws_grow_failures grow_failures;
   uint64_t last_t_ns; /* largest timestamp seen */
   int complete;       /* the end mark was seen */
-  /* Thinned logs: set by the caller before decoding (thin_shift 0: not
-   * thinned). The per-call arrays then hold one call per aligned block of
-   * 2^thin_shift iterations (ws_thin_survivor), slow metrics one sample per
-   * 16 blocks per series, and every call is counted per op in op_calls,
-   * op_threw (calls before thin_from from their records, later ones from
-   * summary records) and growth_events. */
+  /* Thinned logs: the caller sets thinnable (and thin_seed, the run's seed)
+   * before decoding when the log may be thinned (its header has a cap);
+   * the decode then reads its THINNED marks as it goes, in the one pass:
+   * thin_shift is the largest (0: not thinned) and thin_from the iteration
+   * the first applies from. The per-call arrays then hold one call per
+   * aligned block of 2^thin_shift iterations (ws_thin_survivor; each kept
+   * call noted as a gap), slow metrics one sample per 16 blocks per series,
+   * and every call is counted per op in op_calls, op_threw (calls before
+   * thin_from from their records, later ones from summary records) and
+   * growth_events. */
+  int thinnable;
   unsigned thin_shift;
   uint64_t thin_seed;
   uint64_t thin_from;
@@ -202,17 +207,13 @@ typedef struct {
 void ws_alloc_record(ws_record *rec, uint64_t iteration, uint16_t op,
                      const double *counters);
 
-/* Decodes every remaining record of log into run, whose per-call arrays the
+/* Decodes every remaining record of log into run, in one pass over it
+ * (a thinnable log's strides included), whose per-call arrays the
  * caller set up (cap_calls >= ws_log_record_count; the allocation arrays may
  * be NULL to skip allocation records). Metric and memory arrays
  * are allocated here and owned by run until ws_run_free. Returns WS_EFORMAT
  * when call records are out of order, WS_ENOMEM, or WS_EIO. */
 int ws_run_decode(ws_log *log, ws_run *run);
-
-/* Reads every remaining record of log for its THINNED marks: stores the
- * largest shift in *shift (0: not thinned) and the iteration the first
- * applies from in *from. Returns 0, WS_EIO or WS_ENOMEM. */
-int ws_log_thinning(ws_log *log, unsigned *shift, uint64_t *from);
 
 /* Frees the arrays ws_run_decode allocated (not the caller's per-call ones)
  * and clears their pointers. */

@@ -1,7 +1,8 @@
 /* readLog(path | bytes): decodes a sample log, from its file or from the
  * same bytes in memory, into typed arrays (JS thread). The per-call arrays
  * are allocated as ArrayBuffers and filled by the C core in one streaming
- * pass, so a run costs 7 bytes per call in memory. */
+ * pass that reads the file once (a thinned log's strides included), so a
+ * run costs 7 bytes per call in memory. */
 #include <string.h>
 
 #include "binding.h"
@@ -201,16 +202,11 @@ static napi_value read_log(napi_env env, napi_callback_info info) {
   ws_log *log = NULL;
   int err = 0;
   if (thin_seed >= 0) {
-    /* A first pass for the strides the writer used. */
-    err = open_source(&src, &log);
-    if (err == 0)
-      err = ws_log_thinning(log, &run.thin_shift, &run.thin_from);
-    ws_log_close(log);
-    log = NULL;
+    /* The decode reads the strides the writer used as it goes. */
+    run.thinnable = 1;
     run.thin_seed = (uint64_t)thin_seed;
   }
-  if (err == 0)
-    err = open_source(&src, &log);
+  err = open_source(&src, &log);
   if (err != 0) {
     ws_binding_throw_code(env, err, NULL);
     return NULL;

@@ -178,7 +178,8 @@ function truncatedHeader(source) {
 
 /**
  * The seed a capped log may have been thinned with (its run's), else
- * undefined: the reader then skips its pass for the strides. Any capped log
+ * undefined: the reader then takes no THINNED mark for a stride (it reads
+ * them as it goes, in its one pass over the file). Any capped log
  * may be thinned, however small: a first drain larger than its window's
  * share raises the stride at once (a 200 000-call run against a 1 MiB cap
  * kept a 253 KiB log), so its size tells nothing.

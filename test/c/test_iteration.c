@@ -110,8 +110,9 @@ static void write_log(const uint8_t *raw, size_t n) {
   fclose(f);
 }
 
-/* Decodes PATH into run (per-call arrays of cap calls, thinned at shift
- * with seed when shift > 0); returns ws_run_decode's result. */
+/* Decodes PATH into run (per-call arrays of cap calls; a log thinned at
+ * shift with seed when shift > 0, read in the one pass); returns
+ * ws_run_decode's result. */
 static int decode(ws_run *run, size_t cap, unsigned shift, uint64_t seed) {
   memset(run, 0, sizeof *run);
   run->elapsed = malloc(cap * sizeof *run->elapsed);
@@ -119,16 +120,13 @@ static int decode(ws_run *run, size_t cap, unsigned shift, uint64_t seed) {
   run->flags = malloc(cap * sizeof *run->flags);
   run->cap_calls = cap;
   ws_log *log = NULL;
+  run->thinnable = shift > 0;
+  run->thin_seed = seed;
   int rc = ws_log_open(PATH, &log);
-  if (rc == 0 && shift > 0) {
-    CHECK(ws_log_thinning(log, &run->thin_shift, &run->thin_from) == 0);
-    CHECK(run->thin_shift == shift);
-    ws_log_close(log);
-    rc = ws_log_open(PATH, &log);
-    run->thin_seed = seed;
-  }
   if (rc == 0)
     rc = ws_run_decode(log, run);
+  if (rc == 0)
+    CHECK(run->thin_shift == shift);
   ws_log_close(log);
   return rc;
 }
@@ -324,10 +322,78 @@ static void test_long_gap(void) {
   free_decoded(&run);
 }
 
+/* A log thinned part-way, at a stride that rises (2^2 from iteration
+ * 1000, 2^4 from 2500), read in the one pass: the calls before the first
+ * mark, decoded in full until it came, end up thinned like the rest to the
+ * largest stride (one survivor per block of 16, each noted as a gap at its
+ * iteration), every call counted per op, and one metric sample kept per
+ * block of 16 strides (its first: one every 10 calls). */
+static void test_thin_rising(void) {
+  enum { N = 4000, SEED = 11 };
+  uint8_t *raw = malloc((size_t)N * 2 * WS_RECORD_SIZE);
+  size_t n = 0;
+  for (uint32_t i = 0; i < N; i++) {
+    ws_record call = {WS_REC_CALL, 0, (uint16_t)(i % 2), i, i, 65536, i};
+    memcpy(raw + n++ * WS_RECORD_SIZE, &call, sizeof call);
+    if (i % 10 == 0) {
+      ws_record metric = {WS_REC_METRIC, 0, WS_METRIC_RSS, i, i, 0, i};
+      memcpy(raw + n++ * WS_RECORD_SIZE, &metric, sizeof metric);
+    }
+  }
+  ws_thin *t = NULL;
+  CHECK(ws_thin_create(SEED, 2, &t) == 0);
+  uint8_t *out = malloc((ws_thin_out_records(t, n) + 8) * WS_RECORD_SIZE);
+  /* Records of calls 0-999, 1000-2499 and the rest (11 records per 10 calls). */
+  const size_t cut[3] = {1100, 2750, n};
+  size_t w = ws_thin_filter(t, raw, cut[0], out);
+  ws_thin_set_shift(t, 2, 1000);
+  w += ws_thin_filter(t, raw + cut[0] * WS_RECORD_SIZE, cut[1] - cut[0],
+                      out + w * WS_RECORD_SIZE);
+  ws_thin_set_shift(t, 4, 2500);
+  w += ws_thin_filter(t, raw + cut[1] * WS_RECORD_SIZE, cut[2] - cut[1],
+                      out + w * WS_RECORD_SIZE);
+  w += ws_thin_finish(t, out + w * WS_RECORD_SIZE);
+  write_log(out, w);
+  ws_run run;
+  CHECK(decode(&run, w, 4, SEED) == 0);
+  CHECK(run.thin_from == 1000 && run.lost_calls == 0);
+  size_t kept = 0;
+  int kept_ok = 1;
+  for (uint64_t it = 0; it < N; it++) {
+    if (it != ws_thin_survivor(SEED, 4, it >> 4))
+      continue;
+    kept_ok &= kept < run.calls && run.gap_iter[kept] == (double)it &&
+               run.gap_index[kept] == (double)kept && run.elapsed[kept] == (float)it &&
+               run.op[kept] == it % 2;
+    kept++;
+  }
+  CHECK(kept_ok && run.calls == kept && run.n_gaps == kept && kept == N / 16);
+  CHECK(run.n_op_totals == 2 && run.op_calls[0] == N / 2 && run.op_calls[1] == N / 2);
+  CHECK(run.n_metrics == 1 && run.metrics[0].n == (N + 255) / 256);
+  int metrics_ok = 1;
+  for (size_t k = 0; k < run.metrics[0].n; k++)
+    metrics_ok &= run.metrics[0].iter[k] == (double)((k * 256 + 9) / 10 * 10);
+  CHECK(metrics_ok);
+  /* The same log, not taken for a thinnable one (no seed): every call
+   * written is read, none dropped. */
+  size_t written = 0;
+  for (size_t k = 0; k < w; k++)
+    written += out[k * WS_RECORD_SIZE] == WS_REC_CALL;
+  ws_run full;
+  CHECK(decode(&full, w, 0, 0) == 0);
+  CHECK(full.calls == written && written > kept && full.thin_shift == 0);
+  free_decoded(&run);
+  free_decoded(&full);
+  ws_thin_free(t);
+  free(out);
+  free(raw);
+}
+
 int main(void) {
   test_near();
   test_loop_and_log();
   test_thin_across();
   test_long_gap();
+  test_thin_rising();
   return check_report("iteration");
 }
