@@ -5,6 +5,7 @@
 // generated from the same table (help.js), and the defaults below are the
 // only ones: an option cannot be accepted, documented or defaulted twice.
 import { fileURLToPath } from 'node:url';
+import { parsePackage } from '../compare/packages.js';
 import { usageError } from '../errors.js';
 import { describeRepeated, repeatedNames } from '../folder-names.js';
 import { loadAddon, tryAddon } from '../native.js';
@@ -503,6 +504,26 @@ export const OPTIONS = Object.freeze(
       multiple: true,
       default: Object.freeze([]),
       help: 'with a scenario: one arm, the module its setup(ctx) loads from ctx.arm.path; repeat for each arm',
+      commands: ['compare'],
+    },
+    {
+      name: 'package',
+      doc: 'with a scenario: one arm, an exact version of an npm package, installed by npm into the package cache and imported by the arm\'s setup(ctx) with `ctx.arm.import()`; ARM defaults to the version (several packages: NAME-VERSION); repeat for each arm ([docs/compare.md](compare.md), "Versions of an npm package")',
+      value: '[ARM=]NAME@VERSION',
+      parse: parsePackage,
+      multiple: true,
+      default: Object.freeze([]),
+      help: 'with a scenario: one arm, an exact npm package version its setup(ctx) imports with ctx.arm.import(); repeat for each arm',
+      commands: ['compare'],
+    },
+    {
+      name: 'package-cache',
+      doc: 'the folder `--package` installs each version into (one folder per version, reused by later comparisons; nothing else written, nothing moved)',
+      value: 'DIR',
+      parse: (text) => text,
+      default: null,
+      shown: '$XDG_CACHE_HOME/wasm-soak/packages or ~/.cache/wasm-soak/packages',
+      help: 'the folder --package installs each version into, reused by later comparisons',
       commands: ['compare'],
     },
     {
