@@ -75,7 +75,7 @@ export const COMMANDS = Object.freeze({
   },
   compare: {
     usage:
-      'wasm-soak compare <A.wasm> <B.wasm|B.so> [C.wasm|C.so …] | <scenario.mjs> --arm A=a.wasm --arm B=b.wasm [options]',
+      'wasm-soak compare <A.wasm> <B.wasm|B.so> [C.wasm|C.so …] | <scenario.mjs> --arm A=a.wasm --arm B=b.wasm | <scenario.mjs> --package NAME@1.2.3 --package NAME@1.3.0 [options]',
     summary: 'compare builds in interleaved ABBA blocks',
     about:
       'Runs every module with the same --call/--args and seeded call sequence, each on its own instance, in serial rounds of one block per arm in ABBA order, then a counting pass per arm. Prints the stated confounds and a TL;DR table (time with a block-paired interval, allocations, high-water mark, sizes, verdicts) and writes compare.json, compare.md and compare.html (default soak-results/compare-<A>-<B>). Exit 1 on a regression of B (and later arms) against A beyond the gates. A native shared library built from the same source (B.so) is an arm too, run in a process of its own with A\'s signatures: per op the wasm ÷ native time ratio beside A\'s allocations per call, and whether the gap is in allocation-heavy code (docs/compare.md, "The native yardstick").',
