@@ -16,7 +16,7 @@
 import { loadBinaryen } from '../../binaryen.js';
 import { ALLOC_EVENT as EVENT, SITE_FRAMES } from '../../protocol.js';
 import { behindBoundary } from './behind-boundary.js';
-import { addFrames, frameGlobal } from './frames.js';
+import { addFrames, frameValues } from './frames.js';
 
 // binaryen loads when a counting pass starts (loadInstrumenter), never before.
 let binaryen = null;
@@ -210,7 +210,7 @@ function wrapperBody(m, { entry, info, params }, origName, sites) {
       arg(entry.size),
       zero(),
     ];
-  if (sites) for (let i = 0; i < SITE_FRAMES; i++) event.push(m.global.get(frameGlobal(i), binaryen.i32));
+  if (sites) event.push(...frameValues(binaryen, m));
   const call = m.call(origName, args, resultType);
   const body = [
     depth(1),
