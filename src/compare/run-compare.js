@@ -80,8 +80,8 @@ function scenarioArms(path, target, cfg) {
   if (cfg.arm.length < 2) {
     throw usageError(
       'WS_EUSAGE',
-      `compare ${path} needs at least 2 --arm NAME=PATH (or --package NAME@VERSION), got ${cfg.arm.length}.`,
-      'Give the scenario one module per arm: --arm A=a.wasm --arm B=b.wasm (its setup(ctx) loads ctx.arm.path).',
+      `compare ${path} needs at least 2 --arm NAME=PATH, got ${cfg.arm.length}.`,
+      'Give the scenario one module per arm: --arm A=a.wasm --arm B=b.wasm (its setup(ctx) loads ctx.arm.path), or one version of an npm package per arm: --package NAME@1.2.3 --package NAME@1.3.0.',
     );
   }
   checkScenarioOptions(path, cfg);
