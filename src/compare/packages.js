@@ -26,6 +26,9 @@ import { writeResultFile } from '../result-file.js';
 export const MARKER = 'wasm-soak-package.json';
 /** The module of an entry whose default export imports a specifier as seen from the entry. */
 export const IMPORTER = 'import.mjs';
+/** IMPORTER's text. */
+export const IMPORTER_SOURCE =
+  '// Written by wasm-soak: imports a specifier as resolved from this folder.\nexport default (specifier) => import(specifier);\n';
 
 const NAME = /^(?:@[a-z0-9][\w.~-]*\/)?[a-z0-9~][\w.~-]*$/;
 const EXACT = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
@@ -237,10 +240,7 @@ function install(spec, cache, entry) {
       );
     }
     const marker = { schema: 'wasm-soak-package', ...recorded };
-    writeResultFile(
-      join(tmp, IMPORTER),
-      '// Written by wasm-soak: imports a specifier as resolved from this folder.\nexport default (specifier) => import(specifier);\n',
-    );
+    writeResultFile(join(tmp, IMPORTER), IMPORTER_SOURCE);
     writeResultFile(join(tmp, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
     try {
       renameSync(tmp, entry);
