@@ -5,7 +5,8 @@
 // progress line's preliminary verdict on a 10 s run,
 // plotting 10 M samples, the heap census on 5 M chunks, the counting pass's
 // memory.grow rewrite, the cost of allocation sites against the counting
-// pass without them, the glue's objects counted and the held samples
+// pass without them (the instrumented calls alone, then whole runs with
+// --sites against the same runs without it), the glue's objects counted and the held samples
 // (bench/objects.js), the time gate's accuracy up to 1 M calls, the
 // library's peak RSS with and without `out` (its log on disk or in memory),
 // and a self-soak: 10 M calls through the
@@ -26,6 +27,7 @@ const benches = [
   ['bench/census.js'],
   ['bench/grow.js'],
   ['bench/sites.js'],
+  ['bench/sites-run.js'],
   ['bench/objects.js'],
   ['bench/accuracy.js'],
   ['bench/library-memory.js'],

@@ -473,10 +473,32 @@ export interface ScenarioContext {
   readonly seed: number;
   /** The current call's index from 0. */
   readonly iteration: number;
-  /** Under `compare --arm`: the arm this instance runs; else null. */
-  readonly arm: { readonly name: string; readonly path: string } | null;
+  /** Under `compare --arm` or `--package`: the arm this instance runs; else null. */
+  readonly arm: Arm | null;
   /** Tracks a memory the run would not see otherwise. */
   track(memory: WebAssembly.Memory, label: string): void;
+}
+
+/** A compared arm as its scenario sees it (ctx.arm). */
+export interface Arm {
+  readonly name: string;
+  /** The arm's module: its --arm PATH, or the .wasm file of its --package version. */
+  readonly path: string;
+  /** Under `compare --package`: the version installed in the package cache. */
+  readonly package?: {
+    readonly name: string;
+    readonly version: string;
+    /** npm's integrity of the tarball (sha512-…), or null when npm recorded none. */
+    readonly integrity: string | null;
+    readonly resolved: string | null;
+    /** The cache entry of this version, and the package's folder in it. */
+    readonly root: string;
+    readonly dir: string;
+  };
+  /** Under `compare --package`: imports specifier (default: the package) from this version's folder. */
+  import?(specifier?: string): Promise<unknown>;
+  /** Under `compare --package`: requires specifier (default: the package) from this version's folder. */
+  require?(specifier?: string): unknown;
 }
 
 /** One op of a scenario: its weight in the mix and one call. */

@@ -75,6 +75,7 @@ function armResult(arm, { blocks, blockCalls }) {
     name: arm.name,
     role: arm.role,
     path: arm.path,
+    package: arm.package ?? null,
     sha256: facts.sha256,
     size: facts.size,
     producers: facts.producers,

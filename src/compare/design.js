@@ -15,5 +15,12 @@ export function roundOrder(n, r) {
 /** The block sequence of rounds rounds among n arms: [[arm, …] per round]. */
 export const blockOrder = (n, rounds) => Array.from({ length: rounds }, (_, r) => roundOrder(n, r));
 
-/** The sequence as letters: "AB BA BA AB" (arm names by index). */
-export const describeOrder = (order, names) => order.map((round) => round.map((i) => names[i]).join('')).join(' ');
+/**
+ * The sequence as letters: "AB BA BA AB" (arm names by index); names longer
+ * than one character (compare --arm, --package) separated by commas:
+ * "0.9.1,0.9.2 0.9.2,0.9.1".
+ */
+export function describeOrder(order, names) {
+  const sep = names.every((n) => n.length === 1) ? '' : ',';
+  return order.map((round) => round.map((i) => names[i]).join(sep)).join(' ');
+}

@@ -39,6 +39,7 @@ import { blockOrder, describeOrder, roundOrder } from './design.js';
 import { moduleFacts } from './module-facts.js';
 import { nativeFacts } from './native-facts.js';
 import { firstMismatch } from './outputs.js';
+import { packageArms } from './package-arms.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -54,15 +55,8 @@ function isWasm(path) {
   }
 }
 
-/** The arms of one scenario run against each --arm module: its setup(ctx) gets ctx.arm. */
-function scenarioArms(path, target, cfg) {
-  if (cfg.arm.length < 2) {
-    throw usageError(
-      'WS_EUSAGE',
-      `compare ${path} needs at least 2 --arm NAME=PATH, got ${cfg.arm.length}.`,
-      'Give the scenario one module per arm: --arm A=a.wasm --arm B=b.wasm (its setup(ctx) loads ctx.arm.path).',
-    );
-  }
+/** Exit 2 for the options a scenario's arms cannot take (they need raw modules). */
+function checkScenarioOptions(path, cfg) {
   for (const [option, given] of [
     ['--check-outputs', cfg.checkOutputs],
     ['--boundary', cfg.boundary],
@@ -75,6 +69,22 @@ function scenarioArms(path, target, cfg) {
       );
     }
   }
+}
+
+/** The arms of one scenario run against each --arm module: its setup(ctx) gets ctx.arm. */
+function scenarioArms(path, target, cfg) {
+  if (cfg.package.length) {
+    checkScenarioOptions(path, cfg);
+    return packageArms(path, target, cfg);
+  }
+  if (cfg.arm.length < 2) {
+    throw usageError(
+      'WS_EUSAGE',
+      `compare ${path} needs at least 2 --arm NAME=PATH, got ${cfg.arm.length}.`,
+      'Give the scenario one module per arm: --arm A=a.wasm --arm B=b.wasm (its setup(ctx) loads ctx.arm.path), or one version of an npm package per arm: --package NAME@1.2.3 --package NAME@1.3.0.',
+    );
+  }
+  checkScenarioOptions(path, cfg);
   return cfg.arm.map(({ name, path: module }) => {
     // Exit 2 when it is missing, or is no WebAssembly module (a package's .js glue, a scenario, a .so).
     const arm = describeTarget(module);
@@ -128,8 +138,13 @@ function describeArms(paths, cfg) {
         'Give A.wasm and B.wasm.',
       );
     }
-    if (cfg.arm.length) {
-      throw usageError('WS_EUSAGE', '--arm is for a scenario.', 'Give the modules as operands instead.');
+    if (cfg.arm.length || cfg.package.length) {
+      const option = cfg.arm.length ? '--arm' : '--package';
+      throw usageError(
+        'WS_EUSAGE',
+        `${option} is for a scenario.`,
+        'Give the modules as operands instead, or one scenario.',
+      );
     }
     arms = paths.map((path, i) => ({ name: LETTERS[i], role: 'arm', path, target: targets[i] }));
     referNativeArms(arms);

@@ -5,6 +5,7 @@
 // generated from the same table (help.js), and the defaults below are the
 // only ones: an option cannot be accepted, documented or defaulted twice.
 import { fileURLToPath } from 'node:url';
+import { parsePackage } from '../compare/packages.js';
 import { usageError } from '../errors.js';
 import { describeRepeated, repeatedNames } from '../folder-names.js';
 import { loadAddon, tryAddon } from '../native.js';
@@ -74,7 +75,7 @@ export const COMMANDS = Object.freeze({
   },
   compare: {
     usage:
-      'wasm-soak compare <A.wasm> <B.wasm|B.so> [C.wasm|C.so …] | <scenario.mjs> --arm A=a.wasm --arm B=b.wasm [options]',
+      'wasm-soak compare <A.wasm> <B.wasm|B.so> [C.wasm|C.so …] | <scenario.mjs> --arm A=a.wasm --arm B=b.wasm | <scenario.mjs> --package NAME@1.2.3 --package NAME@1.3.0 [options]',
     summary: 'compare builds in interleaved ABBA blocks',
     about:
       'Runs every module with the same --call/--args and seeded call sequence, each on its own instance, in serial rounds of one block per arm in ABBA order, then a counting pass per arm. Prints the stated confounds and a TL;DR table (time with a block-paired interval, allocations, high-water mark, sizes, verdicts) and writes compare.json, compare.md and compare.html (default soak-results/compare-<A>-<B>). Exit 1 on a regression of B (and later arms) against A beyond the gates. A native shared library built from the same source (B.so) is an arm too, run in a process of its own with A\'s signatures: per op the wasm ÷ native time ratio beside A\'s allocations per call, and whether the gap is in allocation-heavy code (docs/compare.md, "The native yardstick").',
@@ -510,6 +511,26 @@ export const OPTIONS = Object.freeze(
       multiple: true,
       default: Object.freeze([]),
       help: 'with a scenario: one arm, the module its setup(ctx) loads from ctx.arm.path; repeat for each arm',
+      commands: ['compare'],
+    },
+    {
+      name: 'package',
+      doc: 'with a scenario: one arm, an exact version of an npm package, installed by npm into the package cache and imported by the arm\'s setup(ctx) with `ctx.arm.import()`; ARM defaults to the version (several packages: NAME-VERSION); repeat for each arm ([docs/compare.md](compare.md), "Versions of an npm package")',
+      value: '[ARM=]NAME@VERSION',
+      parse: parsePackage,
+      multiple: true,
+      default: Object.freeze([]),
+      help: 'with a scenario: one arm, an exact npm package version its setup(ctx) imports with ctx.arm.import(); repeat for each arm',
+      commands: ['compare'],
+    },
+    {
+      name: 'package-cache',
+      doc: 'the folder `--package` installs each version into (one folder per version, reused by later comparisons; nothing else written, nothing moved)',
+      value: 'DIR',
+      parse: (text) => text,
+      default: null,
+      shown: '$XDG_CACHE_HOME/wasm-soak/packages or ~/.cache/wasm-soak/packages',
+      help: 'the folder --package installs each version into, reused by later comparisons',
       commands: ['compare'],
     },
     {

@@ -1,11 +1,15 @@
 // Allocation sites' frames (the counting pass with --sites): binaryen gives
-// the module a shadow stack of the innermost SITE_FRAMES function indices in
-// as many i32 globals, ws$frame0 (the innermost) to ws$frame7, kept only by
-// the functions that can reach the allocator. Such a function keeps its
-// index and name; its body moves to a new function that it calls between
-// a push (save the globals in locals, shift them down, put its own original
-// index in ws$frame0) and a pop (restore them), so a return, a tail call or
-// a branch out of the body all pop. An allocator entry point reads the
+// the module a shadow stack of the innermost SITE_FRAMES function indices,
+// four to a v128 global (ws$frames0 holds frames 0 (the innermost) to 3 in
+// its lanes 0 to 3, ws$frames1 frames 4 to 7, …), kept only by the
+// functions that can reach the allocator. Such a function keeps its index
+// and name; its body moves to a new function that it calls between a push
+// (save the globals in locals, shift every frame one lane up, a shuffle per
+// global, and put its own original index in lane 0) and a pop (restore
+// them), so a return, a tail call or a branch out of the body all pop. A
+// vector global a shuffle shifts costs a few instructions where one i32
+// global per frame cost three per frame at every call (measured in
+// bench/sites.js). An allocator entry point reads the
 // globals as they are: its caller first. A function that cannot reach the
 // allocator (by the call graph: direct calls, calls through a table to any
 // function the table holds, calls to imports when a function that reaches
@@ -16,8 +20,24 @@
 // original index of each function, counted before any rewrite.
 import { SITE_FRAMES, SITE_NO_FRAME } from '../../protocol.js';
 
-/** The global holding frame i (0: the innermost). */
-export const frameGlobal = (i) => `ws$frame${i}`;
+// Frames per v128 global: four i32 lanes.
+const LANES = 4;
+if (SITE_FRAMES % LANES !== 0) throw new Error(`SITE_FRAMES (${SITE_FRAMES}) must be a multiple of ${LANES}`);
+const VECTORS = SITE_FRAMES / LANES;
+
+/** The v128 global holding frames LANES·g to LANES·g + 3. */
+const frameVector = (g) => `ws$frames${g}`;
+
+// i8x16.shuffle's bytes of [a's lane 3, b's lanes 0, 1, 2]: b's frames one
+// lane up, the frame below them (a's last lane) in lane 0.
+const SHIFT_IN = [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27];
+
+/** The SITE_FRAMES frames of module m (binaryen b) as i32 expressions, the innermost first. */
+export function frameValues(b, m) {
+  return Array.from({ length: SITE_FRAMES }, (_, i) =>
+    m.i32x4.extract_lane(m.global.get(frameVector(Math.floor(i / LANES)), b.v128), i % LANES),
+  );
+}
 
 /**
  * Per expression id, the fields that hold child expressions; ids without
@@ -207,8 +227,9 @@ export function addFrames(b, m, { targets, skip, indexOf }) {
     const info = b.getFunctionInfo(m.getFunctionByIndex(i));
     if (info.module !== '') imports.add(info.name);
   }
-  for (let i = 0; i < SITE_FRAMES; i++) m.addGlobal(frameGlobal(i), b.i32, true, m.i32.const(SITE_NO_FRAME));
-  const i32 = b.i32;
+  const none = new Uint8Array(new Int32Array(LANES).fill(SITE_NO_FRAME).buffer);
+  for (let g = 0; g < VECTORS; g++) m.addGlobal(frameVector(g), b.v128, true, m.v128.const([...none]));
+  const v128 = b.v128;
   let count = 0;
   for (const name of reaching(b, m, targets, imports)) {
     if (skip.has(name) || !indexOf.has(name)) continue;
@@ -218,22 +239,25 @@ export function addFrames(b, m, { targets, skip, indexOf }) {
     const inner = `${name}$ws_frames`;
     m.addFunction(inner, info.params, info.results, info.vars, info.body);
     m.removeFunction(name);
-    const saved = (k) => params.length + k;
+    const saved = (g) => params.length + g;
     const hasResult = info.results !== b.none;
-    const result = params.length + SITE_FRAMES;
+    const result = params.length + VECTORS;
     const body = [];
-    for (let k = 0; k < SITE_FRAMES; k++) body.push(m.local.set(saved(k), m.global.get(frameGlobal(k), i32)));
-    body.push(m.global.set(frameGlobal(0), m.i32.const(indexOf.get(name))));
-    for (let k = 1; k < SITE_FRAMES; k++) body.push(m.global.set(frameGlobal(k), m.local.get(saved(k - 1), i32)));
+    for (let g = 0; g < VECTORS; g++) body.push(m.local.set(saved(g), m.global.get(frameVector(g), v128)));
+    // Each vector's frames one lane up, the lane below them in lane 0: this function's index in the first.
+    for (let g = 0; g < VECTORS; g++) {
+      const below = g === 0 ? m.i32x4.splat(m.i32.const(indexOf.get(name))) : m.local.get(saved(g - 1), v128);
+      body.push(m.global.set(frameVector(g), m.i8x16.shuffle(below, m.local.get(saved(g), v128), SHIFT_IN)));
+    }
     const call = m.call(
       inner,
       params.map((t, i) => m.local.get(i, t)),
       info.results,
     );
     body.push(hasResult ? m.local.set(result, call) : call);
-    for (let k = 0; k < SITE_FRAMES; k++) body.push(m.global.set(frameGlobal(k), m.local.get(saved(k), i32)));
+    for (let g = 0; g < VECTORS; g++) body.push(m.global.set(frameVector(g), m.local.get(saved(g), v128)));
     if (hasResult) body.push(m.local.get(result, info.results));
-    const vars = [...Array(SITE_FRAMES).fill(i32), ...(hasResult ? [info.results] : [])];
+    const vars = [...Array(VECTORS).fill(v128), ...(hasResult ? [info.results] : [])];
     m.addFunction(name, info.params, info.results, vars, m.block(null, body, info.results));
     count++;
   }

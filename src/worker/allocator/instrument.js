@@ -16,7 +16,7 @@
 import { loadBinaryen } from '../../binaryen.js';
 import { ALLOC_EVENT as EVENT, SITE_FRAMES } from '../../protocol.js';
 import { behindBoundary } from './behind-boundary.js';
-import { addFrames, frameGlobal } from './frames.js';
+import { addFrames, frameValues } from './frames.js';
 
 // binaryen loads when a counting pass starts (loadInstrumenter), never before.
 let binaryen = null;
@@ -216,7 +216,7 @@ function wrapperBody(m, { entry, info, params }, origName, sites) {
     m.global.set('ws$depth', m.i32.add(m.global.get('ws$depth', binaryen.i32), m.i32.const(delta)));
   const result = () => m.local.get(r, binaryen.i32);
   const event = eventOperands(m, entry, result);
-  if (sites) for (let i = 0; i < SITE_FRAMES; i++) event.push(m.global.get(frameGlobal(i), binaryen.i32));
+  if (sites) event.push(...frameValues(binaryen, m));
   const call = m.call(origName, args, resultType);
   const body = [
     depth(1),

@@ -25,6 +25,28 @@ const SNAPSHOTS = 32;
 
 const { kind: KIND, module: MODULE, op: OP, ptr: PTR, size: SIZE, oldPtr: OLD_PTR, frames: FRAMES } = SITE_EVENT;
 
+const FRAME_PARAMS = Array.from({ length: SITE_FRAMES }, (_, i) => `f${i}`);
+// The event import, built with exactly the import's arity (4 + SITE_FRAMES
+// named parameters, written from C's SITE_FRAMES): V8 calls a JS function
+// whose parameter count matches the wasm signature's directly, one read
+// through `arguments` (or with another count) through its arguments
+// adaptor (bench/sites.js, worst case: 2.11x the counting pass with
+// `arguments`, 1.70x with named parameters; a rest parameter, which
+// allocates an array per event, was 2.75x). put writes the event's own
+// fields at event slot at (at0()), flush counts it.
+const siteEventOf = new Function(
+  'put',
+  'at0',
+  'flush',
+  'events',
+  `return function siteEvent(kind, ptr, size, oldPtr, ${FRAME_PARAMS.join(', ')}) {
+    const at = at0();
+    put(at, kind, ptr, size, oldPtr);
+    ${FRAME_PARAMS.map((f, i) => `events[at + ${FRAMES + i}] = ${f};`).join('\n    ')}
+    flush();
+  };`,
+);
+
 /**
  * The site table of a counting pass of iterations calls (null: until it is
  * stopped). control: the ring's control words (the CALL word names the op
@@ -63,24 +85,23 @@ export function createSites({ control, iterations, symbols = null }) {
     },
     /**
      * Module's event import: count(kind, ptr, size, oldPtr) first, then the
-     * event and its SITE_FRAMES frames (the arguments after oldPtr, read
-     * from `arguments`, which V8 reads in place when it does not escape:
-     * no array per event) into the buffer.
+     * event and its SITE_FRAMES frames (the parameters after oldPtr) into
+     * the buffer (siteEventOf).
      */
     hook(module, count) {
-      return function siteEvent(kind, ptr, size, oldPtr) {
+      const put = (at, kind, ptr, size, oldPtr) => {
         count(kind, ptr, size, oldPtr);
-        const at = n * SITE_EVENT_INTS;
         events[at + KIND] = kind;
         events[at + MODULE] = module;
         events[at + OP] = control[CTL.call] - 1; // the CALL word: 1 + op, 0 outside calls
         events[at + PTR] = ptr;
         events[at + SIZE] = size;
         events[at + OLD_PTR] = oldPtr;
-        // biome-ignore lint/complexity/noArguments: a rest parameter allocates an array per event (bench/sites.js: 2.75x the counting pass against 1.27x)
-        for (let i = 0; i < SITE_FRAMES; i++) events[at + FRAMES + i] = arguments[4 + i];
+      };
+      const flush = () => {
         if (++n === BUFFER_EVENTS) apply();
       };
+      return siteEventOf(put, () => n * SITE_EVENT_INTS, flush, events);
     },
     /** Calls the loop may run before the next snapshot is due. */
     budget: (done) => Math.max(1, dueAt(next) - done),

@@ -1,7 +1,8 @@
 // Loads and validates a scenario module (worker side) and builds its ctx.
 
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { usageError } from '../../errors.js';
 import { CTL } from '../../protocol.js';
@@ -56,6 +57,25 @@ export async function loadScenario(path) {
 }
 
 /**
+ * ctx.arm of the arm an instance runs: { name, path } (compare --arm), with
+ * compare --package also package ({ name, version, integrity, resolved,
+ * root, dir }) and import(specifier = its name) / require(…), which resolve
+ * from the version's own folder of the package cache; null outside compare.
+ */
+function armOf(arm) {
+  if (!arm) return null;
+  if (!arm.package) return Object.freeze({ ...arm });
+  const { importer, ...pkg } = arm.package;
+  const requireHere = createRequire(join(pkg.root, 'package.json'));
+  return Object.freeze({
+    ...arm,
+    package: Object.freeze(pkg),
+    import: (specifier = pkg.name) => import(importer).then((m) => m.default(specifier)),
+    require: (specifier = pkg.name) => requireHere(specifier),
+  });
+}
+
+/**
  * Builds the ctx passed to setup/iteration: seeded helpers, the seed, the
  * live iteration index (read from the ring's control word, so the loop does
  * not touch ctx per call) and track(memory, label).
@@ -66,7 +86,7 @@ export function createContext({ seed, control, track, arm = null }) {
     ...random,
     seed,
     // compare --arm NAME=PATH: the arm this instance runs ({ name, path } of its module), else null.
-    arm: arm ? Object.freeze({ ...arm }) : null,
+    arm: armOf(arm),
     get iteration() {
       // The loop publishes the 64-bit iteration as two words: low, then high.
       return (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
