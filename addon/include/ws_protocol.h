@@ -371,7 +371,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 
 /* The exit codes of the command line (README, "Exit codes"):
  * X(NAME, code, "jsName"). ws_judge returns all but USAGE, which input
- * errors carry (src/cli/exit-codes.js). */
+ * errors carry (src/errors.js keeps a copy for them). */
 #define WS_EXIT_CODES(X)                                                                 \
   X(OK, 0, "OK")                     /* completed, nothing gates */                      \
   X(FINDING, 1, "FINDING")           /* a finding that gates */                          \
@@ -379,9 +379,6 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(FAILED, 3, "FAILED")             /* the run failed */                                \
   X(INTERRUPTED, 130, "INTERRUPTED") /* SIGINT or SIGTERM */
 
-/* Why a run's data cannot decide (the verdict "inconclusive" when nothing
- * else was found; docs/verdicts.md, "Inconclusive"). Each comes with the
- * calls that would decide it, by the run's own rates. */
 /* Why memory growth is `growth`, not leak or fragmentation. */
 #define WS_GROWTH_CAUSES(X)                                                              \
   X(UNOBSERVED, 1, "unobserved")   /* no live bytes were tested */                       \
@@ -389,6 +386,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(HEAP_END, 3, "heap-end")       /* live bytes and the holes flat: grown at its end */ \
   X(LIVE_RISING, 4, "live-rising") /* live bytes rose, but in steps, not sustained */
 
+/* Why a run's data cannot decide (the verdict "inconclusive" when nothing
+ * else was found; docs/verdicts.md, "Inconclusive"). Each comes with the
+ * calls that would decide it, by the run's own rates. */
 #define WS_UNDECIDED_REASONS(X)                                                          \
   X(FEW_CALLS, 1, "few-calls")             /* too few calls after warm-up to test */     \
   X(FEW_SAMPLES, 2, "few-samples")         /* a sampled series: too few points */        \

@@ -348,7 +348,7 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, get_num(env, argv[2], "alpha", &o.alpha));
   NAPI_CALL(env, get_num(env, argv[2], "seed", &seed));
   o.warmup = warmup < 0 ? -1 : (long)warmup;
-  /* src/verdict.js passes a safe integer; anything else must not reach an
+  /* src/analysis/verdict.js passes a safe integer; anything else must not reach an
    * out-of-range conversion (undefined behaviour). */
   if (!(seed >= 0 && seed <= 9007199254740991.0))
     seed = 1;

@@ -432,7 +432,7 @@ function liveInstances() {
 
 // A slow sample is due every --slow-every iterations, a yield every
 // --yield-every iterations but no sooner than config.yieldFloorMs after the
-// last (the floor applies to the default cadence, see options.js); --slow-ms
+// last (the floor applies to the default cadence, see src/options/schema.js); --slow-ms
 // and --yield-ms bound the time between them.
 
 /**
