@@ -342,7 +342,8 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   ws_verdict_opts_default(&o);
   double warmup = -1, seed = 1;
   NAPI_CALL(env, get_num(env, argv[2], "warmup", &warmup));
-#define WS_READ_OPTION(field, value, js) NAPI_CALL(env, get_num(env, argv[2], js, &o.field));
+#define WS_READ_OPTION(field, value, js)                                                 \
+  NAPI_CALL(env, get_num(env, argv[2], js, &o.field));
   WS_VERDICT_DEFAULTS(WS_READ_OPTION)
 #undef WS_READ_OPTION
   NAPI_CALL(env, get_num(env, argv[2], "seed", &seed));
