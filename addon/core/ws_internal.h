@@ -198,5 +198,6 @@ typedef struct {
 #define WS__FAMILY_EXTERN(family, name, sought, kinds)                                   \
   extern const ws__family ws__##family##_family;
 WS_CENSUS_FAMILIES(WS__FAMILY_EXTERN, WS_CENSUS_NO_KIND)
+#undef WS__FAMILY_EXTERN
 
 #endif

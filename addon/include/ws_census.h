@@ -27,6 +27,7 @@
 enum {
   WS_CENSUS_FAMILIES(WS__CENSUS_FAMILY_INDEX, WS_CENSUS_NO_KIND) WS_CENSUS_FAMILY_COUNT
 };
+#undef WS__CENSUS_FAMILY_INDEX
 
 /* Size classes of the histogram: class k counts in-use chunks whose size
  * (header included) is in [2^k, 2^(k+1)). */

@@ -214,11 +214,13 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
       "a heap that never frees (bump allocator): every allocation stays live"))
 /* clang-format on */
 
-/* A K of WS_CENSUS_FAMILIES for a use that needs the rows alone. */
+/* A K of WS_CENSUS_FAMILIES for a use that needs the rows alone. Stays
+ * defined: it is an argument other files pass, not a generator. */
 #define WS_CENSUS_NO_KIND(name, value, js, text)
 
 /* The census kinds, none first, then every family's:
- * X(NAME, id, "jsName", "description"). */
+ * X(NAME, id, "jsName", "description"). WS__CENSUS_FAMILY_KINDS is part of
+ * the list (expanded with it, wherever it is used), so it stays defined. */
 #define WS__CENSUS_FAMILY_KINDS(family, name, sought, kinds) kinds
 #define WS_CENSUS_KINDS(X)                                                               \
   X(NONE, 0, "none", "none") /* nothing recognised */                                    \
@@ -593,6 +595,36 @@ _Static_assert(WS_WSTAT_P99 + 1 == WS_WINDOW_STAT_FIELDS &&
 enum { WS_ALLOC_EVENTS(WS_EVENT_ENUM) };
 enum { WS_SITE_EVENT_FIELDS(WS_SITE_EVENT_ENUM) };
 enum { WS_SITE_VALUES(WS_SITE_VALUE_ENUM) };
+
+/* The generators above are local to these enums (libuv style). */
+#undef WS_PROTOCOL_ENUM
+#undef WS_REC_ENUM
+#undef WS_FLAG_ENUM
+#undef WS_METRIC_ENUM
+#undef WS_MARK_ENUM
+#undef WS_COUNT_ENUM
+#undef WS_CTL_ENUM
+#undef WS_STOP_ENUM
+#undef WS_PHASE_ENUM
+#undef WS_STATUS_ENUM
+#undef WS_ARG_ENUM
+#undef WS_VAL_ENUM
+#undef WS_ROLE_ENUM
+#undef WS_KIND_ENUM
+#undef WS_GATE_ENUM
+#undef WS_RUN_ENUM
+#undef WS_EXIT_ENUM
+#undef WS_CENSUS_ENUM
+#undef WS_UNDECIDED_ENUM
+#undef WS_GROWTH_ENUM
+#undef WS_GROW_ENUM
+#undef WS_NOTE_ENUM
+#undef WS_WSTAT_ENUM
+#undef WS_BAND_ENUM
+#undef WS_OPS_ENUM
+#undef WS_EVENT_ENUM
+#undef WS_SITE_EVENT_ENUM
+#undef WS_SITE_VALUE_ENUM
 
 /* Returns the kind's name ("stable", "inconclusive", "error", "leak", ...),
  * or "unknown" (ws_judge.c). */

@@ -41,7 +41,9 @@ async function exportCsv(dir) {
     iteration = gap < gapIndex.length && gapIndex[gap] === i ? gapIter[gap++] : iteration + 1;
     while (step + 1 < iter.length && iter[step + 1] <= iteration) step++;
     const f = data.flags[i];
-    rows.push(`${iteration},${ops[data.op[i]]},${data.elapsed[i]},${bytes[step]},${f & FLAG.grew ? 1 : 0},${f & FLAG.threw ? 1 : 0}`);
+    rows.push(
+      `${iteration},${ops[data.op[i]]},${data.elapsed[i]},${bytes[step]},${f & FLAG.grew ? 1 : 0},${f & FLAG.threw ? 1 : 0}`,
+    );
     if (rows.length === 4096) {
       if (!out.write(`${rows.join('\n')}\n`)) await once(out, 'drain');
       rows = [];
