@@ -37,8 +37,8 @@ function endOf(st, runner) {
 /**
  * Runs the loop of w (the worker's state: runner, prepared, config, control,
  * enter, post, memories, sites, slow, rejections, blockContents,
- * firstIteration) to its end. Long (about 80 lines): the steps between two
- * batches share the cadence and the gate, in this order.
+ * firstIteration) to its end: the steps between two batches, in order,
+ * sharing the cadence and the gate.
  */
 export async function runLoop(w) {
   const { runner, prepared, config, control, enter } = w;

@@ -17,6 +17,7 @@ const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = C
  * pages, maximumPages) hears of every memory.grow inside a rewritten module
  * that returned -1. sites (createSites's, or null) takes every event with
  * its frames, and each instrumented module's bytes (sites.addModule).
+ * Long: the imports it hands every rewritten module share its counters.
  */
 export async function createCounting({ onGrowFailed = () => {}, sites = null } = {}) {
   await loadInstrumenter();
