@@ -75,7 +75,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CONTROL_NS, 23, "controlNs")      /* one run of the reference workload, ns */        \
   X(THREAD_CPU_NS, 24, "threadCpuNs") /* the loop thread's CPU time so far */            \
   X(PREEMPTIONS, 25, "preemptions")   /* its involuntary context switches so far */      \
-  /* After a full GC whose finalizers have run (scenarios, src/worker/worker.js): */     \
+  /* After a full GC whose finalizers have run (scenarios, src/worker/held.js): */       \
   X(CENSUS_LIVE_HELD, 26, "censusLiveHeld") /* census live bytes, then */                \
   X(CENSUS_HELD_NS, 27, "censusHeldNs")     /* that sample's GC, finalizers, census */   \
   /* In-use chunks of [2^k, 2^(k+1)) bytes: id WS_METRIC_CENSUS_CLASS_BASE + k. */       \
