@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CLI_DOC, renderOptions, TYPES, withFormats, withOptions } from '../scripts/cli-doc.js';
+import { CLI_DOC, renderOptions, withOptions } from '../scripts/cli-doc.js';
 import { OPTIONS } from '../src/options/schema.js';
 
 test('docs/cli.md holds the options as the schema renders them (node scripts/cli-doc.js rewrites them)', () => {
@@ -24,11 +24,4 @@ test('a changed default or meaning makes the check fail', () => {
   const stale = text.replace('| `--call-timeout T` | `60s` |', '| `--call-timeout T` | `30s` |');
   assert.notEqual(stale, text);
   assert.notEqual(withOptions(stale, renderOptions()), stale);
-});
-
-test("index.d.ts's ReportFormat is the table of formats' (node scripts/cli-doc.js rewrites it)", () => {
-  const types = readFileSync(TYPES, 'utf8');
-  assert.equal(withFormats(types), types, 'src/index.d.ts is stale: run node scripts/cli-doc.js');
-  const stale = types.replace(/export type ReportFormat = [^;]*;/, "export type ReportFormat = 'png';");
-  assert.notEqual(withFormats(stale), stale);
 });

@@ -113,21 +113,10 @@ int ws__census_visit(ws_census *census, const uint8_t *mem, size_t len,
  * totals. */
 void ws__census_finish(ws_census_result *out);
 
-/* Internal: what a walk counted, kept apart until what it counts has
- * validated: the in-use chunks' payload bytes (live), their whole bytes
- * (gross) and number (in_use), the free chunks' bytes and number, the
- * largest free chunk, and the in-use chunks by size class. */
-typedef struct {
-  uint64_t live, gross, in_use, free_bytes, free_n, largest;
-  uint64_t classes[WS_CENSUS_CLASSES];
-} ws__tally;
-
-/* Internal: adds tally t into *into (largest: the larger of the two). */
+/* Internal: adds tally t into *into (largest: the larger of the two); a
+ * walk merges its own into its result's (ws_census_result.tally) once what
+ * it counted validated. */
 void ws__tally_merge(ws__tally *into, const ws__tally *t);
-
-/* Internal: adds tally t into out's totals and classes (largest_free: the
- * larger of the two); a walk whose out starts zeroed sets them. */
-void ws__tally_add(ws_census_result *out, const ws__tally *t);
 
 /* Internal: one allocator family's search for its state in progress:
  * ws_census.c scans static memory word by word and hands each word to the
@@ -198,5 +187,6 @@ typedef struct {
 #define WS__FAMILY_EXTERN(family, name, sought, kinds)                                   \
   extern const ws__family ws__##family##_family;
 WS_CENSUS_FAMILIES(WS__FAMILY_EXTERN, WS_CENSUS_NO_KIND)
+#undef WS__FAMILY_EXTERN
 
 #endif

@@ -579,22 +579,22 @@ static void record_census(ws_loop *loop, uint32_t k, ws_census *census,
   ws_loop_metric(loop, at + WS_METRIC_CENSUS_WALK_NS, (double)r->elapsed_ns);
   if (r->kind == WS_CENSUS_NONE)
     return;
-  ws_loop_metric(loop, at + WS_METRIC_CENSUS_LIVE, (double)r->live_bytes);
-  ws_loop_metric(loop, at + WS_METRIC_CENSUS_LIVE_GROSS, (double)r->live_gross);
-  ws_loop_metric(loop, at + WS_METRIC_CENSUS_FREE, (double)r->free_bytes);
-  ws_loop_metric(loop, at + WS_METRIC_CENSUS_FREE_CHUNKS, (double)r->free_chunks);
-  ws_loop_metric(loop, at + WS_METRIC_CENSUS_LARGEST_FREE, (double)r->largest_free);
+  ws_loop_metric(loop, at + WS_METRIC_CENSUS_LIVE, (double)r->tally.live);
+  ws_loop_metric(loop, at + WS_METRIC_CENSUS_LIVE_GROSS, (double)r->tally.gross);
+  ws_loop_metric(loop, at + WS_METRIC_CENSUS_FREE, (double)r->tally.free_bytes);
+  ws_loop_metric(loop, at + WS_METRIC_CENSUS_FREE_CHUNKS, (double)r->tally.free_n);
+  ws_loop_metric(loop, at + WS_METRIC_CENSUS_LARGEST_FREE, (double)r->tally.largest);
   ws_loop_metric(loop, at + WS_METRIC_CENSUS_TOP, (double)r->top_bytes);
   ws_loop_metric(loop, at + WS_METRIC_CENSUS_CHUNKS, (double)r->chunks);
   ws_loop_metric(loop, at + WS_METRIC_CENSUS_FRAGMENTATION, r->fragmentation);
   ws_loop_metric(loop, at + WS_METRIC_CENSUS_HEAP, (double)r->heap_bytes);
   ws_loop_metric(loop, at + WS_METRIC_CENSUS_STATE, (double)r->state);
   for (int c = 0; c < WS_CENSUS_CLASSES; c++) {
-    if (r->classes[c] != 0)
+    if (r->tally.classes[c] != 0)
       census->classes_seen |= 1u << c;
     if (census->classes_seen & (1u << c))
       ws_loop_metric(loop, (uint16_t)(at + WS_METRIC_CENSUS_CLASS_BASE + c),
-                     (double)r->classes[c]);
+                     (double)r->tally.classes[c]);
   }
 }
 

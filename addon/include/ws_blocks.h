@@ -42,10 +42,10 @@ typedef struct {
 
 /* One block picked: a chunk in use at the end and not at the mark. */
 typedef struct {
-  uint64_t address;              /* its payload's address in linear memory */
-  uint64_t size;                 /* the payload's usable bytes */
-  uint32_t size_class;           /* its chunk's size class (ws_census_result.classes) */
-  uint32_t n_bytes;              /* bytes copied into bytes: min(size, WS_BLOCK_BYTES) */
+  uint64_t address;    /* its payload's address in linear memory */
+  uint64_t size;       /* the payload's usable bytes */
+  uint32_t size_class; /* its chunk's size class (ws_census_result.tally.classes) */
+  uint32_t n_bytes;    /* bytes copied into bytes: min(size, WS_BLOCK_BYTES) */
   uint8_t bytes[WS_BLOCK_BYTES]; /* the payload's first bytes */
 } ws_block;
 

@@ -27,6 +27,7 @@
 enum {
   WS_CENSUS_FAMILIES(WS__CENSUS_FAMILY_INDEX, WS_CENSUS_NO_KIND) WS_CENSUS_FAMILY_COUNT
 };
+#undef WS__CENSUS_FAMILY_INDEX
 
 /* Size classes of the histogram: class k counts in-use chunks whose size
  * (header included) is in [2^k, 2^(k+1)). */
@@ -85,6 +86,17 @@ typedef struct {
   uint32_t concurrent;
 } ws_census_hints;
 
+/* What a walk counts (ws_census_result.tally), kept apart until what it
+ * counted has validated, then merged into the result: the in-use chunks'
+ * payload bytes (live: size minus header), their whole bytes (gross) and
+ * number (in_use), the free chunks' bytes and number (the top chunk
+ * excluded), the largest of them, and the in-use chunks by size class.
+ * Sizes are bytes. */
+typedef struct {
+  uint64_t live, gross, in_use, free_bytes, free_n, largest;
+  uint64_t classes[WS_CENSUS_CLASSES];
+} ws__tally;
+
 /* One census of a heap. Sizes are bytes; chunks are the allocator's blocks
  * (dlmalloc chunks, emmalloc regions), headers included unless named
  * payload. The allocator's own records (dlmalloc segment records and
@@ -93,25 +105,19 @@ typedef struct {
   int kind; /* WS_CENSUS_* allocator kind (ws_protocol.h) */
   /* The address of the state: dlmalloc's `top` field, emmalloc's list head. */
   uint64_t state;
-  uint64_t live_bytes;    /* payload of in-use chunks (size minus header) */
-  uint64_t live_gross;    /* in-use chunk bytes, headers included */
-  uint64_t in_use_chunks; /* their count */
-  uint64_t free_bytes;    /* free chunks, the top chunk excluded */
-  uint64_t free_chunks;   /* their count */
-  uint64_t largest_free;  /* the largest of them */
-  uint64_t top_bytes;     /* the top (wilderness) chunk: free space at the heap's end */
-  uint64_t chunks;        /* in_use_chunks + free_chunks */
-  uint64_t heap_bytes;    /* bytes the heap's segments span */
-  uint32_t segments;      /* segments (emmalloc: blocks) walked */
+  ws__tally tally;     /* live, free and in-use counts, size classes (above) */
+  uint64_t top_bytes;  /* the top (wilderness) chunk: free space at the heap's end */
+  uint64_t chunks;     /* in-use + free chunks */
+  uint64_t heap_bytes; /* bytes the heap's segments span */
+  uint32_t segments;   /* segments (emmalloc: blocks) walked */
   /* Fragmentation of the free space below the top, per mille:
-   * 1000 * (1 - largest_free / free_bytes), 0 without free chunks. */
+   * 1000 * (1 - largest / free_bytes), 0 without free chunks. */
   uint32_t fragmentation;
   /* 1 when this census had to find the state: the first one, or the
    * remembered state no longer validated. */
   int located;
-  uint64_t elapsed_ns;                 /* set by ws_loop_census (0 from ws_census_take) */
-  uint64_t classes[WS_CENSUS_CLASSES]; /* in-use chunks by size class */
-  const char *reason;                  /* why nothing was recognised (static), or NULL */
+  uint64_t elapsed_ns; /* set by ws_loop_census (0 from ws_census_take) */
+  const char *reason;  /* why nothing was recognised (static), or NULL */
   /* What a search that recognised nothing tried: the candidates each
    * family (in ws_census_family_name's order) walked, and the nearest
    * miss: the family whose candidate's walk validated most blocks before

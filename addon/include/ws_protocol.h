@@ -75,7 +75,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(CONTROL_NS, 23, "controlNs")      /* one run of the reference workload, ns */        \
   X(THREAD_CPU_NS, 24, "threadCpuNs") /* the loop thread's CPU time so far */            \
   X(PREEMPTIONS, 25, "preemptions")   /* its involuntary context switches so far */      \
-  /* After a full GC whose finalizers have run (scenarios, src/worker/worker.js): */     \
+  /* After a full GC whose finalizers have run (scenarios, src/worker/held.js): */       \
   X(CENSUS_LIVE_HELD, 26, "censusLiveHeld") /* census live bytes, then */                \
   X(CENSUS_HELD_NS, 27, "censusHeldNs")     /* that sample's GC, finalizers, census */   \
   /* In-use chunks of [2^k, 2^(k+1)) bytes: id WS_METRIC_CENSUS_CLASS_BASE + k. */       \
@@ -214,11 +214,13 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
       "a heap that never frees (bump allocator): every allocation stays live"))
 /* clang-format on */
 
-/* A K of WS_CENSUS_FAMILIES for a use that needs the rows alone. */
+/* A K of WS_CENSUS_FAMILIES for a use that needs the rows alone. Stays
+ * defined: it is an argument other files pass, not a generator. */
 #define WS_CENSUS_NO_KIND(name, value, js, text)
 
 /* The census kinds, none first, then every family's:
- * X(NAME, id, "jsName", "description"). */
+ * X(NAME, id, "jsName", "description"). WS__CENSUS_FAMILY_KINDS is part of
+ * the list (expanded with it, wherever it is used), so it stays defined. */
 #define WS__CENSUS_FAMILY_KINDS(family, name, sought, kinds) kinds
 #define WS_CENSUS_KINDS(X)                                                               \
   X(NONE, 0, "none", "none") /* nothing recognised */                                    \
@@ -371,7 +373,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 
 /* The exit codes of the command line (README, "Exit codes"):
  * X(NAME, code, "jsName"). ws_judge returns all but USAGE, which input
- * errors carry (src/cli/exit-codes.js). */
+ * errors carry (src/errors.js keeps a copy for them). */
 #define WS_EXIT_CODES(X)                                                                 \
   X(OK, 0, "OK")                     /* completed, nothing gates */                      \
   X(FINDING, 1, "FINDING")           /* a finding that gates */                          \
@@ -379,9 +381,6 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(FAILED, 3, "FAILED")             /* the run failed */                                \
   X(INTERRUPTED, 130, "INTERRUPTED") /* SIGINT or SIGTERM */
 
-/* Why a run's data cannot decide (the verdict "inconclusive" when nothing
- * else was found; docs/verdicts.md, "Inconclusive"). Each comes with the
- * calls that would decide it, by the run's own rates. */
 /* Why memory growth is `growth`, not leak or fragmentation. */
 #define WS_GROWTH_CAUSES(X)                                                              \
   X(UNOBSERVED, 1, "unobserved")   /* no live bytes were tested */                       \
@@ -389,6 +388,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(HEAP_END, 3, "heap-end")       /* live bytes and the holes flat: grown at its end */ \
   X(LIVE_RISING, 4, "live-rising") /* live bytes rose, but in steps, not sustained */
 
+/* Why a run's data cannot decide (the verdict "inconclusive" when nothing
+ * else was found; docs/verdicts.md, "Inconclusive"). Each comes with the
+ * calls that would decide it, by the run's own rates. */
 #define WS_UNDECIDED_REASONS(X)                                                          \
   X(FEW_CALLS, 1, "few-calls")             /* too few calls after warm-up to test */     \
   X(FEW_SAMPLES, 2, "few-samples")         /* a sampled series: too few points */        \
@@ -593,6 +595,36 @@ _Static_assert(WS_WSTAT_P99 + 1 == WS_WINDOW_STAT_FIELDS &&
 enum { WS_ALLOC_EVENTS(WS_EVENT_ENUM) };
 enum { WS_SITE_EVENT_FIELDS(WS_SITE_EVENT_ENUM) };
 enum { WS_SITE_VALUES(WS_SITE_VALUE_ENUM) };
+
+/* The generators above are local to these enums (libuv style). */
+#undef WS_PROTOCOL_ENUM
+#undef WS_REC_ENUM
+#undef WS_FLAG_ENUM
+#undef WS_METRIC_ENUM
+#undef WS_MARK_ENUM
+#undef WS_COUNT_ENUM
+#undef WS_CTL_ENUM
+#undef WS_STOP_ENUM
+#undef WS_PHASE_ENUM
+#undef WS_STATUS_ENUM
+#undef WS_ARG_ENUM
+#undef WS_VAL_ENUM
+#undef WS_ROLE_ENUM
+#undef WS_KIND_ENUM
+#undef WS_GATE_ENUM
+#undef WS_RUN_ENUM
+#undef WS_EXIT_ENUM
+#undef WS_CENSUS_ENUM
+#undef WS_UNDECIDED_ENUM
+#undef WS_GROWTH_ENUM
+#undef WS_GROW_ENUM
+#undef WS_NOTE_ENUM
+#undef WS_WSTAT_ENUM
+#undef WS_BAND_ENUM
+#undef WS_OPS_ENUM
+#undef WS_EVENT_ENUM
+#undef WS_SITE_EVENT_ENUM
+#undef WS_SITE_VALUE_ENUM
 
 /* Returns the kind's name ("stable", "inconclusive", "error", "leak", ...),
  * or "unknown" (ws_judge.c). */

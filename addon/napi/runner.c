@@ -497,12 +497,12 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
   if (rc != WS_CENSUS_TAKEN)
     return r->located ? census_tried(env, r, *out) : napi_ok;
   NAPI_CHECK(ws_napi_set_number(env, *out, "state", (double)r->state));
-  NAPI_CHECK(ws_napi_set_number(env, *out, "liveBytes", (double)r->live_bytes));
-  NAPI_CHECK(ws_napi_set_number(env, *out, "liveGross", (double)r->live_gross));
-  NAPI_CHECK(ws_napi_set_number(env, *out, "inUseChunks", (double)r->in_use_chunks));
-  NAPI_CHECK(ws_napi_set_number(env, *out, "freeBytes", (double)r->free_bytes));
-  NAPI_CHECK(ws_napi_set_number(env, *out, "freeChunks", (double)r->free_chunks));
-  NAPI_CHECK(ws_napi_set_number(env, *out, "largestFree", (double)r->largest_free));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "liveBytes", (double)r->tally.live));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "liveGross", (double)r->tally.gross));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "inUseChunks", (double)r->tally.in_use));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "freeBytes", (double)r->tally.free_bytes));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "freeChunks", (double)r->tally.free_n));
+  NAPI_CHECK(ws_napi_set_number(env, *out, "largestFree", (double)r->tally.largest));
   NAPI_CHECK(ws_napi_set_number(env, *out, "topBytes", (double)r->top_bytes));
   NAPI_CHECK(ws_napi_set_number(env, *out, "chunks", (double)r->chunks));
   NAPI_CHECK(ws_napi_set_number(env, *out, "heapBytes", (double)r->heap_bytes));
@@ -512,7 +512,7 @@ static napi_status census_object(napi_env env, int rc, const ws_census *c,
   NAPI_CHECK(napi_create_array_with_length(env, WS_CENSUS_CLASSES, &classes));
   for (uint32_t k = 0; k < WS_CENSUS_CLASSES; k++) {
     napi_value v;
-    NAPI_CHECK(napi_create_double(env, (double)r->classes[k], &v));
+    NAPI_CHECK(napi_create_double(env, (double)r->tally.classes[k], &v));
     NAPI_CHECK(napi_set_element(env, classes, k, v));
   }
   return napi_set_named_property(env, *out, "classes", classes);

@@ -316,9 +316,10 @@ static int replica_of(napi_env env, napi_value arg, ws_replica *rp, ws_series_in
  * one ran), series,
  * findings, undecided, notes, belowThreshold, jsHeapThreshold,
  * memFloorPerCall, memFloorRelative } (no verdict: the judge, js_judge,
- * decides it from every finding of the run); an option left
- * undefined takes its C default (WS_VERDICT_DEFAULTS). Validation lives in
- * src/analysis/verdict.js. */
+ * decides it from every finding of the run); the options are read by the
+ * list WS_VERDICT_DEFAULTS, one left undefined takes its C default there.
+ * src/analysis/verdict.js validates them; a seed that is not a safe
+ * non-negative integer is refused here too (WS_EINVAL, its message). */
 static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5];
@@ -341,17 +342,19 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   ws_verdict_opts_default(&o);
   double warmup = -1, seed = 1;
   NAPI_CALL(env, get_num(env, argv[2], "warmup", &warmup));
-  NAPI_CALL(env, get_num(env, argv[2], "timeThreshold", &o.time_threshold));
-  NAPI_CALL(env, get_num(env, argv[2], "jsHeapThreshold", &o.js_heap_threshold));
-  NAPI_CALL(env, get_num(env, argv[2], "memFloorPerCall", &o.mem_floor_per_call));
-  NAPI_CALL(env, get_num(env, argv[2], "memFloorRelative", &o.mem_floor_relative));
-  NAPI_CALL(env, get_num(env, argv[2], "alpha", &o.alpha));
+#define WS_READ_OPTION(field, value, js)                                                 \
+  NAPI_CALL(env, get_num(env, argv[2], js, &o.field));
+  WS_VERDICT_DEFAULTS(WS_READ_OPTION)
+#undef WS_READ_OPTION
   NAPI_CALL(env, get_num(env, argv[2], "seed", &seed));
   o.warmup = warmup < 0 ? -1 : (long)warmup;
-  /* src/verdict.js passes a safe integer; anything else must not reach an
-   * out-of-range conversion (undefined behaviour). */
-  if (!(seed >= 0 && seed <= 9007199254740991.0))
-    seed = 1;
+  /* The seed is a safe non-negative integer, as src/analysis/verdict.js
+   * checks: refused the same way, never folded onto another seed (an
+   * out-of-range conversion would be undefined behaviour). */
+  if (!(seed >= 0 && seed <= 9007199254740991.0 && seed == (double)(uint64_t)seed)) {
+    ws_binding_throw_code(env, WS_EINVAL, "seed must be a non-negative integer");
+    return NULL;
+  }
   o.seed = (uint64_t)seed;
   void *flags = NULL;
   size_t nflags = 0;

@@ -190,7 +190,7 @@ export function coverageComplete(header, frees = null) {
 
 /**
  * Checks the exact per-call counts against budgets ({ all, ops } per kind;
- * see options.js parseBudget). Returns one finding per broken budget, at the
+ * see src/options/parsers.js parseBudget). Returns one finding per broken budget, at the
  * first call that broke it.
  */
 export function checkBudgets(count, budgets) {

@@ -33,7 +33,7 @@ const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), valu
 // of chunks (docs/allocator.md).
 const NEVER_FREES_SOURCE = 'heap census (never frees: every allocation stays live)';
 // Live bytes from the heap census after a full GC whose finalizers ran:
-// what the application holds (src/worker/worker.js, heldSample).
+// what the application holds (src/worker/held.js).
 const HELD_SOURCE = 'heap census after a full GC whose finalizers ran (held by the application)';
 // Held samples the live series needs to stand in for the census's own.
 const MIN_HELD_SAMPLES = 12;

@@ -2,7 +2,7 @@
 // NAME` writes soak-results/baselines/NAME/baseline.json; `--baseline
 // NAME|DIR` reads a name from there, or any folder holding a
 // baseline.json (a path: it has a slash, or is an existing folder other than
-// . and ..; ref.js).
+// . and ..; src/options/baseline-ref.js).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { usageError } from '../errors.js';

@@ -4,7 +4,7 @@ import { COMMANDS } from '../options/schema.js';
 import { closest } from '../options/suggest.js';
 import { terminalText } from '../report/escape.js';
 // wasm-soak command line: resolves the arguments through the option schema
-// (options.js) and hands them to a command. A command's module loads only
+// (src/options/schema.js) and hands them to a command. A command's module loads only
 // when it runs, so help and usage errors need neither the addon nor a target.
 // Exit codes are documented in README.md.
 import { VERSION } from '../version.js';

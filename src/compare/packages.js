@@ -19,7 +19,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { usageError } from '../errors.js';
-import { ARM_NAME_RULE, armNameProblem } from '../folder-names.js';
 import { writeResultFile } from '../result-file.js';
 
 /** The marker file of a cache entry that wasm-soak made. */
@@ -30,8 +29,6 @@ export const IMPORTER = 'import.mjs';
 export const IMPORTER_SOURCE =
   '// Written by wasm-soak: imports a specifier as resolved from this folder.\nexport default (specifier) => import(specifier);\n';
 
-const NAME = /^(?:@[a-z0-9][\w.~-]*\/)?[a-z0-9~][\w.~-]*$/;
-const EXACT = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 const NPM_TIMEOUT_MS = 300_000;
 // npm's error codes for a registry it could not reach (and, offline, a tarball not in its cache).
 const UNREACHED = new Set([
@@ -51,39 +48,7 @@ export const defaultPackageCache = () =>
   join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wasm-soak', 'packages');
 
 /**
- * Parses "[ARM=]NAME@VERSION" (--package): { arm (a name, or null for the
- * default), name, version }. VERSION must be exact (1.2.3, 1.2.3-rc.1): a
- * range or a tag would compare whatever the registry says today. Throws a
- * usage error (exit 2) naming the option.
- */
-export function parsePackage(text, option = 'package') {
-  const example = `Example: --${option} lz4-wasm-nodejs@0.9.2, or --${option} old=lz4-wasm-nodejs@0.9.1`;
-  const m = /^(?:([^=@]*)=)?(@?[^@]+)@(.*)$/.exec(text);
-  if (!m) throw usageError('WS_EOPTION', `--${option} must be [ARM=]NAME@VERSION, got "${text}".`, example);
-  const [, arm = null, name, version] = m;
-  if (!NAME.test(name)) {
-    throw usageError('WS_EOPTION', `--${option} ${text}: "${name}" is not an npm package name.`, example);
-  }
-  if (!EXACT.test(version)) {
-    throw usageError(
-      'WS_EOPTION',
-      `--${option} ${text}: "${version}" is not an exact version (a range or a tag names whatever the registry holds today).`,
-      `Pin the version, e.g. ${name}@1.2.3 (npm view ${name} versions lists them).`,
-    );
-  }
-  const problem = arm === null ? null : armNameProblem(arm);
-  if (problem) {
-    throw usageError(
-      'WS_EOPTION',
-      `--${option} ${text}: the arm name "${arm}" ${problem}.`,
-      `Name it with ${ARM_NAME_RULE}.`,
-    );
-  }
-  return { arm, name, version };
-}
-
-/**
- * The arm names of specs (parsePackage's): the given one, else the version
+ * The arm names of specs (parsePackage's, src/options/package-spec.js): the given one, else the version
  * when every spec names the same package, else "<name>-<version>" (the
  * scope's "@" dropped, "/" as "-"), any other character outside the folder
  * name rule as "_".

@@ -17,7 +17,7 @@ import { runTarget } from '../run/run.js';
 
 // Options of `run` the library takes by their camelCase flag name; --out,
 // --json, --quiet and --help have library forms of their own (or none).
-const RUN_OPTIONS = objectOptions('run', new Set(['out', 'json', 'quiet', 'help']));
+export const RUN_OPTIONS = objectOptions('run', new Set(['out', 'json', 'quiet', 'help']));
 const OWN = ['module | bytes | scenario', 'out', 'name', 'signal'];
 
 const pathOf = (p) => (p instanceof URL ? fileURLToPath(p) : p);

@@ -1,4 +1,4 @@
-// Value parsers of the option schema (options.js). Each takes the text given
+// Value parsers of the option schema (schema.js). Each takes the text given
 // on the command line and the option's name, and returns the value the run
 // configuration holds, or throws a SoakError (exit 2) that names the option,
 // what was wrong and an example that works.

@@ -1,5 +1,5 @@
 // Figures of a run. Each figure's data and variables come from its own file
-// (plots/<figure>-figure.js, decimated in C: addon/ws_decimate.c); this file
+// (plots/<figure>-figure.js, decimated in C: addon/core/plot/ws_decimate.c); this file
 // writes their gnuplot data files into a temporary folder, runs
 // plots/<figure>.gp once per figure and format (plots/gnuplot.js), names the
 // SVGs for readers (plots/svg-label.js), and reports what it made or why it

@@ -31,7 +31,7 @@ async function timedMedians(data, summary) {
   }
 }
 
-// Writes the requested formats into dir from the decoded run (src/log.js
+// Writes the requested formats into dir from the decoded run (src/analysis/log-reader.js
 // readRun) and its summary. Resolves { figures, skipped, gnuplotStderr }:
 // figure file names, null or why plots are missing, and the path of the
 // kept gnuplot stderr (null when gnuplot was not needed). Plots failing never

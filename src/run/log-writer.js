@@ -5,8 +5,9 @@
 // library's soak() without `out`) that ends up holding the same bytes.
 import { closeSync, fsyncSync, writeSync, writevSync } from 'node:fs';
 import { addon } from '../addon.js';
-import { LOG_BLOCK_RECORDS, LOG_MAGIC, LOG_VERSION, RECORD_SIZE, RECORD_TYPE } from '../protocol.js';
+import { LOG_BLOCK_RECORDS, LOG_MAGIC, LOG_VERSION, RECORD_SIZE } from '../protocol.js';
 import { openResultFile } from '../result-file.js';
+import { createThinning } from './thinning.js';
 
 /** Encodes the preamble, JSON header and padding that start a log. */
 export function encodeLogStart(header) {
@@ -30,147 +31,6 @@ function writeAll(fd, buffers) {
     }
     for (let off = done; off < b.length; ) off += writeSync(fd, b, off, b.length - off);
     done = 0;
-  }
-}
-
-/** Bytes kept free below the cap for the records that end a run (marks, summaries). */
-const RESERVE_BYTES = 256 * 1024;
-/** Share of the budget left that each doubling window may spend. */
-const WINDOW_SHARE = 1 / 8;
-
-/**
- * The thinning plan of a capped log (docs/log-format.md, "Thinned logs"):
- * every record until half the cap is used, then windows of doubling length
- * (the calls so far, then twice as many, …), each with an eighth of the
- * budget left, at the stride that fits it; a window that spends its budget
- * early doubles the stride again, and a chunk that alone holds more than its
- * window's share (a fast export's drain against a small cap) raises it
- * until the chunk fits. The cap is never passed: past it (less a
- * reserve) only marks, summaries and failed grows are written. Returns filter(chunk) -> the records to
- * write, and what was kept for the summary.
- * Long: its closures share the plan's state; each step is commented where it is taken.
- */
-function thinningPlan({ maxBytes, seed, ops }) {
-  let thin = null;
-  let shift = 0;
-  let out = null;
-  let full = 0; // iterations logged in full
-  let perIteration = 0; // bytes per iteration while everything was logged
-  let windowEnd = 0;
-  let windowBytes = 0; // bytes written when the window started
-  let budget = 0;
-  let dropped = 0;
-  let near = 0; // the full iteration of the last record filtered (records carry its low 32 bits)
-  let origin = null; // the run's first call: 0, unless a test hook started the counter elsewhere
-  // The least shift (at least 1) at which iterations more calls fit the
-  // budget; an empty budget needs the longest (ws_thin caps it).
-  const needed = (iterations) => {
-    const ratio = (iterations * perIteration) / budget; // NaN when both are 0
-    return ratio > 2 ? Math.ceil(Math.log2(ratio)) : 1;
-  };
-  const raise = (to, from) => {
-    shift = addon.logThinShift(thin, to, from);
-  };
-  const room = (records) => {
-    const bytes = addon.logThinRoom(thin, records);
-    if (!out || out.length < bytes) out = new Uint8Array(bytes);
-    return out;
-  };
-  // The first iteration chunk's calls start: its first call's, else the one
-  // after the last record's (metrics and marks carry the call they follow).
-  // Called once per chunk, in order: it tracks the records' full iterations.
-  const firstIteration = (chunk) => {
-    const { firstCall, last } = addon.recordIterations(chunk, near);
-    near = last;
-    if (origin === null && firstCall >= 0) origin = firstCall;
-    return firstCall >= 0 ? firstCall : last + 1;
-  };
-  // Bytes that n records add to the log, block headers included.
-  const cost = (n) => (n + Math.ceil(n / LOG_BLOCK_RECORDS)) * RECORD_SIZE;
-  return {
-    /**
-     * The pieces of chunk (whole raw records) to write, in order, given the
-     * bytes written so far: before thinning starts, the records that still
-     * fit half the cap are written whole, so a first drain that alone
-     * crosses it (a main thread a loaded machine kept from draining) still
-     * leaves a full prefix of calls.
-     */
-    filter(chunk, written) {
-      if (thin) return [thinned(chunk, written)];
-      const n = chunk.length / RECORD_SIZE;
-      if (written + 2 * cost(n) <= maxBytes / 2) {
-        firstIteration(chunk);
-        return [chunk];
-      }
-      let whole = 0;
-      while (whole < n && written + 2 * cost(whole + 1) <= maxBytes / 2) whole++;
-      // The prefix ends before a call: the metrics and marks after a call stay with it.
-      while (whole > 0 && chunk[whole * RECORD_SIZE] !== RECORD_TYPE.call) whole--;
-      if (whole === 0) return [thinned(chunk, written)];
-      const head = chunk.subarray(0, whole * RECORD_SIZE);
-      firstIteration(head);
-      return [head, thinned(chunk.subarray(whole * RECORD_SIZE), written + cost(whole))];
-    },
-    /** What the plan kept: null when it never thinned. */
-    get kept() {
-      return thin ? { fullIterations: full, stride: 2 ** shift, droppedAtCap: dropped } : null;
-    },
-    /** The summaries still open, to write before the log closes. */
-    finish() {
-      if (!thin) return null;
-      const buf = room(0);
-      return buf.subarray(0, addon.logThinFinish(thin, buf) * RECORD_SIZE);
-    },
-  };
-  /** The records of chunk to write once thinning has started (or starts with it). */
-  function thinned(chunk, written) {
-    const n = chunk.length / RECORD_SIZE;
-    const first = firstIteration(chunk);
-    if (!thin) {
-      thin = addon.logThinCreate(seed, ops);
-      full = first;
-      // Bytes per iteration so far, or this chunk's when it alone crosses half the cap.
-      perIteration = full > origin ? written / (full - origin) : cost(n) / n;
-      windowEnd = origin + 2 * Math.max(1, full - origin);
-      windowBytes = written;
-      budget = (maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
-      raise(needed(windowEnd - full), full);
-    }
-    if (first >= windowEnd) {
-      // The next window: as long as the run so far, an eighth of what is left.
-      windowEnd = origin + 2 * (first - origin);
-      windowBytes = written;
-      budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
-      raise(needed(windowEnd - first), first);
-    } else if (written - windowBytes > budget) {
-      // This window spent its share early: half as many calls from here on.
-      windowBytes = written;
-      budget = Math.max(0, maxBytes - RESERVE_BYTES - written) * WINDOW_SHARE;
-      raise(shift + 1, first);
-    }
-    // A chunk alone may hold more than its window's whole share (a fast
-    // export's drain against a small cap): a longer stride from its first call.
-    while (cost(Math.ceil(n / 2 ** shift)) > budget) {
-      const was = shift;
-      raise(shift + 1, first);
-      if (shift === was) break; // the longest stride ws_thin takes
-    }
-    const buf = room(n);
-    const kept = addon.logThin(thin, chunk, buf);
-    if (written + cost(kept) <= maxBytes - RESERVE_BYTES / 2) return buf.subarray(0, kept * RECORD_SIZE);
-    // At the cap: only the marks (the end of the run), the per-op summaries
-    // (every call's count) and failed grows still go in, while the cap
-    // itself holds them; the thinned calls and metrics are dropped.
-    let left = 0;
-    for (let k = 0; k < kept; k++) {
-      const type = buf[k * RECORD_SIZE];
-      const lasting = type === RECORD_TYPE.mark || type === RECORD_TYPE.summary || type === RECORD_TYPE.growFailed;
-      if (!lasting || (type !== RECORD_TYPE.mark && written + cost(left + 1) > maxBytes)) continue;
-      buf.copyWithin(left * RECORD_SIZE, k * RECORD_SIZE, (k + 1) * RECORD_SIZE);
-      left++;
-    }
-    dropped += n - left;
-    return buf.subarray(0, left * RECORD_SIZE);
   }
 }
 
@@ -229,14 +89,14 @@ export function memorySink({ limit = Infinity } = {}) {
  * Starts the log in sink (fileSink or memorySink) with header; append(chunk)
  * adds whole raw records (a Uint8Array, possibly over the ring's
  * SharedArrayBuffer) as blocks of at most LOG_BLOCK_RECORDS records. With a
- * finite maxBytes the log is thinned to stay under it (thinningPlan).
+ * finite maxBytes the log is thinned to stay under it (thinning.js).
  */
 export function createLogWriter(sink, header, { maxBytes = Infinity } = {}) {
   const start = encodeLogStart(header);
   sink.write([start]);
   const blockHeader = Buffer.alloc(RECORD_SIZE);
   const plan = Number.isFinite(maxBytes)
-    ? thinningPlan({ maxBytes: maxBytes - start.length, seed: header.seed, ops: header.ops?.length ?? 1 })
+    ? createThinning({ maxBytes: maxBytes - start.length, seed: header.seed, ops: header.ops?.length ?? 1 })
     : null;
   let records = 0;
   let blocks = 0;

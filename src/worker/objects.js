@@ -86,6 +86,9 @@ function isEmbindPrototype(proto) {
  * Installs the tracker; control: the ring's control words (CTL.call says
  * which op is running: 1 + its index, 0 between calls). Returns
  * { snapshot(iteration), result(opNames), settled() }.
+ * Long: the replaced FinalizationRegistry and Object.create, and embind's
+ * and WebIDL's watchers, share the counts by class and are installed
+ * together, so that none is missed.
  */
 export function installObjectTracker({ control, callWord }) {
   const Native = NativeFinalizationRegistry;

@@ -1,37 +1,39 @@
-// Worker bootstrap: captures memories, prepares the target, then lets the C
-// addon own the iteration loop. Between batches it yields to this worker's
-// event loop (outside the timed region) so promise jobs, timers and
-// FinalizationRegistry callbacks run as they would in production, and takes
-// the slow-cadence samples.
+// Worker bootstrap and lifecycle: captures memories, prepares the target,
+// then lets the C addon own the iteration loop (loop.js). Between batches
+// it yields to this worker's event loop (outside the timed region) so
+// promise jobs, timers and FinalizationRegistry callbacks run as they would
+// in production, and takes the slow-cadence samples (slow-sample.js,
+// held.js). The run's state is one object, w, passed to each step.
 import './quiet-wasi.js'; // first: before node:wasi loads
 import { closeSync, openSync } from 'node:fs';
 import { devNull } from 'node:os';
 import { relative } from 'node:path';
 import { Writable } from 'node:stream';
-import { inspect } from 'node:util';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../errors.js';
-import { CENSUS_MEMORIES, CTL, METRIC, METRIC_CENSUS_STRIDE, PAGE_BYTES, PHASE, STATUS } from '../protocol.js';
+import { CTL, PAGE_BYTES, PHASE } from '../protocol.js';
 import { createTiming } from './alloc-timing.js';
 import { createCounting, threadedCountingError } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
-import { censusSources, createSources } from './allocator/sources.js';
+import { censusSources } from './allocator/sources.js';
 import { createBlockContents } from './block-contents.js';
-import { createBlockGate } from './blocks.js';
 import { installCapture } from './capture.js';
 import { createGrowFailures } from './grow-failures.js';
-import { installObjectTracker, NativeFinalizationRegistry } from './objects.js';
+import { createHeld, yieldToEventLoop } from './held.js';
+import { runLoop } from './loop.js';
+import { createMemories, memoryOf } from './memories.js';
+import { installObjectTracker } from './objects.js';
+import { checkBudgetOps, prepare } from './prepare.js';
 import { rejectionError, watchRejections } from './rejections.js';
-import { createStatsReader } from './stats-values.js';
-import { createContext, loadScenario } from './targets/scenario.js';
+import { createSlowSampler } from './slow-sample.js';
 import { WASMGC_FIX } from './targets/wasm-info.js';
 import { installThreadCounter } from './threads.js';
+import { failureOf, serializeError } from './thrown.js';
 
 const { ring, config, target, outputs } = workerData;
 const control = new Int32Array(ring);
+const post = (message) => parentPort.postMessage(message);
 
 // What the worker is doing, for the main thread's watchdog (src/run/watchdog.js).
 const enter = (phase) => Atomics.store(control, CTL.phase, phase);
@@ -51,173 +53,6 @@ process.exit = function exit(code) {
   return exitWorker.call(process, code);
 };
 
-// Memories and instances are held weakly, so that a target that creates
-// and drops instances is measured as it behaves (not kept alive by us), and
-// in bounded numbers, so that such a target costs the harness nothing per
-// iteration: past the caps, new ones are counted but not tracked.
-const MAX_MEMORIES = 64;
-const MAX_INSTANCES = 32;
-// declaredBytes: the initial size its module declares (capture's onDeclaredSize), bounding the census's search.
-const tracked = []; // { ref: WeakRef<Memory>, label, maximumBytes (null: unknown), shared, initialBytes, declaredBytes? }
-const instances = []; // { ref: WeakRef<Instance> }: where allocator sources are looked for
-const importedOf = new WeakMap(); // Instance -> its declared memory and stack-pointer imports
-let untrackedMemories = 0;
-let sources = null;
-let sourcesSeen = 0;
-const lateMemories = []; // [memory, entry] pairs awaiting addMemory at the next yield
-let runner = null;
-// What leaked blocks hold (--block-contents; the first timed pass only): created with the runner.
-let blockContents = null;
-
-const memoryOf = (entry) => entry.ref.deref();
-
-/**
- * label, or label#2, label#3, … when another tracked memory (not self) has
- * it: a memory's series is named by its label (memory:<label>), and two
- * modules may export theirs under the same name (wasm-bindgen's "memory").
- */
-function distinctLabel(label, self = null) {
-  const taken = (l) => tracked.some((t) => t !== self && t.label === l);
-  if (!taken(label)) return label;
-  let n = 2;
-  while (taken(`${label}#${n}`)) n++;
-  return `${label}#${n}`;
-}
-
-// Failed memory.grow calls: from JS (the capture's Memory.prototype.grow
-// hook) in every pass, from inside wasm in the counting pass's rewrite.
-const growFailures = createGrowFailures();
-// The counting pass rewrites every module's allocator (and memory.grow)
-// before it compiles.
-// With --sites, each allocation's site too (allocator/sites.js).
-const sites =
-  config.countPass && config.sites
-    ? createSites({ control, iterations: config.iterations, symbols: config.symbols ?? null })
-    : null;
-const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
-// The time-split pass stamps the allocator, memory.grow and the exports instead (alloc-timing.js).
-const timing = config.splitPass
-  ? await createTiming({ control, firstIteration: testFirstIteration(), iterations: config.iterations })
-  : null;
-
-let wasmGcSeen = null; // { structs, arrays } of a WasmGC module a scenario instantiated
-let threadedSeen = false; // a module built for wasi-threads was compiled (capture's onThreadedModule)
-const capture = installCapture({
-  transform: counting?.transform ?? timing?.transform ?? null,
-  onGrowFailed: growFailures.fromJs,
-  onGcTypes: (gc) => {
-    wasmGcSeen ??= gc; // a scenario's WasmGC module (the first one instantiated from bytes)
-  },
-  onMemory(memory, label, maximumPages, owner) {
-    if (tracked.length >= MAX_MEMORIES) {
-      untrackedMemories++;
-      return;
-    }
-    const entry = {
-      ref: new WeakRef(memory),
-      label: distinctLabel(label),
-      shared: memory.buffer instanceof SharedArrayBuffer,
-      initialBytes: memory.buffer.byteLength,
-      maximumBytes: maximumPages === null ? null : maximumPages * PAGE_BYTES,
-      module: owner,
-    };
-    tracked.push(entry);
-    if (runner) lateMemories.push([memory, entry]);
-  },
-  onInstance(instance, imported) {
-    if (instances.length >= MAX_INSTANCES) {
-      const alive = instances.filter((x) => x.ref.deref() !== undefined);
-      instances.length = 0;
-      instances.push(...alive);
-    }
-    if (instances.length < MAX_INSTANCES) {
-      instances.push({ ref: new WeakRef(instance) });
-      importedOf.set(instance, imported);
-    }
-  },
-  onThreadedModule() {
-    threadedSeen = true;
-  },
-  onDeclaredSize(memory, bytes) {
-    const index = tracked.findIndex((t) => memoryOf(t) === memory);
-    if (index < 0 || bytes <= (tracked[index].declaredBytes ?? 0)) return;
-    tracked[index].declaredBytes = bytes;
-    if (runner && index < tracked.length - lateMemories.length) addon.censusScanLimit(runner, index, bytes);
-  },
-  onLabel(memory, label, owner) {
-    const index = tracked.findIndex((t) => memoryOf(t) === memory);
-    if (index < 0) return;
-    tracked[index].label = distinctLabel(label, tracked[index]);
-    tracked[index].module = owner;
-    if (runner) parentPort.postMessage({ type: 'label', index, label: tracked[index].label });
-  },
-});
-
-const rejections = watchRejections();
-
-// The glue's objects by class (objects.js): scenarios only, before the target loads.
-const objects = target.kind === 'scenario' ? installObjectTracker({ control, callWord: CTL.call }) : null;
-// The worker threads a scenario's target starts (threads.js), before it loads.
-const threads = target.kind === 'scenario' ? installThreadCounter() : null;
-
-/** The loop's iteration word (what ctx.iteration reads): the call running, or the last one run. */
-const currentIteration = () => (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
-
-/**
- * The summary's error of a failed outcome: a WASI proc_exit named as such
- * (node:wasi throws a symbol for it), anything else as serializeError says.
- */
-function failureOf(outcome, prepared) {
-  const code = outcome.phase === 'iteration' ? (prepared.exitCodeOf?.(outcome.error) ?? null) : null;
-  if (code === null) return serializeError(outcome.error);
-  return {
-    name: 'Error',
-    code: 'WS_EPROCEXIT',
-    message: `the module called proc_exit(${code}) in iteration ${currentIteration()}`,
-    stack: null,
-  };
-}
-
-// Any thrown value, as the summary reports it: an Error (any subclass, also
-// one from another realm) keeps its name, message and stack; anything else is
-// described as what it is ("threw a string: 'x'", "threw undefined").
-function serializeError(err) {
-  try {
-    return describeThrown(err);
-  } catch (failure) {
-    // A value whose very inspection throws (a Proxy whose traps throw).
-    let why = 'reading it threw';
-    try {
-      why = `reading it threw ${String(failure?.message ?? failure)}`;
-    } catch {}
-    return {
-      name: 'non-Error value',
-      message: `threw a value that cannot be described (${why}; not an Error, so no stack)`,
-      stack: null,
-    };
-  }
-}
-
-/** serializeError's description; may throw when reading err throws. */
-function describeThrown(err) {
-  const isError = err instanceof Error || Object.prototype.toString.call(err) === '[object Error]';
-  if (isError) {
-    return {
-      name: err.name,
-      message: String(err.message || err.name || 'an error without a message'),
-      stack: err.stack,
-      code: err.code,
-      fix: err.fix,
-      exitCode: err.exitCode,
-    };
-  }
-  const what =
-    err === undefined || err === null
-      ? String(err)
-      : `${typeof err === 'object' ? 'an object' : `a ${typeof err}`}: ${inspect(err, { depth: 2, breakLength: Infinity }).slice(0, 500)}`;
-  return { name: 'non-Error value', message: `threw ${what} (not an Error, so no stack)`, stack: null };
-}
-
 /**
  * Where the loop's iteration counter starts: 0, unless the test hook
  * WASM_SOAK_TEST_FIRST_ITERATION (docs/log-format.md, "Iterations") starts it
@@ -229,7 +64,59 @@ function testFirstIteration() {
   return Number.isSafeInteger(first) && first > 0 ? first : 0;
 }
 
-const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+/**
+ * The worker's state, made before the target loads: what captures its
+ * memories and instances (the counting pass rewrites every module's
+ * allocator, and memory.grow, before it compiles; with --sites, each
+ * allocation's site too), what the loop needs, and the runner once made.
+ */
+async function createState() {
+  const memories = createMemories({ post, pageBytes: PAGE_BYTES });
+  // Failed memory.grow calls: from JS (the capture's Memory.prototype.grow
+  // hook) in every pass, from inside wasm in the counting pass's rewrite.
+  const growFailures = createGrowFailures();
+  const sites =
+    config.countPass && config.sites
+      ? createSites({ control, iterations: config.iterations, symbols: config.symbols ?? null })
+      : null;
+  const counting = config.countPass ? await createCounting({ onGrowFailed: growFailures.fromWasm, sites }) : null;
+  // The time-split pass stamps the allocator, memory.grow and the exports instead (alloc-timing.js).
+  const timing = config.splitPass
+    ? await createTiming({ control, firstIteration: testFirstIteration(), iterations: config.iterations })
+    : null;
+  const w = { control, config, target, enter, post, memories, growFailures, sites, counting, timing };
+  w.wasmGcSeen = null;
+  w.threadedSeen = false; // a module built for wasi-threads was compiled (capture's onThreadedModule)
+  w.capture = installCapture({
+    transform: counting?.transform ?? timing?.transform ?? null,
+    onGrowFailed: growFailures.fromJs,
+    onGcTypes: (gc) => {
+      w.wasmGcSeen ??= gc; // a scenario's WasmGC module (the first one instantiated from bytes)
+    },
+    onMemory: memories.onMemory,
+    onInstance: memories.onInstance,
+    onLabel: memories.onLabel,
+    onThreadedModule() {
+      w.threadedSeen = true;
+    },
+    onDeclaredSize(memory, bytes) {
+      const scanLimit = w.runner ? (index, b) => addon.censusScanLimit(w.runner, index, b) : null;
+      memories.onDeclaredSize(memory, bytes, scanLimit);
+    },
+  });
+  w.rejections = watchRejections();
+  // The glue's objects by class (objects.js): scenarios only, before the target loads.
+  w.objects = target.kind === 'scenario' ? installObjectTracker({ control, callWord: CTL.call }) : null;
+  // The worker threads a scenario's target starts (threads.js), before it loads.
+  w.threads = target.kind === 'scenario' ? installThreadCounter() : null;
+  // A raw WasmGC module's objects live in the JS heap: it gets held samples too (start).
+  w.held = createHeld({ config, on: target.kind === 'scenario', objects: w.objects, enter });
+  w.firstIteration = testFirstIteration();
+  w.slow = createSlowSampler({ memories, held: w.held, timing, firstIteration: w.firstIteration });
+  w.runner = null;
+  w.blockContents = null;
+  return w;
+}
 
 /**
  * Resolves once what the target wrote to process.stdout and process.stderr
@@ -251,323 +138,10 @@ function stdioTaken() {
 }
 
 /**
- * Fails (exit 2) when a per-op budget (--max-allocs-per-call op=N) names an
- * op the run does not have: only here, once a raw module's or scenario's ops
- * are known, can such a budget be caught before any call.
- */
-function checkBudgetOps(budgets, ops) {
-  const names = ops.map((op) => op.name);
-  for (const [kind, budget] of Object.entries(budgets ?? {})) {
-    for (const op of Object.keys(budget?.ops ?? {})) {
-      if (names.includes(op)) continue;
-      const option = kind === 'allocs' ? '--max-allocs-per-call' : '--max-bytes-per-call';
-      throw usageError(
-        'WS_EOPTION',
-        `${option} ${op}=… names the op "${op}", which the run does not have (its ops: ${names.join(', ')}).`,
-        `Name one of ${names.join(', ')}, or give one budget for every op (${option} N).`,
-      );
-    }
-  }
-}
-
-async function prepare(stdio) {
-  if (target.kind === 'native') {
-    const { prepareNativeTarget } = await import('./targets/native.js');
-    return { scenario: null, bufferMemory: 0, ...prepareNativeTarget(target, config) };
-  }
-  if (target.kind === 'module') {
-    const { prepareRawTarget } = await import('./targets/raw.js'); // after quiet-wasi.js
-    const raw = await prepareRawTarget(target, config, stdio, capture.pristine);
-    const pages = raw.info.memories.map((m) => (m.max === null ? null : m.max * PAGE_BYTES));
-    raw.memoryNames.forEach((name, i) => {
-      const t = tracked.find((x) => memoryOf(x) === raw.instance.exports[name]);
-      if (t) t.maximumBytes = pages[i] ?? null;
-    });
-    const bufferMemory = raw.memoryNames.length
-      ? tracked.findIndex((t) => memoryOf(t) === raw.instance.exports[raw.memoryNames[raw.bufferMemory]])
-      : 0;
-    return {
-      scenario: null,
-      state: undefined,
-      ctx: undefined,
-      ops: raw.ops,
-      slots: raw.slots,
-      alloc: raw.alloc,
-      free: raw.free,
-      bufferMemory,
-      exitCodeOf: raw.exitCodeOf,
-      wasmGc: raw.info.gc,
-    };
-  }
-  const { scenario, ops } = await loadScenario(target.path);
-  const ctx = createContext({ seed: config.seed, control, track: capture.track, arm: target.arm ?? null });
-  enter(PHASE.setup);
-  const state = await scenario.setup(ctx);
-  objects?.watchWebIdl(state); // WebIDL glue has no registry: its classes are found on the state
-  return { scenario, state, ctx, ops, bufferMemory: 0 };
-}
-
-// The JS heap sampled at an arbitrary moment includes garbage not yet
-// collected, and linear memory holds blocks that only that garbage keeps:
-// glue frees them from FinalizationRegistry callbacks, which run once a GC
-// has found their objects and the event loop has turned. At HELD_CHECKPOINTS
-// evenly spaced points of the run (by iterations, or by time for a
-// --duration run), outside the timed region, the worker collects the
-// garbage, waits until the finalizers have run, and samples what the
-// application still holds: the JS heap (jsHeapAfterGC), each memory's census
-// live bytes (censusLiveHeld) and the glue's objects by class; the time it
-// took is censusHeldNs. Until the glue has made an object, every other
-// checkpoint takes the JS heap after a GC alone (nothing a finalizer frees
-// holds linear memory). Raw modules have no JS glue (the JS heap is the
-// harness's own, nothing is finalized), so only scenarios pay for them, and
-// raw WasmGC modules, whose struct and array objects live in that heap.
-
-/**
- * V8's gc(), taken from a fresh context: --expose-gc is on only while that
- * context is created (V8 flags are process-wide; the host's stay as they
- * were), and the target's globals do not get it. The gc() of any context
- * collects this whole isolate.
- */
-function exposeGc() {
-  if (runInNewContext('typeof gc') === 'function') return runInNewContext('gc'); // the host has it on
-  setFlagsFromString('--expose-gc');
-  try {
-    return runInNewContext('gc');
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
-}
-// A raw WasmGC module's objects live in the JS heap: it gets them too (prepare).
-let collectGarbage = target.kind === 'scenario' ? exposeGc() : null;
-const HELD_CHECKPOINTS = 32;
-let checkpoint = 0;
-
-// Finalizers run as tasks after the GC that found their objects. A canary
-// object, made garbage just before the GC, is finalized in the same way:
-// once its callback has run and two turns of the event loop ran no more of
-// the glue's callbacks, the finalizers of that GC have run. Bounded: a
-// target that keeps the event loop busy gets at most MAX_SETTLE_TURNS turns.
-const MAX_SETTLE_TURNS = 200;
-let canaries = 0;
-const canary = new NativeFinalizationRegistry(() => canaries++);
-/** Makes one object garbage under the canary's watch (a function of its own: nothing keeps it). */
-const plantCanary = () => canary.register(new Array(1), null);
-
-/** Collects the garbage and waits until its finalizers have run. */
-async function collectAndSettle() {
-  const want = canaries + 1;
-  plantCanary();
-  collectGarbage();
-  let last = objects.cleanups();
-  let quiet = 0;
-  for (let turn = 0; turn < MAX_SETTLE_TURNS && !(canaries >= want && quiet >= 2); turn++) {
-    await yieldToEventLoop();
-    const now = objects.cleanups();
-    quiet = now === last ? quiet + 1 : 0;
-    last = now;
-  }
-}
-
-/** Takes the held sample when one is due (see above). */
-async function heldSample(completed, elapsedMs) {
-  const due = config.iterations === null ? Infinity : (checkpoint * config.iterations) / HELD_CHECKPOINTS;
-  const dueMs = config.durationMs ? (checkpoint * config.durationMs) / HELD_CHECKPOINTS : Infinity;
-  if (!collectGarbage || (completed < due && elapsedMs < dueMs)) return;
-  checkpoint++;
-  // No glue object seen yet: nothing a finalizer frees holds linear memory,
-  // so every other checkpoint takes the JS heap after a GC alone.
-  if (!objects?.seen()) {
-    if (checkpoint % 2 === 1) {
-      collectGarbage();
-      addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
-    }
-    return;
-  }
-  const started = process.hrtime.bigint();
-  enter(PHASE.eventLoop);
-  await collectAndSettle();
-  enter(PHASE.stats);
-  addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
-  for (let k = 0; k < censusedMemories(); k++) {
-    const c = addon.census(runner, k, false);
-    if (c.status === 'taken') addon.metric(runner, METRIC.censusLiveHeld + k * METRIC_CENSUS_STRIDE, c.liveBytes);
-  }
-  objects.snapshot(completed);
-  addon.metric(runner, METRIC.censusHeldNs, Number(process.hrtime.bigint() - started));
-}
-
-const readStats = createStatsReader();
-
-async function slowSample(prepared, elapsedMs) {
-  addon.metric(runner, METRIC.jsHeap, getHeapStatistics().used_heap_size);
-  addon.sampleMemories(runner);
-  if (instances.length !== sourcesSeen) {
-    sources = createSources(liveInstances());
-    sourcesSeen = instances.length;
-  }
-  sources.sample((id, value) => addon.metric(runner, id, value));
-  for (let k = 0; k < censusedMemories(); k++) addon.census(runner, k, true);
-  timing?.sample(addon.completed(runner) - testFirstIteration());
-  blockContents?.sample(addon.completed(runner) - testFirstIteration(), elapsedMs, censusedMemories());
-  const own = prepared.native ? addon.nativeHeap(runner) : null;
-  if (own) {
-    addon.metric(runner, METRIC.allocatorLive, own.live);
-    addon.metric(runner, METRIC.allocatorHeap, own.heap);
-    addon.metric(runner, METRIC.allocatorFree, own.free);
-  }
-  const stats = prepared.scenario?.stats;
-  if (stats) {
-    const s = readStats(await stats.call(prepared.scenario, prepared.state), addon.completed(runner) - 1);
-    if (Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.liveBytes, s.liveBytes);
-    if (Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.heapBytes, s.heapBytes);
-  }
-  await heldSample(addon.completed(runner), elapsedMs);
-}
-
-function trackLateMemories() {
-  while (lateMemories.length > 0) {
-    const [memory, entry] = lateMemories.shift();
-    const index = addon.addMemory(runner, memory, entry.shared);
-    if (entry.declaredBytes) addon.censusScanLimit(runner, index, entry.declaredBytes);
-    parentPort.postMessage({ type: 'memory', index, label: entry.label, initialBytes: entry.initialBytes });
-  }
-}
-
-/**
- * The memories that get a heap census, 0 to n-1: every tracked memory the
- * loop has (those awaiting addMemory not yet), the first CENSUS_MEMORIES.
- */
-function censusedMemories() {
-  return Math.min(tracked.length - lateMemories.length, CENSUS_MEMORIES);
-}
-
-/** The instances still alive, as createSources takes them. */
-function liveInstances() {
-  const out = [];
-  for (const x of instances) {
-    const instance = x.ref.deref();
-    if (instance) out.push({ instance, imports: importedOf.get(instance) });
-  }
-  return out;
-}
-
-// A slow sample is due every --slow-every iterations, a yield every
-// --yield-every iterations but no sooner than config.yieldFloorMs after the
-// last (the floor applies to the default cadence, see options.js); --slow-ms
-// and --yield-ms bound the time between them.
-
-/**
- * Runs the loop to its end; returns { status, reason, error }. Long: the
- * batches, the yields and the samples between them share the run's state.
- */
-async function loop(prepared) {
-  const yieldNs = config.yieldMs * 1e6;
-  const started = performance.now();
-  let nextSlowIteration = config.slowEvery;
-  let lastSlow = started;
-  let nextYieldIteration = config.yieldEvery;
-  let lastYield = started;
-  const gate = config.blockCalls
-    ? createBlockGate({
-        control,
-        blockCalls: config.blockCalls,
-        calls: config.iterations,
-        slots: config.checkOutputs ? prepared.slots : null,
-        post: (m) => parentPort.postMessage(m),
-        enter,
-      })
-    : null;
-  // The calls since the last check for an unhandled rejection: one of them made it.
-  let checkedFrom = addon.completed(runner);
-  const rejected = () => {
-    const r = rejections.take();
-    const to = addon.completed(runner) - 1;
-    const from = Math.min(checkedFrom, to);
-    checkedFrom = to + 1;
-    if (!r) return null;
-    return { status: 'failed', error: r.reason, rejection: { from, to }, phase: 'iteration', iteration: to };
-  };
-  for (;;) {
-    // Run to the next due point; one already passed waits on its floor, so
-    // check again after another --yield-every iterations.
-    gate?.wait(addon.completed(runner));
-    const done = addon.completed(runner);
-    const untilYield = nextYieldIteration > done ? nextYieldIteration - done : config.yieldEvery;
-    const untilSlow = nextSlowIteration > done ? nextSlowIteration - done : config.yieldEvery;
-    const untilBlock = gate ? gate.budget(done) : config.yieldEvery;
-    const untilSites = sites ? sites.budget(done - testFirstIteration()) : config.yieldEvery;
-    const st = addon.runBatch(
-      runner,
-      Math.min(untilYield, untilSlow, untilBlock, untilSites, config.yieldEvery),
-      yieldNs,
-    );
-    if (st === STATUS.full) {
-      // Back-pressure: ask for a drain and sleep until the main thread frees slots.
-      const read = Atomics.load(control, CTL.read);
-      parentPort.postMessage({ type: 'drain' });
-      Atomics.wait(control, CTL.read, read, 200);
-      continue;
-    }
-    if (st === STATUS.async) {
-      enter(PHASE.pending);
-      try {
-        await addon.pending(runner);
-        addon.settle(runner, false, undefined);
-      } catch (err) {
-        addon.settle(runner, true, err);
-        return { status: 'failed', error: err };
-      }
-      enter(PHASE.loop);
-      const failed = rejected();
-      if (failed) return failed;
-    }
-    trackLateMemories();
-    const now = performance.now();
-    const completed = addon.completed(runner);
-    sites?.reached(completed - testFirstIteration());
-    const finished = st !== STATUS.yield && st !== STATUS.async;
-    if (completed >= nextSlowIteration || now - lastSlow >= config.slowMs || finished) {
-      enter(PHASE.stats);
-      try {
-        await slowSample(prepared, now - started);
-      } catch (err) {
-        return {
-          status: 'failed',
-          error: err,
-          phase: prepared.scenario?.stats ? 'stats' : 'slow sample',
-          iteration: completed - 1, // the sample follows this call
-        };
-      }
-      enter(PHASE.loop);
-      nextSlowIteration = completed + config.slowEvery;
-      lastSlow = now;
-    }
-    gate?.reached(completed);
-    if (st === STATUS.threw) return { status: 'failed', error: addon.error(runner), phase: 'iteration' };
-    if (st === STATUS.done) return { status: 'completed', reason: 'iterations' };
-    if (st === STATUS.deadline) return { status: 'completed', reason: 'duration' };
-    if (st === STATUS.stopped) return { status: 'interrupted', reason: 'signal' };
-    if (
-      (completed >= nextYieldIteration && now - lastYield >= config.yieldFloorMs) ||
-      now - lastYield >= config.yieldMs ||
-      st === STATUS.async
-    ) {
-      enter(PHASE.eventLoop);
-      await yieldToEventLoop();
-      enter(PHASE.loop);
-      nextYieldIteration = completed + config.yieldEvery;
-      lastYield = performance.now();
-      const failed = rejected();
-      if (failed) return failed;
-    }
-  }
-}
-
-/**
  * A WasmGC module's source (gc: inspectModule's { structs, arrays }, or
  * null): { gc: { source, structs, arrays } }, {} for another module. Its
  * objects live in the engine's heap, which the JS heap after full GCs
- * measures (heldSample), not in linear memory.
+ * measures (held.js), not in linear memory.
  */
 function wasmGcSource(gc) {
   if (!gc) return {};
@@ -587,13 +161,14 @@ function nativeSource(runner) {
   return { native: { malloc: malloc || null, heap } };
 }
 
-/** The runner of prepared: the C loop over its engine (V8, or the native one for a library). */
-function createRunner(prepared) {
+/** The runner of w.prepared: the C loop over its engine (V8, or the native one for a library). */
+function createRunner(w) {
+  const { prepared } = w;
   return addon.createRunner({
     ring: control,
     seed: config.seed,
     iterations: config.iterations ?? Infinity, // null: a --duration run without -n
-    firstIteration: testFirstIteration(),
+    firstIteration: w.firstIteration,
     durationNs: (config.durationMs ?? 0) * 1e6,
     scenario: Boolean(prepared.scenario),
     state: prepared.state,
@@ -603,83 +178,82 @@ function createRunner(prepared) {
     alloc: prepared.alloc,
     free: prepared.free,
     bufferMemory: prepared.bufferMemory,
-    memories: tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
-    counters: counting?.counters,
+    memories: w.memories.tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
+    counters: w.counting?.counters,
     native: prepared.native,
   });
 }
 
+/** Tells the main thread that setup failed, once the target's output has reached it. */
+async function fatal(err) {
+  await stdioTaken();
+  const error = serializeError(err);
+  // A scenario's WasmGC module on Node 20: the engine's own words suggest a flag that does not help.
+  if (/enable with --experimental-wasm-gc/.test(error.message)) error.fix = WASMGC_FIX;
+  post({ type: 'fatal', phase: 'setup', error });
+}
+
 /**
- * The worker's life: load the target, set it up, tell the main thread it is
- * ready, run the loop, take the last samples, tear down, and say how it
- * ended. Long: those steps in order, each commented.
+ * Loads and sets up the target, makes the runner and tells the main thread
+ * it is ready; false (the main thread told why) when it could not.
  */
-async function main() {
-  // Without outputs (the library's in-memory run, which writes no file) a
-  // raw module's WASI stdout and stderr are the process's own.
-  const stdio = {
-    stdin: openSync(devNull, 'r'),
-    stdout: outputs ? openSync(outputs.stdout, 'a') : 1,
-    stderr: outputs ? openSync(outputs.stderr, 'a') : 2,
-  };
-  let prepared;
+async function start(w, stdio) {
   try {
-    prepared = await prepare(stdio);
+    w.prepared = await prepare(w, stdio);
     if (globalThis.WebAssembly !== WEBASSEMBLY)
       throw usageError(
         'WS_ESCENARIO',
         `${target.path} replaced globalThis.WebAssembly while it loaded or set up; wasm-soak finds the module's memories and allocator through it.`,
         'Leave globalThis.WebAssembly in place: wrap its functions (WebAssembly.instantiate = …) if the scenario must.',
       );
-    checkBudgetOps(config.budgets, prepared.ops);
-    if (threadedSeen && (config.countAllocs || config.timeSplit)) throw threadedCountingError();
+    checkBudgetOps(config.budgets, w.prepared.ops);
+    if (w.threadedSeen && (config.countAllocs || config.timeSplit)) throw threadedCountingError();
   } catch (err) {
-    await stdioTaken();
-    const error = serializeError(err);
-    // A scenario's WasmGC module on Node 20: the engine's own words suggest a flag that does not help.
-    if (/enable with --experimental-wasm-gc/.test(error.message)) error.fix = WASMGC_FIX;
-    parentPort.postMessage({ type: 'fatal', phase: 'setup', error });
-    return;
+    await fatal(err);
+    return false;
   }
   await yieldToEventLoop(); // Node looks for unhandled rejections between turns of the event loop
-  const inSetup = rejections.take();
+  const inSetup = w.rejections.take();
   if (inSetup) {
-    const error = rejectionError(serializeError(inSetup.reason), 'setup()');
-    parentPort.postMessage({ type: 'fatal', phase: 'setup', error });
-    return;
+    post({ type: 'fatal', phase: 'setup', error: rejectionError(serializeError(inSetup.reason), 'setup()') });
+    return false;
   }
-  // Memories dropped during setup are gone: the run tracks the living ones.
-  for (let i = tracked.length - 1; i >= 0; i--) if (!memoryOf(tracked[i])) tracked.splice(i, 1);
+  w.memories.start(); // memories dropped during setup are gone: the run tracks the living ones
   try {
-    runner = createRunner(prepared);
+    w.runner = createRunner(w);
   } catch (err) {
-    if (!prepared.native) throw err;
+    if (!w.prepared.native) throw err;
     const { nativeOpenError } = await import('./targets/native.js');
-    parentPort.postMessage({ type: 'fatal', phase: 'setup', error: serializeError(nativeOpenError(err, target.path)) });
-    return;
+    post({ type: 'fatal', phase: 'setup', error: serializeError(nativeOpenError(err, target.path)) });
+    return false;
   }
-  tracked.forEach((t, index) => {
+  ready(w);
+  return true;
+}
+
+/** What the run is about to soak, for the main thread. */
+function ready(w) {
+  const { runner, prepared, memories } = w;
+  memories.tracked.forEach((t, index) => {
     if (t.declaredBytes) addon.censusScanLimit(runner, index, t.declaredBytes);
   });
-  growFailures.attach(runner);
-  if (config.blockContents) blockContents = createBlockContents(runner, config);
-
-  sources = createSources(liveInstances());
-  sourcesSeen = instances.length;
-  if (prepared.wasmGc) collectGarbage ??= exposeGc();
+  w.growFailures.attach(runner);
+  if (config.blockContents) w.blockContents = createBlockContents(runner, config);
+  if (prepared.wasmGc) w.held.enable();
+  const { tracked } = memories;
   if (target.kind === 'module') for (const t of tracked) t.module = relative(process.cwd(), target.path) || target.path;
-  const censuses = Array.from({ length: censusedMemories() }, (_, k) => addon.census(runner, k, false));
-  parentPort.postMessage({
+  const censuses = Array.from({ length: memories.censused() }, (_, k) => addon.census(runner, k, false));
+  post({
     type: 'ready',
     name: prepared.scenario?.name ?? null,
     sources: {
-      ...sources.describe(),
+      ...w.slow.describe(),
       census: censusSources(censuses, tracked),
       ...nativeSource(runner),
-      ...wasmGcSource(prepared.wasmGc ?? wasmGcSeen),
+      ...wasmGcSource(prepared.wasmGc ?? w.wasmGcSeen),
     },
-    instrumented: counting ? counting.instrumented : null,
-    coverage: counting ? counting.coverage : null,
+    instrumented: w.counting ? w.counting.instrumented : null,
+    coverage: w.counting ? w.counting.coverage : null,
     ops: prepared.ops.map((op) => ({ name: op.name, weight: op.weight, signature: op.signature ?? null })),
     memories: tracked.map((t) => ({
       label: t.label,
@@ -689,34 +263,73 @@ async function main() {
       shared: t.shared,
     })),
   });
-  timing?.start(prepared.ops.length, capture.pristine);
+}
+
+/** Runs the loop; a loop that itself failed is an outcome at the iteration it was about to run. */
+async function run(w) {
+  w.timing?.start(w.prepared.ops.length, w.capture.pristine);
   enter(PHASE.loop);
-  sites?.reached(0);
-  let outcome;
+  w.sites?.reached(0);
   try {
-    outcome = await loop(prepared);
+    return await runLoop(w);
   } catch (err) {
-    // The loop itself failed (e.g. the module's allocator gave no block for a
-    // buffer argument): at the iteration it was about to run.
-    outcome = { status: 'failed', error: err, phase: 'iteration', iteration: addon.completed(runner) };
-    if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(runner);
+    // e.g. the module's allocator gave no block for a buffer argument
+    const outcome = { status: 'failed', error: err, phase: 'iteration', iteration: addon.completed(w.runner) };
+    if (err?.code === 'WS_EALLOC') outcome.allocBytes = addon.failedAlloc(w.runner);
+    return outcome;
   }
-  sites?.end(addon.completed(runner) - testFirstIteration());
-  timing?.end(addon.completed(runner) - testFirstIteration());
-  // Before a scenario's teardown, which may free everything.
-  const blocks = blockContents?.result() ?? null;
-  if (prepared.scenario?.teardown) {
-    enter(PHASE.teardown);
-    try {
-      await prepared.scenario.teardown(prepared.state, prepared.ctx);
-    } catch (err) {
-      outcome = outcome.status === 'failed' ? outcome : { status: 'failed', error: err, phase: 'teardown' };
-    }
-    await yieldToEventLoop(); // Node looks for unhandled rejections between turns of the event loop
-    const inTeardown = rejections.take();
-    if (inTeardown && outcome.status !== 'failed')
-      outcome = { status: 'failed', error: inTeardown.reason, rejection: 'teardown()', phase: 'teardown' };
+}
+
+/** Runs a scenario's teardown(); returns the outcome, failed by it when the run had not failed already. */
+async function teardown(w, outcome) {
+  const { prepared } = w;
+  if (!prepared.scenario?.teardown) return outcome;
+  enter(PHASE.teardown);
+  try {
+    await prepared.scenario.teardown(prepared.state, prepared.ctx);
+  } catch (err) {
+    if (outcome.status !== 'failed') outcome = { status: 'failed', error: err, phase: 'teardown' };
   }
+  await yieldToEventLoop(); // Node looks for unhandled rejections between turns of the event loop
+  const inTeardown = w.rejections.take();
+  if (inTeardown && outcome.status !== 'failed')
+    return { status: 'failed', error: inTeardown.reason, rejection: 'teardown()', phase: 'teardown' };
+  return outcome;
+}
+
+/** The done message's error of outcome, null when the run did not fail. */
+function errorOf(w, outcome) {
+  if (outcome.status !== 'failed') return null;
+  const described = outcome.rejection
+    ? rejectionError(serializeError(outcome.error), outcome.rejection)
+    : failureOf(outcome, w.prepared.exitCodeOf, currentIteration());
+  return { ...described, iteration: outcome.iteration, allocBytes: outcome.allocBytes };
+}
+
+/** The loop's iteration word (what ctx.iteration reads): the call running, or the last one run. */
+const currentIteration = () => (control[CTL.iterationHigh] >>> 0) * 2 ** 32 + (control[CTL.iteration] >>> 0);
+
+/**
+ * The worker's life: start (load, set up, ready), run the loop, take the
+ * last results before a scenario's teardown, tear down, end the log, and
+ * say how it ended.
+ */
+async function main() {
+  const w = await createState();
+  // Without outputs (the library's in-memory run, which writes no file) a
+  // raw module's WASI stdout and stderr are the process's own.
+  const stdio = {
+    stdin: openSync(devNull, 'r'),
+    stdout: outputs ? openSync(outputs.stdout, 'a') : 1,
+    stderr: outputs ? openSync(outputs.stderr, 'a') : 2,
+  };
+  if (!(await start(w, stdio))) return;
+  let outcome = await run(w);
+  const { runner, sites } = w;
+  sites?.end(addon.completed(runner) - w.firstIteration);
+  w.timing?.end(addon.completed(runner) - w.firstIteration);
+  const blocks = w.blockContents?.result() ?? null; // before a scenario's teardown, which may free everything
+  outcome = await teardown(w, outcome);
   enter(PHASE.end);
   if (outcome.status !== 'failed') addon.end(runner);
   const sitesResult = sites?.result() ?? null;
@@ -727,31 +340,22 @@ async function main() {
     closeSync(stdio.stderr);
   }
   await stdioTaken();
-  parentPort.postMessage({
+  post({
     type: 'done',
     status: outcome.status,
     reason: outcome.reason ?? null,
     phase: outcome.phase ?? 'iteration',
     completed: addon.completed(runner),
-    firstIteration: testFirstIteration(),
-    untrackedMemories,
+    firstIteration: w.firstIteration,
+    untrackedMemories: w.memories.untracked(),
     sites: sitesResult,
-    frees: counting ? counting.frees() : null,
-    timeSplit: timing?.result(addon.completed(runner) - testFirstIteration()) ?? null,
+    frees: w.counting ? w.counting.frees() : null,
+    timeSplit: w.timing?.result(addon.completed(runner) - w.firstIteration) ?? null,
     blocks,
-    objects: objects?.result(prepared.ops.map((op) => op.name)) ?? null,
-    threads: threads ? { ...threads.result(), wasiThreads: threadedSeen } : null,
-    error:
-      outcome.status === 'failed'
-        ? {
-            ...(outcome.rejection
-              ? rejectionError(serializeError(outcome.error), outcome.rejection)
-              : failureOf(outcome, prepared)),
-            iteration: outcome.iteration,
-            allocBytes: outcome.allocBytes,
-          }
-        : null,
+    objects: w.objects?.result(w.prepared.ops.map((op) => op.name)) ?? null,
+    threads: w.threads ? { ...w.threads.result(), wasiThreads: w.threadedSeen } : null,
+    error: errorOf(w, outcome),
   });
 }
 
-main().catch((err) => parentPort.postMessage({ type: 'fatal', phase: 'worker', error: serializeError(err) }));
+main().catch((err) => post({ type: 'fatal', phase: 'worker', error: serializeError(err) }));

@@ -202,13 +202,13 @@ static inline void build_heap(heap *h, size_t len, const layout *l, uint32_t ali
 
 /* Whether r matches e exactly. */
 static inline int matches(const ws_census_result *r, const expect *e) {
-  int ok = r->live_bytes == e->live && r->live_gross == e->gross &&
-           r->in_use_chunks == e->in_use && r->free_bytes == e->free_bytes &&
-           r->free_chunks == e->free_n && r->largest_free == e->largest &&
+  int ok = r->tally.live == e->live && r->tally.gross == e->gross &&
+           r->tally.in_use == e->in_use && r->tally.free_bytes == e->free_bytes &&
+           r->tally.free_n == e->free_n && r->tally.largest == e->largest &&
            r->top_bytes == e->top && r->chunks == e->in_use + e->free_n &&
            r->heap_bytes == e->heap && r->segments == e->segments;
   for (int k = 0; k < WS_CENSUS_CLASSES; k++)
-    ok &= r->classes[k] == e->classes[k];
+    ok &= r->tally.classes[k] == e->classes[k];
   uint32_t frag =
       e->free_bytes ? (uint32_t)(1000 * (e->free_bytes - e->largest) / e->free_bytes) : 0;
   return ok && r->fragmentation == frag;

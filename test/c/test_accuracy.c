@@ -1,4 +1,4 @@
-/* Accuracy of the verdict engine on synthetic runs (ws_synth.c) at default
+/* Accuracy of the verdict engine on synthetic runs (test/c/synth.c) at default
  * settings, run by `make -s -f test/c/Makefile check` (docs/verdicts.md,
  * "Accuracy"). Seeded and deterministic; SEED_SHIFT (default 0) moves every
  * seed, to measure the rates on other draws:

@@ -1,7 +1,7 @@
 /* Moving-block bootstrap of the early-vs-late window change (ws_bootstrap.c)
  * and its use in ws_drift_analyze: argument checks, determinism for a fixed
  * seed, and the coverage of the 95 % interval on seeded synthetic series
- * (ws_synth.c noise: lognormal body, AR(1) log noise, spikes, GC pauses),
+ * (test/c/synth.c noise: lognormal body, AR(1) log noise, spikes, GC pauses),
  * stationary and with a known +10 % step. Prints the measured coverage. */
 #include <math.h>
 #include <stdio.h>

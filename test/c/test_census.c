@@ -112,7 +112,7 @@ static void test_empty_and_classes(void) {
   build_heap(&h, 0x40000, &RUST_LAYOUT, 8, 0x1000, 0x20000, 0x40000, 0, 1);
   ws_census_result r;
   CHECK(fresh_take(h.m, h.len, &r) == 0);
-  CHECK(r.kind == WS_CENSUS_DLMALLOC_RUST && r.chunks == 0 && r.live_bytes == 0);
+  CHECK(r.kind == WS_CENSUS_DLMALLOC_RUST && r.chunks == 0 && r.tally.live == 0);
   CHECK(r.top_bytes == 0x20000 - 40 && r.fragmentation == 0);
   free(h.m);
 
@@ -129,9 +129,9 @@ static void test_empty_and_classes(void) {
   uint64_t topsize, top = seg_top(&b, 0x40000, &topsize);
   write_state(h.m, 0x1000, &C_LAYOUT, top, topsize, 0x20000, 0x20000, 0);
   CHECK(fresh_take(h.m, 0x40000, &r) == 0);
-  CHECK(r.classes[5] == 100 && r.classes[10] == 1 && r.classes[4] == 1);
-  CHECK(r.in_use_chunks == 102 && r.free_chunks == 2 && r.largest_free == 4096);
-  CHECK(r.live_bytes == 100 * 44 + 1020 + 20);
+  CHECK(r.tally.classes[5] == 100 && r.tally.classes[10] == 1 && r.tally.classes[4] == 1);
+  CHECK(r.tally.in_use == 102 && r.tally.free_n == 2 && r.tally.largest == 4096);
+  CHECK(r.tally.live == 100 * 44 + 1020 + 20);
   CHECK(r.fragmentation == 1000 * 1024 / 5120);
   free(h.m);
 }
@@ -208,7 +208,7 @@ static void test_growth(void) {
   CHECK(ws_census_take(&c, m2, len2, &r) == 0);
   CHECK(r.located == 0 && c.locates == 1);
   CHECK(matches(&r, &e2));
-  CHECK(r.in_use_chunks > h.e.in_use);
+  CHECK(r.tally.in_use > h.e.in_use);
   CHECK(ws_census_take(&c, m2, h.len, &r) == WS_ENOHEAP);
   CHECK(ws_census_take(&c, m2, len2, &r) == 0 && r.located == 1);
   free(m2);

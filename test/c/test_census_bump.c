@@ -79,14 +79,14 @@ static void test_proven_when_seen_rising(void) {
   CHECK(rise_take(&c, m, LEN, &r) == 0);
   CHECK(r.kind == WS_CENSUS_BUMP && r.state == STATE && r.located == 1);
   uint32_t now = bump_to(m, 0, 0);
-  CHECK(now >= top + 0x800 && r.live_bytes == now - top);
-  CHECK(r.free_bytes == 0 && r.free_chunks == 0);
+  CHECK(now >= top + 0x800 && r.tally.live == now - top);
+  CHECK(r.tally.free_bytes == 0 && r.tally.free_n == 0);
   CHECK(r.top_bytes == LEN - now && r.fragmentation == 0);
   /* It rises: re-walked, live bytes are what it grew by. */
   uint32_t risen = bump_to(m, 0x50000, 11);
   CHECK(ws_census_take(&c, m, LEN, &r) == 0);
   CHECK(r.kind == WS_CENSUS_BUMP && r.located == 0);
-  CHECK(r.live_bytes == risen - top && r.heap_bytes == risen - top);
+  CHECK(r.tally.live == risen - top && r.heap_bytes == risen - top);
   CHECK(r.top_bytes == LEN - risen);
   /* Memory grows (a bigger view, the heap copied): the same heap. */
   uint8_t *g = calloc(1, GROWN);
@@ -94,7 +94,7 @@ static void test_proven_when_seen_rising(void) {
   put(g, STATE + 4, GROWN); /* the end moves past the old top */
   uint32_t grown = bump_to(g, LEN + 0x1000, 13);
   CHECK(ws_census_take(&c, g, GROWN, &r) == 0);
-  CHECK(r.kind == WS_CENSUS_BUMP && r.located == 0 && r.live_bytes == grown - top);
+  CHECK(r.kind == WS_CENSUS_BUMP && r.located == 0 && r.tally.live == grown - top);
   CHECK(r.top_bytes == GROWN - grown);
   CHECK(strstr(ws_census_kind_text(WS_CENSUS_BUMP), "never frees") != NULL);
   free(g);

@@ -93,9 +93,9 @@ static void plant(round_state *r) {
 /* Whether census result x is a heap the writer passed through: k victims
  * freed, the first k. */
 static int existed(const ws_census_result *x) {
-  uint64_t k = x->free_chunks;
-  return k <= VICTIMS && x->free_bytes == 32u * ((1u << k) - 1u) &&
-         x->in_use_chunks == VICTIMS + (VICTIMS + 1) * FILLER - k;
+  uint64_t k = x->tally.free_n;
+  return k <= VICTIMS && x->tally.free_bytes == 32u * ((1u << k) - 1u) &&
+         x->tally.in_use == VICTIMS + (VICTIMS + 1) * FILLER - k;
 }
 
 /* Rounds of a writer freeing while the reader takes censuses: a confirmed
@@ -117,7 +117,7 @@ static void test_torn_walks_never_confirmed(void) {
     ws_census_init(&c, &hints);
     ws_census_init(&plain, NULL);
     ws_census_result x;
-    CHECK(ws_census_take(&c, r.m, LEN, &x) == 0 && existed(&x) && x.free_chunks == 0);
+    CHECK(ws_census_take(&c, r.m, LEN, &x) == 0 && existed(&x) && x.tally.free_n == 0);
     CHECK(ws_census_take(&plain, r.m, LEN, &x) == 0);
     pthread_t t;
     CHECK(pthread_create(&t, NULL, writer, &r) == 0);
@@ -131,7 +131,8 @@ static void test_torn_walks_never_confirmed(void) {
           wrong++;
           fprintf(stderr,
                   "confirmed a heap that never was: %llu free chunks, %llu free bytes\n",
-                  (unsigned long long)x.free_chunks, (unsigned long long)x.free_bytes);
+                  (unsigned long long)x.tally.free_n,
+                  (unsigned long long)x.tally.free_bytes);
         }
       } else {
         gave_up++;
@@ -143,7 +144,7 @@ static void test_torn_walks_never_confirmed(void) {
     }
     pthread_join(t, NULL);
     CHECK(ws_census_take(&c, r.m, LEN, &x) == 0 && x.torn == 0 &&
-          x.free_chunks == VICTIMS && existed(&x));
+          x.tally.free_n == VICTIMS && existed(&x));
     free(r.m);
   }
   CHECK(wrong == 0);

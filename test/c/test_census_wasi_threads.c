@@ -82,7 +82,7 @@ static void test_declared_size_finds_it(void) {
   CHECK(take(&h, &hints, &r) == 0);
   CHECK(r.kind == WS_CENSUS_DLMALLOC && r.state == STATE + LOCKED_LAYOUT.top);
   CHECK(r.segments == 2 && matches(&r, &h.e));
-  CHECK(r.classes[20] == 2); /* the threads' stacks */
+  CHECK(r.tally.classes[20] == 2); /* the threads' stacks */
   /* A shared memory's census confirms each walk by a second one. */
   hints.concurrent = 1;
   CHECK(take(&h, &hints, &r) == 0 && r.torn == 0 && matches(&r, &h.e));

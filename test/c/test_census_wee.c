@@ -97,9 +97,9 @@ static uint8_t *wee_heap(expect *e) {
 }
 
 static int matches(const ws_census_result *r, const expect *e) {
-  return r->kind == WS_CENSUS_WEE && r->state == TABLE && r->live_bytes == e->live &&
-         r->in_use_chunks == e->in_use && r->free_bytes == e->free_bytes &&
-         r->free_chunks == e->free_n && r->heap_bytes == e->heap && r->segments == 2;
+  return r->kind == WS_CENSUS_WEE && r->state == TABLE && r->tally.live == e->live &&
+         r->tally.in_use == e->in_use && r->tally.free_bytes == e->free_bytes &&
+         r->tally.free_n == e->free_n && r->heap_bytes == e->heap && r->segments == 2;
 }
 
 static void test_valid_and_growing(void) {
@@ -117,7 +117,7 @@ static void test_valid_and_growing(void) {
   run(m, 4 * PAGE, third, 2, TABLE, &e);
   e.heap += PAGE;
   CHECK(ws_census_take(&c, m, LEN, &r) == 0 && r.located == 0);
-  CHECK(r.live_bytes == e.live && r.free_chunks == e.free_n && r.segments == 3);
+  CHECK(r.tally.live == e.live && r.tally.free_n == e.free_n && r.segments == 3);
   free(m);
 }
 

@@ -1,4 +1,4 @@
-/* Tests for the plotting decimation (addon/ws_decimate.c): envelopes keep
+/* Tests for the plotting decimation (addon/core/plot/ws_decimate.c): envelopes keep
  * spikes, rolling quantiles match a sorted reference, quantiles of odd
  * inputs, per-op windows and argument errors. */
 #include "check.h"

@@ -67,8 +67,8 @@ int ws_blocks_mark_take(ws_blocks_mark *mark, ws_census *census, const uint8_t *
     ws_blocks_mark_free(mark);
     return rc;
   }
-  memcpy(mark->classes, r.classes, sizeof mark->classes);
-  mark->in_use_chunks = r.in_use_chunks;
+  memcpy(mark->classes, r.tally.classes, sizeof mark->classes);
+  mark->in_use_chunks = r.tally.in_use;
   return 0;
 }
 
@@ -164,7 +164,8 @@ int ws_blocks_pick(const ws_blocks_mark *mark, ws_census *census, const uint8_t 
   }
   uint64_t gains[WS_CENSUS_CLASSES];
   for (int k = 0; k < WS_CENSUS_CLASSES; k++)
-    gains[k] = r.classes[k] > mark->classes[k] ? r.classes[k] - mark->classes[k] : 0;
+    gains[k] =
+        r.tally.classes[k] > mark->classes[k] ? r.tally.classes[k] - mark->classes[k] : 0;
   uint32_t take[WS_CENSUS_CLASSES];
   uint32_t count = share_slots(gains, s->seen, max, take);
   uint32_t at = 0;

@@ -75,8 +75,8 @@ static void fill(const ws__heap *h, uint64_t p, uint64_t top, uint64_t base,
   memset(out, 0, sizeof *out);
   out->kind = WS_CENSUS_BUMP;
   out->state = p;
-  out->live_bytes = top - base;
-  out->live_gross = top - base;
+  out->tally.live = top - base;
+  out->tally.gross = top - base;
   out->heap_bytes = top - base;
   out->top_bytes = h->len - top;
   out->segments = 1;

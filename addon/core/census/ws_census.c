@@ -38,10 +38,11 @@ void ws_census_init(ws_census *census, const ws_census_hints *hints) {
 }
 
 void ws__census_finish(ws_census_result *out) {
-  out->chunks = out->in_use_chunks + out->free_chunks;
+  out->chunks = out->tally.in_use + out->tally.free_n;
   out->fragmentation =
-      out->free_bytes > 0
-          ? (uint32_t)(1000 * (out->free_bytes - out->largest_free) / out->free_bytes)
+      out->tally.free_bytes > 0
+          ? (uint32_t)(1000 * (out->tally.free_bytes - out->tally.largest) /
+                       out->tally.free_bytes)
           : 0;
 }
 
@@ -55,18 +56,6 @@ void ws__tally_merge(ws__tally *into, const ws__tally *t) {
     into->largest = t->largest;
   for (int k = 0; k < WS_CENSUS_CLASSES; k++)
     into->classes[k] += t->classes[k];
-}
-
-void ws__tally_add(ws_census_result *out, const ws__tally *t) {
-  out->live_bytes += t->live;
-  out->live_gross += t->gross;
-  out->in_use_chunks += t->in_use;
-  out->free_bytes += t->free_bytes;
-  out->free_chunks += t->free_n;
-  if (t->largest > out->largest_free)
-    out->largest_free = t->largest;
-  for (int k = 0; k < WS_CENSUS_CLASSES; k++)
-    out->classes[k] += t->classes[k];
 }
 
 int ws__search_keep(const ws__heap *h, ws__search *s, const ws_census *trial,
@@ -286,13 +275,10 @@ static int take_once(ws_census *census, const uint8_t *mem, size_t len,
 /* Whether two walks a and b found the same heap: every count, the state and
  * the size classes equal. */
 static int same_heap(const ws_census_result *a, const ws_census_result *b) {
-  if (a->kind != b->kind || a->state != b->state || a->live_bytes != b->live_bytes ||
-      a->live_gross != b->live_gross || a->in_use_chunks != b->in_use_chunks ||
-      a->free_bytes != b->free_bytes || a->free_chunks != b->free_chunks ||
-      a->largest_free != b->largest_free || a->top_bytes != b->top_bytes ||
-      a->heap_bytes != b->heap_bytes || a->segments != b->segments)
-    return 0;
-  return memcmp(a->classes, b->classes, sizeof a->classes) == 0;
+  /* ws__tally is uint64_t fields alone: no padding for memcmp to read. */
+  return a->kind == b->kind && a->state == b->state && a->top_bytes == b->top_bytes &&
+         a->heap_bytes == b->heap_bytes && a->segments == b->segments &&
+         memcmp(&a->tally, &b->tally, sizeof a->tally) == 0;
 }
 
 /* A heap other threads write (hints.concurrent) is walked while they run: a

@@ -116,7 +116,7 @@ static int walk_chunks(const ws__heap *h, const geometry *g, uint64_t base, uint
     t.in_use += t.classes[k];
   }
   t.live = t.gross - 4 * t.in_use; /* CHUNK_OVERHEAD: the head word */
-  ws__tally_add(out, &t);
+  ws__tally_merge(&out->tally, &t);
   *budget -= n;
   *pinuse = prev;
   return 0;

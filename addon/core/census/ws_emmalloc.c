@@ -83,7 +83,7 @@ static int walk_block(const ws__heap *h, uint64_t root, uint64_t end, int newest
   }
   if (r != end || last_size != SENTINEL_BYTES || prev_free)
     return -1;
-  ws__tally_add(out, &t);
+  ws__tally_merge(&out->tally, &t);
   out->top_bytes += top;
   *budget -= n;
   return 0;

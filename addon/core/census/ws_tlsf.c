@@ -158,7 +158,7 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
   } else if (last_free > t.largest) {
     t.largest = last_free;
   }
-  ws__tally_add(out, &t);
+  ws__tally_merge(&out->tally, &t);
   out->kind = WS_CENSUS_TLSF;
   out->state = root;
   out->heap_bytes = tail + overhead - from;

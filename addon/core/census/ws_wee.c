@@ -215,7 +215,7 @@ static int walk(const ws__heap *h, const ws_census *census, ws_census_result *ou
   uint64_t n = listed(h, table, t.sum.free_n);
   if (runs == 0 || n == 0 || n == UINT64_MAX)
     return -1;
-  ws__tally_add(out, &t.sum);
+  ws__tally_merge(&out->tally, &t.sum);
   out->kind = WS_CENSUS_WEE;
   out->state = table;
   out->heap_bytes = heap;

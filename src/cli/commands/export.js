@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { damageWords, readResultLogs, readRun } from '../../analysis/log-reader.js';
 import { EXIT, usageError } from '../../errors.js';
 import { COMMANDS } from '../../options/schema.js';
+import { FLAG } from '../../protocol.js';
 import { sitesDhat } from '../../report/dhat.js';
 import { sitesProfile } from '../../report/pprof.js';
 import { resultStream, writeResultFile } from '../../result-file.js';
@@ -40,7 +41,9 @@ async function exportCsv(dir) {
     iteration = gap < gapIndex.length && gapIndex[gap] === i ? gapIter[gap++] : iteration + 1;
     while (step + 1 < iter.length && iter[step + 1] <= iteration) step++;
     const f = data.flags[i];
-    rows.push(`${iteration},${ops[data.op[i]]},${data.elapsed[i]},${bytes[step]},${f & 1 ? 1 : 0},${f & 2 ? 1 : 0}`);
+    rows.push(
+      `${iteration},${ops[data.op[i]]},${data.elapsed[i]},${bytes[step]},${f & FLAG.grew ? 1 : 0},${f & FLAG.threw ? 1 : 0}`,
+    );
     if (rows.length === 4096) {
       if (!out.write(`${rows.join('\n')}\n`)) await once(out, 'drain');
       rows = [];

@@ -18,6 +18,7 @@ const { allocs: ALLOCS, frees: FREES, bytes: BYTES, live: LIVE, peak: PEAK } = C
  * pages, maximumPages) hears of every memory.grow inside a rewritten module
  * that returned -1. sites (createSites's, or null) takes every event with
  * its frames, and each instrumented module's bytes (sites.addModule).
+ * Long: the imports it hands every rewritten module share its counters.
  */
 /**
  * The refusal of a counting pass on a module built for wasi-threads: each

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ensurePackage, packageArmNames, parsePackage } from '../../../src/compare/packages.js';
+import { ensurePackage, packageArmNames } from '../../../src/compare/packages.js';
+import { parsePackage } from '../../../src/options/package-spec.js';
 import { tempDir } from '../../helpers.js';
 
 /** The exit-2 error parsePackage throws for text, as { code, message }. */
