@@ -3,8 +3,9 @@
 // written by src/report/result.js. The base summary, the counting pass's
 // allocations and budgets, the trend verdicts, and every finding handed to
 // the one judge (judge.js) for the verdict and the exit code.
-import { againstBaseline, baselineRecord, verdictChange } from '../baseline/record.js';
+
 import { CENSUS_KIND, WASM32_MAX_BYTES } from '../protocol.js';
+import { againstBaseline, baselineRecord, verdictChange } from './against-baseline.js';
 import {
   checkBudgets,
   countCoverage,

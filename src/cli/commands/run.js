@@ -1,7 +1,7 @@
 // `wasm-soak run TARGET`: one soak run, its result folder and a short report
 // on stdout.
 
-import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
+import { runWithBaseline } from '../../library/run-target.js';
 import { runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
 import { terminalText } from '../../report/escape.js';
@@ -18,7 +18,6 @@ import {
   undecidedLines,
   verdictLine,
 } from '../../report/words.js';
-import { runTarget } from '../../run/run.js';
 import { colourOn, paint } from '../colour.js';
 import { noteResultFolder } from '../std-streams.js';
 
@@ -66,10 +65,10 @@ function printResult(summary, outDir) {
 
 /** Runs the target of parseCommand('run', argv); resolves the exit code. */
 export async function commandRun({ values, positionals }, argv) {
-  const cfg = withBaseline(runConfig(values), positionals[0], argv);
-  const { exitCode, summary, outDir } = await runTarget(positionals[0], cfg, ['run', ...argv]);
+  const cfg = runConfig(values);
+  const run = await runWithBaseline(positionals[0], cfg, argv, { file: positionals[0] });
+  const { exitCode, summary, outDir, savedBaseline: saved } = run;
   noteResultFolder(outDir);
-  const saved = saveRunBaseline(cfg, summary, outDir, positionals[0]);
   if (saved && !cfg.quiet && !cfg.json) process.stderr.write(`wasm-soak: baseline saved: ${saved}\n`);
   if (cfg.requirePlots && summary.outputs?.plotsSkipped) {
     process.stderr.write(

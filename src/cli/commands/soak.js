@@ -10,11 +10,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { judge } from '../../analysis/judge.js';
-import { saveRunBaseline, withBaseline } from '../../baseline/use.js';
 import { runCompare } from '../../compare/run-compare.js';
 import { COMPARE_KEYS, compareArgv, resolveCompareTarget, unmetExpectations } from '../../compare/suite-target.js';
 import { EXIT, SoakError, usageError } from '../../errors.js';
 import { describeRepeated, FOLDER_NAME_RULE, folderNameProblem, repeatedNames } from '../../folder-names.js';
+import { resolveBaseline, runWithBaseline } from '../../library/run-target.js';
 import { compareConfig, EXAMPLE_SUITE, optionsOf, RESULTS_ROOT, runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
 import { compareLines, expectationSentences } from '../../report/compare-words.js';
@@ -24,7 +24,7 @@ import { createSuiteResult } from '../../report/suite-result.js';
 import { describeFailure } from '../../report/words.js';
 import { lockedBy } from '../../run/folder-lock.js';
 import { holdsSuite, prepareOutDir } from '../../run/out-dir.js';
-import { runTarget, tellMovedAside } from '../../run/run.js';
+import { tellMovedAside } from '../../run/run.js';
 import { parseCommand } from '../parse-command.js';
 import { noteResultFolder } from '../std-streams.js';
 
@@ -180,7 +180,7 @@ function planTargets(targets, given, outRoot, suitePath) {
     try {
       if (t.compare)
         return { t, argv, cfg: { ...compareConfig(parseCommand('compare', argv).values), out: join(outRoot, t.name) } };
-      const run = withBaseline(runConfig(parseCommand('run', argv).values), t.path, argv, t.name);
+      const run = resolveBaseline(runConfig(parseCommand('run', argv).values), argv, { file: t.path, target: t.name });
       const cfg = { ...run, name: t.name, out: join(outRoot, t.name) };
       return { t, argv, cfg };
     } catch (err) {
@@ -271,7 +271,7 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
         worst = Math.max(worst, values.expect ? expected : exitCode);
         continue;
       }
-      result = await runTarget(t.path, cfg, ['run', ...argv]);
+      result = await runWithBaseline(t.path, cfg, argv, { file: t.path, target: t.name });
     } catch (err) {
       if (!(err instanceof SoakError)) throw err;
       worst = Math.max(worst, addCase({ error: err }));
@@ -286,7 +286,6 @@ async function runSuite(plan, suite, { values, suitePath, outRoot }) {
     const { summary } = result;
     noteResultFolder(result.outDir);
     worst = Math.max(worst, addCase({ summary }));
-    saveRunBaseline(cfg, summary, result.outDir, t.path, t.name);
     const matches = !t.expect || t.expect.includes(summary.verdict);
     if (!matches) mismatches.push(`${t.name}: verdict ${summary.verdict}, expected ${t.expect.join(' or ')}`);
     for (const g of summary.baseline?.regressions ?? [])
