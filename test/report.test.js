@@ -11,7 +11,7 @@ import { inflateSync } from 'node:zlib';
 import { parseCommand } from '../src/cli/parse-command.js';
 import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
-import { writeReports } from '../src/report/report.js';
+import { writeFormats } from '../src/report/report.js';
 import { runResult } from '../src/report/suite-result.js';
 import { findingFigure, nextSteps, orderFigures, verdictLine } from '../src/report/words.js';
 
@@ -203,7 +203,7 @@ function pngColours(buf) {
 test('a leaking op mix gets four figures and every report', async () => {
   const dir = await tmp();
   const ops = ['step', 'alloc_free'];
-  const r = await writeReports(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
+  const r = await writeFormats(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
   assert.equal(r.skipped, null);
   assert.deepEqual(
     r.figures.sort(),
@@ -252,12 +252,12 @@ test('a leaking op mix gets four figures and every report', async () => {
 
 test('a stable single op without stats: green, no ops figure, formats honoured', async () => {
   const dir = await tmp();
-  const r = await writeReports(dir, makeRun({ live: false }), makeSummary(), { formats: ['png', 'md'] });
+  const r = await writeFormats(dir, makeRun({ live: false }), makeSummary(), { formats: ['png', 'md'] });
   assert.deepEqual(r.figures, ['time.png', 'memory.png', 'distribution.png']);
   assert.ok(!existsSync(join(dir, 'report.html')) && !existsSync(join(dir, 'junit.xml')));
   assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), /^## ✅ Stable/);
   const dir2 = await tmp();
-  await writeReports(dir2, makeRun({ live: false }), makeSummary(), { formats: ['html'] });
+  await writeFormats(dir2, makeRun({ live: false }), makeSummary(), { formats: ['html'] });
   const html = await readFile(join(dir2, 'report.html'), 'utf8');
   assert.match(html, /class="banner ok"/);
   assert.match(html, /id="fig-memory"/);
@@ -374,7 +374,7 @@ test('an inconclusive run says what is open and what would decide it in every re
   summary.inconclusive = [
     { reason: 'late-step', series: 'memory', moreCalls: 8000, sentence: 'Linear memory took a large step late <&>.' },
   ];
-  await writeReports(dir, makeRun({ live: false }), summary, { formats: ['md', 'html', 'junit'] });
+  await writeFormats(dir, makeRun({ live: false }), summary, { formats: ['md', 'html', 'junit'] });
   const md = await readFile(join(dir, 'summary.md'), 'utf8');
   assert.match(md, /^## ⚠️ Inconclusive/);
   // Markup in a sentence is text in summary.md too (GitHub renders inline HTML).
@@ -401,7 +401,7 @@ test('a failed run is an error, and plots are skipped with a reason', async () =
     op: new Uint16Array(0),
     flags: new Uint8Array(0),
   };
-  const r = await writeReports(dir, data, makeSummary({ status: 'failed', error }));
+  const r = await writeFormats(dir, data, makeSummary({ status: 'failed', error }));
   assert.deepEqual(r.figures, []);
   assert.match(r.skipped, /no calls/);
   const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
@@ -417,7 +417,7 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
   try {
     const dir = await tmp();
     process.env.WASM_SOAK_GNUPLOT = join(dir, 'no-such-gnuplot');
-    const r = await writeReports(dir, makeRun(), makeSummary());
+    const r = await writeFormats(dir, makeRun(), makeSummary());
     assert.match(r.skipped, /gnuplot was not found/);
     assert.deepEqual(r.figures, []);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
@@ -431,7 +431,7 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
     await chmod(fake, 0o755);
     process.env.WASM_SOAK_GNUPLOT = fake;
     await assert.rejects(
-      writeReports(dir2, makeRun(), makeSummary(), { requirePlots: true }),
+      writeFormats(dir2, makeRun(), makeSummary(), { requirePlots: true }),
       (err) => err.code === 'WS_PLOTS_FAILED' && /unknown terminal/.test(err.message),
     );
     assert.match(await readFile(join(dir2, 'gnuplot-stderr.txt'), 'utf8'), /line 7: unknown terminal/);
@@ -546,7 +546,7 @@ test('inside the allocator: sources, allocations per op with both times, growth 
   const summary = withAllocator(makeSummary({ ops, findings: [BUDGET, BYTES_BUDGET] }));
   summary.verdict = 'budget';
   const run = makeRun({ ops, live: false });
-  await writeReports(dir, run, summary, { formats: ['html', 'md', 'junit'] });
+  await writeFormats(dir, run, summary, { formats: ['html', 'md', 'junit'] });
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   const section = html.match(/<section id="allocator">[\s\S]*?<\/section>/)?.[0];
   assert.ok(section, 'an "Inside the allocator" section');
@@ -635,7 +635,7 @@ test('stack drift is a finding and a failure; without a counting pass the report
   const dir = await tmp();
   const summary = withAllocator(makeSummary({ findings: [STACK] }), { counting: false });
   summary.sources.stackPointer = { source: '__stack_pointer (exported global)' };
-  await writeReports(dir, makeRun({ live: false }), summary, { formats: ['html', 'md', 'junit'] });
+  await writeFormats(dir, makeRun({ live: false }), summary, { formats: ['html', 'md', 'junit'] });
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   assert.match(html, /<h1>Stack drift — /);
   assert.match(html, /<th>series<\/th><td>stack-pointer<\/td>/);
@@ -675,7 +675,7 @@ test('the memory figure names where live bytes and the heap come from', async ()
   const livePeak = { ...liveBytes, value: liveBytes.value.map((v, k) => v + (k === 1000 ? 4096 : 96)) };
   Object.assign(run.metrics, { allocatorHeap, allocatorLive, heapBytes: allocatorHeap, liveBytes, livePeak });
   const dir = await tmp();
-  await writeReports(dir, run, withAllocator(makeSummary()), { formats: ['svg'] });
+  await writeFormats(dir, run, withAllocator(makeSummary()), { formats: ['svg'] });
   let svg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(svg, /live bytes \(counting pass\)/);
   assert.match(svg, /heap top \(mallinfo\)/);
@@ -688,7 +688,7 @@ test('the memory figure names where live bytes and the heap come from', async ()
   const raw = makeRun({ live: false });
   Object.assign(raw.metrics, { allocatorHeap, allocatorLive });
   const dir2 = await tmp();
-  await writeReports(dir2, raw, withAllocator(makeSummary()), { formats: ['svg'] });
+  await writeFormats(dir2, raw, withAllocator(makeSummary()), { formats: ['svg'] });
   svg = await readFile(join(dir2, 'memory.svg'), 'utf8');
   assert.match(svg, /live bytes \(mallinfo\)/);
   assert.doesNotMatch(svg, /counting pass/);
@@ -703,7 +703,7 @@ test('the memory legend keys each source present once; held free is shaded only 
   };
   const titles = async (run, summary) => {
     const dir = await tmp();
-    await writeReports(dir, run, summary, { formats: ['svg'] });
+    await writeFormats(dir, run, summary, { formats: ['svg'] });
     const svg = await readFile(join(dir, 'memory.svg'), 'utf8');
     return [...svg.matchAll(/<g id="gnuplot_plot_\d+"\s*><title>([^<]*)<\/title>/g)].map((m) => m[1]);
   };
@@ -741,7 +741,7 @@ test('a shadow stack flat in the calls tested is one sentence, "flat at N B", no
     ],
   };
   const dir = await tmp();
-  const r = await writeReports(dir, run, summary, { formats: ['svg', 'html', 'md'] });
+  const r = await writeFormats(dir, run, summary, { formats: ['svg', 'html', 'md'] });
   assert.ok(!r.figures.includes('stack.svg'), r.figures.join(' '));
   const sentence =
     /flat at 64 B: the stack pointer \(exported __stack_pointer global\) stayed put 64 B below the first value read/;
@@ -749,7 +749,7 @@ test('a shadow stack flat in the calls tested is one sentence, "flat at N B", no
   assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), sentence);
   // Moving in the calls tested, it is a figure again.
   run.metrics.stackPointer.value = iter.map((x) => 65536 - 16 * Math.floor(x / 1000));
-  const moved = await writeReports(await tmp(), run, summary, { formats: ['svg'] });
+  const moved = await writeFormats(await tmp(), run, summary, { formats: ['svg'] });
   assert.ok(moved.figures.includes('stack.svg'), moved.figures.join(' '));
 });
 
@@ -768,7 +768,7 @@ test('the memory figure shows each memory that grew, with its census live bytes'
     'censusLive@2': at(() => 50000),
   });
   const dir = await tmp();
-  await writeReports(dir, run, makeSummary(), { formats: ['svg'] });
+  await writeFormats(dir, run, makeSummary(), { formats: ['svg'] });
   const svg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(svg, /linear memory &#39;memory#2&#39;|linear memory 'memory#2'/);
   assert.match(svg, /live bytes of (&#39;|')memory#2(&#39;|') \(heap census\)/);
@@ -778,7 +778,7 @@ test('the memory figure shows each memory that grew, with its census live bytes'
   // One memory: its linear memory is the figure's, drawn once.
   const single = makeRun({ leak: true });
   const dir2 = await tmp();
-  await writeReports(dir2, single, makeSummary(), { formats: ['svg'] });
+  await writeFormats(dir2, single, makeSummary(), { formats: ['svg'] });
   assert.doesNotMatch(await readFile(join(dir2, 'memory.svg'), 'utf8'), /linear memory (&#39;|')/);
 });
 
@@ -809,7 +809,7 @@ test('report.html renders in headless Chromium', {
   const ops = ['step', 'grow'];
   const summary = withAllocator(makeSummary({ ops, findings: [LEAK, { ...BUDGET, op: 'grow' }] }));
   summary.allocations.ops[1].name = summary.growthAttribution[1].op = 'grow';
-  await writeReports(dir, makeRun({ ops, leak: true }), summary, { formats: ['html'] });
+  await writeFormats(dir, makeRun({ ops, leak: true }), summary, { formats: ['html'] });
   const url = `file://${join(dir, 'report.html')}`;
   const shot = join(dir, 'shot.png');
   const s = chromium(await tmp(), ['--window-size=1200,1600', `--screenshot=${shot}`, url]);

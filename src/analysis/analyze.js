@@ -296,7 +296,7 @@ export function toReplicate(logged, cfg) {
 
 /**
  * Analyses a run and writes nothing. timed: the decoded timed pass
- * (readRun); counted: the decoded counting pass (readRun with allocs) or
+ * (decodeLog); counted: the decoded counting pass (decodeLog with allocs) or
  * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
  * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
  * the counting pass's outcome or null; replica: the decoded second timed
@@ -306,7 +306,7 @@ export function toReplicate(logged, cfg) {
  * figures show it.
  * Long: the pipeline's steps in the summary's order, each a call.
  */
-export function analyze({
+export function analyzeFacts({
   timed: logged,
   counted = null,
   replica = null,

@@ -19,7 +19,7 @@ const nameOf = (source) => (typeof source === 'string' ? source : 'the in-memory
  * allocBytes, live and peak. Throws SoakError (exit 2) when it is missing or
  * not a log.
  */
-export function readRun(source, { allocs = false } = {}) {
+export function decodeLog(source, { allocs = false } = {}) {
   const name = nameOf(source);
   // A FIFO or a device would block the read (or never end): only a regular file is a log.
   const stat = typeof source === 'string' ? statSync(source, { throwIfNoEntry: false }) : null;
@@ -81,7 +81,7 @@ function optionalJson(file, fix) {
  * dir/samples-replica.wslog (else null), the counting pass's allocation
  * sites from dir/sites.json and what leaked blocks hold from
  * dir/blocks.json and the glue's objects by class from dir/objects.json
- * (each else null). Throws like readRun, and SoakError (exit 2) for a
+ * (each else null). Throws like decodeLog, and SoakError (exit 2) for a
  * sites.json, blocks.json or objects.json that does not parse.
  */
 export function readResultLogs(dir) {
@@ -117,9 +117,9 @@ export function readResultLogs(dir) {
  */
 export function readLogs({ timed, counted = null, replica = null, sites = null, blocks = null, objects = null }) {
   return {
-    timed: readRun(timed),
-    counted: counted === null ? null : readRun(counted, { allocs: true }),
-    replica: replica === null ? null : readRun(replica),
+    timed: decodeLog(timed),
+    counted: counted === null ? null : decodeLog(counted, { allocs: true }),
+    replica: replica === null ? null : decodeLog(replica),
     sites,
     blocks,
     objects,

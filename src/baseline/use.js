@@ -4,7 +4,7 @@
 // after it.
 import { join } from 'node:path';
 import { baselineRecord } from '../analysis/against-baseline.js';
-import { readRun } from '../analysis/log-reader.js';
+import { decodeLog } from '../analysis/log-reader.js';
 import { baselineDir, loadBaseline, saveBaseline } from './store.js';
 
 /** The baseline reference of a target: ref, or ref/<target> for a suite's. */
@@ -38,7 +38,7 @@ export function withBaseline(cfg, argv, { target = null, sizes }) {
  */
 export function saveRunBaseline(cfg, summary, outDir, { target = null, sizes }) {
   if (!cfg.saveBaseline || summary.status !== 'completed') return null;
-  const timed = readRun(join(outDir, 'samples.wslog'));
+  const timed = decodeLog(join(outDir, 'samples.wslog'));
   const name = target ? `${cfg.saveBaseline}/${target}` : cfg.saveBaseline;
   return saveBaseline(refOf(cfg.saveBaseline, target), baselineRecord(summary, timed, sizes(), name));
 }

@@ -90,3 +90,6 @@ export function shellQuote(arg) {
   );
   return `$'${escaped}'`;
 }
+
+/** argv as one POSIX shell command line, each argument quoted by shellQuote. */
+export const shellLine = (argv) => argv.map(shellQuote).join(' ');

@@ -1,6 +1,6 @@
 // The reports a run can write, one row each, in the order they are written:
 // the one table that `--format` is checked against, that its help and
-// docs/cli.md describe and that writeReports (src/report/report.js) runs.
+// docs/cli.md describe and that writeFormats (src/report/report.js) runs.
 // A row: name (the `--format` word), writes (the files, for the docs),
 // figures (the figure outputs it needs drawn first: 'png', 'svg', and
 // 'narrow', the narrow-screen SVGs), and writer: the module in src/report/

@@ -31,8 +31,8 @@ async function timedMedians(data, summary) {
   }
 }
 
-// Writes the requested formats into dir from the decoded run (src/log.js
-// readRun) and its summary. Resolves { figures, skipped, gnuplotStderr }:
+// Writes the requested formats into dir from the decoded run (src/analysis/log-reader.js
+// decodeLog) and its summary. Resolves { figures, skipped, gnuplotStderr }:
 // figure file names, null or why plots are missing, and the path of the
 // kept gnuplot stderr (null when gnuplot was not needed). Plots failing never
 // stop the other reports; with requirePlots the promise then rejects with an
@@ -42,7 +42,7 @@ async function timedMedians(data, summary) {
 // yet drawn (a signal during the reports), the rest is still written.
 // startedAt: performance.now() when the run started, so that junit.xml's
 // time is the wall time until it is written (else the loop's time).
-export async function writeReports(
+export async function writeFormats(
   dir,
   data,
   summary,

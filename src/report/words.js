@@ -3,7 +3,7 @@
 
 import { bytesOf, printable } from '../analysis/blocks.js';
 import { judge } from '../analysis/judge.js';
-import { shellQuote, withoutOptions } from '../options/argv.js';
+import { shellLine, withoutOptions } from '../options/argv.js';
 import { FINDING_KINDS } from '../protocol.js';
 import {
   formatCount as count,
@@ -400,9 +400,10 @@ export function medianChange(time) {
   return Number.isFinite(a) && Number.isFinite(b) && a > 0 ? (b - a) / a : NaN;
 }
 
+/** The shell command line that reproduces the run of summary s (its reproduce, else its command quoted), or ''. */
 export function reproduceCommand(s) {
   if (s.reproduce) return s.reproduce;
-  return Array.isArray(s.command) ? s.command.map(shellQuote).join(' ') : '';
+  return Array.isArray(s.command) ? shellLine(s.command) : '';
 }
 
 /**
@@ -417,7 +418,7 @@ export function rerunCommand(s, { add = [], replace = [] } = {}) {
   if (!Array.isArray(s.command)) return '';
   const [tool, command, ...argv] = s.command;
   const kept = withoutOptions(argv, ['out', ...replace]);
-  return [tool, command, ...kept, ...add].map(shellQuote).join(' ');
+  return shellLine([tool, command, ...kept, ...add]);
 }
 
 // ---- what to do next ----

@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { damageWords, readResultLogs, readRun } from '../../analysis/log-reader.js';
+import { damageWords, decodeLog, readResultLogs } from '../../analysis/log-reader.js';
 import { EXIT, usageError } from '../../errors.js';
 import { COMMANDS } from '../../options/schema.js';
 import { sitesDhat } from '../../report/dhat.js';
@@ -19,7 +19,7 @@ import { resultStream, writeResultFile } from '../../result-file.js';
  */
 async function exportCsv(dir) {
   const path = join(dir, 'samples.wslog');
-  const data = readRun(path);
+  const data = decodeLog(path);
   const damage = damageWords(path, data);
   if (damage) process.stderr.write(`wasm-soak: ${damage}\n`);
   // An op is named by the module's export (or the scenario): one CSV field, quoted when it must be (RFC 4180).

@@ -9,9 +9,9 @@ import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
 import { EXIT } from '../../errors.js';
 import { DEFAULTS } from '../../options/schema.js';
 import { analyzeInto } from '../../report/result.js';
+import { freeReserve } from '../../run/disk-reserve.js';
 import { lockFolder } from '../../run/folder-lock.js';
 import { interrupts } from '../../run/interrupt.js';
-import { freeRoom } from '../../run/room.js';
 import { noteResultFolder } from '../std-streams.js';
 
 /**
@@ -75,8 +75,8 @@ export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
   // A folder that does not exist has no log to read: readResultLogs says so.
   const lock = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? lockFolder(dir) : null;
-  // A killed run's room is free to use now that the folder is this command's.
-  if (lock) freeRoom(dir);
+  // A killed run's disk reserve is free to use now that the folder is this command's.
+  if (lock) freeReserve(dir);
   try {
     return await reportInto(dir, values);
   } finally {
