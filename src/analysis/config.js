@@ -5,6 +5,13 @@ import { EXIT, SoakError } from '../errors.js';
 import { DEFAULTS, optionNamed } from '../options/schema.js';
 import { countCoverage } from './allocations.js';
 
+// The codes of the errors the analysis infers from a log alone (no run told
+// it more); src/report/fact-words.js words them.
+/** The timed pass's log was never closed: the run crashed or was killed. */
+export const LOG_NOT_CLOSED = 'WS_ELOG_NOT_CLOSED';
+/** The counting pass's log covers fewer calls than the run made. */
+export const COUNT_CUT_SHORT = 'WS_ECOUNT_CUT_SHORT';
+
 /**
  * The log header's config[key], checked by the parser of --flag (given as
  * the text text(value) would be on the command line), or undefined when
@@ -50,38 +57,26 @@ export function analysisConfig(header, values = {}) {
   };
 }
 
-/** A run's outcome from its decoded log alone: completed when the log was closed, else a crash. */
+/**
+ * A run's outcome from its decoded log alone: completed when the log was
+ * closed, else a crash (error code LOG_NOT_CLOSED, worded by the report).
+ */
 export function logOutcome(data) {
   if (data.complete) return { status: 'completed', reason: 'iterations', error: null };
-  return {
-    status: 'failed',
-    reason: null,
-    phase: 'worker',
-    error: {
-      name: 'Error',
-      message:
-        'the run ended without closing its log (it crashed or was killed); the samples up to the last flush were analysed',
-    },
-  };
+  return { status: 'failed', reason: null, phase: 'worker', error: { name: 'Error', code: LOG_NOT_CLOSED } };
 }
 
 /**
  * A counting pass's outcome from its decoded log alone (counted), when no
  * summary kept it: completed when it covered every call and was closed;
  * interrupted when the run was (runStatus: a signal cut both short);
- * else failed, saying how far it got (a kill or a crash).
+ * else failed, error code COUNT_CUT_SHORT with how far it got (calls of
+ * of) and whether it closed its log (a kill or a crash).
  */
 export function logCountOutcome(counted, runStatus) {
   const { calls, of, closed, partial } = countCoverage(counted);
   if (!partial) return { status: 'completed', error: null };
   if (runStatus === 'interrupted') return { status: 'interrupted', error: null };
-  return {
-    status: 'failed',
-    phase: 'log',
-    error: {
-      name: 'Error',
-      // An error's message, as the run's own errors carry one (the report words findings, not failures).
-      message: `the counting pass ended after ${calls.toLocaleString('en-US')} of its ${of.toLocaleString('en-US')} calls${closed ? '' : ' without closing its log (it was killed or crashed)'}`,
-    },
-  };
+  // The counts it covered are the counting pass's (summary.sources.countingPass): the report words them.
+  return { status: 'failed', phase: 'log', error: { name: 'Error', code: COUNT_CUT_SHORT, calls, of, closed } };
 }

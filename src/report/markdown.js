@@ -88,9 +88,9 @@ function objectsLines(s) {
 
 // Inside the allocator, compact: per-op allocations with both median times,
 // growth by op, and one line on the sources (what is missing and why).
-function allocatorLines(s, timed) {
+function allocatorLines(s) {
   const out = [];
-  const allocs = allocationRows(s, timed);
+  const allocs = allocationRows(s);
   if (allocs.length) {
     out.push(
       '**Inside the allocator** (counting pass: same seed and calls, instrumented; the timed pass is not)',
@@ -135,8 +135,8 @@ function allocatorLines(s, timed) {
 }
 
 // figures: file names next to summary.md ('time.png', ...); skipped: null or
-// why plots are missing; timed: the timed pass's medians (report.js) or null.
-export function renderMarkdown(s, { figures = [], skipped = null, timed = null } = {}) {
+// why plots are missing.
+export function renderMarkdown(s, { figures = [], skipped = null } = {}) {
   const v = verdictLine(s);
   const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${cell(v.title)}: ${cell(figureTitle(s))}`, ''];
   // The verdict's sentence when no finding tells it; a failed run's error always.
@@ -181,7 +181,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     }
     out.push('');
   }
-  out.push(...allocatorLines(s, timed), ...sitesLines(s), ...objectsLines(s));
+  out.push(...allocatorLines(s), ...sitesLines(s), ...objectsLines(s));
   const m = s.memory;
   if (m)
     out.push(
@@ -208,6 +208,6 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
 }
 
 // The `md` format's writer (src/options/formats.js): dir/summary.md.
-export async function write(dir, summary, { figures, skipped, timed }) {
-  writeResultFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
+export async function write(dir, summary, { figures, skipped }) {
+  writeResultFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped }));
 }

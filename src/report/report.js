@@ -2,34 +2,13 @@
 // formats (src/options/formats.js) says: the figures (PNG, SVG) first, then
 // each format's writer in the table's order (report.html, summary.md,
 // junit.xml). A writer is a module of src/report/ exporting
-// write(dir, summary, { figures, skipped, timed, startedAt }).
+// write(dir, summary, { figures, skipped, startedAt }).
 
 import { join } from 'node:path';
 import { FORMATS, REPORT_FORMATS } from '../options/formats.js';
 import { DEFAULTS } from '../options/schema.js';
 import { writeResultFile } from '../result-file.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
-
-// The timed pass's median time per call over the whole run, all ops and per
-// op ({ median, ops: { name: median } }), to set beside the counting pass's
-// (summary.allocations.timeMedianNs). null without a counting pass or calls.
-async function timedMedians(data, summary) {
-  if (!summary.allocations || !(data?.calls > 0) || !data.elapsed || !data.op) return null;
-  try {
-    const { addon } = await import('../addon.js');
-    const { windowRow } = await import('../protocol.js');
-    const ops = data.header?.ops ?? [];
-    const n = Math.min(data.calls, data.elapsed.length);
-    const st = addon.windowStats(data.elapsed.subarray(0, n), data.op.subarray(0, n), 0, n, ops.length);
-    const median = (k) => {
-      const r = windowRow(st, k);
-      return r.n > 0 ? r.median : null;
-    };
-    return { median: median(0), ops: Object.fromEntries(ops.map((o, k) => [o.name, median(k + 1)])) };
-  } catch {
-    return null; // the reports still show the counting pass's times
-  }
-}
 
 // Writes the requested formats into dir from the decoded run (src/analysis/log-reader.js
 // decodeLog) and its summary. Resolves { figures, skipped, gnuplotStderr }:
@@ -69,7 +48,7 @@ export async function writeFormats(
     writeResultFile(gnuplotStderr, plots.stderr);
   }
   const { figures, skipped } = plots;
-  const context = { figures, skipped, timed: await timedMedians(data, summary), startedAt };
+  const context = { figures, skipped, startedAt };
   for (const row of rows.filter((f) => f.writer)) {
     const { write } = await import(`./${row.writer}`);
     await write(dir, summary, context);

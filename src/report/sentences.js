@@ -5,7 +5,9 @@
 // summary.md, report.html, junit.xml). docs/verdicts.md says what each means.
 import { growsWithCalls } from '../analysis/grows-with-calls.js';
 import { namedSites } from '../analysis/sites.js';
+import { TREND_METHOD } from '../analysis/verdict.js';
 import { UNDECIDED_REASON, WASM32_MAX_BYTES } from '../protocol.js';
+import { withFactWords } from './fact-words.js';
 import { formatBytes, formatCount, formatMs, formatNs, formatPercent, formatTolerance, plural } from './format.js';
 import { headlineStack } from './frame-words.js';
 
@@ -71,7 +73,7 @@ function machineWords(m) {
 // "Time against the machine"): one statistic, decided and quoted. effect:
 // { relative, low, high, method }.
 function decidedWords(effect) {
-  const against = effect.method === 'trend against the machine' ? ' against the machine' : '';
+  const against = effect.method === TREND_METHOD.againstMachine ? ' against the machine' : '';
   return `${formatPercent(effect.relative)} across the run${against} (98 % interval ${formatPercent(effect.low)} to ${formatPercent(effect.high)})`;
 }
 
@@ -80,7 +82,7 @@ function decidedWords(effect) {
 // meanwhile, and the second pass that confirmed it.
 function slowdownWords(f) {
   const e = f.effect;
-  const against = e.method === 'trend against the machine' ? ' against the machine' : '';
+  const against = e.method === TREND_METHOD.againstMachine ? ' against the machine' : '';
   const again = f.replica
     ? `, and again in a second pass of the same calls: ${decidedWords({ ...f.replica.effect, method: e.method })}`
     : '';
@@ -208,7 +210,7 @@ function heldObjectsText(objects) {
   return ` Objects made after warm-up and still held at the end (neither freed nor collected): ${parts.join(', ')}.`;
 }
 
-/** Finding f's sentence; ctx: { findings, memoryCount, sites } of the result it is in. */
+/** Finding f's sentence; ctx: { findings, memoryCount, sites, error } of the result it is in. */
 function findingSentence(f, ctx) {
   const rate = f.slope ? rateOf(f.slope) : '';
   const what = f.series ? subject(f.series) : '';
@@ -256,7 +258,7 @@ function findingSentence(f, ctx) {
     case 'budget':
       return budgetWords(f);
     case 'hung-call':
-      return f.message;
+      return ctx.error?.message ?? ''; // the run's error says what hung and which limit it passed
     default:
       return f.sentence ?? '';
   }
@@ -303,7 +305,7 @@ function peaksNotReplicatedWords(what, s, more) {
 function machineNoiseWords(t, more) {
   const threshold = formatPercent(t.threshold);
   const alone = t.machine.callsAlone;
-  const adjusted = t.effect.method === 'trend against the machine';
+  const adjusted = t.effect.method === TREND_METHOD.againstMachine;
   if (adjusted && t.effect.low >= t.threshold)
     return `Against the machine, time per call rose by ${withInterval(t.effect)} across the run, but the calls' own time did not show it (${formatPercent(alone.relative)}, 98 % interval ${formatPercent(alone.low)} to ${formatPercent(alone.high)}), while ${machineWords(t.machine)}. The machine got faster as the calls stayed level, or the reference workload and the module answer the machine differently: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
   const against = adjusted ? withInterval(t.effect) : 'unknown (too few undisturbed batches)';
@@ -467,18 +469,20 @@ function regressionSentence(g, b) {
 }
 
 /**
- * result (a summary, or analyzeRun's { series, findings, inconclusive,
+ * facts (a summary, or analyzeRun's { series, findings, inconclusive,
  * notes }) with every finding, undecided test and note worded (`sentence`),
- * the counting pass's caveat (`sources.countingPass.note`) and the gates
- * broken against a baseline (`baseline.regressions`). Returns a new object;
- * result is not changed.
+ * the counting pass's caveat (`sources.countingPass.note`), the gates
+ * broken against a baseline (`baseline.regressions`) and the facts
+ * fact-words.js words. Returns a new object; facts is not changed.
  */
-export function withSentences(result) {
+export function withSentences(facts) {
+  const result = withFactWords(facts);
   const bySeries = new Map((result.series ?? []).map((s) => [s.name, s]));
   const ctx = {
     findings: result.findings ?? [],
     memoryCount: result.memory?.memories?.length ?? 0,
     sites: namedSites(result.sites),
+    error: result.error,
   };
   const out = {
     ...result,

@@ -2,7 +2,6 @@
 // (HTML, Markdown, JUnit). Pure functions; no I/O.
 
 import { bytesOf, printable } from '../analysis/blocks.js';
-import { judge } from '../analysis/judge.js';
 import { shellLine, withoutOptions } from '../options/argv.js';
 import { FINDING_KINDS } from '../protocol.js';
 import {
@@ -83,11 +82,6 @@ export function orderFigures(s, names) {
   return [...names].sort((a, b) => rank(a) - rank(b));
 }
 
-// The verdict of the calls a failed run recorded: the judge's on the findings
-// that name a verdict (a hung call is the failure itself).
-const recordedVerdict = (s) =>
-  judge({ findings: s.findings.filter((f) => FINDING_KINDS.includes(f.kind)), inconclusive: s.inconclusive }).verdict;
-
 // Notes a stable run's headline quotes: the facts that a flat verdict would
 // hide (start-up growth, a sawtooth); below-floor trends are only counted.
 const HEADLINE_NOTES = new Set(['startup-growth', 'sawtooth']);
@@ -110,10 +104,10 @@ export function verdictLine(s) {
   const calls = formatCount(s.iterations?.completed ?? s.samples?.calls);
   if (s.status === 'failed') {
     // A crash still leaves the calls recorded up to the last flush, judged
-    // (the verdict of the run is "error"; the findings judge those calls).
+    // (the verdict of the run is "error"; summary.recordedVerdict judges those calls).
     const judged =
-      s.findings && s.samples?.calls > 0
-        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[recordedVerdict(s)]}`
+      s.findings && s.recordedVerdict
+        ? `. On the ${formatCount(s.samples.calls)} calls recorded: ${KIND_WORDS[s.recordedVerdict]}`
         : '';
     return {
       ok: false,
@@ -352,11 +346,12 @@ export function partialCountText(a) {
 }
 
 // Rows of the per-op allocation table: all ops first (when more than one op),
-// then each op. timed: { median, ops: { name: median } } of the timed pass
-// (report.js reads it from the log), or null.
-export function allocationRows(s, timed = null) {
+// then each op, with the timed pass's medians beside the counting pass's
+// (allocations.timedMedians: { median, ops: { name: median } }, or absent).
+export function allocationRows(s) {
   const a = s.allocations;
   if (!a) return [];
+  const timed = a.timedMedians ?? null;
   const ops = a.ops ?? [];
   const row = (name, x, leftBehind, countMedian, timedMedian) => ({
     name,
