@@ -11,9 +11,11 @@ import { inflateSync } from 'node:zlib';
 import { parseCommand } from '../src/cli/parse-command.js';
 import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
+import { findingFigure, orderFigures } from '../src/report/lead.js';
+import { nextSteps } from '../src/report/next-steps.js';
 import { writeFormats } from '../src/report/report.js';
 import { runResult } from '../src/report/suite-result.js';
-import { findingFigure, nextSteps, orderFigures, verdictLine } from '../src/report/words.js';
+import { verdictLine } from '../src/report/words.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const dirs = [];

@@ -7,7 +7,10 @@ import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
+import { formatAllocs, formatBytes, formatCount, formatMs, formatNs, formatPercent } from './format.js';
 import { fullFrameNames } from './frame-words.js';
+import { figureTitle, findingFigure, leadFinding, orderedFindings, orderFigures, stackFlatText } from './lead.js';
+import { nextSteps, rerunCommand } from './next-steps.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
@@ -17,34 +20,17 @@ import { SITES_CSS, sitesSection } from './sites-html.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
-  figureTitle,
   findingEvidence,
-  findingFigure,
-  formatAllocs,
-  formatBytes,
-  formatCount,
-  formatMs,
-  formatNs,
-  formatPercent,
   growthRows,
   instantiatedModules,
   instrumentedText,
-  leadFinding,
   medianChange,
   modulesText,
-  nextSteps,
-  noteLines,
   opRows,
-  orderedFindings,
-  orderFigures,
   partialCountText,
-  rerunCommand,
   sourceRows,
-  stackFlatText,
-  toolName,
-  undecidedLines,
-  verdictLine,
-} from './words.js';
+} from './tables.js';
+import { noteLines, toolName, undecidedLines, verdictLine } from './words.js';
 
 const CAPTIONS = {
   time:

@@ -4,37 +4,24 @@ import { join } from 'node:path';
 import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { escapeMarkdown, markdownBlock } from './escape.js';
+import { formatAllocs, formatBytes, formatCount, formatMs, formatNs, formatPercent } from './format.js';
+import { figureTitle, findingFigure, leadFinding, orderedFindings, stackFlatText } from './lead.js';
+import { nextSteps } from './next-steps.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { INSTALL_HINT } from './plots.js';
 import { earlyStopWords } from './progress-words.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
 import {
   allocationRows,
-  blocksHintLine,
-  figureTitle,
   findingEvidence,
-  findingFigure,
-  formatAllocs,
-  formatBytes,
-  formatCount,
-  formatMs,
-  formatNs,
-  formatPercent,
   growthRows,
-  leadFinding,
   medianChange,
   modulesText,
-  nextSteps,
-  noteLines,
   opRows,
-  orderedFindings,
   partialCountText,
   sourceRows,
-  stackFlatText,
-  toolName,
-  undecidedLines,
-  verdictLine,
-} from './words.js';
+} from './tables.js';
+import { blocksHintLine, noteLines, toolName, undecidedLines, verdictLine } from './words.js';
 
 // Every text in summary.md that is not its own Markdown is escaped
 // (escape.js): the sentences carry what the module and the scenario

@@ -6,18 +6,12 @@ import { runConfig } from '../../options/schema.js';
 import { baselineLines } from '../../report/baseline-words.js';
 import { terminalText } from '../../report/escape.js';
 import { formatBytes, formatCount, formatNs } from '../../report/format.js';
+import { orderedFindings } from '../../report/lead.js';
+import { nextSteps } from '../../report/next-steps.js';
 import { earlyStopWords } from '../../report/progress-words.js';
 import { targetFrames } from '../../report/stack.js';
-import {
-  blocksHintLine,
-  describeFailure,
-  modulesText,
-  nextSteps,
-  noteLines,
-  orderedFindings,
-  undecidedLines,
-  verdictLine,
-} from '../../report/words.js';
+import { modulesText } from '../../report/tables.js';
+import { blocksHintLine, describeFailure, noteLines, undecidedLines, verdictLine } from '../../report/words.js';
 import { colourOn, paint } from '../colour.js';
 import { noteResultFolder } from '../std-streams.js';
 

@@ -3,8 +3,7 @@
 // memory that grew, the JS heap and RSS, and the calls that grew memory.
 import { censusMetricsOf } from '../../analysis/census-metrics.js';
 import { FLAG, VERDICT_DEFAULTS } from '../../protocol.js';
-import { byteUnit } from '../format.js';
-import { formatBytes, formatCount } from '../words.js';
+import { byteUnit, formatBytes, formatCount } from '../format.js';
 import { linearTics, ticList, xTics } from './axes.js';
 import { blocks, envelope, rows } from './data.js';
 import { BUCKETS, MAX_POINTS } from './limits.js';
