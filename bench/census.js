@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeLog } from '../src/analysis/log-reader.js';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { parseDuration } from '../src/options/parsers.js';
 import { runConfig } from '../src/options/schema.js';
 import { runTarget } from '../src/run/run.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeLog } from '../src/analysis/log-reader.js';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { runConfig } from '../src/options/schema.js';
 import { RECORD_SIZE } from '../src/protocol.js';
 import { formatBytes } from '../src/report/format.js';

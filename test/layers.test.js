@@ -104,6 +104,21 @@ test('the order catches the edges that once pointed up', () => {
     assert.equal(upward(e), e.up ?? true, `${e.file} -> ${e.to}`);
 });
 
+// The CLI is a thin client of the library: it parses arguments, calls the
+// library (src/index.js, src/library/) and writes what it is handed; it
+// reaches the report, the run and the analysis only through the library.
+// Of the parts it imports only init, the scaffolding its own `init` command
+// writes with, which no run uses.
+const cliReachesPast = (e) =>
+  isCli(e.file) && !isCli(e.to) && !isLibrary(e.to) && !isLeaf(e.to) && partOf(e.to) !== 'init';
+
+test('the CLI is a client of the library: it imports no part below it but init', () => {
+  assert.equal(show(edges.filter(cliReachesPast)), '');
+  // The rule bites: the imports the CLI once had of the parts are each one it shows.
+  for (const to of ['report/words.js', 'run/run.js', 'analysis/judge.js', 'baseline/use.js', 'compare/run-compare.js'])
+    assert.ok(cliReachesPast({ file: 'cli/commands/run.js', to }), to);
+});
+
 test('nothing outside src/cli imports src/cli', () => {
   assert.equal(show(edges.filter((e) => !isCli(e.file) && isCli(e.to))), '');
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
 import { findingFigure, orderFigures } from '../src/report/lead.js';

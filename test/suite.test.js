@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { mergeResults } from '../src/cli/commands/merge.js';
-import { shardOf } from '../src/cli/commands/soak.js';
+import { mergeResults } from '../src/library/merge.js';
+import { shardOf } from '../src/library/suite.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);

@@ -5,7 +5,7 @@
 // write(dir, summary, { figures, skipped, startedAt }).
 
 import { join } from 'node:path';
-import { FORMATS, REPORT_FORMATS } from '../options/formats.js';
+import { FILE_FORMATS, REPORT_FORMATS } from '../options/formats.js';
 import { DEFAULTS } from '../options/schema.js';
 import { writeResultFile } from '../result-file.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
@@ -32,7 +32,7 @@ export async function writeFormats(
     throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${REPORT_FORMATS.join(', ')}`), {
       code: 'WS_EINVAL',
     });
-  const rows = FORMATS.filter((f) => formats.includes(f.name));
+  const rows = FILE_FORMATS.filter((f) => formats.includes(f.name));
   // Every figure a wanted format needs, drawn first (report.html inlines SVGs).
   const plotFormats = [...new Set(rows.flatMap((f) => f.figures ?? []))];
   let plots = { figures: [], skipped: null, stderr: '' };
