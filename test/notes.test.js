@@ -5,9 +5,9 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { analysisConfig } from '../src/analysis/config.js';
 import { judge } from '../src/analysis/judge.js';
 import { analyzeRun as analyzeFacts } from '../src/analysis/verdict.js';
+import { analysisConfig } from '../src/library/analysis-config.js';
 import { VERDICT_DEFAULTS } from '../src/protocol.js';
 import { formatBytes } from '../src/report/format.js';
 import { renderHtml } from '../src/report/html.js';

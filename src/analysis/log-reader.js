@@ -195,19 +195,6 @@ export function damageOf(data) {
   };
 }
 
-/** One sentence on what a damaged log lost and where, or null when it is intact. */
-export function damageWords(path, data) {
-  const d = damageOf(data);
-  if (!d) return null;
-  const where = d.stretches
-    .map((s) => {
-      const after = s.afterIteration == null ? 'the start' : `iteration ${s.afterIteration}`;
-      const before = s.beforeIteration == null ? 'the end' : `iteration ${s.beforeIteration}`;
-      return `${s.recordsEstimated ? 'about ' : ''}${s.records} at byte ${s.offset} (${s.bytes} bytes, between ${after} and ${before})`;
-    })
-    .join('; ');
-  return `${path} is damaged: ${d.records} records lost in ${d.stretches.length} stretch${d.stretches.length === 1 ? '' : 'es'}: ${where}; ${d.calls} calls are missing, every intact record was kept.`;
-}
 /**
  * The name a metric id has in a decoded run (`memory:<label>` for memories,
  * censusMetric's name for the heap census of memory k > 0).

@@ -6,9 +6,10 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { damageWords, decodeLog, readResultLogs } from '../analysis/log-reader.js';
+import { decodeLog, readResultLogs } from '../analysis/log-reader.js';
 import { usageError } from '../errors.js';
 import { COMMANDS } from '../options/schema.js';
+import { damageWords } from '../report/damage-words.js';
 import { sitesDhat } from '../report/dhat.js';
 import { sitesProfile } from '../report/pprof.js';
 import { resultStream, writeResultFile } from '../result-file.js';

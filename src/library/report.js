@@ -4,15 +4,17 @@
 // the folder: folder-lock.js).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { analysisConfig, logOutcome } from '../analysis/config.js';
+import { logOutcome } from '../analysis/config.js';
 import { judge } from '../analysis/judge.js';
-import { damageWords, readResultLogs } from '../analysis/log-reader.js';
+import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../errors.js';
 import { DEFAULTS } from '../options/schema.js';
+import { damageWords } from '../report/damage-words.js';
 import { analyzeInto } from '../report/result.js';
 import { freeReserve } from '../run/disk-reserve.js';
 import { lockFolder } from '../run/folder-lock.js';
 import { interrupts } from '../run/interrupt.js';
+import { analysisConfig } from './analysis-config.js';
 
 /**
  * The outcome of a run whose summary.json says it completed but whose log
