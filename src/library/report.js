@@ -10,6 +10,7 @@ import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../errors.js';
 import { DEFAULTS } from '../options/schema.js';
 import { damageWords } from '../report/damage-words.js';
+import { formatCount } from '../report/format.js';
 import { analyzeInto } from '../report/result.js';
 import { freeReserve } from '../run/disk-reserve.js';
 import { lockFolder } from '../run/folder-lock.js';
@@ -24,8 +25,8 @@ import { analysisConfig } from './analysis-config.js';
  */
 function lostEnd(data, s) {
   const of = s.iterations?.completed;
-  const calls = data.calls.toLocaleString('en-US');
-  const ran = Number.isFinite(of) ? ` of the ${of.toLocaleString('en-US')}` : '';
+  const calls = formatCount(data.calls);
+  const ran = Number.isFinite(of) ? ` of the ${formatCount(of)}` : '';
   return {
     status: 'failed',
     reason: null,

@@ -5,6 +5,7 @@
 // withSentences calls it).
 import { LIVE_SOURCE } from '../analysis/analyze.js';
 import { COUNT_CUT_SHORT, LOG_NOT_CLOSED } from '../analysis/config.js';
+import { formatCount } from './format.js';
 
 /** Where live bytes came from (summary.sources.liveBytes), by LIVE_SOURCE code; the allocator's is its own source. */
 const LIVE_SOURCE_WORDS = {
@@ -16,14 +17,12 @@ const LIVE_SOURCE_WORDS = {
   [LIVE_SOURCE.censusHeld]: 'heap census after a full GC whose finalizers ran (held by the application)',
 };
 
-const count = (n) => n.toLocaleString('en-US');
-
 /** The message of an error the analysis inferred from a log alone (its code), for the counting pass pass; undefined for any other. */
 function inferredMessage(e, pass) {
   if (e?.code === LOG_NOT_CLOSED)
     return 'the run ended without closing its log (it crashed or was killed); the samples up to the last flush were analysed';
   if (e?.code === COUNT_CUT_SHORT)
-    return `the counting pass ended after ${count(pass.calls)} of its ${count(pass.ofCalls)} calls${e.closed ? '' : ' without closing its log (it was killed or crashed)'}`;
+    return `the counting pass ended after ${formatCount(pass.calls)} of its ${formatCount(pass.ofCalls)} calls${e.closed ? '' : ' without closing its log (it was killed or crashed)'}`;
   return undefined;
 }
 
