@@ -1,9 +1,10 @@
-// `wasm-soak soak [suite.json]` (src/cli/commands/soak.js calls soakSuite): runs every target of a suite (or with
-// --shard K/N its share) with the same options, prints one verdict line per
-// target and writes the suite's reports at the root: junit.xml, index.html,
-// summary.md and suite-result.json (suite-report.js). With --expect each
-// target's verdict is checked against the suite's `expect` (exit 0 when all
-// match, 1 otherwise, 3 when a run failed); without it the exit code gates on
+// `wasm-soak soak [suite.json]` (src/cli/commands/soak.js calls
+// soakSuite): runs every target of a suite (or with --shard K/N its share)
+// with the same options, prints one verdict line per target and writes the
+// suite's reports at the root: junit.xml, index.html, summary.md and
+// suite-result.json (suite-report.js). With --expect each target's verdict
+// is checked against the suite's `expect` (exit 0 when all match, 1
+// otherwise, 3 when a run failed); without it the exit code gates on
 // findings like `run` does. Each target's exit code is the judge's
 // (src/analysis/judge.js, via suite-result.js caseOutcome); the suite's is
 // the worst of them.
