@@ -14,7 +14,7 @@ const N = Number(process.argv[2] ?? 1_000_000);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 if (process.argv[3] === '--measure') {
-  const { analyze } = await import('../src/analysis/analyze.js');
+  const { analyzeFacts } = await import('../src/analysis/analyze.js');
   const { readResultLogs } = await import('../src/analysis/log-reader.js');
   const { writeResult } = await import('../src/report/result.js');
   const { DEFAULTS } = await import('../src/options/schema.js');
@@ -22,7 +22,7 @@ if (process.argv[3] === '--measure') {
   const cfg = { ...DEFAULTS, formats: ['md'] };
   const rss0 = process.memoryUsage().rss;
   const t = performance.now();
-  const analysis = analyze({ ...readResultLogs(dir), cfg, run: { status: 'completed' } });
+  const analysis = analyzeFacts({ ...readResultLogs(dir), cfg, run: { status: 'completed' } });
   const ms = performance.now() - t;
   const s = await writeResult(dir, analysis, cfg);
   const peak = process.resourceUsage().maxRSS * 1024;

@@ -15,8 +15,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRun } from '../src/analysis/log-reader.js';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { parseDuration } from '../src/options/parsers.js';
 import { runConfig } from '../src/options/schema.js';
 import { runTarget } from '../src/run/run.js';
@@ -37,7 +37,7 @@ async function measure(loaded) {
   const timer = loaded ? setTimeout(() => (stop = startLoad({ count: 2, limitMs: ms })), ms / 2) : null;
   try {
     const { summary } = await runTarget(scenario, cfg, ['run', scenario]);
-    return { summary, run: await readRun(join(out, 'samples.wslog')) };
+    return { summary, run: await decodeLog(join(out, 'samples.wslog')) };
   } finally {
     clearTimeout(timer);
     stop();

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TRACKER = new URL('../src/worker/objects.js', import.meta.url).href;
@@ -72,7 +72,7 @@ try {
   );
   if (r.status !== 0) throw new Error(`the run failed: ${r.stderr}`);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-  const held = readRun(join(out, 'samples.wslog')).metrics.censusHeldNs?.value ?? [];
+  const held = decodeLog(join(out, 'samples.wslog')).metrics.censusHeldNs?.value ?? [];
   const totalMs = held.reduce((a, b) => a + b, 0) / 1e6;
   const share = totalMs / summary.durationMs;
   console.log(

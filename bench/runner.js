@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { runConfig } from '../src/options/schema.js';
 import { createDrain, createRing } from '../src/run/drain.js';
 import { createLogWriter, fileSink } from '../src/run/log-writer.js';

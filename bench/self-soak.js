@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRun } from '../src/analysis/log-reader.js';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { runConfig } from '../src/options/schema.js';
 import { RECORD_SIZE } from '../src/protocol.js';
 import { formatBytes } from '../src/report/format.js';
@@ -53,7 +53,7 @@ const t0 = performance.now();
 const { summary } = await runTarget(modulePath, cfg, ['run', modulePath]);
 clearInterval(sampler);
 const wallS = (performance.now() - t0) / 1000;
-const data = readRun(log);
+const data = decodeLog(log);
 rmSync(out, { recursive: true });
 
 const rows = [

@@ -1,8 +1,9 @@
 // wasm-soak as a library (package.json "exports"): soak() runs a target and
 // resolves its summary; readRun, analyze and writeReports are the steps of
 // `wasm-soak report` for logs already recorded. Types: src/index.d.ts.
-import { analysisConfig, logOutcome } from './analysis/config.js';
+import { logOutcome } from './analysis/config.js';
 import { readResultLogs } from './analysis/log-reader.js';
+import { analysisConfig } from './library/analysis-config.js';
 import { DEFAULTS } from './options/schema.js';
 import { analyzed, writeResult } from './report/result.js';
 import { prepareOutDir } from './run/out-dir.js';

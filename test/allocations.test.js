@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { coverageComplete, liveContradiction, unmatchedFrees } from '../src/analysis/allocations.js';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { fixture, memoryFindings, runCli, runToSummary, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
@@ -32,7 +32,7 @@ test('exact counts for a known pattern (malloc, calloc, realloc, free)', async (
   assert.equal(a.calls, 3000);
   assert.deepEqual([a.ops[0].allocs.median, a.ops[0].allocs.p99, a.ops[0].allocs.total], [3, 3, 9000]);
   assert.deepEqual([a.ops[0].bytes.median, a.ops[0].bytes.p99], [112, 112]);
-  const count = readRun(join(out, 'samples-count.wslog'), { allocs: true });
+  const count = decodeLog(join(out, 'samples-count.wslog'), { allocs: true });
   assert.equal(count.header.pass, 'count');
   for (let i = 1; i < count.calls; i++) {
     if (
@@ -171,7 +171,7 @@ test('sources: the stack pointer is sampled, missing sources say how to enable t
   assert.equal(summary.sources.stackPointer.source, 'exported __stack_pointer global');
   assert.equal(summary.sources.heapTop.source, null);
   assert.match(summary.sources.heapTop.enable, /sbrk/);
-  const { iter, value } = readRun(join(out, 'samples.wslog')).metrics.stackPointer;
+  const { iter, value } = decodeLog(join(out, 'samples.wslog')).metrics.stackPointer;
   const n = value.length - 1;
   assert.equal(value[0] - value[n], 16 * (iter[n] - iter[0]), 'the stack pointer drifts down 16 B a call');
 });

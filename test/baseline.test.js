@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { againstBaseline } from '../src/baseline/record.js';
+import { againstBaseline } from '../src/analysis/against-baseline.js';
 import { optionNamed } from '../src/options/schema.js';
 import { withSentences } from '../src/report/sentences.js';
 import { fixture, runCli, tempDir } from './helpers.js';

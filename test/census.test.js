@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { CENSUS_KIND, METRIC, METRIC_CENSUS_CLASS_BASE } from '../src/protocol.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
@@ -25,7 +25,7 @@ async function censusRun(target, args = []) {
   try {
     const r = await runCli(['run', fixture(target), ...args, '-o', dir, '--format', 'md']);
     assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
-    return await readRun(join(dir, 'samples.wslog'));
+    return await decodeLog(join(dir, 'samples.wslog'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
@@ -58,7 +58,7 @@ test('a trap stops the run with exit 3, the iteration and op named, samples kept
   assert.equal(s.error.iteration, 500);
   assert.equal(s.error.op, 'step');
   assert.match(s.error.message, /unreachable/);
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assert.equal(data.calls, 501, 'iterations 0..499 and the failing one are in the log');
   assert.equal(data.flags[500] & 2, 2, 'the failing call carries the threw flag');
 });
@@ -71,7 +71,7 @@ test('a scenario that throws in an iteration exits 3 with its message', async ()
   assert.equal(s.error.iteration, 300);
   assert.equal(s.error.op, 'iteration');
   assert.equal(s.error.message, 'planted failure at 300');
-  assert.equal(readRun(join(out, 'samples.wslog')).calls, 301);
+  assert.equal(decodeLog(join(out, 'samples.wslog')).calls, 301);
 });
 
 test('a scenario whose setup throws exits 3 and says so', async () => {

@@ -18,7 +18,7 @@ import {
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { analyzeInto } from '../src/report/result.js';
 import { assertClean, fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
 
@@ -38,7 +38,7 @@ async function run(target, args, opts) {
 }
 
 function assertLogKept(out, calls) {
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assert.equal(data.calls, calls, 'every completed call is in the log');
   for (let i = 0; i < data.calls; i++) if (!(data.elapsed[i] > 0)) assert.fail(`iteration ${i} has no time`);
 }
@@ -233,7 +233,7 @@ test('SIGINT during the counting pass: exit 130, both logs kept', async () => {
   assert.equal(s.status, 'interrupted');
   assert.equal(s.iterations.completed, 2000000, 'the timed pass completed');
   assert.equal(s.sources.countingPass.status, 'interrupted');
-  const counted = readRun(countLog, { allocs: true });
+  const counted = decodeLog(countLog, { allocs: true });
   assert.ok(counted.calls > 0 && counted.calls < 2000000);
 });
 
@@ -525,7 +525,7 @@ test('a write error during the run (file size limit) stops it: exit 3, folder an
   assert.match(r.stderr, new RegExp(`cannot write the sample log in ${out}: EFBIG`));
   const s = readSummary(out);
   assert.equal(s.error.phase, 'log');
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assert.ok(data.calls > 1000);
   assert.equal(s.iterations.completed, data.calls);
 });
@@ -553,7 +553,7 @@ test('a full disk (2 MiB tmpfs) during the run: exit 3, ENOSPC named, a whole su
     assert.equal(s.exitCode, 3);
     assert.equal(s.error.code, 'ENOSPC');
     assert.equal(s.error.phase, 'log');
-    assert.equal(s.iterations.completed, readRun(join(out, 'samples.wslog')).calls, 'every sample before it kept');
+    assert.equal(s.iterations.completed, decodeLog(join(out, 'samples.wslog')).calls, 'every sample before it kept');
     // report keeps the cause: the run's own summary, not "ended without closing its log".
     const again = await runCli(['report', out, '--format', 'md']);
     assert.equal(again.code, 3, again.stderr);
@@ -609,7 +609,7 @@ test('a full disk (3 MiB tmpfs) under a 1 500-op run, whose summary is larger th
     assert.ok(statSync(join(out, 'summary.json')).size > 256 * 1024, 'larger than the fixed room');
     assert.equal(s.error.code, 'ENOSPC');
     assert.equal(s.ops.length, 1500);
-    assert.equal(s.iterations.completed, readRun(join(out, 'samples.wslog')).calls, 'every sample before it kept');
+    assert.equal(s.iterations.completed, decodeLog(join(out, 'samples.wslog')).calls, 'every sample before it kept');
   } finally {
     spawnSync('umount', [mnt]);
   }
@@ -682,7 +682,7 @@ test('a damaged stretch in the middle of a log: report and export keep every int
   const at = Math.floor(bytes.length / 2);
   bytes.fill(0x5a, at, at + 5000);
   writeFileSync(log, bytes);
-  const data = readRun(log);
+  const data = decodeLog(log);
   assert.equal(data.damage.length, 1);
   const [d] = data.damage;
   assert.ok(d.offset <= at && d.offset + d.bytes >= at + 5000, 'the stretch covers the damaged bytes');
@@ -749,7 +749,7 @@ test('a log header whose timeThreshold is "x": report exits 2 naming the field; 
 test('a version-1 log (before blocks) is still read: the checked-in fixture gets its verdict', async () => {
   const out = tempDir();
   writeFileSync(join(out, 'samples.wslog'), gunzipSync(readFileSync(fixture('test', 'fixtures', 'log-v1.wslog.gz'))));
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assert.equal(data.version, 1);
   assert.equal(data.calls, 20000);
   assert.equal(data.complete, true);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
 async function pendingSeries(extra) {
@@ -24,7 +24,7 @@ async function pendingSeries(extra) {
     'none',
   ]);
   assert.equal(r.code, 0, r.stderr);
-  return Array.from(readRun(join(out, 'samples.wslog')).metrics.liveBytes.value);
+  return Array.from(decodeLog(join(out, 'samples.wslog')).metrics.liveBytes.value);
 }
 
 // Each slow sample (every 2000 calls here) also takes the held sample that

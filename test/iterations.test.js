@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const WRAP = 2 ** 32;
@@ -30,7 +30,7 @@ test('a run started 5000 calls below 2^32 reads back with its full iterations: s
   assert.equal(s.samples.damage, null, 'no call is lost across the wrap');
   assert.equal(s.samples.complete, true);
   assert.equal(s.ops[0].count, 10000);
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assert.equal(data.firstIteration, first);
   assert.equal(data.lostCalls, 0);
   assert.deepEqual([...data.gapIndex, ...data.gapIter], [0, first]);
@@ -56,7 +56,7 @@ test('a capped log thinned across 2^32 keeps one call per block there and counts
   assert.equal(s.ops[0].count, 300_000);
   const t = s.samples.thinning;
   assert.ok(t.stride > 1 && t.fullIterations >= first && t.fullIterations < WRAP, JSON.stringify(t));
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assert.equal(data.thinning.iterations, 300_000);
   // Kept calls: one per block of stride iterations, in order, past the wrap too.
   const kept = data.gapIter;

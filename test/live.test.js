@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import test from 'node:test';
 import { judgeTrends } from '../src/analysis/analyze.js';
 import { createLiveAnalysis } from '../src/analysis/live.js';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { RECORD_SIZE } from '../src/protocol.js';
 import { preliminaryWords } from '../src/report/progress-words.js';
 import { createLogWriter, fileSink } from '../src/run/log-writer.js';
@@ -25,7 +25,7 @@ function finalTrend(records, cfg = CFG) {
   const w = createLogWriter(fileSink(path), HEADER);
   w.append(records);
   w.close();
-  return judgeTrends(readRun(path), cfg).trend;
+  return judgeTrends(decodeLog(path), cfg).trend;
 }
 
 function liveOf(records, { cfg = CFG, capacity } = {}) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { RECORD_SIZE, RECORD_TYPE } from '../src/protocol.js';
 import { createLogWriter, fileSink, memorySink } from '../src/run/log-writer.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
@@ -50,8 +50,8 @@ test('a log capped at 1 MiB stays under it over 20 M calls (19 calls per byte of
     memory.bytes.buffer.byteLength <= MiB,
     `the buffer never grows past the cap: ${memory.bytes.buffer.byteLength}`,
   );
-  const data = readRun(path);
-  const fromMemory = readRun(memory.bytes);
+  const data = decodeLog(path);
+  const fromMemory = decodeLog(memory.bytes);
   assert.deepEqual(fromMemory, data, 'the reader decodes the bytes in memory as it decodes the file');
   assert.equal(data.thinning.iterations, N, 'every call is counted');
   assert.equal(data.thinning.opCalls[1], Math.ceil(N / 3));
@@ -93,7 +93,7 @@ test('a drain that alone crosses half the cap (a fast export, a small cap, a mai
     assert.ok(memory.bytes.length <= MiB, `${memory.bytes.length} bytes`);
     assert.equal(w.thinning.droppedAtCap, 0, JSON.stringify(w.thinning));
     assert.ok(w.thinning.fullIterations > 1000, `the first ${w.thinning.fullIterations} calls logged in full`);
-    const data = readRun(memory.bytes);
+    const data = decodeLog(memory.bytes);
     assert.equal(data.thinning.iterations, N, 'every call is counted');
     assert.equal(data.thinning.from, w.thinning.fullIterations, 'the reader sees where thinning began');
     assert.ok(

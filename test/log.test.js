@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { createLogWriter, encodeLogStart, fileSink } from '../src/run/log-writer.js';
 import { fixture, runCli, tempDir } from './helpers.js';
 
@@ -47,7 +47,7 @@ test('records written by the writer come back from the C reader', () => {
     if (i % 100 === 99) w.append(Buffer.concat([metricRecord(i, 3, i * 8), metricRecord(i, 256, 65536)]));
   }
   w.close();
-  const data = readRun(path);
+  const data = decodeLog(path);
   assert.deepEqual(data.header, header);
   assert.equal(data.calls, 1000);
   assert.equal(data.elapsed[999], 1099);
@@ -68,7 +68,7 @@ test('a torn last record is skipped, not fatal', () => {
   for (let i = 0; i < 10; i++) w.append(callRecord(i, 5, 65536));
   w.close();
   truncateSync(path, statSync(path).size - 7);
-  const data = readRun(path);
+  const data = decodeLog(path);
   assert.equal(data.calls, 9);
   assert.equal(data.tornBytes, 25);
 });
@@ -85,7 +85,7 @@ test('a file that is not a log is refused with exit-2 error', () => {
   const path = join(tempDir(), 'samples.wslog');
   writeFileSync(path, 'hello');
   assert.throws(
-    () => readRun(path),
+    () => decodeLog(path),
     (err) => err.exitCode === 2 && /not a wasm-soak sample log/.test(err.message),
   );
 });
@@ -110,5 +110,5 @@ test('export and report work on a log cut mid-record by a crash', async () => {
   writeFileSync(log, full.subarray(0, full.length - 32 * 40 - 11));
   const r = await runCli(['export', out, '--csv']);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(readFileSync(join(out, 'samples.csv'), 'utf8').trim().split('\n').length - 1, readRun(log).calls);
+  assert.equal(readFileSync(join(out, 'samples.csv'), 'utf8').trim().split('\n').length - 1, decodeLog(log).calls);
 });

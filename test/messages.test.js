@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { targetFrames } from '../src/report/stack.js';
 import { withoutRefused } from '../src/run/worker-start.js';
 import { CLI, fixture, ROOT, readSummary, runCli, tempDir } from './helpers.js';
@@ -286,7 +286,7 @@ test('stats() returning a string, NaN, Infinity or 1e308: warned once, dropped f
   assert.equal(r.code, 0, r.stderr);
   const warnings = r.stderr.match(/stats\(\) returned liveBytes .* which is no byte count/g) ?? [];
   assert.equal(warnings.length, 1, r.stderr);
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assert.equal(data.metrics.liveBytes?.value.length ?? 0, 0, 'no liveBytes sample kept');
   const heap = data.metrics.heapBytes.value;
   assert.ok(heap.length > 0 && heap.every((v) => v === 65536), 'the usable heapBytes are kept');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { commandHelp, globalHelp } from '../src/cli/help.js';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { REPORT_FORMATS } from '../src/options/formats.js';
 import { COMMANDS, DEFAULTS, OPTIONS, optionsOf, runConfig } from '../src/options/schema.js';
 import { closest } from '../src/options/suggest.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { VERSION } from '../src/version.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -47,7 +47,7 @@ test('every output records the tool version: summary.json, report.html, summary.
   const r = await clean(out, '-q', '--format', 'html,md,junit');
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(readSummary(out).tool, { name: 'wasm-soak', version: VERSION });
-  assert.deepEqual(readRun(join(out, 'samples.wslog')).header.tool, { name: 'wasm-soak', version: VERSION });
+  assert.deepEqual(decodeLog(join(out, 'samples.wslog')).header.tool, { name: 'wasm-soak', version: VERSION });
   assert.ok(read(out, 'report.html').includes(`wasm-soak ${VERSION}`), 'report.html');
   assert.ok(read(out, 'summary.md').includes(`wasm-soak ${VERSION}`), 'summary.md');
   assert.ok(read(out, 'junit.xml').includes(`<property name="wasm-soak.version" value="${VERSION}"/>`), 'junit.xml');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { colourOn, paint } from '../src/cli/colour.js';
+import { colourOn, paint } from '../src/report/colour.js';
 import { createProgress, createTerminal, fitLine, progressMode, REDRAW_MS } from '../src/run/progress.js';
 import { CHILD_TIMEOUT_MS, CLI, fixture, runCli, tempDir } from './helpers.js';
 

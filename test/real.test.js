@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { censusMetric } from '../src/analysis/census-metrics.js';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { CENSUS_KIND } from '../src/protocol.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
@@ -68,7 +68,7 @@ async function censusKinds(scenario, k = 0) {
   const out = tempDir();
   const r = await runCli(['run', join(REAL, `${scenario}.mjs`), '-n', '1000', '--seed', '7', '-o', out, '-q']);
   assert.ok(r.code === 0 || r.code === 1, r.stderr);
-  const run = await readRun(join(out, 'samples.wslog'));
+  const run = await decodeLog(join(out, 'samples.wslog'));
   const kinds = run.metrics[censusMetric('censusKind', k)]?.value ?? [];
   return new Set(Array.from(kinds).filter((kind) => kind !== CENSUS_KIND.none));
 }
@@ -97,7 +97,7 @@ test('the heap census walks wee_alloc (brotli-wasm 1.3.0): no live bytes, free b
   const out = tempDir();
   const r = await runCli(['run', join(REAL, 'brotli-wee.mjs'), '-n', '1000', '--seed', '7', '-o', out, '-q']);
   assert.ok(r.code === 0 || r.code === 1, r.stderr);
-  const run = await readRun(join(out, 'samples.wslog'));
+  const run = await decodeLog(join(out, 'samples.wslog'));
   const kinds = Array.from(run.metrics.censusKind.value);
   assert.ok(kinds.length > 2 && kinds.every((k) => k === CENSUS_KIND.weeAlloc), `${kinds}`);
   assert.ok(Array.from(run.metrics.censusLive.value).every((v) => v === 0));

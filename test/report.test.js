@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { parseCommand } from '../src/cli/parse-command.js';
+import { parseCommand } from '../src/library/parse-command.js';
 import { formatP } from '../src/report/format.js';
 import { renderJunit, writeJunit } from '../src/report/junit.js';
-import { writeReports } from '../src/report/report.js';
+import { findingFigure, orderFigures } from '../src/report/lead.js';
+import { nextSteps } from '../src/report/next-steps.js';
+import { writeFormats } from '../src/report/report.js';
 import { runResult } from '../src/report/suite-result.js';
-import { findingFigure, nextSteps, orderFigures, verdictLine } from '../src/report/words.js';
+import { verdictLine } from '../src/report/words.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const dirs = [];
@@ -203,7 +205,7 @@ function pngColours(buf) {
 test('a leaking op mix gets four figures and every report', async () => {
   const dir = await tmp();
   const ops = ['step', 'alloc_free'];
-  const r = await writeReports(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
+  const r = await writeFormats(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
   assert.equal(r.skipped, null);
   assert.deepEqual(
     r.figures.sort(),
@@ -252,12 +254,12 @@ test('a leaking op mix gets four figures and every report', async () => {
 
 test('a stable single op without stats: green, no ops figure, formats honoured', async () => {
   const dir = await tmp();
-  const r = await writeReports(dir, makeRun({ live: false }), makeSummary(), { formats: ['png', 'md'] });
+  const r = await writeFormats(dir, makeRun({ live: false }), makeSummary(), { formats: ['png', 'md'] });
   assert.deepEqual(r.figures, ['time.png', 'memory.png', 'distribution.png']);
   assert.ok(!existsSync(join(dir, 'report.html')) && !existsSync(join(dir, 'junit.xml')));
   assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), /^## ✅ Stable/);
   const dir2 = await tmp();
-  await writeReports(dir2, makeRun({ live: false }), makeSummary(), { formats: ['html'] });
+  await writeFormats(dir2, makeRun({ live: false }), makeSummary(), { formats: ['html'] });
   const html = await readFile(join(dir2, 'report.html'), 'utf8');
   assert.match(html, /class="banner ok"/);
   assert.match(html, /id="fig-memory"/);
@@ -374,7 +376,7 @@ test('an inconclusive run says what is open and what would decide it in every re
   summary.inconclusive = [
     { reason: 'late-step', series: 'memory', moreCalls: 8000, sentence: 'Linear memory took a large step late <&>.' },
   ];
-  await writeReports(dir, makeRun({ live: false }), summary, { formats: ['md', 'html', 'junit'] });
+  await writeFormats(dir, makeRun({ live: false }), summary, { formats: ['md', 'html', 'junit'] });
   const md = await readFile(join(dir, 'summary.md'), 'utf8');
   assert.match(md, /^## ⚠️ Inconclusive/);
   // Markup in a sentence is text in summary.md too (GitHub renders inline HTML).
@@ -401,7 +403,7 @@ test('a failed run is an error, and plots are skipped with a reason', async () =
     op: new Uint16Array(0),
     flags: new Uint8Array(0),
   };
-  const r = await writeReports(dir, data, makeSummary({ status: 'failed', error }));
+  const r = await writeFormats(dir, data, makeSummary({ status: 'failed', error }));
   assert.deepEqual(r.figures, []);
   assert.match(r.skipped, /no calls/);
   const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
@@ -417,7 +419,7 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
   try {
     const dir = await tmp();
     process.env.WASM_SOAK_GNUPLOT = join(dir, 'no-such-gnuplot');
-    const r = await writeReports(dir, makeRun(), makeSummary());
+    const r = await writeFormats(dir, makeRun(), makeSummary());
     assert.match(r.skipped, /gnuplot was not found/);
     assert.deepEqual(r.figures, []);
     const html = await readFile(join(dir, 'report.html'), 'utf8');
@@ -431,7 +433,7 @@ test('gnuplot missing or failing: reports complete, stderr kept, requirePlots th
     await chmod(fake, 0o755);
     process.env.WASM_SOAK_GNUPLOT = fake;
     await assert.rejects(
-      writeReports(dir2, makeRun(), makeSummary(), { requirePlots: true }),
+      writeFormats(dir2, makeRun(), makeSummary(), { requirePlots: true }),
       (err) => err.code === 'WS_PLOTS_FAILED' && /unknown terminal/.test(err.message),
     );
     assert.match(await readFile(join(dir2, 'gnuplot-stderr.txt'), 'utf8'), /line 7: unknown terminal/);
@@ -484,6 +486,8 @@ function withAllocator(summary, { counting = true } = {}) {
         bytes: stats(553, 3335.2, 8226, 2500000),
         live: { start: 7808, end: 1030072, peak: 1093847 },
         timeMedianNs: 1581,
+        // The timed pass's medians (the analysis's, src/analysis/timed-medians.js).
+        timedMedians: { median: 1200, ops: { step: 1100, alloc_free: 1300 } },
         ops: [
           {
             name: 'step',
@@ -546,7 +550,7 @@ test('inside the allocator: sources, allocations per op with both times, growth 
   const summary = withAllocator(makeSummary({ ops, findings: [BUDGET, BYTES_BUDGET] }));
   summary.verdict = 'budget';
   const run = makeRun({ ops, live: false });
-  await writeReports(dir, run, summary, { formats: ['html', 'md', 'junit'] });
+  await writeFormats(dir, run, summary, { formats: ['html', 'md', 'junit'] });
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   const section = html.match(/<section id="allocator">[\s\S]*?<\/section>/)?.[0];
   assert.ok(section, 'an "Inside the allocator" section');
@@ -572,7 +576,7 @@ test('inside the allocator: sources, allocations per op with both times, growth 
   const all = section.match(timedAll);
   assert.ok(all, `the all-ops row in ${section}`);
   const timedNs = Number(all[1]) * (all[2] === 'µs' ? 1000 : 1);
-  assert.ok(timedNs > 700 && timedNs < 1700, `timed median from the log: ${timedNs} ns`);
+  assert.equal(timedNs, 1200, 'the timed median the analysis handed the report');
   assert.match(
     section,
     /<td>step<\/td><td>3,000<\/td><td>3<\/td><td>7<\/td><td>736 B<\/td><td>8\.0 KiB<\/td><td>8,000<\/td><td>\+998\.3 KiB<\/td><td>[\d.]+ (ns|µs)<\/td><td>–<\/td>/,
@@ -635,7 +639,7 @@ test('stack drift is a finding and a failure; without a counting pass the report
   const dir = await tmp();
   const summary = withAllocator(makeSummary({ findings: [STACK] }), { counting: false });
   summary.sources.stackPointer = { source: '__stack_pointer (exported global)' };
-  await writeReports(dir, makeRun({ live: false }), summary, { formats: ['html', 'md', 'junit'] });
+  await writeFormats(dir, makeRun({ live: false }), summary, { formats: ['html', 'md', 'junit'] });
   const html = await readFile(join(dir, 'report.html'), 'utf8');
   assert.match(html, /<h1>Stack drift — /);
   assert.match(html, /<th>series<\/th><td>stack-pointer<\/td>/);
@@ -675,7 +679,7 @@ test('the memory figure names where live bytes and the heap come from', async ()
   const livePeak = { ...liveBytes, value: liveBytes.value.map((v, k) => v + (k === 1000 ? 4096 : 96)) };
   Object.assign(run.metrics, { allocatorHeap, allocatorLive, heapBytes: allocatorHeap, liveBytes, livePeak });
   const dir = await tmp();
-  await writeReports(dir, run, withAllocator(makeSummary()), { formats: ['svg'] });
+  await writeFormats(dir, run, withAllocator(makeSummary()), { formats: ['svg'] });
   let svg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(svg, /live bytes \(counting pass\)/);
   assert.match(svg, /heap top \(mallinfo\)/);
@@ -688,7 +692,7 @@ test('the memory figure names where live bytes and the heap come from', async ()
   const raw = makeRun({ live: false });
   Object.assign(raw.metrics, { allocatorHeap, allocatorLive });
   const dir2 = await tmp();
-  await writeReports(dir2, raw, withAllocator(makeSummary()), { formats: ['svg'] });
+  await writeFormats(dir2, raw, withAllocator(makeSummary()), { formats: ['svg'] });
   svg = await readFile(join(dir2, 'memory.svg'), 'utf8');
   assert.match(svg, /live bytes \(mallinfo\)/);
   assert.doesNotMatch(svg, /counting pass/);
@@ -703,7 +707,7 @@ test('the memory legend keys each source present once; held free is shaded only 
   };
   const titles = async (run, summary) => {
     const dir = await tmp();
-    await writeReports(dir, run, summary, { formats: ['svg'] });
+    await writeFormats(dir, run, summary, { formats: ['svg'] });
     const svg = await readFile(join(dir, 'memory.svg'), 'utf8');
     return [...svg.matchAll(/<g id="gnuplot_plot_\d+"\s*><title>([^<]*)<\/title>/g)].map((m) => m[1]);
   };
@@ -741,7 +745,7 @@ test('a shadow stack flat in the calls tested is one sentence, "flat at N B", no
     ],
   };
   const dir = await tmp();
-  const r = await writeReports(dir, run, summary, { formats: ['svg', 'html', 'md'] });
+  const r = await writeFormats(dir, run, summary, { formats: ['svg', 'html', 'md'] });
   assert.ok(!r.figures.includes('stack.svg'), r.figures.join(' '));
   const sentence =
     /flat at 64 B: the stack pointer \(exported __stack_pointer global\) stayed put 64 B below the first value read/;
@@ -749,7 +753,7 @@ test('a shadow stack flat in the calls tested is one sentence, "flat at N B", no
   assert.match(await readFile(join(dir, 'summary.md'), 'utf8'), sentence);
   // Moving in the calls tested, it is a figure again.
   run.metrics.stackPointer.value = iter.map((x) => 65536 - 16 * Math.floor(x / 1000));
-  const moved = await writeReports(await tmp(), run, summary, { formats: ['svg'] });
+  const moved = await writeFormats(await tmp(), run, summary, { formats: ['svg'] });
   assert.ok(moved.figures.includes('stack.svg'), moved.figures.join(' '));
 });
 
@@ -768,7 +772,7 @@ test('the memory figure shows each memory that grew, with its census live bytes'
     'censusLive@2': at(() => 50000),
   });
   const dir = await tmp();
-  await writeReports(dir, run, makeSummary(), { formats: ['svg'] });
+  await writeFormats(dir, run, makeSummary(), { formats: ['svg'] });
   const svg = await readFile(join(dir, 'memory.svg'), 'utf8');
   assert.match(svg, /linear memory &#39;memory#2&#39;|linear memory 'memory#2'/);
   assert.match(svg, /live bytes of (&#39;|')memory#2(&#39;|') \(heap census\)/);
@@ -778,7 +782,7 @@ test('the memory figure shows each memory that grew, with its census live bytes'
   // One memory: its linear memory is the figure's, drawn once.
   const single = makeRun({ leak: true });
   const dir2 = await tmp();
-  await writeReports(dir2, single, makeSummary(), { formats: ['svg'] });
+  await writeFormats(dir2, single, makeSummary(), { formats: ['svg'] });
   assert.doesNotMatch(await readFile(join(dir2, 'memory.svg'), 'utf8'), /linear memory (&#39;|')/);
 });
 
@@ -809,7 +813,7 @@ test('report.html renders in headless Chromium', {
   const ops = ['step', 'grow'];
   const summary = withAllocator(makeSummary({ ops, findings: [LEAK, { ...BUDGET, op: 'grow' }] }));
   summary.allocations.ops[1].name = summary.growthAttribution[1].op = 'grow';
-  await writeReports(dir, makeRun({ ops, leak: true }), summary, { formats: ['html'] });
+  await writeFormats(dir, makeRun({ ops, leak: true }), summary, { formats: ['html'] });
   const url = `file://${join(dir, 'report.html')}`;
   const shot = join(dir, 'shot.png');
   const s = chromium(await tmp(), ['--window-size=1200,1600', `--screenshot=${shot}`, url]);

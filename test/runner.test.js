@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { fixture, readSummary, runCli, tempDir } from './helpers.js';
 
 const RAW = fixture('soak', 'modules');
@@ -46,7 +46,7 @@ test('raw module: every iteration is logged with time and memory', async () => {
   assert.ok(s.time.early.median > 0 && s.time.late.p99 >= s.time.late.median);
   assert.match(s.target.module.sha256, /^[0-9a-f]{64}$/);
   assert.match(s.reproduce, /--seed 7$/);
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assertContiguous(data, 3000);
   assert.equal(data.complete, true);
   assert.ok(data.metrics.rss.value.length >= 3 && data.metrics.jsHeap.value.length >= 3);
@@ -79,7 +79,7 @@ test('weighted mix follows the weights and the seed reproduces the op sequence',
       'none',
     ]);
     assert.equal(r.code, 0, r.stderr);
-    runs.push(readRun(join(out, 'samples.wslog')));
+    runs.push(decodeLog(join(out, 'samples.wslog')));
   }
   const parse = runs[0].op.filter((o) => o === 0).length;
   assert.ok(parse > 2700 && parse < 3300, `parse ran ${parse} of 4000 times for weight 3:1`);
@@ -145,7 +145,7 @@ test('scenario: ops, async ops, seeded ctx, stats() recorded as live bytes', asy
     s.ops.reduce((a, o) => a + o.count, 0),
     2000,
   );
-  const data = readRun(join(out, 'samples.wslog'));
+  const data = decodeLog(join(out, 'samples.wslog'));
   assertContiguous(data, 2000);
   const asyncCalls = Array.from(data.flags).filter((f) => f & 4).length;
   assert.equal(asyncCalls, s.ops[2].count, 'async op calls carry the async flag');
@@ -218,7 +218,7 @@ test('back-pressure: a tiny ring makes the loop wait and no sample is lost', asy
   assert.equal(r.code, 0, r.stderr);
   const s = readSummary(out);
   assert.ok(s.samples.backPressureWaits > 0, 'the loop had to wait');
-  assertContiguous(readRun(join(out, 'samples.wslog')), 20000);
+  assertContiguous(decodeLog(join(out, 'samples.wslog')), 20000);
 });
 
 test('export --csv writes one row per call and the slow samples', async () => {

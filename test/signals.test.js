@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readRun } from '../src/analysis/log-reader.js';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { fixture, readSummary, runCli, tempDir, whenFileReaches } from './helpers.js';
 
 const HAS_GNUPLOT = spawnSync('gnuplot', ['--version']).status === 0;
@@ -30,7 +30,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     const s = readSummary(out);
     assert.equal(s.status, 'interrupted');
     assert.ok(s.iterations.completed > 1000 && s.iterations.completed < 4000000000);
-    const data = readRun(log);
+    const data = decodeLog(log);
     assert.equal(data.calls, s.iterations.completed, 'the log holds every completed iteration');
     assert.equal(data.complete, true, 'the log was closed cleanly');
     for (let i = 0; i < data.calls; i++) if (!(data.elapsed[i] > 0)) assert.fail(`iteration ${i} has no time`);

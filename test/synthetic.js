@@ -1,5 +1,5 @@
 // Synthetic runs for the node:test suites: decoded runs with known drift,
-// leak and fragmentation (the shape readRun returns), and their raw records
+// leak and fragmentation (the shape decodeLog returns), and their raw records
 // as the ring would carry them.
 import { readFileSync } from 'node:fs';
 import { FLAG, METRIC, RECORD_OFFSETS, RECORD_SIZE, RECORD_TYPE } from '../src/protocol.js';

@@ -340,7 +340,7 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
  * src/analysis/allocations.js. The kinds after them never name a verdict:
  * a hung call (the watchdog ended it; src/analysis/analyze.js), a
  * regression against a baseline or between compared arms beyond a
- * --fail-if-* gate (src/baseline/record.js, src/compare/analyze-compare.js),
+ * --fail-if-* gate (src/analysis/against-baseline.js, src/compare/analyze-compare.js),
  * a suite target that did not meet its expectation (soak --expect,
  * src/report/suite-result.js). Adding a kind: docs/verdicts.md, "The
  * judge". */

@@ -38,7 +38,7 @@ export function countCoverage(count) {
 }
 
 /**
- * Summarises a decoded counting-pass log (readRun(path, { allocs: true }));
+ * Summarises a decoded counting-pass log (decodeLog(path, { allocs: true }));
  * frees: the pass's matched and unmatched frees (coverageComplete).
  * Returns { summary, liveSeries, peakSeries }: live bytes after calls,
  * thinned to at most LIVE_POINTS points ({ iter, tMs, value }), and the peak

@@ -3,8 +3,9 @@
 // written by src/report/result.js. The base summary, the counting pass's
 // allocations and budgets, the trend verdicts, and every finding handed to
 // the one judge (judge.js) for the verdict and the exit code.
-import { againstBaseline, baselineRecord, verdictChange } from '../baseline/record.js';
-import { CENSUS_KIND, WASM32_MAX_BYTES } from '../protocol.js';
+
+import { CENSUS_KIND, FINDING_KINDS, WASM32_MAX_BYTES } from '../protocol.js';
+import { againstBaseline, baselineRecord, verdictChange } from './against-baseline.js';
 import {
   checkBudgets,
   countCoverage,
@@ -16,25 +17,36 @@ import {
 import { leakedBlocks } from './blocks.js';
 import { censusSummary, judgingMemory } from './census.js';
 import { censusMetricsOf } from './census-metrics.js';
-import { logCountOutcome } from './config.js';
+import { COUNT_CUT_SHORT, logCountOutcome } from './config.js';
+import { withEvidence } from './finding-evidence.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { growsWithCalls, PEAK_CAUSES } from './grows-with-calls.js';
 import { judge, runStatus } from './judge.js';
 import { garbageHeld, objectsSummary, withObjects } from './objects.js';
-import { namedSites, sitesSummary } from './sites.js';
+import { sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
 import { timeSplitSummary } from './time-split.js';
+import { timedMedians } from './timed-medians.js';
 import { analyzeRun } from './verdict.js';
 
 const EMPTY_SERIES = { iter: new Float64Array(0), tMs: new Float64Array(0), value: new Float64Array(0) };
 
-// Live bytes from a heap census that proved a heap that never frees (a bump
-// allocator): its growth is what was allocated, all of it live, not a walk
-// of chunks (docs/allocator.md).
-const NEVER_FREES_SOURCE = 'heap census (never frees: every allocation stays live)';
-// Live bytes from the heap census after a full GC whose finalizers ran:
-// what the application holds (src/worker/held.js).
-const HELD_SOURCE = 'heap census after a full GC whose finalizers ran (held by the application)';
+// Where the live bytes the verdicts judge came from (summary.sources.liveBytes,
+// worded by src/report/fact-words.js): the scenario's stats(), the counting
+// pass, the allocator's own statistics, or the heap census: its walk of the
+// chunks, its proof of a heap that never frees (a bump allocator: its growth
+// is what was allocated, all of it live; docs/allocator.md), or its walks
+// after a full GC whose finalizers ran (what the application holds;
+// src/worker/worker.js, heldSample).
+export const LIVE_SOURCE = Object.freeze({
+  stats: 'stats',
+  counting: 'counting-pass',
+  allocator: 'allocator',
+  census: 'census',
+  censusNeverFrees: 'census-never-frees',
+  censusHeld: 'census-held',
+});
+const CENSUS_SOURCES = new Set([LIVE_SOURCE.census, LIVE_SOURCE.censusNeverFrees, LIVE_SOURCE.censusHeld]);
 // Held samples the live series needs to stand in for the census's own.
 const MIN_HELD_SAMPLES = 12;
 
@@ -89,10 +101,11 @@ function trendInput(data, allocations = null) {
   // Peak live bytes within calls (counting pass), for the memory figure.
   if (live === counted && allocations) metrics.livePeak = allocations.peakSeries;
   let liveSource = null;
-  if (m.liveBytes) liveSource = 'stats()';
-  else if (counted) liveSource = 'counting pass';
-  else if (m.allocatorLive) liveSource = data.header.sources?.allocator?.source ?? 'allocator statistics';
-  else if (census) liveSource = neverFrees(c) ? NEVER_FREES_SOURCE : held ? HELD_SOURCE : 'heap census';
+  if (m.liveBytes) liveSource = LIVE_SOURCE.stats;
+  else if (counted) liveSource = LIVE_SOURCE.counting;
+  else if (m.allocatorLive) liveSource = LIVE_SOURCE.allocator;
+  else if (census)
+    liveSource = neverFrees(c) ? LIVE_SOURCE.censusNeverFrees : held ? LIVE_SOURCE.censusHeld : LIVE_SOURCE.census;
   return { input: { ...data, metrics }, liveSource, censusMemory: k };
 }
 
@@ -109,7 +122,7 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
   const memories = data.header.memories ?? [];
   const declared = memories.map((m) => m.maximumBytes);
   // Live bytes from one memory's census run into that memory's limit.
-  const fromCensus = liveSource === 'heap census' || liveSource === NEVER_FREES_SOURCE || liveSource === HELD_SOURCE;
+  const fromCensus = CENSUS_SOURCES.has(liveSource);
   const censused = fromCensus && memories.length > 1 ? memories[censusMemory] : undefined;
   const trend = analyzeRun(input, {
     warmup: cfg.warmup,
@@ -123,15 +136,6 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
   return { input, liveSource, censusMemory, trend };
 }
 
-// Findings that name the size classes that accumulate, and the memory.
-const NAMES_CLASSES = new Set(['leak', 'unfreed-objects', 'growth', 'fragmentation']);
-
-/** Finding f with the census's growing size classes (f.sizeClasses), when it names them (a trend's). */
-function withGrowingClasses(f, census) {
-  if (!NAMES_CLASSES.has(f.kind) || !census?.growing.length || !f.slope) return f;
-  return { ...f, sizeClasses: census.growing };
-}
-
 /**
  * The worker threads the target started, as a source: { threads: { started,
  * exited, maxAlive, failed, wasiThreads } } when it started any or is built
@@ -141,62 +145,6 @@ function threadsSource(threads) {
   if (!threads || (threads.started === 0 && !threads.wasiThreads)) return {};
   const { started, exited, maxAlive, failed, wasiThreads } = threads;
   return { threads: { started, exited, maxAlive, failed, wasiThreads } };
-}
-
-/**
- * JS heap finding f with wasmGc ({ structs, arrays }) when the module is a
- * WasmGC one (gc: the header's sources.gc, or null): its objects live in
- * the JS heap, so its words name the module, not the glue.
- */
-function withWasmGc(f, gc) {
-  if (f.kind !== 'js-heap-growth' || !gc) return f;
-  return { ...f, wasmGc: { structs: gc.structs, arrays: gc.arrays } };
-}
-
-/** Leak finding f with neverFrees when live bytes came from a heap that never frees (its words say so). */
-function withNeverFrees(f, liveSource) {
-  if (f.kind !== 'leak' || liveSource !== NEVER_FREES_SOURCE) return f;
-  return { ...f, neverFrees: true };
-}
-
-// Findings that name the allocation sites of the growth.
-const NAMES_SITES = new Set(['leak', 'unfreed-objects', 'growth']);
-
-/** Finding f with the sites that allocated what grew (f.sites), when it names them. */
-function withSites(f, sites) {
-  if (!NAMES_SITES.has(f.kind) || namedSites(sites).length === 0) return f;
-  return {
-    ...f,
-    sites: sites.growing
-      .slice(0, 3)
-      .map((s) => ({ stack: s.stack, op: s.op, growth: s.liveBytes.growth, share: s.share })),
-  };
-}
-
-/**
- * Finding f, a leak or growth, with what blocks allocated after warm-up in
- * the sizes that accumulate hold (leakedBlocks' blocks): f.blocks; f
- * unchanged for another kind, without blocks, or when f is about another
- * memory than the census's (f.memory, withMemory's).
- */
-function withBlocks(f, leaked, censusMemory) {
-  if (!NAMES_SITES.has(f.kind) || !leaked?.blocks.length) return f;
-  if (f.memory && censusMemory.label !== undefined && f.memory.label !== censusMemory.label) return f;
-  return { ...f, blocks: leaked.blocks };
-}
-
-/**
- * The memory a leak, growth or fragmentation finding f is about, as
- * f.memory ({ label, module }): the one its series names (memory:<label>),
- * else the one whose census the verdicts read (censusMemory), else the
- * run's only memory; f unchanged when none is known.
- */
-function withMemory(f, memories, censusMemory) {
-  if (!NAMES_CLASSES.has(f.kind)) return f;
-  const named = f.series?.startsWith('memory:') ? memories.find((m) => `memory:${m.label}` === f.series) : undefined;
-  const m = named ?? memories[censusMemory] ?? (memories.length === 1 ? memories[0] : undefined);
-  if (!m) return f;
-  return { ...f, memory: { label: m.label, module: m.module ?? null } };
 }
 
 /** census (censusSummary's, or null) with the memory it read: { index, label, module }. */
@@ -233,9 +181,20 @@ function countingPassOf(count, counted, allocations) {
     complete: counted ? coverageComplete(counted.header, count?.frees) && !cover.partial : false,
     frees: count?.frees ?? null,
     contradiction,
-    error: count?.error ? { message: count.error.message, phase: count.phase ?? null } : null,
+    error: count?.error ? countError(count) : null,
     caveat,
   };
+}
+
+/**
+ * The counting pass's error as the summary keeps it: its message (the
+ * run's), where it came, and for one the analysis inferred from the log
+ * alone (COUNT_CUT_SHORT) its code and whether the log was closed, which
+ * the report words (the calls it covered are the pass's own).
+ */
+function countError({ error: e, phase }) {
+  const inferred = e.code === COUNT_CUT_SHORT ? { code: e.code, closed: e.closed } : {};
+  return { message: e.message, phase: phase ?? null, ...inferred };
 }
 
 /**
@@ -261,20 +220,31 @@ function allocatorExhausted(e, err, onlyOp) {
 
 /**
  * The hung-call finding of a run whose watchdog ended a call (WS_EHUNG): []
- * for any other run. e: the summary's error; err: the run's.
+ * for any other run. e: the summary's error (whose message the report
+ * quotes for it); err: the run's.
  */
 function hungCall(e, err) {
   if (err?.code !== 'WS_EHUNG' || !e) return [];
   return [
     {
       kind: 'hung-call',
-      message: err.message,
       iteration: e.iteration,
       op: e.op,
       phase: e.phase,
       elapsedMs: e.elapsedMs,
     },
   ];
+}
+
+/**
+ * A failed run's verdict on the calls it recorded up to the failure: the
+ * judge's on the findings that name a verdict (a hung call is the failure
+ * itself); null for a run that did not fail or recorded no call.
+ */
+function recordedVerdict(summary) {
+  if (summary.status !== 'failed' || !(summary.samples?.calls > 0)) return null;
+  const findings = summary.findings.filter((f) => FINDING_KINDS.includes(f.kind));
+  return judge({ findings, inconclusive: summary.inconclusive }).verdict;
 }
 
 /**
@@ -307,7 +277,7 @@ export function toReplicate(logged, cfg) {
 
 /**
  * Analyses a run and writes nothing. timed: the decoded timed pass
- * (readRun); counted: the decoded counting pass (readRun with allocs) or
+ * (decodeLog); counted: the decoded counting pass (decodeLog with allocs) or
  * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
  * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
  * the counting pass's outcome or null; replica: the decoded second timed
@@ -317,7 +287,7 @@ export function toReplicate(logged, cfg) {
  * figures show it.
  * Long: the pipeline's steps in the summary's order, each a call.
  */
-export function analyze({
+export function analyzeFacts({
   timed: logged,
   counted = null,
   replica = null,
@@ -370,23 +340,20 @@ export function analyze({
           trend.warmup.iterations,
         )
       : null;
-  const explained = withObjects(trend.findings, trend.notes, objects, liveSource === HELD_SOURCE, garbage);
+  const explained = withObjects(trend.findings, trend.notes, objects, liveSource === LIVE_SOURCE.censusHeld, garbage);
   const wasmGc = timed.header.sources?.gc ?? null;
   summary.findings = [
     ...exhausted,
     ...explained.findings.map((f) =>
-      withBlocks(
-        withSites(
-          withMemory(
-            withNeverFrees(withGrowingClasses(withWasmGc(f, wasmGc), census), liveSource),
-            memories,
-            censusMemory,
-          ),
-          sites,
-        ),
+      withEvidence(f, {
+        wasmGc,
+        census,
+        neverFrees: liveSource === LIVE_SOURCE.censusNeverFrees,
+        memories,
+        censusMemory,
+        sites,
         leaked,
-        memories[Math.max(censusMemory, 0)] ?? {},
-      ),
+      }),
     ),
     ...budgetFindings,
     ...hungCall(summary.error, run.error),
@@ -410,15 +377,11 @@ export function analyze({
   };
   // Recognised only once the module had a heap: say so where the header could not.
   if (census?.recognised && !summary.sources.census?.source) {
+    // The report words its source from summary.census (src/report/fact-words.js).
     const { enable, ...header } = summary.sources.census ?? {};
-    const which = memories.length > 1 ? `memory "${census.memory.label}": ` : '';
-    summary.sources.census = {
-      ...header,
-      source: `${which}${census.kindText}, first recognised at the census after iteration ${census.firstAt}`,
-      kind: census.kind,
-    };
+    summary.sources.census = { ...header, source: null, kind: census.kind };
   }
-  summary.allocations = allocations ? allocations.summary : null;
+  summary.allocations = allocations ? { ...allocations.summary, timedMedians: timedMedians(input) } : null;
   summary.sites = sites;
   summary.timeSplit = timeSplitSummary(rawTimeSplit, timed, trend.warmup.iterations, ops);
   summary.growthAttribution = growthAttribution(timed, allocations?.summary);
@@ -452,6 +415,7 @@ export function analyze({
   });
   summary.verdict = judged.verdict;
   summary.exitCode = judged.exitCode;
+  summary.recordedVerdict = recordedVerdict(summary);
   if (summary.baseline) summary.baseline.verdict = verdictChange(cfg.baseline.record.verdict, summary.verdict);
   summary.outputs = {
     log: 'samples.wslog',

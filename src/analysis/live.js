@@ -32,6 +32,8 @@ const MIN_GAP_MS = 2000;
  * bytes, null before any memory sample; decided: early-stop.js's facts when
  * the run so far is a leak beyond doubt that the rule lets end the run,
  * else null).
+ * Long: one closure over the copy, its clock and its last facts, whose
+ * functions (consume, analyze, factsOf, preliminary) are each short.
  */
 export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now = () => performance.now() }) {
   const live = addon.liveCreate(capacity);

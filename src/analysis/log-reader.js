@@ -19,7 +19,7 @@ const nameOf = (source) => (typeof source === 'string' ? source : 'the in-memory
  * allocBytes, live and peak. Throws SoakError (exit 2) when it is missing or
  * not a log.
  */
-export function readRun(source, { allocs = false } = {}) {
+export function decodeLog(source, { allocs = false } = {}) {
   const name = nameOf(source);
   // A FIFO or a device would block the read (or never end): only a regular file is a log.
   const stat = typeof source === 'string' ? statSync(source, { throwIfNoEntry: false }) : null;
@@ -81,7 +81,7 @@ function optionalJson(file, fix) {
  * dir/samples-replica.wslog (else null), the counting pass's allocation
  * sites from dir/sites.json and what leaked blocks hold from
  * dir/blocks.json and the glue's objects by class from dir/objects.json
- * (each else null). Throws like readRun, and SoakError (exit 2) for a
+ * (each else null). Throws like decodeLog, and SoakError (exit 2) for a
  * sites.json, blocks.json or objects.json that does not parse.
  */
 export function readResultLogs(dir) {
@@ -131,9 +131,9 @@ export function readLogs({
   timeSplit = null,
 }) {
   return {
-    timed: readRun(timed),
-    counted: counted === null ? null : readRun(counted, { allocs: true }),
-    replica: replica === null ? null : readRun(replica),
+    timed: decodeLog(timed),
+    counted: counted === null ? null : decodeLog(counted, { allocs: true }),
+    replica: replica === null ? null : decodeLog(replica),
     sites,
     blocks,
     objects,
@@ -211,19 +211,6 @@ export function damageOf(data) {
   };
 }
 
-/** One sentence on what a damaged log lost and where, or null when it is intact. */
-export function damageWords(path, data) {
-  const d = damageOf(data);
-  if (!d) return null;
-  const where = d.stretches
-    .map((s) => {
-      const after = s.afterIteration == null ? 'the start' : `iteration ${s.afterIteration}`;
-      const before = s.beforeIteration == null ? 'the end' : `iteration ${s.beforeIteration}`;
-      return `${s.recordsEstimated ? 'about ' : ''}${s.records} at byte ${s.offset} (${s.bytes} bytes, between ${after} and ${before})`;
-    })
-    .join('; ');
-  return `${path} is damaged: ${d.records} records lost in ${d.stretches.length} stretch${d.stretches.length === 1 ? '' : 'es'}: ${where}; ${d.calls} calls are missing, every intact record was kept.`;
-}
 /**
  * The name a metric id has in a decoded run (`memory:<label>` for memories,
  * censusMetric's name for the heap census of memory k > 0).

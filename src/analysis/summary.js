@@ -171,7 +171,6 @@ export function buildSummary(data, warmupEnd, windows, run) {
             capBytes: header.config.maxLogBytes,
             fullIterations: thin.from,
             stride,
-            note: `the log reached half of its cap (--max-log-bytes) after ${thin.from} iterations: every call before them was logged, then one call per block of iterations (a seeded choice) and per-op summaries of every call; the analysis and figures use one call per ${stride} iterations over the whole run, the counts use every call`,
           }
         : null,
     },

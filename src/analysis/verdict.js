@@ -16,6 +16,13 @@ import {
   WASM32_MAX_BYTES,
 } from '../protocol.js';
 
+/**
+ * How a time effect was decided (summary.json's effect.method, a value of
+ * its schema, docs/summary.md): the trend of the calls' times over the
+ * machine's control's, or of the calls' times alone.
+ */
+export const TREND_METHOD = Object.freeze({ againstMachine: 'trend against the machine', calls: 'trend' });
+
 /** The name a C list (as src/protocol.js exports it) gives value, or undefined. */
 const nameOf = (list, value) => Object.keys(list).find((k) => list[k] === value);
 
@@ -328,7 +335,7 @@ function timeFacts(t, data, o, slopeOf) {
       low: t.decidedLow98,
       high: t.decidedHigh98,
       level: 0.98,
-      method: t.adjustedEffect != null ? 'trend against the machine' : 'trend',
+      method: t.adjustedEffect != null ? TREND_METHOD.againstMachine : TREND_METHOD.calls,
     })),
     // The control's own change, the batches preemption disturbed, and the calls' own trend before the control.
     machine: tested(() => ({

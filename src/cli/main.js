@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { EXIT, SoakError, usageError } from '../errors.js';
+import { parseCommand } from '../library/parse-command.js';
+import { terminalText } from '../library/terminal.js';
 import { COMMANDS } from '../options/schema.js';
 import { closest } from '../options/suggest.js';
-import { terminalText } from '../report/escape.js';
 // wasm-soak command line: resolves the arguments through the option schema
 // (src/options/schema.js) and hands them to a command. A command's module loads only
 // when it runs, so help and usage errors need neither the addon nor a target.
 // Exit codes are documented in README.md.
 import { VERSION } from '../version.js';
 import { commandHelp, globalHelp } from './help.js';
-import { parseCommand } from './parse-command.js';
 import { guardStdStreams, settleStdStreams } from './std-streams.js';
 
 const HANDLERS = {

@@ -11,9 +11,9 @@
 // at least 3 % (identical builds in their own instances differ by that) and,
 // with a control arm, the control's own interval.
 import { addon } from '../addon.js';
+import { verdictChange } from '../analysis/against-baseline.js';
 import { censusMetricsOf } from '../analysis/census-metrics.js';
 import { judge } from '../analysis/judge.js';
-import { verdictChange } from '../baseline/record.js';
 import { beyondTolerance } from '../options/parsers.js';
 import { DEFAULTS } from '../options/schema.js';
 import { BOOTSTRAP, CENSUS_KIND, windowRow } from '../protocol.js';

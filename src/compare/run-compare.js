@@ -12,10 +12,10 @@ import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { judge } from '../analysis/judge.js';
-import { readRun } from '../analysis/log-reader.js';
+import { decodeLog } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
 import { SoakError, usageError } from '../errors.js';
-import { shellQuote } from '../options/argv.js';
+import { shellLine } from '../options/argv.js';
 import { RESULTS_ROOT } from '../options/schema.js';
 import { CTL, CTL_WORDS } from '../protocol.js';
 import { writeCompare } from '../report/compare-page.js';
@@ -26,7 +26,7 @@ import { analyzeInto } from '../report/result.js';
 import { writeResultFile } from '../result-file.js';
 import { requestStop } from '../run/drain.js';
 import { interrupts } from '../run/interrupt.js';
-import { reproduceCommand } from '../run/log-header.js';
+import { pinSeed } from '../run/log-header.js';
 import { prepareOutDir } from '../run/out-dir.js';
 import { runPass } from '../run/pass.js';
 import { countOf, runOf, startFailure, tellMovedAside } from '../run/run.js';
@@ -366,7 +366,7 @@ async function compareInto(outDir, arms, cfg, argv) {
       arms.map((a) => ({ arm: a.name, control: 'a', boundary: '0' })[a.role]),
     ),
     seed: cfg.seed,
-    reproduce: ['wasm-soak', ...reproduceCommand(argv, cfg.seed)].map(shellQuote).join(' '),
+    reproduce: shellLine(['wasm-soak', ...pinSeed(argv, cfg.seed)]),
   };
   const iterations = (cfg.blocks + 1) * cfg.blockCalls;
   // The blocks are the timed pass's alone: the counting pass runs straight through.
@@ -410,7 +410,7 @@ async function compareInto(outDir, arms, cfg, argv) {
       { exitCode: judge({ status: interrupt.interrupted ? 'interrupted' : 'failed' }).exitCode },
     );
   }
-  for (const a of arms) a.timed = readRun(join(a.dir, 'samples.wslog'));
+  for (const a of arms) a.timed = decodeLog(join(a.dir, 'samples.wslog'));
   // The analysis's facts, worded once for every output (compare.json's sentences, the pages, the terminal).
   const result = withCompareSentences(
     analyzeCompare({

@@ -7,13 +7,12 @@
 // written anywhere: the logs are kept in memory, capped at
 // MEMORY_LOG_BYTES unless maxLogBytes says otherwise, and analysed there.
 import { fileURLToPath } from 'node:url';
-import { saveRunBaseline, withBaseline } from '../baseline/use.js';
 import { EXIT, SoakError, usageError } from '../errors.js';
 import { argvOf } from '../options/argv.js';
 import { MEMORY_LOG_BYTES, runConfig } from '../options/schema.js';
 import { objectOptions, optionValues } from '../options/values.js';
 import { abortInterrupts } from '../run/abort.js';
-import { runTarget } from '../run/run.js';
+import { runWithBaseline } from './run-target.js';
 
 // Options of `run` the library takes by their camelCase flag name; --out,
 // --json, --quiet and --help have library forms of their own (or none).
@@ -111,13 +110,12 @@ async function soakOnce(options) {
     const argv = [path, ...flags];
     // A baseline's seed and calls unless given; bytes have no file to size.
     const file = bytes ? null : path;
-    const cfg = { ...withBaseline(runConfig(values), file, argv), quiet: true, name };
+    const cfg = { ...runConfig(values), quiet: true, name };
     const inMemory = out === null;
     if (!inMemory) cfg.out = pathOf(out);
     else if (rest.maxLogBytes == null) cfg.maxLogBytes = MEMORY_LOG_BYTES;
     const source = bytes ? { bytes, name: name ?? 'module' } : path;
-    const { summary, outDir } = await runTarget(source, cfg, ['run', ...argv], { interrupt, inMemory });
-    if (!inMemory) saveRunBaseline(cfg, summary, outDir, file);
+    const { summary } = await runWithBaseline(source, cfg, argv, { file, interrupt, inMemory });
     return summary;
   } finally {
     interrupt.dispose();

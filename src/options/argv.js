@@ -1,5 +1,5 @@
 // The command-line form of the options (src/options/schema.js): how each
-// option is spelled in argv, for the CLI's parser (src/cli/parse-command.js),
+// option is spelled in argv, for the CLI's parser (src/library/parse-command.js),
 // for the reproduce commands the reports print, and for the command line
 // that reproduces a library run.
 import { parseArgs } from 'node:util';
@@ -90,3 +90,6 @@ export function shellQuote(arg) {
   );
   return `$'${escaped}'`;
 }
+
+/** argv as one POSIX shell command line, each argument quoted by shellQuote. */
+export const shellLine = (argv) => argv.map(shellQuote).join(' ');

@@ -1,6 +1,6 @@
 // The option schema: every option of every command declared once, with its
 // flag, value parser, default, help text and the commands that take it.
-// The CLI resolves its arguments through parseCommand (src/cli/parse-command.js), the library
+// The CLI resolves its arguments through parseCommand (src/library/parse-command.js), the library
 // an options object through optionValues (values.js); the help is
 // generated from the same table (help.js), and the defaults below are the
 // only ones: an option cannot be accepted, documented or defaulted twice.
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { describeRepeated, repeatedNames } from '../folder-names.js';
 import { loadAddon, tryAddon } from '../native.js';
-import { FORMATS, REPORT_FORMATS } from './formats.js';
+import { FILE_FORMATS, REPORT_FORMATS } from './formats.js';
 import { parsePackage } from './package-spec.js';
 import {
   findingKinds,
@@ -456,7 +456,7 @@ export const OPTIONS = Object.freeze(
     {
       name: 'format',
       type: 'ReportFormat[]',
-      doc: `reports to write, a comma-separated list of: ${FORMATS.map((f) => `\`${f.name}\`, ${f.writes}`).join('; ')}`,
+      doc: `reports to write, a comma-separated list of: ${FILE_FORMATS.map((f) => `\`${f.name}\`, ${f.writes}`).join('; ')}`,
       value: 'LIST',
       parse: parseFormats,
       key: 'formats',

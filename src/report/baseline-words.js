@@ -1,6 +1,6 @@
 // A run against its baseline in words, for the terminal, summary.md,
 // report.html and junit.xml alike.
-import { formatBytes, formatNs, formatPercent } from './format.js';
+import { formatBytes, formatNs, formatPercent, formatTolerance } from './format.js';
 
 const signed = (n, f) => (n === null ? '–' : `${n > 0 ? '+' : n < 0 ? '-' : ''}${f(Math.abs(n))}`);
 
@@ -53,4 +53,30 @@ export function baselineBrief(b) {
   parts.push(`high-water ${formatBytes(b.highWater.baseline)} → ${formatBytes(b.highWater.current)}`);
   parts.push(`verdict ${b.verdict ? `${b.verdict.from} → ${b.verdict.to}` : 'unchanged'}`);
   return `against baseline ${b.name}: ${parts.join(', ')}`;
+}
+
+/** A gate a run broke against its baseline (g, summary.baseline's b), in words. */
+export function regressionSentence(g, b) {
+  const pct = (x) => `${(x * 100).toFixed(1)} %`;
+  switch (g.metric) {
+    case 'time': {
+      const t = b.time;
+      const machine = t.machine ? ', each run against its machine' : '';
+      return `time per call rose ${pct(t.change)} against baseline ${b.name}${machine} (95 % interval ${(t.low * 100).toFixed(1)}–${pct(t.high)}), beyond --fail-if-slower ${pct(g.gate)}`;
+    }
+    case 'allocations': {
+      const c = b.counts;
+      const more = c.exact
+        ? `${c.allocs} more allocations than baseline ${b.name} over the same ${g.calls} calls`
+        : `${c.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${b.name} (not the same calls: another seed or iteration count)`;
+      return `${more}${g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, false)}` : ''} (--fail-if-more-allocs)`;
+    }
+    case 'high-water': {
+      const h = b.highWater;
+      const tolerance = g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, true)}` : '';
+      return `memory high-water mark ${formatBytes(h.current)}, ${formatBytes(h.current - h.baseline)} above baseline ${b.name}'s ${formatBytes(h.baseline)}${tolerance} (--fail-if-higher-water)`;
+    }
+    default:
+      return g.sentence ?? '';
+  }
 }

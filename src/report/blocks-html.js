@@ -4,7 +4,7 @@
 // address, size, and first bytes as hex and as text. The bytes are the
 // module's: every cell goes through the one escaper.
 import { escapeMarkup as esc } from './escape.js';
-import { formatBytes } from './words.js';
+import { formatBytes } from './format.js';
 
 // Bytes per group of the hex column.
 const HEX_GROUP = 4;

@@ -34,7 +34,8 @@ export function formatRate(perSecond) {
   return perSecond.toFixed(0);
 }
 
-export const formatCount = (n) => Math.round(n).toLocaleString('en-US');
+/** A count with thousands separators ("1,200"), rounded; '–' for a value that is not a number. */
+export const formatCount = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
 
 /** n things: `1 import`, `1,200 growth events`. */
 export const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
@@ -111,4 +112,27 @@ export function formatTolerance(tol, bytes) {
   if (tol.absolute !== null)
     parts.push(bytes ? formatBytes(tol.absolute) : `${tol.absolute} allocation${tol.absolute === 1 ? '' : 's'}`);
   return parts.join(' and ');
+}
+
+// A value with the unit a finding or series states ('bytes', 'ns', ...).
+// A slope in ln(ns) is a relative change: shown as a signed percentage.
+function formatQuantity(v, unit) {
+  if (unit === 'bytes') return formatBytes(v);
+  if (unit === 'ns') return formatNs(v);
+  if (unit === 'ln(ns)') return Number.isFinite(v) ? formatPercent(Math.expm1(v)) : '–';
+  return Number.isFinite(v) ? `${trim(v)}${unit ? ` ${unit}` : ''}` : '–';
+}
+
+/** A trend's slope with its interval: "34.4 KiB per 1,000 calls (95 % interval 33.0 KiB to 35.9 KiB)". */
+export function slopeText({ perKiloIterations: k, low, high, unit }) {
+  const ci =
+    Number.isFinite(low) && Number.isFinite(high)
+      ? ` (95 % interval ${formatQuantity(low, unit)} to ${formatQuantity(high, unit)})`
+      : '';
+  return `${formatQuantity(k, unit)} per 1,000 calls${ci}`;
+}
+
+// A count that may be an interpolated quantile (2, 2.5, 3,335.2).
+export function formatAllocs(v) {
+  return Number.isFinite(v) ? trim(v, 4) : '–';
 }

@@ -7,7 +7,10 @@ import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { BLOCKS_CSS, blocksTable } from './blocks-html.js';
 import { escapeMarkup as esc } from './escape.js';
+import { formatAllocs, formatBytes, formatCount, formatMs, formatNs, formatPercent } from './format.js';
 import { fullFrameNames } from './frame-words.js';
+import { figureTitle, findingFigure, leadFinding, orderedFindings, orderFigures, stackFlatText } from './lead.js';
+import { nextSteps, rerunCommand } from './next-steps.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { htmlPage, banner as pageBanner } from './page.js';
 import { INSTALL_HINT } from './plots.js';
@@ -15,37 +18,20 @@ import { earlyStopWords } from './progress-words.js';
 import { proseHtml } from './prose-html.js';
 import { SITES_CSS, sitesSection } from './sites-html.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
-import { TIME_SPLIT_CAPTION, timeSplitSection } from './time-split-html.js';
 import {
   allocationRows,
-  figureTitle,
   findingEvidence,
-  findingFigure,
-  formatAllocs,
-  formatBytes,
-  formatCount,
-  formatMs,
-  formatNs,
-  formatPercent,
   growthRows,
   instantiatedModules,
   instrumentedText,
-  leadFinding,
   medianChange,
   modulesText,
-  nextSteps,
-  noteLines,
   opRows,
-  orderedFindings,
-  orderFigures,
   partialCountText,
-  rerunCommand,
   sourceRows,
-  stackFlatText,
-  toolName,
-  undecidedLines,
-  verdictLine,
-} from './words.js';
+} from './tables.js';
+import { TIME_SPLIT_CAPTION, timeSplitSection } from './time-split-html.js';
+import { noteLines, toolName, undecidedLines, verdictLine } from './words.js';
 
 const CAPTIONS = {
   time:
@@ -209,10 +195,10 @@ const signed = (b) => (Number.isFinite(b) && b > 0 ? `+${formatBytes(b)}` : form
 
 // Inside the allocator: which sources the run found (and what would enable
 // the rest), the counting pass's allocations per op, and which ops grew
-// memory or left live bytes behind. timed: the timed pass's medians.
-function allocatorSection(s, timed) {
+// memory or left live bytes behind; the timed pass's medians beside the counting pass's.
+function allocatorSection(s) {
   const sources = sourceRows(s),
-    allocs = allocationRows(s, timed),
+    allocs = allocationRows(s),
     growth = growthRows(s);
   if (!sources.length && !allocs.length && !growth.length) return '';
   const parts = ['<section id="allocator"><h2>Inside the allocator</h2>'];
@@ -235,7 +221,7 @@ ${sources
     parts.push(`<h3>Allocations per call (counting pass)</h3><div class="scroll" role="region" aria-label="Allocations per call" tabindex="0"><table class="grid" id="allocator-ops">
 <tr><th>op</th><th>calls</th><th>allocs/call median</th><th>p99</th><th>bytes/call median</th><th>p99</th><th>frees</th><th>live bytes left behind</th><th>time/call timed</th><th>counting pass</th></tr>
 ${allocs.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(formatCount(r.calls))}</td><td>${esc(formatAllocs(r.allocs.median))}</td><td>${esc(formatAllocs(r.allocs.p99))}</td><td>${esc(formatBytes(r.bytes.median))}</td><td>${esc(formatBytes(r.bytes.p99))}</td><td>${esc(formatCount(r.frees))}</td><td>${esc(r.liveLeftBehind == null ? '–' : signed(r.liveLeftBehind))}</td>${time(r)}</tr>`).join('\n')}
-</table></div><p class="muted">${a.partial ? `${esc(partialCountText(a))} ` : ''}A separate pass with the same seed and call sequence counted every call into the allocator (instrumented: ${esc(instrumentedText(a.instrumented))}); the timed pass stays uninstrumented, so its times are the ones the trend tests judge. Median time per call: ${esc(formatNs(timed?.median ?? NaN))} timed, ${esc(formatNs(a.timeMedianNs ?? NaN))} in the counting pass. Live bytes ${esc(formatBytes(a.live?.start))} after the first call, ${esc(formatBytes(a.live?.end))} at the end, peak ${esc(formatBytes(a.live?.peak))}; ${esc(formatCount(a.allocs?.total))} allocations of ${esc(formatBytes(a.bytes?.total))} in all.</p>`);
+</table></div><p class="muted">${a.partial ? `${esc(partialCountText(a))} ` : ''}A separate pass with the same seed and call sequence counted every call into the allocator (instrumented: ${esc(instrumentedText(a.instrumented))}); the timed pass stays uninstrumented, so its times are the ones the trend tests judge. Median time per call: ${esc(formatNs(a.timedMedians?.median ?? NaN))} timed, ${esc(formatNs(a.timeMedianNs ?? NaN))} in the counting pass. Live bytes ${esc(formatBytes(a.live?.start))} after the first call, ${esc(formatBytes(a.live?.end))} at the end, peak ${esc(formatBytes(a.live?.peak))}; ${esc(formatCount(a.allocs?.total))} allocations of ${esc(formatBytes(a.bytes?.total))} in all.</p>`);
   }
   if (growth.length) {
     const live = growth.some((g) => g.liveLeftBehind != null);
@@ -318,9 +304,8 @@ function baselineSection(s) {
 }
 
 // Renders the page. figures: [{ name, svg }] with gnuplot's SVG text;
-// skipped: null or why plots are missing; timed: the timed pass's median
-// time per call ({ median, ops: { name: median } }, from report.js) or null.
-export function renderHtml(summary, { figures = [], skipped = null, timed = null } = {}) {
+// skipped: null or why plots are missing.
+export function renderHtml(summary, { figures = [], skipped = null } = {}) {
   const s = summary;
   const byName = new Map(figures.map((f) => [f.name, f]));
   // The time-split figure stands in its own section, beside its table.
@@ -331,7 +316,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
   return htmlPage({
     title: `wasm-soak: ${s.verdict ?? s.status} — ${figureTitle(s)}`,
     head: banner(s),
-    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s, timed)}${timeSplitSection(s, split ? figureHtml(split) : '')}${sitesSection(s)}${objectsSection(s)}${memorySection(
+    body: `${nextSection(s)}${leadSection(s, ordered)}${errorSection(s)}${findingsSection(s)}${baselineSection(s)}${figuresSection(s, ordered, skipped)}${opsSection(s)}${allocatorSection(s)}${timeSplitSection(s, split ? figureHtml(split) : '')}${sitesSection(s)}${objectsSection(s)}${memorySection(
       s,
       ordered.map((f) => f.name),
     )}${runSection(s)}`,
@@ -343,7 +328,7 @@ export function renderHtml(summary, { figures = [], skipped = null, timed = null
 // The `html` format's writer (src/options/formats.js): dir/report.html, with
 // the SVG figures drawn into dir (context.figures: their file names) inlined,
 // each with its narrow-screen render when there is one.
-export async function write(dir, summary, { figures, skipped, timed }) {
+export async function write(dir, summary, { figures, skipped }) {
   const svgs = await Promise.all(
     figures
       .filter((f) => f.endsWith('.svg') && !f.endsWith('-narrow.svg'))
@@ -355,5 +340,5 @@ export async function write(dir, summary, { figures, skipped, timed }) {
         return { name, svg: await readFile(join(dir, f), 'utf8'), narrow };
       }),
   );
-  writeResultFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped, timed }));
+  writeResultFile(join(dir, 'report.html'), renderHtml(summary, { figures: svgs, skipped }));
 }

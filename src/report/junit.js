@@ -11,8 +11,10 @@ import { writeResultFile } from '../result-file.js';
 import { TOOL } from '../version.js';
 import { baselineLines } from './baseline-words.js';
 import { escapeMarkup as xml } from './escape.js';
+import { reproduceCommand } from './next-steps.js';
 import { runResult } from './suite-result.js';
-import { findingEvidence, reproduceCommand, undecidedLines } from './words.js';
+import { findingEvidence } from './tables.js';
+import { undecidedLines } from './words.js';
 
 const seconds = (ms) => (Number.isFinite(ms) ? ms / 1000 : 0).toFixed(3);
 

@@ -4,38 +4,25 @@ import { join } from 'node:path';
 import { writeResultFile } from '../result-file.js';
 import { baselineLines } from './baseline-words.js';
 import { escapeMarkdown, markdownBlock } from './escape.js';
+import { formatAllocs, formatBytes, formatCount, formatMs, formatNs, formatPercent } from './format.js';
+import { figureTitle, findingFigure, leadFinding, orderedFindings, stackFlatText } from './lead.js';
+import { nextSteps } from './next-steps.js';
 import { objectRows, objectsNote } from './objects-rows.js';
 import { INSTALL_HINT } from './plots.js';
 import { earlyStopWords } from './progress-words.js';
 import { FRAMES_HEADING, targetFrames } from './stack.js';
-import { timeSplitLines } from './time-split-md.js';
 import {
   allocationRows,
-  blocksHintLine,
-  figureTitle,
   findingEvidence,
-  findingFigure,
-  formatAllocs,
-  formatBytes,
-  formatCount,
-  formatMs,
-  formatNs,
-  formatPercent,
   growthRows,
-  leadFinding,
   medianChange,
   modulesText,
-  nextSteps,
-  noteLines,
   opRows,
-  orderedFindings,
   partialCountText,
   sourceRows,
-  stackFlatText,
-  toolName,
-  undecidedLines,
-  verdictLine,
-} from './words.js';
+} from './tables.js';
+import { timeSplitLines } from './time-split-md.js';
+import { blocksHintLine, noteLines, toolName, undecidedLines, verdictLine } from './words.js';
 
 // Every text in summary.md that is not its own Markdown is escaped
 // (escape.js): the sentences carry what the module and the scenario
@@ -89,9 +76,9 @@ function objectsLines(s) {
 
 // Inside the allocator, compact: per-op allocations with both median times,
 // growth by op, and one line on the sources (what is missing and why).
-function allocatorLines(s, timed) {
+function allocatorLines(s) {
   const out = [];
-  const allocs = allocationRows(s, timed);
+  const allocs = allocationRows(s);
   if (allocs.length) {
     out.push(
       '**Inside the allocator** (counting pass: same seed and calls, instrumented; the timed pass is not)',
@@ -136,8 +123,8 @@ function allocatorLines(s, timed) {
 }
 
 // figures: file names next to summary.md ('time.png', ...); skipped: null or
-// why plots are missing; timed: the timed pass's medians (report.js) or null.
-export function renderMarkdown(s, { figures = [], skipped = null, timed = null } = {}) {
+// why plots are missing.
+export function renderMarkdown(s, { figures = [], skipped = null } = {}) {
   const v = verdictLine(s);
   const out = [`## ${v.ok ? '✅' : v.unsure ? '⚠️' : '❌'} ${cell(v.title)}: ${cell(figureTitle(s))}`, ''];
   // The verdict's sentence when no finding tells it; a failed run's error always.
@@ -182,7 +169,7 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
     }
     out.push('');
   }
-  out.push(...allocatorLines(s, timed), ...timeSplitLines(s), ...sitesLines(s), ...objectsLines(s));
+  out.push(...allocatorLines(s), ...timeSplitLines(s), ...sitesLines(s), ...objectsLines(s));
   const m = s.memory;
   if (m)
     out.push(
@@ -209,6 +196,6 @@ export function renderMarkdown(s, { figures = [], skipped = null, timed = null }
 }
 
 // The `md` format's writer (src/options/formats.js): dir/summary.md.
-export async function write(dir, summary, { figures, skipped, timed }) {
-  writeResultFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped, timed }));
+export async function write(dir, summary, { figures, skipped }) {
+  writeResultFile(join(dir, 'summary.md'), renderMarkdown(summary, { figures, skipped }));
 }

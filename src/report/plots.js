@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeResultFile } from '../result-file.js';
+import { figureTitle } from './lead.js';
 import { iterScale } from './plots/axes.js';
 import { distributionFigure } from './plots/distribution-figure.js';
 import { nonEmpty, PLOTS, pool, runGnuplot } from './plots/gnuplot.js';
@@ -18,7 +19,6 @@ import { stackFigure } from './plots/stack-figure.js';
 import { labelSvg } from './plots/svg-label.js';
 import { timeFigure } from './plots/time-figure.js';
 import { timeSplitFigure } from './plots/time-split-figure.js';
-import { figureTitle } from './words.js';
 
 // Formats a figure is drawn in: 'narrow' is an SVG for screens under
 // 700 px (<figure>-narrow.svg: taller, larger text), which report.html

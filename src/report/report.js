@@ -2,37 +2,16 @@
 // formats (src/options/formats.js) says: the figures (PNG, SVG) first, then
 // each format's writer in the table's order (report.html, summary.md,
 // junit.xml). A writer is a module of src/report/ exporting
-// write(dir, summary, { figures, skipped, timed, startedAt }).
+// write(dir, summary, { figures, skipped, startedAt }).
 
 import { join } from 'node:path';
-import { FORMATS, REPORT_FORMATS } from '../options/formats.js';
+import { FILE_FORMATS, REPORT_FORMATS } from '../options/formats.js';
 import { DEFAULTS } from '../options/schema.js';
 import { writeResultFile } from '../result-file.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
 
-// The timed pass's median time per call over the whole run, all ops and per
-// op ({ median, ops: { name: median } }), to set beside the counting pass's
-// (summary.allocations.timeMedianNs). null without a counting pass or calls.
-async function timedMedians(data, summary) {
-  if (!summary.allocations || !(data?.calls > 0) || !data.elapsed || !data.op) return null;
-  try {
-    const { addon } = await import('../addon.js');
-    const { windowRow } = await import('../protocol.js');
-    const ops = data.header?.ops ?? [];
-    const n = Math.min(data.calls, data.elapsed.length);
-    const st = addon.windowStats(data.elapsed.subarray(0, n), data.op.subarray(0, n), 0, n, ops.length);
-    const median = (k) => {
-      const r = windowRow(st, k);
-      return r.n > 0 ? r.median : null;
-    };
-    return { median: median(0), ops: Object.fromEntries(ops.map((o, k) => [o.name, median(k + 1)])) };
-  } catch {
-    return null; // the reports still show the counting pass's times
-  }
-}
-
 // Writes the requested formats into dir from the decoded run (src/analysis/log-reader.js
-// readRun) and its summary. Resolves { figures, skipped, gnuplotStderr }:
+// decodeLog) and its summary. Resolves { figures, skipped, gnuplotStderr }:
 // figure file names, null or why plots are missing, and the path of the
 // kept gnuplot stderr (null when gnuplot was not needed). Plots failing never
 // stop the other reports; with requirePlots the promise then rejects with an
@@ -42,7 +21,7 @@ async function timedMedians(data, summary) {
 // yet drawn (a signal during the reports), the rest is still written.
 // startedAt: performance.now() when the run started, so that junit.xml's
 // time is the wall time until it is written (else the loop's time).
-export async function writeReports(
+export async function writeFormats(
   dir,
   data,
   summary,
@@ -53,7 +32,7 @@ export async function writeReports(
     throw Object.assign(new Error(`unknown report format ${unknown.join(', ')}; use ${REPORT_FORMATS.join(', ')}`), {
       code: 'WS_EINVAL',
     });
-  const rows = FORMATS.filter((f) => formats.includes(f.name));
+  const rows = FILE_FORMATS.filter((f) => formats.includes(f.name));
   // Every figure a wanted format needs, drawn first (report.html inlines SVGs).
   const plotFormats = [...new Set(rows.flatMap((f) => f.figures ?? []))];
   let plots = { figures: [], skipped: null, stderr: '' };
@@ -69,7 +48,7 @@ export async function writeReports(
     writeResultFile(gnuplotStderr, plots.stderr);
   }
   const { figures, skipped } = plots;
-  const context = { figures, skipped, timed: await timedMedians(data, summary), startedAt };
+  const context = { figures, skipped, startedAt };
   for (const row of rows.filter((f) => f.writer)) {
     const { write } = await import(`./${row.writer}`);
     await write(dir, summary, context);

@@ -6,13 +6,13 @@
 // that stopped the run early draws them all (each is bounded by
 // --plot-timeout); a second one stops at once with a summary that says how
 // to recover.
-import { analyze } from '../analysis/analyze.js';
+import { analyzeFacts } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../errors.js';
 import { FIGURE_FORMATS } from '../options/formats.js';
 import { TOOL } from '../version.js';
 import { plotsWarning } from './plots.js';
-import { writeReports } from './report.js';
+import { writeFormats } from './report.js';
 import { withSentences } from './sentences.js';
 import { writeSummaryOrPrint } from './summary-json.js';
 
@@ -22,7 +22,7 @@ import { writeSummaryOrPrint } from './summary-json.js';
  * summary, figureData }, as every output takes it.
  */
 export function analyzed(args) {
-  const { summary, figureData } = analyze(args);
+  const { summary, figureData } = analyzeFacts(args);
   return { summary: withSentences(summary), figureData };
 }
 
@@ -95,7 +95,7 @@ export async function writeResult(dir, { summary, figureData }, cfg = {}, interr
     },
   });
   try {
-    const reports = await writeReports(dir, figureData, summary, {
+    const reports = await writeFormats(dir, figureData, summary, {
       formats: cfg.formats ?? undefined,
       requirePlots: cfg.requirePlots,
       plotTimeoutMs: cfg.plotTimeoutMs,

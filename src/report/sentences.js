@@ -5,9 +5,13 @@
 // summary.md, report.html, junit.xml). docs/verdicts.md says what each means.
 import { growsWithCalls } from '../analysis/grows-with-calls.js';
 import { namedSites } from '../analysis/sites.js';
+import { TREND_METHOD } from '../analysis/verdict.js';
 import { UNDECIDED_REASON, WASM32_MAX_BYTES } from '../protocol.js';
-import { formatBytes, formatCount, formatMs, formatNs, formatPercent, formatTolerance, plural } from './format.js';
-import { headlineStack } from './frame-words.js';
+import { regressionSentence } from './baseline-words.js';
+import { CAVEAT_WORDS } from './caveat-words.js';
+import { garbageText, growingClassesText, heldObjectsText, sitesText, unfreedClassesText } from './evidence-words.js';
+import { withFactWords } from './fact-words.js';
+import { formatBytes, formatCount, formatMs, formatNs, formatPercent, plural } from './format.js';
 
 // Each verdict and finding kind in a few words, for banners and tables
 // (test/judge.test.js checks that every kind of C's list has an entry).
@@ -71,7 +75,7 @@ function machineWords(m) {
 // "Time against the machine"): one statistic, decided and quoted. effect:
 // { relative, low, high, method }.
 function decidedWords(effect) {
-  const against = effect.method === 'trend against the machine' ? ' against the machine' : '';
+  const against = effect.method === TREND_METHOD.againstMachine ? ' against the machine' : '';
   return `${formatPercent(effect.relative)} across the run${against} (98 % interval ${formatPercent(effect.low)} to ${formatPercent(effect.high)})`;
 }
 
@@ -80,7 +84,7 @@ function decidedWords(effect) {
 // meanwhile, and the second pass that confirmed it.
 function slowdownWords(f) {
   const e = f.effect;
-  const against = e.method === 'trend against the machine' ? ' against the machine' : '';
+  const against = e.method === TREND_METHOD.againstMachine ? ' against the machine' : '';
   const again = f.replica
     ? `, and again in a second pass of the same calls: ${decidedWords({ ...f.replica.effect, method: e.method })}`
     : '';
@@ -147,68 +151,7 @@ function budgetWords(f) {
   return `Call ${formatCount(f.iteration)} (op ${f.op}) made ${amount} ${what}; the budget is ${allowed} per call (--max-${bytes ? 'bytes' : 'allocs'}-per-call).`;
 }
 
-/**
- * The sizes that accumulate, in words ("+38,000 chunks of 16 B–32 B, +1,200
- * of 64 B–128 B in use since warm-up (heap census)"), or '' when none grew.
- * growing: the census's growing classes.
- */
-function growingClassesText(growing) {
-  if (!growing?.length) return '';
-  const parts = growing.map(
-    (c, i) =>
-      `+${formatCount(c.change)}${i === 0 ? ' chunks' : ''} of ${formatBytes(c.fromBytes)}–${formatBytes(c.toBytes)}`,
-  );
-  return `${parts.join(', ')} in use since warm-up (heap census)`;
-}
-
-/**
- * The sentence a leak finding adds about where its live bytes were
- * allocated ("Live since warm-up by allocation site (counting pass): +48 KiB
- * in 12 blocks allocated in `copy_string` ← `intern_header` (op request),
- * 100 % of the growth."), or '' without named sites. named: the sites the
- * finding names (namedSites of the summary's sites); each stack as
- * headlineStack says it (the export and at most two more frames).
- */
-function sitesText(named) {
-  if (!named?.length) return '';
-  const parts = named.map(
-    (s) =>
-      `+${formatBytes(s.liveBytes.growth)} in ${formatCount(s.liveBlocks.growth)} blocks allocated in ${s.frames.length ? headlineStack(s.frames) : 'no wasm frame'}${s.op ? ` (op ${s.op})` : ''}, ${Math.round(s.share * 100)} % of the growth`,
-  );
-  return `Live since warm-up by allocation site (counting pass): ${parts.join('; ')}.`;
-}
-
-/**
- * The classes of an unfreed-objects finding or a note in words (counts
- * after warm-up): "of 16,000 `Doc` objects made in op `edit`, the
- * application freed 800 and left 15,200 to the garbage collector".
- */
-function unfreedClassesText(classes, lost) {
-  return classes
-    .map((c) => {
-      const op = c.op ? ` made in op \`${c.op}\`` : '';
-      const rest = lost
-        ? `${formatCount(c.collected)} were collected with no free`
-        : `left ${formatCount(c.reclaimed)} to the garbage collector`;
-      return `of ${formatCount(c.created)} \`${c.name}\` objects${op}, the application freed ${formatCount(c.freed)} and ${rest}`;
-    })
-    .join('; ');
-}
-
-/** " Their garbage held up to 6.2 MiB of the memory's 8.0 MiB (77 %)." of garbageHeld's g, or ''. */
-function garbageText(g) {
-  if (!g || !(g.peakBytes > 0)) return '';
-  return ` Their garbage held up to ${formatBytes(g.peakBytes)} of the memory's ${formatBytes(g.memoryBytes)} (${Math.round(g.share * 100)} %) after warm-up, between this run's own full collections: without them it piles up higher.`;
-}
-
-/** A leak's objects still held at the end (f.objects) in words, or ''. */
-function heldObjectsText(objects) {
-  if (!objects?.length) return '';
-  const parts = objects.map((c) => `${formatCount(c.held)} \`${c.name}\`${c.op ? ` (made in op \`${c.op}\`)` : ''}`);
-  return ` Objects made after warm-up and still held at the end (neither freed nor collected): ${parts.join(', ')}.`;
-}
-
-/** Finding f's sentence; ctx: { findings, memoryCount, sites } of the result it is in. */
+/** Finding f's sentence; ctx: { findings, memoryCount, sites, error } of the result it is in. */
 function findingSentence(f, ctx) {
   const rate = f.slope ? rateOf(f.slope) : '';
   const what = f.series ? subject(f.series) : '';
@@ -256,7 +199,7 @@ function findingSentence(f, ctx) {
     case 'budget':
       return budgetWords(f);
     case 'hung-call':
-      return f.message;
+      return ctx.error?.message ?? ''; // the run's error says what hung and which limit it passed
     default:
       return f.sentence ?? '';
   }
@@ -303,7 +246,7 @@ function peaksNotReplicatedWords(what, s, more) {
 function machineNoiseWords(t, more) {
   const threshold = formatPercent(t.threshold);
   const alone = t.machine.callsAlone;
-  const adjusted = t.effect.method === 'trend against the machine';
+  const adjusted = t.effect.method === TREND_METHOD.againstMachine;
   if (adjusted && t.effect.low >= t.threshold)
     return `Against the machine, time per call rose by ${withInterval(t.effect)} across the run, but the calls' own time did not show it (${formatPercent(alone.relative)}, 98 % interval ${formatPercent(alone.low)} to ${formatPercent(alone.high)}), while ${machineWords(t.machine)}. The machine got faster as the calls stayed level, or the reference workload and the module answer the machine differently: a run on a quieter machine (${more}), or the builds side by side with wasm-soak compare (ABBA blocks), would decide it.`;
   const against = adjusted ? withInterval(t.effect) : 'unknown (too few undisturbed batches)';
@@ -407,78 +350,21 @@ function afterStartup(n, s, open) {
   return `, then ${risenWords(s)}, no sustained growth`;
 }
 
-// The paths to the allocator a counting pass that missed frees did not wrap.
-const UNSEEN_PATHS =
-  'what was wrapped is not the whole allocator (the module reaches it by a path the pass did not wrap, such as an inlined __rust_dealloc, a free or realloc of the allocator called directly, or an allocator of its own)';
-
-// The counting pass's caveat (countingPass.caveat) in words.
-const CAVEAT_WORDS = {
-  partial: (p) =>
-    `the pass was cut short after ${formatCount(p.calls)} of its ${formatCount(p.ofCalls)} calls: its live bytes say nothing of the calls after them, so no verdict uses them (the timed pass's sources decide); its counts per call, budgets and failed memory.grow calls are those of the calls it covered`,
-  'nothing-found': () =>
-    'no allocator entry point was found by export name, in the name section or behind a forwarder (a stripped release build?): the pass saw nothing, so its live bytes are not used; the heap census reads live bytes without names',
-  'boundary-only': () =>
-    "only boundary wrappers were found (e.g. wasm-bindgen's __wbindgen_malloc/__wbindgen_free), not the allocator behind them: memory they hand out is freed inside the module, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
-  'no-realloc': () =>
-    "the allocator behind the boundary wrappers was found (its allocation and its free) but not its realloc: a block that realloc moves would stay live in the counts, so the pass's live bytes are not used for verdicts; the counts per call are still shown",
-  'unmatched-frees': (p) =>
-    `the allocator freed ${formatCount(p.frees.unmatched)} blocks the pass never saw allocated and handed out ${formatCount(p.frees.unseen ?? 0)} again that it held live (of ${formatCount(p.frees.matched + p.frees.unmatched + (p.frees.unseen ?? 0))} frees): ${UNSEEN_PATHS}, so the pass's live bytes are not used for verdicts; the counts per call are still shown`,
-  inconsistent: (p) => {
-    const c = p.contradiction;
-    const limit = {
-      'census-live': 'the live bytes the census walked in the same pass',
-      heap: 'the heap the census walked in the same pass',
-      'heap-top': "the heap's top (sbrk) in the same pass",
-      memory: 'the whole linear memory',
-    }[c.limit];
-    const frees = p.frees
-      ? ` (${formatCount(p.frees.unseen ?? 0)} blocks handed out again while it held them live, ${formatCount(p.frees.unmatched)} frees of blocks it never saw allocated)`
-      : '';
-    return `the pass counted ${formatBytes(c.liveBytes)} live after call ${formatCount(c.iteration + 1)}, more than ${limit} (${formatBytes(c.limitBytes)}): it missed frees${frees}; ${UNSEEN_PATHS}, so the pass is inconsistent and its live bytes are not used for verdicts; the counts per call are still shown`;
-  },
-  'no-allocations': () =>
-    'the wrapped entry points saw no allocation in the whole pass: the module allocates another way (an internal allocator the wrappers do not reach), so the pass is no evidence and its live bytes are not used',
-};
-
-/** A gate a run broke against its baseline (g, summary.baseline's b), in words. */
-function regressionSentence(g, b) {
-  const pct = (x) => `${(x * 100).toFixed(1)} %`;
-  switch (g.metric) {
-    case 'time': {
-      const t = b.time;
-      const machine = t.machine ? ', each run against its machine' : '';
-      return `time per call rose ${pct(t.change)} against baseline ${b.name}${machine} (95 % interval ${(t.low * 100).toFixed(1)}–${pct(t.high)}), beyond --fail-if-slower ${pct(g.gate)}`;
-    }
-    case 'allocations': {
-      const c = b.counts;
-      const more = c.exact
-        ? `${c.allocs} more allocations than baseline ${b.name} over the same ${g.calls} calls`
-        : `${c.allocsPerCall.toPrecision(3)} more allocations per call than baseline ${b.name} (not the same calls: another seed or iteration count)`;
-      return `${more}${g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, false)}` : ''} (--fail-if-more-allocs)`;
-    }
-    case 'high-water': {
-      const h = b.highWater;
-      const tolerance = g.tolerance ? `, beyond the tolerance of ${formatTolerance(g.tolerance, true)}` : '';
-      return `memory high-water mark ${formatBytes(h.current)}, ${formatBytes(h.current - h.baseline)} above baseline ${b.name}'s ${formatBytes(h.baseline)}${tolerance} (--fail-if-higher-water)`;
-    }
-    default:
-      return g.sentence ?? '';
-  }
-}
-
 /**
- * result (a summary, or analyzeRun's { series, findings, inconclusive,
+ * facts (a summary, or analyzeRun's { series, findings, inconclusive,
  * notes }) with every finding, undecided test and note worded (`sentence`),
- * the counting pass's caveat (`sources.countingPass.note`) and the gates
- * broken against a baseline (`baseline.regressions`). Returns a new object;
- * result is not changed.
+ * the counting pass's caveat (`sources.countingPass.note`), the gates
+ * broken against a baseline (`baseline.regressions`) and the facts
+ * fact-words.js words. Returns a new object; facts is not changed.
  */
-export function withSentences(result) {
+export function withSentences(facts) {
+  const result = withFactWords(facts);
   const bySeries = new Map((result.series ?? []).map((s) => [s.name, s]));
   const ctx = {
     findings: result.findings ?? [],
     memoryCount: result.memory?.memories?.length ?? 0,
     sites: namedSites(result.sites),
+    error: result.error,
   };
   const out = {
     ...result,

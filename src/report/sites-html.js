@@ -3,7 +3,7 @@
 // allocate most per call (turnover). Rendered from summary.sites.
 import { escapeMarkup as esc } from './escape.js';
 import { icicleSvg } from './flame.js';
-import { formatAllocs, formatBytes, formatCount } from './words.js';
+import { formatAllocs, formatBytes, formatCount } from './format.js';
 
 // Rows of the turnover table.
 const TURNOVER_ROWS = 10;

@@ -3,7 +3,7 @@
 // argument trampoline of a raw module), nor
 // the machinery of a panic, an abort or a thrown exception.
 import { fileURLToPath } from 'node:url';
-import { TRAMPOLINE_NAME } from '../worker/targets/trampoline.js';
+import { TRAMPOLINE_NAME } from '../harness-names.js';
 
 // wasm-soak's source folder, as a path and as a file: URL (ESM frames).
 const HARNESS_URL = new URL('../', import.meta.url).href;

@@ -10,9 +10,9 @@ import { baselineBrief } from './baseline-words.js';
 import { escapeMarkup as esc, escapeMarkdown, markdownCode } from './escape.js';
 import { formatMs } from './format.js';
 import { writeJunit } from './junit.js';
+import { rerunCommand } from './next-steps.js';
 import { banner, htmlPage, mark } from './page.js';
 import { writeSuiteResult } from './suite-result.js';
-import { rerunCommand } from './words.js';
 
 // Text in summary.md that is not its own Markdown: target names, verdicts and
 // errors (a module's message) escaped for Markdown (escape.js).

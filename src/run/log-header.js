@@ -1,13 +1,13 @@
 // The header of a pass's log (docs/log-format.md, "JSON header"): the
 // command that reproduces the run, the target, the configuration, and what
 // the worker found when it was ready (ops, memories, allocator sources).
-import { shellQuote } from '../options/argv.js';
+import { shellLine } from '../options/argv.js';
 import { LOG_VERSION } from '../protocol.js';
 import { TOOL } from '../version.js';
 import { describeEnvironment } from './env.js';
 
 /** The argv that reproduces a run: the original one with its seed pinned. */
-export function reproduceCommand(argv, seed) {
+export function pinSeed(argv, seed) {
   const out = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--seed') i++;
@@ -18,14 +18,14 @@ export function reproduceCommand(argv, seed) {
 
 /** The log header of a pass of target under cfg and argv, once the worker said ready. */
 export function buildHeader({ target, cfg, argv, ready }) {
-  const command = ['wasm-soak', ...reproduceCommand(argv, cfg.seed)];
+  const command = ['wasm-soak', ...pinSeed(argv, cfg.seed)];
   return {
     format: 'wasm-soak-log',
     version: LOG_VERSION,
     tool: TOOL,
     createdAt: new Date().toISOString(),
     command,
-    reproduce: command.map(shellQuote).join(' '),
+    reproduce: shellLine(command),
     target: { ...target, name: cfg.name ?? ready.name ?? target.name },
     seed: cfg.seed,
     config: {

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toReplicate } from '../analysis/analyze.js';
-import { readLogs, readRun } from '../analysis/log-reader.js';
+import { decodeLog, readLogs } from '../analysis/log-reader.js';
 import { checkBinaryen } from '../binaryen.js';
 import { EXIT, SoakError, usageError } from '../errors.js';
 import { RESULTS_ROOT } from '../options/schema.js';
@@ -17,10 +17,10 @@ import { writeSummaryOrPrint } from '../report/summary-json.js';
 import { writeResultFile } from '../result-file.js';
 import { TOOL } from '../version.js';
 import { readSymbols } from '../worker/allocator/frame-names.js';
+import { keepReserve, reserveFor } from './disk-reserve.js';
 import { interrupts } from './interrupt.js';
 import { prepareOutDir } from './out-dir.js';
 import { runPass } from './pass.js';
-import { keepRoom, roomFor } from './room.js';
 import { splitPass } from './split-pass.js';
 import { writeStoppedSummary } from './stopped-summary.js';
 import { describeBytes, describeTarget } from './target.js';
@@ -45,7 +45,7 @@ async function replicate({ target, cfg, argv, timed, run, inDir, outputs, interr
   const logPath = inDir('samples-replica.wslog');
   if (logPath) rmSync(logPath, { force: true });
   if (run.status !== 'completed' || interrupt.interrupted) return null;
-  const what = toReplicate(readRun(timed.memoryLog ?? inDir('samples.wslog')), cfg);
+  const what = toReplicate(decodeLog(timed.memoryLog ?? inDir('samples.wslog')), cfg);
   if (!what) return null;
   const calls = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
   if (!cfg.quiet)
@@ -195,20 +195,20 @@ export async function runTarget(source, cfg, argv, { interrupt: given, inMemory 
  * the timed pass, the counting pass, the analysis and the reports.
  */
 async function runInto(out, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
-  const room = out ? keepRoom(out.path) : null;
+  const reserve = out ? keepReserve(out.path) : null;
   try {
-    return await passesInto(out, room, { named, target, bytes, cfg, argv, startedAt, interrupt: given });
+    return await passesInto(out, reserve, { named, target, bytes, cfg, argv, startedAt, interrupt: given });
   } finally {
-    room?.free();
+    reserve?.free();
   }
 }
 
 /**
- * runInto's passes and analysis; room (keepRoom's, or null in memory) is
+ * runInto's passes and analysis; reserve (keepReserve's, or null in memory) is
  * freed before the summary is written, so that a disk the logs filled
  * still takes it.
  */
-async function passesInto(out, room, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
+async function passesInto(out, reserve, { named, target, bytes, cfg, argv, startedAt, interrupt: given }) {
   const outDir = out?.path ?? null;
   const interrupt = given ?? interrupts();
   const inDir = (file) => (outDir === null ? null : join(outDir, file));
@@ -222,11 +222,11 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
     pass: 'timed',
     interrupt,
     bytes,
-    // The summary's room, grown to the run's ops before the log fills the disk.
-    onHeader: (header) => room?.grow(roomFor(header.ops)),
+    // The summary's disk reserve, grown to the run's ops before the log fills the disk.
+    onHeader: (header) => reserve?.grow(reserveFor(header.ops)),
   });
   if (!timed.wroteLog) {
-    room?.free();
+    reserve?.free();
     const err = startFailure(timed.outcome, target, cfg, outDir);
     // A usage error leaves nothing on disk (the previous result is back in place).
     if (err.exitCode === EXIT.USAGE) out?.discard();
@@ -273,7 +273,7 @@ async function passesInto(out, room, { named, target, bytes, cfg, argv, startedA
     ? await splitPass({ target, cfg, argv, timed, run, outputs, interrupt, bytes })
     : null;
   const replicaLog = await replicate({ target, cfg, argv, timed, run, inDir, outputs, interrupt, bytes });
-  room?.free();
+  reserve?.free();
   // The sites beside the counting pass's log (docs/log-format.md, "sites.json").
   if (sites && sitesPath) writeResultFile(sitesPath, JSON.stringify(sites));
   if (blocks && blocksPath) writeResultFile(blocksPath, JSON.stringify(blocks));

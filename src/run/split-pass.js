@@ -3,7 +3,7 @@
 // whose module has its allocator, memory.grow and exports stamped
 // (src/worker/alloc-timing.js). Its log stays in memory: what the analysis
 // takes is each call's time and op from it, beside the worker's stamps.
-import { readRun } from '../analysis/log-reader.js';
+import { decodeLog } from '../analysis/log-reader.js';
 import { runPass } from './pass.js';
 
 /**
@@ -29,7 +29,7 @@ export async function splitPass({ target, cfg, argv, timed, run, outputs, interr
   });
   if (pass.outcome.status === 'interrupted') run.status = 'interrupted';
   if (!pass.wroteLog || !pass.outcome.timeSplit) return null;
-  const log = readRun(pass.memoryLog);
+  const log = decodeLog(pass.memoryLog);
   return {
     status: pass.outcome.status,
     calls: Array.from(log.elapsed),

@@ -1,72 +1,7 @@
-// `wasm-soak report DIR`: re-analyses and re-plots a result folder from its
-// log, also one left by an interrupted or crashed run, once no other run
-// writes there (it locks the folder: folder-lock.js).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { analysisConfig, logOutcome } from '../../analysis/config.js';
-import { judge } from '../../analysis/judge.js';
-import { damageWords, readResultLogs } from '../../analysis/log-reader.js';
-import { EXIT } from '../../errors.js';
-import { DEFAULTS } from '../../options/schema.js';
-import { analyzeInto } from '../../report/result.js';
-import { lockFolder } from '../../run/folder-lock.js';
-import { interrupts } from '../../run/interrupt.js';
-import { freeRoom } from '../../run/room.js';
+// `wasm-soak report DIR`: the library's reportFolder (src/library/report.js)
+// re-analyses and re-plots a result folder; one line on stdout says what.
+import { reportFolder } from '../../library/report.js';
 import { noteResultFolder } from '../std-streams.js';
-
-/**
- * The outcome of a run whose summary.json says it completed but whose log
- * (data) has lost its end (cut short after the run: truncated, half lost):
- * failed, saying how much of it is left. The log's own completeness
- * decides, never the summary's word alone.
- */
-function lostEnd(data, s) {
-  const of = s.iterations?.completed;
-  const calls = data.calls.toLocaleString('en-US');
-  const ran = Number.isFinite(of) ? ` of the ${of.toLocaleString('en-US')}` : '';
-  return {
-    status: 'failed',
-    reason: null,
-    phase: 'log',
-    error: {
-      name: 'Error',
-      message: `samples.wslog has lost its end: it holds ${calls}${ran} calls the run completed (summary.json says it completed; the log was cut short after it); the calls it holds were analysed`,
-    },
-  };
-}
-
-/**
- * The run's outcome { run, count }: from summary.json when the run wrote
- * one, else from the log (run); count the counting pass's as the summary
- * said it, else null (the analysis reads it from its log). A summary that
- * says completed over a log that lost its end is overruled (lostEnd).
- */
-function previousOutcome(dir, data) {
-  const path = join(dir, 'summary.json');
-  if (existsSync(path)) {
-    try {
-      const s = JSON.parse(readFileSync(path, 'utf8'));
-      const cp = s.sources?.countingPass;
-      const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error, frees: cp.frees } : null;
-      if (s.status === 'completed' && !data.complete) return { run: lostEnd(data, s), count };
-      if (s.status)
-        return {
-          run: {
-            status: s.status,
-            reason: s.stopReason,
-            phase: s.error?.phase,
-            error: s.error,
-            decided: s.earlyStop ?? null,
-            threads: s.sources?.threads ?? null,
-          },
-          count,
-        };
-    } catch {
-      // A summary cut short by a crash: fall back to the log.
-    }
-  }
-  return { run: logOutcome(data), count: null };
-}
 
 /**
  * Re-reports the folder of parseCommand('report', argv). The analysis
@@ -74,46 +9,12 @@ function previousOutcome(dir, data) {
  */
 export async function commandReport({ values, positionals }) {
   const dir = positionals[0];
-  // A folder that does not exist has no log to read: readResultLogs says so.
-  const lock = statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? lockFolder(dir) : null;
-  // A killed run's room is free to use now that the folder is this command's.
-  if (lock) freeRoom(dir);
-  try {
-    return await reportInto(dir, values);
-  } finally {
-    lock?.release();
-  }
-}
-
-/** Re-reports the result folder dir (locked) with the analysis options values; resolves the exit code. */
-async function reportInto(dir, values) {
-  const logs = readResultLogs(dir);
-  const data = logs.timed;
-  for (const [name, log] of [
-    ['samples.wslog', logs.timed],
-    ['samples-count.wslog', logs.counted],
-    ['samples-replica.wslog', logs.replica],
-  ]) {
-    const damage = log && damageWords(join(dir, name), log);
-    if (damage) process.stderr.write(`wasm-soak: ${damage}\n`);
-  }
-  const cfg = {
-    ...analysisConfig(data.header, values),
-    formats: values.formats ?? DEFAULTS.formats,
-    requirePlots: values.requirePlots ?? DEFAULTS.requirePlots,
-    plotTimeoutMs: values.plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
-  };
-  const interrupt = interrupts();
-  const { run, count } = previousOutcome(dir, data);
-  const summary = await analyzeInto(dir, { cfg, run, count, interrupt, logs });
+  const warn = (text) => process.stderr.write(`wasm-soak: ${text}\n`);
+  const { summary, exitCode, interrupted } = await reportFolder(dir, values, { warn });
   noteResultFolder(dir);
-  if (interrupt.interrupted) return summary.exitCode; // 130, or 3 for a failed run (result.js)
-  if (!values.quiet)
+  if (!interrupted && !values.quiet)
     process.stdout.write(
       `${dir}: ${summary.status}, verdict ${summary.verdict}; wrote ${[...(summary.outputs.figures ?? []), 'summary.json'].join(', ')}\n`,
     );
-  // Re-reporting an interrupted run judges what it recorded.
-  return summary.exitCode === EXIT.INTERRUPTED
-    ? judge({ findings: summary.findings, inconclusive: summary.inconclusive, failOn: cfg.failOn }).exitCode
-    : summary.exitCode;
+  return exitCode;
 }

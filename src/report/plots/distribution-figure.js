@@ -1,7 +1,6 @@
 // The distribution figure: the time per call of the early and late
 // windows as empirical distributions.
-import { timeUnit } from '../format.js';
-import { formatCount, formatNs } from '../words.js';
+import { formatCount, formatNs, timeUnit } from '../format.js';
 import { logTics, ticList } from './axes.js';
 import { rows } from './data.js';
 import { windowVars } from './window.js';

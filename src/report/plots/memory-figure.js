@@ -1,14 +1,13 @@
 // The memory figure: linear memory, the heap top and live bytes with the
 // free memory held between them, peaks within calls, the heap census, each
 // memory that grew, the JS heap and RSS, and the calls that grew memory.
-import { censusMetricsOf } from '../../analysis/census-metrics.js';
 import { FLAG, VERDICT_DEFAULTS } from '../../protocol.js';
-import { byteUnit } from '../format.js';
-import { formatBytes, formatCount } from '../words.js';
+import { byteUnit, formatBytes, formatCount } from '../format.js';
 import { linearTics, ticList, xTics } from './axes.js';
 import { blocks, envelope, rows } from './data.js';
 import { BUCKETS, MAX_POINTS } from './limits.js';
-import { fittedLine, testedWindow, trendFor, trendVars, warmupEnd, windowVars } from './window.js';
+import { memorySeries } from './memory-series.js';
+import { fittedLine, testedWindow, trendVars, warmupEnd, windowVars } from './window.js';
 
 function growthEvents(data, ops) {
   const { iter, bytes } = data.memory;
@@ -78,28 +77,6 @@ function heldFreeBand(heap, live, from) {
   return shaded ? out : null;
 }
 
-/** Whether series a and b are one series (one object, or the same values). */
-const same = (a, b) => Boolean(a && b && (a === b || a.value === b.value));
-
-// Where the memory figure's heap top and live bytes come from, for their key
-// entries: the allocator's own statistics, the heap census (then its own
-// live bytes line is that line: it is not drawn twice), the counting pass
-// (as summary.sources.liveBytes names it), else the scenario's stats().
-function memorySources(m, summary, { heap, live, census, censusname }) {
-  const short = (t) => String(t).split(' (')[0]; // 'mallinfo (uordblks, …)' → 'mallinfo'
-  const allocator = short(summary.sources?.allocator?.source ?? 'allocator');
-  const liveIsCensus = same(live, census.censusLive);
-  let liveSource = 'stats()';
-  if (same(live, census.censusLiveHeld)) liveSource = 'held by the application: heap census after full GCs';
-  else if (same(live, m.allocatorLive)) liveSource = allocator;
-  else if (liveIsCensus) liveSource = censusname;
-  else if (summary.sources?.liveBytes) liveSource = short(summary.sources.liveBytes);
-  let heapSource = 'stats()';
-  if (same(heap, m.allocatorHeap)) heapSource = allocator;
-  else if (same(heap, census.censusHeap)) heapSource = censusname;
-  return { heapSource, liveSource, liveIsCensus };
-}
-
 // Peak live bytes within calls (the counting pass's metrics.livePeak) as a
 // band over the live bytes line: rows x, live, peak, thinned like that line.
 // At each live sample the peak is the last peak sample at or before it (the
@@ -119,123 +96,13 @@ function peakBand(live, peak) {
   return { rows: envelope(live.iter, live.value, MAX_POINTS, upper), above };
 }
 
-// The decoded run's series for each memory series name a finding or the
-// summary may test (src/analysis/verdict.js), as drawn in the memory figure.
-const MEMORY_TREND_SERIES = {
-  memory: ['memfile', 'linear memory'],
-  'heap-top': ['heapfile', 'the heap top'],
-  'heap-bytes': ['heapfile', 'the allocator heap'],
-  'live-bytes': ['livefile', 'live bytes'],
-  'js-heap': ['jsheapfile', 'the JS heap'],
-};
-
 /**
- * Each memory that grew, when the run has several (the memory figure's
- * linear memory is their sum): one whose linear memory or heap census live
- * bytes rose from the first sample to the last. { memory, live } as blocks
- * for the figure, memory its linear memory as steps and live its census
- * live bytes (where the census recognised its allocator), each block titled
- * with the memory's label; rows [x, bytes].
+ * The data files of the memory figure: each group's series scaled to its
+ * axis's unit (left and right: { key: rows }, yu and y2u their units), the
+ * held free band, the trend, each memory that grew and the growth events,
+ * as { files, fileVars, grows } (grows: growthEvents' blocks).
  */
-function grownMemories(data) {
-  const memories = data.header?.memories ?? [];
-  const memory = [],
-    live = [];
-  if (memories.length < 2) return { memory, live };
-  const rose = (s) => s?.value.length > 0 && s.value.at(-1) > s.value[0];
-  memories.forEach(({ label }, k) => {
-    const s = data.metrics?.[`memory:${label}`];
-    const census = censusMetricsOf(data.metrics, k).censusLive;
-    if (!s?.value.length || !(rose(s) || rose(census))) return;
-    const steps = Array.from(s.iter, (x, i) => [x, s.value[i]]);
-    steps.push([Math.max(data.calls - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
-    memory.push({ title: `linear memory "${label}"`, rows: steps });
-    if (census?.iter.length) {
-      live.push({
-        title: `live bytes of "${label}" (heap census)`,
-        rows: envelope(census.iter, census.value, MAX_POINTS),
-      });
-    }
-  });
-  return { memory, live };
-}
-
-/**
- * The memory figure of the decoded run and its summary (ctx: the x scale and
- * title): { name, vars, files, fileVars, desc }. Long: up to a dozen series,
- * each built, keyed and described in the order gnuplot draws them.
- */
-export function memoryFigure(data, summary, ctx) {
-  const n = data.calls,
-    mem = data.memory;
-  if (n < 1 || !mem || mem.iter.length === 0) return null;
-  const xs = ctx.x,
-    m = data.metrics ?? {};
-  const steps = Array.from(mem.iter, (x, i) => [x, mem.bytes[i]]);
-  steps.push([Math.max(n - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
-  const series = (s) => (s?.iter.length ? envelope(s.iter, s.value, MAX_POINTS) : null);
-  // Heap and live bytes from the scenario's stats(), else from the
-  // allocator's own statistics. The verdict's input (analyze.js) may already
-  // carry the allocator's heap or the counting pass's live bytes as
-  // heapBytes / liveBytes: summary.sources names them, and a series that is
-  // the allocator's own object is labelled as the allocator.
-  const heap = m.heapBytes?.iter.length ? m.heapBytes : m.allocatorHeap;
-  const live = m.liveBytes?.iter.length ? m.liveBytes : m.allocatorLive;
-  const band = peakBand(live, m.livePeak);
-  const census = censusMetricsOf(m, summary.census?.memory?.index ?? 0);
-  const censusLabel = summary.census?.memory?.label;
-  const several = (summary.memory?.memories?.length ?? 0) > 1;
-  const censusname = several && censusLabel ? `heap census of memory ${censusLabel}` : 'heap census';
-  const { heapSource, liveSource, liveIsCensus } = memorySources(m, summary, { heap, live, census, censusname });
-  const left = {
-    memfile: steps,
-    heapfile: series(heap),
-    livefile: series(live),
-    peakfile: band?.rows,
-    // The heap census (when it ran) of the memory the verdicts read: bytes
-    // in use (unless that is the live bytes line), free, the largest free block.
-    censuslivefile: liveIsCensus ? null : series(census.censusLive),
-    censusfreefile: series(census.censusFree),
-    censuslargestfile: series(census.censusLargestFree),
-  };
-  // The JS heap retained after full GCs is what the js-heap trend tests;
-  // the raw heap (with its GC sawtooth) only when that is missing. When it
-  // is the finding the right axis is its own: RSS (hundreds of MiB) would
-  // flatten it.
-  const retained = m.jsHeapAfterGC?.iter.length > 0;
-  const trend = trendFor(summary, (name) => name in MEMORY_TREND_SERIES);
-  const [trendKey, trendWhat] = trend ? MEMORY_TREND_SERIES[trend.series] : [];
-  const right = {
-    jsheapfile: series(retained ? m.jsHeapAfterGC : m.jsHeap),
-    rssfile: trendKey === 'jsheapfile' ? null : series(m.rss),
-  };
-  const fit =
-    trend &&
-    fittedLine(
-      { ...left, ...right }[trendKey] ?? [],
-      trend.slope.perKiloIterations / 1000,
-      trend.window?.from ?? 0,
-      trend.window?.to ?? n,
-    );
-  const onRight = trendKey === 'jsheapfile';
-  const maxOf = (group, extra) =>
-    Math.max(
-      0,
-      ...Object.values(group).flatMap((r) => (r ? r.map((p) => p.at(-1)) : [])),
-      ...(extra ?? []).map((p) => p[1]),
-    );
-  const grown = grownMemories(data);
-  const grownRows = [...grown.memory, ...grown.live].flatMap((b) => b.rows);
-  const yTop = maxOf(left, [...(onRight ? [] : (fit ?? [])), ...grownRows]),
-    y2Top = maxOf(right, onRight ? fit : null);
-  const yu = byteUnit(yTop),
-    y2u = byteUnit(y2Top);
-  const twoAxes = Boolean(right.jsheapfile || right.rssfile);
-  // The JS heap as the finding: its axis spans its own range, not from 0,
-  // so a climb of a few MiB on a 30 MiB heap shows.
-  const y2Low = onRight ? Math.min(...right.jsheapfile.map((p) => p[1]), ...fit.map((p) => p[1])) : 0;
-  const yt = linearTics((yTop * 1.04) / yu.div),
-    y2t = linearTics((y2Top * 1.02) / y2u.div, (y2Low * 0.98) / y2u.div);
+function dataFiles(data, summary, { left, right, yu, y2u, chosen, fit, xs }) {
   const files = {},
     fileVars = {};
   const add = (key, list, unit) => {
@@ -245,10 +112,11 @@ export function memoryFigure(data, summary, ctx) {
   };
   for (const [key, list] of Object.entries(left)) add(key, list, yu);
   for (const [key, list] of Object.entries(right)) add(key, list, y2u);
-  add('gapfile', heldFreeBand(heap, live, warmupEnd(summary, 'memory', n)), yu);
-  if (fit) add('trendfile', fit, onRight ? y2u : yu);
+  add('gapfile', heldFreeBand(chosen.heap, chosen.live, warmupEnd(summary, 'memory', data.calls)), yu);
+  if (fit) add('trendfile', fit, chosen.onRight ? y2u : yu);
   const scaled = (list) =>
     list.map((b) => ({ title: b.title, rows: b.rows.map(([x, v]) => [x / xs.div, v / yu.div]) }));
+  const { grown } = chosen;
   if (grown.memory.length) {
     files['memories.dat'] = blocks(scaled(grown.memory));
     fileVars.memoriesfile = 'memories.dat';
@@ -259,11 +127,118 @@ export function memoryFigure(data, summary, ctx) {
   }
   const grows = growthEvents(data, data.header?.ops ?? []);
   if (grows.length) {
-    files['grow.dat'] = blocks(
-      grows.map((g) => ({ title: g.title, rows: g.rows.map(([x, v]) => [x / xs.div, v / yu.div]) })),
-    );
+    files['grow.dat'] = blocks(scaled(grows));
     fileVars.growfile = 'grow.dat';
   }
+  return { files, fileVars, grows };
+}
+
+/**
+ * The memory figure's two axes: the left one's (linear memory, the heap,
+ * live bytes, the census, each memory that grew) and the right one's (the
+ * JS heap, RSS) units and ticks, the trend fit on the axis of the series it
+ * fits. { yu, y2u, yt, y2t, twoAxes }.
+ */
+function axes(left, right, fit, { onRight, grown }) {
+  const maxOf = (group, extra) =>
+    Math.max(
+      0,
+      ...Object.values(group).flatMap((r) => (r ? r.map((p) => p.at(-1)) : [])),
+      ...(extra ?? []).map((p) => p[1]),
+    );
+  const grownRows = [...grown.memory, ...grown.live].flatMap((b) => b.rows);
+  const yTop = maxOf(left, [...(onRight ? [] : (fit ?? [])), ...grownRows]),
+    y2Top = maxOf(right, onRight ? fit : null);
+  const yu = byteUnit(yTop),
+    y2u = byteUnit(y2Top);
+  // The JS heap as the finding: its axis spans its own range, not from 0,
+  // so a climb of a few MiB on a 30 MiB heap shows.
+  const y2Low = onRight ? Math.min(...right.jsheapfile.map((p) => p[1]), ...fit.map((p) => p[1])) : 0;
+  return {
+    yu,
+    y2u,
+    yt: linearTics((yTop * 1.04) / yu.div),
+    y2t: linearTics((y2Top * 1.02) / y2u.div, (y2Low * 0.98) / y2u.div),
+    twoAxes: Boolean(right.jsheapfile || right.rssfile),
+  };
+}
+
+/** What the memory figure draws, in words, for its description (left, right: the groups drawn). */
+function drawnWords(chosen, left, right) {
+  const { grown } = chosen;
+  return [
+    'linear memory',
+    left.heapfile && 'heap top',
+    left.livefile && 'live bytes',
+    chosen.censusTitle,
+    grown.memory.length > 0 &&
+      `each memory that grew (${grown.memory.map((b) => b.title.slice('linear memory '.length)).join(', ')})`,
+    grown.live.length > 0 && 'the live bytes of those the heap census recognised',
+    right.jsheapfile && 'the worker JS heap (right axis)',
+    right.rssfile && 'process RSS (right axis)',
+  ].filter(Boolean);
+}
+
+// Every data file the memory figure's script names, empty when not drawn.
+const NO_FILES = Object.freeze(
+  Object.fromEntries(
+    [
+      'memfile',
+      'heapfile',
+      'livefile',
+      'peakfile',
+      'gapfile',
+      'censuslivefile',
+      'censusfreefile',
+      'censuslargestfile',
+      'jsheapfile',
+      'rssfile',
+      'growfile',
+      'memoriesfile',
+      'memorieslivefile',
+      'trendfile',
+    ].map((k) => [k, '']),
+  ),
+);
+
+/**
+ * The memory figure of the decoded run and its summary (ctx: the x scale and
+ * title): { name, vars, files, fileVars, desc }. The series are
+ * memorySeries' choice; this draws them: thinned, on two axes, keyed and
+ * described in the order gnuplot draws them.
+ */
+export function memoryFigure(data, summary, ctx) {
+  const n = data.calls,
+    mem = data.memory;
+  if (n < 1 || !mem || mem.iter.length === 0) return null;
+  const xs = ctx.x;
+  const chosen = memorySeries(data, summary);
+  const steps = Array.from(mem.iter, (x, i) => [x, mem.bytes[i]]);
+  steps.push([Math.max(n - 1, steps.at(-1)[0]), steps.at(-1)[1]]);
+  const series = (s) => (s?.iter.length ? envelope(s.iter, s.value, MAX_POINTS) : null);
+  const band = peakBand(chosen.live, chosen.peak);
+  const left = {
+    memfile: steps,
+    heapfile: series(chosen.heap),
+    livefile: series(chosen.live),
+    peakfile: band?.rows,
+    censuslivefile: series(chosen.census.live),
+    censusfreefile: series(chosen.census.free),
+    censuslargestfile: series(chosen.census.largest),
+  };
+  const right = { jsheapfile: series(chosen.jsHeap), rssfile: series(chosen.rss) };
+  const { trend, onRight } = chosen;
+  const fit =
+    trend &&
+    fittedLine(
+      { ...left, ...right }[chosen.trendKey] ?? [],
+      trend.slope.perKiloIterations / 1000,
+      trend.window?.from ?? 0,
+      trend.window?.to ?? n,
+    );
+  const { yu, y2u, yt, y2t, twoAxes } = axes(left, right, fit, chosen);
+  const { files, fileVars, grows } = dataFiles(data, summary, { left, right, yu, y2u, chosen, fit, xs });
+  const { censusname } = chosen;
   // With two axes in one figure every tick names its unit.
   const vars = {
     title: `Memory — ${ctx.title}`,
@@ -280,54 +255,27 @@ export function memoryFigure(data, summary, ctx) {
     xticlist: xTics(n / xs.div),
     ...windowVars(trend?.window ?? testedWindow(summary, (name) => name === 'memory'), xs),
     nops: grows.length,
-    nmemories: grown.memory.length,
-    nmemorieslive: grown.live.length,
+    nmemories: chosen.grown.memory.length,
+    nmemorieslive: chosen.grown.live.length,
     // Many growth markers shrink, so the lines (and the trend) stay visible.
     growsize: grows.reduce((t, g) => t + g.rows.length, 0) > 40 ? 0.7 : 1.1,
-    jsheaptitle: retained ? 'worker JS heap after GC' : 'worker JS heap',
-    heaptitle: `heap top (${heapSource})`,
-    livetitle: `live bytes (${liveSource})`,
+    jsheaptitle: chosen.retained ? 'worker JS heap after GC' : 'worker JS heap',
+    heaptitle: `heap top (${chosen.heapSource})`,
+    livetitle: `live bytes (${chosen.liveSource})`,
     censusname,
-    censuslivetitle: same(live, census.censusLiveHeld)
+    censuslivetitle: chosen.census.held
       ? `live bytes with garbage awaiting the collector (${censusname})`
       : `live bytes (${censusname})`,
     peaktitle: band ? `peak live within calls (up to ${formatBytes(band.above)} above live)` : '',
-    ...trendVars(fit && trend, trendWhat),
+    ...trendVars(fit && trend, chosen.trendWhat),
     trendaxes: onRight ? 'x1y2' : 'x1y1',
   };
-  const drawn = [
-    'linear memory',
-    left.heapfile && 'heap top',
-    left.livefile && 'live bytes',
-    (left.censuslivefile || left.censusfreefile) &&
-      (several && censusLabel ? `the heap census of memory "${censusLabel}"` : 'the heap census'),
-    grown.memory.length > 0 &&
-      `each memory that grew (${grown.memory.map((b) => b.title.slice('linear memory '.length)).join(', ')})`,
-    grown.live.length > 0 && 'the live bytes of those the heap census recognised',
-    right.jsheapfile && 'the worker JS heap (right axis)',
-    right.rssfile && 'process RSS (right axis)',
-  ].filter(Boolean);
+  const drawn = drawnWords(chosen, left, right);
   return {
     name: 'memory',
     vars,
     files,
-    fileVars: {
-      memfile: '',
-      heapfile: '',
-      livefile: '',
-      peakfile: '',
-      gapfile: '',
-      censuslivefile: '',
-      censusfreefile: '',
-      censuslargestfile: '',
-      jsheapfile: '',
-      rssfile: '',
-      growfile: '',
-      memoriesfile: '',
-      memorieslivefile: '',
-      trendfile: '',
-      ...fileVars,
-    },
+    fileVars: { ...NO_FILES, ...fileVars },
     desc: `Memory over ${formatCount(n)} iterations in ${yu.label}: ${drawn.join(', ')}${fit ? `; ${vars.trendnote}` : ''}.`,
   };
 }

@@ -1,6 +1,6 @@
 // The ops figure: the median time of each op in windows across the run.
 import { OPS_CELL, OPS_FIELDS } from '../../protocol.js';
-import { isTimeSeries } from '../words.js';
+import { isTimeSeries } from '../lead.js';
 import { timeAxis, xTics } from './axes.js';
 import { blocks } from './data.js';
 import { OP_WINDOWS } from './limits.js';

@@ -1,6 +1,5 @@
 // The shadow stack figure: its depth, with the stack-drift trend.
-import { byteUnit } from '../format.js';
-import { formatCount } from '../words.js';
+import { byteUnit, formatCount } from '../format.js';
 import { linearTics, ticList, xTics } from './axes.js';
 import { envelope, rows } from './data.js';
 import { MAX_POINTS } from './limits.js';

@@ -1,7 +1,8 @@
 // The time figure: the rolling median time per call with its spread, the
 // slow calls marked, and the time trend.
 import { BAND, BAND_FIELDS } from '../../protocol.js';
-import { formatCount, formatNs, isTimeSeries } from '../words.js';
+import { formatCount, formatNs } from '../format.js';
+import { isTimeSeries } from '../lead.js';
 import { timeAxis, xTics } from './axes.js';
 import { rows } from './data.js';
 import { BUCKETS, SPIKE_GROUP } from './limits.js';

@@ -1,6 +1,6 @@
 // What every figure marks of the trend tests: where the warm-up ends, the
 // window a test judged (shaded), and the fitted trend with its note.
-import { formatCount, slopeText } from '../words.js';
+import { formatCount, slopeText } from '../format.js';
 
 // Where the iterations excluded from the trend tests of a signal ('time',
 // 'memory') end: the tested window's start, else the warm-up of the summary.

@@ -6,6 +6,7 @@
 // that loads them, calls the export (a direct wasm-to-wasm call) and drops
 // its results. The allocator calls for buffer arguments go the same way.
 // Slot k is the 8 bytes at 8 * k; a value sits at the start of its slot.
+import { TRAMPOLINE_NAME } from '../../harness-names.js';
 import { OUTPUT_COUNTER, OUTPUT_FOLD_PRIME, OUTPUT_VALUES, PAGE_BYTES } from '../../protocol.js';
 
 const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b, funcref: 0x70, externref: 0x6f };
@@ -32,8 +33,6 @@ const OP = {
 // bits zero-extended, f64's bits.
 const AS_I64 = { i32: [0xad], i64: [], f32: [0xbc, 0xad], f64: [0xbd] };
 export const SLOT_BYTES = 8;
-/** The name of the trampoline's functions, as a stack trace shows them. */
-export const TRAMPOLINE_NAME = 'wasm-soak:trampoline';
 // Buffer allocation: alloc() reads the length from slot 0 and stores the
 // pointer in slot 1; free() reads the pointer from slot 0, the length from slot 1.
 const ALLOC_IN = 0;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { threadsText } from '../../../src/report/words.js';
+import { threadsText } from '../../../src/report/tables.js';
 import { installThreadCounter } from '../../../src/worker/threads.js';
 
 test('threads started through require and import are counted, with the exits and failures', async () => {
