@@ -105,6 +105,39 @@ static void test_quantiles(void) {
   free(y);
 }
 
+/* Every quantile of a dense list of p matches the sorted reference, on
+ * values crowded into one bin of the selection's high half (more values than
+ * a bin sorts: resolved by the low half's histogram), values spread over many
+ * small bins, and repeated values with NaN among them. */
+static void test_quantiles_many(void) {
+  enum { N = 30011, NP = 404 };
+  float *y = malloc(N * sizeof *y), *c = malloc(N * sizeof *c);
+  double p[NP], q[NP];
+  for (size_t i = 0; i < NP; i++)
+    p[i] = (double)((i * 7919) % NP) / (NP - 1); /* every rank, out of order */
+  uint32_t s = 11;
+  for (int shape = 0; shape < 3; shape++) {
+    for (size_t i = 0; i < N; i++) {
+      double u = next_unit(&s);
+      y[i] = shape == 0   ? (float)(64 + u / 4)
+             : shape == 1 ? (float)(u * u * 1e6 - 10)
+                          : (float)(60 + (int)(u * 9));
+    }
+    if (shape == 2)
+      y[5] = NAN;
+    CHECK(ws_quantiles(y, N, p, NP, q) == 0);
+    for (size_t i = 0; i < N; i++)
+      c[i] = isnan(y[i]) ? INFINITY : y[i];
+    qsort(c, N, sizeof *c, cmp_float);
+    int same = 1;
+    for (size_t i = 0; i < NP; i++)
+      same &= q[i] == c[(size_t)floor(p[i] * (double)(N - 1) + 0.5)];
+    CHECK(same);
+  }
+  free(y);
+  free(c);
+}
+
 static void test_ops(void) {
   enum { N = 9000, W = 3, K = 3 };
   float *y = malloc(N * sizeof *y);
@@ -144,6 +177,7 @@ int main(void) {
   test_bands_keep_spikes();
   test_bands_small_and_uneven();
   test_quantiles();
+  test_quantiles_many();
   test_ops();
   test_invalid();
   return check_report("decimate");

@@ -92,6 +92,7 @@ static uint32_t float_key(float f) {
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
+/* The float whose float_key is k (the inverse of float_key). */
 static float key_float(uint32_t k) {
   uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
   float f;
@@ -99,30 +100,55 @@ static float key_float(uint32_t k) {
   return f;
 }
 
-/* Sorts keys[0..n) ascending with three 11-bit LSD radix passes, using tmp
- * (n entries) as the second buffer. The result ends up in tmp after an odd
- * number of passes, so it is copied back into keys. */
-static void radix_sort(uint32_t *keys, uint32_t *tmp, size_t n) {
-  static const int shifts[3] = {0, 11, 22};
-  uint32_t *src = keys, *dst = tmp;
-  for (int pass = 0; pass < 3; pass++) {
-    size_t count[2048] = {0};
-    int s = shifts[pass];
-    for (size_t i = 0; i < n; i++)
-      count[(src[i] >> s) & 2047u]++;
-    size_t sum = 0;
-    for (size_t d = 0; d < 2048; d++) {
-      size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++)
-      dst[count[(src[i] >> s) & 2047u]++] = src[i];
-    uint32_t *t = src;
-    src = dst;
-    dst = t;
+/* The quantiles select by the float key in two 16-bit halves: a histogram
+ * of the high halves finds the bin of each rank; the keys of those bins only
+ * are then gathered, and the low half is found by a second histogram (or, in
+ * a bin of at most SMALL_BIN keys, by sorting them). */
+#define HALF_BINS 65536u
+#define SMALL_BIN 2048u
+
+/* qsort order of uint32_t keys, ascending. */
+static int key_cmp(const void *pa, const void *pb) {
+  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Writes to rank[i] the nearest-rank index of p[i] in n values and to
+ * order[0..np) the indices i by ascending rank[i]. */
+static void ranks_in_order(const double *p, size_t np, size_t n, size_t *rank,
+                           size_t *order) {
+  for (size_t i = 0; i < np; i++) {
+    rank[i] = rank_of(p[i], n);
+    size_t j = i;
+    for (; j > 0 && rank[order[j - 1]] > rank[i]; j--)
+      order[j] = order[j - 1];
+    order[j] = i;
   }
-  memcpy(keys, src, n * sizeof *keys);
+}
+
+/* Sets key[j] to the full key of rank r_j - first within the m keys g[0..m)
+ * of one high-half bin `high`, for the run of ranks order[*at..) that fall in
+ * the bin (r < first + m), advancing *at past them. low: HALF_BINS counts of
+ * scratch. */
+static void resolve_bin(uint32_t *g, size_t m, uint32_t high, size_t first,
+                        const size_t *rank, const size_t *order, size_t np, size_t *at,
+                        uint32_t *low, uint32_t *key) {
+  if (m <= SMALL_BIN) {
+    qsort(g, m, sizeof *g, key_cmp);
+    for (; *at < np && rank[order[*at]] < first + m; (*at)++)
+      key[order[*at]] = g[rank[order[*at]] - first];
+    return;
+  }
+  memset(low, 0, HALF_BINS * sizeof *low);
+  for (size_t i = 0; i < m; i++)
+    low[g[i] & 0xffffu]++;
+  size_t below = first, l = 0;
+  for (; *at < np && rank[order[*at]] < first + m; (*at)++) {
+    size_t r = rank[order[*at]];
+    while (below + low[l] <= r)
+      below += low[l++];
+    key[order[*at]] = high << 16 | (uint32_t)l;
+  }
 }
 
 int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *out) {
@@ -131,16 +157,65 @@ int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *o
   for (size_t i = 0; i < np; i++)
     if (!(p[i] >= 0.0 && p[i] <= 1.0))
       return WS_EINVAL;
-  uint32_t *keys = malloc(2 * n * sizeof *keys);
-  if (keys == NULL)
-    return WS_ENOMEM;
+  size_t *start = calloc(HALF_BINS + 1, sizeof *start);
+  size_t *at = malloc(HALF_BINS * sizeof *at);
+  uint32_t *low = malloc(HALF_BINS * sizeof *low);
+  size_t *rank = malloc((np + 1) * sizeof *rank),
+         *order = malloc((np + 1) * sizeof *order);
+  uint32_t *key = malloc((np + 1) * sizeof *key);
+  uint8_t *need = calloc(HALF_BINS, 1);
+  uint32_t *g = NULL;
+  int rc = WS_ENOMEM;
+  if (start == NULL || at == NULL || low == NULL || rank == NULL || order == NULL ||
+      key == NULL || need == NULL)
+    goto done;
   for (size_t i = 0; i < n; i++)
-    keys[i] = float_key(y[i]);
-  radix_sort(keys, keys + n, n);
+    start[(float_key(y[i]) >> 16) + 1]++;
+  for (size_t b = 0; b < HALF_BINS; b++)
+    start[b + 1] += start[b]; /* start[b]: the keys below bin b */
+  ranks_in_order(p, np, n, rank, order);
+  size_t b = 0, gathered = 0;
+  for (size_t j = 0; j < np; j++) {
+    while (start[b + 1] <= rank[order[j]])
+      b++;
+    if (!need[b])
+      gathered += start[b + 1] - start[b];
+    need[b] = 1;
+  }
+  g = malloc((gathered + 1) * sizeof *g);
+  if (g == NULL)
+    goto done;
+  for (size_t k = 0, next = 0; k < HALF_BINS; k++) {
+    at[k] = next;
+    if (need[k])
+      next += start[k + 1] - start[k];
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint32_t k = float_key(y[i]);
+    if (need[k >> 16])
+      g[at[k >> 16]++] = k;
+  }
+  /* at[k] is now the end of bin k's keys in g. */
+  for (size_t j = 0, high = 0; j < np;) {
+    while (start[high + 1] <= rank[order[j]])
+      high++;
+    size_t m = start[high + 1] - start[high];
+    resolve_bin(g + at[high] - m, m, (uint32_t)high, start[high], rank, order, np, &j,
+                low, key);
+  }
   for (size_t i = 0; i < np; i++)
-    out[i] = key_float(keys[rank_of(p[i], n)]);
-  free(keys);
-  return 0;
+    out[i] = key_float(key[i]);
+  rc = 0;
+done:
+  free(start);
+  free(at);
+  free(low);
+  free(rank);
+  free(order);
+  free(key);
+  free(need);
+  free(g);
+  return rc;
 }
 
 int ws_decimate_ops(const float *y, const uint16_t *op, size_t n, size_t nops,
