@@ -20,9 +20,11 @@
  * buckets * WS_BAND_FIELDS doubles). Min, max and the index of the max cover
  * the bucket itself; p10, median and p90 cover a rolling window of `window`
  * values centred on the bucket (widened to the bucket when smaller, shifted
- * to stay inside y). NaN values count as +infinity. Cost: O(n + buckets *
- * window). Returns WS_EINVAL when n, buckets or window is 0 or buckets > n,
- * WS_ENOMEM when the scratch copy cannot be allocated (out is then
+ * to stay inside y), selected without sorting: a histogram of the high 16
+ * bits of the values' order keys finds each rank's bin, and only that bin's
+ * values are selected among. NaN values count as +infinity. Cost: O(n +
+ * buckets * window), expected. Returns WS_EINVAL when n, buckets or window is 0 or
+ * buckets > n, WS_ENOMEM when the scratch copy cannot be allocated (out is then
  * unspecified). */
 int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
                       double *out);

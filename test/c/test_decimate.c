@@ -64,6 +64,37 @@ static void test_bands_keep_spikes(void) {
   free(y);
 }
 
+/* Every bucket's p10, median and p90 match the sorted reference of its
+ * window, on a series whose stretches crowd into one bin of the selection,
+ * spread over many, repeat a few values, or hold infinities. */
+static void test_bands_every_bucket(void) {
+  enum { N = 24000, B = 40, W = 900 };
+  float *y = malloc(N * sizeof *y);
+  uint32_t s = 5;
+  for (size_t i = 0; i < N; i++) {
+    double u = next_unit(&s);
+    int part = (int)(i / (N / 4));
+    y[i] = part == 0   ? (float)(64 + u / 8)
+           : part == 1 ? (float)(u * u * 1e7 - 5)
+           : part == 2 ? (float)(60 + (int)(u * 4))
+                       : (u < 0.15 ? INFINITY : (float)u);
+  }
+  double *out = malloc(B * WS_BAND_FIELDS * sizeof *out);
+  CHECK(ws_decimate_bands(y, N, B, W, out) == 0);
+  int same = 1;
+  for (size_t b = 0; b < B; b++) {
+    const double *o = out + b * WS_BAND_FIELDS;
+    size_t centre = b * (N / B) + (N / B) / 2;
+    size_t start = centre < W / 2 ? 0 : centre + W - W / 2 > N ? N - W : centre - W / 2;
+    same &= o[WS_BAND_P10] == ref_quantile(y + start, W, 0.1) &&
+            o[WS_BAND_MEDIAN] == ref_quantile(y + start, W, 0.5) &&
+            o[WS_BAND_P90] == ref_quantile(y + start, W, 0.9);
+  }
+  CHECK(same);
+  free(out);
+  free(y);
+}
+
 static void test_bands_small_and_uneven(void) {
   float y[7] = {5, 1, 4, 2, 3, NAN, 0};
   double out[3 * WS_BAND_FIELDS];
@@ -175,6 +206,7 @@ static void test_invalid(void) {
 
 int main(void) {
   test_bands_keep_spikes();
+  test_bands_every_bucket();
   test_bands_small_and_uneven();
   test_quantiles();
   test_quantiles_many();

@@ -11,12 +11,6 @@ static size_t rank_of(double p, size_t m) {
   return (size_t)floor(p * (double)(m - 1) + 0.5);
 }
 
-/* Copies src[0..n) to dst, turning NaN into +infinity so comparisons order. */
-static void copy_ordered(float *dst, const float *src, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    dst[i] = isnan(src[i]) ? INFINITY : src[i];
-}
-
 /* Writes the nearest-rank p10, median and p90 of a[0..m) (m > 0) to q[0..3),
  * reordering a. */
 static void three_quantiles(float *a, size_t m, double q[3]) {
@@ -29,58 +23,6 @@ static void three_quantiles(float *a, size_t m, double q[3]) {
   if (k90 > k50)
     ws__select_f32(a + k50 + 1, m - k50 - 1, k90 - k50 - 1);
   q[2] = a[k90];
-}
-
-/* Returns the first index of part `i` when n items are split into `parts`. */
-static size_t part_start(size_t i, size_t n, size_t parts) {
-  return (size_t)((uint64_t)i * n / parts);
-}
-
-int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
-                      double *out) {
-  if (y == NULL || out == NULL || n == 0 || buckets == 0 || window == 0 || buckets > n)
-    return WS_EINVAL;
-  size_t widest = (n + buckets - 1) / buckets;
-  if (window < widest)
-    window = widest;
-  if (window > n)
-    window = n;
-  float *scratch = malloc(window * sizeof *scratch);
-  if (scratch == NULL)
-    return WS_ENOMEM;
-  for (size_t b = 0; b < buckets; b++) {
-    size_t lo = part_start(b, n, buckets), hi = part_start(b + 1, n, buckets);
-    double *o = out + b * WS_BAND_FIELDS;
-    float mn = INFINITY, mx = -INFINITY;
-    size_t imax = lo;
-    for (size_t i = lo; i < hi; i++) {
-      float v = isnan(y[i]) ? INFINITY : y[i];
-      if (v < mn)
-        mn = v;
-      if (v > mx) {
-        mx = v;
-        imax = i;
-      }
-    }
-    size_t width = hi - lo < window ? window : hi - lo;
-    size_t centre = lo + (hi - lo) / 2;
-    size_t start = centre > width / 2 ? centre - width / 2 : 0;
-    if (start + width > n)
-      start = n - width;
-    copy_ordered(scratch, y + start, width);
-    double q[3];
-    three_quantiles(scratch, width, q);
-    o[WS_BAND_FIRST] = (double)lo;
-    o[WS_BAND_LAST] = (double)(hi - 1);
-    o[WS_BAND_MIN] = mn;
-    o[WS_BAND_MAX] = mx;
-    o[WS_BAND_IMAX] = (double)imax;
-    o[WS_BAND_P10] = q[0];
-    o[WS_BAND_MEDIAN] = q[1];
-    o[WS_BAND_P90] = q[2];
-  }
-  free(scratch);
-  return 0;
 }
 
 /* Maps a float to an unsigned key whose order matches the float order. */
@@ -100,11 +42,114 @@ static float key_float(uint32_t k) {
   return f;
 }
 
+/* The bins of the high 16 bits of float keys (ws_quantiles, window_quantiles). */
+#define HALF_BINS 65536u
+
+/* Writes the nearest-rank p10, median and p90 of y[0..m) (m > 0, NaN as
+ * +infinity) to q[0..3), as three_quantiles does, without reordering y:
+ * counts (HALF_BINS, all zero on entry and again on return) count the high
+ * halves of the values' keys to find the bin of each rank; only the values
+ * of those bins are copied to group (m floats) and selected among. */
+static void window_quantiles(const float *y, size_t m, uint32_t *counts, float *group,
+                             double q[3]) {
+  uint32_t lo = HALF_BINS - 1, hi = 0;
+  for (size_t i = 0; i < m; i++) {
+    uint32_t b = float_key(y[i]) >> 16;
+    counts[b]++;
+    lo = b < lo ? b : lo;
+    hi = b > hi ? b : hi;
+  }
+  const size_t rank[3] = {rank_of(0.1, m), rank_of(0.5, m), rank_of(0.9, m)};
+  uint32_t bin[3], b = lo;
+  size_t size[3], start[3], below = 0;
+  for (int j = 0; j < 3; j++) {
+    while (below + counts[b] <= rank[j])
+      below += counts[b++];
+    bin[j] = b;
+    size[j] = counts[b];
+    start[j] = below; /* the rank of the bin's first value */
+  }
+  memset(counts + lo, 0, (hi - lo + 1) * sizeof *counts);
+  /* The bins in group, in order: bin j's values from at[j] (a bin shared
+   * with the rank before shares its place). */
+  size_t at[3], fill[3], next = 0;
+  for (int j = 0; j < 3; j++) {
+    at[j] = j > 0 && bin[j] == bin[j - 1] ? at[j - 1] : next;
+    next = at[j] + size[j];
+    fill[j] = at[j];
+  }
+  for (size_t i = 0; i < m; i++) {
+    uint32_t k = float_key(y[i]), hb = k >> 16;
+    int j = hb == bin[0] ? 0 : hb == bin[1] ? 1 : hb == bin[2] ? 2 : -1;
+    if (j >= 0)
+      group[fill[j]++] = key_float(k);
+  }
+  for (int j = 0; j < 3; j++) {
+    ws__select_f32(group + at[j], size[j], rank[j] - start[j]);
+    q[j] = group[at[j] + rank[j] - start[j]];
+  }
+}
+
+/* Returns the first index of part `i` when n items are split into `parts`. */
+static size_t part_start(size_t i, size_t n, size_t parts) {
+  return (size_t)((uint64_t)i * n / parts);
+}
+
+int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
+                      double *out) {
+  if (y == NULL || out == NULL || n == 0 || buckets == 0 || window == 0 || buckets > n)
+    return WS_EINVAL;
+  size_t widest = (n + buckets - 1) / buckets;
+  if (window < widest)
+    window = widest;
+  if (window > n)
+    window = n;
+  float *scratch = malloc(window * sizeof *scratch);
+  uint32_t *counts = calloc(HALF_BINS, sizeof *counts);
+  if (scratch == NULL || counts == NULL) {
+    free(scratch);
+    free(counts);
+    return WS_ENOMEM;
+  }
+  for (size_t b = 0; b < buckets; b++) {
+    size_t lo = part_start(b, n, buckets), hi = part_start(b + 1, n, buckets);
+    double *o = out + b * WS_BAND_FIELDS;
+    float mn = INFINITY, mx = -INFINITY;
+    size_t imax = lo;
+    for (size_t i = lo; i < hi; i++) {
+      float v = isnan(y[i]) ? INFINITY : y[i];
+      if (v < mn)
+        mn = v;
+      if (v > mx) {
+        mx = v;
+        imax = i;
+      }
+    }
+    size_t width = hi - lo < window ? window : hi - lo;
+    size_t centre = lo + (hi - lo) / 2;
+    size_t start = centre > width / 2 ? centre - width / 2 : 0;
+    if (start + width > n)
+      start = n - width;
+    double q[3];
+    window_quantiles(y + start, width, counts, scratch, q);
+    o[WS_BAND_FIRST] = (double)lo;
+    o[WS_BAND_LAST] = (double)(hi - 1);
+    o[WS_BAND_MIN] = mn;
+    o[WS_BAND_MAX] = mx;
+    o[WS_BAND_IMAX] = (double)imax;
+    o[WS_BAND_P10] = q[0];
+    o[WS_BAND_MEDIAN] = q[1];
+    o[WS_BAND_P90] = q[2];
+  }
+  free(scratch);
+  free(counts);
+  return 0;
+}
+
 /* The quantiles select by the float key in two 16-bit halves: a histogram
  * of the high halves finds the bin of each rank; the keys of those bins only
  * are then gathered, and the low half is found by a second histogram (or, in
  * a bin of at most SMALL_BIN keys, by sorting them). */
-#define HALF_BINS 65536u
 #define SMALL_BIN 2048u
 
 /* qsort order of uint32_t keys, ascending. */
