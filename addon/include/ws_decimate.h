@@ -20,18 +20,24 @@
  * buckets * WS_BAND_FIELDS doubles). Min, max and the index of the max cover
  * the bucket itself; p10, median and p90 cover a rolling window of `window`
  * values centred on the bucket (widened to the bucket when smaller, shifted
- * to stay inside y). NaN values count as +infinity. Cost: O(n + buckets *
- * window). Returns WS_EINVAL when n, buckets or window is 0 or buckets > n,
- * WS_ENOMEM when the scratch copy cannot be allocated (out is then
+ * to stay inside y), selected without sorting: a histogram of the high 16
+ * bits of the values' order keys finds each rank's bin, and only that bin's
+ * values are selected among. NaN values count as +infinity. Cost: O(n +
+ * buckets * window), expected. Returns WS_EINVAL when n, buckets or window is 0 or
+ * buckets > n, WS_ENOMEM when the scratch copy cannot be allocated (out is then
  * unspecified). */
 int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
                       double *out);
 
 /* Writes to out[i] the nearest-rank quantile p[i] (0 <= p[i] <= 1) of
- * y[0..n), for i < np. Sorts a private copy of y (radix sort, O(n)); y is not
- * modified. NaN values count as +infinity. Returns WS_EINVAL when n is 0, a
- * pointer is NULL or a p[i] is outside [0, 1], WS_ENOMEM when the copy cannot
- * be allocated. */
+ * y[0..n), for i < np, exactly. Selects without sorting y: two passes over y (a
+ * histogram of the high 16 bits of each value's order key, then a copy of the
+ * values in the bins that hold a wanted rank), then each such bin resolved by
+ * a histogram of the low 16 bits (or a sort when it holds at most 2048
+ * values): O(n + np * 65536) time, the copy at most n values. y is not
+ * modified. NaN values count as +infinity; -0 orders before +0. Returns
+ * WS_EINVAL when n is 0, a pointer is NULL or a p[i] is outside [0, 1],
+ * WS_ENOMEM when scratch cannot be allocated. */
 int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *out);
 
 /* Splits y[0..n) into `windows` contiguous windows and, for each window w

@@ -18,7 +18,8 @@
 /* Computes a row laid out as WS_WINDOW_STATS (n, median, p90, p99) of
  * elapsed[from..to) for all calls (row 0) and for each op k < n_ops (row
  * k + 1) into out[(n_ops + 1) * WS_WINDOW_STAT_FIELDS]; a row with
- * no calls has n = 0 and NaN quantiles. Allocates one scratch copy of the
+ * no calls has n = 0 and NaN quantiles; an op that made every call of the
+ * window gets row 0's figures (the same values). Allocates one scratch copy of the
  * window and frees it. Returns 0, WS_EINVAL for a bad window, WS_ENOMEM. */
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
                     uint32_t n_ops, double *out);

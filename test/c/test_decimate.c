@@ -64,6 +64,37 @@ static void test_bands_keep_spikes(void) {
   free(y);
 }
 
+/* Every bucket's p10, median and p90 match the sorted reference of its
+ * window, on a series whose stretches crowd into one bin of the selection,
+ * spread over many, repeat a few values, or hold infinities. */
+static void test_bands_every_bucket(void) {
+  enum { N = 24000, B = 40, W = 900 };
+  float *y = malloc(N * sizeof *y);
+  uint32_t s = 5;
+  for (size_t i = 0; i < N; i++) {
+    double u = next_unit(&s);
+    int part = (int)(i / (N / 4));
+    y[i] = part == 0   ? (float)(64 + u / 8)
+           : part == 1 ? (float)(u * u * 1e7 - 5)
+           : part == 2 ? (float)(60 + (int)(u * 4))
+                       : (u < 0.15 ? INFINITY : (float)u);
+  }
+  double *out = malloc(B * WS_BAND_FIELDS * sizeof *out);
+  CHECK(ws_decimate_bands(y, N, B, W, out) == 0);
+  int same = 1;
+  for (size_t b = 0; b < B; b++) {
+    const double *o = out + b * WS_BAND_FIELDS;
+    size_t centre = b * (N / B) + (N / B) / 2;
+    size_t start = centre < W / 2 ? 0 : centre + W - W / 2 > N ? N - W : centre - W / 2;
+    same &= o[WS_BAND_P10] == ref_quantile(y + start, W, 0.1) &&
+            o[WS_BAND_MEDIAN] == ref_quantile(y + start, W, 0.5) &&
+            o[WS_BAND_P90] == ref_quantile(y + start, W, 0.9);
+  }
+  CHECK(same);
+  free(out);
+  free(y);
+}
+
 static void test_bands_small_and_uneven(void) {
   float y[7] = {5, 1, 4, 2, 3, NAN, 0};
   double out[3 * WS_BAND_FIELDS];
@@ -105,6 +136,39 @@ static void test_quantiles(void) {
   free(y);
 }
 
+/* Every quantile of a dense list of p matches the sorted reference, on
+ * values crowded into one bin of the selection's high half (more values than
+ * a bin sorts: resolved by the low half's histogram), values spread over many
+ * small bins, and repeated values with NaN among them. */
+static void test_quantiles_many(void) {
+  enum { N = 30011, NP = 404 };
+  float *y = malloc(N * sizeof *y), *c = malloc(N * sizeof *c);
+  double p[NP], q[NP];
+  for (size_t i = 0; i < NP; i++)
+    p[i] = (double)((i * 7919) % NP) / (NP - 1); /* every rank, out of order */
+  uint32_t s = 11;
+  for (int shape = 0; shape < 3; shape++) {
+    for (size_t i = 0; i < N; i++) {
+      double u = next_unit(&s);
+      y[i] = shape == 0   ? (float)(64 + u / 4)
+             : shape == 1 ? (float)(u * u * 1e6 - 10)
+                          : (float)(60 + (int)(u * 9));
+    }
+    if (shape == 2)
+      y[5] = NAN;
+    CHECK(ws_quantiles(y, N, p, NP, q) == 0);
+    for (size_t i = 0; i < N; i++)
+      c[i] = isnan(y[i]) ? INFINITY : y[i];
+    qsort(c, N, sizeof *c, cmp_float);
+    int same = 1;
+    for (size_t i = 0; i < NP; i++)
+      same &= q[i] == c[(size_t)floor(p[i] * (double)(N - 1) + 0.5)];
+    CHECK(same);
+  }
+  free(y);
+  free(c);
+}
+
 static void test_ops(void) {
   enum { N = 9000, W = 3, K = 3 };
   float *y = malloc(N * sizeof *y);
@@ -142,8 +206,10 @@ static void test_invalid(void) {
 
 int main(void) {
   test_bands_keep_spikes();
+  test_bands_every_bucket();
   test_bands_small_and_uneven();
   test_quantiles();
+  test_quantiles_many();
   test_ops();
   test_invalid();
   return check_report("decimate");

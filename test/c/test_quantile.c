@@ -1,8 +1,10 @@
-/* Tests ws_quantiles_f32 against a sorted reference (type 7 quantiles). */
+/* Tests ws_quantiles_f32 against a sorted reference (type 7 quantiles), and
+ * ws_window_stats' rows of all calls and of each op. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "ws_protocol.h"
 #include "ws_stats.h"
 
 static int cmp_float(const void *pa, const void *pb) {
@@ -19,7 +21,30 @@ static double ref_quantile(const float *s, size_t n, double p) {
   return s[r] + (h - (double)r) * (s[r + 1] - s[r]);
 }
 
+/* A window of one op only: its row is the row of all calls (copied, not
+ * selected again); with a second op present, each op's row has its own. */
+static void test_window_stats(void) {
+  enum { N = 1001, F = WS_WINDOW_STAT_FIELDS };
+  float y[N];
+  uint16_t op[N] = {0};
+  for (size_t i = 0; i < N; i++)
+    y[i] = (float)((i * 37) % N);
+  double out[3 * F];
+  CHECK(ws_window_stats(y, op, 1, N, 2, out) == 0);
+  for (size_t f = 0; f < F; f++)
+    CHECK(out[F + f] == out[f]);
+  CHECK(out[WS_WSTAT_N] == N - 1 && out[WS_WSTAT_MEDIAN] == 500.5);
+  CHECK(out[2 * F + WS_WSTAT_N] == 0 && isnan(out[2 * F + WS_WSTAT_MEDIAN]));
+  for (size_t i = 0; i < N; i++)
+    op[i] = y[i] >= 500 ? 1 : 0;
+  CHECK(ws_window_stats(y, op, 0, N, 2, out) == 0);
+  CHECK(out[F + WS_WSTAT_N] == 500 && out[F + WS_WSTAT_MEDIAN] == 249.5);
+  CHECK(out[2 * F + WS_WSTAT_N] == 501 && out[2 * F + WS_WSTAT_MEDIAN] == 750);
+  CHECK(out[WS_WSTAT_MEDIAN] == 500);
+}
+
 int main(void) {
+  test_window_stats();
   const double probs[] = {0.0, 0.1, 0.25, 0.5, 0.9, 0.99, 1.0};
   const size_t k = sizeof probs / sizeof probs[0];
   ws_rng rng;

@@ -11,12 +11,6 @@ static size_t rank_of(double p, size_t m) {
   return (size_t)floor(p * (double)(m - 1) + 0.5);
 }
 
-/* Copies src[0..n) to dst, turning NaN into +infinity so comparisons order. */
-static void copy_ordered(float *dst, const float *src, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    dst[i] = isnan(src[i]) ? INFINITY : src[i];
-}
-
 /* Writes the nearest-rank p10, median and p90 of a[0..m) (m > 0) to q[0..3),
  * reordering a. */
 static void three_quantiles(float *a, size_t m, double q[3]) {
@@ -29,6 +23,71 @@ static void three_quantiles(float *a, size_t m, double q[3]) {
   if (k90 > k50)
     ws__select_f32(a + k50 + 1, m - k50 - 1, k90 - k50 - 1);
   q[2] = a[k90];
+}
+
+/* Maps a float to an unsigned key whose order matches the float order. */
+static uint32_t float_key(float f) {
+  uint32_t u;
+  if (isnan(f))
+    f = INFINITY;
+  memcpy(&u, &f, sizeof u);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* The float whose float_key is k (the inverse of float_key). */
+static float key_float(uint32_t k) {
+  uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* The bins of the high 16 bits of float keys (ws_quantiles, window_quantiles). */
+#define HALF_BINS 65536u
+
+/* Writes the nearest-rank p10, median and p90 of y[0..m) (m > 0, NaN as
+ * +infinity) to q[0..3), as three_quantiles does, without reordering y:
+ * counts (HALF_BINS, all zero on entry and again on return) count the high
+ * halves of the values' keys to find the bin of each rank; only the values
+ * of those bins are copied to group (m floats) and selected among. */
+static void window_quantiles(const float *y, size_t m, uint32_t *counts, float *group,
+                             double q[3]) {
+  uint32_t lo = HALF_BINS - 1, hi = 0;
+  for (size_t i = 0; i < m; i++) {
+    uint32_t b = float_key(y[i]) >> 16;
+    counts[b]++;
+    lo = b < lo ? b : lo;
+    hi = b > hi ? b : hi;
+  }
+  const size_t rank[3] = {rank_of(0.1, m), rank_of(0.5, m), rank_of(0.9, m)};
+  uint32_t bin[3], b = lo;
+  size_t size[3], start[3], below = 0;
+  for (int j = 0; j < 3; j++) {
+    while (below + counts[b] <= rank[j])
+      below += counts[b++];
+    bin[j] = b;
+    size[j] = counts[b];
+    start[j] = below; /* the rank of the bin's first value */
+  }
+  memset(counts + lo, 0, (hi - lo + 1) * sizeof *counts);
+  /* The bins in group, in order: bin j's values from at[j] (a bin shared
+   * with the rank before shares its place). */
+  size_t at[3], fill[3], next = 0;
+  for (int j = 0; j < 3; j++) {
+    at[j] = j > 0 && bin[j] == bin[j - 1] ? at[j - 1] : next;
+    next = at[j] + size[j];
+    fill[j] = at[j];
+  }
+  for (size_t i = 0; i < m; i++) {
+    uint32_t k = float_key(y[i]), hb = k >> 16;
+    int j = hb == bin[0] ? 0 : hb == bin[1] ? 1 : hb == bin[2] ? 2 : -1;
+    if (j >= 0)
+      group[fill[j]++] = key_float(k);
+  }
+  for (int j = 0; j < 3; j++) {
+    ws__select_f32(group + at[j], size[j], rank[j] - start[j]);
+    q[j] = group[at[j] + rank[j] - start[j]];
+  }
 }
 
 /* Returns the first index of part `i` when n items are split into `parts`. */
@@ -46,8 +105,12 @@ int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
   if (window > n)
     window = n;
   float *scratch = malloc(window * sizeof *scratch);
-  if (scratch == NULL)
+  uint32_t *counts = calloc(HALF_BINS, sizeof *counts);
+  if (scratch == NULL || counts == NULL) {
+    free(scratch);
+    free(counts);
     return WS_ENOMEM;
+  }
   for (size_t b = 0; b < buckets; b++) {
     size_t lo = part_start(b, n, buckets), hi = part_start(b + 1, n, buckets);
     double *o = out + b * WS_BAND_FIELDS;
@@ -67,9 +130,8 @@ int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
     size_t start = centre > width / 2 ? centre - width / 2 : 0;
     if (start + width > n)
       start = n - width;
-    copy_ordered(scratch, y + start, width);
     double q[3];
-    three_quantiles(scratch, width, q);
+    window_quantiles(y + start, width, counts, scratch, q);
     o[WS_BAND_FIRST] = (double)lo;
     o[WS_BAND_LAST] = (double)(hi - 1);
     o[WS_BAND_MIN] = mn;
@@ -80,49 +142,58 @@ int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
     o[WS_BAND_P90] = q[2];
   }
   free(scratch);
+  free(counts);
   return 0;
 }
 
-/* Maps a float to an unsigned key whose order matches the float order. */
-static uint32_t float_key(float f) {
-  uint32_t u;
-  if (isnan(f))
-    f = INFINITY;
-  memcpy(&u, &f, sizeof u);
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+/* The quantiles select by the float key in two 16-bit halves: a histogram
+ * of the high halves finds the bin of each rank; the keys of those bins only
+ * are then gathered, and the low half is found by a second histogram (or, in
+ * a bin of at most SMALL_BIN keys, by sorting them). */
+#define SMALL_BIN 2048u
+
+/* qsort order of uint32_t keys, ascending. */
+static int key_cmp(const void *pa, const void *pb) {
+  uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+  return (a > b) - (a < b);
 }
 
-static float key_float(uint32_t k) {
-  uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-/* Sorts keys[0..n) ascending with three 11-bit LSD radix passes, using tmp
- * (n entries) as the second buffer. The result ends up in tmp after an odd
- * number of passes, so it is copied back into keys. */
-static void radix_sort(uint32_t *keys, uint32_t *tmp, size_t n) {
-  static const int shifts[3] = {0, 11, 22};
-  uint32_t *src = keys, *dst = tmp;
-  for (int pass = 0; pass < 3; pass++) {
-    size_t count[2048] = {0};
-    int s = shifts[pass];
-    for (size_t i = 0; i < n; i++)
-      count[(src[i] >> s) & 2047u]++;
-    size_t sum = 0;
-    for (size_t d = 0; d < 2048; d++) {
-      size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++)
-      dst[count[(src[i] >> s) & 2047u]++] = src[i];
-    uint32_t *t = src;
-    src = dst;
-    dst = t;
+/* Writes to rank[i] the nearest-rank index of p[i] in n values and to
+ * order[0..np) the indices i by ascending rank[i]. */
+static void ranks_in_order(const double *p, size_t np, size_t n, size_t *rank,
+                           size_t *order) {
+  for (size_t i = 0; i < np; i++) {
+    rank[i] = rank_of(p[i], n);
+    size_t j = i;
+    for (; j > 0 && rank[order[j - 1]] > rank[i]; j--)
+      order[j] = order[j - 1];
+    order[j] = i;
   }
-  memcpy(keys, src, n * sizeof *keys);
+}
+
+/* Sets key[j] to the full key of rank r_j - first within the m keys g[0..m)
+ * of one high-half bin `high`, for the run of ranks order[*at..) that fall in
+ * the bin (r < first + m), advancing *at past them. low: HALF_BINS counts of
+ * scratch. */
+static void resolve_bin(uint32_t *g, size_t m, uint32_t high, size_t first,
+                        const size_t *rank, const size_t *order, size_t np, size_t *at,
+                        uint32_t *low, uint32_t *key) {
+  if (m <= SMALL_BIN) {
+    qsort(g, m, sizeof *g, key_cmp);
+    for (; *at < np && rank[order[*at]] < first + m; (*at)++)
+      key[order[*at]] = g[rank[order[*at]] - first];
+    return;
+  }
+  memset(low, 0, HALF_BINS * sizeof *low);
+  for (size_t i = 0; i < m; i++)
+    low[g[i] & 0xffffu]++;
+  size_t below = first, l = 0;
+  for (; *at < np && rank[order[*at]] < first + m; (*at)++) {
+    size_t r = rank[order[*at]];
+    while (below + low[l] <= r)
+      below += low[l++];
+    key[order[*at]] = high << 16 | (uint32_t)l;
+  }
 }
 
 int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *out) {
@@ -131,16 +202,65 @@ int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *o
   for (size_t i = 0; i < np; i++)
     if (!(p[i] >= 0.0 && p[i] <= 1.0))
       return WS_EINVAL;
-  uint32_t *keys = malloc(2 * n * sizeof *keys);
-  if (keys == NULL)
-    return WS_ENOMEM;
+  size_t *start = calloc(HALF_BINS + 1, sizeof *start);
+  size_t *at = malloc(HALF_BINS * sizeof *at);
+  uint32_t *low = malloc(HALF_BINS * sizeof *low);
+  size_t *rank = malloc((np + 1) * sizeof *rank),
+         *order = malloc((np + 1) * sizeof *order);
+  uint32_t *key = malloc((np + 1) * sizeof *key);
+  uint8_t *need = calloc(HALF_BINS, 1);
+  uint32_t *g = NULL;
+  int rc = WS_ENOMEM;
+  if (start == NULL || at == NULL || low == NULL || rank == NULL || order == NULL ||
+      key == NULL || need == NULL)
+    goto done;
   for (size_t i = 0; i < n; i++)
-    keys[i] = float_key(y[i]);
-  radix_sort(keys, keys + n, n);
+    start[(float_key(y[i]) >> 16) + 1]++;
+  for (size_t b = 0; b < HALF_BINS; b++)
+    start[b + 1] += start[b]; /* start[b]: the keys below bin b */
+  ranks_in_order(p, np, n, rank, order);
+  size_t b = 0, gathered = 0;
+  for (size_t j = 0; j < np; j++) {
+    while (start[b + 1] <= rank[order[j]])
+      b++;
+    if (!need[b])
+      gathered += start[b + 1] - start[b];
+    need[b] = 1;
+  }
+  g = malloc((gathered + 1) * sizeof *g);
+  if (g == NULL)
+    goto done;
+  for (size_t k = 0, next = 0; k < HALF_BINS; k++) {
+    at[k] = next;
+    if (need[k])
+      next += start[k + 1] - start[k];
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint32_t k = float_key(y[i]);
+    if (need[k >> 16])
+      g[at[k >> 16]++] = k;
+  }
+  /* at[k] is now the end of bin k's keys in g. */
+  for (size_t j = 0, high = 0; j < np;) {
+    while (start[high + 1] <= rank[order[j]])
+      high++;
+    size_t m = start[high + 1] - start[high];
+    resolve_bin(g + at[high] - m, m, (uint32_t)high, start[high], rank, order, np, &j,
+                low, key);
+  }
   for (size_t i = 0; i < np; i++)
-    out[i] = key_float(keys[rank_of(p[i], n)]);
-  free(keys);
-  return 0;
+    out[i] = key_float(key[i]);
+  rc = 0;
+done:
+  free(start);
+  free(at);
+  free(low);
+  free(rank);
+  free(order);
+  free(key);
+  free(need);
+  free(g);
+  return rc;
 }
 
 int ws_decimate_ops(const float *y, const uint16_t *op, size_t n, size_t nops,

@@ -1,6 +1,7 @@
 /* Window statistics for the summary (ws_stats.h): time quantiles of one
  * window of calls, all ops together and per op. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ws_protocol.h"
 #include "ws_stats.h"
@@ -28,6 +29,10 @@ int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_
         values[n++] = elapsed[i];
     double *dst = out + (size_t)row * WS_WINDOW_STAT_FIELDS;
     dst[WS_WSTAT_N] = (double)n;
+    if (row > 0 && n == len) { /* every call of the window is this op's */
+      memcpy(dst, out, WS_WINDOW_STAT_FIELDS * sizeof *dst);
+      continue;
+    }
     if (n == 0) {
       dst[WS_WSTAT_MEDIAN] = dst[WS_WSTAT_P90] = dst[WS_WSTAT_P99] = 0.0 / 0.0;
       continue;
