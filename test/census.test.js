@@ -19,12 +19,15 @@ import { fixture, runCli, tempDir } from './helpers.js';
 // chunks in wasi-libc, 8 B in Emscripten's dlmalloc, 4 B regions in emmalloc).
 const PADDING = 16;
 
-/** Runs target with args, returns the decoded log (the folder is removed). */
+/**
+ * Runs target with args, returns the decoded log (the folder is removed).
+ * The subject is the census series, not the verdict: no finding gates.
+ */
 async function censusRun(target, args = []) {
   const dir = tempDir('wasm-soak-census-');
   try {
-    const r = await runCli(['run', fixture(target), ...args, '-o', dir, '--format', 'md']);
-    assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
+    const r = await runCli(['run', fixture(target), ...args, '--fail-on', 'none', '-o', dir, '--format', 'md']);
+    assert.equal(r.code, 0, r.stderr);
     return await readRun(join(dir, 'samples.wslog'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
