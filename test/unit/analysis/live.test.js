@@ -1,19 +1,18 @@
 // The progress line's preliminary verdict (src/analysis/live.js): the final
 // analysis on the run so far, with the run's options and C's thresholds; a
 // bounded copy that agrees with the final verdict; a schedule that keeps its
-// cost under 2 % of the wall time.
-
+// cost under 2 % of the wall time. On a real run's log: test/e2e/live.test.js.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import test from 'node:test';
-import { judgeTrends } from '../src/analysis/analyze.js';
-import { createLiveAnalysis } from '../src/analysis/live.js';
-import { readRun } from '../src/analysis/log-reader.js';
-import { RECORD_SIZE } from '../src/protocol.js';
-import { preliminaryWords } from '../src/report/progress-words.js';
-import { createLogWriter, fileSink } from '../src/run/log-writer.js';
-import { fixture, readSummary, runCli, tempDir } from './helpers.js';
-import { feed, logRecords, syntheticRecords, syntheticRun } from './synthetic.js';
+import { judgeTrends } from '../../../src/analysis/analyze.js';
+import { createLiveAnalysis } from '../../../src/analysis/live.js';
+import { readRun } from '../../../src/analysis/log-reader.js';
+import { RECORD_SIZE } from '../../../src/protocol.js';
+import { preliminaryWords } from '../../../src/report/progress-words.js';
+import { createLogWriter, fileSink } from '../../../src/run/log-writer.js';
+import { tempDir } from '../../helpers.js';
+import { feed, syntheticRecords, syntheticRun } from '../../synthetic.js';
 
 const HEADER = { seed: 3, memories: [{ label: 'memory', initialBytes: 131072, maximumBytes: null }] };
 const CFG = { warmup: 'auto', timeThreshold: 0.1 };
@@ -113,33 +112,4 @@ test('a chunk the copy cannot take stops the preliminary verdict, not the run', 
   live.consume(records.subarray(0, two)); // calls 0 and 1 again: out of order
   live.consume(records.subarray(two));
   assert.match(say(live, true), /^preliminary verdict unavailable \(.+\)$/);
-});
-
-test('live and final verdicts agree on a fixture log, also thinned', async () => {
-  const out = tempDir();
-  const r = await runCli([
-    'run',
-    fixture('soak', 'modules', 'slowdown.wasm'),
-    '--call',
-    'step',
-    '--seed',
-    '7',
-    '-o',
-    out,
-  ]);
-  assert.equal(r.code, 1, r.stderr);
-  const s = readSummary(out);
-  // The progress line's last words are the preliminary verdict of the whole run.
-  // (The second timed pass that a slowdown brings shows no preliminary verdict of its own.)
-  assert.match(r.stderr, new RegExp(`preliminary verdict: ${s.verdict} \\(so far\\)\\n[^]*$`));
-  const [, again] = r.stderr.split('timing the same');
-  assert.ok(again, 'the slowdown was timed again');
-  assert.doesNotMatch(again, /preliminary verdict/);
-  const { header, records } = logRecords(join(out, 'samples.wslog'));
-  const cfg = { warmup: header.config.warmup, timeThreshold: header.config.timeThreshold };
-  const live = createLiveAnalysis({ header, cfg, capacity: 4096 });
-  feed(records, live.consume);
-  const thinned = live.analyze();
-  assert.ok(thinned.stride >= 4);
-  assert.equal(thinned.verdict, s.verdict);
 });

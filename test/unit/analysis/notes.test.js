@@ -5,17 +5,17 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { analysisConfig } from '../src/analysis/config.js';
-import { judge } from '../src/analysis/judge.js';
-import { analyzeRun as analyzeFacts } from '../src/analysis/verdict.js';
-import { VERDICT_DEFAULTS } from '../src/protocol.js';
-import { formatBytes } from '../src/report/format.js';
-import { renderHtml } from '../src/report/html.js';
-import { renderMarkdown } from '../src/report/markdown.js';
-import { analyzed as analyze } from '../src/report/result.js';
-import { withSentences } from '../src/report/sentences.js';
-import { nextSteps, noteLines, verdictLine } from '../src/report/words.js';
-import { CALLS, syntheticRun } from './synthetic.js';
+import { analysisConfig } from '../../../src/analysis/config.js';
+import { judge } from '../../../src/analysis/judge.js';
+import { analyzeRun as analyzeFacts } from '../../../src/analysis/verdict.js';
+import { VERDICT_DEFAULTS } from '../../../src/protocol.js';
+import { formatBytes } from '../../../src/report/format.js';
+import { renderHtml } from '../../../src/report/html.js';
+import { renderMarkdown } from '../../../src/report/markdown.js';
+import { analyzed as analyze } from '../../../src/report/result.js';
+import { withSentences } from '../../../src/report/sentences.js';
+import { nextSteps, noteLines, verdictLine } from '../../../src/report/words.js';
+import { CALLS, syntheticRun } from '../../synthetic.js';
 
 // The measured clean module: a smooth 400 KiB live heap (realloc churn, a
 // bounded cache) that drifts by 55 B per 1,000 calls.

@@ -2,17 +2,17 @@
 // "Early stop"): the live analysis run every 1 000 calls of synthetic runs of
 // every kind, as the timed pass runs it, decides only where the full run's
 // verdict is leak; a heap that fills a cache and levels off is never decided.
+// A leaking run that stops early: test/e2e/early-stop.test.js.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { judgeTrends, toReplicate } from '../src/analysis/analyze.js';
-import { decided, EARLY_STOP } from '../src/analysis/early-stop.js';
-import { createLiveAnalysis } from '../src/analysis/live.js';
-import { DEFAULTS } from '../src/options/schema.js';
-import { RECORD_OFFSETS, RECORD_SIZE } from '../src/protocol.js';
-import { earlyStopWords } from '../src/report/progress-words.js';
-import { withSentences } from '../src/report/sentences.js';
-import { fixture, readSummary, runCli, tempDir } from './helpers.js';
-import { CALLS, syntheticRecords, syntheticRun } from './synthetic.js';
+import { judgeTrends, toReplicate } from '../../../src/analysis/analyze.js';
+import { decided, EARLY_STOP } from '../../../src/analysis/early-stop.js';
+import { createLiveAnalysis } from '../../../src/analysis/live.js';
+import { DEFAULTS } from '../../../src/options/schema.js';
+import { RECORD_OFFSETS, RECORD_SIZE } from '../../../src/protocol.js';
+import { earlyStopWords } from '../../../src/report/progress-words.js';
+import { withSentences } from '../../../src/report/sentences.js';
+import { CALLS, syntheticRecords, syntheticRun } from '../../synthetic.js';
 
 const HEADER = { seed: 3, memories: [{ label: 'memory', initialBytes: 131072, maximumBytes: null }] };
 const CFG = { warmup: 'auto', timeThreshold: DEFAULTS.timeThreshold, iterations: CALLS, durationMs: null };
@@ -137,22 +137,6 @@ test('no early stop where a full run would reach the memory limit, nor before an
   assert.equal(at(leak, plan, 9000), null, 'the run has not doubled since the leak was first found');
   // The bytes grew at a quarter of their pace since: a heap levelling off.
   assert.equal(at({ ...leak, slope: { ...leak.slope, perKiloIterations: 14000, low: 13000 } }), null);
-});
-
-test('a leaking run ends once its leak is decided, and says so', async () => {
-  const out = tempDir();
-  // A minute planned: the leak is decided in seconds (the rule's own pace: analyses every 2 s).
-  const r = await runCli(['run', fixture('soak', 'scenarios', 'leak-stats.mjs'), '--duration', '60s', '-o', out]);
-  assert.equal(r.code, 1, r.stderr);
-  const s = readSummary(out);
-  assert.equal(s.verdict, 'leak');
-  assert.equal(s.status, 'completed');
-  assert.equal(s.stopReason, 'decided');
-  assert.ok(s.durationMs < 60000, `${s.durationMs} ms`);
-  assert.ok(s.earlyStop.calls <= s.iterations.completed && s.earlyStop.share >= EARLY_STOP.minShare);
-  assert.equal(s.earlyStop.plannedCalls, null);
-  assert.match(r.stderr, /wasm-soak: the leak was decided after [\d,]+ calls/);
-  assert.match(r.stdout, /^ {2}ended early: the leak was decided after/m);
 });
 
 test("a slowdown beside a leak is the growing heap's: not timed again, and worded so", () => {

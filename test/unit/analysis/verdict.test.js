@@ -3,11 +3,11 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { judge } from '../src/analysis/judge.js';
-import { analyzeRun as analyzeFacts } from '../src/analysis/verdict.js';
-import { FINDING_KINDS, VERDICT_DEFAULTS } from '../src/protocol.js';
-import { withSentences } from '../src/report/sentences.js';
-import { CALLS, syntheticRun as run } from './synthetic.js';
+import { judge } from '../../../src/analysis/judge.js';
+import { analyzeRun as analyzeFacts } from '../../../src/analysis/verdict.js';
+import { FINDING_KINDS, VERDICT_DEFAULTS } from '../../../src/protocol.js';
+import { withSentences } from '../../../src/report/sentences.js';
+import { CALLS, syntheticRun as run } from '../../synthetic.js';
 
 const kinds = (r) => r.findings.map((f) => f.kind);
 

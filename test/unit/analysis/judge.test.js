@@ -3,11 +3,11 @@
 // verdict and exit code from it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { judge, runStatus, summaryStatus } from '../src/analysis/judge.js';
-import { EXIT } from '../src/errors.js';
-import { EXIT_CODE, FINDING_GATE, FINDING_KINDS, RUN_STATUS } from '../src/protocol.js';
-import { KIND_WORDS } from '../src/report/sentences.js';
-import { caseOutcome } from '../src/report/suite-result.js';
+import { judge, runStatus, summaryStatus } from '../../../src/analysis/judge.js';
+import { EXIT } from '../../../src/errors.js';
+import { EXIT_CODE, FINDING_GATE, FINDING_KINDS, RUN_STATUS } from '../../../src/protocol.js';
+import { KIND_WORDS } from '../../../src/report/sentences.js';
+import { caseOutcome } from '../../../src/report/suite-result.js';
 
 const ALL = Object.keys(FINDING_GATE);
 
