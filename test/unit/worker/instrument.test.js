@@ -3,7 +3,7 @@
 // them (boundary wrappers alone are no evidence), and
 // modules using post-MVP features instrument and load.
 // The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/instrument.test.js.
+// test/e2e/long/instrument.test.js.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

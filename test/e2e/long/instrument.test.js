@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { instrumentAllocator, loadInstrumenter } from '../../src/worker/allocator/instrument.js';
-import { fixture, runCli, tempDir } from '../helpers.js';
+import { instrumentAllocator, loadInstrumenter } from '../../../src/worker/allocator/instrument.js';
+import { fixture, runCli, tempDir } from '../../helpers.js';
 
 await loadInstrumenter();
 
