@@ -1,9 +1,7 @@
-// Crashes and unclear messages (issue 20, "Faults II", cases 9-21, 24, 27):
-// each fault ends in a message that names what happened, with the
-// documented exit code. One test per row of docs/faults.md that names this
-// file. Children are bounded by runCli's timeout; nothing waits a fixed time.
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/messages.test.js.
+// The frames a trap or a throw shows (src/report/stack.js): the frames that
+// say where a Rust panic happened, with the panic, abort and throw machinery
+// of every language skipped by name, mangled or not (docs/faults.md). The
+// messages of faults through the CLI: test/e2e/messages.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { targetFrames } from '../../../src/report/stack.js';

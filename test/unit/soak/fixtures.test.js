@@ -1,9 +1,8 @@
 // The soak suite's fixture modules behave as their names say. Each module is
 // loaded directly with node:wasi (no runner involved) and driven in a plain
 // loop; the assertions check the behaviour the analysis is meant to detect.
-
+// Their rebuild from source: test/e2e/long/fixtures-build.test.js.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
@@ -284,19 +283,4 @@ test('the suites name existing targets with known expectations', () => {
       for (const x of [t.expect].flat()) assert.ok(known.has(x), `${t.name}: unknown expect ${x}`);
     }
   }
-});
-
-const hasToolchain = (() => {
-  try {
-    execFileSync('clang', ['--version'], { stdio: 'ignore' });
-    execFileSync('wat2wasm', ['--version'], { stdio: 'ignore' });
-    execFileSync('em-config', ['BINARYEN_ROOT'], { stdio: 'ignore' });
-    return existsSync('/usr/lib/wasm32-wasi/libc.a');
-  } catch {
-    return false;
-  }
-})();
-
-test('committed modules match a fresh build', { skip: !hasToolchain && 'no clang/wasi-libc/wabt/emscripten' }, () => {
-  execFileSync(process.execPath, ['soak/build.js', '--check'], { cwd: root, stdio: 'pipe' });
 });
