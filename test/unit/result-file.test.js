@@ -1,13 +1,7 @@
-// No file is written through a link (issue 31, item 1): a result folder
-// downloaded from CI can hold a symbolic link where summary.md goes, and
-// writing through it would clobber any file the user can write. Every file
-// wasm-soak writes into a result folder goes through src/result-file.js (a
-// temporary file created exclusively, renamed over its name); a link at a
-// result file's name is refused, naming it (exit 2). Here links are planted
-// at every output name of run, run --force, report, export, soak, compare and
-// merge, and the files they point to (outside the folder) stay untouched.
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/result-files.test.js.
+// No file is written through a link (issue 31, item 1): src/result-file.js,
+// the one writer, refuses a link and leaves its target, and never leaves a
+// half-written file; no other file of src/ writes with node:fs. Links planted
+// at every output name of each command: test/e2e/result-files.test.js.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,12 +1,8 @@
-// `wasm-soak compare`: the ABBA block order, the checked outputs'
-// trampoline, the stated confounds, and comparisons of the soak fixtures
-// end to end: a planted 20 % slowdown found with an interval that covers it
-// while an arm that does the same work is within the control's noise, a
-// checked-output mismatch named at its first call, the allocator pair's
-// sizes and counts, the gates, and identical builds judged as one family
-// (no arm called different).
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/compare.test.js.
+// compare's parts without a run: the ABBA block order (src/compare/design.js),
+// the checked outputs' trampoline, the stated confounds and their few words,
+// and --fail-if-slower's parser. Comparisons of the soak fixtures end to end:
+// test/e2e/long/compare.test.js; compare's analysis on arms built by hand:
+// test/unit/compare/analyze-compare.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compareConfounds } from '../../../src/compare/confounds.js';

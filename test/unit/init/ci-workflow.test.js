@@ -1,9 +1,7 @@
-// `wasm-soak init --ci`: the nightly workflow, read back as YAML (a small
-// parser of the subset the emitter writes, below) and its commands run here
-// as the runners would: each shard, a second night against the first's
-// baselines, the merge and the step summary (docs/suites.md, "A nightly job").
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/init-ci.test.js.
+// `wasm-soak init --ci`'s YAML emitter (src/init/ci-workflow.js): what it
+// writes, read back by a small parser of the subset it emits, is what it was
+// given. The written workflow's commands run as the runners would:
+// test/e2e/long/init-ci.test.js.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { toYaml } from '../../../src/init/ci-workflow.js';

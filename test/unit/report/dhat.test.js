@@ -1,13 +1,7 @@
-// `wasm-soak export DIR --dhat` read by its real consumer: Valgrind's DHAT
-// viewer (Debian's valgrind ships dh_view.html and dh_view.js in
-// /usr/libexec/valgrind/), opened in headless Chromium, given dhat.json
-// through its file input (DevTools' DOM.setFileInputFiles, which fires the
-// input's change as a person's choice does). The viewer checks the file's
-// fields as it builds its tree and prints what failed; here it must build
-// the tree and show the leaking site's frames and bytes. The file's own
-// numbers are checked without the viewer too.
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/dhat-browser.test.js.
+// dhat.json's sites (src/report/dhat.js sitesDhat) on sites built by hand:
+// two functions of one name stay two frames, modules are named, allocations
+// outside calls have their own outermost frame. dhat.json read by Valgrind's
+// DHAT viewer in Chromium: test/e2e/long/dhat-browser.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SITE_NO_OP, SITE_VALUE_FIELDS } from '../../../src/protocol.js';

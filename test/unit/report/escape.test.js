@@ -1,13 +1,7 @@
-// Text a module or a scenario controls is escaped for every format it
-// reaches (issue 31, items 4 and 5): export names, name-section function
-// names, the producers section and error messages never become markup in
-// summary.md, compare.md, report.html, compare.html or junit.xml, and their
-// control characters (ESC, BEL, NUL) are printed visibly, never sent to the
-// terminal. test/fixtures/hostile-names.wat names its exports
-// `<script>alert(1)</script>`, ESC ] 0 ; x BEL (a terminal retitle), and
-// traps in a function whose name-section name is markup.
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/hostile-text.test.js.
+// The escapers (src/report/escape.js) of text a module or a scenario
+// controls (issue 31, items 4 and 5): controls shown visibly, Markdown made
+// inert, code that no backtick closes. Every output of a module named with
+// markup and terminal escapes: test/e2e/hostile-text.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { escapeMarkdown, markdownBlock, markdownCode, terminalText, visible } from '../../../src/report/escape.js';

@@ -1,14 +1,6 @@
-// compare's native arm (docs/compare.md, "The native yardstick"): the
-// yardstick fixture built to wasm and, here, to a native shared library
-// (node soak/build.js --native), compared end to end: outputs agree call for
-// call, both ops' wasm ÷ native ratios and the sentence placing the gap; a
-// native arm that segfaults is that arm's failure (exit 3, the signal named)
-// and the other arm's results are kept; a Ctrl-C stops every arm; a
-// library's own mallinfo2 is its memory;
-// libraries that cannot be an arm are
-// exit-2 errors naming the problem; a suite's native arm; the sentence's rule.
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/native.test.js.
+// compare's native yardstick in words (docs/compare.md, "The native
+// yardstick"): the sentence places the gap only when the two intervals do
+// not overlap. Native arms compared end to end: test/e2e/long/native.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gapSentence } from '../../../src/report/compare-words.js';

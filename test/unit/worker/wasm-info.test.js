@@ -1,12 +1,7 @@
-// WasmGC modules (issue 30, item 5): struct and array types recognised from
-// the type section (src/worker/targets/wasm-info.js), their objects judged
-// by the JS heap after full GCs. The fixtures (test/fixtures/wasmgc/*.wat,
-// built by soak/build.js with binaryen) use the GC proposal's standard
-// encoding: an engine that runs it (Node >= 22) soaks them at the defaults;
-// Node 20's V8 11.3 knows only a pre-standard draft and refuses them, with
-// or without --experimental-wasm-gc, so there the run must say why.
-// The checks here run no CLI and no worker; the runs through the CLI are in
-// test/e2e/wasmgc.test.js.
+// WasmGC modules' types (issue 30, item 5): struct and array types counted
+// from the type section (src/worker/targets/wasm-info.js) through a rec group
+// and a sub type, exports typed. The fixtures (test/fixtures/wasmgc/*.wat)
+// soaked, or refused on Node 20: test/e2e/wasmgc.test.js.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
