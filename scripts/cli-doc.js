@@ -2,7 +2,7 @@
 // docs/cli.md's option tables, generated from the option schema
 // (src/options/schema.js): `node scripts/cli-doc.js` rewrites the part of
 // docs/cli.md between its two markers, `--check` exits 1 when that part is
-// stale (test/cli-doc.test.js runs the check). An option's row is its flag,
+// stale (test/unit/options/cli-doc.test.js runs the check). An option's row is its flag,
 // its default as the help states it, and its `doc` (else its help). It also
 // rewrites src/index.d.ts's generated types (scripts/index-types.js), so a
 // new format is its writer and its row (src/options/formats.js) and a new

@@ -86,7 +86,7 @@ const EXTRA = {
   // The native yardstick: scan's buffer comes from the module's allocator.
   yardstick: ['-Wl,--export=malloc', '-Wl,--export=free'],
   // Allocation sites: malloc and free exported, so that a copy stripped of
-  // its name section (test/sites.test.js) still has an allocator to wrap.
+  // its name section (test/e2e/sites.test.js) still has an allocator to wrap.
   sites: ['-Wl,--export=malloc', '-Wl,--export=free'],
   // A release build: the allocator exported for the host, no name section.
   'leak-stripped': ['-Wl,--export=malloc', '-Wl,--export=free', '-Wl,--strip-all'],

@@ -1,7 +1,7 @@
 // Exit codes (documented in README.md) and the error type that carries one.
 // The codes are C's (ws_protocol.h WS_EXIT_CODES, which the judge returns);
 // this copy lets help, usage errors and the missing-addon error exit without
-// the addon, and test/judge.test.js checks it against the addon's export.
+// the addon, and test/unit/analysis/judge.test.js checks it against the addon's export.
 
 export const EXIT = Object.freeze({
   OK: 0,

@@ -32,7 +32,7 @@ export function loadAddon() {
   if (failure) throw failure;
   try {
     // WASM_SOAK_ADDON names another build of the same addon to load instead:
-    // the ASan/UBSan build of test/asan.test.js (docs/sanitizers.md).
+    // the ASan/UBSan build of test/e2e/long/asan.test.js (docs/sanitizers.md).
     loaded = process.env.WASM_SOAK_ADDON ? require(process.env.WASM_SOAK_ADDON) : require('node-gyp-build')(root);
   } catch (err) {
     failure = missing(err);

@@ -1,4 +1,4 @@
-// Helpers of the init tests (test/init.test.js, test/e2e/init-emscripten.test.js):
+// Helpers of the init tests (test/e2e/long/init.test.js, test/e2e/long/init-emscripten.test.js):
 // a scratch project, and init of an operand followed by a run of what it wrote.
 import assert from 'node:assert/strict';
 import { readFileSync, symlinkSync } from 'node:fs';

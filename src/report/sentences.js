@@ -14,7 +14,7 @@ import { withFactWords } from './fact-words.js';
 import { formatBytes, formatCount, formatMs, formatNs, formatPercent, plural } from './format.js';
 
 // Each verdict and finding kind in a few words, for banners and tables
-// (test/judge.test.js checks that every kind of C's list has an entry).
+// (test/unit/analysis/judge.test.js checks that every kind of C's list has an entry).
 export const KIND_WORDS = Object.freeze({
   stable: 'stable',
   error: 'error',

@@ -1,5 +1,5 @@
 // The `leak-emscripten` fixture with its own live-bytes counter exposed through stats(),
-// for the heap census's exactness test (test/census.test.js).
+// for the heap census's exactness test (test/e2e/census.test.js).
 import { fixtureStatsScenario } from '../../soak/scenarios/_fixture-stats.mjs';
 
 export default fixtureStatsScenario('leak-emscripten');

@@ -23,7 +23,7 @@ async function uses(): Promise<void> {
   const again = analyze({ ...logs, cfg: { timeThreshold: 0.2 } });
   const written: Summary = await writeReports('again', again, { formats: ['html'] });
   console.log(written.status, version, new SoakError('WS_X', 'x').paragraph());
-  // What they return, as test/library.test.js checks at run time.
+  // What they return, as test/e2e/library.test.js checks at run time.
   const undecided =
     summary.verdict === 'inconclusive' || summary.verdict === 'error' || summary.verdict === 'memory-exhausted';
   const cap: number | null = summary.samples.capBytes;

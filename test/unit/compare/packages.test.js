@@ -2,7 +2,7 @@
 // exact versions only, the arms' default names, an entry of the package
 // cache that wasm-soak did not make left alone, and no registry as a clear
 // exit-2 error that leaves nothing behind. The installs themselves, from
-// the registry, are in test/e2e/compare-versions.test.js.
+// the registry, are in test/e2e/long/compare-versions.test.js.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,0 +1,78 @@
+// --time-split end to end: the pass's stamps on a raw module's allocator
+// (the churn fixture on dlmalloc: 4 allocations per call, every call) and
+// on a scenario whose module grows its memory, the four parts adding up to
+// the pass's call time, and the section in summary.md and report.html. No
+// assertion on a time: only on counts and on the parts' arithmetic.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fixture, runToSummary } from '../helpers.js';
+
+const PARTS = ['algorithm', 'allocator', 'grow', 'glue'];
+
+test('--time-split on a raw module: the allocator stamped, its allocations per call exact, the parts adding up', async () => {
+  const { out, summary } = await runToSummary([
+    'run',
+    fixture('soak/modules/alloc-dlmalloc.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '1000',
+    '--time-split',
+    '--format',
+    'html,md',
+  ]);
+  const t = summary.timeSplit;
+  assert.ok(t, 'summary.timeSplit');
+  assert.deepEqual(t.parts, PARTS);
+  assert.ok(t.stamped[0].entryPoints.includes('malloc') && t.stamped[0].entryPoints.includes('free'));
+  const o = t.ops[0];
+  assert.equal(o.op, 'step');
+  // churn.h: 4 turns per call, each one allocation (the counting pass's median and p99 are 4).
+  assert.equal(o.allocsPerCall, 4);
+  assert.ok(o.calls > 0);
+  const sum = PARTS.reduce((a, p) => a + o.ns[p], 0);
+  assert.ok(Math.abs(sum - o.callNs) <= 1e-6 * o.callNs, `${sum} = ${o.callNs}`);
+  assert.ok(o.allocatorShare.low <= o.allocatorShare.share && o.allocatorShare.share <= o.allocatorShare.high);
+  for (const k of ['a', 'g', 'x']) assert.ok(t.stampCost[k].outer > 0 && t.stampCost[k].inner > 0, k);
+  assert.ok(o.classes.alloc.reduce((a, c) => a + c.events, 0) > 0);
+  assert.ok(existsSync(join(out, 'time-split.json')));
+  assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), /\*\*Where the time goes\*\*/);
+  assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /<section id="where-time-goes">/);
+});
+
+test('without --time-split: no pass, no time-split.json, summary.timeSplit null', async () => {
+  const { out, summary } = await runToSummary([
+    'run',
+    fixture('soak/modules/alloc-dlmalloc.wasm'),
+    '--call',
+    'step',
+    '-n',
+    '200',
+    '--format',
+    'md',
+  ]);
+  assert.equal(summary.timeSplit, null);
+  assert.ok(!existsSync(join(out, 'time-split.json')));
+  assert.doesNotMatch(readFileSync(join(out, 'summary.md'), 'utf8'), /Where the time goes/);
+});
+
+test('--time-split on a scenario: its exports stamped, and the module’s memory.grow seen in its calls', async () => {
+  const { summary } = await runToSummary([
+    'run',
+    fixture('test/scenarios/census-leak.mjs'),
+    '-n',
+    '2000',
+    '--time-split',
+    // The subject is the pass, not the leak's verdict (decided or not in 2,000 calls).
+    '--fail-on',
+    'none',
+    '--format',
+    'md',
+  ]);
+  const t = summary.timeSplit;
+  assert.ok(t.stamped.some((m) => m.exports > 0));
+  const grows = t.ops.reduce((a, o) => a + o.grow.warmup.grows + o.grow.steady.grows, 0);
+  assert.ok(grows > 0, 'a leaking module grows its memory inside its calls');
+});
