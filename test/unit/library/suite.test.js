@@ -1,11 +1,11 @@
-// A suite's shares (src/cli/commands/soak.js shardOf) and their merge
-// (src/cli/commands/merge.js mergeResults) on results built by hand: every
+// A suite's shares (src/library/suite.js shardOf) and their merge
+// (src/library/merge.js mergeResults) on results built by hand: every
 // target in one shard, the same on every run; shares that do not make one
 // suite refused. Suites run, sharded and merged: test/e2e/suite.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mergeResults } from '../../../src/cli/commands/merge.js';
-import { shardOf } from '../../../src/cli/commands/soak.js';
+import { mergeResults } from '../../../src/library/merge.js';
+import { shardOf } from '../../../src/library/suite.js';
 
 test('shardOf: every target in exactly one shard, the same one on every run', () => {
   const targets = Array.from({ length: 7 }, (_, i) => ({ name: `t${i}` }));
