@@ -1,7 +1,7 @@
 // Help text, generated from the option schema (src/options/schema.js): the global help
 // lists the commands, a command's help its usage and every option it takes.
 
-import { formatCount } from '../library/terminal.js';
+import { formatCount } from '../library/text.js';
 import { tryAddon } from '../native.js';
 import { COMMANDS, DEFAULT_SLOW_SAMPLES, defaultText, flagOf, optionsOf } from '../options/schema.js';
 import { VERSION } from '../version.js';

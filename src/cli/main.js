@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { EXIT, SoakError, usageError } from '../errors.js';
 import { parseCommand } from '../library/parse-command.js';
-import { terminalText } from '../library/terminal.js';
+import { terminalText } from '../library/text.js';
 import { COMMANDS } from '../options/schema.js';
 import { closest } from '../options/suggest.js';
 // wasm-soak command line: resolves the arguments through the option schema

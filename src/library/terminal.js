@@ -1,13 +1,7 @@
-// What the CLI (src/cli/) writes on the terminal, which it reaches only
-// through the library: a run's terminal report (the formats table's
-// `terminal` writer, src/report/terminal.js), and the words and escaping
-// of the report that its own lines use (its errors, its help, a suite's
-// and a comparison's lines).
+// A run's terminal report as the CLI (src/cli/) reaches it, through the
+// library: the formats table's `terminal` writer (src/report/terminal.js).
+// The words its own lines use are in text.js, which loads no addon.
 import { write as writeTerminalReport } from '../report/terminal.js';
-
-export { terminalText } from '../report/escape.js';
-export { formatCount } from '../report/format.js';
-export { describeFailure } from '../report/words.js';
 
 /**
  * Writes the terminal report of a run (runWithBaseline's { summary, outDir,

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ensurePackage, MARKER, parsePackage } from '../../../src/compare/packages.js';
+import { ensurePackage, MARKER } from '../../../src/compare/packages.js';
+import { parsePackage } from '../../../src/options/package-spec.js';
 import { fixture, runCli, tempDir } from '../../helpers.js';
 
 const PKG = '@bokuweb/zstd-wasm';
