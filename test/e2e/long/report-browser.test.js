@@ -255,6 +255,9 @@ test('print: figures, tables and headings never split or orphaned; the PDF is wr
     }
     // The pages as images next to the PDF, when poppler's pdftoppm is there.
     if (existsSync(PDFTOPPM)) {
+      // An earlier run's pages (a longer report) would be counted with these.
+      for (const old of readdirSync(ARTIFACTS).filter((f) => f.startsWith(`${verdict}-print`)))
+        rmSync(join(ARTIFACTS, old));
       const r = spawnSync(
         PDFTOPPM,
         ['-r', '50', '-png', join(ARTIFACTS, `${verdict}.pdf`), join(ARTIFACTS, `${verdict}-print`)],
