@@ -333,8 +333,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 /* Finding kinds, X(NAME, value, "jsName", GATE): the kinds that name a
  * verdict (gates FAIL_ON and ALWAYS) come first, most severe first: the
  * order is the severity order (a verdict is the most severe such finding's
- * kind, "stable" without one). The trend kinds come from ws_classify;
- * memory-exhausted also from failed grows and the allocator's NULL
+ * kind, "stable" without one), and the values are 1, 2, ... in that order
+ * (ws_judge walks the kinds by value; they never leave C). The trend kinds come from
+ * ws_classify; memory-exhausted also from failed grows and the allocator's NULL
  * (src/analysis/grow-failures.js, analyze.js); budget findings are exact
  * per-call gates the user sets, checked on the counting pass in
  * src/analysis/allocations.js. The kinds after them never name a verdict:
@@ -342,8 +343,8 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
  * regression against a baseline or between compared arms beyond a
  * --fail-if-* gate (src/analysis/against-baseline.js, src/compare/analyze-compare.js),
  * a suite target that did not meet its expectation (soak --expect,
- * src/report/suite-result.js). Adding a kind: docs/verdicts.md, "The
- * judge". */
+ * src/report/suite-result.js). Adding a kind: CONTRIBUTING.md, "Adding
+ * one". */
 #define WS_FINDING_KINDS(X)                                                              \
   X(MEMORY_EXHAUSTED, 1, "memory-exhausted", FAIL_ON) /* observed, not projected */      \
   X(STACK_DRIFT, 2, "stack-drift", FAIL_ON)                                              \
@@ -583,6 +584,16 @@ enum { WS_EXIT_CODES(WS_EXIT_ENUM) };
 /* Finding kinds as bits of a set (ws_judge). */
 #define WS_KIND_BIT(kind) (1u << (kind))
 _Static_assert(WS_KIND_COUNT <= 32, "a set of finding kinds fits in 32 bits");
+/* Each finding kind's value is its place in the list, the severity order
+ * ws_judge walks by value: a kind given another value does not compile. */
+#define WS__KIND_PLACE(name, value, js, gate) WS__KIND_PLACE_##name,
+enum { WS__KIND_PLACE_NONE, WS_FINDING_KINDS(WS__KIND_PLACE) };
+#undef WS__KIND_PLACE
+#define WS__KIND_IN_PLACE(name, value, js, gate)                                         \
+  _Static_assert(WS__KIND_PLACE_##name == (value),                                       \
+                 "WS_FINDING_KINDS: a kind's value is its place in the list");
+WS_FINDING_KINDS(WS__KIND_IN_PLACE)
+#undef WS__KIND_IN_PLACE
 enum { WS_UNDECIDED_REASONS(WS_UNDECIDED_ENUM) };
 enum { WS_GROWTH_CAUSES(WS_GROWTH_ENUM) };
 enum { WS_NOTE_KINDS(WS_NOTE_ENUM) };
