@@ -79,7 +79,9 @@ export function threadsText(t) {
     t.cpuMs != null
       ? `they used ${formatMs(t.cpuMs)} of CPU time (their own threads, as Linux counts them; not V8's shared helper threads); their JS heaps are not measured`
       : 'their JS heaps and CPU time are not measured';
-  return `${built}its loader started ${plural(t.started, 'worker thread')} (at most ${formatCount(t.maxAlive)} at once${failed}), sharing its memory, whose allocations the heap census sees; ${cpu}, and an op that returns a promise is timed to its settlement`;
+  // Only a wasi-threads module's threads share its memory (and allocate where the census reads).
+  const shared = t.wasiThreads ? ', sharing its memory, whose allocations the heap census sees' : '';
+  return `${built}${t.wasiThreads ? 'its loader' : 'it'} started ${plural(t.started, 'worker thread')} (at most ${formatCount(t.maxAlive)} at once${failed})${shared}; ${cpu}, and an op that returns a promise is timed to its settlement`;
 }
 
 // Rows { what, found, source, enable } of the sources table: each automatic
