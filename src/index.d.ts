@@ -163,8 +163,22 @@ export interface Sources {
     [field: string]: unknown;
   };
   memoryGrow: { source: string; atMaximum: string[]; enable: string | null };
-  /** The worker threads a scenario's target started from the soak worker (absent when none and not built for wasi-threads); their JS heaps and CPU are not measured. */
-  threads?: { started: number; exited: number; maxAlive: number; failed: number; wasiThreads: boolean };
+  /** The worker threads a scenario's target started from the soak worker (absent when none and not built for wasi-threads); their JS heaps are not measured. */
+  threads?: {
+    started: number;
+    exited: number;
+    maxAlive: number;
+    failed: number;
+    /** The first thread that exited with a code other than 0: the iteration at which its exit was seen, and the code. */
+    firstFailure: { iteration: number; code: number } | null;
+    /** Their threads' user and system CPU time in ms, as Linux counts it; null when one exited or was unattributed, or not on Linux. */
+    cpuMs: number | null;
+    wasiThreads: boolean;
+    /** Threads started after warm-up, and those alive at warm-up's end and at the run's end. */
+    afterWarmup: { started: number; aliveFrom: number; aliveTo: number };
+    /** [iteration, started, exited] after each call at which the count changed (the first 4,096 such calls). */
+    timeline: [number, number, number][];
+  };
 }
 
 /** The heap census: the in-use chunks by size class at warm-up's end and at the run's end. */
@@ -267,9 +281,16 @@ export interface Summary {
   findings: Finding[];
   /** What the data could not decide (the verdict "inconclusive" when nothing was found). */
   inconclusive: { reason: string; sentence: string; [field: string]: unknown }[];
-  /** What the run shows that is no finding: below-floor trends, start-up growth, a sawtooth (docs/summary.md). */
+  /** What the run shows that is no finding: below-floor trends, start-up growth, a sawtooth, a worker thread that died, a growing pool (docs/summary.md). */
   notes?: {
-    kind: 'below-floor' | 'startup-growth' | 'sawtooth' | 'objects-left-to-gc' | 'gc-garbage';
+    kind:
+      | 'below-floor'
+      | 'startup-growth'
+      | 'sawtooth'
+      | 'objects-left-to-gc'
+      | 'gc-garbage'
+      | 'thread-failed'
+      | 'thread-pool-growing';
     series: string | null;
     sentence: string;
     [field: string]: unknown;

@@ -462,13 +462,18 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 /* What a run shows that is no finding, and that its summary says
  * (summary.notes, docs/summary.md): a sustained memory series below the
  * floor, linear memory that grew several times over during start-up, live
- * bytes freed in repeated large bursts (a sawtooth). */
+ * bytes freed in repeated large bursts (a sawtooth), the glue's objects
+ * left to the collector, and of the worker threads a target started
+ * (src/analysis/threads.js) one that exited with an error or more alive at
+ * the end than at warm-up's end. */
 #define WS_NOTE_KINDS(X)                                                                 \
   X(BELOW_FLOOR, 1, "below-floor")       /* sustained, below WS_MEM_FLOOR_* */           \
   X(STARTUP_GROWTH, 2, "startup-growth") /* linear memory grew during warm-up */         \
   X(SAWTOOTH, 3, "sawtooth")             /* live bytes fall sharply, repeatedly */       \
   X(LEFT_TO_GC, 4, "objects-left-to-gc") /* finalizers freed objects, memory flat */     \
-  X(GC_GARBAGE, 5, "gc-garbage")         /* growth held by garbage awaiting finalizers */
+  X(GC_GARBAGE, 5, "gc-garbage")       /* growth held by garbage awaiting finalizers */  \
+  X(THREAD_FAILED, 6, "thread-failed") /* a thread exited with a code != 0 */            \
+  X(THREAD_GROWING, 7, "thread-pool-growing") /* more alive after warm-up */
 
 /* ---- Layouts of the statistics the binding returns ---- */
 

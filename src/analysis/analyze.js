@@ -25,6 +25,7 @@ import { judge, runStatus } from './judge.js';
 import { garbageHeld, objectsSummary, withObjects } from './objects.js';
 import { sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
+import { threadsFacts } from './threads.js';
 import { timeSplitSummary } from './time-split.js';
 import { timedMedians } from './timed-medians.js';
 import { analyzeRun } from './verdict.js';
@@ -134,17 +135,6 @@ export function judgeTrends(data, cfg, allocations = null, countedGrows = null) 
   trend.findings = withGrowFailures(trend.findings, data.header, data.growFailures, countedGrows);
   trend.verdict = judge({ findings: trend.findings, inconclusive: trend.inconclusive }).verdict;
   return { input, liveSource, censusMemory, trend };
-}
-
-/**
- * The worker threads the target started, as a source: { threads: { started,
- * exited, maxAlive, failed, wasiThreads } } when it started any or is built
- * for wasi-threads, else {} (threads: the worker's count, or null).
- */
-function threadsSource(threads) {
-  if (!threads || (threads.started === 0 && !threads.wasiThreads)) return {};
-  const { started, exited, maxAlive, failed, wasiThreads } = threads;
-  return { threads: { started, exited, maxAlive, failed, wasiThreads } };
 }
 
 /** census (censusSummary's, or null) with the memory it read: { index, label, module }. */
@@ -359,7 +349,8 @@ export function analyzeFacts({
     ...hungCall(summary.error, run.error),
   ];
   summary.inconclusive = trend.inconclusive;
-  summary.notes = explained.notes;
+  const threads = threadsFacts(run.threads, trend.warmup.iterations);
+  summary.notes = [...explained.notes, ...threads.notes];
   summary.objects = objects && { ...objects, garbage };
   summary.verdict = null; // the judge's, below, once every finding is in
   summary.series = trend.series;
@@ -369,7 +360,7 @@ export function analyzeFacts({
     liveBytes: liveSource,
     countingPass,
     memoryGrow: memoryGrowSource(timed.header, counted),
-    ...threadsSource(run.threads),
+    ...threads.source,
   };
   summary.census = census && {
     ...census,

@@ -12,6 +12,7 @@ import { CAVEAT_WORDS } from './caveat-words.js';
 import { garbageText, growingClassesText, heldObjectsText, sitesText, unfreedClassesText } from './evidence-words.js';
 import { withFactWords } from './fact-words.js';
 import { formatBytes, formatCount, formatMs, formatNs, formatPercent, plural } from './format.js';
+import { THREAD_NOTES, threadNoteSentence } from './thread-words.js';
 
 // Each verdict and finding kind in a few words, for banners and tables
 // (test/unit/analysis/judge.test.js checks that every kind of C's list has an entry).
@@ -311,6 +312,7 @@ const OPEN_RISES = new Set(['still-rising', 'late-step']);
  * open: what the run left undecided (summary.inconclusive).
  */
 function noteSentence(n, s, open = []) {
+  if (THREAD_NOTES.has(n.kind)) return threadNoteSentence(n);
   if (n.kind === 'objects-left-to-gc')
     return `Since warm-up, ${unfreedClassesText(n.classes, false)}.${garbageText(n.garbage)} Memory stayed flat in this run, but the garbage can pile up under other loads, and linear memory never shrinks: call free() on each when done with it.`;
   const what = subject(n.series);

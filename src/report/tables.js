@@ -68,14 +68,20 @@ export function instrumentedText(list) {
 
 /**
  * The worker threads a target started (summary.sources.threads: { started,
- * maxAlive, failed, wasiThreads }), in words: how many, and what the run
- * does not measure of them.
+ * maxAlive, failed, cpuMs, wasiThreads }), in words: how many, their CPU
+ * time where it was read, and what the run does not measure of them.
  */
 export function threadsText(t) {
   const built = t.wasiThreads ? 'the module is built for wasi-threads; ' : '';
   if (!t.started) return `${built}it started no worker thread in this run`;
   const failed = t.failed ? `, ${plural(t.failed, 'thread')} exited with an error` : '';
-  return `${built}its loader started ${plural(t.started, 'worker thread')} (at most ${formatCount(t.maxAlive)} at once${failed}), sharing its memory, whose allocations the heap census sees; their JS heaps and CPU time are not measured, and an op that returns a promise is timed to its settlement`;
+  const cpu =
+    t.cpuMs != null
+      ? `they used ${formatMs(t.cpuMs)} of CPU time (their own threads, as Linux counts them; not V8's shared helper threads); their JS heaps are not measured`
+      : 'their JS heaps and CPU time are not measured';
+  // Only a wasi-threads module's threads share its memory (and allocate where the census reads).
+  const shared = t.wasiThreads ? ', sharing its memory, whose allocations the heap census sees' : '';
+  return `${built}${t.wasiThreads ? 'its loader' : 'it'} started ${plural(t.started, 'worker thread')} (at most ${formatCount(t.maxAlive)} at once${failed})${shared}; ${cpu}, and an op that returns a promise is timed to its settlement`;
 }
 
 // Rows { what, found, source, enable } of the sources table: each automatic

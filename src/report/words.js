@@ -10,8 +10,9 @@ import { leadFinding } from './lead.js';
 import { KIND_WORDS } from './sentences.js';
 
 // Notes a stable run's headline quotes: the facts that a flat verdict would
-// hide (start-up growth, a sawtooth); below-floor trends are only counted.
-const HEADLINE_NOTES = new Set(['startup-growth', 'sawtooth']);
+// hide (start-up growth, a sawtooth, a worker thread that died or a pool
+// still growing); below-floor trends are only counted.
+const HEADLINE_NOTES = new Set(['startup-growth', 'sawtooth', 'thread-failed', 'thread-pool-growing']);
 
 /** The notes the headline quotes in full (summary.notes; only a stable run's). */
 function headlineNotes(s) {

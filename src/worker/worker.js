@@ -107,11 +107,12 @@ async function createState() {
   w.rejections = watchRejections();
   // The glue's objects by class (objects.js): scenarios only, before the target loads.
   w.objects = target.kind === 'scenario' ? installObjectTracker({ control, callWord: CTL.call }) : null;
-  // The worker threads a scenario's target starts (threads.js), before it loads.
-  w.threads = target.kind === 'scenario' ? installThreadCounter() : null;
+  w.firstIteration = testFirstIteration();
+  // The worker threads a scenario's target starts (threads.js), before it loads, and at which calls.
+  const iteration = () => currentIteration() - w.firstIteration;
+  w.threads = target.kind === 'scenario' ? installThreadCounter({ iteration }) : null;
   // A raw WasmGC module's objects live in the JS heap: it gets held samples too (start).
   w.held = createHeld({ config, on: target.kind === 'scenario', objects: w.objects, enter });
-  w.firstIteration = testFirstIteration();
   w.slow = createSlowSampler({ memories, held: w.held, timing, firstIteration: w.firstIteration });
   w.runner = null;
   w.blockContents = null;

@@ -1,7 +1,8 @@
-// A napi-rs WASI build that starts worker threads on a shared memory
-// (@node-rs/argon2-wasm32-wasi: wasi-libc's dlmalloc built with locks, its
-// state above a 64 MB stack) at the defaults: the clean workload is stable
-// and its leaking twin, which keeps raw digests in linear memory, is a leak
+// Two napi-rs WASI builds that start worker threads on a shared memory
+// (@node-rs/argon2-wasm32-wasi and @napi-rs/snappy-wasm32-wasi: wasi-libc's
+// dlmalloc built with locks, its state above a 64 MB stack) at the
+// defaults: each clean workload is stable
+// and its leaking twin, which keeps Buffers in linear memory, is a leak
 // that the heap census names by size (not growth: the census recognises the
 // threaded dlmalloc, docs/allocator.md, "Threads"), and the worker threads
 // the package starts are counted.
@@ -15,20 +16,24 @@ import { project } from '../../init-helpers.js';
 
 const REAL = fixture('soak', 'real');
 
-test('argon2-wasm32-wasi at the defaults: clean stable, the twin a leak in linear memory with its size classes', async () => {
+/** Soaks soak/real's clean scenario `name` and its leaking twin at the defaults, as a suite with --expect: their summaries. */
+async function soakPair(name) {
   const dir = tempDir('wasm-soak-real-wasi-');
-  const targets = ['argon2', 'argon2-leak'].map((name) => ({
-    name,
-    scenario: join(REAL, `${name}.mjs`),
-    expect: name === 'argon2' ? 'stable' : 'leak',
+  const targets = [name, `${name}-leak`].map((n) => ({
+    name: n,
+    scenario: join(REAL, `${n}.mjs`),
+    expect: n === name ? 'stable' : 'leak',
   }));
   const file = join(dir, 'suite.json');
   writeFileSync(file, JSON.stringify({ targets }));
   const out = join(dir, 'out');
   const r = await runCli(['soak', file, '--expect', '--format', 'md', '-o', out, '-q']);
   assert.equal(r.code, 0, r.stderr);
-  const clean = readSummary(join(out, 'argon2'));
-  const leak = readSummary(join(out, 'argon2-leak'));
+  return [readSummary(join(out, name)), readSummary(join(out, `${name}-leak`))];
+}
+
+test('argon2-wasm32-wasi at the defaults: clean stable, the twin a leak in linear memory with its size classes', async () => {
+  const [clean, leak] = await soakPair('argon2');
   assert.equal(clean.verdict, 'stable');
   assert.equal(leak.verdict, 'leak');
   for (const s of [clean, leak]) assert.equal(s.census.kind, 'dlmalloc', `${s.name}: the census recognised the heap`);
@@ -39,6 +44,48 @@ test('argon2-wasm32-wasi at the defaults: clean stable, the twin a leak in linea
   }
   // The 1 KiB digests' chunks (1 KiB–2 KiB) accumulate.
   assert.ok(leak.census.growing.some((c) => c.fromBytes === 1024 && c.change > 1000));
+});
+
+// A second napi-rs WASI build that starts worker threads: the same verdicts,
+// its pool of 4 threads started at its first async call and none
+// after warm-up (no thread note).
+test('snappy-wasm32-wasi at the defaults: clean stable, the twin a leak in linear memory with its size classes', async () => {
+  const [clean, leak] = await soakPair('snappy');
+  assert.equal(clean.verdict, 'stable');
+  assert.equal(leak.verdict, 'leak');
+  for (const s of [clean, leak]) {
+    assert.equal(s.census.kind, 'dlmalloc', `${s.name}: the census recognised the heap`);
+    const { timeline, cpuMs, ...threads } = s.sources.threads;
+    // The pool's own threads did the async calls' work: Linux charged them CPU time.
+    assert.ok(cpuMs > 0, `${s.name}: cpuMs ${cpuMs}`);
+    assert.deepEqual(
+      threads,
+      {
+        started: 4,
+        exited: 0,
+        maxAlive: 4,
+        failed: 0,
+        firstFailure: null,
+        wasiThreads: true,
+        afterWarmup: { started: 0, aliveFrom: 4, aliveTo: 4 },
+      },
+      s.name,
+    );
+    // All 4 at one call: the first async one (its iteration is the seed's).
+    assert.deepEqual(
+      timeline.map(([, started, exited]) => [started, exited]),
+      [[4, 0]],
+    );
+    assert.deepEqual(
+      s.notes.filter((n) => n.kind.startsWith('thread-')),
+      [],
+    );
+  }
+  // The kept compressed texts' chunks accumulate (texts of 1 KiB median: 1 KiB–2 KiB chunks).
+  assert.ok(
+    leak.census.growing.some((c) => c.fromBytes === 1024 && c.change > 1000),
+    JSON.stringify(leak.census.growing),
+  );
 });
 
 // init on the same package: napi-rs's loader through the package's own entry,
