@@ -23,35 +23,10 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { LOCK_FILE } from '../../src/run/folder-lock.js';
 import { fixture, runCli, tempDir } from '../helpers.js';
+import { assertUntouched, plant } from '../links.js';
 
 const mod = (name) => fixture('soak', 'modules', `${name}.wasm`);
 const QUICK = ['--fail-on', 'none', '-q'];
-
-/**
- * Plants a link dir/name for each of names, to outside/victim-N: every
- * other one an existing file (a victim to clobber), the rest dangling (a
- * file a write through the link would create). Returns what outside holds.
- */
-function plant(dir, names, outside) {
-  mkdirSync(outside, { recursive: true });
-  const held = {};
-  names.forEach((name, i) => {
-    const victim = join(outside, `victim-${i}`);
-    if (i % 2 === 0) {
-      held[`victim-${i}`] = `victim of ${name}\n`;
-      writeFileSync(victim, held[`victim-${i}`]);
-    }
-    symlinkSync(victim, join(dir, name));
-  });
-  return held;
-}
-
-/** Asserts that outside holds exactly held: no victim written, no file created through a link. */
-function assertUntouched(outside, held, what) {
-  assert.deepEqual(readdirSync(outside).sort(), Object.keys(held).sort(), `${what}: no file created outside`);
-  for (const [name, text] of Object.entries(held))
-    assert.equal(readFileSync(join(outside, name), 'utf8'), text, `${what}: ${name} untouched`);
-}
 
 /** The names of the links r's stderr names as refused ("X is a symbolic link"), relative to dir. */
 const linksNamed = (r, dir) =>
