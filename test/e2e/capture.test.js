@@ -1,32 +1,13 @@
 // The capture hooks are invisible to glue code: they read no import field the
 // module does not declare, return and throw what the unhooked functions do,
-// and leave instances and exports as they are. The hooks are installed in
-// this test process with a transform (as the counting pass installs them)
-// that either leaves a module alone or rewrites it, and each result is
-// compared with the pristine API's.
-// The runs through the CLI; the checks without a run are in
+// and leave instances and exports as they are. Here real builds run through
+// the CLI under them; the hooks installed in a test process with a
+// transform, each result compared with the pristine API's, are in
 // test/unit/worker/capture.test.js.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { installCapture } from '../../src/worker/capture.js';
 import { fixture, readSummary, runCli, tempDir } from '../helpers.js';
-
-const events = { memories: [], instances: [], transformed: 0, growFailed: [] };
-const transforming = false;
-// An identity rewrite with one extra import module, as the counting pass adds.
-const transform = (bytes) => {
-  if (!transforming) return null;
-  events.transformed++;
-  return { bytes: new Uint8Array(bytes), imports: { wasm_soak: { event() {} } } };
-};
-installCapture({
-  onMemory: (memory, label, maximumPages) => events.memories.push({ memory, label, maximumPages }),
-  onLabel: () => {},
-  onInstance: (instance, imported) => events.instances.push({ instance, imported }),
-  onGrowFailed: (memory, delta, error) => events.growFailed.push({ memory, delta, error }),
-  transform,
-});
 
 // Emscripten MAIN_MODULE + SIDE_MODULE (test/fixtures/dylink-*): its glue
 // links through Proxies whose getters create GOT entries. Reading fields it
