@@ -10,6 +10,7 @@ import { addon } from '../addon.js';
 import { judgeTrends } from './analyze.js';
 import { decided, grownOf, leakOf } from './early-stop.js';
 import { decodedRun } from './log-reader.js';
+import { objectsSummary, unfreedSoFar } from './objects.js';
 import { memoryAt } from './summary.js';
 
 /** Per-call times kept (4 bytes each); the stride doubles past it. */
@@ -28,10 +29,13 @@ const MIN_GAP_MS = 2000;
  * line says of them (src/report/progress-words.js words it), running an
  * analysis when one is due (force: now) and else repeating the last: null
  * before the first, { error } once the copy broke, else { tested, verdict,
- * countingFollows, memoryChange, sinceWarmup, decided } (memoryChange in
- * bytes, null before any memory sample; decided: early-stop.js's facts when
- * the run so far is a leak beyond doubt that the rule lets end the run,
- * else null).
+ * countingFollows, memoryChange, sinceWarmup, decided, unfreed }
+ * (memoryChange in bytes, null before any memory sample; decided:
+ * early-stop.js's facts when the run so far is a leak beyond doubt that the
+ * rule lets end the run, else null; unfreed: objects.js unfreedSoFar's
+ * classes since warm-up, from the glue's object counts the worker sends at
+ * each held sample, given to objects()). objects(msg) takes one such
+ * message ({ iteration, classes }, src/worker/held.js).
  * Long: one closure over the copy, its clock and its last facts, whose
  * functions (consume, analyze, factsOf, preliminary) are each short.
  */
@@ -46,6 +50,23 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
   let broken = null;
   // The first analysis since which each found a leak: its calls and growth (early-stop.js).
   let first = null;
+  // The glue's object counts by class: every held sample's, as objects.json keeps them, and the last.
+  const snapshots = [];
+  let classes = [];
+
+  function objects(msg) {
+    classes = msg.classes;
+    snapshots.push({
+      iteration: msg.iteration,
+      classes: msg.classes.map((c) => [c.name, c.created, c.freed, c.reclaimed, c.collected]),
+    });
+  }
+
+  // The classes left unfreed since warm-up (warm: its calls), in kept calls' units as the copy counts.
+  function unfreed(warm, stride) {
+    const counts = classes.map((c) => ({ ...c, held: c.created - c.freed - c.reclaimed - c.collected }));
+    return unfreedSoFar(objectsSummary({ classes: counts, snapshots }, warm * stride));
+  }
 
   function consume(chunk) {
     if (broken) return;
@@ -76,6 +97,7 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
       memoryChange: null,
       sinceWarmup: false,
       decided: null,
+      unfreed: unfreed(r.warmup.iterations, r.stride),
     };
     const f = leakOf(r);
     first = f ? (first ?? { calls: r.calls, ...grownOf(f, r.stride) }) : null;
@@ -108,6 +130,7 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
 
   return {
     consume,
+    objects,
     analyze,
     preliminary,
     /** Frees the copy (in C); consume, analyze and preliminary are unusable after. */

@@ -143,6 +143,21 @@ function stillHeld(summary) {
 }
 
 /**
+ * What the progress line says of the objects so far: { left, lost } (each
+ * at most NAMED classes as findings name them, largest first): classes
+ * whose objects the application could have freed but left to the garbage
+ * collector's finalizers, and classes collected without any free (their
+ * blocks lost). summary: objectsSummary's of the counts so far.
+ */
+export function unfreedSoFar(summary) {
+  if (!summary) return { left: [], lost: [] };
+  return {
+    left: leftToCollector(summary, true).slice(0, NAMED).map(named),
+    lost: lostClasses(summary).slice(0, NAMED).map(named),
+  };
+}
+
+/**
  * The memory findings (and notes) with what the objects say of them:
  * { findings, notes }. summary: objectsSummary's; heldLive: whether the
  * live bytes judged were sampled after GC (the held series): only then can

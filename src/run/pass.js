@@ -232,14 +232,21 @@ function decideEarly(p) {
   if (!p.cfg.quiet) p.terminal.above(`wasm-soak: ${earlyStopWords(decided)}\n`, process.stderr, 'early-stop');
 }
 
-/** The pass's worker messages: ready (the log and progress start), drain, done and fatal; the rest go to hooks. */
+/**
+ * The pass's worker messages: ready (the log and progress start), drain,
+ * done and fatal; the glue's object counts feed the live analysis; the rest
+ * go to hooks.
+ */
 function dispatch(p, msg, { target, argv, hooks }) {
   if (p.outcome) return;
   if (msg.type === 'ready') {
     if (ready(p, msg, { target, argv })) hooks?.onMessage(msg);
   } else if (msg.type === 'drain') p.log.drain();
   else if (msg.type === 'done' || msg.type === 'fatal') p.finish(msg);
-  else hooks?.onMessage(msg);
+  else {
+    if (msg.type === 'objects') p.live?.objects(msg);
+    hooks?.onMessage(msg);
+  }
 }
 
 /**
@@ -268,6 +275,7 @@ function ready(p, msg, { target, argv }) {
   // It also decides when a leaking run may end early (early-stop.js), which runs without a progress line too.
   const live = pass === 'timed' && (p.mode !== 'none' || p.earlyStop);
   const trend = live ? createLiveAnalysis({ header: p.header, cfg }) : null;
+  p.live = trend;
   if (p.earlyStop) p.trend = trend;
   p.progress = createProgress({
     name: `${p.header.target.name}${PASS_LABELS[pass]}`,

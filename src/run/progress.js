@@ -11,6 +11,9 @@ import { formatBytes, formatCount, formatDuration, formatNs, formatRate } from '
 import { preliminaryWords } from '../report/progress-words.js';
 
 const WINDOW = 1024;
+
+/** The preliminary verdict's own part of its words (what a narrow terminal keeps). */
+const verdictOf = (words) => words.split(' · ').find((w) => w.startsWith('preliminary')) ?? words;
 /** Least time between two redraws of the bar (10 a second at most). */
 export const REDRAW_MS = 100;
 const LINE_EVERY_MS = 10_000;
@@ -177,7 +180,7 @@ export function createProgress({ name, total, durationMs, mode, terminal, trend,
       // Memory and the preliminary verdict outlast the rate, the bar and the ETA.
       { text: `mem ${formatBytes(memory)}`, keep: 7 },
       { text: `median ${formatNs(median)}`, keep: 1 },
-      { text: words ? `· ${words}` : '', short: words ? `· ${words.split(' · ').at(-1)}` : '', keep: 6 },
+      { text: words ? `· ${words}` : '', short: words ? `· ${verdictOf(words)}` : '', keep: 6 },
     ];
   }
 

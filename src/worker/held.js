@@ -59,9 +59,11 @@ export function heldDue(config, checkpoint, completed, elapsedMs) {
  * The held sampler of a run: on (a scenario's run) takes gc() at once;
  * enable() takes it later (a raw WasmGC module). objects: the glue's object
  * tracker (objects.js), null for a raw module; enter(phase) tells the
- * watchdog what the worker does.
+ * watchdog what the worker does; post(message) sends each sample's object
+ * counts to the main thread ({ type: 'objects', iteration, classes }: the
+ * progress line's objects).
  */
-export function createHeld({ config, on, objects, enter }) {
+export function createHeld({ config, on, objects, enter, post }) {
   let collectGarbage = on ? exposeGc() : null;
   let checkpoint = 0;
   let canaries = 0;
@@ -111,6 +113,7 @@ export function createHeld({ config, on, objects, enter }) {
         if (c.status === 'taken') addon.metric(runner, METRIC.censusLiveHeld + k * METRIC_CENSUS_STRIDE, c.liveBytes);
       }
       objects.snapshot(completed);
+      post({ type: 'objects', iteration: completed, classes: objects.counts() });
       addon.metric(runner, METRIC.censusHeldNs, Number(process.hrtime.bigint() - started));
     },
   };

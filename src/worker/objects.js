@@ -85,7 +85,7 @@ function isEmbindPrototype(proto) {
 /**
  * Installs the tracker; control: the ring's control words (CTL.call says
  * which op is running: 1 + its index, 0 between calls). Returns
- * { snapshot(iteration), result(opNames), settled() }.
+ * { snapshot(iteration), counts(), result(opNames), settled() }.
  * Long: the replaced FinalizationRegistry and Object.create, and embind's
  * and WebIDL's watchers, share the counts by class and are installed
  * together, so that none is missed.
@@ -318,6 +318,11 @@ export function installObjectTracker({ control, callWord }) {
         iteration,
         classes: [...classes.values()].map((r) => [r.name, r.created, r.freed, r.reclaimed, r.collected]),
       });
+    },
+    /** Every class's counts now: [{ name, registry, freeable, created, freed, reclaimed, collected }]. */
+    counts() {
+      for (const r of classes.values()) webIdlCounts(r);
+      return [...classes.values()].map(({ byOp: _, ...counts }) => counts);
     },
     /**
      * The counts as the summary takes them: { classes: [{ name, registry,

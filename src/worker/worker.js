@@ -112,7 +112,7 @@ async function createState() {
   const iteration = () => currentIteration() - w.firstIteration;
   w.threads = target.kind === 'scenario' ? installThreadCounter({ iteration }) : null;
   // A raw WasmGC module's objects live in the JS heap: it gets held samples too (start).
-  w.held = createHeld({ config, on: target.kind === 'scenario', objects: w.objects, enter });
+  w.held = createHeld({ config, on: target.kind === 'scenario', objects: w.objects, enter, post });
   w.slow = createSlowSampler({ memories, held: w.held, timing, firstIteration: w.firstIteration });
   w.runner = null;
   w.blockContents = null;

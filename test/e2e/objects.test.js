@@ -16,10 +16,10 @@ async function soakAtDefaults(...path) {
   return soakWithEnv({}, ...path);
 }
 
-/** soakAtDefaults with env added to the run's environment. */
+/** soakAtDefaults with env added to the run's environment (CI set: progress as plain lines, not -q). */
 async function soakWithEnv(env, ...path) {
   const out = tempDir();
-  const r = await runCli(['run', fixture(...path), '-o', out, '-q'], { env });
+  const r = await runCli(['run', fixture(...path), '-o', out, ...(env.CI ? [] : ['-q'])], { env });
   return { code: r.code, stderr: r.stderr, summary: readSummary(out), out };
 }
 
@@ -40,8 +40,15 @@ test('a wasm-bindgen-style glue: every Doc freed by the application is stable; i
 });
 
 test('a forgotten free() of a FinalizationRegistry glue is unfreed-objects naming the class and the op', async () => {
-  const { code, summary, out } = await soakAtDefaults('soak', 'scenarios', 'glue-objects-unfreed.mjs');
+  const { code, stderr, summary, out } = await soakWithEnv(
+    { CI: 'true' },
+    'soak',
+    'scenarios',
+    'glue-objects-unfreed.mjs',
+  );
   assert.equal(summary.verdict, 'unfreed-objects');
+  // The progress line named the class while the run went on, and its last line says it.
+  assert.match(stderr, /preliminary verdict: \w[\w-]* \(so far\) · never freed: [\d,]+ Doc \(left to the GC\)\n/);
   assert.equal(code, 1);
   const [f] = summary.findings;
   assert.equal(f.kind, 'unfreed-objects');

@@ -113,3 +113,56 @@ test('a chunk the copy cannot take stops the preliminary verdict, not the run', 
   live.consume(records.subarray(two));
   assert.match(say(live, true), /^preliminary verdict unavailable \(.+\)$/);
 });
+
+// The glue's counts as the worker sends them at each held sample (src/worker/held.js).
+const objectsAt = (iteration, classes) => ({
+  iteration,
+  classes: classes.map(([name, freeable, created, freed, reclaimed, collected]) => ({
+    name,
+    registry: true,
+    freeable,
+    created,
+    freed,
+    reclaimed,
+    collected,
+  })),
+});
+
+test('the line names the classes the application left to the collector since warm-up, and the lost ones', () => {
+  const live = liveOf(syntheticRecords(syntheticRun(CASES.stable)));
+  live.objects(objectsAt(10, [['Doc', true, 10, 0, 0, 0]]));
+  live.objects(
+    objectsAt(6000, [
+      ['Doc', true, 6000, 0, 5000, 0], // every one left to the finalizers
+      ['Tidy\x1b[2J', true, 6000, 6000, 0, 0], // freed: never named
+      ['Node', true, 900, 0, 0, 800], // collected with no free: lost
+    ]),
+  );
+  const words = say(live, true);
+  assert.match(
+    words,
+    /· preliminary verdict: stable \(so far\) · never freed: 5,000 Doc \(left to the GC\) · lost: 800 Node \(collected, never freed\)$/,
+  );
+  assert.doesNotMatch(words, /Tidy/);
+  const facts = live.preliminary();
+  assert.deepEqual(
+    facts.unfreed.left.map((c) => [c.name, c.created, c.reclaimed]),
+    [['Doc', 5990, 5000]],
+    'counted since the first snapshot at or before warm-up',
+  );
+});
+
+test('class names reach the line with their control characters made visible', () => {
+  const live = liveOf(syntheticRecords(syntheticRun(CASES.stable)));
+  live.objects(objectsAt(6000, [['Evil\x1b[2J', true, 6000, 0, 6000, 0]]));
+  const words = say(live, true);
+  assert.ok(!words.includes('\x1b'), JSON.stringify(words));
+  assert.match(words, /never freed: 6,000 Evil.*\(left to the GC\)$/);
+});
+
+test('no object counts, or every object freed: the line says nothing of objects', () => {
+  const live = liveOf(syntheticRecords(syntheticRun(CASES.leak)));
+  assert.doesNotMatch(say(live, true), /never freed|lost:/);
+  live.objects(objectsAt(6000, [['Doc', true, 6000, 6000, 0, 0]]));
+  assert.doesNotMatch(say(live, true), /never freed|lost:/);
+});
