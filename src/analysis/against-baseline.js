@@ -11,15 +11,54 @@ import { DEFAULTS } from '../options/schema.js';
 import { BOOTSTRAP, windowRow } from '../protocol.js';
 
 const BATCHES = 32;
-/** The medians of BATCHES equal batches of the calls [from, calls) of a decoded run. */
-function batchMedians(timed, from) {
+/** The fewest batches a time comparison takes (againstBaseline). */
+const MIN_BATCHES = 4;
+
+/** The bounds [lo, hi) of batch b of k equal batches of the calls [from, from + span). */
+const batchBounds = (from, span, k, b) => [from + Math.floor((b * span) / k), from + Math.floor(((b + 1) * span) / k)];
+
+/**
+ * The control's samples of a decoded run as the calls they follow (its
+ * iterations over the stride), or an empty array without a control.
+ */
+function controlCalls(timed) {
+  const c = timed.metrics?.controlNs;
+  const stride = timed.stride ?? 1;
+  return c ? Array.from(c.iter, (i) => i / stride) : [];
+}
+
+/**
+ * How many equal batches the calls [from, calls) are cut into: BATCHES
+ * (fewer for a short run: at least 8 calls each), or, when that leaves a
+ * batch with no sample of the machine's control, the most (at least
+ * MIN_BATCHES) that each hold one, so that the time is judged against the
+ * machine (a short run samples its control every 0.5 ms, less often than
+ * BATCHES batches of its calls); the first count when none does.
+ */
+function batchCount(timed, from) {
+  const span = timed.calls - from;
+  const most = Math.min(BATCHES, Math.floor(span / 8));
+  const at = controlCalls(timed);
+  const covered = (k) => {
+    let i = 0;
+    for (let b = 0; b < k; b++) {
+      const [lo, hi] = batchBounds(from, span, k, b);
+      while (i < at.length && at[i] < lo) i++;
+      if (i === at.length || at[i] >= hi) return false;
+    }
+    return true;
+  };
+  for (let k = most; k >= MIN_BATCHES; k--) if (covered(k)) return k;
+  return most;
+}
+
+/** The medians of k equal batches of the calls [from, calls) of a decoded run. */
+function batchMedians(timed, from, k) {
   const n = timed.header.ops.length;
   const span = timed.calls - from;
-  const k = Math.min(BATCHES, Math.floor(span / 8));
   const out = [];
   for (let b = 0; b < k; b++) {
-    const lo = from + Math.floor((b * span) / k);
-    const hi = from + Math.floor(((b + 1) * span) / k);
+    const [lo, hi] = batchBounds(from, span, k, b);
     out.push(windowRow(addon.windowStats(timed.elapsed, timed.op, lo, hi, n), 0).median);
   }
   return out;
@@ -27,24 +66,22 @@ function batchMedians(timed, from) {
 
 /**
  * The medians of the machine's control (the reference workload's time,
- * docs/verdicts.md "Time against the machine") over the same batches as
+ * docs/verdicts.md "Time against the machine") over the same k batches as
  * batchMedians, by the calls its samples follow; null when the run measured
  * none or a batch has no sample.
  */
-function controlMedians(timed, from) {
+function controlMedians(timed, from, k) {
   const c = timed.metrics?.controlNs;
   if (!c || c.value.length === 0) return null;
-  const stride = timed.stride ?? 1;
+  const at = controlCalls(timed);
   const span = timed.calls - from;
-  const k = Math.min(BATCHES, Math.floor(span / 8));
   const out = [];
-  let at = 0;
+  let i = 0;
   for (let b = 0; b < k; b++) {
-    const lo = from + Math.floor((b * span) / k);
-    const hi = from + Math.floor(((b + 1) * span) / k);
+    const [lo, hi] = batchBounds(from, span, k, b);
     const values = [];
-    while (at < c.iter.length && c.iter[at] / stride < lo) at++;
-    for (; at < c.iter.length && c.iter[at] / stride < hi; at++) values.push(c.value[at]);
+    while (i < at.length && at[i] < lo) i++;
+    for (; i < at.length && at[i] < hi; i++) values.push(c.value[i]);
     if (values.length === 0) return null;
     values.sort((x, y) => x - y);
     out.push(values[values.length >> 1]);
@@ -66,6 +103,7 @@ function countsOf(summary) {
  */
 export function baselineRecord(summary, timed, sizes, name) {
   const from = Math.min(summary.warmup.iterations, timed.calls);
+  const k = batchCount(timed, from);
   const time = windowRow(addon.windowStats(timed.elapsed, timed.op, from, timed.calls, timed.header.ops.length), 0);
   return {
     schema: 'wasm-soak-baseline',
@@ -83,8 +121,8 @@ export function baselineRecord(summary, timed, sizes, name) {
       median: time.median,
       p90: time.p90,
       p99: time.p99,
-      batchMedians: batchMedians(timed, from),
-      controlMedians: controlMedians(timed, from),
+      batchMedians: batchMedians(timed, from, k),
+      controlMedians: controlMedians(timed, from, k),
     },
     counts: countsOf(summary),
     memory: { highWater: summary.memory.max, growthEvents: summary.memory.growthEvents },
@@ -112,7 +150,7 @@ export function againstBaseline(run, base, { gates, seed, dir }) {
     const w = addon.bootstrapChange(a, b, BOOTSTRAP.replicates, BOOTSTRAP.level, seed);
     return { change: w.change, low: w.low, high: w.high };
   };
-  if (run.time.batchMedians.length >= 4 && base.time.batchMedians.length >= 4) {
+  if (run.time.batchMedians.length >= MIN_BATCHES && base.time.batchMedians.length >= MIN_BATCHES) {
     // Against the machine when both runs measured its control over every
     // batch: each batch's time over its control's, so that a machine slower
     // tonight than the night the baseline was saved is not a regression.

@@ -5,7 +5,7 @@
 // test/e2e/baseline.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { againstBaseline } from '../../../src/analysis/against-baseline.js';
+import { againstBaseline, baselineRecord } from '../../../src/analysis/against-baseline.js';
 import { optionNamed } from '../../../src/options/schema.js';
 import { withSentences } from '../../../src/report/sentences.js';
 
@@ -101,4 +101,46 @@ test('--fail-if-higher-water and --fail-if-more-allocs gate beyond a tolerance, 
   const loose = parse('1%+10', 'more-allocs-tolerance');
   assert.deepEqual(against({ moreAllocsTolerance: loose }, record(MiB, 2020), record(MiB, 2000)).regressions, []);
   assert.equal(against({ moreAllocsTolerance: loose }, record(MiB, 2021), record(MiB, 2000)).regressions.length, 1);
+});
+
+// A decoded timed run of calls at 1 µs whose control was sampled after the
+// calls in controlAt (a short run samples it every 0.5 ms at most).
+function shortRun(calls, controlAt) {
+  return {
+    header: { ops: [{ name: 'step' }], config: { calls: null, args: null } },
+    calls,
+    elapsed: Float32Array.from({ length: calls }, (_, i) => 1000 + (i % 7)),
+    op: new Uint16Array(calls),
+    stride: 1,
+    metrics: { controlNs: { iter: Float64Array.from(controlAt), value: Float64Array.from(controlAt, () => 5600) } },
+  };
+}
+const SUMMARY = {
+  warmup: { iterations: 0 },
+  seed: 1,
+  name: 'short',
+  target: { kind: 'module', module: { sha256: 'x' } },
+  verdict: 'stable',
+  findings: [],
+  allocations: null,
+  memory: { max: 1, growthEvents: 0 },
+  reproduce: null,
+};
+
+test('a short run is cut into as many batches as its control covers, so its time is judged against the machine', () => {
+  // 2 000 calls, the control sampled after every 250th: 32 batches of 62 calls would leave most without one.
+  const sparse = baselineRecord(SUMMARY, shortRun(2000, [100, 350, 600, 850, 1100, 1350, 1600, 1850]), null, 'n');
+  assert.equal(sparse.time.batchMedians.length, 8);
+  assert.equal(sparse.time.controlMedians.length, 8);
+  // Every batch holds a sample: all 32.
+  const dense = baselineRecord(SUMMARY, shortRun(2000, Array.from({ length: 64 }, (_, i) => 10 + i * 31)), null, 'n');
+  assert.equal(dense.time.batchMedians.length, 32);
+  assert.equal(dense.time.controlMedians.length, 32);
+  // Fewer than 4 batches with a sample: the calls alone, in 32 batches.
+  const few = baselineRecord(SUMMARY, shortRun(2000, [100, 1500]), null, 'n');
+  assert.equal(few.time.batchMedians.length, 32);
+  assert.equal(few.time.controlMedians, null);
+  const opts = { gates: { slower: 0.05, moreAllocs: false, higherWater: false }, seed: 1, dir: 'b' };
+  assert.equal(againstBaseline(sparse, sparse, opts).time.method, 'against the machine');
+  assert.equal(againstBaseline(few, few, opts).time.method, 'calls alone');
 });
