@@ -9,16 +9,16 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { shellLine } from '../../src/options/argv.js';
 import { CHILD_TIMEOUT_MS, CLI, fixture, runCli, tempDir } from '../helpers.js';
 
 const CLEAR = '\r\x1b[K';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
-const quote = (a) => `'${String(a).replace(/'/g, "'\\''")}'`;
 
 /** Runs the CLI with args on a pty of cols columns; resolves { code, text } (the terminal's bytes). */
 function onPty(args, { cols = 80, env = {} } = {}) {
-  const command = `stty cols ${cols} rows 24; exec ${[process.execPath, CLI, ...args].map(quote).join(' ')}`;
+  const command = `stty cols ${cols} rows 24; exec ${shellLine([process.execPath, CLI, ...args])}`;
   return new Promise((resolve) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: { ...process.env, TERM: 'xterm', CI: '', ...env },

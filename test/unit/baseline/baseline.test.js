@@ -133,7 +133,15 @@ test('a short run is cut into as many batches as its control covers, so its time
   assert.equal(sparse.time.batchMedians.length, 8);
   assert.equal(sparse.time.controlMedians.length, 8);
   // Every batch holds a sample: all 32.
-  const dense = baselineRecord(SUMMARY, shortRun(2000, Array.from({ length: 64 }, (_, i) => 10 + i * 31)), null, 'n');
+  const dense = baselineRecord(
+    SUMMARY,
+    shortRun(
+      2000,
+      Array.from({ length: 64 }, (_, i) => 10 + i * 31),
+    ),
+    null,
+    'n',
+  );
   assert.equal(dense.time.batchMedians.length, 32);
   assert.equal(dense.time.controlMedians.length, 32);
   // Fewer than 4 batches with a sample: the calls alone, in 32 batches.
