@@ -349,7 +349,11 @@ export function analyzeFacts({
     ...hungCall(summary.error, run.error),
   ];
   summary.inconclusive = trend.inconclusive;
-  const threads = threadsFacts(run.threads, trend.warmup.iterations);
+  const threads = threadsFacts(run.threads, trend.warmup.iterations, {
+    heapSeries: timed.metrics.threadsJsHeap,
+    calls: summary.iterations.completed,
+    ops,
+  });
   summary.notes = [...explained.notes, ...threads.notes];
   summary.objects = objects && { ...objects, garbage };
   summary.verdict = null; // the judge's, below, once every finding is in

@@ -50,7 +50,7 @@ test('threads started through require and import are counted, with the exits, fa
   });
 });
 
-test('threadsText: how many threads, and that their JS heaps and CPU are not measured', () => {
+test('threadsText: how many threads, their CPU time per call and JS heaps where read', () => {
   const text = threadsText({ started: 4, maxAlive: 4, failed: 0, wasiThreads: true });
   assert.match(
     text,
@@ -58,7 +58,7 @@ test('threadsText: how many threads, and that their JS heaps and CPU are not mea
   );
   assert.match(
     text,
-    /their JS heaps and CPU time are not measured, and an op that returns a promise is timed to its settlement/,
+    /their CPU time is not measured; their JS heaps are not measured; an op that returns a promise is timed to its settlement/,
   );
   assert.equal(
     threadsText({ started: 0, maxAlive: 0, failed: 0, wasiThreads: true }),
@@ -67,12 +67,75 @@ test('threadsText: how many threads, and that their JS heaps and CPU are not mea
   // Threads of a module not built for wasi-threads: nothing said of a shared memory.
   assert.equal(
     threadsText({ started: 2, maxAlive: 1, failed: 1, cpuMs: null, wasiThreads: false }),
-    'it started 2 worker threads (at most 1 at once, 1 thread exited with an error); their JS heaps and CPU time are not measured, and an op that returns a promise is timed to its settlement',
+    'it started 2 worker threads (at most 1 at once, 1 thread exited with an error); their CPU time is not measured; their JS heaps are not measured; an op that returns a promise is timed to its settlement',
   );
+  const pool = {
+    started: 4,
+    maxAlive: 4,
+    failed: 0,
+    cpuMs: 1530,
+    cpuPerCall: { ns: 76500, calls: 20000, op: 'hash' },
+    heaps: { taken: 0, missed: 16, samples: [] },
+    wasiThreads: true,
+  };
   assert.equal(
-    threadsText({ started: 4, maxAlive: 4, failed: 0, cpuMs: 1530, wasiThreads: true }),
-    "the module is built for wasi-threads; its loader started 4 worker threads (at most 4 at once), sharing its memory, whose allocations the heap census sees; they used 1.53 s of CPU time (their own threads, as Linux counts them; not V8's shared helper threads); their JS heaps are not measured, and an op that returns a promise is timed to its settlement",
+    threadsText(pool),
+    "the module is built for wasi-threads; its loader started 4 worker threads (at most 4 at once), sharing its memory, whose allocations the heap census sees; they used 1.53 s of CPU time (their own threads, as Linux counts them; not V8's shared helper threads), 76.50 µs per call of op hash; their JS heaps were not read: they answered none of the 16 checkpoints (a thread inside one long call, as a wasi thread in its start function, never turns its event loop); an op that returns a promise is timed to its settlement",
   );
+  const read = { ...pool, cpuPerCall: { ...pool.cpuPerCall, op: null } };
+  read.heaps = { taken: 15, missed: 1, samples: [[19999, 4437408]] };
+  assert.match(
+    threadsText(read),
+    /76\.50 µs per call of the run \(its ops together\); their JS heaps, each after its own full GC, were read at 15 checkpoints \(summed, 4\.2 MiB at the last, 1 of 16 went unanswered\) and judged apart as "threads-js-heap"/,
+  );
+});
+
+// A thread that says it is ready, then stays inside one long call
+// (Atomics.wait, as a wasi thread inside wasi_thread_start) until released.
+const BUSY = `
+const { parentPort, workerData } = require('node:worker_threads');
+parentPort.postMessage('ready');
+Atomics.wait(new Int32Array(workerData), 0, 0);
+setInterval(() => {}, 1 << 30);
+`;
+
+test('each thread carries the heap reporter: asked by id, it answers after its own GC when its event loop turns', async () => {
+  installThreadCounter({ iteration: () => 0 });
+  const { Worker } = await import('node:worker_threads');
+  const { REPORTER } = await import('../../../src/worker/thread-heaps.js');
+  const idle = new Worker(
+    'require("node:worker_threads").parentPort.postMessage("ready"); setInterval(() => {}, 1 << 30)',
+    {
+      eval: true,
+    },
+  );
+  const gate = new SharedArrayBuffer(4);
+  const busy = new Worker(BUSY, { eval: true, workerData: gate });
+  await Promise.all([once(idle, 'message'), once(busy, 'message')]);
+  const channel = new BroadcastChannel(REPORTER);
+  const replies = [];
+  const next = () =>
+    new Promise((resolve) => channel.addEventListener('message', (e) => resolve(e.data), { once: true }));
+  let reply = next();
+  channel.postMessage({ seq: 1, threads: [idle.threadId, busy.threadId] });
+  replies.push(await reply);
+  assert.equal(replies[0].threadId, idle.threadId, 'the idle thread answers first: the busy one is inside a call');
+  assert.equal(replies[0].seq, 1);
+  assert.equal(replies[0].collected, true);
+  assert.ok(replies[0].bytes > 100_000, `${replies[0].bytes} bytes`);
+  // Released, the busy thread's event loop turns and it answers the request it missed.
+  reply = next();
+  Atomics.store(new Int32Array(gate), 0, 1);
+  Atomics.notify(new Int32Array(gate), 0);
+  replies.push(await reply);
+  assert.deepEqual([replies[1].threadId, replies[1].seq], [busy.threadId, 1]);
+  // A request that names neither gets no answer from them: the next reply is to the one that names idle.
+  reply = next();
+  channel.postMessage({ seq: 2, threads: [] });
+  channel.postMessage({ seq: 3, threads: [idle.threadId] });
+  assert.deepEqual([(await reply).seq, idle.threadId], [3, idle.threadId]);
+  channel.close();
+  await Promise.all([idle.terminate(), busy.terminate()]);
 });
 
 test('the timeline keeps the first calls at which the count changed, the counts going on', async () => {
