@@ -25,7 +25,7 @@ import { judge, runStatus } from './judge.js';
 import { garbageHeld, objectsSummary, withObjects } from './objects.js';
 import { sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
-import { threadsFacts } from './threads.js';
+import { threadsFacts, withPoolGrowth } from './threads.js';
 import { timeSplitSummary } from './time-split.js';
 import { timedMedians } from './timed-medians.js';
 import { analyzeRun } from './verdict.js';
@@ -354,6 +354,7 @@ export function analyzeFacts({
     calls: summary.iterations.completed,
     ops,
   });
+  summary.findings = summary.findings.map((f) => withPoolGrowth(f, threads.notes));
   summary.notes = [...explained.notes, ...threads.notes];
   summary.objects = objects && { ...objects, garbage };
   summary.verdict = null; // the judge's, below, once every finding is in

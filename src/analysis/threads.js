@@ -95,3 +95,15 @@ export function threadsFacts(threads, warmup, { heapSeries, calls = 0, ops = [] 
   };
   return { source: { threads: source }, notes };
 }
+
+/**
+ * Finding f with poolGrowing ({ aliveFrom, aliveTo }) when it is the
+ * threads' JS heap growing while the pool kept growing after warm-up (a
+ * thread-pool-growing note among notes): each thread started brings a heap
+ * of its own, so its words name the pool first.
+ */
+export function withPoolGrowth(f, notes) {
+  const pool = notes.find((n) => n.kind === 'thread-pool-growing');
+  if (f.kind !== 'js-heap-growth' || f.series !== 'threads-js-heap' || !pool) return f;
+  return { ...f, poolGrowing: { aliveFrom: pool.aliveFrom, aliveTo: pool.aliveTo } };
+}

@@ -1,11 +1,12 @@
 // Loaded into each worker thread a scenario's target starts, before the
 // thread's own code: threads.js adds `--require <this file>` to the
 // thread's execArgv (--require, not --import: Node 20 runs --import only in
-// threads started from a file, not from code with eval: true). It answers
-// the soak worker's requests (thread-heaps.js) on a BroadcastChannel named
-// by this file's path, which both sides know: a request that names this
-// thread's id gets a full GC of the thread's heap, then a reply with the
-// bytes of it in use. The channel is unref'd, so it never keeps the thread
+// threads started from a file, not from code with eval: true). On a
+// BroadcastChannel named by this file's path, which both sides know, it
+// says it is ready (a request posted before it listened never reached it),
+// then answers the soak worker's requests (thread-heaps.js): a request that
+// names this thread's id gets a full GC of the thread's heap, then a reply
+// with the bytes of it in use. The channel is unref'd, so it never keeps the thread
 // alive, and the thread's own code runs as it would without it. It answers
 // when the thread's event loop turns: a thread inside one long call (a wasi
 // thread in wasi_thread_start) does not.
@@ -24,3 +25,4 @@ channel.onmessage = ({ data }) => {
   const collected = Boolean(collectGarbage);
   channel.postMessage({ seq: data.seq, threadId, bytes: getHeapStatistics().used_heap_size, collected });
 };
+channel.postMessage({ seq: null, threadId, ready: true });

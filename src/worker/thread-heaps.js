@@ -6,10 +6,12 @@
 // reporter's BroadcastChannel, and each collects its garbage and replies
 // with its heap in use. When every one of them replied after a full GC,
 // their sum is the sample (METRIC.threadsJsHeap), judged apart from the
-// soak worker's own heap; else the checkpoint is missed. A thread that let
-// a request go unanswered (one long call: napi-rs's wasi threads live
-// inside wasi_thread_start and never turn their event loop) is not waited
-// for again until it answers one: the wait costs REPLY_MS once.
+// soak worker's own heap; else the checkpoint is missed. A thread still
+// starting (its reporter has not said it is ready) is sent the request once
+// it is. A thread that let a request go unanswered (one long call: napi-rs's
+// wasi threads live inside wasi_thread_start and never turn their event
+// loop) is not waited for again until it answers one: the wait costs
+// REPLY_MS once.
 
 import { fileURLToPath } from 'node:url';
 import { addon } from '../addon.js';
@@ -30,24 +32,27 @@ const REPLY_MS = 2000;
  * gave a sum, and those that did not.
  */
 export function createThreadHeaps(alive) {
-  let channel = null;
   let seq = 0;
   let taken = 0;
   let missed = 0;
+  const ready = new Set(); // their reporters listen
   const silent = new Set(); // asked and not answered since
-  let waiting = null; // { seq, replies: Map(threadId → { bytes, collected }), want, done() }
-
-  function open() {
-    const c = new BroadcastChannel(REPORTER);
-    c.unref();
-    c.onmessage = ({ data }) => {
-      silent.delete(data.threadId);
-      if (waiting?.seq !== data.seq) return;
-      waiting.replies.set(data.threadId, data);
-      if (waiting.replies.size === waiting.want) waiting.done();
-    };
-    return c;
-  }
+  let waiting = null; // { seq, threads, replies: Map(threadId → { bytes, collected }), done() }
+  // Open before the target loads: a thread's ready comes once, when it starts.
+  const channel = new BroadcastChannel(REPORTER);
+  channel.unref();
+  channel.onmessage = ({ data }) => {
+    silent.delete(data.threadId);
+    if (data.ready) {
+      ready.add(data.threadId);
+      // A thread the request in flight names, which was still starting: ask it now.
+      if (waiting?.threads.includes(data.threadId)) channel.postMessage({ seq: waiting.seq, threads: [data.threadId] });
+      return;
+    }
+    if (waiting?.seq !== data.seq) return;
+    waiting.replies.set(data.threadId, data);
+    if (waiting.replies.size === waiting.threads.length) waiting.done();
+  };
 
   /** The replies to request, when all came, or null once REPLY_MS passed. */
   function replies(request) {
@@ -58,7 +63,7 @@ export function createThreadHeaps(alive) {
         waiting = null;
         resolve(value);
       };
-      waiting = { seq: request.seq, replies: new Map(), want: request.threads.length };
+      waiting = { seq: request.seq, threads: request.threads, replies: new Map() };
       waiting.done = () => finish([...waiting.replies.values()]);
     });
   }
@@ -67,11 +72,10 @@ export function createThreadHeaps(alive) {
     async sample(runner) {
       const threads = alive();
       if (threads.length === 0) return;
-      channel ??= open();
       const request = { seq: ++seq, threads };
       const wait = !threads.some((id) => silent.has(id));
       for (const id of threads) silent.add(id);
-      channel.postMessage(request);
+      channel.postMessage({ seq: request.seq, threads: threads.filter((id) => ready.has(id)) });
       const got = wait ? await replies(request) : null;
       if (got?.every((r) => r.collected)) {
         addon.metric(
@@ -84,7 +88,7 @@ export function createThreadHeaps(alive) {
     },
     result: () => ({ taken, missed }),
     close() {
-      channel?.close();
+      channel.close();
     },
   };
 }

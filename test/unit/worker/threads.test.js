@@ -99,10 +99,17 @@ Atomics.wait(new Int32Array(workerData), 0, 0);
 setInterval(() => {}, 1 << 30);
 `;
 
-test('each thread carries the heap reporter: asked by id, it answers after its own GC when its event loop turns', async () => {
+test('each thread carries the heap reporter: it says it is ready, and asked by id it answers after its own GC when its event loop turns', async () => {
   installThreadCounter({ iteration: () => 0 });
   const { Worker } = await import('node:worker_threads');
   const { REPORTER } = await import('../../../src/worker/thread-heaps.js');
+  const listening = new BroadcastChannel(REPORTER);
+  const said = new Promise((resolve) => {
+    listening.onmessage = (e) => e.data.ready && resolve(e.data);
+  });
+  const starting = new Worker('0', { eval: true });
+  assert.deepEqual(await said, { seq: null, threadId: starting.threadId, ready: true });
+  listening.close();
   const idle = new Worker(
     'require("node:worker_threads").parentPort.postMessage("ready"); setInterval(() => {}, 1 << 30)',
     {
@@ -114,8 +121,16 @@ test('each thread carries the heap reporter: asked by id, it answers after its o
   await Promise.all([once(idle, 'message'), once(busy, 'message')]);
   const channel = new BroadcastChannel(REPORTER);
   const replies = [];
+  // The next reply (a thread's ready, posted when it starts, is not one).
   const next = () =>
-    new Promise((resolve) => channel.addEventListener('message', (e) => resolve(e.data), { once: true }));
+    new Promise((resolve) => {
+      const take = (e) => {
+        if (e.data.ready) return;
+        channel.removeEventListener('message', take);
+        resolve(e.data);
+      };
+      channel.addEventListener('message', take);
+    });
   let reply = next();
   channel.postMessage({ seq: 1, threads: [idle.threadId, busy.threadId] });
   replies.push(await reply);
