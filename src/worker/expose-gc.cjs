@@ -13,13 +13,18 @@ const { runInNewContext } = require('node:vm');
 // up to this many times.
 const TRIES = 8;
 
+// gc() of a fresh context, or null where that context has none (read in one
+// evaluation: another thread may turn the flag off between two).
+const GC_OF_CONTEXT = 'typeof gc === "function" ? gc : null';
+
 /** V8's gc() for the calling thread's isolate, or null when every try lost the race. */
 function exposeGc() {
-  if (runInNewContext('typeof gc') === 'function') return runInNewContext('gc'); // the host has it on
+  const hosts = runInNewContext(GC_OF_CONTEXT); // the host has it on (or another thread, this moment)
+  if (hosts) return hosts;
   for (let i = 0; i < TRIES; i++) {
     setFlagsFromString('--expose-gc');
     try {
-      const gc = runInNewContext('typeof gc === "function" ? gc : null');
+      const gc = runInNewContext(GC_OF_CONTEXT);
       if (gc) return gc;
     } finally {
       setFlagsFromString('--no-expose-gc');

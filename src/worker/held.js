@@ -74,8 +74,9 @@ export function createHeld({ config, on, objects, threadHeaps = null, enter }) {
   async function threadsHeld(runner) {
     if (!threadHeaps) return;
     enter(PHASE.eventLoop);
-    await threadHeaps.sample(runner);
+    const bytes = await threadHeaps.sample();
     enter(PHASE.stats);
+    if (bytes !== null) addon.metric(runner, METRIC.threadsJsHeap, bytes);
   }
 
   return {

@@ -20,9 +20,14 @@ const channel = new BroadcastChannel(__filename);
 channel.unref();
 channel.onmessage = ({ data }) => {
   if (!Array.isArray(data?.threads) || !data.threads.includes(threadId)) return;
-  collectGarbage ??= exposeGc();
-  collectGarbage?.();
-  const collected = Boolean(collectGarbage);
-  channel.postMessage({ seq: data.seq, threadId, bytes: getHeapStatistics().used_heap_size, collected });
+  // Nothing it does may throw into the thread: an error there would end the target's thread.
+  try {
+    collectGarbage ??= exposeGc();
+    collectGarbage?.();
+    const collected = Boolean(collectGarbage);
+    channel.postMessage({ seq: data.seq, threadId, bytes: getHeapStatistics().used_heap_size, collected });
+  } catch {
+    // No reply: the soak worker counts the checkpoint missed.
+  }
 };
 channel.postMessage({ seq: null, threadId, ready: true });

@@ -5,8 +5,8 @@
 // outside the timed region) the soak worker asks the threads alive on the
 // reporter's BroadcastChannel, and each collects its garbage and replies
 // with its heap in use. When every one of them replied after a full GC,
-// their sum is the sample (METRIC.threadsJsHeap), judged apart from the
-// soak worker's own heap; else the checkpoint is missed. A thread still
+// their sum is the sample (held.js records it as threadsJsHeap), judged
+// apart from the soak worker's own heap; else the checkpoint is missed. A thread still
 // starting (its reporter has not said it is ready) is sent the request once
 // it is. A thread that let a request go unanswered (one long call: napi-rs's
 // wasi threads live inside wasi_thread_start and never turn their event
@@ -14,8 +14,6 @@
 // REPLY_MS once.
 
 import { fileURLToPath } from 'node:url';
-import { addon } from '../addon.js';
-import { METRIC } from '../protocol.js';
 
 /** The reporter's path: the --require each thread gets, and the name of their channel. */
 export const REPORTER = fileURLToPath(new URL('./thread-heap-reporter.cjs', import.meta.url));
@@ -25,13 +23,14 @@ export const REPORTER = fileURLToPath(new URL('./thread-heap-reporter.cjs', impo
 const REPLY_MS = 2000;
 
 /**
- * The threads' heap sampler; alive() gives the ids of the threads counted
- * and alive. Returns { sample(runner), result(), close() }: sample takes
- * one checkpoint's sum into runner (nothing when no thread is alive);
+ * The threads' heap sampler of counter (threads.js: alive() gives the ids
+ * of the threads counted and alive, onExit(fn) tells of each exit). Returns
+ * { sample(), result(), close() }: sample resolves to one checkpoint's sum
+ * in bytes, or null (no thread alive, or the checkpoint missed);
  * result() is { taken, missed }: the checkpoints with threads alive that
  * gave a sum, and those that did not.
  */
-export function createThreadHeaps(alive) {
+export function createThreadHeaps(counter) {
   let seq = 0;
   let taken = 0;
   let missed = 0;
@@ -51,8 +50,16 @@ export function createThreadHeaps(alive) {
     }
     if (waiting?.seq !== data.seq) return;
     waiting.replies.set(data.threadId, data);
-    if (waiting.replies.size === waiting.threads.length) waiting.done();
+    if (waiting.threads.every((id) => waiting.replies.has(id))) waiting.done();
   };
+  // A thread that exits while asked is no longer waited for: its heap left with it.
+  counter.onExit((id) => {
+    silent.delete(id);
+    ready.delete(id);
+    if (!waiting?.threads.includes(id)) return;
+    waiting.threads = waiting.threads.filter((t) => t !== id);
+    if (waiting.threads.every((t) => waiting.replies.has(t))) waiting.done();
+  });
 
   /** The replies to request, when all came, or null once REPLY_MS passed. */
   function replies(request) {
@@ -64,27 +71,25 @@ export function createThreadHeaps(alive) {
         resolve(value);
       };
       waiting = { seq: request.seq, threads: request.threads, replies: new Map() };
-      waiting.done = () => finish([...waiting.replies.values()]);
+      waiting.done = () => finish(waiting.threads.map((id) => waiting.replies.get(id)));
     });
   }
 
   return {
-    async sample(runner) {
-      const threads = alive();
-      if (threads.length === 0) return;
+    async sample() {
+      const threads = counter.alive();
+      if (threads.length === 0) return null;
       const request = { seq: ++seq, threads };
       const wait = !threads.some((id) => silent.has(id));
       for (const id of threads) silent.add(id);
       channel.postMessage({ seq: request.seq, threads: threads.filter((id) => ready.has(id)) });
       const got = wait ? await replies(request) : null;
-      if (got?.every((r) => r.collected)) {
-        addon.metric(
-          runner,
-          METRIC.threadsJsHeap,
-          got.reduce((sum, r) => sum + r.bytes, 0),
-        );
-        taken++;
-      } else missed++;
+      if (!(got?.length > 0 && got.every((r) => r.collected))) {
+        missed++;
+        return null;
+      }
+      taken++;
+      return got.reduce((sum, r) => sum + r.bytes, 0);
     },
     result: () => ({ taken, missed }),
     close() {

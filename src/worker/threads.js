@@ -31,7 +31,8 @@ function withReporter(options) {
 /**
  * Installs the counter; iteration() reads the call in progress (counted
  * from the run's first), max: the changes the timeline keeps. Returns {
- * result(), alive() }: alive() the thread ids of the threads alive; result()
+ * result(), alive(), onExit(fn) }: alive() the thread ids of the threads
+ * alive; onExit(fn): fn(threadId) runs when one exits; result()
  * { started, exited, maxAlive, failed, firstFailure, cpuMs,
  * timeline } so far (failed: threads that exited with a code other than 0;
  * firstFailure: { iteration, code } of the first, or null; cpuMs: the
@@ -44,6 +45,7 @@ export function installThreadCounter({ iteration, max = THREAD_TIMELINE_MAX }) {
   const timeline = [];
   const tids = []; // each thread's task id, null where unattributed
   const alive = new Set(); // the thread ids of those alive
+  const exitListeners = [];
   const record = () => {
     const at = iteration();
     const last = timeline.at(-1);
@@ -64,6 +66,7 @@ export function installThreadCounter({ iteration, max = THREAD_TIMELINE_MAX }) {
       // An 'exit' listener changes nothing for the target ('error' is left alone: listening would swallow it).
       this.once('exit', (code) => {
         alive.delete(id);
+        for (const fn of exitListeners) fn(id);
         counts.exited++;
         if (code !== 0) {
           counts.failed++;
@@ -84,5 +87,6 @@ export function installThreadCounter({ iteration, max = THREAD_TIMELINE_MAX }) {
   return {
     result: () => ({ ...counts, cpuMs: cpuMs(), timeline: timeline.map((e) => [...e]) }),
     alive: () => [...alive],
+    onExit: (fn) => exitListeners.push(fn),
   };
 }

@@ -113,7 +113,7 @@ async function createState() {
   const iteration = () => currentIteration() - w.firstIteration;
   w.threads = target.kind === 'scenario' ? installThreadCounter({ iteration }) : null;
   // A raw WasmGC module's objects live in the JS heap: it gets held samples too (start).
-  w.threadHeaps = w.threads ? createThreadHeaps(w.threads.alive) : null;
+  w.threadHeaps = w.threads ? createThreadHeaps(w.threads) : null;
   w.held = createHeld({
     config,
     on: target.kind === 'scenario',

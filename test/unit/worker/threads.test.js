@@ -1,6 +1,6 @@
 // The worker threads a target starts are counted (src/worker/threads.js),
-// through require and import alike, and said in words with what the run does
-// not measure of them (src/report/words.js threadsText).
+// through require and import alike, with their CPU time, and said in words
+// with their CPU time per call and JS heaps (src/report/tables.js threadsText).
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -88,69 +88,6 @@ test('threadsText: how many threads, their CPU time per call and JS heaps where 
     threadsText(read),
     /76\.50 µs per call of the run \(its ops together\); their JS heaps, each after its own full GC, were read at 15 checkpoints \(summed, 4\.2 MiB at the last, 1 of 16 went unanswered\) and judged apart as "threads-js-heap"/,
   );
-});
-
-// A thread that says it is ready, then stays inside one long call
-// (Atomics.wait, as a wasi thread inside wasi_thread_start) until released.
-const BUSY = `
-const { parentPort, workerData } = require('node:worker_threads');
-parentPort.postMessage('ready');
-Atomics.wait(new Int32Array(workerData), 0, 0);
-setInterval(() => {}, 1 << 30);
-`;
-
-test('each thread carries the heap reporter: it says it is ready, and asked by id it answers after its own GC when its event loop turns', async () => {
-  installThreadCounter({ iteration: () => 0 });
-  const { Worker } = await import('node:worker_threads');
-  const { REPORTER } = await import('../../../src/worker/thread-heaps.js');
-  const listening = new BroadcastChannel(REPORTER);
-  const said = new Promise((resolve) => {
-    listening.onmessage = (e) => e.data.ready && resolve(e.data);
-  });
-  const starting = new Worker('0', { eval: true });
-  assert.deepEqual(await said, { seq: null, threadId: starting.threadId, ready: true });
-  listening.close();
-  const idle = new Worker(
-    'require("node:worker_threads").parentPort.postMessage("ready"); setInterval(() => {}, 1 << 30)',
-    {
-      eval: true,
-    },
-  );
-  const gate = new SharedArrayBuffer(4);
-  const busy = new Worker(BUSY, { eval: true, workerData: gate });
-  await Promise.all([once(idle, 'message'), once(busy, 'message')]);
-  const channel = new BroadcastChannel(REPORTER);
-  const replies = [];
-  // The next reply (a thread's ready, posted when it starts, is not one).
-  const next = () =>
-    new Promise((resolve) => {
-      const take = (e) => {
-        if (e.data.ready) return;
-        channel.removeEventListener('message', take);
-        resolve(e.data);
-      };
-      channel.addEventListener('message', take);
-    });
-  let reply = next();
-  channel.postMessage({ seq: 1, threads: [idle.threadId, busy.threadId] });
-  replies.push(await reply);
-  assert.equal(replies[0].threadId, idle.threadId, 'the idle thread answers first: the busy one is inside a call');
-  assert.equal(replies[0].seq, 1);
-  assert.equal(replies[0].collected, true);
-  assert.ok(replies[0].bytes > 100_000, `${replies[0].bytes} bytes`);
-  // Released, the busy thread's event loop turns and it answers the request it missed.
-  reply = next();
-  Atomics.store(new Int32Array(gate), 0, 1);
-  Atomics.notify(new Int32Array(gate), 0);
-  replies.push(await reply);
-  assert.deepEqual([replies[1].threadId, replies[1].seq], [busy.threadId, 1]);
-  // A request that names neither gets no answer from them: the next reply is to the one that names idle.
-  reply = next();
-  channel.postMessage({ seq: 2, threads: [] });
-  channel.postMessage({ seq: 3, threads: [idle.threadId] });
-  assert.deepEqual([(await reply).seq, idle.threadId], [3, idle.threadId]);
-  channel.close();
-  await Promise.all([idle.terminate(), busy.terminate()]);
 });
 
 test('the timeline keeps the first calls at which the count changed, the counts going on', async () => {
