@@ -14,7 +14,7 @@ import { fixture, readSummary, runCli, tempDir } from '../helpers.js';
 /** Runs test/scenarios/thread-heap-<name>.mjs at the defaults: { r, s, out }. */
 async function soak(name) {
   const out = tempDir('wasm-soak-thread-heaps-');
-  const r = await runCli(['run', fixture('test', 'scenarios', `thread-heap-${name}.mjs`), '-o', out, '--format', 'md']);
+  const r = await runCli(['run', fixture('test', 'scenarios', `thread-heap-${name}.mjs`), '-o', out]);
   return { r, s: readSummary(out), out };
 }
 
@@ -39,6 +39,10 @@ test("a thread that keeps each job: js-heap-growth of the threads' heap, the wor
   const md = readFileSync(join(out, 'summary.md'), 'utf8');
   assert.ok(md.includes(f.sentence));
   assert.match(md, /judged apart as "threads-js-heap"/);
+  // The memory figure (where gnuplot drew it) draws their sum beside the worker's heap.
+  if (s.outputs.figures.includes('memory.svg'))
+    assert.match(readFileSync(join(out, 'memory.svg'), 'utf8'), /worker threads JS heap after their GCs/);
+  else assert.ok(s.outputs.plotsSkipped, 'no figure only when plots were skipped');
 });
 
 test('a thread that drops each job: stable, its heap read at every checkpoint', async () => {
