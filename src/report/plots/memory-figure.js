@@ -139,7 +139,7 @@ function dataFiles(data, summary, { left, right, yu, y2u, chosen, fit, xs }) {
  * JS heap, RSS) units and ticks, the trend fit on the axis of the series it
  * fits. { yu, y2u, yt, y2t, twoAxes }.
  */
-function axes(left, right, fit, { onRight, trendKey, grown }) {
+function axes(left, right, fit, { onRight, grown }) {
   const maxOf = (group, extra) =>
     Math.max(
       0,
@@ -151,9 +151,11 @@ function axes(left, right, fit, { onRight, trendKey, grown }) {
     y2Top = maxOf(right, onRight ? fit : null);
   const yu = byteUnit(yTop),
     y2u = byteUnit(y2Top);
-  // The JS heap as the finding: its axis spans its own range, not from 0,
-  // so a climb of a few MiB on a 30 MiB heap shows.
-  const y2Low = onRight ? Math.min(...right[trendKey].map((p) => p[1]), ...fit.map((p) => p[1])) : 0;
+  // A JS heap as the finding: its axis spans the range of the heaps drawn
+  // there (RSS is not), not from 0, so a climb of a few MiB on a 30 MiB heap shows.
+  const y2Low = onRight
+    ? Math.min(...Object.values(right).flatMap((r) => (r ? r.map((p) => p[1]) : [])), ...fit.map((p) => p[1]))
+    : 0;
   return {
     yu,
     y2u,
