@@ -21,6 +21,8 @@
 #              the collector included, when live bytes are the held ones)
 #   jsheapfile the worker's V8 heap (second axis)
 #   jsheaptitle  its key entry (the heap retained after full GCs when known)
+#   threadsheapfile  the V8 heaps of the worker threads the target started,
+#              summed, each after its own full GC (second axis)
 #   rssfile    process RSS (second axis; '' when the JS heap is the finding,
 #              so that the second axis is the JS heap's own)
 #   memoriesfile  when the run has several memories: one block per memory
@@ -82,7 +84,7 @@ if (growfile ne '') {
     . " pt (i == 0 ? 9 : 4 + 2 * i) ps growsize lc rgb word('#e66101 #5e3c99 #b2abd2 #fdb863 #018571', i % 5 + 1)" \
     . " title columnheader(1)"
 }
-if (jsheapfile ne '' || rssfile ne '') {
+if (jsheapfile ne '' || threadsheapfile ne '' || rssfile ne '') {
   set y2label sprintf('%s (%s)', rssfile ne '' ? 'JS heap and RSS' : 'JS heap', y2unit)
   set y2range [y2min:y2max]
   if (y2ticlist eq '') {
@@ -93,6 +95,10 @@ if (jsheapfile ne '' || rssfile ne '') {
 if (jsheapfile ne '') {
   plot_cmd = plot_cmd . ", jsheapfile using 1:2 axes x1y2 with lines lw 2 dt 2" \
     . " lc rgb '#7b3294' title '" . jsheaptitle . " (right axis)'"
+}
+if (threadsheapfile ne '') {
+  plot_cmd = plot_cmd . ", threadsheapfile using 1:2 axes x1y2 with linespoints lw 2 dt 4 pt 7 ps 0.6" \
+    . " lc rgb '#c51b7d' title 'worker threads JS heap after their GCs (right axis)'"
 }
 if (rssfile ne '') {
   plot_cmd = plot_cmd . ", rssfile using 1:2 axes x1y2 with lines lw 1.5 dt 3" \

@@ -163,7 +163,7 @@ export interface Sources {
     [field: string]: unknown;
   };
   memoryGrow: { source: string; atMaximum: string[]; enable: string | null };
-  /** The worker threads a scenario's target started from the soak worker (absent when none and not built for wasi-threads); their JS heaps are not measured. */
+  /** The worker threads a scenario's target started from the soak worker (absent when none and not built for wasi-threads). */
   threads?: {
     started: number;
     exited: number;
@@ -173,6 +173,10 @@ export interface Sources {
     firstFailure: { iteration: number; code: number } | null;
     /** Their threads' user and system CPU time in ms, as Linux counts it; null when one exited or was unattributed, or not on Linux. */
     cpuMs: number | null;
+    /** cpuMs per call of the run, in ns; op names the run's one op, else null (per call of the run); null without cpuMs. */
+    cpuPerCall: { ns: number; calls: number; op: string | null } | null;
+    /** Their JS heaps at the held checkpoints, each after its own full GC: taken (every thread alive answered; samples: [iteration, their sum]) and missed; null in older summaries. */
+    heaps: { taken: number; missed: number; samples: [number, number][] } | null;
     wasiThreads: boolean;
     /** Threads started after warm-up, and those alive at warm-up's end and at the run's end. */
     afterWarmup: { started: number; aliveFrom: number; aliveTo: number };

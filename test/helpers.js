@@ -23,16 +23,27 @@ export const CHILD_TIMEOUT_MS = 300_000;
  * progress output as it arrives. A child still running after timeoutMs is
  * killed (SIGKILL) and timedOut is true. input: text on a stdin held open;
  * shell: a sh prefix (e.g. "ulimit -f 64;") run before node. cli: the
- * entry point (default this checkout's).
+ * entry point (default this checkout's). node: the Node binary that runs it
+ * (default this one's).
  */
 export function runCli(
   args,
-  { onStderr, onSpawn, cwd = ROOT, env = {}, timeoutMs = CHILD_TIMEOUT_MS, input = null, shell = null, cli = CLI } = {},
+  {
+    onStderr,
+    onSpawn,
+    cwd = ROOT,
+    env = {},
+    timeoutMs = CHILD_TIMEOUT_MS,
+    input = null,
+    shell = null,
+    cli = CLI,
+    node = process.execPath,
+  } = {},
 ) {
   return new Promise((resolve) => {
     // shell: a sh command prefix run before exec-ing node (e.g. "ulimit -f 64;").
-    const command = shell ? '/bin/sh' : process.execPath;
-    const argv = shell ? ['-c', `${shell} exec "$0" "$@"`, process.execPath, cli, ...args] : [cli, ...args];
+    const command = shell ? '/bin/sh' : node;
+    const argv = shell ? ['-c', `${shell} exec "$0" "$@"`, node, cli, ...args] : [cli, ...args];
     const child = spawn(command, argv, {
       cwd,
       env: { ...process.env, ...env },

@@ -17,10 +17,10 @@ import { FORMATS } from '../src/options/formats.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 
-/** Every .js file under dir, as paths relative to src/. */
+/** Every .js and .cjs file under dir, as paths relative to src/. */
 function sources(dir = src) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.js') ? [relative(src, join(dir, e.name))] : [],
+    e.isDirectory() ? sources(join(dir, e.name)) : /\.c?js$/.test(e.name) ? [relative(src, join(dir, e.name))] : [],
   );
 }
 

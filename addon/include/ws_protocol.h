@@ -78,6 +78,10 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   /* After a full GC whose finalizers have run (scenarios, src/worker/held.js): */       \
   X(CENSUS_LIVE_HELD, 26, "censusLiveHeld") /* census live bytes, then */                \
   X(CENSUS_HELD_NS, 27, "censusHeldNs")     /* that sample's GC, finalizers, census */   \
+  /* The same moments, the worker threads a scenario's target started                    \
+   * (src/worker/thread-heaps.js): their V8 heaps after their own full GCs,              \
+   * summed, when every one alive answered: */                                           \
+  X(THREADS_JS_HEAP, 28, "threadsJsHeap")                                                \
   /* In-use chunks of [2^k, 2^(k+1)) bytes: id WS_METRIC_CENSUS_CLASS_BASE + k. */       \
   X(CENSUS_CLASS_16, 68, "censusClass16")                                                \
   X(CENSUS_CLASS_32, 69, "censusClass32")                                                \
@@ -313,8 +317,9 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
   X(LINEAR_ONE, 2, "linearOne") /* one tracked memory */                                 \
   X(HEAP, 3, "heap")            /* allocator heap size or heap top */                    \
   X(LIVE, 4, "live")            /* live (allocated, not freed) bytes */                  \
-  X(JS_HEAP, 5, "jsHeap")       /* the worker's V8 heap retained after full GCs */       \
-  X(STACK, 6, "stack")          /* shadow stack depth: first stack pointer minus now */  \
+  X(JS_HEAP, 5, "jsHeap")  /* a V8 heap retained after full GCs: the worker's, or the    \
+                            * target's threads' summed */                                \
+  X(STACK, 6, "stack")     /* shadow stack depth: first stack pointer minus now */       \
   X(HOLES, 7, "holes")     /* free bytes between in-use blocks (the top excluded) */     \
   X(CONTROL, 8, "control") /* the machine: the reference workload's ns (time) */         \
   X(PREEMPTIONS, 9, "preemptions") /* the loop thread's involuntary switches so far */

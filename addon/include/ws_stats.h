@@ -513,16 +513,17 @@ typedef struct {
  * good: a caller that allocates on the shadow stack and never restores it),
  * leak (live bytes sustained), fragmentation (heap or linear memory
  * sustained while live bytes and their peaks are flat), growth (the same
- * without live bytes, or with only their peaks rising), js-heap-growth (the
+ * without live bytes, or with only their peaks rising), js-heap-growth (a
  * retained JS heap sustained and grown by at least js_heap_threshold bytes
  * across the window: practical significance, as the time threshold is for
- * slowdown), slowdown. A sustained series below the memory floor
- * (ws_signal.below_floor) counts as growing for none of them. One memory
- * finding at most, on the finest growing series (heap, then total linear
- * memory, then one memory). Stores up to
+ * slowdown; one finding for each WS_ROLE_JS_HEAP series that did, the
+ * worker's and the target's threads'), slowdown. A sustained series below
+ * the memory floor (ws_signal.below_floor) counts as growing for none of
+ * them. One memory finding at most, on the finest growing series (heap,
+ * then total linear memory, then one memory). Stores up to
  * WS_MAX_FINDINGS in out, their count in *n, and in *below the index of the
- * sustained JS heap series dismissed as below the threshold (-1 when none
- * was). Stores what the data left open in und (up to WS_MAX_SERIES + 1,
+ * first sustained JS heap series dismissed as below the threshold (-1 when
+ * none was). Stores what the data left open in und (up to WS_MAX_SERIES + 1,
  * count in *nund): memory questions only while no memory finding was made,
  * a late linear-memory step only while no live-byte series was tested.
  * Returns the verdict of those findings by the judge's rule

@@ -25,7 +25,7 @@ import { judge, runStatus } from './judge.js';
 import { garbageHeld, objectsSummary, withObjects } from './objects.js';
 import { sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
-import { threadsFacts } from './threads.js';
+import { threadsFacts, withPoolGrowth } from './threads.js';
 import { timeSplitSummary } from './time-split.js';
 import { timedMedians } from './timed-medians.js';
 import { analyzeRun } from './verdict.js';
@@ -349,7 +349,12 @@ export function analyzeFacts({
     ...hungCall(summary.error, run.error),
   ];
   summary.inconclusive = trend.inconclusive;
-  const threads = threadsFacts(run.threads, trend.warmup.iterations);
+  const threads = threadsFacts(run.threads, trend.warmup.iterations, {
+    heapSeries: timed.metrics.threadsJsHeap,
+    calls: summary.iterations.completed,
+    ops,
+  });
+  summary.findings = summary.findings.map((f) => withPoolGrowth(f, threads.notes));
   summary.notes = [...explained.notes, ...threads.notes];
   summary.objects = objects && { ...objects, garbage };
   summary.verdict = null; // the judge's, below, once every finding is in

@@ -20,7 +20,7 @@ function withGrowingClasses(f, census) {
  * the JS heap, so its words name the module, not the glue.
  */
 function withWasmGc(f, gc) {
-  if (f.kind !== 'js-heap-growth' || !gc) return f;
+  if (f.kind !== 'js-heap-growth' || f.series !== 'js-heap' || !gc) return f;
   return { ...f, wasmGc: { structs: gc.structs, arrays: gc.arrays } };
 }
 

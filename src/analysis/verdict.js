@@ -56,6 +56,8 @@ function collectSeries(data) {
   // whether the holes account for a heap's growth.
   add('free-holes', ROLE.holes, 0, metrics.censusFree);
   add('js-heap', ROLE.jsHeap, 0, metrics.jsHeap);
+  // The worker threads a scenario's target started: their heaps summed, judged apart.
+  add('threads-js-heap', ROLE.jsHeap, 0, metrics.threadsJsHeap);
   // The shadow stack grows down: its depth is the first stack pointer seen
   // minus the current one, a series that rises for good when a caller
   // allocates on the stack and never restores it.

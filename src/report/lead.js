@@ -22,7 +22,7 @@ export function leadFinding(s) {
 }
 
 // Series the memory figure draws (names as src/analysis/verdict.js gives them).
-const MEMORY_SERIES = new Set(['memory', 'heap-top', 'heap-bytes', 'live-bytes', 'js-heap']);
+const MEMORY_SERIES = new Set(['memory', 'heap-top', 'heap-bytes', 'live-bytes', 'js-heap', 'threads-js-heap']);
 
 export const isTimeSeries = (name) => typeof name === 'string' && name.startsWith('time');
 

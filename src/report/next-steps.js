@@ -6,6 +6,9 @@ import { formatBytes, formatCount, formatPercent, plural } from './format.js';
 import { findingFigure, leadFinding } from './lead.js';
 import { growthRows, medianChange } from './tables.js';
 
+// The JS heap series (src/analysis/verdict.js): the soak worker's, the target's threads'.
+const JS_HEAPS = new Set(['js-heap', 'threads-js-heap']);
+
 /** The shell command line that reproduces the run of summary s (its reproduce, else its command quoted), or ''. */
 export function reproduceCommand(s) {
   if (s.reproduce) return s.reproduce;
@@ -81,7 +84,7 @@ export function nextSteps(s) {
     });
   }
   // A wasi-threads module's counting pass is refused (docs/allocator.md, "Threads").
-  if (figure === 'memory' && !counted && lead?.series !== 'js-heap' && !s.sources?.threads?.wasiThreads) {
+  if (figure === 'memory' && !counted && !JS_HEAPS.has(lead?.series) && !s.sources?.threads?.wasiThreads) {
     steps.push({
       text: `Run again with --count-allocs (no rebuild): a second pass with the same seed counts every allocation; ${COUNTING_TELLS[`${lead.kind}:${lead.cause}`] ?? COUNTING_TELLS[lead.kind] ?? COUNTING_TELLS.default}.`,
       command: rerunCommand(s, { add: ['--count-allocs'], replace: ['count-allocs'] }),
@@ -97,7 +100,7 @@ export function nextSteps(s) {
       command: null,
     });
   }
-  if (figure === 'memory' && s.allocations && lead?.series !== 'js-heap') {
+  if (figure === 'memory' && s.allocations && !JS_HEAPS.has(lead?.series)) {
     // The counting pass's per-op bytes left live, the most first; an op under
     // LEFTOVER_FLOOR of the top one's is no lead. Where the census saw which
     // chunk sizes accumulate, it says the size: the leftover per call may be
@@ -115,7 +118,7 @@ export function nextSteps(s) {
         command: null,
       });
   }
-  if (figure === 'memory' && lead?.series !== 'js-heap') {
+  if (figure === 'memory' && !JS_HEAPS.has(lead?.series)) {
     const grew = growthRows(s).filter((g) => g.growthEvents > 0 || g.liveLeftBehind > 0);
     const top = grew[0];
     if (top && (s.growthAttribution?.length ?? 0) > 1) {
@@ -125,6 +128,12 @@ export function nextSteps(s) {
         command: null,
       });
     }
+  }
+  if (lead?.series === 'threads-js-heap') {
+    steps.push({
+      text: "The JS heap of the worker threads the target started grows, not the soak worker's: look for what the thread code keeps per message or per job (a queue never drained, results kept after they were posted back, a cache in the thread).",
+      command: null,
+    });
   }
   if (lead?.series === 'js-heap') {
     steps.push({

@@ -40,6 +40,7 @@ const SERIES_WORDS = {
   'heap-bytes': 'The allocator heap',
   'live-bytes': 'Live bytes',
   'js-heap': "The worker's JS heap",
+  'threads-js-heap': 'The JS heap of the worker threads the target started (summed over them)',
   'stack-depth': 'The shadow stack',
   'free-holes': 'Free bytes between blocks',
 };
@@ -178,9 +179,16 @@ function findingSentence(f, ctx) {
       break;
     }
     case 'js-heap-growth':
-      text = f.wasmGc
-        ? `${what} grows by ${rate}: the module is a WasmGC module (${plural(f.wasmGc.structs, 'struct type')} and ${plural(f.wasmGc.arrays, 'array type')}), whose objects live in the engine's garbage-collected heap, not in linear memory, so the JS heap after full GCs is where its leak shows: it keeps objects reachable that it no longer needs.`
-        : `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
+      text =
+        f.series === 'threads-js-heap'
+          ? `${what} grows by ${rate} after warm-up, each thread's heap read after its own full GC: ${
+              f.poolGrowing
+                ? `the pool kept starting threads, from ${formatCount(f.poolGrowing.aliveFrom)} alive at warm-up's end to ${formatCount(f.poolGrowing.aliveTo)} at the end, each with a heap of its own (see the note), or a thread keeps objects alive that it no longer needs`
+                : 'a thread keeps objects alive that it no longer needs'
+            } (each thread is its own V8 isolate; the soak worker's heap is judged apart).`
+          : f.wasmGc
+            ? `${what} grows by ${rate}: the module is a WasmGC module (${plural(f.wasmGc.structs, 'struct type')} and ${plural(f.wasmGc.arrays, 'array type')}), whose objects live in the engine's garbage-collected heap, not in linear memory, so the JS heap after full GCs is where its leak shows: it keeps objects reachable that it no longer needs.`
+            : `${what} grows by ${rate}: the JS glue keeps objects alive (often a FinalizationRegistry that never gets to run).`;
       break;
     case 'slowdown': {
       const memoryGrows = ctx.findings.some((x) => x !== f && x.kind !== 'slowdown' && TREND_KINDS.has(x.kind));

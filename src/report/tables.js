@@ -3,7 +3,7 @@
 // allocations and the growth by op, the modules a scenario instantiated.
 // Every output (HTML, Markdown, the terminal) draws its tables from these.
 // Pure functions; no I/O.
-import { formatBytes, formatCount, formatMs, formatP, formatPercent, plural, slopeText } from './format.js';
+import { formatBytes, formatCount, formatMs, formatNs, formatP, formatPercent, plural, slopeText } from './format.js';
 
 // Label/value pairs backing a finding's sentence.
 export function findingEvidence(f) {
@@ -66,22 +66,43 @@ export function instrumentedText(list) {
   return mods.join('; ');
 }
 
+/** The threads' CPU time (t: summary.sources.threads) in words. */
+function threadsCpuText(t) {
+  if (t.cpuMs == null) return 'their CPU time is not measured';
+  const per = t.cpuPerCall;
+  const perCall = per
+    ? `, ${formatNs(per.ns)} per call${per.op != null ? ` of op ${per.op}` : ' of the run (its ops together)'}`
+    : '';
+  return `they used ${formatMs(t.cpuMs)} of CPU time (their own threads, as Linux counts them; not V8's shared helper threads)${perCall}`;
+}
+
+/** The threads' JS heaps (t.heaps: { taken, missed, samples }, or absent) in words. */
+function threadsHeapText(t) {
+  const h = t.heaps;
+  if (!h) return 'their JS heaps are not measured';
+  const asked = h.taken + h.missed;
+  if (h.taken > 0) {
+    const last = h.samples.at(-1)?.[1];
+    const missed = h.missed > 0 ? `, ${formatCount(h.missed)} of ${formatCount(asked)} went unanswered` : '';
+    return `their JS heaps, each after its own full GC, were read at ${plural(h.taken, 'checkpoint')} (summed, ${formatBytes(last ?? 0)} at the last${missed}) and judged apart as "threads-js-heap"`;
+  }
+  if (asked > 0)
+    return `their JS heaps were not read: they answered none of the ${plural(asked, 'checkpoint')} (a thread inside one long call, as a wasi thread in its start function, never turns its event loop)`;
+  return 'their JS heaps were not read: none was alive at a checkpoint';
+}
+
 /**
  * The worker threads a target started (summary.sources.threads: { started,
- * maxAlive, failed, cpuMs, wasiThreads }), in words: how many, their CPU
- * time where it was read, and what the run does not measure of them.
+ * maxAlive, failed, cpuMs, cpuPerCall, heaps, wasiThreads }), in words: how
+ * many, their CPU time and JS heaps where they were read.
  */
 export function threadsText(t) {
   const built = t.wasiThreads ? 'the module is built for wasi-threads; ' : '';
   if (!t.started) return `${built}it started no worker thread in this run`;
   const failed = t.failed ? `, ${plural(t.failed, 'thread')} exited with an error` : '';
-  const cpu =
-    t.cpuMs != null
-      ? `they used ${formatMs(t.cpuMs)} of CPU time (their own threads, as Linux counts them; not V8's shared helper threads); their JS heaps are not measured`
-      : 'their JS heaps and CPU time are not measured';
   // Only a wasi-threads module's threads share its memory (and allocate where the census reads).
   const shared = t.wasiThreads ? ', sharing its memory, whose allocations the heap census sees' : '';
-  return `${built}${t.wasiThreads ? 'its loader' : 'it'} started ${plural(t.started, 'worker thread')} (at most ${formatCount(t.maxAlive)} at once${failed})${shared}; ${cpu}, and an op that returns a promise is timed to its settlement`;
+  return `${built}${t.wasiThreads ? 'its loader' : 'it'} started ${plural(t.started, 'worker thread')} (at most ${formatCount(t.maxAlive)} at once${failed})${shared}; ${threadsCpuText(t)}; ${threadsHeapText(t)}; an op that returns a promise is timed to its settlement`;
 }
 
 // Rows { what, found, source, enable } of the sources table: each automatic

@@ -15,6 +15,6 @@ export function threadNoteSentence(n) {
     return `${formatCount(n.failed)} of the ${plural(n.started, 'worker thread')} the target started exited with an error, the first${near}${code}: work handed to it may never finish, and what it allocated in a shared memory stays allocated.`;
   }
   if (n.kind === 'thread-pool-growing')
-    return `The target's pool of worker threads kept growing after warm-up: ${plural(n.startedAfterWarmup, 'thread')} started after iteration ${n.warmup}, from ${formatCount(n.aliveFrom)} alive then to ${formatCount(n.aliveTo)} at the end. Each thread has its own JS heap, which this run does not measure (docs/allocator.md, "Threads").`;
+    return `The target's pool of worker threads kept growing after warm-up: ${plural(n.startedAfterWarmup, 'thread')} started after iteration ${n.warmup}, from ${formatCount(n.aliveFrom)} alive then to ${formatCount(n.aliveTo)} at the end. Each thread has its own JS heap, measured apart (threads-js-heap) where the threads answer (docs/allocator.md, "Threads").`;
   return '';
 }

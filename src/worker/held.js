@@ -7,15 +7,16 @@
 // the garbage, waits until the finalizers have run, and samples what the
 // application still holds: the JS heap (jsHeapAfterGC), each memory's census
 // live bytes (censusLiveHeld) and the glue's objects by class; the time it
-// took is censusHeldNs. Until the glue has made an object, every other
-// checkpoint takes the JS heap after a GC alone (nothing a finalizer frees
-// holds linear memory). Raw modules have no JS glue (the JS heap is the
+// took is censusHeldNs. With each JS heap sample go the heaps of the worker
+// threads the target started (thread-heaps.js), each after its own GC.
+// Until the glue has made an object, every other checkpoint takes the JS
+// heap after a GC alone (nothing a finalizer frees holds linear memory). Raw modules have no JS glue (the JS heap is the
 // harness's own, nothing is finalized), so only scenarios pay for them, and
 // raw WasmGC modules, whose struct and array objects live in that heap.
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { addon } from '../addon.js';
 import { METRIC, METRIC_CENSUS_STRIDE, PHASE } from '../protocol.js';
+import { exposeGc } from './expose-gc.cjs';
 import { NativeFinalizationRegistry } from './objects.js';
 
 export const HELD_CHECKPOINTS = 32;
@@ -27,22 +28,6 @@ export const HELD_CHECKPOINTS = 32;
 const MAX_SETTLE_TURNS = 200;
 
 export const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
-
-/**
- * V8's gc(), taken from a fresh context: --expose-gc is on only while that
- * context is created (V8 flags are process-wide; the host's stay as they
- * were), and the target's globals do not get it. The gc() of any context
- * collects this whole isolate.
- */
-function exposeGc() {
-  if (runInNewContext('typeof gc') === 'function') return runInNewContext('gc'); // the host has it on
-  setFlagsFromString('--expose-gc');
-  try {
-    return runInNewContext('gc');
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
-}
 
 /**
  * Whether held checkpoint number checkpoint (0 first) is due, completed
@@ -58,12 +43,13 @@ export function heldDue(config, checkpoint, completed, elapsedMs) {
 /**
  * The held sampler of a run: on (a scenario's run) takes gc() at once;
  * enable() takes it later (a raw WasmGC module). objects: the glue's object
- * tracker (objects.js), null for a raw module; enter(phase) tells the
+ * tracker (objects.js), null for a raw module; threadHeaps: the target's
+ * threads' heap sampler (thread-heaps.js), or null; enter(phase) tells the
  * watchdog what the worker does; post(message) sends each sample's object
  * counts to the main thread ({ type: 'objects', iteration, classes }: the
  * progress line's objects).
  */
-export function createHeld({ config, on, objects, enter, post }) {
+export function createHeld({ config, on, objects, threadHeaps = null, enter, post }) {
   let collectGarbage = on ? exposeGc() : null;
   let checkpoint = 0;
   let canaries = 0;
@@ -86,6 +72,15 @@ export function createHeld({ config, on, objects, enter, post }) {
     }
   }
 
+  /** The threads' heaps beside the worker's, while the replies come on the event loop. */
+  async function threadsHeld(runner) {
+    if (!threadHeaps) return;
+    enter(PHASE.eventLoop);
+    const bytes = await threadHeaps.sample();
+    enter(PHASE.stats);
+    if (bytes !== null) addon.metric(runner, METRIC.threadsJsHeap, bytes);
+  }
+
   return {
     enable() {
       collectGarbage ??= exposeGc();
@@ -100,6 +95,7 @@ export function createHeld({ config, on, objects, enter, post }) {
         if (checkpoint % 2 === 1) {
           collectGarbage();
           addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
+          await threadsHeld(runner);
         }
         return;
       }
@@ -108,6 +104,7 @@ export function createHeld({ config, on, objects, enter, post }) {
       await collectAndSettle();
       enter(PHASE.stats);
       addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
+      await threadsHeld(runner);
       for (let k = 0; k < censused; k++) {
         const c = addon.census(runner, k, false);
         if (c.status === 'taken') addon.metric(runner, METRIC.censusLiveHeld + k * METRIC_CENSUS_STRIDE, c.liveBytes);

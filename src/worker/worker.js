@@ -28,6 +28,7 @@ import { checkBudgetOps, prepare } from './prepare.js';
 import { rejectionError, watchRejections } from './rejections.js';
 import { createSlowSampler } from './slow-sample.js';
 import { WASMGC_FIX } from './targets/wasm-info.js';
+import { createThreadHeaps } from './thread-heaps.js';
 import { installThreadCounter } from './threads.js';
 import { failureOf, serializeError } from './thrown.js';
 
@@ -112,7 +113,15 @@ async function createState() {
   const iteration = () => currentIteration() - w.firstIteration;
   w.threads = target.kind === 'scenario' ? installThreadCounter({ iteration }) : null;
   // A raw WasmGC module's objects live in the JS heap: it gets held samples too (start).
-  w.held = createHeld({ config, on: target.kind === 'scenario', objects: w.objects, enter, post });
+  w.threadHeaps = w.threads ? createThreadHeaps(w.threads) : null;
+  w.held = createHeld({
+    config,
+    on: target.kind === 'scenario',
+    objects: w.objects,
+    threadHeaps: w.threadHeaps,
+    enter,
+    post,
+  });
   w.slow = createSlowSampler({ memories, held: w.held, timing, firstIteration: w.firstIteration });
   w.runner = null;
   w.blockContents = null;
@@ -335,6 +344,7 @@ async function main() {
   if (outcome.status !== 'failed') addon.end(runner);
   const sitesResult = sites?.result() ?? null;
   sites?.close();
+  w.threadHeaps?.close();
   closeSync(stdio.stdin);
   if (outputs) {
     closeSync(stdio.stdout);
@@ -354,7 +364,7 @@ async function main() {
     timeSplit: w.timing?.result(addon.completed(runner) - w.firstIteration) ?? null,
     blocks,
     objects: w.objects?.result(w.prepared.ops.map((op) => op.name)) ?? null,
-    threads: w.threads ? { ...w.threads.result(), wasiThreads: w.threadedSeen } : null,
+    threads: w.threads ? { ...w.threads.result(), heaps: w.threadHeaps.result(), wasiThreads: w.threadedSeen } : null,
     error: errorOf(w, outcome),
   });
 }

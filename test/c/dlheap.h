@@ -56,7 +56,13 @@ typedef struct {
   uint32_t top, topsize, seg, bins;
 } layout;
 
-static const layout C_LAYOUT = {24, 12, 448, 40};     /* malloc_state, no locks */
+static const layout C_LAYOUT = {24, 12, 448, 40}; /* malloc_state, no locks */
+/* dlmalloc built with USE_LOCKS (wasi-libc's threaded builds): mflags at
+ * +444 has USE_LOCK_BIT, and a 4-byte mutex at +448 puts the segment at +452. */
+static const layout LOCKED_LAYOUT = {24, 12, 452, 40};
+#define LOCKED_MFLAGS 444u
+#define LOCKED_MUTEX 448u
+#define USE_LOCK_BIT 2u
 static const layout RUST_LAYOUT = {412, 404, 424, 8}; /* Dlmalloc<A>, declared order */
 
 /* Builds one segment's chunks like dlmalloc leaves them. */

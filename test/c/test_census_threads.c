@@ -1,7 +1,9 @@
-/* The heap census of a dlmalloc heap that another thread writes while the
- * census reads it (hints.concurrent, ws_census_take), under ASan/UBSan: a
- * writer thread frees chunks of a planted heap one after another, with
- * dlmalloc's stores in dlmalloc's order, while the reader takes censuses.
+/* The heap census of a threaded dlmalloc heap (built with USE_LOCKS, as
+ * wasi-libc's threaded builds: its state holds a mutex) that another thread
+ * writes while the census reads it (hints.concurrent, ws_census_take),
+ * under ASan/UBSan: a writer thread frees chunks of a planted heap one after
+ * another, holding the state's mutex, with dlmalloc's stores in dlmalloc's
+ * order, while the reader takes censuses (the census takes no lock).
  * A walk that reads one chunk before a free and a later one after the next
  * free adds up to a heap that never was; the census must never confirm
  * such a torn walk as the heap. The freed chunks have sizes 32 << i, so
@@ -54,7 +56,8 @@ static void free_chunk(uint8_t *m, uint64_t p, uint32_t s) {
 }
 
 /* The writer: waits for the start, then frees the victims in address
- * order, each after a seeded pause (a few hundred spins: walks overlap). */
+ * order, each after a seeded pause (a few hundred spins: walks overlap),
+ * each under the state's mutex as a threaded dlfree takes it. */
 static void *writer(void *arg) {
   round_state *r = arg;
   while (!__atomic_load_n(&r->start, __ATOMIC_ACQUIRE))
@@ -63,14 +66,16 @@ static void *writer(void *arg) {
   for (uint32_t i = 0; i < VICTIMS; i++) {
     for (volatile uint32_t spin = rng_next(&seed) % 4000; spin > 0; spin--) {
     }
+    store32(r->m, STATE + LOCKED_MUTEX, 1);
     free_chunk(r->m, r->victim[i], 32u << i);
+    store32(r->m, STATE + LOCKED_MUTEX, 0);
   }
   __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 
 /* Plants the heap: FILLER in-use chunks before each victim and after the
- * last, then the top chunk; the C layout's state at STATE. */
+ * last, then the top chunk; a threaded build's state (its mutex) at STATE. */
 static void plant(round_state *r) {
   r->m = calloc(1, LEN);
   expect e;
@@ -87,7 +92,8 @@ static void plant(round_state *r) {
     chunk(&b, 48, 1);
   uint64_t topsize;
   uint64_t top = seg_top(&b, LEN, &topsize);
-  write_state(r->m, STATE, &C_LAYOUT, top, topsize, BASE, LEN - BASE, 0);
+  write_state(r->m, STATE, &LOCKED_LAYOUT, top, topsize, BASE, LEN - BASE, 0);
+  store32(r->m, STATE + LOCKED_MFLAGS, USE_LOCK_BIT);
 }
 
 /* Whether census result x is a heap the writer passed through: k victims

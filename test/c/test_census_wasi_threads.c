@@ -22,9 +22,6 @@
 #define HEAP_BASE 0x210a000u
 #define GROWN 0x2800000u /* where the loader's larger memory began to grow */
 #define LEN 0x2c00000u
-#define USE_LOCK_BIT 2u
-
-static const layout LOCKED_LAYOUT = {24, 12, 452, 40}; /* malloc_state with its mutex */
 
 typedef struct {
   uint8_t *m;
@@ -54,7 +51,7 @@ static void build(threaded_heap *h) {
   CHECK(first.end <= DECLARED);
   write_state(h->m, STATE, &LOCKED_LAYOUT, top, topsize, GROWN, LEN - GROWN, record);
   put(h->m, STATE + 36, 0x555458a8u);
-  put(h->m, STATE + 444, USE_LOCK_BIT);
+  put(h->m, STATE + LOCKED_MFLAGS, USE_LOCK_BIT);
 }
 
 /* Takes a census of h under hints. */

@@ -62,6 +62,27 @@ static void test_js_heap_threshold(void) {
   CHECK(classify(m, 1, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_GROWTH);
 }
 
+/* Two JS heaps (the worker's, the target's threads' summed) are judged
+ * each on its own: each one grown past the threshold is a finding of its
+ * own series, and the first sustained one below it is the one dismissed. */
+static void test_js_heaps_apart(void) {
+  ws_signal s[3] = {SIG(WS_ROLE_LINEAR, WS_PATTERN_FLAT, 0, 0),
+                    SIG(WS_ROLE_JS_HEAP, WS_PATTERN_SUSTAINED, 1, 80 * 1024.0),
+                    SIG(WS_ROLE_JS_HEAP, WS_PATTERN_SUSTAINED, 1, 4e6)};
+  ws_finding f[WS_MAX_FINDINGS];
+  size_t n = 9;
+  int below = 7;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_JS_HEAP_GROWTH);
+  CHECK(n == 1 && f[0].series == 2 && below == 1);
+  s[1].grown = 1e6;
+  CHECK(classify(s, 3, 1, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_JS_HEAP_GROWTH);
+  CHECK(n == 3 && f[0].series == 1 && f[1].series == 2 && below == -1);
+  CHECK(f[2].kind == WS_KIND_SLOWDOWN);
+  s[2].pattern = WS_PATTERN_FLAT;
+  CHECK(classify(s, 3, 0, WS_JS_HEAP_THRESHOLD, f, &n, &below) == WS_KIND_JS_HEAP_GROWTH);
+  CHECK(n == 1 && f[0].series == 1);
+}
+
 /* Findings come most severe first, one memory finding at most. */
 static void test_order(void) {
   ws_signal s[5] = {SIG(WS_ROLE_LINEAR, WS_PATTERN_SUSTAINED, 1, 1e6),
@@ -800,6 +821,7 @@ static void test_analyze_notes(void) {
 int main(void) {
   test_kinds();
   test_js_heap_threshold();
+  test_js_heaps_apart();
   test_order();
   test_growth_causes();
   test_windows();

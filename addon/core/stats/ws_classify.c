@@ -98,13 +98,19 @@ int ws_classify(const ws_signal *s, size_t k, const ws_time_signal *time,
     out[count++] = (ws_finding){kind, mem, -1, 0, cause};
   else if (exhausted < 0)
     memory_undecided(s, k, und, nund);
-  /* The retained JS heap also needs practical significance: V8's own
-   * metadata keeps growing a little in every run (WS_JS_HEAP_THRESHOLD). */
-  int js = find_growing(s, k, WS_ROLE_JS_HEAP);
-  if (js >= 0 && s[js].grown >= js_heap_threshold)
-    out[count++] = (ws_finding){WS_KIND_JS_HEAP_GROWTH, js, -1, 0, 0};
-  else if (js >= 0)
-    *below = js;
+  /* The retained JS heaps (the worker's, the target's threads' summed) also
+   * need practical significance: V8's own metadata keeps growing a little in
+   * every run (WS_JS_HEAP_THRESHOLD). Each one that grew is a finding (as
+   * many as out has room for). */
+  for (size_t i = 0; i < k && count < WS_MAX_FINDINGS - 1; i++) {
+    if (s[i].role != WS_ROLE_JS_HEAP || s[i].pattern != WS_PATTERN_SUSTAINED ||
+        s[i].below_floor)
+      continue;
+    if (s[i].grown >= js_heap_threshold)
+      out[count++] = (ws_finding){WS_KIND_JS_HEAP_GROWTH, (int)i, -1, 0, 0};
+    else if (*below < 0)
+      *below = (int)i;
+  }
   if (time->flagged)
     out[count++] = (ws_finding){WS_KIND_SLOWDOWN, -1, -1, 0, 0};
   else if (time->undecided != 0)

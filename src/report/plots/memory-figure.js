@@ -151,15 +151,17 @@ function axes(left, right, fit, { onRight, grown }) {
     y2Top = maxOf(right, onRight ? fit : null);
   const yu = byteUnit(yTop),
     y2u = byteUnit(y2Top);
-  // The JS heap as the finding: its axis spans its own range, not from 0,
-  // so a climb of a few MiB on a 30 MiB heap shows.
-  const y2Low = onRight ? Math.min(...right.jsheapfile.map((p) => p[1]), ...fit.map((p) => p[1])) : 0;
+  // A JS heap as the finding: its axis spans the range of the heaps drawn
+  // there (RSS is not), not from 0, so a climb of a few MiB on a 30 MiB heap shows.
+  const y2Low = onRight
+    ? Math.min(...Object.values(right).flatMap((r) => (r ? r.map((p) => p[1]) : [])), ...fit.map((p) => p[1]))
+    : 0;
   return {
     yu,
     y2u,
     yt: linearTics((yTop * 1.04) / yu.div),
     y2t: linearTics((y2Top * 1.02) / y2u.div, (y2Low * 0.98) / y2u.div),
-    twoAxes: Boolean(right.jsheapfile || right.rssfile),
+    twoAxes: Object.values(right).some(Boolean),
   };
 }
 
@@ -175,6 +177,7 @@ function drawnWords(chosen, left, right) {
       `each memory that grew (${grown.memory.map((b) => b.title.slice('linear memory '.length)).join(', ')})`,
     grown.live.length > 0 && 'the live bytes of those the heap census recognised',
     right.jsheapfile && 'the worker JS heap (right axis)',
+    right.threadsheapfile && "the target's worker threads' JS heaps, summed (right axis)",
     right.rssfile && 'process RSS (right axis)',
   ].filter(Boolean);
 }
@@ -192,6 +195,7 @@ const NO_FILES = Object.freeze(
       'censusfreefile',
       'censuslargestfile',
       'jsheapfile',
+      'threadsheapfile',
       'rssfile',
       'growfile',
       'memoriesfile',
@@ -226,7 +230,11 @@ export function memoryFigure(data, summary, ctx) {
     censusfreefile: series(chosen.census.free),
     censuslargestfile: series(chosen.census.largest),
   };
-  const right = { jsheapfile: series(chosen.jsHeap), rssfile: series(chosen.rss) };
+  const right = {
+    jsheapfile: series(chosen.jsHeap),
+    threadsheapfile: series(chosen.threadsJsHeap),
+    rssfile: series(chosen.rss),
+  };
   const { trend, onRight } = chosen;
   const fit =
     trend &&

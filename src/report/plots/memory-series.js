@@ -37,7 +37,11 @@ const MEMORY_TREND_SERIES = {
   'heap-bytes': ['heapfile', 'the allocator heap'],
   'live-bytes': ['livefile', 'live bytes'],
   'js-heap': ['jsheapfile', 'the JS heap'],
+  'threads-js-heap': ['threadsheapfile', "the threads' JS heap"],
 };
+
+// The series drawn on the right axis: a trend of one of them puts its fit there too.
+const RIGHT_AXIS = new Set(['jsheapfile', 'threadsheapfile']);
 
 /**
  * Each memory that grew, when the run has several (the memory figure's
@@ -76,10 +80,11 @@ function grownMemories(data) {
  * when it is the live bytes line), free, largest, held (the live bytes line
  * is the census after full GCs) }, censusname, censusTitle (the census in
  * the figure's description, or null), jsHeap, retained (jsHeap is the heap
- * retained after full GCs), rss (null when the JS heap is the finding, on
+ * retained after full GCs), threadsJsHeap (the target's threads' heaps
+ * summed, each after its own full GC), rss (null when the JS heap is the finding, on
  * its own axis), heapSource, liveSource, trend (trendFor's, or null),
  * trendKey, trendWhat (the file and the words of the series it fits),
- * onRight (the trend is the JS heap's), grown (grownMemories') }; a
+ * onRight (the trend is a JS heap's), grown (grownMemories') }; a
  * series { iter, value } or undefined when the run has none.
  */
 export function memorySeries(data, summary) {
@@ -124,13 +129,14 @@ export function memorySeries(data, summary) {
       : null,
     jsHeap: retained ? m.jsHeapAfterGC : m.jsHeap,
     retained,
-    rss: trendKey === 'jsheapfile' ? null : m.rss,
+    threadsJsHeap: m.threadsJsHeap,
+    rss: RIGHT_AXIS.has(trendKey) ? null : m.rss,
     heapSource,
     liveSource,
     trend,
     trendKey,
     trendWhat,
-    onRight: trendKey === 'jsheapfile',
+    onRight: RIGHT_AXIS.has(trendKey),
     grown: grownMemories(data),
   };
 }

@@ -55,9 +55,14 @@ test('snappy-wasm32-wasi at the defaults: clean stable, the twin a leak in linea
   assert.equal(leak.verdict, 'leak');
   for (const s of [clean, leak]) {
     assert.equal(s.census.kind, 'dlmalloc', `${s.name}: the census recognised the heap`);
-    const { timeline, cpuMs, ...threads } = s.sources.threads;
-    // The pool's own threads did the async calls' work: Linux charged them CPU time.
+    const { timeline, cpuMs, cpuPerCall, heaps, ...threads } = s.sources.threads;
+    // The pool's own threads did the async calls' work: Linux charged them CPU time, per call of the run (its ops together).
     assert.ok(cpuMs > 0, `${s.name}: cpuMs ${cpuMs}`);
+    const calls = s.iterations.completed; // the leak's run may end early, decided
+    assert.deepEqual(cpuPerCall, { ns: (cpuMs * 1e6) / calls, calls, op: null }, s.name);
+    // Each wasi thread lives inside wasi_thread_start: it never turns its event loop to report its heap.
+    assert.equal(heaps.taken, 0, s.name);
+    assert.ok(heaps.missed > 0, `${s.name}: ${heaps.missed} checkpoints missed`);
     assert.deepEqual(
       threads,
       {

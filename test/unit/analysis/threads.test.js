@@ -29,9 +29,37 @@ const POOL = {
 
 test('a pool started at the first calls: the source, no note', () => {
   assert.deepEqual(threadsFacts(POOL, 2000), {
-    source: { threads: { ...POOL, afterWarmup: { started: 0, aliveFrom: 4, aliveTo: 4 } } },
+    source: {
+      threads: { ...POOL, cpuPerCall: null, heaps: null, afterWarmup: { started: 0, aliveFrom: 4, aliveTo: 4 } },
+    },
     notes: [],
   });
+});
+
+test('their CPU time per call: named by the op when the run has one, else per call of the run', () => {
+  const one = threadsFacts(POOL, 2000, { calls: 20000, ops: [{ name: 'hash' }] }).source.threads;
+  assert.deepEqual(one.cpuPerCall, { ns: 6000, calls: 20000, op: 'hash' });
+  const two = threadsFacts(POOL, 2000, { calls: 20000, ops: [{ name: 'hash' }, { name: 'verify' }] }).source.threads;
+  assert.deepEqual(two.cpuPerCall, { ns: 6000, calls: 20000, op: null });
+  assert.equal(threadsFacts({ ...POOL, cpuMs: null }, 2000, { calls: 20000 }).source.threads.cpuPerCall, null);
+});
+
+test("their JS heaps: the worker's counts with each sample summed, read again on a re-report", () => {
+  const heapSeries = { iter: Float64Array.from([311, 1559]), value: Float64Array.from([4442192, 4521424]) };
+  const pool = { ...POOL, heaps: { taken: 2, missed: 1 } };
+  const { source } = threadsFacts(pool, 2000, { heapSeries });
+  assert.deepEqual(source.threads.heaps, {
+    taken: 2,
+    missed: 1,
+    samples: [
+      [311, 4442192],
+      [1559, 4521424],
+    ],
+  });
+  assert.deepEqual(threadsFacts(source.threads, 2000, { heapSeries }).source, source);
+  // Asked and never answered (threads inside one long call): no sample.
+  const silent = threadsFacts({ ...POOL, heaps: { taken: 0, missed: 16 } }, 2000).source.threads.heaps;
+  assert.deepEqual(silent, { taken: 0, missed: 16, samples: [] });
 });
 
 test('no thread and not built for wasi-threads: no source, no note', () => {
@@ -102,8 +130,39 @@ test('the analysis of a run at the defaults keeps the threads and their notes, w
         aliveFrom: 4,
         aliveTo: 14,
         warmup: s.warmup.iterations,
-        sentence: `The target's pool of worker threads kept growing after warm-up: 10 threads started after iteration ${s.warmup.iterations}, from 4 alive then to 14 at the end. Each thread has its own JS heap, which this run does not measure (docs/allocator.md, "Threads").`,
+        sentence: `The target's pool of worker threads kept growing after warm-up: 10 threads started after iteration ${s.warmup.iterations}, from 4 alive then to 14 at the end. Each thread has its own JS heap, measured apart (threads-js-heap) where the threads answer (docs/allocator.md, "Threads").`,
       },
     ],
   );
+});
+
+test("the threads' JS heap that climbs is js-heap-growth of its own series, worded as the threads'; the worker's stays apart", () => {
+  const data = syntheticRun({ seed: 8, jsLeak: 200 });
+  const { jsHeap, ...metrics } = data.metrics;
+  const header = {
+    ...data.header,
+    target: { name: 'synthetic', kind: 'scenario' },
+    config: { iterations: CALLS, warmup: 'auto' },
+    ops: [{ name: 'step', weight: 1 }],
+  };
+  const timed = {
+    ...data,
+    header,
+    metrics: { ...metrics, threadsJsHeap: jsHeap },
+    op: new Uint16Array(CALLS),
+    flags: new Uint8Array(CALLS),
+  };
+  const threads = { ...POOL, wasiThreads: false, heaps: { taken: jsHeap.iter.length, missed: 0 } };
+  const s = analyze({ timed, cfg: analysisConfig(header), run: { status: 'completed', threads } }).summary;
+  assert.equal(s.verdict, 'js-heap-growth');
+  assert.deepEqual(
+    s.findings.map((f) => [f.kind, f.series]),
+    [['js-heap-growth', 'threads-js-heap']],
+  );
+  assert.match(
+    s.findings[0].sentence,
+    /^The JS heap of the worker threads the target started \(summed over them\) grows by .* per 1,000 calls after warm-up, each thread's heap read after its own full GC: a thread keeps objects alive that it no longer needs/,
+  );
+  assert.equal(s.sources.threads.heaps.samples.length, jsHeap.iter.length);
+  assert.ok(s.series.some((x) => x.name === 'threads-js-heap' && x.pattern === 'sustained'));
 });

@@ -53,6 +53,19 @@ test('a JS heap finding: the retained heap on its own axis, without RSS', () => 
   assert.equal(plain.trend, null);
 });
 
+test("the threads' JS heap finding: their summed heap on the right axis beside the worker's, without RSS", () => {
+  const m = { jsHeapAfterGC: series(), threadsJsHeap: series(10, 4e6, 3e5), rss: series() };
+  const summary = {
+    findings: [{ kind: 'js-heap-growth', series: 'threads-js-heap', slope: { perKiloIterations: 3e5 } }],
+  };
+  const c = memorySeries(run(m), summary);
+  assert.equal(c.threadsJsHeap, m.threadsJsHeap);
+  assert.equal(c.jsHeap, m.jsHeapAfterGC);
+  assert.equal(c.onRight, true);
+  assert.equal(c.rss, null);
+  assert.deepEqual([c.trendKey, c.trendWhat], ['threadsheapfile', "the threads' JS heap"]);
+});
+
 test('of several memories, each that grew, titled by its label', () => {
   const m = { 'memory:memory': series(10, 65536, 0), 'memory:memory#2': series(10, 65536, 65536) };
   const data = run(m, { header: { memories: [{ label: 'memory' }, { label: 'memory#2' }] } });

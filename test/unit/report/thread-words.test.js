@@ -18,7 +18,7 @@ const GROWING = {
 const FAILED_WORDS =
   '1 of the 4 worker threads the target started exited with an error, the first near iteration 5120 (exit code 1): work handed to it may never finish, and what it allocated in a shared memory stays allocated.';
 const GROWING_WORDS =
-  'The target\'s pool of worker threads kept growing after warm-up: 15 threads started after iteration 4500, from 5 alive then to 20 at the end. Each thread has its own JS heap, which this run does not measure (docs/allocator.md, "Threads").';
+  'The target\'s pool of worker threads kept growing after warm-up: 15 threads started after iteration 4500, from 5 alive then to 20 at the end. Each thread has its own JS heap, measured apart (threads-js-heap) where the threads answer (docs/allocator.md, "Threads").';
 
 test('thread-failed and thread-pool-growing notes, worded', () => {
   const s = withSentences({ findings: [], inconclusive: [], series: [], notes: [FAILED, GROWING] });

@@ -1,6 +1,6 @@
 // The worker threads a target starts are counted (src/worker/threads.js),
-// through require and import alike, and said in words with what the run does
-// not measure of them (src/report/words.js threadsText).
+// through require and import alike, with their CPU time, and said in words
+// with their CPU time per call and JS heaps (src/report/tables.js threadsText).
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -50,7 +50,7 @@ test('threads started through require and import are counted, with the exits, fa
   });
 });
 
-test('threadsText: how many threads, and that their JS heaps and CPU are not measured', () => {
+test('threadsText: how many threads, their CPU time per call and JS heaps where read', () => {
   const text = threadsText({ started: 4, maxAlive: 4, failed: 0, wasiThreads: true });
   assert.match(
     text,
@@ -58,7 +58,7 @@ test('threadsText: how many threads, and that their JS heaps and CPU are not mea
   );
   assert.match(
     text,
-    /their JS heaps and CPU time are not measured, and an op that returns a promise is timed to its settlement/,
+    /their CPU time is not measured; their JS heaps are not measured; an op that returns a promise is timed to its settlement/,
   );
   assert.equal(
     threadsText({ started: 0, maxAlive: 0, failed: 0, wasiThreads: true }),
@@ -67,11 +67,26 @@ test('threadsText: how many threads, and that their JS heaps and CPU are not mea
   // Threads of a module not built for wasi-threads: nothing said of a shared memory.
   assert.equal(
     threadsText({ started: 2, maxAlive: 1, failed: 1, cpuMs: null, wasiThreads: false }),
-    'it started 2 worker threads (at most 1 at once, 1 thread exited with an error); their JS heaps and CPU time are not measured, and an op that returns a promise is timed to its settlement',
+    'it started 2 worker threads (at most 1 at once, 1 thread exited with an error); their CPU time is not measured; their JS heaps are not measured; an op that returns a promise is timed to its settlement',
   );
+  const pool = {
+    started: 4,
+    maxAlive: 4,
+    failed: 0,
+    cpuMs: 1530,
+    cpuPerCall: { ns: 76500, calls: 20000, op: 'hash' },
+    heaps: { taken: 0, missed: 16, samples: [] },
+    wasiThreads: true,
+  };
   assert.equal(
-    threadsText({ started: 4, maxAlive: 4, failed: 0, cpuMs: 1530, wasiThreads: true }),
-    "the module is built for wasi-threads; its loader started 4 worker threads (at most 4 at once), sharing its memory, whose allocations the heap census sees; they used 1.53 s of CPU time (their own threads, as Linux counts them; not V8's shared helper threads); their JS heaps are not measured, and an op that returns a promise is timed to its settlement",
+    threadsText(pool),
+    "the module is built for wasi-threads; its loader started 4 worker threads (at most 4 at once), sharing its memory, whose allocations the heap census sees; they used 1.53 s of CPU time (their own threads, as Linux counts them; not V8's shared helper threads), 76.50 µs per call of op hash; their JS heaps were not read: they answered none of the 16 checkpoints (a thread inside one long call, as a wasi thread in its start function, never turns its event loop); an op that returns a promise is timed to its settlement",
+  );
+  const read = { ...pool, cpuPerCall: { ...pool.cpuPerCall, op: null } };
+  read.heaps = { taken: 15, missed: 1, samples: [[19999, 4437408]] };
+  assert.match(
+    threadsText(read),
+    /76\.50 µs per call of the run \(its ops together\); their JS heaps, each after its own full GC, were read at 15 checkpoints \(summed, 4\.2 MiB at the last, 1 of 16 went unanswered\) and judged apart as "threads-js-heap"/,
   );
 });
 
