@@ -76,11 +76,16 @@ export function timeSplitNote(s) {
   const against = t.ops
     .filter((o) => o.timedCallNs > 0)
     .map((o) => `${o.op}: ${formatNs(o.callNs)} against ${formatNs(o.timedCallNs)} timed`);
+  const rates = t.ops.map((o) => o.sampling.rate);
+  const lo = Math.min(...rates);
+  const hi = Math.max(...rates);
+  const rate = lo === hi ? formatCount(lo) : `${formatCount(lo)} to ${formatCount(hi)}`;
   return (
-    `Time-split pass: the same calls with the allocator, memory.grow and the exports stamped; each op's calls after warm-up, ` +
+    `Time-split pass: the same calls with memory.grow and the exports stamped, and the allocator's calls counted ` +
+    `with 1 in ${rate} stamped at random (its time per call: the stamped calls' mean time, times its calls); each op's calls after warm-up, ` +
     `its slowest ${sharePercent(1 - t.typical)} left out (a preemption moves no part). ` +
     `The stamps' own cost, measured in the same pass on empty wrappers, is taken off: ${formatNs(c.a.inner)} inside and ` +
-    `${formatNs(c.a.outer)} per allocator event, ${formatNs(c.g.outer)} per memory.grow, ${formatNs(c.x.outer)} per export call. ` +
+    `${formatNs(c.a.outer)} per stamped allocator call, ${formatNs(c.u.outer)} per other, ${formatNs(c.g.outer)} per memory.grow, ${formatNs(c.x.outer)} per export call. ` +
     `Memory.grow took ${sharePercent(t.run.grow.warmup.share)} of warm-up and ${sharePercent(t.run.grow.steady.share)} after it. ` +
     `Parts' sum per call${against.length ? `: ${against.join('; ')}` : ''}.`
   );
@@ -88,7 +93,8 @@ export function timeSplitNote(s) {
 
 /**
  * The allocator's events of the run by kind and size class as rows { kind,
- * range ("32 B–64 B"), events, nsPerEvent (the mean), medianNs }, the
+ * range ("32 B–64 B"; a free's: its size is not known), events (the
+ * stamped ones scaled to all), nsPerEvent (the mean), medianNs }, the
  * busiest classes first, at most limit.
  */
 export function classRows(s, limit = 8) {
@@ -97,7 +103,10 @@ export function classRows(s, limit = 8) {
     for (const r of list)
       rows.push({
         kind,
-        range: `${formatBytes(2 ** r.sizeClass)}–${formatBytes(2 ** (r.sizeClass + 1))}`,
+        range:
+          r.sizeClass === null
+            ? 'any (not known)'
+            : `${formatBytes(2 ** r.sizeClass)}–${formatBytes(2 ** (r.sizeClass + 1))}`,
         events: r.events,
         nsPerEvent: r.nsPerEvent,
         medianNs: r.medianNs,

@@ -31,6 +31,9 @@ test('--time-split on a raw module: the allocator stamped, its allocations per c
   assert.equal(o.op, 'step');
   // churn.h: 4 turns per call, each one allocation (the counting pass's median and p99 are 4).
   assert.equal(o.allocsPerCall, 4);
+  // Every allocator call counted, a sample of them stamped.
+  assert.ok(o.sampling.rate > 1 && o.sampling.sampled > 0, JSON.stringify(o.sampling));
+  assert.ok(o.sampling.sampled < o.eventsPerCall * o.calls);
   assert.ok(o.calls > 0);
   const sum = PARTS.reduce((a, p) => a + o.ns[p], 0);
   assert.ok(Math.abs(sum - o.callNs) <= 1e-6 * o.callNs, `${sum} = ${o.callNs}`);

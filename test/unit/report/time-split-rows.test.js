@@ -14,8 +14,15 @@ function summaryWith(op, code, shares) {
   return {
     timeSplit: {
       typical: 0.9,
-      stampCost: { a: COST, g: COST, x: COST },
-      run: { grow: { warmup: { share: 0.02 }, steady: { share: 0 } }, classes: { alloc: [], free: [], realloc: [] } },
+      stampCost: { a: COST, u: { outer: 3, inner: 0, innerSd: 0 }, g: COST, x: COST },
+      run: {
+        grow: { warmup: { share: 0.02 }, steady: { share: 0 } },
+        classes: {
+          alloc: [{ sizeClass: 5, sampled: 10, events: 1000, nsPerEvent: 40, medianNs: 38 }],
+          free: [{ sizeClass: null, sampled: 9, events: 900, nsPerEvent: 30, medianNs: 29 }],
+          realloc: [],
+        },
+      },
       ops: [
         {
           op,
@@ -26,6 +33,7 @@ function summaryWith(op, code, shares) {
           shares,
           allocatorShare: { share: shares.allocator, low: 0.35, high: 0.47 },
           eventsPerCall: 364_000,
+          sampling: { rate: 3640, sampled: 100_000, nsPerEvent: 11, se: 0.1 },
           allocsPerCall: 182_000,
           bytesPerAlloc: 38,
           grow: { warmup: { calls: 100, grows: 3, share: 0.02 }, steady: { calls: 1000, grows: 0, share: 0 } },
@@ -63,6 +71,9 @@ test('summary.md and report.html: the table, and an op name the module controls 
   const html = timeSplitSection(s);
   assert.ok(!html.includes('<img'), 'the op name is escaped');
   assert.ok(html.includes('<code>&#60;img src=x&#62;`|*</code>'));
+  // Frees are one row: a freed block's size is not known to the sampler.
+  assert.match(md, /\| free \| any \(not known\) \| 900 \|/);
+  assert.match(md, /1 in 3,640 stamped at random/);
   assert.equal(timeSplitSection({}), '');
   assert.deepEqual(timeSplitLines({}), []);
 });
