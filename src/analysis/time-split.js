@@ -8,28 +8,15 @@
 // memory.grow's share in warm-up and after it, and the advice as a code
 // with its numbers.
 // Numbers and codes only; the words are src/report/time-split-rows.js's.
+import { swapSummary } from './alloc-swap.js';
+import { median, opQuantiles, robustSd, TYPICAL, Z95 } from './split-stats.js';
 
 /** The parts of a call, in the figure's order. */
 export const TIME_PARTS = ['algorithm', 'allocator', 'grow', 'glue'];
 // The allocator's event kinds as the worker's tables index them (alloc-timing.js KINDS).
 const KIND_NAMES = ['alloc', 'free', 'realloc'];
-// z for a two-sided 95 % interval.
-const Z95 = 1.96;
 // Advice thresholds: the share from which a part is worth acting on.
 export const ADVICE_SHARE = { allocator: 0.1, glue: 0.25, grow: 0.05 };
-
-const median = (xs) => {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-};
-// The median absolute deviation scaled to a normal's standard deviation.
-const MAD_TO_SD = 1.4826;
-const robustSd = (xs) => {
-  const m = median(xs);
-  return MAD_TO_SD * median(xs.map((x) => Math.abs(x - m)));
-};
 
 /**
  * The stamps' cost from the calibration's rounds: per kind (a: a sampled
@@ -189,20 +176,6 @@ export function adviceOf(shares) {
   return { code, share, bound: share < 1 ? 1 / (1 - share) : null };
 }
 
-/**
- * The call time at fraction q of each op's calls after warm-up (elapsed,
- * op: a decoded log's per-call arrays): [ns per op].
- */
-function opQuantiles(elapsed, op, from, opCount, q) {
-  const per = Array.from({ length: opCount }, () => []);
-  for (let i = from; i < elapsed.length; i++) per[op[i]]?.push(elapsed[i]);
-  return per.map((xs) => {
-    if (xs.length === 0) return Infinity;
-    xs.sort((a, b) => a - b);
-    return xs[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-  });
-}
-
 /** The mean of each op's calls after warm-up up to its cut (opQuantiles's): [ns per op]. */
 function trimmedMeans(elapsed, op, from, cuts) {
   const sums = cuts.map(() => [0, 0]);
@@ -215,10 +188,6 @@ function trimmedMeans(elapsed, op, from, cuts) {
   }
   return sums.map(([sum, n]) => (n ? sum / n : null));
 }
-
-// The calls the four parts are read from: each op's fastest TYPICAL, so that
-// a call slowed by a preemption (a loaded machine's) moves no part.
-export const TYPICAL = 0.75;
 
 /**
  * summary.timeSplit from the pass's raw data (raw: { calls: per-call ns
@@ -361,6 +330,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   return {
     parts: TIME_PARTS,
     typical: TYPICAL,
+    swap: raw.swap ? swapSummary(raw.swap, timed, c.allocs, warmupCalls, ops, byOp) : null,
     stampCost: cost,
     stamped: stamps.stamped,
     warmupCalls: Math.min(warmupCalls, n),

@@ -173,7 +173,7 @@ export function findEntryPoints(module, glueNames) {
  * would stay live in the counts). noRealloc: such an allocator's allocation
  * and free were found, its realloc not.
  */
-function coversCore(found) {
+export function coversCore(found) {
   const core = found.filter((f) => !f.boundary).map((f) => f.entry.kind);
   const allocates = core.some((k) => k !== 'free');
   const frees = core.some((k) => k === 'free' || k === 'realloc');
