@@ -1,25 +1,27 @@
 // The allocator swapped for a bump allocator (--time-split; docs/allocator.md,
-// "The allocator swapped for a bump allocator"): per op, the timed pass's
-// call time less the swap pass's over the same calls (paired, each op's
-// typical calls in both), plus what the swap pass paid that the timed pass
-// did not (the op wrapper's, the bump allocator's per allocator call: the
-// worker's calibration), is what the module's allocator costs beyond
-// handing out memory for nothing, checked against the time-split pass's
-// allocator part. Numbers and codes only; the words are src/report/'s.
-import { median, opQuantiles, robustSd, TYPICAL, Z95 } from './split-stats.js';
+// "The allocator swapped for a bump allocator"): in the swap pass each op's
+// calls went, in blocks drawn at random, to a bump allocator or to the
+// module's own allocator. The mean of the second half less
+// the first's (each op's typical calls in each half), less what the
+// routing itself costs each way per allocator call (the worker's
+// calibration), is what the module's allocator costs beyond handing out
+// memory for nothing, checked against the time-split pass's allocator part.
+// Numbers and codes only; the words are src/report/'s.
+import { median, robustSd, TYPICAL, Z95 } from './split-stats.js';
 
 /**
- * The swap's costs from the worker's calibration rounds: { outer, outerSd,
- * perEvent, perEventSd } (medians and spreads of the rounds).
+ * The routing's costs from the worker's calibration rounds: { own, bump,
+ * extra, extraSd } in ns per allocator call: the routing to the module's
+ * own allocator, to the bump allocator, how much more the first costs (the
+ * rounds' medians), and the spread of that.
  */
-function swapCosts(rounds) {
-  const outer = rounds.map((r) => r.outer);
-  const perEvent = rounds.map((r) => r.perEvent);
+function routingCosts(rounds) {
+  const extra = rounds.map((r) => r.own - r.bump);
   return {
-    outer: Math.max(0, median(outer)),
-    outerSd: robustSd(outer),
-    perEvent: Math.max(0, median(perEvent)),
-    perEventSd: robustSd(perEvent),
+    own: median(rounds.map((r) => r.own)),
+    bump: median(rounds.map((r) => r.bump)),
+    extra: median(extra),
+    extraSd: robustSd(extra),
   };
 }
 
@@ -37,61 +39,90 @@ function runStatus(result) {
 }
 
 /**
+ * One half's calls of an op (calls: [{ ns, events, block }]) up to their
+ * TYPICAL quantile: { n, blocks, mean, variance, events }, mean the mean of
+ * its blocks' means and variance that of the block means over the blocks
+ * (a block's calls share the machine's state: the block is the unit the
+ * halves were drawn by).
+ */
+function half(calls) {
+  const s = calls.map((c) => c.ns).sort((a, b) => a - b);
+  const cut = s[Math.min(s.length - 1, Math.floor(TYPICAL * s.length))];
+  const byBlock = new Map();
+  let n = 0;
+  let events = 0;
+  for (const c of calls) {
+    if (c.ns > cut) continue;
+    const b = byBlock.get(c.block) ?? { ns: 0, n: 0 };
+    b.ns += c.ns;
+    b.n++;
+    byBlock.set(c.block, b);
+    n++;
+    events += c.events;
+  }
+  const means = [...byBlock.values()].map((b) => b.ns / b.n);
+  const blocks = means.length;
+  const mean = means.reduce((a, b) => a + b, 0) / blocks;
+  const variance = blocks > 1 ? means.reduce((a, m) => a + (m - mean) ** 2, 0) / (blocks - 1) : 0;
+  return { n, blocks, mean, variance, events: events / n };
+}
+
+/**
  * The allocator's cost per call of each op from the swap (swap: the swap
- * pass's { calls, op, result }; timed: the timed pass's decoded log;
- * events: the allocator calls of each call, the time-split pass's counts;
- * warmupCalls; ops: [{ name }]; split: summary.timeSplit's ops, item 1's
- * measure). Returns { status, costs, regionBytes, ops: [{ op, status
- * ('measured', 'keeps-memory': a call kept blocks of the region past its
- * end, 'no-calls'), keptCalls, calls, allocatorNs, low, high (95 %),
+ * pass's { calls, op, result }; events: the allocator calls of each call,
+ * the time-split pass's counts; warmupCalls; ops: [{ name }]; split:
+ * summary.timeSplit's ops, item 1's measure). Returns { status, costs,
+ * regionBytes, ops: [{ op, status ('measured', 'keeps-memory': a call kept
+ * blocks of the region past its end, 'no-calls': a half without calls),
+ * keptCalls, calls (in both halves), allocatorNs, low, high (95 % of the
+ * calls' spread, widened by the routing's whole cost),
  * stamped: { ns, low, high } (the time-split pass's allocator part per
  * call), agree (the two intervals overlap) }] }.
  * Long: one pass over the calls, then one record per op.
  */
-export function swapSummary(swap, timed, events, warmupCalls, ops, split) {
+export function swapSummary(swap, events, warmupCalls, ops, split) {
   const { result } = swap;
-  const costs = swapCosts(result.calibration);
+  const costs = routingCosts(result.calibration);
   const status = runStatus(result);
-  const n = Math.min(swap.calls.length, timed.elapsed.length, events.length);
-  const cutTimed = opQuantiles(timed.elapsed, timed.op, warmupCalls, ops.length, TYPICAL);
-  const cutSwap = opQuantiles(swap.calls, swap.op, warmupCalls, ops.length, TYPICAL);
-  const per = ops.map(() => ({ d: [], events: 0 }));
+  const per = ops.map(() => ({ on: [], off: [] }));
+  const n = Math.min(swap.calls.length, result.bumped.length, events.length);
   for (let i = warmupCalls; i < n; i++) {
-    const o = timed.op[i];
-    if (swap.op[i] !== o || !per[o]) continue;
-    if (timed.elapsed[i] > cutTimed[o] || swap.calls[i] > cutSwap[o]) continue;
-    per[o].d.push(timed.elapsed[i] - swap.calls[i]);
-    per[o].events += events[i];
+    const p = per[swap.op[i]];
+    // Calls that settled a block of calls (bumped 2) are compared in neither half.
+    if (p && result.bumped[i] !== 2)
+      (result.bumped[i] ? p.on : p.off).push({
+        ns: swap.calls[i],
+        events: events[i],
+        block: Math.floor(i / result.blockCalls),
+      });
   }
   const out = ops.map((op, o) => {
-    const { d } = per[o];
+    const { on, off } = per[o];
     const keptCalls = result.kept[o] ?? 0;
-    const opStatus = keptCalls > 0 ? 'keeps-memory' : d.length === 0 ? 'no-calls' : 'measured';
+    let opStatus = 'measured';
+    if (keptCalls > 0) opStatus = 'keeps-memory';
+    else if (on.length === 0 || off.length === 0) opStatus = 'no-calls';
     const s = split[o];
     const stamped = s
       ? { ns: s.ns.allocator, low: s.allocatorShare.low * s.callNs, high: s.allocatorShare.high * s.callNs }
       : null;
+    const record = { op: op.name, status: opStatus, keptCalls, calls: on.length + off.length, stamped };
     if (opStatus !== 'measured' || status !== 'measured')
-      return {
-        op: op.name,
-        status: opStatus,
-        keptCalls,
-        calls: d.length,
-        allocatorNs: null,
-        low: null,
-        high: null,
-        stamped,
-        agree: null,
-      };
-    const mean = d.reduce((a, b) => a + b, 0) / d.length;
-    const variance = d.length > 1 ? d.reduce((a, b) => a + (b - mean) ** 2, 0) / (d.length - 1) : 0;
-    const eventsPerCall = per[o].events / d.length;
-    const allocatorNs = mean + costs.outer + eventsPerCall * costs.perEvent;
-    const se = Math.sqrt(variance / d.length + costs.outerSd ** 2 + (eventsPerCall * costs.perEventSd) ** 2);
-    const low = allocatorNs - Z95 * se;
-    const high = allocatorNs + Z95 * se;
+      return { ...record, allocatorNs: null, low: null, high: null, agree: null };
+    const a = half(on);
+    const b = half(off);
+    const eventsPerCall = (a.events * a.n + b.events * b.n) / (a.n + b.n);
+    const allocatorNs = b.mean - a.mean - eventsPerCall * costs.extra;
+    const se = Math.sqrt(a.variance / a.blocks + b.variance / b.blocks + (eventsPerCall * costs.extraSd) ** 2);
+    // The routing's costs are calibrated in a tight loop: where the module
+    // runs they may be anywhere from none to twice that (the stamps' null
+    // samples cost 1.1-3.7 times their calibration there), so the interval
+    // also holds their whole calibrated cost each way.
+    const systematic = eventsPerCall * (costs.own + costs.bump);
+    const low = allocatorNs - Z95 * se - systematic;
+    const high = allocatorNs + Z95 * se + systematic;
     const agree = stamped ? !(high < stamped.low || low > stamped.high) : null;
-    return { op: op.name, status: opStatus, keptCalls, calls: d.length, allocatorNs, low, high, stamped, agree };
+    return { ...record, allocatorNs, low, high, agree };
   });
   return { status, costs, regionBytes: result.regionBytes, ops: out };
 }

@@ -103,7 +103,8 @@ function ratioInterval(part, call, extraSe = 0) {
   const meanC = sumC / (n || 1);
   const se = n > 1 && meanC > 0 ? Math.sqrt(ss / (n * (n - 1))) / meanC : 0;
   const half = Z95 * Math.sqrt(se ** 2 + extraSe ** 2);
-  return { share: r, low: Math.max(0, r - half), high: Math.min(1, r + half) };
+  // Not clamped to [0, 1]: a share near 0 is estimated with noise on both sides.
+  return { share: r, low: r - half, high: r + half };
 }
 
 /**
@@ -330,7 +331,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   return {
     parts: TIME_PARTS,
     typical: TYPICAL,
-    swap: raw.swap ? swapSummary(raw.swap, timed, c.allocs, warmupCalls, ops, byOp) : null,
+    swap: raw.swap ? swapSummary(raw.swap, c.allocs, warmupCalls, ops, byOp) : null,
     stampCost: cost,
     stamped: stamps.stamped,
     warmupCalls: Math.min(warmupCalls, n),

@@ -126,3 +126,49 @@ export function adviceParts(s) {
     return { before, op: o.op, after: `${after}.` };
   });
 }
+
+// Why the swap measured no op, by summary.timeSplit.swap.status.
+const SWAP_RUN_WORDS = {
+  'not-swapped':
+    'no allocator the swap can route safely (its allocation, free and reallocation found, not only boundary wrappers)',
+  'no-region': "the module's allocator gave no region",
+  overflow: 'the region could not hold every allocation, so some went to the module’s own allocator',
+};
+
+/** An interval of ns, "26 ns–51 ns". */
+const nsInterval = (low, high) => `${formatNs(low)}–${formatNs(high)}`;
+
+/**
+ * The allocator swap's rows (summary.timeSplit.swap), [] without it:
+ * { name, swap (the allocator's ns per call from the swap and its 95 %
+ * interval, or why the op is left out), stamped (the time-split pass's),
+ * agree ('yes', 'no' or '–') }.
+ */
+export function swapRows(s) {
+  const swap = s.timeSplit?.swap;
+  if (!swap) return [];
+  return swap.ops.map((o) => {
+    let measured = `${formatNs(o.allocatorNs)} (${nsInterval(o.low, o.high)})`;
+    if (swap.status !== 'measured') measured = `not measured: ${SWAP_RUN_WORDS[swap.status]}`;
+    else if (o.status === 'keeps-memory')
+      measured = `left out: ${formatCount(o.keptCalls)} call${o.keptCalls === 1 ? '' : 's'} kept blocks past the call (the op keeps memory between calls)`;
+    else if (o.status === 'no-calls') measured = 'left out: no typical call';
+    return {
+      name: o.op,
+      swap: measured,
+      stamped: o.stamped ? `${formatNs(o.stamped.ns)} (${nsInterval(o.stamped.low, o.stamped.high)})` : '–',
+      agree: o.agree === null ? '–' : o.agree ? 'yes' : 'no',
+    };
+  });
+}
+
+/** One line under the swap's table: how it is measured and what it cannot see. */
+export function swapNote(s) {
+  const { costs, regionBytes } = s.timeSplit.swap;
+  return (
+    `Allocator swap: the same calls again with the module's allocator routed to a bump allocator (no rebuild; a region of ${formatBytes(regionBytes)} taken once from the module's own allocator, ` +
+    `reset whenever none of its blocks is live). The timed pass's call time less this pass's, over each op's typical calls in both, plus what only this pass paid ` +
+    `(${formatNs(costs.outer)} per call for the op's wrapper, ${formatNs(costs.perEvent)} per allocator call for the bump allocator), is what the allocator costs beyond handing out memory. ` +
+    'The passes run one after the other: a drift between them (a few % of the call under load) lands in it, so it checks the allocator of calls that spend much of their time in it.'
+  );
+}

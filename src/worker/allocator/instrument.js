@@ -96,7 +96,7 @@ function exportedFunctions(module) {
  * call (in a block or a return, perhaps) passing its own parameters in order
  * to a defined function of the same signature; else null.
  */
-function forwardTarget(module, internal) {
+export function forwardTarget(module, internal) {
   const info = binaryen.getFunctionInfo(module.getFunction(internal));
   let e = binaryen.getExpressionInfo(info.body);
   while ((e.id === binaryen.BlockId && e.children.length === 1) || (e.id === binaryen.ReturnId && e.value)) {

@@ -17,7 +17,14 @@
 // in the module's own globals; the host sets the call's number in one it
 // imports (b_epoch) and hears of the region, of kept blocks and of
 // allocations the region could not hold through imports (SWAP_IMPORTS).
-import { coversCore, engineFeatures, findEntryPoints, HOOK_MODULE, loadInstrumenter } from './instrument.js';
+import {
+  coversCore,
+  engineFeatures,
+  findEntryPoints,
+  forwardTarget,
+  HOOK_MODULE,
+  loadInstrumenter,
+} from './instrument.js';
 
 let binaryen = null;
 
@@ -56,8 +63,12 @@ export function swapModule(bytes, glueNames, regionBytes) {
   try {
     m.setFeatures(engineFeatures());
     if (!m.hasMemory() || m.getMemoryInfo().is64) return null;
-    const found = findEntryPoints(m, glueNames);
-    if (found.length === 0 || !coversCore(found).complete || found.some((f) => f.boundary)) return null;
+    const all = findEntryPoints(m, glueNames);
+    if (all.length === 0 || !coversCore(all).complete || all.some((f) => f.boundary)) return null;
+    // An entry point that only forwards to another (wasi-libc's malloc to
+    // dlmalloc) is left as it is: the one it calls is routed.
+    const routedNames = new Set(all.map((f) => f.internal));
+    const found = all.filter((f) => !routedNames.has(forwardTarget(m, f.internal)));
     const allocator = found.find((f) => f.entry.kind === 'alloc');
     if (!allocator) return null;
     const i32 = binaryen.i32;
@@ -291,14 +302,16 @@ function routed(m, f, { inRegion, bumping, settle, c }) {
   return original();
 }
 
-// The swap's calibration: an allocator that does nothing, whose malloc and
-// free the swap routes (swapModule), and loops that call them or copies of
-// them the swap leaves alone.
+// The swap's calibration: an allocator that does nothing but hand out the
+// same block (the bump allocator's region, CALIBRATION_REGION bytes), whose
+// malloc and free the swap routes (swapModule), and loops that call them or
+// copies of them the swap leaves alone.
+const CALIBRATION_REGION = 4096;
 const CALIBRATION = `(module
   (memory 1)
-  (func $malloc (export "malloc") (param i32) (result i32) (i32.const 0))
+  (func $malloc (export "malloc") (param i32) (result i32) (i32.const 1024))
   (func $free (export "free") (param i32))
-  (func $plain_malloc (param i32) (result i32) (i32.const 0))
+  (func $plain_malloc (param i32) (result i32) (i32.const 1024))
   (func $plain_free (param i32))
   (func (export "run_swap") (param $n i32)
     (loop $l (if (local.get $n) (then
@@ -319,7 +332,7 @@ const CALIBRATION = `(module
 export function swapCalibrationModule() {
   const text = binaryen.parseText(CALIBRATION);
   try {
-    return swapModule(text.emitBinary(), new Map(), 1 << 16).bytes;
+    return swapModule(text.emitBinary(), new Map(), CALIBRATION_REGION).bytes;
   } finally {
     text.dispose();
   }
