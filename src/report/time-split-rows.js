@@ -166,9 +166,10 @@ export function swapRows(s) {
 export function swapNote(s) {
   const { costs, regionBytes } = s.timeSplit.swap;
   return (
-    `Allocator swap: the same calls again with the module's allocator routed to a bump allocator (no rebuild; a region of ${formatBytes(regionBytes)} taken once from the module's own allocator, ` +
-    `reset whenever none of its blocks is live). The timed pass's call time less this pass's, over each op's typical calls in both, plus what only this pass paid ` +
-    `(${formatNs(costs.outer)} per call for the op's wrapper, ${formatNs(costs.perEvent)} per allocator call for the bump allocator), is what the allocator costs beyond handing out memory. ` +
-    'The passes run one after the other: a drift between them (a few % of the call under load) lands in it, so it checks the allocator of calls that spend much of their time in it.'
+    `Allocator swap: the same calls again with the module's allocator routed (no rebuild), in blocks of calls drawn at random, to a bump allocator ` +
+    `(a region of ${formatBytes(regionBytes)} taken once from the module's own allocator, reset whenever none of its blocks is live) or to the module's own. ` +
+    `The own allocator's calls less the bump allocator's, less what the routing costs more one way (${formatNs(costs.own)} per allocator call to its own, ` +
+    `${formatNs(costs.bump)} to the bump allocator, on an allocator that does nothing), is what the allocator costs beyond handing out memory; ` +
+    'its interval is over the blocks and also holds the routing’s whole cost, which the module’s own code can make larger than on an empty allocator.'
   );
 }

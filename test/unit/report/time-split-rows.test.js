@@ -66,7 +66,7 @@ test('swapRows: the swap’s measure beside the stamped one, an op that keeps me
   const stamped = { ns: 4100, low: 3500, high: 4700 };
   s.timeSplit.swap = {
     status: 'measured',
-    costs: { outer: 28, perEvent: 3 },
+    costs: { own: 2, bump: 3, extra: -1, extraSd: 0 },
     regionBytes: 1 << 20,
     ops: [
       { op: 'parse', status: 'measured', allocatorNs: 3900, low: 3600, high: 4200, stamped, agree: true },
