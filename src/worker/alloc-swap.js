@@ -114,8 +114,9 @@ export async function createSwap({ regionBytes, iterations }) {
 
   // The routing's costs per allocator call, on an allocator that does nothing
   // (swapCalibrationModule): to the bump allocator, and to the module's own.
+  let pristine = null; // the engine's WebAssembly, past the capture hooks (start's)
   const instance = (epoch) =>
-    new WebAssembly.Instance(new WebAssembly.Module(swapCalibrationModule()), {
+    new pristine.Instance(new pristine.Module(swapCalibrationModule()), {
       [HOOK_MODULE]: {
         [SWAP_IMPORTS.epoch]: new WebAssembly.Global({ value: 'i32', mutable: true }, epoch),
         [SWAP_IMPORTS.kept]: () => {},
@@ -151,8 +152,13 @@ export async function createSwap({ regionBytes, iterations }) {
     wrap(fn, k) {
       return wrapped(fn, k, (op) => books.before(op));
     },
-    /** Before the first call: the ops counted (opCount), the wrapper's cost measured. */
-    start(opCount) {
+    /**
+     * Before the first call: the ops counted (opCount), the routing's costs
+     * measured on the engine's own WebAssembly (pristine: the capture hooks
+     * would take the calibration module for the target's).
+     */
+    start(opCount, engine) {
+      pristine = engine;
       books = createBookkeeping(opCount, iterations, epoch);
       calibrate(CAL_ROUNDS);
     },

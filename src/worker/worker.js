@@ -279,7 +279,7 @@ function ready(w) {
 /** Runs the loop; a loop that itself failed is an outcome at the iteration it was about to run. */
 async function run(w) {
   w.timing?.start(w.prepared.ops.length, w.capture.pristine);
-  w.swap?.start(w.prepared.ops.length);
+  w.swap?.start(w.prepared.ops.length, w.capture.pristine);
   enter(PHASE.loop);
   w.sites?.reached(0);
   try {

@@ -17,6 +17,8 @@
 // in the module's own globals; the host sets the call's number in one it
 // imports (b_epoch) and hears of the region, of kept blocks and of
 // allocations the region could not hold through imports (SWAP_IMPORTS).
+
+import { inspectModule } from '../targets/wasm-info.js';
 import {
   coversCore,
   engineFeatures,
@@ -54,8 +56,9 @@ const ALIGN = 16;
  * bump allocator, whose region holds regionBytes. Returns { bytes,
  * entryPoints }, or null when the swap cannot be made safely: no memory or
  * a 64-bit one, no allocator, one whose core is not all found (a block the
- * bump allocator handed out must never reach the module's own allocator) or
- * found only through boundary wrappers.
+ * bump allocator handed out must never reach the module's own allocator),
+ * found only through boundary wrappers, or without a realloc in a module
+ * whose functions are not named (one may be there, unseen).
  * Long: one builder per kind of entry point.
  */
 export function swapModule(bytes, glueNames, regionBytes) {
@@ -65,6 +68,10 @@ export function swapModule(bytes, glueNames, regionBytes) {
     if (!m.hasMemory() || m.getMemoryInfo().is64) return null;
     const all = findEntryPoints(m, glueNames);
     if (all.length === 0 || !coversCore(all).complete || all.some((f) => f.boundary)) return null;
+    // A realloc not found would be handed a block of the region: one must be
+    // found, or the functions named (a name section) with none among them.
+    const named = inspectModule(bytes).custom.some((c) => c.name === 'name');
+    if (!named && !all.some((f) => f.entry.kind === 'realloc')) return null;
     // An entry point that only forwards to another (wasi-libc's malloc to
     // dlmalloc) is left as it is: the one it calls is routed.
     const routedNames = new Set(all.map((f) => f.internal));
@@ -304,13 +311,15 @@ function routed(m, f, { inRegion, bumping, settle, c }) {
 
 // The swap's calibration: an allocator that does nothing but hand out the
 // same block (the bump allocator's region, CALIBRATION_REGION bytes), whose
-// malloc and free the swap routes (swapModule), and loops that call them or
-// copies of them the swap leaves alone.
+// malloc and free the swap routes (swapModule; its realloc, never called,
+// makes the allocator whole), and loops that call them or copies of them
+// the swap leaves alone.
 const CALIBRATION_REGION = 4096;
 const CALIBRATION = `(module
   (memory 1)
   (func $malloc (export "malloc") (param i32) (result i32) (i32.const 1024))
   (func $free (export "free") (param i32))
+  (func $realloc (export "realloc") (param i32 i32) (result i32) (i32.const 1024))
   (func $plain_malloc (param i32) (result i32) (i32.const 1024))
   (func $plain_free (param i32))
   (func (export "run_swap") (param $n i32)

@@ -112,3 +112,21 @@ test('swapCalibrationModule: its loops run the swapped and the plain allocator',
   // The region taken once, every block from it: nothing kept, nothing over.
   assert.deepEqual(heard, ['region']);
 });
+
+test('swapModule: without a realloc found, only a module that names its functions is swapped', async () => {
+  await loadSwapRewriter();
+  const binaryen = await loadBinaryen();
+  const text = binaryen.parseText(`(module
+    (memory 1)
+    (func $malloc (export "malloc") (param i32) (result i32) (i32.const 1024))
+    (func $free (export "free") (param i32)))`);
+  try {
+    // No name section: a realloc could be there unseen, and would be handed a block of the region.
+    assert.equal(swapModule(text.emitBinary(), new Map(), REGION), null);
+    binaryen.setDebugInfo(true);
+    assert.deepEqual(swapModule(text.emitBinary(), new Map(), REGION).entryPoints.sort(), ['free', 'malloc']);
+  } finally {
+    binaryen.setDebugInfo(false);
+    text.dispose();
+  }
+});
