@@ -1,13 +1,13 @@
 // The allocator swap pass, worker side (--time-split; docs/allocator.md,
 // "The allocator swapped for a bump allocator"): the module's allocator
-// routed (swap-rewrite.js) to a bump allocator in half of each op's calls,
-// drawn at random, and to its own allocator in the others, so that the two
-// halves differ by the allocator alone and run in the same pass; until a
-// call of the op is seen keeping a block of the region past its end: that
-// op keeps memory between calls, its blocks stay below a raised mark, and
-// its calls go to its own allocator from then on. Each op is called through
-// a wrapper that numbers the call, draws its half and says it to the module
-// (one store into a wasm global). The routing's own costs, both ways, are
+// routed (swap-rewrite.js) to a bump allocator in blocks of calls drawn at
+// random, and to its own allocator in the others, so that the two halves
+// differ by the allocator alone and run in the same pass; until a call of
+// an op is seen keeping a block of the region past its end: that op keeps
+// memory between calls, its blocks stay below a raised mark, and its calls
+// go to its own allocator from then on. Each op is called through a wrapper
+// that numbers the call, says its half to the module (one store into a wasm
+// global) and files it. The routing's own costs, both ways, are
 // measured in the same worker, before the first call and after the last, on
 // an allocator that does nothing.
 import { glueAllocatorNames } from './allocator/glue-names.js';
