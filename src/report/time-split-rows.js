@@ -135,8 +135,10 @@ const SWAP_RUN_WORDS = {
   overflow: 'the region could not hold every allocation, so some went to the module’s own allocator',
 };
 
+/** ns that may be below 0 (an estimate near 0), with a minus sign: "−6.40 µs". */
+const signedNs = (ns) => (ns < 0 ? `−${formatNs(-ns)}` : formatNs(ns));
 /** An interval of ns, "26 ns–51 ns". */
-const nsInterval = (low, high) => `${formatNs(low)}–${formatNs(high)}`;
+const nsInterval = (low, high) => `${signedNs(low)}–${signedNs(high)}`;
 
 /**
  * The allocator swap's rows (summary.timeSplit.swap), [] without it:
@@ -148,7 +150,7 @@ export function swapRows(s) {
   const swap = s.timeSplit?.swap;
   if (!swap) return [];
   return swap.ops.map((o) => {
-    let measured = `${formatNs(o.allocatorNs)} (${nsInterval(o.low, o.high)})`;
+    let measured = `${signedNs(o.allocatorNs)} (${nsInterval(o.low, o.high)})`;
     if (swap.status !== 'measured') measured = `not measured: ${SWAP_RUN_WORDS[swap.status]}`;
     else if (o.status === 'keeps-memory')
       measured = `left out: ${formatCount(o.keptCalls)} call${o.keptCalls === 1 ? '' : 's'} kept blocks past the call (the op keeps memory between calls)`;
@@ -156,7 +158,7 @@ export function swapRows(s) {
     return {
       name: o.op,
       swap: measured,
-      stamped: o.stamped ? `${formatNs(o.stamped.ns)} (${nsInterval(o.stamped.low, o.stamped.high)})` : '–',
+      stamped: o.stamped ? `${signedNs(o.stamped.ns)} (${nsInterval(o.stamped.low, o.stamped.high)})` : '–',
       agree: o.agree === null ? '–' : o.agree ? 'yes' : 'no',
     };
   });
