@@ -3,35 +3,25 @@
 // and its per-call times from its log, turned into four parts per op, the
 // algorithm, the allocator, memory.grow and the glue, each with the
 // stamps' own cost (the calibration's) taken off, the allocator's share
-// with an interval, ns per event by kind and size class, memory.grow's
-// share in warm-up and after it, and the advice as a code with its numbers.
+// with an interval (its time is its sampled calls' mean times every call
+// the module's counters counted), ns per event by kind and size class,
+// memory.grow's share in warm-up and after it, and the advice as a code
+// with its numbers.
 // Numbers and codes only; the words are src/report/time-split-rows.js's.
+import { swapSummary } from './alloc-swap.js';
+import { median, opQuantiles, robustSd, TYPICAL, Z95 } from './split-stats.js';
 
 /** The parts of a call, in the figure's order. */
 export const TIME_PARTS = ['algorithm', 'allocator', 'grow', 'glue'];
 // The allocator's event kinds as the worker's tables index them (alloc-timing.js KINDS).
 const KIND_NAMES = ['alloc', 'free', 'realloc'];
-// z for a two-sided 95 % interval.
-const Z95 = 1.96;
 // Advice thresholds: the share from which a part is worth acting on.
 export const ADVICE_SHARE = { allocator: 0.1, glue: 0.25, grow: 0.05 };
 
-const median = (xs) => {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-};
-// The median absolute deviation scaled to a normal's standard deviation.
-const MAD_TO_SD = 1.4826;
-const robustSd = (xs) => {
-  const m = median(xs);
-  return MAD_TO_SD * median(xs.map((x) => Math.abs(x - m)));
-};
-
 /**
- * The stamps' cost from the calibration's rounds: per kind (a: allocator,
- * g: memory.grow, x: export), { outer, inner, innerSd } ns per stamp pair,
+ * The stamps' cost from the calibration's rounds: per kind (a: a sampled
+ * allocator call, u: one the sampler passed over, g: memory.grow, x:
+ * export), { outer, inner, innerSd } ns per stamp pair (u: per call, no stamp),
  * the rounds' medians (a preemption during a few rounds moves no median):
  * outer, what a stamped call costs more than a plain one; inner, what the
  * stamps put between their two clock reads (an empty function's interval);
@@ -43,7 +33,7 @@ const robustSd = (xs) => {
  */
 export function stampCosts(rounds) {
   const out = {};
-  for (const k of ['a', 'g', 'x']) {
+  for (const k of ['a', 'u', 'g', 'x']) {
     const inner = rounds.map((r) => r[k].inner);
     const outer = rounds.map((r) => r[k].outer);
     out[k] = { outer: Math.max(0, median(outer)), inner: Math.max(0, median(inner)), innerSd: robustSd(inner) };
@@ -52,25 +42,50 @@ export function stampCosts(rounds) {
 }
 
 /**
- * Call i's four parts and the call's time with the stamps' cost taken off
- * (ns): { call, allocator, grow, inside, allocs }. c: the per-call arrays;
+ * Call i's parts and the call's time with the stamps' cost taken off (ns):
+ * { call, sampledNs, grow, inside }, sampledNs the time between its sampled
+ * allocator calls' stamps, their grows taken off. c: the per-call arrays;
  * ns: the call's logged time; cost: stampCosts's.
  */
 function partsOf(c, i, ns, cost) {
-  const { a, g, x } = cost;
+  const { a, u, g, x } = cost;
+  const pairs = c.sampled[i] + c.nulls[i];
+  const unsampled = c.allocs[i] - c.sampled[i];
+  const unsampledInExport = c.allocsInExport[i] - Math.min(c.allocsInExport[i], c.sampledInExport[i]);
   const growInAlloc = c.growNsInAlloc[i] - c.growsInAlloc[i] * g.inner;
-  const call = ns - c.allocs[i] * a.outer - c.grows[i] * g.outer - (c.exports[i] + c.nestedExports[i]) * x.outer;
-  const allocator = c.allocNs[i] - c.allocs[i] * a.inner - growInAlloc - c.growsInAlloc[i] * g.outer;
+  const call =
+    ns - pairs * a.outer - unsampled * u.outer - c.grows[i] * g.outer - (c.exports[i] + c.nestedExports[i]) * x.outer;
+  const sampledNs = c.allocNs[i] - growInAlloc - c.growsInAlloc[i] * g.outer;
   const grow = c.growNs[i] - c.grows[i] * g.inner;
   const inside =
     c.exports[i] > 0
       ? c.exportNs[i] -
         c.exports[i] * x.inner -
-        c.allocsInExport[i] * a.outer -
+        c.sampledInExport[i] * a.outer -
+        unsampledInExport * u.outer -
         c.growsInExport[i] * g.outer -
         c.nestedExports[i] * x.outer
       : 0;
-  return { call, allocator, grow, inside };
+  return { call, sampledNs, grow, inside };
+}
+
+/**
+ * The allocator's time per event from an op's samples (q: its sums over
+ * its typical calls: events; sampled, sampledNs (grows taken off), rawSq;
+ * nulls, nullNs, nullSq), with the standard error of that estimate: the
+ * sampled calls' mean interval less the null samples' (the stamps' own,
+ * taken where the real ones are; the calibration's inner, innerNs, without
+ * any), the variance of each mean over its samples, the sampled calls' with
+ * the finite population correction (every call sampled: no sampling
+ * error). Returns { perEvent, stampNs, se }.
+ */
+function sampledMean(q, innerNs) {
+  const variance = (sum, sq, n) => (n > 1 ? Math.max(0, sq / n - (sum / n) ** 2) / n : 0);
+  const stampNs = q.nulls > 0 ? q.nullNs / q.nulls : innerNs;
+  if (q.sampled === 0) return { perEvent: 0, stampNs, se: 0 };
+  const fpc = q.events > 0 ? Math.max(0, 1 - q.sampled / q.events) : 0;
+  const se = Math.sqrt(variance(q.sampledNs, q.rawSq, q.sampled) * fpc + variance(q.nullNs, q.nullSq, q.nulls));
+  return { perEvent: q.sampledNs / q.sampled - stampNs, stampNs, se };
 }
 
 /**
@@ -88,7 +103,8 @@ function ratioInterval(part, call, extraSe = 0) {
   const meanC = sumC / (n || 1);
   const se = n > 1 && meanC > 0 ? Math.sqrt(ss / (n * (n - 1))) / meanC : 0;
   const half = Z95 * Math.sqrt(se ** 2 + extraSe ** 2);
-  return { share: r, low: Math.max(0, r - half), high: Math.min(1, r + half) };
+  // Not clamped to [0, 1]: a share near 0 is estimated with noise on both sides.
+  return { share: r, low: r - half, high: r + half };
 }
 
 /**
@@ -107,31 +123,35 @@ function histogramMedian(hist, binsPerOctave) {
 
 /**
  * The allocator's events of one op (or of the run, op null) by kind and
- * size class: { alloc: [{ sizeClass, events, nsPerEvent, medianNs }],
- * free, realloc }, classes with events only. nsPerEvent (the mean) and
- * medianNs (a preemption cannot move it) have the stamps' inner cost taken off.
+ * size class: { alloc: [{ sizeClass, sampled, events, nsPerEvent,
+ * medianNs }], free, realloc }, classes with sampled events only; the last
+ * class is the frees' (sizeClass null: the size of a freed block is not
+ * known). events: the sampled ones times scale (every event over the
+ * sampled ones). nsPerEvent (the mean) and medianNs (a preemption cannot
+ * move it) have the stamps' inner cost taken off.
  */
-function byClass(classes, op, innerNs) {
-  const { kinds, sizeClasses, ops, values, cell = 2, binsPerOctave = 1 } = classes;
+function byClass(classes, op, innerNs, scale) {
+  const { kinds, sizeClasses, ops, values, cell, binsPerOctave } = classes;
   const out = {};
   kinds.forEach((_, k) => {
     const rows = [];
     for (let s = 0; s < sizeClasses; s++) {
-      let events = 0;
+      let sampled = 0;
       let ns = 0;
       const hist = new Array(cell - 2).fill(0);
       for (let o = 0; o < ops; o++) {
         if (op !== null && o !== op) continue;
         const at = ((o * kinds.length + k) * sizeClasses + s) * cell;
-        events += values[at] ?? 0;
-        ns += values[at + 1] ?? 0;
-        for (let b = 0; b < hist.length; b++) hist[b] += values[at + 2 + b] ?? 0;
+        sampled += values[at];
+        ns += values[at + 1];
+        for (let b = 0; b < hist.length; b++) hist[b] += values[at + 2 + b];
       }
-      if (events > 0)
+      if (sampled > 0)
         rows.push({
-          sizeClass: s,
-          events,
-          nsPerEvent: Math.max(0, ns / events - innerNs),
+          sizeClass: s === sizeClasses - 1 ? null : s,
+          sampled,
+          events: Math.round(sampled * scale),
+          nsPerEvent: Math.max(0, ns / sampled - innerNs),
           medianNs: Math.max(0, histogramMedian(hist, binsPerOctave) - innerNs),
         });
     }
@@ -157,20 +177,6 @@ export function adviceOf(shares) {
   return { code, share, bound: share < 1 ? 1 / (1 - share) : null };
 }
 
-/**
- * The call time at fraction q of each op's calls after warm-up (elapsed,
- * op: a decoded log's per-call arrays): [ns per op].
- */
-function opQuantiles(elapsed, op, from, opCount, q) {
-  const per = Array.from({ length: opCount }, () => []);
-  for (let i = from; i < elapsed.length; i++) per[op[i]]?.push(elapsed[i]);
-  return per.map((xs) => {
-    if (xs.length === 0) return Infinity;
-    xs.sort((a, b) => a - b);
-    return xs[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-  });
-}
-
 /** The mean of each op's calls after warm-up up to its cut (opQuantiles's): [ns per op]. */
 function trimmedMeans(elapsed, op, from, cuts) {
   const sums = cuts.map(() => [0, 0]);
@@ -184,22 +190,20 @@ function trimmedMeans(elapsed, op, from, cuts) {
   return sums.map(([sum, n]) => (n ? sum / n : null));
 }
 
-// The calls the four parts are read from: each op's fastest TYPICAL, so that
-// a call slowed by a preemption (a loaded machine's) moves no part.
-export const TYPICAL = 0.75;
-
 /**
  * summary.timeSplit from the pass's raw data (raw: { calls: per-call ns
  * from its log, op: per-call op, stamps: the worker's result }), the timed
  * pass (timed: its decoded log, whose call times the parts are checked
  * against), its warm-up (calls before warmupCalls are warm-up) and the
  * run's ops ([{ name }]). Returns null without raw. Per op, over its calls
- * after warm-up no slower than its TYPICAL quantile: calls, mean call ns
- * (stamps taken off) against the timed pass's, the four parts' ns per call
- * and shares (the allocator's with an interval), allocations per call and
- * their mean bytes, the events by kind and size class, memory.grow in
- * warm-up and after it (every call), and the advice; for the run: the same
- * totals and memory.grow's share of the whole pass.
+ * after warm-up no slower than its TYPICAL quantile (of their times with
+ * the stamps taken off): calls, mean call ns (stamps taken off) against the
+ * timed pass's, the four parts' ns per call and shares (the allocator's:
+ * its sampled calls' mean time times its calls, with an interval), the
+ * sampler's rate and samples, allocations per call and their mean bytes,
+ * the events by kind and size class, memory.grow in warm-up and after it
+ * (every call), and the advice; for the run: the same totals and
+ * memory.grow's share of the whole pass.
  * Long: one pass over the calls, then one record per op.
  */
 export function timeSplitSummary(raw, timed, warmupCalls, ops) {
@@ -208,44 +212,76 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   const cost = stampCosts(stamps.calibration);
   const c = stamps.calls;
   const n = Math.min(raw.calls.length, c.allocNs.length);
-  const cuts = opQuantiles(raw.calls, raw.op, warmupCalls, ops.length, TYPICAL);
+  const parts = [];
+  for (let i = 0; i < n; i++) parts.push(partsOf(c, i, raw.calls[i], cost));
+  // Calls are ranked by their time with the stamps taken off: a sampled call is slower by its stamps.
+  const corrected = parts.map((p) => p.call);
+  const cuts = opQuantiles(corrected, raw.op, warmupCalls, ops.length, TYPICAL);
   const timedCuts = opQuantiles(timed.elapsed, timed.op, warmupCalls, ops.length, TYPICAL);
   const timedNs = trimmedMeans(timed.elapsed, timed.op, warmupCalls, timedCuts);
-  const per = ops.map(() => ({ call: [], allocator: [], grow: [], inside: [], events: 0, allocs: 0, bytes: 0 }));
+  const per = ops.map(() => ({
+    call: [],
+    grow: [],
+    inside: [],
+    events: [],
+    sampled: 0,
+    sampledNs: 0,
+    rawSq: 0,
+    nulls: 0,
+    nullNs: 0,
+    nullSq: 0,
+    allocs: 0,
+    bytes: 0,
+  }));
   const warm = ops.map(() => ({ ns: 0, growNs: 0, grows: 0, calls: 0 }));
   const steady = ops.map(() => ({ ns: 0, growNs: 0, grows: 0, calls: 0 }));
+  // Every event over the sampled ones, per op over all its calls: the size classes' scale.
+  const scale = ops.map(() => ({ events: 0, sampled: 0 }));
   for (let i = 0; i < n; i++) {
     const o = raw.op[i];
     if (!per[o]) continue;
-    const p = partsOf(c, i, raw.calls[i], cost);
+    const p = parts[i];
+    scale[o].events += c.allocs[i];
+    scale[o].sampled += c.sampled[i];
     const g = i < warmupCalls ? warm[o] : steady[o];
     g.calls++;
     g.ns += p.call;
     g.growNs += p.grow;
     g.grows += c.grows[i];
-    if (i < warmupCalls || raw.calls[i] > cuts[o]) continue;
+    if (i < warmupCalls || p.call > cuts[o]) continue;
     const q = per[o];
     q.call.push(p.call);
-    q.allocator.push(p.allocator);
     q.grow.push(p.grow);
     q.inside.push(p.inside);
-    q.events += c.allocs[i];
+    q.events.push(c.allocs[i]);
+    q.sampled += c.sampled[i];
+    q.sampledNs += p.sampledNs;
+    q.rawSq += c.allocNsSq[i];
+    q.nulls += c.nulls[i];
+    q.nullNs += c.nullNs[i];
+    q.nullSq += c.nullNsSq[i];
     q.allocs += c.allocations[i];
     q.bytes += c.allocBytes[i];
   }
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  const scaleOf = (x) => (x.sampled > 0 ? x.events / x.sampled : 0);
   const byOp = ops.map((op, o) => {
     const q = per[o];
     const calls = q.call.length;
     const total = sum(q.call);
-    const allocator = sum(q.allocator);
+    const events = sum(q.events);
+    const mean = sampledMean({ ...q, events }, cost.a.inner);
+    const allocator = events * mean.perEvent;
     const grow = sum(q.grow);
     const inside = sum(q.inside);
     const glue = Math.max(0, total - inside);
     const algorithm = Math.max(0, inside - allocator - grow);
     const share = (v) => (total > 0 ? v / total : 0);
-    // The stamps' cost is known to innerSd per event: as a share of the op's time.
-    const calSe = total > 0 ? (q.events * cost.a.innerSd) / total : 0;
+    // Beside the calls' own spread: the sampling's error of the mean (null
+    // samples' included), or without null samples the calibration's, known
+    // to innerSd per event; as shares of the op's time.
+    const samplingSe = share(events * mean.se);
+    const calSe = q.nulls > 0 ? 0 : share(events * cost.a.innerSd);
     const shares = {
       algorithm: share(algorithm),
       allocator: share(allocator),
@@ -262,11 +298,23 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
         Object.entries({ algorithm, allocator, grow, glue }).map(([k, v]) => [k, calls ? v / calls : 0]),
       ),
       shares,
-      allocatorShare: ratioInterval(q.allocator, q.call, calSe),
-      eventsPerCall: calls ? q.events / calls : 0,
+      allocatorShare: ratioInterval(
+        q.events.map((e) => e * mean.perEvent),
+        q.call,
+        Math.hypot(samplingSe, calSe),
+      ),
+      sampling: {
+        rate: stamps.rates[o] ?? 1,
+        sampled: q.sampled,
+        nulls: q.nulls,
+        stampNs: mean.stampNs,
+        nsPerEvent: mean.perEvent,
+        se: mean.se,
+      },
+      eventsPerCall: calls ? events / calls : 0,
       allocsPerCall: calls ? q.allocs / calls : 0,
       bytesPerAlloc: q.allocs ? q.bytes / q.allocs : 0,
-      classes: byClass(stamps.classes, o, cost.a.inner),
+      classes: byClass(stamps.classes, o, mean.stampNs, scaleOf(scale[o])),
       grow: {
         warmup: { calls: warm[o].calls, grows: warm[o].grows, share: share0(warm[o]) },
         steady: { calls: steady[o].calls, grows: steady[o].grows, share: share0(steady[o]) },
@@ -275,12 +323,15 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     };
   });
   const all = (key) => sum(byOp.map((r) => r.ns[key] * r.calls));
+  const nulls = sum(per.map((q) => q.nulls));
+  const stampNsOfRun = nulls > 0 ? sum(per.map((q) => q.nullNs)) / nulls : cost.a.inner;
   const totalNs = sum(byOp.map((r) => r.callNs * r.calls));
   const whole = (xs, k) => sum(xs.map((x) => x[k]));
   const growOf = (xs) => (whole(xs, 'ns') > 0 ? whole(xs, 'growNs') / whole(xs, 'ns') : 0);
   return {
     parts: TIME_PARTS,
     typical: TYPICAL,
+    swap: raw.swap ? swapSummary(raw.swap, c.allocs, warmupCalls, ops, byOp) : null,
     stampCost: cost,
     stamped: stamps.stamped,
     warmupCalls: Math.min(warmupCalls, n),
@@ -289,7 +340,12 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
       calls: sum(byOp.map((r) => r.calls)),
       callNs: totalNs,
       shares: Object.fromEntries(TIME_PARTS.map((k) => [k, totalNs > 0 ? all(k) / totalNs : 0])),
-      classes: byClass(stamps.classes, null, cost.a.inner),
+      classes: byClass(
+        stamps.classes,
+        null,
+        stampNsOfRun,
+        scaleOf({ events: whole(scale, 'events'), sampled: whole(scale, 'sampled') }),
+      ),
       grow: {
         warmup: { share: growOf(warm), grows: whole(warm, 'grows') },
         steady: { share: growOf(steady), grows: whole(steady, 'grows') },

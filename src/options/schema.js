@@ -290,7 +290,7 @@ export const OPTIONS = Object.freeze(
     },
     {
       name: 'time-split',
-      doc: "after the timed pass, a pass with the same seed and calls whose allocator, `memory.grow` and exports are stamped on entry and exit: where each op's time goes (the algorithm, the allocator, `memory.grow`, the JS glue), the allocator's share with an interval, ns per allocation and per free by size class, and advice worded from the numbers, in summary.md, report.html and `summary.json` (`timeSplit`); the stamps' own cost is measured in the same pass and taken off ([allocator.md](allocator.md), \"Where a call's time goes\")",
+      doc: "after the timed pass, a pass with the same seed and calls whose allocator calls are counted and a random sample of them stamped, and whose `memory.grow` and exports are stamped on entry and exit: where each op's time goes (the algorithm, the allocator, `memory.grow`, the JS glue), the allocator's share with an interval, ns per allocation by size class and per free, and advice worded from the numbers; then a pass with the allocator routed to a bump allocator in half of the calls, whose difference checks the allocator's cost where an op frees all it allocates; in summary.md, report.html and `summary.json` (`timeSplit`); the stamps' and the routing's own cost is measured in the same passes and taken off ([allocator.md](allocator.md), \"Where a call's time goes\")",
       default: false,
       help: "add a time-split pass: each op's time in the algorithm, the allocator, memory.grow and the JS glue",
       commands: RUN,

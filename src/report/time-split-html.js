@@ -3,7 +3,16 @@
 // the figure (plots/time-split-figure.js), placed with the others.
 import { escapeMarkup as esc } from './escape.js';
 import { formatCount, formatNs } from './format.js';
-import { adviceParts, classRows, PART_WORDS, sharePercent, timeSplitNote, timeSplitRows } from './time-split-rows.js';
+import {
+  adviceParts,
+  classRows,
+  PART_WORDS,
+  sharePercent,
+  swapNote,
+  swapRows,
+  timeSplitNote,
+  timeSplitRows,
+} from './time-split-rows.js';
 
 export const TIME_SPLIT_CAPTION =
   'Where the time goes: each op’s time per call in the algorithm, the allocator, memory.grow and the JS glue (time-split pass, the stamps’ cost taken off).';
@@ -32,5 +41,12 @@ ${rows
 ${classes.map((c) => `<tr><td>${esc(c.kind)}</td><td>${esc(c.range)}</td><td>${esc(formatCount(c.events))}</td><td>${esc(formatNs(c.medianNs))}</td><td>${esc(formatNs(c.nsPerEvent))}</td></tr>`).join('\n')}
 </table></div>`
     : '';
-  return `<section id="where-time-goes"><h2>Where the time goes</h2><ul>${advice.join('')}</ul>${figure}${table}${classTable}<p class="muted">${esc(timeSplitNote(s))}</p></section>`;
+  const swap = swapRows(s);
+  const swapTable = swap.length
+    ? `<div class="scroll" role="region" aria-label="Allocator swap" tabindex="0"><table class="grid" id="allocator-swap">
+<tr><th>op</th><th>allocator per call, swapped (95 %)</th><th>stamped (95 %)</th><th>agree</th></tr>
+${swap.map((r) => `<tr><td>${esc(r.name)}</td><td>${esc(r.swap)}</td><td>${esc(r.stamped)}</td><td>${esc(r.agree)}</td></tr>`).join('\n')}
+</table></div><p class="muted">${esc(swapNote(s))}</p>`
+    : '';
+  return `<section id="where-time-goes"><h2>Where the time goes</h2><ul>${advice.join('')}</ul>${figure}${table}${classTable}<p class="muted">${esc(timeSplitNote(s))}</p>${swapTable}</section>`;
 }

@@ -2,7 +2,16 @@
 // parts per op, the allocator's events by size class, and the advice.
 import { escapeMarkdown as cell, markdownCode } from './escape.js';
 import { formatCount, formatNs } from './format.js';
-import { adviceParts, classRows, PART_WORDS, sharePercent, timeSplitNote, timeSplitRows } from './time-split-rows.js';
+import {
+  adviceParts,
+  classRows,
+  PART_WORDS,
+  sharePercent,
+  swapNote,
+  swapRows,
+  timeSplitNote,
+  timeSplitRows,
+} from './time-split-rows.js';
 
 /** The section's lines, [] without summary.timeSplit. */
 export function timeSplitLines(s) {
@@ -33,5 +42,16 @@ export function timeSplitLines(s) {
   }
   for (const a of adviceParts(s)) out.push(`- ${cell(a.before)}${markdownCode(a.op)}${cell(a.after)}`);
   out.push('', `<sub>${cell(timeSplitNote(s))}</sub>`, '');
+  const swap = swapRows(s);
+  if (swap.length) {
+    out.push(
+      '| op | allocator per call, swapped (95 %) | stamped (95 %) | agree |',
+      '|---|---|---|---|',
+      ...swap.map((r) => `| ${cell(r.name)} | ${cell(r.swap)} | ${r.stamped} | ${r.agree} |`),
+      '',
+      `<sub>${cell(swapNote(s))}</sub>`,
+      '',
+    );
+  }
   return out;
 }

@@ -76,11 +76,16 @@ export function timeSplitNote(s) {
   const against = t.ops
     .filter((o) => o.timedCallNs > 0)
     .map((o) => `${o.op}: ${formatNs(o.callNs)} against ${formatNs(o.timedCallNs)} timed`);
+  const rates = t.ops.map((o) => o.sampling.rate);
+  const lo = Math.min(...rates);
+  const hi = Math.max(...rates);
+  const rate = lo === hi ? formatCount(lo) : `${formatCount(lo)} to ${formatCount(hi)}`;
   return (
-    `Time-split pass: the same calls with the allocator, memory.grow and the exports stamped; each op's calls after warm-up, ` +
+    `Time-split pass: the same calls with memory.grow and the exports stamped, and the allocator's calls counted ` +
+    `with 1 in ${rate} stamped at random (its time per call: the stamped calls' mean time, times its calls); each op's calls after warm-up, ` +
     `its slowest ${sharePercent(1 - t.typical)} left out (a preemption moves no part). ` +
     `The stamps' own cost, measured in the same pass on empty wrappers, is taken off: ${formatNs(c.a.inner)} inside and ` +
-    `${formatNs(c.a.outer)} per allocator event, ${formatNs(c.g.outer)} per memory.grow, ${formatNs(c.x.outer)} per export call. ` +
+    `${formatNs(c.a.outer)} per stamped allocator call, ${formatNs(c.u.outer)} per other, ${formatNs(c.g.outer)} per memory.grow, ${formatNs(c.x.outer)} per export call. ` +
     `Memory.grow took ${sharePercent(t.run.grow.warmup.share)} of warm-up and ${sharePercent(t.run.grow.steady.share)} after it. ` +
     `Parts' sum per call${against.length ? `: ${against.join('; ')}` : ''}.`
   );
@@ -88,7 +93,8 @@ export function timeSplitNote(s) {
 
 /**
  * The allocator's events of the run by kind and size class as rows { kind,
- * range ("32 B–64 B"), events, nsPerEvent (the mean), medianNs }, the
+ * range ("32 B–64 B"; a free's: its size is not known), events (the
+ * stamped ones scaled to all), nsPerEvent (the mean), medianNs }, the
  * busiest classes first, at most limit.
  */
 export function classRows(s, limit = 8) {
@@ -97,7 +103,10 @@ export function classRows(s, limit = 8) {
     for (const r of list)
       rows.push({
         kind,
-        range: `${formatBytes(2 ** r.sizeClass)}–${formatBytes(2 ** (r.sizeClass + 1))}`,
+        range:
+          r.sizeClass === null
+            ? 'any (not known)'
+            : `${formatBytes(2 ** r.sizeClass)}–${formatBytes(2 ** (r.sizeClass + 1))}`,
         events: r.events,
         nsPerEvent: r.nsPerEvent,
         medianNs: r.medianNs,
@@ -116,4 +125,53 @@ export function adviceParts(s) {
     const [before, after] = (text.charAt(0).toUpperCase() + text.slice(1)).split(MARK);
     return { before, op: o.op, after: `${after}.` };
   });
+}
+
+// Why the swap measured no op, by summary.timeSplit.swap.status.
+const SWAP_RUN_WORDS = {
+  'not-swapped':
+    'no allocator the swap can route safely (its allocation, free and reallocation found, not only boundary wrappers)',
+  'no-region': "the module's allocator gave no region",
+  overflow: 'the region could not hold every allocation, so some went to the module’s own allocator',
+};
+
+/** ns that may be below 0 (an estimate near 0), with a minus sign: "−6.40 µs". */
+const signedNs = (ns) => (ns < 0 ? `−${formatNs(-ns)}` : formatNs(ns));
+/** An interval of ns, "26 ns–51 ns". */
+const nsInterval = (low, high) => `${signedNs(low)}–${signedNs(high)}`;
+
+/**
+ * The allocator swap's rows (summary.timeSplit.swap), [] without it:
+ * { name, swap (the allocator's ns per call from the swap and its 95 %
+ * interval, or why the op is left out), stamped (the time-split pass's),
+ * agree ('yes', 'no' or '–') }.
+ */
+export function swapRows(s) {
+  const swap = s.timeSplit?.swap;
+  if (!swap) return [];
+  return swap.ops.map((o) => {
+    let measured = `${signedNs(o.allocatorNs)} (${nsInterval(o.low, o.high)})`;
+    if (swap.status !== 'measured') measured = `not measured: ${SWAP_RUN_WORDS[swap.status]}`;
+    else if (o.status === 'keeps-memory')
+      measured = `left out: ${formatCount(o.keptCalls)} call${o.keptCalls === 1 ? '' : 's'} kept blocks past the call (the op keeps memory between calls)`;
+    else if (o.status === 'no-calls') measured = 'left out: no typical call';
+    return {
+      name: o.op,
+      swap: measured,
+      stamped: o.stamped ? `${signedNs(o.stamped.ns)} (${nsInterval(o.stamped.low, o.stamped.high)})` : '–',
+      agree: o.agree === null ? '–' : o.agree ? 'yes' : 'no',
+    };
+  });
+}
+
+/** One line under the swap's table: how it is measured and what it cannot see. */
+export function swapNote(s) {
+  const { costs, regionBytes } = s.timeSplit.swap;
+  return (
+    `Allocator swap: the same calls again with the module's allocator routed (no rebuild), in blocks of calls drawn at random, to a bump allocator ` +
+    `(a region of ${formatBytes(regionBytes)} taken once from the module's own allocator, reset whenever none of its blocks is live) or to the module's own. ` +
+    `The own allocator's calls less the bump allocator's, less what the routing costs more one way (${formatNs(costs.own)} per allocator call to its own, ` +
+    `${formatNs(costs.bump)} to the bump allocator, on an allocator that does nothing), is what the allocator costs beyond handing out memory; ` +
+    'its interval is over the blocks and also holds the routing’s whole cost, which the module’s own code can make larger than on an empty allocator.'
+  );
 }

@@ -21,12 +21,19 @@ const DRAIN_MS = 10;
 const STUCK_NOTICE_MS = 2000;
 
 // What each pass is called in messages, and its progress line's label.
-const PASS_NAMES = { timed: 'run', count: 'counting pass', replica: 'second timed pass', split: 'time-split pass' };
+const PASS_NAMES = {
+  timed: 'run',
+  count: 'counting pass',
+  replica: 'second timed pass',
+  split: 'time-split pass',
+  swap: 'allocator swap pass',
+};
 const PASS_LABELS = {
   timed: '',
   count: ' (counting allocations)',
   replica: ' (again)',
   split: ' (where the time goes)',
+  swap: ' (allocator swapped)',
 };
 
 /**
@@ -34,7 +41,8 @@ const PASS_LABELS = {
  * or with logPath null into memory (memorySink). pass is 'timed', 'count'
  * (the counting pass: instrumented allocator, same seed and iteration
  * sequence), 'replica' (the timed pass again, same seed and calls) or
- * 'split' (the time-split pass: allocator, memory.grow and exports stamped).
+ * 'split' (the time-split pass: allocator, memory.grow and exports stamped)
+ * or 'swap' (the allocator routed to a bump allocator, alloc-swap.js).
  * Returns { outcome, wroteLog, memoryLog } (memoryLog: the log's
  * bytes when it was kept in memory, else null). A watchdog
  * ends a hung call or setup (outcome failed, error.code WS_EHUNG); a write
@@ -161,6 +169,7 @@ function startPassWorker({ sab, target, cfg, pass, outputs, bytes }) {
         ...cfg,
         countPass: pass === 'count',
         splitPass: pass === 'split',
+        swapPass: pass === 'swap',
         blockContents: Boolean(cfg.blockContents) && pass === 'timed',
       },
       target: {
@@ -264,7 +273,10 @@ function ready(p, msg, { target, argv }) {
     coverage: msg.coverage,
   };
   try {
-    p.log.open(p.header, pass === 'count' || pass === 'split' ? Infinity : (cfg.maxLogBytes ?? Infinity));
+    p.log.open(
+      p.header,
+      pass === 'count' || pass === 'split' || pass === 'swap' ? Infinity : (cfg.maxLogBytes ?? Infinity),
+    );
   } catch (err) {
     p.end({ type: 'fatal', status: 'failed', phase: 'log', error: writeFailure(err, p.logPath) });
     return false;

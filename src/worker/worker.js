@@ -13,6 +13,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { addon } from '../addon.js';
 import { usageError } from '../errors.js';
 import { CTL, PAGE_BYTES, PHASE } from '../protocol.js';
+import { createSwap } from './alloc-swap.js';
 import { createTiming } from './alloc-timing.js';
 import { createCounting, threadedCountingError } from './allocator/counting.js';
 import { createSites } from './allocator/sites.js';
@@ -85,11 +86,15 @@ async function createState() {
   const timing = config.splitPass
     ? await createTiming({ control, firstIteration: testFirstIteration(), iterations: config.iterations })
     : null;
-  const w = { control, config, target, enter, post, memories, growFailures, sites, counting, timing };
+  // The swap pass routes the allocator to a bump allocator instead (alloc-swap.js).
+  const swap = config.swapPass
+    ? await createSwap({ regionBytes: config.swapRegionBytes, iterations: config.iterations })
+    : null;
+  const w = { control, config, target, enter, post, memories, growFailures, sites, counting, timing, swap };
   w.wasmGcSeen = null;
   w.threadedSeen = false; // a module built for wasi-threads was compiled (capture's onThreadedModule)
   w.capture = installCapture({
-    transform: counting?.transform ?? timing?.transform ?? null,
+    transform: counting?.transform ?? timing?.transform ?? swap?.transform ?? null,
     onGrowFailed: growFailures.fromJs,
     onGcTypes: (gc) => {
       w.wasmGcSeen ??= gc; // a scenario's WasmGC module (the first one instantiated from bytes)
@@ -183,7 +188,12 @@ function createRunner(w) {
     scenario: Boolean(prepared.scenario),
     state: prepared.state,
     ctx: prepared.ctx,
-    ops: prepared.ops.map((op) => ({ fn: op.fn, recv: op.recv, weight: op.weight, args: op.args })),
+    ops: prepared.ops.map((op, k) => ({
+      fn: w.swap ? w.swap.wrap(op.fn, k) : op.fn,
+      recv: op.recv,
+      weight: op.weight,
+      args: op.args,
+    })),
     slots: prepared.slots,
     alloc: prepared.alloc,
     free: prepared.free,
@@ -278,6 +288,7 @@ function ready(w) {
 /** Runs the loop; a loop that itself failed is an outcome at the iteration it was about to run. */
 async function run(w) {
   w.timing?.start(w.prepared.ops.length, w.capture.pristine);
+  w.swap?.start(w.prepared.ops.length, w.capture.pristine);
   enter(PHASE.loop);
   w.sites?.reached(0);
   try {
@@ -338,6 +349,7 @@ async function main() {
   const { runner, sites } = w;
   sites?.end(addon.completed(runner) - w.firstIteration);
   w.timing?.end(addon.completed(runner) - w.firstIteration);
+  w.swap?.end();
   const blocks = w.blockContents?.result() ?? null; // before a scenario's teardown, which may free everything
   outcome = await teardown(w, outcome);
   enter(PHASE.end);
@@ -362,6 +374,7 @@ async function main() {
     sites: sitesResult,
     frees: w.counting ? w.counting.frees() : null,
     timeSplit: w.timing?.result(addon.completed(runner) - w.firstIteration) ?? null,
+    swap: w.swap?.result() ?? null,
     blocks,
     objects: w.objects?.result(w.prepared.ops.map((op) => op.name)) ?? null,
     threads: w.threads ? { ...w.threads.result(), heaps: w.threadHeaps.result(), wasiThreads: w.threadedSeen } : null,

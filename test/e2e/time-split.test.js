@@ -1,8 +1,11 @@
 // --time-split end to end: the pass's stamps on a raw module's allocator
 // (the churn fixture on dlmalloc: 4 allocations per call, every call) and
 // on a scenario whose module grows its memory, the four parts adding up to
-// the pass's call time, and the section in summary.md and report.html. No
-// assertion on a time: only on counts and on the parts' arithmetic.
+// the pass's call time, and the section in summary.md and report.html; the
+// allocator swap leaving out an op that keeps blocks between calls, and on
+// the allocator fixtures' op that frees all it allocates, its measure
+// agreeing with the stamped one (issue 35's check: the one assertion on
+// times, that two measures of the same cost agree within their intervals).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,16 +34,46 @@ test('--time-split on a raw module: the allocator stamped, its allocations per c
   assert.equal(o.op, 'step');
   // churn.h: 4 turns per call, each one allocation (the counting pass's median and p99 are 4).
   assert.equal(o.allocsPerCall, 4);
+  // Every allocator call counted, a sample of them stamped.
+  assert.ok(o.sampling.rate > 1 && o.sampling.sampled > 0, JSON.stringify(o.sampling));
+  assert.ok(o.sampling.sampled < o.eventsPerCall * o.calls);
   assert.ok(o.calls > 0);
   const sum = PARTS.reduce((a, p) => a + o.ns[p], 0);
   assert.ok(Math.abs(sum - o.callNs) <= 1e-6 * o.callNs, `${sum} = ${o.callNs}`);
   assert.ok(o.allocatorShare.low <= o.allocatorShare.share && o.allocatorShare.share <= o.allocatorShare.high);
   for (const k of ['a', 'g', 'x']) assert.ok(t.stampCost[k].outer > 0 && t.stampCost[k].inner > 0, k);
   assert.ok(o.classes.alloc.reduce((a, c) => a + c.events, 0) > 0);
+  // step keeps its blocks in a table between calls: the swap leaves it out.
+  assert.equal(t.swap.ops[0].status, 'keeps-memory');
+  assert.ok(t.swap.ops[0].keptCalls > 0);
   assert.ok(existsSync(join(out, 'time-split.json')));
-  assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), /\*\*Where the time goes\*\*/);
+  const md = readFileSync(join(out, 'summary.md'), 'utf8');
+  assert.match(md, /\*\*Where the time goes\*\*/);
+  assert.match(md, /\| step \| left out: \d+ calls? kept blocks past the call/);
   assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /<section id="where-time-goes">/);
 });
+
+for (const allocator of ['dlmalloc', 'firstfit'])
+  test(`--time-split on ${allocator}'s scratch: the swap's allocator cost agrees with the stamped one`, async () => {
+    const { out, summary } = await runToSummary([
+      'run',
+      fixture(`soak/modules/alloc-${allocator}.wasm`),
+      '--call',
+      'scratch',
+      '-n',
+      '20000',
+      '--time-split',
+      '--format',
+      'html,md',
+    ]);
+    const { swap } = summary.timeSplit;
+    assert.equal(swap.status, 'measured');
+    const o = swap.ops[0];
+    assert.equal(o.status, 'measured');
+    assert.ok(o.low <= o.allocatorNs && o.allocatorNs <= o.high);
+    assert.equal(o.agree, true, JSON.stringify(o));
+    assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /<table class="grid" id="allocator-swap">/);
+  });
 
 test('without --time-split: no pass, no time-split.json, summary.timeSplit null', async () => {
   const { out, summary } = await runToSummary([

@@ -96,7 +96,7 @@ function exportedFunctions(module) {
  * call (in a block or a return, perhaps) passing its own parameters in order
  * to a defined function of the same signature; else null.
  */
-function forwardTarget(module, internal) {
+export function forwardTarget(module, internal) {
   const info = binaryen.getFunctionInfo(module.getFunction(internal));
   let e = binaryen.getExpressionInfo(info.body);
   while ((e.id === binaryen.BlockId && e.children.length === 1) || (e.id === binaryen.ReturnId && e.value)) {
@@ -173,7 +173,7 @@ export function findEntryPoints(module, glueNames) {
  * would stay live in the counts). noRealloc: such an allocator's allocation
  * and free were found, its realloc not.
  */
-function coversCore(found) {
+export function coversCore(found) {
   const core = found.filter((f) => !f.boundary).map((f) => f.entry.kind);
   const allocates = core.some((k) => k !== 'free');
   const frees = core.some((k) => k === 'free' || k === 'realloc');

@@ -1,23 +1,38 @@
 // The time-split analysis (src/analysis/time-split.js) on synthetic stamps
 // whose parts are known: the stamps' cost taken off, the four parts, the
-// interval, memory.grow apart from warm-up, and the advice's code.
+// allocator's time from a sample of its calls, the interval, memory.grow
+// apart from warm-up, and the advice's code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adviceOf, stampCosts, timeSplitSummary } from '../../../src/analysis/time-split.js';
 
-const COST = { a: { outer: 100, inner: 40 }, g: { outer: 80, inner: 30 }, x: { outer: 90, inner: 50 } };
+const COST = {
+  a: { outer: 100, inner: 40 },
+  u: { outer: 3, inner: 0 },
+  g: { outer: 80, inner: 30 },
+  x: { outer: 90, inner: 50 },
+};
 // Three calibration rounds; the odd one (a preemption) moves no median.
-const ROUNDS = [COST, COST, { a: { outer: 900, inner: 700 }, g: COST.g, x: COST.x }];
+const ROUNDS = [COST, COST, { ...COST, a: { outer: 900, inner: 700 } }];
 
 /**
  * Stamps of n calls of one op, each: algorithm 1000 ns, allocator 400 ns
- * over 4 events (2 allocations of 24 B, 2 frees), glue 200 ns, a grow of
- * 300 ns in the first warm calls; the logged call time adds every stamp's
- * outer cost, the intervals their inner cost.
+ * over 4 events (2 allocations of 24 B, 2 frees) of 100 ns each, of which
+ * sampledPerCall (a function of the call) are stamped, glue 200 ns, a grow
+ * of 300 ns in the first warm calls; the logged call time adds every
+ * stamp's outer cost, the intervals their inner cost, stampNs (the
+ * calibration's, or more where the module runs), and nullsPerCall null
+ * samples take stampNs each.
  */
-function synthetic(n, warm) {
+function synthetic(n, warm, sampledPerCall = () => 4, stampNs = COST.a.inner, nullsPerCall = () => 0) {
   const names = [
     'allocNs',
+    'allocNsSq',
+    'sampled',
+    'nullNs',
+    'nullNsSq',
+    'nulls',
+    'sampledInExport',
     'allocs',
     'allocations',
     'allocsInExport',
@@ -35,7 +50,15 @@ function synthetic(n, warm) {
   const elapsed = [];
   for (let i = 0; i < n; i++) {
     const grew = i < warm ? 1 : 0;
-    calls.allocNs[i] = 400 + 4 * COST.a.inner;
+    const k = sampledPerCall(i);
+    calls.sampled[i] = k;
+    const z = nullsPerCall(i);
+    calls.allocNs[i] = k * (100 + stampNs);
+    calls.allocNsSq[i] = k * (100 + stampNs) ** 2;
+    calls.nulls[i] = z;
+    calls.nullNs[i] = z * stampNs;
+    calls.nullNsSq[i] = z * stampNs ** 2;
+    calls.sampledInExport[i] = k + z;
     calls.allocs[i] = 4;
     calls.allocations[i] = 2;
     calls.allocsInExport[i] = 4;
@@ -45,8 +68,9 @@ function synthetic(n, warm) {
     calls.growsInExport[i] = grew;
     calls.exports[i] = 1;
     const inside = 1000 + 400 + grew * 300;
-    calls.exportNs[i] = inside + COST.x.inner + 4 * COST.a.outer + grew * COST.g.outer;
-    elapsed.push(inside + 200 + 4 * COST.a.outer + grew * COST.g.outer + COST.x.outer);
+    const stamps = (k + z) * COST.a.outer + (4 - k) * COST.u.outer + grew * COST.g.outer;
+    calls.exportNs[i] = inside + COST.x.inner + stamps;
+    elapsed.push(inside + 200 + stamps + COST.x.outer);
   }
   return {
     calls: elapsed,
@@ -55,7 +79,15 @@ function synthetic(n, warm) {
       calibration: ROUNDS,
       stamped: [{ entryPoints: ['malloc', 'free'], exports: 1 }],
       calls,
-      classes: { kinds: [1, 2, 3], sizeClasses: 33, ops: 1, values: new Array(3 * 33 * 2).fill(0) },
+      rates: [4 / sampledPerCall(0) || 1],
+      classes: {
+        kinds: [1, 2, 3],
+        sizeClasses: 34,
+        ops: 1,
+        cell: 3,
+        binsPerOctave: 1,
+        values: new Array(3 * 34 * 3).fill(0),
+      },
     },
   };
 }
@@ -79,8 +111,10 @@ test('timeSplitSummary: the four parts with the stamps taken off, grow apart fro
   assert.equal(o.shares.allocator, 0.25);
   assert.equal(o.allocsPerCall, 2);
   assert.equal(o.bytesPerAlloc, 24);
-  // Every call the same: the interval is the share itself.
+  // Every call the same, every allocator call stamped: the interval is the share itself.
   assert.deepEqual(o.allocatorShare, { share: 0.25, low: 0.25, high: 0.25 });
+  // No null sample: the stamps' own interval is the calibration's.
+  assert.deepEqual(o.sampling, { rate: 1, sampled: 360, nulls: 0, stampNs: 40, nsPerEvent: 100, se: 0 });
   assert.equal(o.grow.warmup.grows, 10);
   assert.equal(o.grow.steady.grows, 0);
   assert.equal(o.grow.warmup.share, 300 / 1900);
@@ -94,6 +128,37 @@ test('timeSplitSummary: calls past the typical quantile (a preemption) move no p
   const o = timeSplitSummary(raw, timed, 0, [{ name: 'parse' }]).ops[0];
   assert.equal(o.calls, 99);
   assert.equal(o.ns.glue, 200);
+});
+
+test('timeSplitSummary: one allocator call in four stamped, its mean times every call the module counted', () => {
+  const raw = synthetic(100, 0, (i) => (i % 4 === 0 ? 4 : 0));
+  const timed = { elapsed: new Float64Array(100).fill(1600), op: new Uint16Array(100) };
+  const o = timeSplitSummary(raw, timed, 0, [{ name: 'parse' }]).ops[0];
+  // Calls are ranked with the stamps taken off: the stamped ones are as typical as the rest.
+  assert.equal(o.calls, 100);
+  assert.equal(o.callNs, 1600);
+  assert.deepEqual(o.ns, { algorithm: 1000, allocator: 400, grow: 0, glue: 200 });
+  assert.equal(o.sampling.sampled, 100);
+  assert.equal(o.sampling.nsPerEvent, 100);
+  assert.equal(o.eventsPerCall, 4);
+});
+
+test('timeSplitSummary: the null samples’ interval, not the calibration’s, is taken off the sampled calls', () => {
+  // Where the module runs, a stamp pair holds 70 ns, not the calibration's 40.
+  const raw = synthetic(
+    100,
+    0,
+    () => 2,
+    70,
+    (i) => (i % 2 ? 1 : 0),
+  );
+  const timed = { elapsed: new Float64Array(100).fill(1600), op: new Uint16Array(100) };
+  const o = timeSplitSummary(raw, timed, 0, [{ name: 'parse' }]).ops[0];
+  assert.equal(o.sampling.nulls, 50);
+  assert.equal(o.sampling.stampNs, 70);
+  assert.equal(o.sampling.nsPerEvent, 100);
+  assert.equal(o.ns.allocator, 400);
+  assert.equal(o.callNs, 1600);
 });
 
 test('adviceOf: the largest part past its threshold, else the algorithm', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { timeSplitSection } from '../../../src/report/time-split-html.js';
 import { timeSplitLines } from '../../../src/report/time-split-md.js';
-import { adviceSentence, timeSplitRows } from '../../../src/report/time-split-rows.js';
+import { adviceSentence, swapRows, timeSplitRows } from '../../../src/report/time-split-rows.js';
 
 const COST = { outer: 130, inner: 57, innerSd: 6 };
 
@@ -14,8 +14,15 @@ function summaryWith(op, code, shares) {
   return {
     timeSplit: {
       typical: 0.9,
-      stampCost: { a: COST, g: COST, x: COST },
-      run: { grow: { warmup: { share: 0.02 }, steady: { share: 0 } }, classes: { alloc: [], free: [], realloc: [] } },
+      stampCost: { a: COST, u: { outer: 3, inner: 0, innerSd: 0 }, g: COST, x: COST },
+      run: {
+        grow: { warmup: { share: 0.02 }, steady: { share: 0 } },
+        classes: {
+          alloc: [{ sizeClass: 5, sampled: 10, events: 1000, nsPerEvent: 40, medianNs: 38 }],
+          free: [{ sizeClass: null, sampled: 9, events: 900, nsPerEvent: 30, medianNs: 29 }],
+          realloc: [],
+        },
+      },
       ops: [
         {
           op,
@@ -26,6 +33,7 @@ function summaryWith(op, code, shares) {
           shares,
           allocatorShare: { share: shares.allocator, low: 0.35, high: 0.47 },
           eventsPerCall: 364_000,
+          sampling: { rate: 3640, sampled: 100_000, nsPerEvent: 11, se: 0.1 },
           allocsPerCall: 182_000,
           bytesPerAlloc: 38,
           grow: { warmup: { calls: 100, grows: 3, share: 0.02 }, steady: { calls: 1000, grows: 0, share: 0 } },
@@ -53,6 +61,34 @@ test('adviceSentence: the glue and the algorithm', () => {
   assert.match(adviceSentence(algo.timeSplit.ops[0]), /^hash spends 97 % in its own code/);
 });
 
+test('swapRows: the swap’s measure beside the stamped one, an op that keeps memory left out with why', () => {
+  const s = summaryWith('parse', 'allocator', { algorithm: 0.5, allocator: 0.41, grow: 0, glue: 0.09 });
+  const stamped = { ns: 4100, low: 3500, high: 4700 };
+  s.timeSplit.swap = {
+    status: 'measured',
+    costs: { own: 2, bump: 3, extra: -1, extraSd: 0 },
+    regionBytes: 1 << 20,
+    ops: [
+      { op: 'parse', status: 'measured', allocatorNs: 3900, low: -6400, high: 4200, stamped, agree: true },
+      { op: 'cache', status: 'keeps-memory', keptCalls: 1, allocatorNs: null, stamped, agree: null },
+    ],
+  };
+  assert.deepEqual(swapRows(s), [
+    // An interval reaching below 0 (an estimate near it) with a minus sign.
+    { name: 'parse', swap: '3.90 µs (−6.40 µs–4.20 µs)', stamped: '4.10 µs (3.50 µs–4.70 µs)', agree: 'yes' },
+    {
+      name: 'cache',
+      swap: 'left out: 1 call kept blocks past the call (the op keeps memory between calls)',
+      stamped: '4.10 µs (3.50 µs–4.70 µs)',
+      agree: '–',
+    },
+  ]);
+  assert.match(timeSplitLines(s).join('\n'), /\| parse \| 3\.90 µs \(−6\.40 µs–4\.20 µs\) \| 4\.10 µs/);
+  assert.match(timeSplitSection(s), /id="allocator-swap"/);
+  s.timeSplit.swap.status = 'not-swapped';
+  assert.match(swapRows(s)[0].swap, /^not measured: no allocator the swap can route safely/);
+});
+
 test('summary.md and report.html: the table, and an op name the module controls as code', () => {
   const name = '<img src=x>`|*';
   const s = summaryWith(name, 'allocator', { algorithm: 0.5, allocator: 0.41, grow: 0, glue: 0.09 });
@@ -63,6 +99,10 @@ test('summary.md and report.html: the table, and an op name the module controls 
   const html = timeSplitSection(s);
   assert.ok(!html.includes('<img'), 'the op name is escaped');
   assert.ok(html.includes('<code>&#60;img src=x&#62;`|*</code>'));
+  // Frees are one row: a freed block's size is not known to the sampler.
+  assert.match(md, /\| free \| any \(not known\) \| 900 \|/);
+  assert.match(md, /1 in 3,640 stamped at random/);
+  assert.doesNotMatch(md, /allocator per call, swapped/);
   assert.equal(timeSplitSection({}), '');
   assert.deepEqual(timeSplitLines({}), []);
 });
