@@ -7,7 +7,10 @@
 // memory.grow rewrite, the cost of allocation sites against the counting
 // pass without them (the instrumented calls alone, then whole runs with
 // --sites against the same runs without it), the glue's objects counted and the held samples
-// (bench/objects.js), the time gate's accuracy up to 1 M calls, the
+// (bench/objects.js), --time-split's accuracy (the allocator swap against
+// the stamped allocator part on the allocator fixtures, the four parts
+// against the timed call on a Rust and an Emscripten package), the time
+// gate's accuracy up to 1 M calls, the
 // library's peak RSS with and without `out` (its log on disk or in memory),
 // and a self-soak: 10 M calls through the
 // harness, whose own memory must stay flat.
@@ -29,6 +32,7 @@ const benches = [
   ['bench/sites.js'],
   ['bench/sites-run.js'],
   ['bench/objects.js'],
+  ['bench/time-split.js'],
   ['bench/accuracy.js'],
   ['bench/library-memory.js'],
   ['bench/self-soak.js'],
