@@ -4,7 +4,8 @@
 // temp folder, read back from its summary.json; the runs go in rounds (each
 // round one run of every workload), so that the machine's drift over the
 // bench reaches every workload alike, and each run's line says the load
-// average (the machine is shared).
+// average as the run ended (1 minute; the machine is shared), each
+// target's line the range of them.
 //
 //   swap check   the allocator fixtures' `scratch` op (frees all it
 //                allocates: soak/modules/alloc-dlmalloc.wasm and
@@ -23,7 +24,7 @@
 //
 // `node bench/time-split.js [--runs R] [WORD]`: R rounds (3 by default;
 // about 45 s each on this machine), only the workloads whose label holds
-// WORD.
+// WORD. Exits 1 when a target is missed.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -68,7 +69,7 @@ function timeSplitOf(args, dir, seed) {
   return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).timeSplit;
 }
 
-const load = () => loadavg()[0].toFixed(1);
+const load = () => loadavg()[0];
 const ns = (x) => (Math.abs(x) >= 1000 ? `${(x / 1000).toFixed(2)} µs` : `${Math.round(x)} ns`);
 const interval = (x, low, high) => `${ns(x)} (${ns(low)} to ${ns(high)})`;
 const percent = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
@@ -77,10 +78,10 @@ const median = (xs) => {
   return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
 };
 
-/** Prints one run's swap against the stamps; returns whether every op was measured and agreed. */
-function swapRun(label, r, t) {
+/** Prints one run's swap against the stamps (the load average loadNow); returns whether it was measured and agreed. */
+function swapRun(label, r, t, loadNow) {
   const o = t.swap?.ops[0];
-  const head = `swap check, ${label}, run ${r + 1}/${runs} (load average ${load()})`;
+  const head = `swap check, ${label}, run ${r + 1}/${runs} (load average ${loadNow.toFixed(1)})`;
   if (o?.status !== 'measured' || o.agree === null) {
     console.log(`${head}: swap ${o?.status ?? t.swap?.status ?? 'not run'}`);
     return false;
@@ -91,45 +92,52 @@ function swapRun(label, r, t) {
   return o.agree;
 }
 
-/** Prints one run's parts against the timed call per op; returns { op: deviation }. */
-function partsRun(label, r, t) {
+/** Prints one run's parts against the timed call per op (the load average loadNow); returns { op: deviation }. */
+function partsRun(label, r, t, loadNow) {
   const deviations = {};
   const each = t.ops.map((o) => {
     deviations[o.op] = o.callNs / o.timedCallNs - 1;
     return `${o.op} ${ns(o.callNs)} vs ${ns(o.timedCallNs)} (${percent(deviations[o.op])})`;
   });
-  console.log(`four parts, ${label}, run ${r + 1}/${runs} (load average ${load()}): ${each.join(', ')}`);
+  console.log(`four parts, ${label}, run ${r + 1}/${runs} (load average ${loadNow.toFixed(1)}): ${each.join(', ')}`);
   return deviations;
 }
 
 const chosen = workloads.filter((w) => w.label.includes(only));
 const results = chosen.map(() => []);
+const loads = chosen.map(() => []);
 const dir = mkdtempSync(join(tmpdir(), 'wasm-soak-bench-time-split-'));
 try {
   for (let r = 0; r < runs; r++) {
     for (const [w, { kind, label, args }] of chosen.entries()) {
       const t = timeSplitOf(args, join(dir, `${w}-${r}`), r + 1);
-      results[w].push(kind === 'swap' ? swapRun(label, r, t) : partsRun(label, r, t));
+      loads[w].push(load());
+      results[w].push((kind === 'swap' ? swapRun : partsRun)(label, r, t, loads[w].at(-1)));
     }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
+let missed = false;
 for (const [w, { kind, label }] of chosen.entries()) {
+  const loadRange = `load average ${Math.min(...loads[w]).toFixed(1)}–${Math.max(...loads[w]).toFixed(1)}`;
   if (kind === 'swap') {
     const agreed = results[w].filter(Boolean).length;
     const ok = runs - agreed <= SWAP_MISSES;
+    missed ||= !ok;
     console.log(
-      `swap check, ${label}: the swap's allocator cost agrees with the stamped one in ${agreed} of ${runs} runs (target: all but at most ${SWAP_MISSES}) ${ok ? 'ok' : 'MISSED'}`,
+      `swap check, ${label}: the swap's allocator cost agrees with the stamped one in ${agreed} of ${runs} runs, ${loadRange} (target: all but at most ${SWAP_MISSES}) ${ok ? 'ok' : 'MISSED'}`,
     );
   } else {
     const ops = Object.keys(results[w][0]);
     const medians = ops.map((op) => median(results[w].map((d) => d[op])));
     const ok = medians.every((m) => Math.abs(m) <= PARTS_TOLERANCE);
+    missed ||= !ok;
     const each = ops.map((op, i) => `${op} ${percent(medians[i])}`).join(', ');
     console.log(
-      `four parts, ${label}: their sum against the timed call, median of ${runs} runs per op: ${each} (target within ±${100 * PARTS_TOLERANCE} %) ${ok ? 'ok' : 'MISSED'}`,
+      `four parts, ${label}: their sum against the timed call, median of ${runs} runs per op: ${each}, ${loadRange} (target within ±${100 * PARTS_TOLERANCE} %) ${ok ? 'ok' : 'MISSED'}`,
     );
   }
 }
+if (missed) process.exitCode = 1;
