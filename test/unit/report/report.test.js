@@ -388,6 +388,26 @@ test('an inconclusive run says what is open and what would decide it in every re
   assert.match(xml, /verdict: inconclusive \(completed\)\ninconclusive: late-step: Linear memory/);
 });
 
+test('each figure is drawn by one gnuplot in all its formats', async () => {
+  const dir = await tmp();
+  const started = join(dir, 'started');
+  const counting = join(dir, 'counting-gnuplot');
+  await writeFile(counting, `#!/bin/sh\necho run >> "${started}"\nexec gnuplot "$@"\n`);
+  await chmod(counting, 0o755);
+  const saved = process.env.WASM_SOAK_GNUPLOT;
+  process.env.WASM_SOAK_GNUPLOT = counting;
+  try {
+    const ops = ['step', 'alloc_free'];
+    const r = await writeFormats(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
+    assert.equal(r.skipped, null);
+    assert.equal(r.figures.length, 12, 'four figures, three formats each');
+    assert.equal((await readFile(started, 'utf8')).trim().split('\n').length, 4, 'one gnuplot per figure');
+  } finally {
+    if (saved === undefined) delete process.env.WASM_SOAK_GNUPLOT;
+    else process.env.WASM_SOAK_GNUPLOT = saved;
+  }
+});
+
 test('a failed run is an error, and plots are skipped with a reason', async () => {
   const dir = await tmp();
   const error = {
