@@ -94,7 +94,9 @@ export async function runLoop(w) {
     if (slowDue(cadence, config, completed, now, finished)) {
       enter(PHASE.stats);
       try {
-        await w.slow.sample(runner, prepared, w.blockContents, now - started);
+        // A promise only when the sample has more to do (stats(), a held sample).
+        const rest = w.slow.sample(runner, prepared, w.blockContents, now - started);
+        if (rest) await rest;
       } catch (err) {
         const phase = prepared.scenario?.stats ? 'stats' : 'slow sample';
         return { status: 'failed', error: err, phase, iteration: completed - 1 }; // the sample follows this call
