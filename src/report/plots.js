@@ -18,7 +18,7 @@ import { memoryFigure } from './plots/memory-figure.js';
 import { opsFigure } from './plots/ops-figure.js';
 import { stackFigure } from './plots/stack-figure.js';
 import { labelSvg } from './plots/svg-label.js';
-import { timeFigure } from './plots/time-figure.js';
+import { bandsShape, timeFigure } from './plots/time-figure.js';
 import { timeSplitFigure } from './plots/time-split-figure.js';
 
 // Formats a figure is drawn in: 'narrow' is an SVG for screens under
@@ -72,6 +72,25 @@ function inKeptCalls(data, summary, stride) {
   };
 }
 
+// The time figure's bands decimated ahead (startFigures), by the per-call
+// times they are of: a promise of them, or of null when that failed.
+const bandsAhead = new WeakMap();
+
+/**
+ * Starts decimating the time figure's bands of data (a decoded run) on a
+ * libuv thread (addon.decimateBandsAsync), for renderFigures to take instead
+ * of decimating them itself: the caller analyses the run meanwhile, on the
+ * other core. Call it before the analysis, when figures will be drawn.
+ */
+export function startFigures(addon, data) {
+  if (!(data?.calls >= 2) || !(data.elapsed instanceof Float32Array)) return;
+  const { buckets, window } = bandsShape(data.calls);
+  bandsAhead.set(
+    data.elapsed,
+    addon.decimateBandsAsync(data.elapsed, 0, data.calls, buckets, window).catch(() => null),
+  );
+}
+
 // The applicable figures' specs, one at a time (each figure's data are
 // decimated when its turn comes), their data files written into tmp.
 async function* prepare(runData, runSummary, tmp) {
@@ -81,8 +100,10 @@ async function* prepare(runData, runSummary, tmp) {
     stride > 1 ? inKeptCalls(runData, runSummary, stride) : { data: runData, summary: runSummary };
   const x = iterScale(data.calls * stride);
   const ctx = { title: figureTitle(summary), x: { ...x, div: x.div / stride }, stride };
+  // The bands decimated ahead, when they were (the same call's result).
+  const bands = (await bandsAhead.get(data.elapsed)) ?? null;
   const figures = [
-    () => timeFigure(addon, data, summary, ctx),
+    () => timeFigure(addon, data, summary, ctx, bands),
     () => memoryFigure(data, summary, ctx),
     () => stackFigure(data, summary, ctx),
     () => distributionFigure(addon, data, summary, ctx),

@@ -13,6 +13,7 @@ import { formatP } from '../../../src/report/format.js';
 import { renderJunit, writeJunit } from '../../../src/report/junit.js';
 import { findingFigure, orderFigures } from '../../../src/report/lead.js';
 import { nextSteps } from '../../../src/report/next-steps.js';
+import { startFigures } from '../../../src/report/plots.js';
 import { writeFormats } from '../../../src/report/report.js';
 import { runResult } from '../../../src/report/suite-result.js';
 import { verdictLine } from '../../../src/report/words.js';
@@ -406,6 +407,37 @@ test('each figure is drawn by one gnuplot in all its formats', async () => {
     if (saved === undefined) delete process.env.WASM_SOAK_GNUPLOT;
     else process.env.WASM_SOAK_GNUPLOT = saved;
   }
+});
+
+test('the time bands decimated ahead (startFigures) are the ones drawn, and the same as decimated in turn', async () => {
+  const { addon } = await import('../../../src/addon.js');
+  const ops = ['step'];
+  const timeSvg = async (ahead) => {
+    const dir = await tmp();
+    const run = makeRun({ ops });
+    if (ahead) startFigures(ahead, run);
+    await writeFormats(dir, run, makeSummary({ ops }), { formats: ['svg'] });
+    return readFile(join(dir, 'time.svg'), 'utf8');
+  };
+  const inTurn = await timeSvg(null);
+  assert.equal(await timeSvg(addon), inTurn, 'decimated on another thread: the same figure');
+  // Bands of other times (each call twice as slow), handed over ahead: the figure draws them.
+  const doubled = {
+    decimateBandsAsync: (y, ...rest) =>
+      addon.decimateBandsAsync(
+        y.map((v) => 2 * v),
+        ...rest,
+      ),
+  };
+  assert.notEqual(await timeSvg(doubled), inTurn);
+  // decimateBandsAsync resolves to what decimateBands returns, rejects what it throws.
+  const y = Float32Array.from({ length: 100_003 }, (_, i) => ((i * 7919) % 1000) + (i % 17 === 0 ? 5e4 : 0));
+  assert.deepEqual(
+    await addon.decimateBandsAsync(y, 3, 100_003, 700, 2000),
+    addon.decimateBands(y, 3, 100_003, 700, 2000),
+  );
+  await assert.rejects(addon.decimateBandsAsync(y, 0, 10, 2, 0), (err) => err.code === 'WS_EINVAL');
+  assert.throws(() => addon.decimateBandsAsync(y, 0, 10, 20, 5), RangeError);
 });
 
 test('a failed run is an error, and plots are skipped with a reason', async () => {
