@@ -56,10 +56,14 @@ export async function runLoop(w) {
       })
     : null;
   const rejected = rejectionCheck(runner, w.rejections);
+  // Made once, not per batch: the loop's own garbage grows the worker's heap (bench/self-soak.js).
+  const budgets = [];
+  const addMemory = (memory, shared) => addon.addMemory(runner, memory, shared);
+  const scanLimit = (index, bytes) => addon.censusScanLimit(runner, index, bytes);
   for (;;) {
     gate?.wait(addon.completed(runner));
     const done = addon.completed(runner);
-    const budgets = [];
+    budgets.length = 0;
     if (gate) budgets.push(gate.budget(done));
     if (w.sites) budgets.push(w.sites.budget(done - w.firstIteration));
     const st = addon.runBatch(runner, batchCalls(cadence, config, done, budgets), yieldNs);
@@ -83,10 +87,7 @@ export async function runLoop(w) {
       const failed = rejected();
       if (failed) return failed;
     }
-    w.memories.addLate(
-      (memory, shared) => addon.addMemory(runner, memory, shared),
-      (index, bytes) => addon.censusScanLimit(runner, index, bytes),
-    );
+    w.memories.addLate(addMemory, scanLimit);
     const now = performance.now();
     const completed = addon.completed(runner);
     w.sites?.reached(completed - w.firstIteration);
