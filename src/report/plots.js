@@ -2,9 +2,8 @@
 // (plots/<figure>-figure.js, decimated in C: addon/core/plot/ws_decimate.c); this file
 // writes their gnuplot data files into a temporary folder, runs
 // plots/<figure>.gp in each format with one gnuplot per figure
-// (plots/gnuplot.js), names the
-// SVGs for readers (plots/svg-label.js), and reports what it made or why it
-// could not. Shared: axes and tics (plots/axes.js), data files
+// (plots/gnuplot.js), names the SVGs for readers (plots/svg-label.js), and
+// reports what it made or why it could not. Shared: axes and tics (plots/axes.js), data files
 // (plots/data.js), the tested window and trend (plots/window.js).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
