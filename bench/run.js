@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, one after the other, each printing its
 // own side-by-side figures: the runner's per-iteration overhead, the trend
 // analysis of 1 M samples (statistics alone, then the whole log-to-summary
-// analysis), `report` of a 10 M-call log against decoding it alone, the
+// analysis), `report` of a 10 M-call log against decoding it alone and of a
+// 100 M-call log (quiet and loaded, its peak RSS), the
 // progress line's preliminary verdict on a 10 s run,
 // plotting 10 M samples, the heap census on 5 M chunks, the counting pass's
 // memory.grow rewrite, the cost of allocation sites against the counting

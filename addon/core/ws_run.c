@@ -121,7 +121,8 @@ static int thin_call(ws_run *run, const ws_record *rec, uint64_t it) {
   if ((run->n_mem == 0 || run->mem_bytes[run->n_mem - 1] != bytes) &&
       push_step(run, (double)it, bytes) != 0)
     return WS_ENOMEM;
-  return it == ws_thin_survivor(run->thin_seed, run->thin_shift, it >> run->thin_shift);
+  return it == ws_thin_survivor_cached(&run->survivor, run->thin_seed, run->thin_shift,
+                                       it >> run->thin_shift);
 }
 
 /* Appends a call record of full iteration it. Iterations rise by one from
@@ -186,7 +187,7 @@ static int keep_thinned(ws_run *run, size_t from, uint64_t it, double **gap_inde
 }
 
 /* Thins the calls decoded so far to the stride 2^shift: each kept when it
- * is its block's survivor (ws_thin_survivor; survivors are nested, so a
+ * is its block's survivor (ws_thin_survivor, once per block; survivors are nested, so a
  * call dropped at a stride is dropped at every larger one). Before the
  * first stride the calls' iterations follow from the gaps; after it each
  * kept call is a gap. Returns 0 or WS_ENOMEM. */
@@ -194,12 +195,13 @@ static int thin_calls(ws_run *run, unsigned shift) {
   double *gap_index = NULL, *gap_iter = NULL;
   size_t n_gaps = 0, cap = 0, g = 0, n = run->calls;
   uint64_t base = run->first_iteration; /* call i's iteration is base + i */
+  ws_survivor_cache survivor = {0};
   run->calls = 0;
   for (size_t i = 0; i < n; i++) {
     for (; g < run->n_gaps && run->gap_index[g] <= (double)i; g++)
       base = (uint64_t)run->gap_iter[g] - (uint64_t)run->gap_index[g];
     uint64_t it = base + i;
-    if (it == ws_thin_survivor(run->thin_seed, shift, it >> shift) &&
+    if (it == ws_thin_survivor_cached(&survivor, run->thin_seed, shift, it >> shift) &&
         keep_thinned(run, i, it, &gap_index, &gap_iter, &n_gaps, &cap) != 0) {
       free(gap_index);
       free(gap_iter);

@@ -35,6 +35,7 @@ struct ws_thin {
   int64_t kept_call;    /* iteration of the last call kept, -1: none */
   int grow_seen;        /* a GROW_FAILED record has been kept */
   int64_t metric_bucket[METRIC_IDS];
+  ws_survivor_cache survivor;
 };
 
 /* splitmix64 of x: the hash behind every choice. */
@@ -50,6 +51,18 @@ uint64_t ws_thin_survivor(uint64_t seed, unsigned shift, uint64_t block) {
   for (unsigned level = shift; level > 0; level--)
     j = 2 * j + (mix(seed ^ mix((uint64_t)level << 56 ^ j)) & 1);
   return j;
+}
+
+uint64_t ws_thin_survivor_cached(ws_survivor_cache *c, uint64_t seed, unsigned shift,
+                                 uint64_t block) {
+  if (shift == 0)
+    return block;
+  if (c->shift != shift || c->block != block) {
+    c->survivor = ws_thin_survivor(seed, shift, block);
+    c->block = block;
+    c->shift = shift;
+  }
+  return c->survivor;
 }
 
 int ws_thin_create(uint64_t seed, uint32_t n_ops, ws_thin **out) {
@@ -205,7 +218,8 @@ size_t ws_thin_filter(ws_thin *t, const uint8_t *in, size_t n, uint8_t *out) {
       keep = 1;
     } else if (rec.type == WS_REC_CALL) {
       w += summarize(t, &rec, it, out + w * WS_RECORD_SIZE);
-      keep = it == ws_thin_survivor(t->seed, t->shift, it >> t->shift);
+      keep =
+          it == ws_thin_survivor_cached(&t->survivor, t->seed, t->shift, it >> t->shift);
       if (keep)
         t->kept_call = (int64_t)it;
     } else if (rec.type == WS_REC_METRIC) {

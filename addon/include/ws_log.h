@@ -100,6 +100,19 @@ typedef struct ws_thin ws_thin;
  * a seeded choice, nested (the survivor at shift + 1 is one of the two
  * survivors at shift of its halves). */
 uint64_t ws_thin_survivor(uint64_t seed, unsigned shift, uint64_t block);
+
+/* The survivor of the block asked for last (ws_thin_survivor_cached); zeroed: empty. */
+typedef struct {
+  uint64_t block, survivor;
+  unsigned shift; /* 0: empty (at shift 0 a block is its own survivor) */
+} ws_survivor_cache;
+
+/* Returns ws_thin_survivor(seed, shift, block), computed only when block or
+ * shift differs from the last asked through c (seed must not change): the
+ * calls of a thinned log come block by block, 2^shift to a block, and a
+ * survivor costs 2 * shift hashes. */
+uint64_t ws_thin_survivor_cached(ws_survivor_cache *c, uint64_t seed, unsigned shift,
+                                 uint64_t block);
 /* Creates a thinning filter for a run of n_ops ops seeded with seed, at
  * shift 0 (everything kept). Returns 0 or WS_ENOMEM; free with
  * ws_thin_free. */
@@ -199,6 +212,7 @@ typedef struct {
   double *op_calls, *op_threw; /* per op index, n_op_totals of them */
   size_t n_op_totals;
   uint64_t growth_events;
+  ws_survivor_cache survivor; /* the decode's own */
 } ws_run;
 
 /* Packs a call's allocation counters (WS_COUNT_* order) into an allocation

@@ -105,14 +105,15 @@ static napi_status build_result(napi_env env, const ws_log *log, const ws_run *r
                                     run->gap_iter, run->n_gaps));
   NAPI_CHECK(ws_napi_set_number(env, obj, "thinStride",
                                 (double)((uint64_t)1 << run->thin_shift)));
-  if (run->thin_shift > 0) {
+  if (run->thinnable) {
     NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "opCalls", napi_float64_array,
                                       run->op_calls, run->n_op_totals));
     NAPI_CHECK(ws_napi_set_typed_copy(env, obj, "opThrew", napi_float64_array,
                                       run->op_threw, run->n_op_totals));
     NAPI_CHECK(ws_napi_set_number(env, obj, "growthEvents", (double)run->growth_events));
-    NAPI_CHECK(ws_napi_set_number(env, obj, "thinnedFrom", (double)run->thin_from));
   }
+  if (run->thin_shift > 0)
+    NAPI_CHECK(ws_napi_set_number(env, obj, "thinnedFrom", (double)run->thin_from));
   NAPI_CHECK(ws_binding_grow_failures(env, obj, &run->grow_failures));
   NAPI_CHECK(
       ws_napi_set_number(env, obj, "firstIteration", (double)run->first_iteration));
@@ -175,7 +176,10 @@ static int open_source(const log_source *src, ws_log **log) {
  * backPressureNs, durationMs, tornBytes, complete, growFailures
  * (ws_binding_grow_failures), firstIteration (the run's first: 0 unless its
  * counter started past 0) } and, when withAllocs is true, the counting
- * pass's per-call allocs, frees, allocBytes, live, peak and allocRecords. Throws an Error
+ * pass's per-call allocs, frees, allocBytes, live, peak and allocRecords. A log read
+ * with a thinSeed (a capped log) also has every call counted per op as the decode
+ * went: opCalls, opThrew (Float64Array by op) and growthEvents; a thinned one
+ * thinnedFrom (thinStride > 1). Throws an Error
  * whose code is WS_EIO (cannot read), WS_EFORMAT (not a log, or corrupt), WS_EINVAL
  * (source is neither) or WS_ENOMEM. JS thread. */
 static napi_value read_log(napi_env env, napi_callback_info info) {

@@ -1,7 +1,10 @@
 /* Node-API layer of the plotting decimation (ws_decimate.h). Each function
  * reads typed arrays in place (no copy), calls the C core and returns a new
  * Float64Array; an argument of the wrong type throws WS_EINVAL, a number out
- * of range a RangeError. All run synchronously on the JS thread that calls them. */
+ * of range a RangeError. All run synchronously on the JS thread that calls
+ * them, but decimateBandsAsync, whose work runs on a libuv thread. */
+#include <stdlib.h>
+
 #include "binding.h"
 #include "ws.h"
 #include "ws_decimate.h"
@@ -47,24 +50,112 @@ static int y_range(napi_env env, napi_callback_info info, size_t n, napi_value *
   return 1;
 }
 
+/* The arguments of decimateBands and decimateBandsAsync (usage names them):
+ * y[from..to) in *y and *n, buckets, window, and the call's argv (y first);
+ * the result, a new Float64Array of buckets * WS_BAND_FIELDS, in *result and
+ * its bytes in *out. Returns 1, or 0 after throwing. */
+static int bands_args(napi_env env, napi_callback_info info, const char *usage,
+                      napi_value argv[5], const float **y, size_t *n, size_t *buckets,
+                      size_t *window, double **out, napi_value *result) {
+  float *data;
+  size_t from, to;
+  void *bytes;
+  if (!y_range(env, info, 5, argv, usage, &data, &from, &to) ||
+      size_arg(env, argv[3], to - from, "buckets must be 1..(to - from)", buckets) !=
+          napi_ok ||
+      size_arg(env, argv[4], SIZE_MAX / 2, "window must be a count", window) != napi_ok ||
+      ws_napi_new_typed_array(env, napi_float64_array, *buckets * WS_BAND_FIELDS, &bytes,
+                              result) != napi_ok)
+    return 0;
+  *y = data + from;
+  *n = to - from;
+  *out = bytes;
+  return 1;
+}
+
 /* decimateBands(y: Float32Array, from, to, buckets, window) -> Float64Array of
  * buckets * 8 fields per bucket (WS_BAND_* order) over y[from..to); indices
  * in the output are relative to from. */
 static napi_value decimate_bands(napi_env env, napi_callback_info info) {
   napi_value argv[5], result;
-  float *y;
-  size_t from, to, buckets, window;
-  void *out;
-  if (!y_range(env, info, 5, argv, "decimateBands(y, from, to, buckets, window)", &y,
-               &from, &to))
+  const float *y;
+  size_t n, buckets, window;
+  double *out;
+  if (!bands_args(env, info, "decimateBands(y, from, to, buckets, window)", argv, &y, &n,
+                  &buckets, &window, &out, &result))
     return NULL;
-  NAPI_CALL(
-      env, size_arg(env, argv[3], to - from, "buckets must be 1..(to - from)", &buckets));
-  NAPI_CALL(env, size_arg(env, argv[4], SIZE_MAX / 2, "window must be a count", &window));
-  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_float64_array,
-                                         buckets * WS_BAND_FIELDS, &out, &result));
-  int rc = ws_decimate_bands(y + from, to - from, buckets, window, out);
+  int rc = ws_decimate_bands(y, n, buckets, window, out);
   return ws_napi_rc_ok(env, rc) ? result : NULL;
+}
+
+/* One decimateBandsAsync call: its arguments, its result and the references
+ * that keep y and the result alive until it completes. */
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref y_ref, out_ref;
+  const float *y;
+  size_t n, buckets, window;
+  double *out;
+  int rc;
+} bands_job;
+
+/* Decimates a job's y (ws_decimate_bands). A libuv thread: no napi_env use. */
+static void bands_execute(napi_env env, void *data) {
+  (void)env;
+  bands_job *j = data;
+  j->rc = ws_decimate_bands(j->y, j->n, j->buckets, j->window, j->out);
+}
+
+/* Settles a job's promise (its Float64Array, or the WS_E* error of its
+ * failure), releases its references and frees it. JS thread. */
+static void bands_complete(napi_env env, napi_status status, void *data) {
+  bands_job *j = data;
+  napi_value value = NULL;
+  if (status == napi_ok && j->rc >= 0 &&
+      napi_get_reference_value(env, j->out_ref, &value) == napi_ok)
+    napi_resolve_deferred(env, j->deferred, value);
+  else {
+    ws_binding_throw_code(env, j->rc < 0 ? j->rc : WS_EINVAL, NULL);
+    napi_get_and_clear_last_exception(env, &value);
+    napi_reject_deferred(env, j->deferred, value);
+  }
+  napi_delete_reference(env, j->y_ref);
+  napi_delete_reference(env, j->out_ref);
+  napi_delete_async_work(env, j->work);
+  free(j);
+}
+
+/* decimateBandsAsync(y: Float32Array, from, to, buckets, window) -> a Promise
+ * of what decimateBands returns, computed on a libuv thread (y must not be
+ * written until it settles): the report decimates the time figure's bands
+ * while the verdicts are analysed. Bad arguments throw as decimateBands's. */
+static napi_value decimate_bands_async(napi_env env, napi_callback_info info) {
+  napi_value argv[5], result, promise, name;
+  bands_job *j = calloc(1, sizeof *j);
+  if (j == NULL) {
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+    return NULL;
+  }
+  if (!bands_args(env, info, "decimateBandsAsync(y, from, to, buckets, window)", argv,
+                  &j->y, &j->n, &j->buckets, &j->window, &j->out, &result)) {
+    free(j);
+    return NULL;
+  }
+  if (napi_create_reference(env, argv[0], 1, &j->y_ref) != napi_ok ||
+      napi_create_reference(env, result, 1, &j->out_ref) != napi_ok ||
+      napi_create_string_utf8(env, "decimateBandsAsync", NAPI_AUTO_LENGTH, &name) !=
+          napi_ok ||
+      napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
+      napi_create_async_work(env, NULL, name, bands_execute, bands_complete, j,
+                             &j->work) != napi_ok ||
+      napi_queue_async_work(env, j->work) != napi_ok) {
+    /* Node-API failing here: the job (and what it references) is leaked, not freed twice.
+     */
+    ws_binding_throw_last(env);
+    return NULL;
+  }
+  return promise;
 }
 
 /* decimateQuantiles(y: Float32Array, from, to, p: Float64Array) -> Float64Array of the
@@ -110,6 +201,7 @@ static napi_value decimate_ops(napi_env env, napi_callback_info info) {
 
 napi_status ws_binding_plot_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "decimateBands", decimate_bands));
+  NAPI_CHECK(ws_binding_export(env, exports, "decimateBandsAsync", decimate_bands_async));
   NAPI_CHECK(ws_binding_export(env, exports, "decimateQuantiles", quantiles));
   NAPI_CHECK(ws_binding_export(env, exports, "decimateOps", decimate_ops));
   return napi_ok;

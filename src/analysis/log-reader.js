@@ -265,6 +265,10 @@ export function decodedRun(raw, header, allocs = false) {
             iterations: raw.opCalls.reduce((a, b) => a + b, 0),
           }
         : null,
+    // Every call counted per op as the C reader decoded a capped log
+    // ({ opCalls, opThrew, growthEvents }), else null: the summary counts
+    // the calls itself.
+    callTotals: raw.opCalls ? { opCalls: raw.opCalls, opThrew: raw.opThrew, growthEvents: raw.growthEvents } : null,
     complete: raw.complete,
     // Failed memory.grow calls (src/analysis/grow-failures.js), or null.
     growFailures: raw.growFailures ?? null,

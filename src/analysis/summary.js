@@ -42,18 +42,19 @@ export function memoryAt(memory, i) {
 /**
  * Calls and throws per op and the calls that grew memory: every call's, from
  * the log's per-op summaries when it was thinned (its kept calls are a
- * sample), else counted call by call.
+ * sample), else as the C reader counted them while it decoded (a capped
+ * log), else counted call by call.
  */
 function callCounts(data, nOps) {
   const counts = new Float64Array(nOps);
   const threw = new Float64Array(nOps);
-  const thin = data.thinning;
-  if (thin) {
+  const totals = data.thinning ?? data.callTotals;
+  if (totals) {
     for (let k = 0; k < nOps; k++) {
-      counts[k] = thin.opCalls[k] ?? 0;
-      threw[k] = thin.opThrew[k] ?? 0;
+      counts[k] = totals.opCalls[k] ?? 0;
+      threw[k] = totals.opThrew[k] ?? 0;
     }
-    return { counts, threw, growthEvents: thin.growthEvents };
+    return { counts, threw, growthEvents: totals.growthEvents };
   }
   const { calls, op, flags } = data;
   let growthEvents = 0;

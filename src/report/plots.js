@@ -1,9 +1,9 @@
 // Figures of a run. Each figure's data and variables come from its own file
 // (plots/<figure>-figure.js, decimated in C: addon/core/plot/ws_decimate.c); this file
 // writes their gnuplot data files into a temporary folder, runs
-// plots/<figure>.gp once per figure and format (plots/gnuplot.js), names the
-// SVGs for readers (plots/svg-label.js), and reports what it made or why it
-// could not. Shared: axes and tics (plots/axes.js), data files
+// plots/<figure>.gp in each format with one gnuplot per figure
+// (plots/gnuplot.js), names the SVGs for readers (plots/svg-label.js), and
+// reports what it made or why it could not. Shared: axes and tics (plots/axes.js), data files
 // (plots/data.js), the tested window and trend (plots/window.js).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -12,12 +12,12 @@ import { writeResultFile } from '../result-file.js';
 import { figureTitle } from './lead.js';
 import { iterScale } from './plots/axes.js';
 import { distributionFigure } from './plots/distribution-figure.js';
-import { nonEmpty, PLOTS, pool, runGnuplot } from './plots/gnuplot.js';
+import { nonEmpty, PLOTS, runGnuplot } from './plots/gnuplot.js';
 import { memoryFigure } from './plots/memory-figure.js';
 import { opsFigure } from './plots/ops-figure.js';
 import { stackFigure } from './plots/stack-figure.js';
 import { labelSvg } from './plots/svg-label.js';
-import { timeFigure } from './plots/time-figure.js';
+import { bandsShape, timeFigure } from './plots/time-figure.js';
 import { timeSplitFigure } from './plots/time-split-figure.js';
 
 // Formats a figure is drawn in: 'narrow' is an SVG for screens under
@@ -71,73 +71,150 @@ function inKeptCalls(data, summary, stride) {
   };
 }
 
-// Prepares every applicable figure's data files in tmp.
-async function prepare(runData, runSummary, tmp) {
+// The time figure's bands decimated ahead (startFigures), by the per-call
+// times they are of: a promise of them, or of null when that failed.
+const bandsAhead = new WeakMap();
+
+/**
+ * Starts decimating the time figure's bands of data (a decoded run) on a
+ * libuv thread (addon.decimateBandsAsync), for renderFigures to take instead
+ * of decimating them itself: the caller analyses the run meanwhile, on the
+ * other core. Call it before the analysis, when figures will be drawn.
+ */
+export function startFigures(addon, data) {
+  if (!(data?.calls >= 2) || !(data.elapsed instanceof Float32Array)) return;
+  const { buckets, window } = bandsShape(data.calls);
+  bandsAhead.set(
+    data.elapsed,
+    addon.decimateBandsAsync(data.elapsed, 0, data.calls, buckets, window).catch(() => null),
+  );
+}
+
+// The applicable figures' specs, one at a time (each figure's data are
+// decimated when its turn comes), their data files written into tmp.
+async function* prepare(runData, runSummary, tmp) {
   const { addon } = await import('../addon.js');
   const stride = runData.stride ?? 1;
   const { data, summary } =
     stride > 1 ? inKeptCalls(runData, runSummary, stride) : { data: runData, summary: runSummary };
   const x = iterScale(data.calls * stride);
   const ctx = { title: figureTitle(summary), x: { ...x, div: x.div / stride }, stride };
-  const specs = [
-    timeFigure(addon, data, summary, ctx),
-    memoryFigure(data, summary, ctx),
-    stackFigure(data, summary, ctx),
-    distributionFigure(addon, data, summary, ctx),
-    opsFigure(addon, data, summary, ctx),
-    timeSplitFigure(summary, ctx),
-  ].filter(Boolean);
-  for (const spec of specs) {
+  // The bands decimated ahead, when they were (the same call's result).
+  const bands = (await bandsAhead.get(data.elapsed)) ?? null;
+  const figures = [
+    () => timeFigure(addon, data, summary, ctx, bands),
+    () => memoryFigure(data, summary, ctx),
+    () => stackFigure(data, summary, ctx),
+    () => distributionFigure(addon, data, summary, ctx),
+    () => opsFigure(addon, data, summary, ctx),
+    () => timeSplitFigure(summary, ctx),
+  ];
+  for (const figure of figures) {
+    const spec = figure();
+    if (!spec) continue;
     for (const [file, text] of Object.entries(spec.files)) await writeFile(join(tmp, file), text);
     for (const [key, file] of Object.entries(spec.fileVars)) {
       spec.vars[key] = file && spec.files[file] !== undefined ? join(tmp, file) : '';
     }
+    yield spec;
   }
-  return specs;
+}
+
+// Draws spec's figure in each of exts with one gnuplot (bin) into tmp
+// (figure-<file>), the SVGs labelled: one { spec, file, ext, out, ok, ... }
+// per ext (runGnuplot's result).
+async function draw(spec, exts, tmp, bin, bounds) {
+  const jobs = exts.map((ext) => ({
+    spec,
+    ext,
+    file: fileOf(spec.name, ext),
+    out: join(tmp, `figure-${fileOf(spec.name, ext)}`),
+  }));
+  const drawn = await runGnuplot(
+    bin,
+    jobs.map((job) => ({
+      script: join(PLOTS, `${spec.name}.gp`),
+      vars: { ...spec.vars, out: job.out, term: TERMS[job.ext], narrow: job.ext === 'narrow' ? 1 : 0 },
+    })),
+    bounds,
+  );
+  return Promise.all(
+    jobs.map(async (job, k) => {
+      const r = drawn[k];
+      if (r.ok && !(await nonEmpty(job.out))) Object.assign(r, { ok: false, reason: `${bin} wrote no ${job.file}` });
+      if (r.ok && TERMS[job.ext] === 'svg') await labelSvg(job.out, spec);
+      return { ...job, ...r };
+    }),
+  );
+}
+
+// Limits to limit the calls of fn running at once: returns a function that
+// runs fn(...args) when one of them ends.
+function limited(limit, fn) {
+  let running = 0;
+  const waiting = [];
+  return async (...args) => {
+    if (running >= limit) await new Promise((go) => waiting.push(go));
+    running++;
+    try {
+      return await fn(...args);
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
 }
 
 // Renders the figures of a run into dir as <figure>.<ext> for each ext of
 // formats ('png', 'svg'). Resolves { figures, skipped, stderr }: the file
 // names made, null or the reason some or all were not made, and gnuplot's
-// stderr (one section per run).
+// stderr (one section per figure and format). Each figure is drawn (one
+// gnuplot for all its formats, a few at once) as soon as its data are
+// ready, while the next figure's are prepared.
 export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gnuplot', timeoutMs, signal }) {
   const exts = formats.filter((f) => TERMS[f]);
   if (!exts.length) return { figures: [], skipped: null, stderr: '' };
   if (!(data?.calls > 0)) return { figures: [], skipped: 'the run recorded no calls', stderr: '' };
   const tmp = await mkdtemp(join(tmpdir(), 'wasm-soak-plot-'));
   try {
-    let specs;
+    const drawing = [];
+    // Aborted by signal, or when preparing a figure fails: ends the figures being drawn.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    if (signal?.aborted) stop.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const drawOne = limited(availableParallelism(), draw);
     try {
-      specs = await prepare(data, summary, tmp);
+      for await (const spec of prepare(data, summary, tmp))
+        drawing.push(drawOne(spec, exts, tmp, gnuplot, { timeoutMs, signal: stop.signal }));
     } catch (err) {
+      stop.abort();
+      await Promise.all(drawing);
       return { figures: [], skipped: `preparing plot data failed: ${err.message}`, stderr: '' };
     }
-    const jobs = specs.flatMap((spec) => exts.map((ext) => ({ spec, file: fileOf(spec.name, ext), ext })));
+    const drawn = await Promise.all(drawing);
+    signal?.removeEventListener('abort', onAbort);
     // gnuplot draws into tmp; the figure is then written into dir as every
     // result file is, never through a link (src/result-file.js).
-    const results = await pool(jobs, availableParallelism(), async (job) => {
-      const out = join(tmp, `figure-${job.file}`);
-      const r = await runGnuplot(
-        gnuplot,
-        join(PLOTS, `${job.spec.name}.gp`),
-        { ...job.spec.vars, out, term: TERMS[job.ext], narrow: job.ext === 'narrow' ? 1 : 0 },
-        { timeoutMs, signal },
-      );
-      if (r.ok && !(await nonEmpty(out))) Object.assign(r, { ok: false, reason: `${gnuplot} wrote no ${job.file}` });
-      if (r.ok && TERMS[job.ext] === 'svg') await labelSvg(out, job.spec);
-      if (!r.ok) await rm(resolve(dir, job.file), { force: true });
+    const results = [];
+    for (const job of drawn.flat()) {
+      if (!job.ok) await rm(resolve(dir, job.file), { force: true });
       else {
         try {
-          writeResultFile(join(dir, job.file), await readFile(out));
+          writeResultFile(join(dir, job.file), await readFile(job.out));
         } catch (err) {
-          if (err.code === 'WS_ELINK') return { ...job, ...r, ok: false, reason: err.message, linkError: err };
+          if (err.code === 'WS_ELINK') {
+            results.push({ ...job, ok: false, reason: err.message, linkError: err });
+            continue;
+          }
           // A full disk skips the figure, as gnuplot failing to write it did.
           await rm(resolve(dir, job.file), { force: true }).catch(() => {});
-          return { ...job, ...r, ok: false, reason: err.message };
+          results.push({ ...job, ok: false, reason: err.message });
+          continue;
         }
       }
-      return { ...job, ...r };
-    });
+      results.push(job);
+    }
     // A link where a figure goes is the command's error (exit 2), once every gnuplot has ended.
     const link = results.find((r) => r.linkError);
     if (link) throw link.linkError;

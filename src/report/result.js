@@ -6,12 +6,13 @@
 // that stopped the run early draws them all (each is bounded by
 // --plot-timeout); a second one stops at once with a summary that says how
 // to recover.
+import { addon } from '../addon.js';
 import { analyzeFacts } from '../analysis/analyze.js';
 import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../errors.js';
 import { FIGURE_FORMATS } from '../options/formats.js';
 import { TOOL } from '../version.js';
-import { plotsWarning } from './plots.js';
+import { plotsWarning, startFigures } from './plots.js';
 import { writeFormats } from './report.js';
 import { withSentences } from './sentences.js';
 import { writeSummaryOrPrint } from './summary-json.js';
@@ -66,6 +67,9 @@ function failedWrite(summary, err) {
   summary.exitCode = err.code === 'WS_ELINK' ? EXIT.USAGE : EXIT.FAILED;
 }
 
+/** Whether cfg's formats draw figures (the default's do). */
+const asksFigures = (cfg) => (cfg.formats ?? ['png']).some((f) => FIGURE_FORMATS.includes(f));
+
 /**
  * Writes dir/summary.json and the reports of { summary, figureData } (what
  * analyze returns). cfg: { formats, requirePlots, plotTimeoutMs, startedAt
@@ -77,7 +81,7 @@ function failedWrite(summary, err) {
  * Returns the summary as written.
  */
 export async function writeResult(dir, { summary, figureData }, cfg = {}, interrupt = null, skipFigures = null) {
-  const figuresAsked = (cfg.formats ?? ['png']).some((f) => FIGURE_FORMATS.includes(f));
+  const figuresAsked = asksFigures(cfg);
   markInterrupted(summary, interrupt, figuresAsked);
   const unwritten = writeSummaryOrPrint(dir, summary);
   if (unwritten) {
@@ -157,6 +161,8 @@ export async function analyzeInto(dir, { cfg, run, count = null, interrupt = nul
   await interrupt?.checkpoint();
   const read = logs ?? readResultLogs(dir);
   await interrupt?.checkpoint();
+  // The figures' heaviest decimation runs on another thread during the analysis.
+  if (dir !== null && asksFigures(cfg)) startFigures(addon, read.timed);
   const result = analyzed({ ...read, cfg, run, count });
   if (dir === null) {
     markInterrupted(result.summary, interrupt, false);

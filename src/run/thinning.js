@@ -39,8 +39,14 @@ export function neededShift(iterations, perIteration, budget) {
  */
 export function wholePrefix(chunk, written, maxBytes) {
   const n = chunk.length / RECORD_SIZE;
+  const fits = (k) => written + 2 * cost(k) <= maxBytes / 2;
+  // The most that fit, found in log2(n) steps (cost rises with k): a drain
+  // long before the cap, the common case, costs one test, not one per record.
   let whole = 0;
-  while (whole < n && written + 2 * cost(whole + 1) <= maxBytes / 2) whole++;
+  if (fits(n)) whole = n;
+  else
+    for (let step = 2 ** Math.floor(Math.log2(Math.max(1, n))); step >= 1; step /= 2)
+      if (whole + step < n && fits(whole + step)) whole += step;
   while (whole > 0 && whole < n && chunk[whole * RECORD_SIZE] !== RECORD_TYPE.call) whole--;
   return whole;
 }

@@ -38,7 +38,7 @@ export const seconds = (ms) => `${Number((ms / 1000).toPrecision(3))} s`;
  * machine's stretch (a function, machineStretch unless given) as it went.
  */
 export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, durationMs, stretch = machineStretch }) {
-  let beat = '';
+  let beat = null; // the last state that moved
   let since = performance.now();
   let last = since;
   let stuckWorkMs = 0;
@@ -50,16 +50,24 @@ export function createWatchdog({ control, callTimeoutMs, setupTimeoutMs, duratio
     phase: Atomics.load(control, CTL.phase),
   });
 
+  // One object per check, no key string: it runs every drain of a run.
   function current(now = performance.now()) {
     const s = state();
-    const key = `${s.write},${s.iteration},${s.call},${s.phase}`;
-    if (key !== beat) {
-      beat = key;
+    const moved =
+      beat === null ||
+      s.write !== beat.write ||
+      s.iteration !== beat.iteration ||
+      s.call !== beat.call ||
+      s.phase !== beat.phase;
+    if (moved) {
+      beat = s;
       since = now;
       stuckWorkMs = 0;
     } else if (now > last) stuckWorkMs += (now - last) / stretch();
     last = now;
-    return { ...s, stuckMs: now - since, stuckWorkMs };
+    s.stuckMs = now - since;
+    s.stuckWorkMs = stuckWorkMs;
+    return s;
   }
 
   function check(now = performance.now()) {

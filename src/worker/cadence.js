@@ -22,7 +22,9 @@ export const createCadence = (config, now) => ({
 export function batchCalls(c, config, done, budgets = []) {
   const untilYield = c.nextYield > done ? c.nextYield - done : config.yieldEvery;
   const untilSlow = c.nextSlow > done ? c.nextSlow - done : config.yieldEvery;
-  return Math.min(untilYield, untilSlow, ...budgets, config.yieldEvery);
+  let calls = Math.min(untilYield, untilSlow, config.yieldEvery);
+  for (const b of budgets) calls = Math.min(calls, b); // no spread: one call per batch
+  return calls;
 }
 
 /** Whether a slow sample is due (finished: the loop's last batch ran). */

@@ -85,9 +85,15 @@ export function createHeld({ config, on, objects, threadHeaps = null, enter, pos
     enable() {
       collectGarbage ??= exposeGc();
     },
-    /** Takes the held sample into runner when one is due; censused: the memories with a census. */
-    async sample(runner, completed, elapsedMs, censused) {
-      if (!collectGarbage || !heldDue(config, checkpoint, completed, elapsedMs)) return;
+    /**
+     * Takes the held sample into runner when one is due; censused: the
+     * memories with a census. Returns null when it took it at once (or none
+     * was due), else a promise of it (the garbage settling, the target's
+     * threads answering): most slow samples take none, and allocate nothing
+     * for it (bench/self-soak.js).
+     */
+    sample(runner, completed, elapsedMs, censused) {
+      if (!collectGarbage || !heldDue(config, checkpoint, completed, elapsedMs)) return null;
       checkpoint++;
       // No glue object seen yet: nothing a finalizer frees holds linear memory,
       // so every other checkpoint takes the JS heap after a GC alone.
@@ -95,23 +101,28 @@ export function createHeld({ config, on, objects, threadHeaps = null, enter, pos
         if (checkpoint % 2 === 1) {
           collectGarbage();
           addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
-          await threadsHeld(runner);
+          if (threadHeaps) return threadsHeld(runner);
         }
-        return;
+        return null;
       }
-      const started = process.hrtime.bigint();
-      enter(PHASE.eventLoop);
-      await collectAndSettle();
-      enter(PHASE.stats);
-      addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
-      await threadsHeld(runner);
-      for (let k = 0; k < censused; k++) {
-        const c = addon.census(runner, k, false);
-        if (c.status === 'taken') addon.metric(runner, METRIC.censusLiveHeld + k * METRIC_CENSUS_STRIDE, c.liveBytes);
-      }
-      objects.snapshot(completed);
-      post({ type: 'objects', iteration: completed, classes: objects.counts() });
-      addon.metric(runner, METRIC.censusHeldNs, Number(process.hrtime.bigint() - started));
+      return settled(runner, completed, censused);
     },
   };
+
+  /** The held sample after the garbage is collected and its finalizers ran. */
+  async function settled(runner, completed, censused) {
+    const started = process.hrtime.bigint();
+    enter(PHASE.eventLoop);
+    await collectAndSettle();
+    enter(PHASE.stats);
+    addon.metric(runner, METRIC.jsHeapAfterGC, getHeapStatistics().used_heap_size);
+    await threadsHeld(runner);
+    for (let k = 0; k < censused; k++) {
+      const c = addon.census(runner, k, false);
+      if (c.status === 'taken') addon.metric(runner, METRIC.censusLiveHeld + k * METRIC_CENSUS_STRIDE, c.liveBytes);
+    }
+    objects.snapshot(completed);
+    post({ type: 'objects', iteration: completed, classes: objects.counts() });
+    addon.metric(runner, METRIC.censusHeldNs, Number(process.hrtime.bigint() - started));
+  }
 }

@@ -56,10 +56,14 @@ export async function runLoop(w) {
       })
     : null;
   const rejected = rejectionCheck(runner, w.rejections);
+  // Made once, not per batch: the loop's own garbage grows the worker's heap (bench/self-soak.js).
+  const budgets = [];
+  const addMemory = (memory, shared) => addon.addMemory(runner, memory, shared);
+  const scanLimit = (index, bytes) => addon.censusScanLimit(runner, index, bytes);
   for (;;) {
     gate?.wait(addon.completed(runner));
     const done = addon.completed(runner);
-    const budgets = [];
+    budgets.length = 0;
     if (gate) budgets.push(gate.budget(done));
     if (w.sites) budgets.push(w.sites.budget(done - w.firstIteration));
     const st = addon.runBatch(runner, batchCalls(cadence, config, done, budgets), yieldNs);
@@ -83,10 +87,7 @@ export async function runLoop(w) {
       const failed = rejected();
       if (failed) return failed;
     }
-    w.memories.addLate(
-      (memory, shared) => addon.addMemory(runner, memory, shared),
-      (index, bytes) => addon.censusScanLimit(runner, index, bytes),
-    );
+    w.memories.addLate(addMemory, scanLimit);
     const now = performance.now();
     const completed = addon.completed(runner);
     w.sites?.reached(completed - w.firstIteration);
@@ -94,7 +95,9 @@ export async function runLoop(w) {
     if (slowDue(cadence, config, completed, now, finished)) {
       enter(PHASE.stats);
       try {
-        await w.slow.sample(runner, prepared, w.blockContents, now - started);
+        // A promise only when the sample has more to do (stats(), a held sample).
+        const rest = w.slow.sample(runner, prepared, w.blockContents, now - started);
+        if (rest) await rest;
       } catch (err) {
         const phase = prepared.scenario?.stats ? 'stats' : 'slow sample';
         return { status: 'failed', error: err, phase, iteration: completed - 1 }; // the sample follows this call

@@ -26,14 +26,21 @@ export function createSlowSampler({ memories, held, timing = null, firstIteratio
     }
     return sources;
   }
+  let emit = null; // (id, value) => the metric into the run's runner, made once
   return {
     /** What the sources are, for the ready message. */
     describe: () => current().describe(),
-    /** Takes one slow sample into runner; blockContents: block-contents.js's, or null. */
-    async sample(runner, prepared, blockContents, elapsedMs) {
+    /**
+     * Takes one slow sample into runner; blockContents: block-contents.js's,
+     * or null. Returns null when it is taken, else a promise of the rest (a
+     * scenario's stats(), a held sample): a sample without them allocates
+     * little, and the loop takes thousands (bench/self-soak.js).
+     */
+    sample(runner, prepared, blockContents, elapsedMs) {
       addon.metric(runner, METRIC.jsHeap, getHeapStatistics().used_heap_size);
       addon.sampleMemories(runner);
-      current().sample((id, value) => addon.metric(runner, id, value));
+      emit ??= (id, value) => addon.metric(runner, id, value);
+      current().sample(emit);
       const censused = memories.censused();
       for (let k = 0; k < censused; k++) addon.census(runner, k, true);
       timing?.sample(addon.completed(runner) - firstIteration);
@@ -44,13 +51,17 @@ export function createSlowSampler({ memories, held, timing = null, firstIteratio
         addon.metric(runner, METRIC.allocatorHeap, own.heap);
         addon.metric(runner, METRIC.allocatorFree, own.free);
       }
-      const stats = prepared.scenario?.stats;
-      if (stats) {
-        const s = readStats(await stats.call(prepared.scenario, prepared.state), addon.completed(runner) - 1);
-        if (Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.liveBytes, s.liveBytes);
-        if (Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.heapBytes, s.heapBytes);
-      }
-      await held.sample(runner, addon.completed(runner), elapsedMs, memories.censused());
+      if (prepared.scenario?.stats) return withStats(runner, prepared, elapsedMs);
+      return held.sample(runner, addon.completed(runner), elapsedMs, memories.censused());
     },
   };
+
+  /** The rest of a sample of a scenario with stats(): its values, then the held sample when due. */
+  async function withStats(runner, prepared, elapsedMs) {
+    const { scenario, state } = prepared;
+    const s = readStats(await scenario.stats.call(scenario, state), addon.completed(runner) - 1);
+    if (Number.isFinite(s.liveBytes)) addon.metric(runner, METRIC.liveBytes, s.liveBytes);
+    if (Number.isFinite(s.heapBytes)) addon.metric(runner, METRIC.heapBytes, s.heapBytes);
+    await held.sample(runner, addon.completed(runner), elapsedMs, memories.censused());
+  }
 }

@@ -389,7 +389,25 @@ static void test_thin_rising(void) {
   free(raw);
 }
 
+/* The cached survivor is ws_thin_survivor's, whatever the order of the
+ * blocks and shifts asked for: runs of one block, blocks in turn, a shift
+ * raised and lowered, shift 0. */
+static void test_survivor_cached(void) {
+  ws_survivor_cache c = {0};
+  int same = 1;
+  uint64_t x = 12345;
+  for (int i = 0; i < 20000; i++) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    unsigned shift = i < 10000 ? 5 : (unsigned)(x >> 60) % 8;
+    uint64_t block = i < 10000 ? (uint64_t)i / 7 : (x >> 33) % 64;
+    same &=
+        ws_thin_survivor_cached(&c, 9, shift, block) == ws_thin_survivor(9, shift, block);
+  }
+  CHECK(same);
+}
+
 int main(void) {
+  test_survivor_cached();
   test_near();
   test_loop_and_log();
   test_thin_across();

@@ -43,8 +43,31 @@ static void test_window_stats(void) {
   CHECK(out[WS_WSTAT_MEDIAN] == 500);
 }
 
+/* Probabilities in any order, repeated: each quantile is the one a call
+ * asking for it alone gets (each rank is selected among the values from the
+ * last one's on, in ascending order), exactly. */
+static void test_any_order(void) {
+  enum { N = 20011 };
+  const double probs[] = {0.99, 0.5, 0.9, 0.5, 0.0, 1.0, 0.123};
+  const size_t k = sizeof probs / sizeof probs[0];
+  float *x = malloc(N * sizeof *x), *scratch = malloc(N * sizeof *x);
+  ws_rng rng;
+  ws_rng_seed(&rng, 11);
+  for (size_t i = 0; i < N; i++)
+    x[i] = (float)ws_rng_range(&rng, 0, 1000) / 7.0f;
+  double out[7], one;
+  CHECK(ws_quantiles_f32(x, N, probs, k, out, scratch) == 0);
+  for (size_t i = 0; i < k; i++) {
+    CHECK(ws_quantiles_f32(x, N, &probs[i], 1, &one, scratch) == 0);
+    CHECK(out[i] == one);
+  }
+  free(x);
+  free(scratch);
+}
+
 int main(void) {
   test_window_stats();
+  test_any_order();
   const double probs[] = {0.0, 0.1, 0.25, 0.5, 0.9, 0.99, 1.0};
   const size_t k = sizeof probs / sizeof probs[0];
   ws_rng rng;

@@ -43,24 +43,29 @@ function timeTrendLine(trend, b, buckets, warm, n, unit, xs) {
 }
 
 /**
- * The time figure of the decoded run and its summary (decimated by the
- * addon in C; ctx: the x scale and title): { name, vars, files, fileVars,
- * desc }. Long: the bands, the spikes, the trend and the axis, in the order
- * gnuplot draws them.
+ * The buckets of the time figure of n calls (n >= 2), and the window of
+ * calls around each whose p10, median and p90 it draws (addon.decimateBands).
  */
-export function timeFigure(addon, data, summary, ctx) {
+export function bandsShape(n) {
+  const buckets = Math.min(BUCKETS, n);
+  return { buckets, window: Math.max(Math.ceil(n / buckets), Math.min(Math.max(25, Math.ceil(n / 100)), 5000)) };
+}
+
+/**
+ * The time figure of the decoded run and its summary (decimated by the
+ * addon in C; ctx: the x scale and title; bands: its decimateBands result
+ * when made already, else null): { name, vars, files, fileVars, desc }.
+ * Long: the bands, the spikes, the trend and the axis, in the order gnuplot
+ * draws them.
+ */
+export function timeFigure(addon, data, summary, ctx, bands = null) {
   const n = data.calls;
   if (n < 2) return null;
-  const buckets = Math.min(BUCKETS, n);
-  const window = Math.max(Math.ceil(n / buckets), Math.min(Math.max(25, Math.ceil(n / 100)), 5000));
-  const b = addon.decimateBands(data.elapsed, 0, n, buckets, window);
+  const { buckets, window } = bandsShape(n);
+  const b = bands ?? addon.decimateBands(data.elapsed, 0, n, buckets, window);
   const warm = warmupEnd(summary, 'time', n);
-  const [p1, _p50, p99] = addon.decimateQuantiles(
-    data.elapsed,
-    warm < n - 1 ? warm : 0,
-    n,
-    new Float64Array([0.01, 0.5, 0.99]),
-  );
+  // The axis's range: the steady state's p1 and p99.
+  const [p1, p99] = addon.decimateQuantiles(data.elapsed, warm < n - 1 ? warm : 0, n, new Float64Array([0.01, 0.99]));
   const xs = ctx.x;
   let topP90 = 0,
     topMedian = 0,

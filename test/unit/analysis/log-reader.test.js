@@ -62,6 +62,38 @@ test('records written by the writer come back from the C reader', () => {
   assert.equal(data.complete, false, 'no end mark was written');
 });
 
+test('a capped log comes back with every call counted per op; an uncapped one without', () => {
+  const write = (config) => {
+    const path = join(tempDir(), 'samples.wslog');
+    const w = createLogWriter(fileSink(path), { ...header, seed: 3, config });
+    for (let i = 0; i < 1000; i++)
+      w.append(callRecord(i, 100, 65536, i % 3 === 0 ? 1 : 0, (i % 7 === 0 ? 2 : 0) | (i % 100 === 0 ? 1 : 0)));
+    w.close();
+    return decodeLog(path);
+  };
+  const capped = write({ maxLogBytes: 1 << 30 });
+  // What counting the decoded calls gives.
+  const opCalls = [0, 0],
+    opThrew = [0, 0];
+  let growthEvents = 0;
+  for (let i = 0; i < capped.calls; i++) {
+    opCalls[capped.op[i]]++;
+    if (capped.flags[i] & 2) opThrew[capped.op[i]]++;
+    if (capped.flags[i] & 1) growthEvents++;
+  }
+  assert.deepEqual(
+    {
+      opCalls: Array.from(capped.callTotals.opCalls),
+      opThrew: Array.from(capped.callTotals.opThrew),
+      growthEvents: capped.callTotals.growthEvents,
+    },
+    { opCalls, opThrew, growthEvents },
+  );
+  assert.deepEqual(opCalls, [666, 334]);
+  assert.equal(capped.thinning, null, 'counted, not thinned');
+  assert.equal(write({}).callTotals, null);
+});
+
 test('a torn last record is skipped, not fatal', () => {
   const path = join(tempDir(), 'samples.wslog');
   const w = createLogWriter(fileSink(path), header);

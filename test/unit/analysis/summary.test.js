@@ -159,6 +159,30 @@ test('a thinned run counts every call from its per-op summaries and states its s
   assert.equal(s.time.late.n, 50);
 });
 
+test('a capped log: the calls per op are those the C reader counted as it decoded, not counted again', () => {
+  // The counts the reader returns, unlike the flags: the summary must take them as they are.
+  const data = decoded({ callTotals: { opCalls: [70, 50], opThrew: [4, 5], growthEvents: 6 } });
+  const s = buildSummary(data, 20, WINDOWS, COMPLETED);
+  assert.deepEqual(
+    s.ops.map((o) => [o.count, o.threw]),
+    [
+      [70, 4],
+      [50, 5],
+    ],
+  );
+  assert.equal(s.memory.growthEvents, 6);
+  // Without them every call is counted: 64 calls, op by parity, two threw, two grew.
+  const counted = buildSummary(decoded(), 20, WINDOWS, COMPLETED);
+  assert.deepEqual(
+    counted.ops.map((o) => [o.count, o.threw]),
+    [
+      [CALLS / 2, 0],
+      [CALLS / 2, 2],
+    ],
+  );
+  assert.equal(counted.memory.growthEvents, 2);
+});
+
 test('a failed run’s error: at the iteration the run names, else at the last call that threw', () => {
   const thrown = buildSummary(decoded(), 20, WINDOWS, {
     status: 'failed',

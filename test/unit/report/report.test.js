@@ -13,6 +13,7 @@ import { formatP } from '../../../src/report/format.js';
 import { renderJunit, writeJunit } from '../../../src/report/junit.js';
 import { findingFigure, orderFigures } from '../../../src/report/lead.js';
 import { nextSteps } from '../../../src/report/next-steps.js';
+import { startFigures } from '../../../src/report/plots.js';
 import { writeFormats } from '../../../src/report/report.js';
 import { runResult } from '../../../src/report/suite-result.js';
 import { verdictLine } from '../../../src/report/words.js';
@@ -386,6 +387,57 @@ test('an inconclusive run says what is open and what would decide it in every re
   assert.match(html, /late-step: Linear memory took a large step late &#60;&#38;&#62;\./);
   const xml = await readFile(join(dir, 'junit.xml'), 'utf8');
   assert.match(xml, /verdict: inconclusive \(completed\)\ninconclusive: late-step: Linear memory/);
+});
+
+test('each figure is drawn by one gnuplot in all its formats', async () => {
+  const dir = await tmp();
+  const started = join(dir, 'started');
+  const counting = join(dir, 'counting-gnuplot');
+  await writeFile(counting, `#!/bin/sh\necho run >> "${started}"\nexec gnuplot "$@"\n`);
+  await chmod(counting, 0o755);
+  const saved = process.env.WASM_SOAK_GNUPLOT;
+  process.env.WASM_SOAK_GNUPLOT = counting;
+  try {
+    const ops = ['step', 'alloc_free'];
+    const r = await writeFormats(dir, makeRun({ ops, leak: true }), makeSummary({ ops, findings: [LEAK, SLOW] }));
+    assert.equal(r.skipped, null);
+    assert.equal(r.figures.length, 12, 'four figures, three formats each');
+    assert.equal((await readFile(started, 'utf8')).trim().split('\n').length, 4, 'one gnuplot per figure');
+  } finally {
+    if (saved === undefined) delete process.env.WASM_SOAK_GNUPLOT;
+    else process.env.WASM_SOAK_GNUPLOT = saved;
+  }
+});
+
+test('the time bands decimated ahead (startFigures) are the ones drawn, and the same as decimated in turn', async () => {
+  const { addon } = await import('../../../src/addon.js');
+  const ops = ['step'];
+  const timeSvg = async (ahead) => {
+    const dir = await tmp();
+    const run = makeRun({ ops });
+    if (ahead) startFigures(ahead, run);
+    await writeFormats(dir, run, makeSummary({ ops }), { formats: ['svg'] });
+    return readFile(join(dir, 'time.svg'), 'utf8');
+  };
+  const inTurn = await timeSvg(null);
+  assert.equal(await timeSvg(addon), inTurn, 'decimated on another thread: the same figure');
+  // Bands of other times (each call twice as slow), handed over ahead: the figure draws them.
+  const doubled = {
+    decimateBandsAsync: (y, ...rest) =>
+      addon.decimateBandsAsync(
+        y.map((v) => 2 * v),
+        ...rest,
+      ),
+  };
+  assert.notEqual(await timeSvg(doubled), inTurn);
+  // decimateBandsAsync resolves to what decimateBands returns, rejects what it throws.
+  const y = Float32Array.from({ length: 100_003 }, (_, i) => ((i * 7919) % 1000) + (i % 17 === 0 ? 5e4 : 0));
+  assert.deepEqual(
+    await addon.decimateBandsAsync(y, 3, 100_003, 700, 2000),
+    addon.decimateBands(y, 3, 100_003, 700, 2000),
+  );
+  await assert.rejects(addon.decimateBandsAsync(y, 0, 10, 2, 0), (err) => err.code === 'WS_EINVAL');
+  assert.throws(() => addon.decimateBandsAsync(y, 0, 10, 20, 5), RangeError);
 });
 
 test('a failed run is an error, and plots are skipped with a reason', async () => {

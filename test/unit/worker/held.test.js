@@ -13,3 +13,32 @@ test('held checkpoints are evenly spaced by iterations, or by time in a --durati
   assert.equal(heldDue(byTime, 3, 1e9, 2999), false, 'calls do not count without -n');
   assert.equal(heldDue(byTime, 3, 0, 3000), true);
 });
+
+test('a slow sample with no held sample due gets null, not a promise: the loop awaits nothing', async () => {
+  const { createHeld } = await import('../../../src/worker/held.js');
+  const config = { iterations: 3200, durationMs: null };
+  const metrics = [];
+  const runner = {};
+  const { addon } = await import('../../../src/addon.js');
+  const saved = addon.metric;
+  addon.metric = (_r, id, value) => metrics.push([id, value]);
+  try {
+    const objects = { seen: () => false };
+    const held = createHeld({ config, on: true, objects, enter: () => {} });
+    // Checkpoint 1 is due at the start: no glue objects, so the JS heap after a GC, at once.
+    assert.equal(held.sample(runner, 0, 0, 0), null);
+    assert.equal(metrics.length, 1);
+    // The next is due at call 100: none before it.
+    assert.equal(held.sample(runner, 50, 0, 0), null);
+    assert.equal(metrics.length, 1);
+    // With glue objects seen, a due sample waits for the finalizers: a promise.
+    objects.seen = () => true;
+    objects.cleanups = () => 0;
+    objects.snapshot = () => {};
+    const pending = held.sample(runner, 100, 0, 0);
+    assert.ok(pending instanceof Promise);
+    await pending;
+  } finally {
+    addon.metric = saved;
+  }
+});
