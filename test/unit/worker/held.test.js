@@ -24,7 +24,8 @@ test('a slow sample with no held sample due gets null, not a promise: the loop a
   addon.metric = (_r, id, value) => metrics.push([id, value]);
   try {
     const objects = { seen: () => false };
-    const held = createHeld({ config, on: true, objects, enter: () => {} });
+    const posted = [];
+    const held = createHeld({ config, on: true, objects, enter: () => {}, post: (m) => posted.push(m) });
     // Checkpoint 1 is due at the start: no glue objects, so the JS heap after a GC, at once.
     assert.equal(held.sample(runner, 0, 0, 0), null);
     assert.equal(metrics.length, 1);
@@ -35,9 +36,12 @@ test('a slow sample with no held sample due gets null, not a promise: the loop a
     objects.seen = () => true;
     objects.cleanups = () => 0;
     objects.snapshot = () => {};
+    objects.counts = () => [{ name: 'Doc', created: 3, freed: 1, reclaimed: 2, collected: 0 }];
     const pending = held.sample(runner, 100, 0, 0);
     assert.ok(pending instanceof Promise);
     await pending;
+    // Its object counts went to the main thread (the progress line's objects).
+    assert.deepEqual(posted, [{ type: 'objects', iteration: 100, classes: objects.counts() }]);
   } finally {
     addon.metric = saved;
   }
