@@ -630,29 +630,42 @@ static int census_memory(ws_loop *loop, uint32_t k, uint8_t **data, size_t *len)
   return loop->engine->ops->memory_view(loop->engine, k, data, len);
 }
 
+/* Whether the census budget skips a recorded census due at start
+ * (census_clock) that would bring the run's census time to total: when it
+ * is due sooner after the last one than its cost allows, or total is over
+ * the budget (the floor's censuses spend it too); the floor's census only
+ * when total is over the floor's cap and its free allowance. */
+static int budget_skips(const ws_census *census, uint64_t total, uint64_t start,
+                        int floor_due) {
+  const ws_census_hints *h = &census->hints;
+  if (floor_due) {
+    uint32_t cap = h->floor_permille ? h->floor_permille : WS_CENSUS_FLOOR_CAP_DEFAULT;
+    uint64_t free_ns = h->floor_free_ns ? h->floor_free_ns : WS_CENSUS_FLOOR_FREE_NS;
+    return cap < 1000 && total > free_ns &&
+           (double)total * 1000.0 > (double)cap * (double)start;
+  }
+  uint32_t budget = h->budget_permille ? h->budget_permille : WS_CENSUS_BUDGET_DEFAULT;
+  if (budget >= 1000)
+    return 0;
+  double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
+  uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
+  return (double)since < wait || (double)total * 1000.0 > (double)budget * (double)start;
+}
+
 int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                    ws_census_result *out) {
   if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
     return WS_EINVAL; /* before the budget: a memory it does not cover is no skip */
   uint64_t *spent =
       census->run_spent_ns != NULL ? census->run_spent_ns : &census->spent_ns;
-  uint32_t budget = census->hints.budget_permille ? census->hints.budget_permille
-                                                  : WS_CENSUS_BUDGET_DEFAULT;
   uint64_t start = census_clock(loop);
   double share = run_share(loop);
   /* Due by the floor once the run has entered a stretch it has no census in. */
   int floor_due = (uint32_t)(share * WS_CENSUS_FLOOR) >
                   (uint32_t)(census->last_share * WS_CENSUS_FLOOR);
-  if (record && !floor_due && census->last_cost_ns > 0 && budget < 1000) {
-    /* Skipped when due sooner after the last one than its cost allows, or
-     * when it would lift the run's total census time over the budget (the
-     * floor's censuses spend it too). */
-    double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
-    uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
-    double total = (double)(*spent + census->last_cost_ns);
-    if ((double)since < wait || total * 1000.0 > (double)budget * (double)start)
-      return WS_CENSUS_SKIPPED;
-  }
+  if (record && census->last_cost_ns > 0 &&
+      budget_skips(census, *spent + census->last_cost_ns, start, floor_due))
+    return WS_CENSUS_SKIPPED;
   uint8_t *data;
   size_t len;
   int rc = census_memory(loop, k, &data, &len);
@@ -678,6 +691,9 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
     if (c[0] == 0) /* fewer than three so far: the latest */
       census->last_cost_ns = c[2];
     record_census(loop, k, census, out);
+  } else if (census->last_cost_ns == 0) {
+    /* The first recorded census budgets for this one's cost. */
+    census->last_cost_ns = end - start;
   }
   return rc == 0 ? WS_CENSUS_TAKEN : rc;
 }

@@ -129,9 +129,11 @@ int ws_loop_sample_memories(ws_loop *loop);
  * in the loop thread's CPU time (ws_thread_cpu_ns; wall time without it),
  * counting the time of every census that shares census->run_spent_ns (the
  * run's other memories): one due sooner than that allows after the last
- * (the median time of the last three) is skipped. A census that is
- * not recorded (taken before the run, say) is never skipped and does not
- * count. Returns WS_CENSUS_TAKEN, WS_CENSUS_SKIPPED
+ * (the median time of the last three) is skipped. The floor's census
+ * (WS_CENSUS_FLOOR) is skipped only past the floor's cap
+ * (WS_CENSUS_FLOOR_CAP_DEFAULT). A census that is not recorded (taken
+ * before the run, say) is never skipped and does not count, but the first
+ * recorded one budgets for its cost. Returns WS_CENSUS_TAKEN, WS_CENSUS_SKIPPED
  * (*out untouched), WS_ENOHEAP (out->reason says why), WS_EINVAL for a
  * memory the loop does not track or past the first WS_CENSUS_MEMORIES, or
  * the engine's error. */

@@ -493,6 +493,58 @@ static void test_census_floor(void) {
   free(f);
 }
 
+/* The floor's censuses wait past the floor's cap: with walks that cost far
+ * more than the calls, a cap of 1 per mille and no free allowance leave the
+ * first recorded census (whose cost nothing measured yet) and no other. */
+static void test_census_floor_cap(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 1u << 12);
+  ws_op_spec op = op_with(1, 0, NULL);
+  ws_loop_config c = config_for(WS_CENSUS_FLOOR * 10);
+  ws_loop *loop;
+  ws_record recs[1024];
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  ws_census_hints hints = {0};
+  hints.floor_permille = 1;
+  hints.floor_free_ns = 1;
+  ws_census census;
+  ws_census_init(&census, &hints);
+  ws_census_result out;
+  uint32_t taken = 0;
+  int status;
+  do {
+    status = ws_loop_run(loop, 10, UINT64_MAX / 4);
+    if (ws_loop_census(loop, 0, &census, 1, &out) != WS_CENSUS_SKIPPED)
+      taken++;
+    drain(&r, recs, 1024);
+  } while (status == WS_STATUS_YIELD);
+  CHECK(status == WS_STATUS_DONE && taken == 1);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
+/* A census taken before the run (not recorded) gives the budget its cost:
+ * the first recorded census right after it waits as any other would. */
+static void test_census_first_cost(void) {
+  fake_engine *f = new_engine();
+  test_ring r;
+  new_ring(&r, 1u << 12);
+  ws_op_spec op = op_with(1, 0, NULL);
+  ws_loop_config c = config_for(1000);
+  ws_loop *loop;
+  CHECK(ws_loop_create(&c, &op, 1, &r.ring, &f->base, &loop) == 0);
+  ws_census census;
+  ws_census_init(&census, NULL);
+  ws_census_result out;
+  CHECK(ws_loop_census(loop, 0, &census, 0, &out) == WS_ENOHEAP);
+  CHECK(ws_loop_census(loop, 0, &census, 1, &out) == WS_CENSUS_SKIPPED);
+  ws_loop_destroy(loop);
+  free(r.region);
+  free(f);
+}
+
 /* Specs the loop cannot build are refused up front. */
 static void test_bad_specs(void) {
   fake_engine *f = new_engine();
@@ -524,6 +576,8 @@ int main(void) {
   test_counting_and_metrics();
   test_grow_failed();
   test_census_floor();
+  test_census_floor_cap();
+  test_census_first_cost();
   test_bad_specs();
   return check_report("loop");
 }
