@@ -67,6 +67,23 @@ struct ws_loop {
   uint64_t control_due;
   uint64_t control_sink;
   int watch_preemption; /* the last call was long: watch the next */
+  uint64_t watch_ticks; /* PREEMPTION_WATCH_NS in stopwatch ticks */
+  /* The batch (ws_loop_run): its calls made and allowed, when it ends
+   * (ticks), and, for a driven batch, the status it ended on. */
+  uint32_t batch_done, batch_calls;
+  uint64_t batch_end;
+  int batch_status;
+  /* The call begun (begin_call): its op, memory bytes before it, buffers,
+   * whether it is watched for preemption and the switches before it, and
+   * for a driven batch whether it is in flight and its start (ticks). */
+  uint32_t call_op;
+  uint64_t call_before;
+  buffer_arg bufs[WS_MAX_PARAMS];
+  uint32_t n_bufs;
+  int call_watched;
+  uint64_t call_switches;
+  int in_call;
+  uint64_t call_start;
   /* The thread's CPU time at the run's start (ws_thread_cpu_ns), the clock
    * of the census budget; has_cpu 0 where the platform has none. */
   uint64_t cpu0;
@@ -202,6 +219,7 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
   loop->rss_fd = ws_rss_open();
   ws_clock_init(&loop->clock);
   loop->t0 = ws_clock_ticks(&loop->clock);
+  loop->watch_ticks = ticks_for(loop, PREEMPTION_WATCH_NS);
   loop->has_cpu = ws_thread_cpu_ns(&loop->cpu0) == 0;
   loop->deadline = config->duration_ns > 0
                        ? loop->t0 + ticks_for(loop, (double)config->duration_ns)
@@ -409,88 +427,152 @@ static void sample_control(ws_loop *loop, uint64_t now) {
   loop->control_due = end + ticks_for(loop, interval);
 }
 
+/* A step of the batch that goes on: begin_call and end_call return it
+ * when the batch has more calls to make. */
+#define GO (-0x7fffffff)
+
+/* Begins the next call of the batch: checks that the run and the batch go
+ * on and the ring has room, writes a due iteration mark, picks the op,
+ * builds and stages its arguments, publishes the call, starts its counters
+ * and reads the thread's usage when the call is watched. Returns GO with
+ * the op in loop->call_op, a WS_STATUS_* that ends the batch, or an error. */
+static int begin_call(ws_loop *loop) {
+  if (loop->iteration >= loop->end)
+    return WS_STATUS_DONE;
+  if (ws_ring_stop_requested(&loop->ring))
+    return WS_STATUS_STOPPED;
+  if (loop->batch_done >= loop->batch_calls)
+    return WS_STATUS_YIELD;
+  int anchor_due =
+      (loop->iteration & ((UINT64_C(1) << WS_ITERATION_ANCHOR_SHIFT) - 1)) == 0 &&
+      loop->iteration > 0 && loop->anchored != loop->iteration + 1;
+  if (ws_ring_free_slots(&loop->ring) < SLOTS_PER_CALL + (uint32_t)anchor_due) {
+    loop->stall_start = ws_clock_ticks(&loop->clock);
+    return WS_STATUS_FULL;
+  }
+  if (anchor_due)
+    anchor(loop);
+  uint32_t op = ws_rng_pick(&loop->rng, loop->cumulative, loop->n_ops);
+  ws_value args[2 * WS_MAX_PARAMS];
+  uint32_t n_args;
+  int rc = build_args(loop, &loop->ops[op], args, &n_args, loop->bufs, &loop->n_bufs);
+  if (rc == 0)
+    rc = loop->engine->ops->stage_args(loop->engine, op, args, n_args);
+  if (rc != 0)
+    return rc;
+  loop->batch_done++;
+  set_ctl(loop, WS_CTL_ITERATION, (int32_t)(uint32_t)loop->iteration);
+  set_ctl(loop, WS_CTL_ITERATION_HIGH, (int32_t)(uint32_t)(loop->iteration >> 32));
+  set_ctl(loop, WS_CTL_CALL, (int32_t)op + 1);
+  loop->call_op = op;
+  loop->call_before = loop->total_bytes;
+  reset_counters(loop);
+  uint64_t cpu_ns;
+  loop->call_watched =
+      loop->watch_preemption && ws_thread_usage(&cpu_ns, &loop->call_switches) == 0;
+  return GO;
+}
+
+/* Ends the call begun by begin_call that ran from start to end (ticks) with
+ * outcome (WS_CALL_*, or an engine error): its preemption flag, its records,
+ * its buffers, a due control sample. Returns GO when the batch goes on, the
+ * WS_STATUS_* that ends it, or an error. */
+static int end_call(ws_loop *loop, int outcome, uint64_t start, uint64_t end) {
+  uint32_t op = loop->call_op;
+  uint64_t cpu_ns, switches_after;
+  uint8_t preempted = 0;
+  if (loop->call_watched && outcome != WS_CALL_PENDING &&
+      ws_thread_usage(&cpu_ns, &switches_after) == 0 &&
+      switches_after != loop->call_switches)
+    preempted = WS_FLAG_PREEMPTED;
+  loop->watch_preemption = end - start >= loop->watch_ticks;
+  if (outcome != WS_CALL_PENDING)
+    set_ctl(loop, WS_CTL_CALL, 0);
+  if (outcome < 0)
+    return outcome;
+  int rc;
+  if (outcome == WS_CALL_THREW) {
+    /* The main thread is terminating the worker in this call (a hung
+     * call, a second signal): V8 makes it return as thrown, but it was
+     * cut short, and no record says otherwise. */
+    if (__atomic_load_n(&loop->ring.ctl[WS_CTL_STOP], __ATOMIC_ACQUIRE) ==
+        WS_STOP_ABANDON)
+      return WS_STATUS_STOPPED;
+    rc = finish_call(loop, op, start, end, loop->call_before, WS_FLAG_THREW | preempted,
+                     1);
+    return rc != 0 ? rc : WS_STATUS_THREW;
+  }
+  if (outcome == WS_CALL_PENDING) {
+    loop->pending = 1;
+    loop->pending_start = start;
+    loop->pending_before = loop->call_before;
+    loop->pending_op = op;
+    return WS_STATUS_ASYNC;
+  }
+  if ((rc = free_buffers(loop, loop->bufs, loop->n_bufs)) != 0 ||
+      (rc = finish_call(loop, op, start, end, loop->call_before, preempted, 1)) != 0)
+    return rc;
+  sample_control(loop, end);
+  if (loop->deadline != 0 && end >= loop->deadline)
+    return WS_STATUS_DEADLINE;
+  if (end >= loop->batch_end)
+    return WS_STATUS_YIELD;
+  return GO;
+}
+
 int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
   if (loop->pending)
     return WS_EINVAL;
   mark_stall(loop);
   sample_control(loop, ws_clock_ticks(&loop->clock));
+  loop->batch_calls = max_calls;
+  loop->batch_done = 0;
+  loop->batch_end = ws_clock_ticks(&loop->clock) + ticks_for(loop, (double)max_ns);
   const ws_engine_ops *engine = loop->engine->ops;
-  uint64_t batch_end = ws_clock_ticks(&loop->clock) + ticks_for(loop, (double)max_ns);
-  for (uint32_t done = 0;; done++) {
-    if (loop->iteration >= loop->end)
-      return WS_STATUS_DONE;
-    if (ws_ring_stop_requested(&loop->ring))
-      return WS_STATUS_STOPPED;
-    if (done >= max_calls)
-      return WS_STATUS_YIELD;
-    int anchor_due =
-        (loop->iteration & ((UINT64_C(1) << WS_ITERATION_ANCHOR_SHIFT) - 1)) == 0 &&
-        loop->iteration > 0 && loop->anchored != loop->iteration + 1;
-    if (ws_ring_free_slots(&loop->ring) < SLOTS_PER_CALL + (uint32_t)anchor_due) {
-      loop->stall_start = ws_clock_ticks(&loop->clock);
-      return WS_STATUS_FULL;
-    }
-    if (anchor_due)
-      anchor(loop);
-    uint32_t op = ws_rng_pick(&loop->rng, loop->cumulative, loop->n_ops);
-    ws_value args[2 * WS_MAX_PARAMS];
-    buffer_arg bufs[WS_MAX_PARAMS];
-    uint32_t n_args, n_bufs;
-    int rc = build_args(loop, &loop->ops[op], args, &n_args, bufs, &n_bufs);
-    if (rc == 0)
-      rc = engine->stage_args(loop->engine, op, args, n_args);
-    if (rc != 0)
-      return rc;
-    set_ctl(loop, WS_CTL_ITERATION, (int32_t)(uint32_t)loop->iteration);
-    set_ctl(loop, WS_CTL_ITERATION_HIGH, (int32_t)(uint32_t)(loop->iteration >> 32));
-    set_ctl(loop, WS_CTL_CALL, (int32_t)op + 1);
-    uint64_t before = loop->total_bytes;
-    reset_counters(loop);
-
-    uint64_t cpu_ns, switches = 0, switches_after = 0;
-    int watch = loop->watch_preemption && ws_thread_usage(&cpu_ns, &switches) == 0;
-
-    uint64_t start = ws_clock_ticks(&loop->clock);
-    int outcome = engine->call(loop->engine, op);
+  if (engine->drive != NULL) {
+    loop->in_call = 0;
+    loop->batch_status = GO;
+    int outcome = engine->drive(loop->engine, loop);
     uint64_t end = ws_clock_ticks(&loop->clock);
-
-    uint8_t preempted = 0;
-    if (watch && outcome != WS_CALL_PENDING &&
-        ws_thread_usage(&cpu_ns, &switches_after) == 0 && switches_after != switches)
-      preempted = WS_FLAG_PREEMPTED;
-    loop->watch_preemption =
-        (double)ws_clock_ns(&loop->clock, end - start) >= PREEMPTION_WATCH_NS;
-
-    if (outcome != WS_CALL_PENDING)
-      set_ctl(loop, WS_CTL_CALL, 0);
-    if (outcome < 0)
-      return outcome;
-    if (outcome == WS_CALL_THREW) {
-      /* The main thread is terminating the worker in this call (a hung
-       * call, a second signal): V8 makes it return as thrown, but it was
-       * cut short, and no record says otherwise. */
-      if (__atomic_load_n(&loop->ring.ctl[WS_CTL_STOP], __ATOMIC_ACQUIRE) ==
-          WS_STOP_ABANDON)
-        return WS_STATUS_STOPPED;
-      rc = finish_call(loop, op, start, end, before, WS_FLAG_THREW | preempted, 1);
-      return rc != 0 ? rc : WS_STATUS_THREW;
-    }
-    if (outcome == WS_CALL_PENDING) {
-      loop->pending = 1;
-      loop->pending_start = start;
-      loop->pending_before = before;
-      loop->pending_op = op;
-      return WS_STATUS_ASYNC;
-    }
-    if ((rc = free_buffers(loop, bufs, n_bufs)) != 0 ||
-        (rc = finish_call(loop, op, start, end, before, preempted, 1)) != 0)
-      return rc;
-    sample_control(loop, end);
-    if (loop->deadline != 0 && end >= loop->deadline)
-      return WS_STATUS_DEADLINE;
-    if (end >= batch_end)
-      return WS_STATUS_YIELD;
+    if (!loop->in_call)
+      return outcome < 0 || loop->batch_status == GO ? WS_EENGINE : loop->batch_status;
+    /* The driver came back in a call: it threw, or the engine failed. */
+    loop->in_call = 0;
+    return end_call(loop, outcome == WS_CALL_RETURNED ? WS_EENGINE : outcome,
+                    loop->call_start, end);
   }
+  for (;;) {
+    int rc = begin_call(loop);
+    if (rc != GO)
+      return rc;
+    uint64_t start = ws_clock_ticks(&loop->clock);
+    int outcome = engine->call(loop->engine, loop->call_op);
+    uint64_t end = ws_clock_ticks(&loop->clock);
+    if ((rc = end_call(loop, outcome, start, end)) != GO)
+      return rc;
+  }
+}
+
+int ws_loop_next(ws_loop *loop) {
+  uint64_t end = ws_clock_ticks(&loop->clock);
+  int rc = GO;
+  if (loop->in_call) {
+    loop->in_call = 0;
+    rc = end_call(loop, WS_CALL_RETURNED, loop->call_start, end);
+  }
+  if (rc == GO)
+    rc = begin_call(loop);
+  if (rc != GO) {
+    loop->batch_status = rc;
+    return -1;
+  }
+  loop->in_call = 1;
+  loop->call_start = ws_clock_ticks(&loop->clock);
+  return (int)loop->call_op;
+}
+
+int ws_loop_calling(const ws_loop *loop) {
+  return loop->in_call;
 }
 
 int ws_loop_settle(ws_loop *loop, int threw) {
@@ -691,9 +773,6 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
     if (c[0] == 0) /* fewer than three so far: the latest */
       census->last_cost_ns = c[2];
     record_census(loop, k, census, out);
-  } else if (census->last_cost_ns == 0) {
-    /* The first recorded census budgets for this one's cost. */
-    census->last_cost_ns = end - start;
   }
   return rc == 0 ? WS_CENSUS_TAKEN : rc;
 }

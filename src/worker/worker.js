@@ -178,6 +178,7 @@ function createRunner(w) {
     slots: prepared.slots,
     alloc: prepared.alloc,
     free: prepared.free,
+    drive: prepared.drive,
     bufferMemory: prepared.bufferMemory,
     memories: w.memories.tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
     counters: w.counting?.counters,

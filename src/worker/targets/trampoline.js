@@ -6,6 +6,10 @@
 // that loads them, calls the export (a direct wasm-to-wasm call) and drops
 // its results. The allocator calls for buffer arguments go the same way.
 // Slot k is the 8 bytes at 8 * k; a value sits at the start of its slot.
+// Given the addon's next(), it also builds a driver: a wasm loop that asks
+// next() which op to call (-1: the batch ends) and calls its function, so
+// that the C loop makes one call into JS per batch, and each op's call goes
+// out of wasm to C and back (cheaper in V8 than a call from C into JS).
 import { TRAMPOLINE_NAME } from '../../harness-names.js';
 import { OUTPUT_COUNTER, OUTPUT_FOLD_PRIME, OUTPUT_VALUES, PAGE_BYTES } from '../../protocol.js';
 
@@ -18,6 +22,11 @@ const OP = {
   end: 0x0b,
   localGet: 0x20,
   localSet: 0x21,
+  block: 0x02,
+  loop: 0x03,
+  br: 0x0c,
+  brTable: 0x0e,
+  voidBlock: 0x40,
   i32Const: 0x41,
   i64Const: 0x42,
   i32Load: 0x28,
@@ -100,19 +109,35 @@ function checkedCallBody(target, args, results, capacity) {
   return [1, 1, VALTYPE.i64, ...args.flat(), OP.call, ...uleb(target), ...fold, ...store, ...next, OP.end];
 }
 
+// The driver's body: loop { block (stop) { block (op n-1) ... { block (op 0)
+// { br_table (next()) } call op 0; continue } ... call op n-1; continue } }:
+// next() picks the block whose end is followed by its op's call, and -1 (or
+// any value past the ops) leaves. next, first: function indexes.
+function driverBody(next, first, n) {
+  const body = [0, OP.loop, OP.voidBlock, OP.block, OP.voidBlock];
+  for (let k = 0; k < n; k++) body.push(OP.block, OP.voidBlock);
+  body.push(OP.call, ...uleb(next), OP.brTable, ...uleb(n));
+  for (let k = 0; k <= n; k++) body.push(...uleb(k));
+  for (let k = 0; k < n; k++) body.push(OP.end, OP.call, ...uleb(first + k), OP.br, ...uleb(n - k));
+  body.push(OP.end, OP.end, OP.end);
+  return body;
+}
+
 /**
  * Builds the trampoline for ops [{ fn, params, results }] (wasm exports and
  * their signatures) and, when given, the allocator { malloc, free } (wasm
  * exports with their signatures: malloc(len[, align]) -> ptr, free(ptr[,
  * len[, align]])). WebAssembly: the constructors to use (the capture hooks
  * must not see the trampoline). outputs: 0, or the capacity (a power of two)
- * of the checked outputs' ring (OUTPUT_VALUES). Returns { calls: [function
- * per op], alloc, free, slots: ArrayBuffer } or throws a TypeError for a
- * signature it cannot pass.
+ * of the checked outputs' ring (OUTPUT_VALUES). next: the addon's loopNext,
+ * or null for no driver. Returns { calls: [function per op], alloc, free,
+ * drive (null without next), slots: ArrayBuffer } or throws a TypeError for
+ * a signature it cannot pass.
  */
-export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
+export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0, next = null) {
   const imported = [...ops];
   if (allocator) imported.push(allocator.malloc, allocator.free);
+  if (next) imported.push({ fn: next, params: [], results: ['i32'] });
   const types = [...imported.map(funcType), funcType({ params: [], results: [] })];
   const voidType = imported.length;
   const imports = imported.map((_, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
@@ -137,6 +162,10 @@ export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
     exports.push([...name('alloc'), 0x00, ...uleb(imported.length + m)]);
     exports.push([...name('free'), 0x00, ...uleb(imported.length + m + 1)]);
   }
+  if (next) {
+    exports.push([...name('drive'), 0x00, ...uleb(imported.length + bodies.length)]);
+    bodies.push(driverBody(imported.length - 1, imported.length, ops.length));
+  }
   const bytes = Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vector(types)),
@@ -157,5 +186,6 @@ export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
     t[`f${k}`] = f.fn;
   });
   const { exports: e } = new WebAssembly.Instance(new WebAssembly.Module(bytes), { t });
-  return { calls: ops.map((_, k) => e[`c${k}`]), alloc: e.alloc ?? null, free: e.free ?? null, slots: slots.buffer };
+  const calls = ops.map((_, k) => e[`c${k}`]);
+  return { calls, alloc: e.alloc ?? null, free: e.free ?? null, drive: e.drive ?? null, slots: slots.buffer };
 }
