@@ -32,6 +32,27 @@ typedef struct {
   uint32_t ptr, len;
 } buffer_arg;
 
+/* A driven batch (ws_loop_next) calibrates the cost of the loop's work
+ * between two calls of an op once every this many of them, and estimates
+ * it as the least of the last BOUNDARY_WINDOW measures. */
+#define BOUNDARY_CALIBRATE_EVERY 64
+#define BOUNDARY_WINDOW 16
+
+/* The loop's cost between two driven calls, before a call of one op. */
+typedef struct {
+  uint64_t samples[BOUNDARY_WINDOW]; /* ticks */
+  uint32_t next, count, since;
+  uint64_t least; /* the estimate: the least sample */
+} boundary_cost;
+
+/* What a boundary between driven calls compares to tell whether it did
+ * more than the loop's usual work (boundary_extra). */
+typedef struct {
+  uint64_t control_due, anchored, grows_failed, total_bytes;
+  uint32_t n_bufs;
+  int watched;
+} boundary_state;
+
 struct ws_loop {
   ws_ring ring;
   ws_rng rng;
@@ -84,6 +105,8 @@ struct ws_loop {
   uint64_t call_switches;
   int in_call;
   uint64_t call_start;
+  boundary_cost *boundary; /* per op */
+  uint64_t stamp_ticks;    /* two stamps back to back differ by this (ticks) */
   /* The thread's CPU time at the run's start (ws_thread_cpu_ns), the clock
    * of the census budget; has_cpu 0 where the platform has none. */
   uint64_t cpu0;
@@ -96,6 +119,19 @@ struct ws_loop {
  * for a core); wall time where the platform has no per-thread CPU time.
  * About 1 µs: twice per census. */
 static uint64_t census_clock(const ws_loop *loop);
+
+/* The least difference of two stopwatch reads back to back, of 64 pairs:
+ * what one read adds to an interval it is taken in. */
+static uint64_t stamp_cost(const ws_clock *clock) {
+  uint64_t least = UINT64_MAX;
+  for (int i = 0; i < 64; i++) {
+    uint64_t a = ws_clock_ticks(clock);
+    uint64_t b = ws_clock_ticks(clock);
+    if (b - a < least)
+      least = b - a;
+  }
+  return least;
+}
 
 /* Nanoseconds from the run's start to now. */
 static uint64_t since_start(const ws_loop *loop) {
@@ -186,9 +222,11 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
     return WS_ENOMEM;
   loop->ops = malloc(n_ops * sizeof *loop->ops);
   loop->cumulative = malloc(n_ops * sizeof *loop->cumulative);
+  loop->boundary = calloc(n_ops, sizeof *loop->boundary);
   loop->memory_bytes = calloc(config->memories + 1, sizeof *loop->memory_bytes);
   loop->rss_fd = -1;
-  if (loop->ops == NULL || loop->cumulative == NULL || loop->memory_bytes == NULL) {
+  if (loop->ops == NULL || loop->cumulative == NULL || loop->memory_bytes == NULL ||
+      loop->boundary == NULL) {
     ws_loop_destroy(loop);
     return WS_ENOMEM;
   }
@@ -220,6 +258,7 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
   ws_clock_init(&loop->clock);
   loop->t0 = ws_clock_ticks(&loop->clock);
   loop->watch_ticks = ticks_for(loop, PREEMPTION_WATCH_NS);
+  loop->stamp_ticks = stamp_cost(&loop->clock);
   loop->has_cpu = ws_thread_cpu_ns(&loop->cpu0) == 0;
   loop->deadline = config->duration_ns > 0
                        ? loop->t0 + ticks_for(loop, (double)config->duration_ns)
@@ -237,6 +276,7 @@ void ws_loop_destroy(ws_loop *loop) {
     close(loop->rss_fd);
   free(loop->ops);
   free(loop->cumulative);
+  free(loop->boundary);
   free(loop->memory_bytes);
   free(loop);
 }
@@ -479,6 +519,8 @@ static int begin_call(ws_loop *loop) {
  * WS_STATUS_* that ends it, or an error. */
 static int end_call(ws_loop *loop, int outcome, uint64_t start, uint64_t end) {
   uint32_t op = loop->call_op;
+  if (start > end) /* an estimated start (ws_loop_next) past a short call's end */
+    start = end;
   uint64_t cpu_ns, switches_after;
   uint8_t preempted = 0;
   if (loop->call_watched && outcome != WS_CALL_PENDING &&
@@ -553,12 +595,43 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
   }
 }
 
+/* Whether the boundary between two driven calls did more than the loop's
+ * usual work (before: its state at the boundary's start): a control
+ * sample, an iteration mark, a failed grow's record, a grown memory, buffer
+ * arguments on either side, the counting pass's records, a preemption
+ * watch. Its cost is no constant: the next call takes a fresh stamp. */
+static int boundary_extra(const ws_loop *loop, const boundary_state *before) {
+  return loop->control_due != before->control_due || loop->anchored != before->anchored ||
+         loop->grows_failed != before->grows_failed ||
+         loop->total_bytes != before->total_bytes || before->n_bufs != 0 ||
+         loop->n_bufs != 0 || loop->counters != NULL || before->watched ||
+         loop->call_watched;
+}
+
+/* Adds a measured cost of the boundary before op (ticks, from the stamp
+ * that ends the last call to a fresh one) to op's window and refreshes its
+ * estimate: the window's smallest, so that a call is never shortened by a
+ * boundary that happened to cost more (a preemption, a cache miss) being
+ * taken as the rule, less stamp (what the fresh stamp itself adds: the
+ * estimate stands for a boundary without it). */
+static void calibrate(boundary_cost *b, uint64_t ticks, uint64_t stamp) {
+  b->samples[b->next++ % BOUNDARY_WINDOW] = ticks;
+  if (b->count < BOUNDARY_WINDOW)
+    b->count++;
+  uint64_t least = b->samples[0];
+  for (uint32_t i = 1; i < b->count; i++)
+    least = b->samples[i] < least ? b->samples[i] : least;
+  b->least = least > stamp ? least - stamp : 0;
+}
+
 int ws_loop_next(ws_loop *loop) {
-  uint64_t end = ws_clock_ticks(&loop->clock);
-  int rc = GO;
+  uint64_t now = ws_clock_ticks(&loop->clock);
+  boundary_state before = {loop->control_due, loop->anchored, loop->grows_failed,
+                           loop->total_bytes, loop->n_bufs,   loop->call_watched};
+  int rc = GO, chained = loop->in_call;
   if (loop->in_call) {
     loop->in_call = 0;
-    rc = end_call(loop, WS_CALL_RETURNED, loop->call_start, end);
+    rc = end_call(loop, WS_CALL_RETURNED, loop->call_start, now);
   }
   if (rc == GO)
     rc = begin_call(loop);
@@ -567,7 +640,21 @@ int ws_loop_next(ws_loop *loop) {
     return -1;
   }
   loop->in_call = 1;
+  /* One stamp per boundary: the end of the last call, plus what the loop's
+   * work between two calls costs, calibrated in the run, is the start of
+   * this one. A boundary that did more, or is due to calibrate, takes a
+   * fresh stamp. */
+  boundary_cost *b = &loop->boundary[loop->call_op];
+  if (chained && b->count > 0 && ++b->since < BOUNDARY_CALIBRATE_EVERY &&
+      !boundary_extra(loop, &before)) {
+    loop->call_start = now + b->least;
+    return (int)loop->call_op;
+  }
   loop->call_start = ws_clock_ticks(&loop->clock);
+  if (chained && !boundary_extra(loop, &before)) {
+    b->since = 0;
+    calibrate(b, loop->call_start - now, loop->stamp_ticks);
+  }
   return (int)loop->call_op;
 }
 
