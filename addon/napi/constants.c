@@ -99,6 +99,8 @@ static const ws_napi_number NUMBERS[] = {
     {"outputCounter", WS_OUTPUT_COUNTER},
     {"outputValues", WS_OUTPUT_VALUES},
     {"outputFoldPrime", WS_OUTPUT_FOLD_PRIME},
+    {"driverPages", WS_DRIVER_PAGES},
+    {"driverPagesMax", WS_DRIVER_PAGES_MAX},
     {"windowStatFields", WS_WINDOW_STAT_FIELDS},
     {"bandFields", WS_BAND_FIELDS},
     {"opsFields", WS_OPS_FIELDS},

@@ -20,6 +20,7 @@ typedef struct {
   napi_ref buffer;    /* weak: the last ArrayBuffer read from memory.buffer */
   napi_value current; /* buffer's handle in the engine's scope, or NULL */
   int fresh;          /* current was made in a driver's callback (v8_engine_next) */
+  int32_t pages_slot; /* where the driver stores its size (WS_DRIVER_PAGES), or -1 */
   uint64_t bytes;
   int shared;
   int dead; /* the module dropped it and it was collected */
@@ -275,6 +276,14 @@ static int memory_sizes(ws_engine *base, uint64_t *bytes, uint32_t n) {
   if (n > e->n_memories)
     return WS_EINVAL;
   for (uint32_t k = 0; k < n; k++) {
+    v8_memory *m = &e->memories[k];
+    if (e->loop != NULL && m->pages_slot >= 0) { /* the driver stored it */
+      uint32_t pages;
+      memcpy(&pages, e->slots + WS_DRIVER_PAGES + 4 * (size_t)m->pages_slot,
+             sizeof pages);
+      bytes[k] = m->bytes = (uint64_t)pages * (uint64_t)WS_PAGE_BYTES;
+      continue;
+    }
     if (refresh_memory(e->env, &e->memories[k]) != napi_ok)
       return engine_failed(e->env);
     bytes[k] = e->memories[k].bytes;
@@ -433,6 +442,22 @@ static napi_status read_slots(napi_env env, napi_value opts, v8_engine *e) {
   return napi_get_arraybuffer_info(env, slots, (void **)&e->slots, &e->slots_len);
 }
 
+/* Reads desc.pagesSlot, where the driver stores memory m's size: -1 when
+ * it is not a number, or there is no driver or no room for it. */
+static napi_status read_pages_slot(napi_env env, napi_value desc, const v8_engine *e,
+                                   v8_memory *m) {
+  napi_value v;
+  napi_valuetype type;
+  int32_t slot = -1;
+  NAPI_CHECK(napi_get_named_property(env, desc, "pagesSlot", &v));
+  NAPI_CHECK(napi_typeof(env, v, &type));
+  if (type == napi_number)
+    NAPI_CHECK(napi_get_value_int32(env, v, &slot));
+  int room = e->slots_len >= WS_DRIVER_PAGES + 4 * WS_DRIVER_PAGES_MAX;
+  m->pages_slot = e->drive_fn != NULL && room && slot < WS_DRIVER_PAGES_MAX ? slot : -1;
+  return napi_ok;
+}
+
 napi_status v8_engine_create(napi_env env, napi_value opts, v8_engine **out) {
   v8_engine *e = calloc(1, sizeof *e);
   if (e == NULL)
@@ -473,6 +498,7 @@ napi_status v8_engine_create(napi_env env, napi_value opts, v8_engine **out) {
     NAPI_CHECK(napi_coerce_to_bool(env, shared, &shared));
     NAPI_CHECK(napi_get_value_bool(env, shared, &is_shared));
     NAPI_CHECK(v8_engine_add_memory(e, memory, is_shared));
+    NAPI_CHECK(read_pages_slot(env, desc, e, &e->memories[i]));
   }
   return napi_ok;
 }
@@ -497,6 +523,7 @@ napi_status v8_engine_add_memory(v8_engine *e, napi_value memory, int shared) {
   v8_memory *m = &e->memories[e->n_memories];
   memset(m, 0, sizeof *m);
   m->shared = shared;
+  m->pages_slot = -1;
   NAPI_CHECK(napi_create_reference(e->env, memory, 0, &m->memory));
   e->n_memories++;
   return refresh_memory(e->env, m);
