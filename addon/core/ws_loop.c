@@ -34,7 +34,8 @@ typedef struct {
 
 /* A driven batch (ws_loop_next) calibrates the cost of the loop's work
  * between two calls of an op once every this many of them, and estimates
- * it as the least of the last BOUNDARY_WINDOW measures. */
+ * it as the least of the last BOUNDARY_WINDOW measures (taken at every
+ * boundary until there are that many). */
 #define BOUNDARY_CALIBRATE_EVERY 64
 #define BOUNDARY_WINDOW 16
 
@@ -105,6 +106,7 @@ struct ws_loop {
   uint64_t call_switches;
   int in_call;
   uint64_t call_start;
+  uint64_t call_after;     /* the last call's end, or call_start when read */
   boundary_cost *boundary; /* per op */
   uint64_t stamp_ticks;    /* two stamps back to back differ by this (ticks) */
   /* The thread's CPU time at the run's start (ws_thread_cpu_ns), the clock
@@ -519,8 +521,6 @@ static int begin_call(ws_loop *loop) {
  * WS_STATUS_* that ends it, or an error. */
 static int end_call(ws_loop *loop, int outcome, uint64_t start, uint64_t end) {
   uint32_t op = loop->call_op;
-  if (start > end) /* an estimated start (ws_loop_next) past a short call's end */
-    start = end;
   uint64_t cpu_ns, switches_after;
   uint8_t preempted = 0;
   if (loop->call_watched && outcome != WS_CALL_PENDING &&
@@ -562,6 +562,19 @@ static int end_call(ws_loop *loop, int outcome, uint64_t start, uint64_t end) {
   return GO;
 }
 
+/* The start of the driven call in flight that ended at end (ticks): its
+ * start, or, when an estimated start leaves it less than a stopwatch read
+ * (no call out of wasm and back is that short: the boundary before it cost
+ * less than the estimate, which is then measured afresh), the last call's
+ * end: a time that holds the boundary too, never one that is too short. */
+static uint64_t driven_start(ws_loop *loop, uint64_t end) {
+  if (loop->call_start == loop->call_after || loop->call_start + loop->stamp_ticks < end)
+    return loop->call_start;
+  boundary_cost *b = &loop->boundary[loop->call_op];
+  b->count = b->next = 0;
+  return loop->call_after;
+}
+
 int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
   if (loop->pending)
     return WS_EINVAL;
@@ -581,7 +594,7 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
     /* The driver came back in a call: it threw, or the engine failed. */
     loop->in_call = 0;
     return end_call(loop, outcome == WS_CALL_RETURNED ? WS_EENGINE : outcome,
-                    loop->call_start, end);
+                    driven_start(loop, end), end);
   }
   for (;;) {
     int rc = begin_call(loop);
@@ -631,7 +644,7 @@ int ws_loop_next(ws_loop *loop) {
   int rc = GO, chained = loop->in_call;
   if (loop->in_call) {
     loop->in_call = 0;
-    rc = end_call(loop, WS_CALL_RETURNED, loop->call_start, now);
+    rc = end_call(loop, WS_CALL_RETURNED, driven_start(loop, now), now);
   }
   if (rc == GO)
     rc = begin_call(loop);
@@ -645,12 +658,13 @@ int ws_loop_next(ws_loop *loop) {
    * this one. A boundary that did more, or is due to calibrate, takes a
    * fresh stamp. */
   boundary_cost *b = &loop->boundary[loop->call_op];
-  if (chained && b->count > 0 && ++b->since < BOUNDARY_CALIBRATE_EVERY &&
+  if (chained && b->count == BOUNDARY_WINDOW && ++b->since < BOUNDARY_CALIBRATE_EVERY &&
       !boundary_extra(loop, &before)) {
+    loop->call_after = now;
     loop->call_start = now + b->least;
     return (int)loop->call_op;
   }
-  loop->call_start = ws_clock_ticks(&loop->clock);
+  loop->call_start = loop->call_after = ws_clock_ticks(&loop->clock);
   if (chained && !boundary_extra(loop, &before)) {
     b->since = 0;
     calibrate(b, loop->call_start - now, loop->stamp_ticks);

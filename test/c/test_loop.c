@@ -296,6 +296,8 @@ static void test_records(void) {
      * start too), within the nanosecond the two roundings may lose. */
     if (i > 0)
       in_turn &= recs[i].t + 1 >= recs[i - 1].t + recs[i - 1].a;
+    /* Every call has a time (an estimated start never swallows a call). */
+    in_turn &= recs[i].a > 0;
     op0 += recs[i].op == 0;
     int should_grow = (i + 1) % 100 == 0;
     grew += (recs[i].flags & WS_FLAG_GREW) != 0;
