@@ -79,11 +79,13 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns);
 
 /* For an engine that drives the calls (ws_engine_ops.drive), inside
  * ws_loop_run: ends the call in flight, which returned, and begins the
- * next, exactly as ws_loop_run does between two calls (one stopwatch read
- * ends the call in flight, one starts the next, so that the time between
- * them is the module's and the driver's alone). Returns the op to call now
- * with the staged arguments, or -1 when the batch ends (ws_loop_run returns
- * the status or error it ended on). */
+ * next, exactly as ws_loop_run does between two calls, but with one
+ * stopwatch read: it ends the call in flight, and the next starts at it
+ * plus the loop's work between two calls of that op, calibrated in the run
+ * (a fresh read where the boundary did more, or to calibrate; see
+ * docs/architecture.md). Returns the op to call now with the staged
+ * arguments, or -1 when the batch ends (ws_loop_run returns the status or
+ * error it ended on). */
 int ws_loop_next(ws_loop *loop);
 
 /* Whether a driven call is in flight: an exception the driver came back
