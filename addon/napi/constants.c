@@ -99,6 +99,7 @@ static const ws_napi_number NUMBERS[] = {
     {"outputCounter", WS_OUTPUT_COUNTER},
     {"outputValues", WS_OUTPUT_VALUES},
     {"outputFoldPrime", WS_OUTPUT_FOLD_PRIME},
+    {"driverOp", WS_DRIVER_OP},
     {"driverPages", WS_DRIVER_PAGES},
     {"driverPagesMax", WS_DRIVER_PAGES_MAX},
     {"windowStatFields", WS_WINDOW_STAT_FIELDS},

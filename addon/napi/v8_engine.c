@@ -349,6 +349,13 @@ static int free_block(ws_engine *base, uint32_t ptr, uint32_t len) {
   return call_trampoline(e, e->free_fn);
 }
 
+/* Leaves -1 as the driver's op (WS_DRIVER_OP): a driver run outside a
+ * batch, whose next() stores nothing, stops at once. */
+static void stop_driver(v8_engine *e) {
+  int32_t none = -1;
+  memcpy(e->slots + WS_DRIVER_OP, &none, sizeof none);
+}
+
 /* Runs a batch through the trampoline's driver: one call into JS, whose
  * loop asks v8_engine_next for each op. The memories' buffer handles are
  * read first, in the batch's scope, so that the calls reuse them. */
@@ -369,6 +376,7 @@ static int drive(ws_engine *base, ws_loop *loop) {
   driving = outer;
   e->loop = NULL;
   forget_handles(e);
+  stop_driver(e);
   if (status == napi_ok)
     return WS_CALL_RETURNED;
   if (status != napi_pending_exception)
@@ -388,14 +396,15 @@ static const ws_engine_ops v8_driven_ops = {
     stage_args, call, memory_sizes, memory_view, alloc, free_block, NULL, drive};
 
 napi_value v8_engine_next(napi_env env, napi_callback_info info) {
+  (void)env;
   (void)info;
   v8_engine *e = driving;
-  int op = e != NULL ? ws_loop_next(e->loop) : -1;
-  if (e != NULL)
-    forget_fresh(e);
-  napi_value v = NULL;
-  napi_create_int32(env, op, &v);
-  return v;
+  if (e == NULL)
+    return NULL;
+  int32_t op = ws_loop_next(e->loop);
+  forget_fresh(e);
+  memcpy(e->slots + WS_DRIVER_OP, &op, sizeof op);
+  return NULL;
 }
 
 /* ---- construction ---- */
@@ -453,8 +462,8 @@ static napi_status read_pages_slot(napi_env env, napi_value desc, const v8_engin
   NAPI_CHECK(napi_typeof(env, v, &type));
   if (type == napi_number)
     NAPI_CHECK(napi_get_value_int32(env, v, &slot));
-  int room = e->slots_len >= WS_DRIVER_PAGES + 4 * WS_DRIVER_PAGES_MAX;
-  m->pages_slot = e->drive_fn != NULL && room && slot < WS_DRIVER_PAGES_MAX ? slot : -1;
+  int driven = e->base.ops->drive != NULL;
+  m->pages_slot = driven && slot < WS_DRIVER_PAGES_MAX ? slot : -1;
   return napi_ok;
 }
 
@@ -476,14 +485,16 @@ napi_status v8_engine_create(napi_env env, napi_value opts, v8_engine **out) {
   e->alloc_fn = optional_ref(env, opts, "alloc");
   e->free_fn = optional_ref(env, opts, "free");
   e->drive_fn = scenario ? NULL : optional_ref(env, opts, "drive");
-  if (e->drive_fn != NULL)
-    e->base.ops = &v8_driven_ops;
   NAPI_CHECK(read_ops(env, opts, e));
   NAPI_CHECK(read_slots(env, opts, e));
   if (!e->scenario && e->slots == NULL) {
     napi_throw_type_error(env, "WS_EINVAL",
                           "a raw module's ops need the trampoline's slots");
     return napi_pending_exception;
+  }
+  if (e->drive_fn != NULL && e->slots_len >= WS_DRIVER_PAGES + 4 * WS_DRIVER_PAGES_MAX) {
+    e->base.ops = &v8_driven_ops;
+    stop_driver(e);
   }
   uint32_t n;
   napi_value memories;

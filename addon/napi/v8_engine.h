@@ -53,9 +53,10 @@ napi_status v8_engine_settled(v8_engine *engine, napi_value error);
 /* Stores in *out what the last failing call threw, or undefined. */
 napi_status v8_engine_error(v8_engine *engine, napi_value *out);
 
-/* loopNext(): the trampoline driver's callback. Returns the op the loop of
- * the batch the thread's driver runs wants called next (ws_loop_next), or
- * -1 when the batch ends (or no batch is driven). */
+/* loopNext(): the trampoline driver's callback. Stores at WS_DRIVER_OP of
+ * the slots the op the loop of the batch the thread's driver runs wants
+ * called next (ws_loop_next), or -1 when the batch ends; does nothing when
+ * no batch is driven. Returns undefined. */
 napi_value v8_engine_next(napi_env env, napi_callback_info info);
 
 /* Releases every reference and frees engine; NULL is allowed. */

@@ -156,7 +156,7 @@ test("trampoline: the driver calls the ops next() names until it says -1, storin
     const seen = new Uint32Array(t.slots, protocol.DRIVER_PAGES, 2);
     pages.push([...seen]);
     if (pages.length === 2) memories[0].grow(1);
-    return picks[pages.length - 1];
+    new Int32Array(t.slots, protocol.DRIVER_OP, 1)[0] = picks[pages.length - 1];
   };
   t = buildTrampoline([op(0), op(1)], null, WebAssembly, 0, next, memories);
   assert.deepEqual(t.sized, memories);

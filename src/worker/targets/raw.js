@@ -342,7 +342,16 @@ export async function prepareRawTarget({ path, bytes: given = null }, config, st
     const unshared = memoryNames
       .map((n) => instance.exports[n])
       .filter((m) => !(m.buffer instanceof SharedArrayBuffer));
-    trampoline = buildTrampoline(targets, allocator, pristine, outputs, () => loopNext(), unshared);
+    trampoline = buildTrampoline(
+      targets,
+      allocator,
+      pristine,
+      outputs,
+      () => {
+        loopNext();
+      },
+      unshared,
+    );
   } catch (err) {
     throw usageError(
       'WS_ESIGNATURE',

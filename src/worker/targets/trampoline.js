@@ -6,8 +6,9 @@
 // that loads them, calls the export (a direct wasm-to-wasm call) and drops
 // its results. The allocator calls for buffer arguments go the same way.
 // Slot k is the 8 bytes at 8 * k; a value sits at the start of its slot.
-// Given the addon's next(), it also builds a driver: a wasm loop that asks
-// next() which op to call (-1: the batch ends) and calls its function, so
+// Given the addon's next(), it also builds a driver: a wasm loop that calls
+// next(), reads the op it stored at DRIVER_OP of the slots (-1: the batch
+// ends) and calls its function, so
 // that the C loop makes one call into JS per batch, and each op's call goes
 // out of wasm to C and back (cheaper in V8 than a call from C into JS). Before
 // each next() it stores the size in pages of the module's unshared memories
@@ -15,6 +16,7 @@
 // only function is memory.size), so that C reads them without Node-API.
 import { TRAMPOLINE_NAME } from '../../harness-names.js';
 import {
+  DRIVER_OP,
   DRIVER_PAGES,
   DRIVER_PAGES_MAX,
   OUTPUT_COUNTER,
@@ -121,9 +123,9 @@ function checkedCallBody(target, args, results, capacity) {
 }
 
 // The driver's body: loop { store the sizes; block (stop) { block (op n-1)
-// ... { block (op 0) { br_table (next()) } call op 0; continue } ... call op
-// n-1; continue } }: next() picks the block whose end is followed by its
-// op's call, and -1 (or any value past the ops) leaves. next, first, sizes:
+// ... { block (op 0) { next(); br_table (the op) } call op 0; continue } ...
+// call op n-1; continue } }: the op next() stored picks the block whose end
+// is followed by its op's call, and -1 (or any value past the ops) leaves. next, first, sizes:
 // function indexes (sizes: one per sized memory).
 function driverBody(next, first, n, sizes) {
   const body = [0, OP.loop, OP.voidBlock];
@@ -132,7 +134,7 @@ function driverBody(next, first, n, sizes) {
   });
   body.push(OP.block, OP.voidBlock);
   for (let k = 0; k < n; k++) body.push(OP.block, OP.voidBlock);
-  body.push(OP.call, ...uleb(next), OP.brTable, ...uleb(n));
+  body.push(OP.call, ...uleb(next), ...i32At(DRIVER_OP), OP.brTable, ...uleb(n));
   for (let k = 0; k <= n; k++) body.push(...uleb(k));
   for (let k = 0; k < n; k++) body.push(OP.end, OP.call, ...uleb(first + k), OP.br, ...uleb(n - k));
   body.push(OP.end, OP.end, OP.end);
@@ -158,8 +160,9 @@ function sizeOf(memory, WebAssembly) {
  * exports with their signatures: malloc(len[, align]) -> ptr, free(ptr[,
  * len[, align]])). WebAssembly: the constructors to use (the capture hooks
  * must not see the trampoline). outputs: 0, or the capacity (a power of two)
- * of the checked outputs' ring (OUTPUT_VALUES). next: the addon's loopNext,
- * or null for no driver; memories: the unshared WebAssembly.Memory objects
+ * of the checked outputs' ring (OUTPUT_VALUES). next: a function that calls
+ * the addon's loopNext (which stores the op at DRIVER_OP), or null for no
+ * driver; memories: the unshared WebAssembly.Memory objects
  * whose sizes the driver stores (the first DRIVER_PAGES_MAX). Returns {
  * calls: [function per op], alloc, free, drive (null without next), sized
  * (the memories the driver stores, in slot order), slots: ArrayBuffer } or
@@ -170,7 +173,7 @@ export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0, next =
   if (allocator) imported.push(allocator.malloc, allocator.free);
   const sized = next ? memories.slice(0, DRIVER_PAGES_MAX) : [];
   const sizes = sized.map((memory) => ({ fn: sizeOf(memory, WebAssembly), params: [], results: ['i32'] }));
-  if (next) imported.push(...sizes, { fn: next, params: [], results: ['i32'] });
+  if (next) imported.push(...sizes, { fn: next, params: [], results: [] });
   const types = [...imported.map(funcType), funcType({ params: [], results: [] })];
   const voidType = imported.length;
   const imports = imported.map((_, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
