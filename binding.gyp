@@ -14,7 +14,13 @@
         "-D_POSIX_C_SOURCE=200809L",
         "-Wall",
         "-Wextra",
-        "-O2"
+        "-O2",
+        "-fvisibility=hidden",
+        "-flto=auto"
+      ],
+      "ldflags": [
+        "-O2",
+        "-flto=auto"
       ],
       "libraries": [
         "-lffi",

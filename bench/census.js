@@ -8,7 +8,8 @@
 // target <= 2x), and
 // the census's share of the loop thread's CPU time (kept under
 // 5 % by the census's own 4 % budget, charged in that thread's CPU time,
-// which skips censuses due too soon; the share without the budget is
+// which skips censuses due too soon, and the floor's cap of 4.5 % on the 16
+// censuses the budget does not skip; the share without the budget is
 // printed too). Twice: quiet, and with two busy loops started halfway
 // through the run (a machine loaded mid-run stretches wall time, not the
 // CPU time a walk uses). The share of wall time is printed for both.

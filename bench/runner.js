@@ -3,13 +3,16 @@
 // each call, stored into a Float64Array), and wasm-soak's C loop (the real
 // runner: worker, ring, drain to the log, yields and slow samples), their
 // repetitions interleaved (references, then the harness, REPEATS times) and
-// the medians compared, with the load average printed. Also prints bytes
-// per sample and the main thread's drain throughput.
+// the medians compared, with the load average printed. Also prints the loop
+// thread's CPU time per call (its control samples' thread CPU; no target:
+// a figure a loaded machine stretches less), bytes per sample and the main
+// thread's drain throughput.
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { decodeLog } from '../src/analysis/log-reader.js';
 import { parseCommand } from '../src/library/parse-command.js';
 import { runConfig } from '../src/options/schema.js';
 import { createDrain, createRing } from '../src/run/drain.js';
@@ -30,7 +33,10 @@ function loops() {
   });
 }
 
-/** One run of the real runner: { perIteration (ns), bytesPerSample }. */
+/**
+ * One run of the real runner: { perIteration (ns of wall time), threadCpu (ns of the loop
+ * thread's CPU time per call, from its control samples), bytesPerSample }.
+ */
 async function harness() {
   const out = mkdtempSync(join(tmpdir(), 'wasm-soak-bench-'));
   const argv = [modulePath, '-n', String(N), '--seed', '1', '--call', 'noop', '--warmup', '0'];
@@ -38,8 +44,10 @@ async function harness() {
   Object.assign(cfg, { out, quiet: true, formats: [] });
   try {
     const { summary } = await runTarget(modulePath, cfg, ['run', modulePath]);
+    const cpu = (await decodeLog(join(out, 'samples.wslog'))).metrics.threadCpuNs?.value ?? [];
     return {
       perIteration: (summary.durationMs * 1e6) / summary.iterations.completed,
+      threadCpu: cpu.length > 1 ? (cpu[cpu.length - 1] - cpu[0]) / summary.iterations.completed : NaN,
       bytesPerSample: statSync(join(out, 'samples.wslog')).size / summary.samples.calls,
     };
   } finally {
@@ -71,7 +79,11 @@ const reps = [];
 for (let r = 0; r < REPEATS; r++) reps.push({ ...(await loops()), ...(await harness()) });
 const median = (key) => reps.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(REPEATS / 2)];
 const ref = { bare: median('bare'), hand: median('hand') };
-const h = { perIteration: median('perIteration'), bytesPerSample: median('bytesPerSample') };
+const h = {
+  perIteration: median('perIteration'),
+  threadCpu: median('threadCpu'),
+  bytesPerSample: median('bytesPerSample'),
+};
 const overhead = h.perIteration - ref.bare;
 console.log(
   `runner: ${N} calls of an empty export, median of ${REPEATS} interleaved, load ${load0.toFixed(1)} to ${loadavg()[0].toFixed(1)}`,
@@ -82,7 +94,10 @@ console.log(
   `  wasm-soak C loop       ${h.perIteration.toFixed(1)} ns/iteration (whole run: ring, drain, yields, slow samples)`,
 );
 console.log(
-  `  harness overhead       ${overhead.toFixed(1)} ns/iteration (target <= 100)  ${overhead <= 100 ? 'ok' : 'MISSED'}`,
+  `  loop thread's CPU      ${h.threadCpu.toFixed(1)} ns/iteration (the worker's own time, which a loaded machine stretches less than the wall time)`,
+);
+console.log(
+  `  harness overhead       ${overhead.toFixed(1)} ns/iteration (target <= 60)  ${overhead <= 60 ? 'ok' : 'MISSED'}`,
 );
 console.log(
   `  ratio to hand-written  ${(h.perIteration / ref.hand).toFixed(2)}x (target <= 1.0, reference ${ref.hand.toFixed(1)} ns)  ${h.perIteration <= ref.hand ? 'ok' : 'MISSED'}`,

@@ -54,6 +54,10 @@ export const VALUE_TYPE = freeze(c.valueType);
 export const OUTPUT_COUNTER = c.outputCounter;
 export const OUTPUT_VALUES = c.outputValues;
 export const OUTPUT_FOLD_PRIME = c.outputFoldPrime;
+/** Where a raw module's driver stores its memories' sizes in pages and finds the op to call (ws_protocol.h WS_DRIVER_*). */
+export const DRIVER_OP = c.driverOp;
+export const DRIVER_PAGES = c.driverPages;
+export const DRIVER_PAGES_MAX = c.driverPagesMax;
 export const ROLE = freeze(c.role);
 /** Allocators the heap census recognises (metric censusKind). */
 export const CENSUS_KIND = freeze(c.censusKind);

@@ -28,6 +28,7 @@ static int has_invariant_tsc(void) {
 void ws_clock_init(ws_clock *clock) {
   clock->tsc = has_invariant_tsc();
   clock->ns_per_tick = 1.0;
+  clock->ns_per_tick_q32 = UINT64_C(1) << 32;
   clock->tick0 = ws_clock_ticks(clock);
   if (!clock->tsc)
     return;
@@ -43,5 +44,6 @@ void ws_clock_init(ws_clock *clock) {
     return;
   }
   clock->ns_per_tick = (double)(ns1 - ns0) / (double)(tick1 - tick0);
+  clock->ns_per_tick_q32 = (uint64_t)(clock->ns_per_tick * 4294967296.0 + 0.5);
   clock->tick0 = tick0;
 }

@@ -32,6 +32,28 @@ typedef struct {
   uint32_t ptr, len;
 } buffer_arg;
 
+/* A driven batch (ws_loop_next) calibrates the cost of the loop's work
+ * between two calls of an op once every this many of them, and estimates
+ * it as the least of the last BOUNDARY_WINDOW measures (taken at every
+ * boundary until there are that many). */
+#define BOUNDARY_CALIBRATE_EVERY 64
+#define BOUNDARY_WINDOW 16
+
+/* The loop's cost between two driven calls, before a call of one op. */
+typedef struct {
+  uint64_t samples[BOUNDARY_WINDOW]; /* ticks */
+  uint32_t next, count, since;
+  uint64_t least; /* the estimate: the least sample */
+} boundary_cost;
+
+/* What a boundary between driven calls compares to tell whether it did
+ * more than the loop's usual work (boundary_extra). */
+typedef struct {
+  uint64_t control_due, anchored, grows_failed, total_bytes;
+  uint32_t n_bufs;
+  int watched;
+} boundary_state;
+
 struct ws_loop {
   ws_ring ring;
   ws_rng rng;
@@ -67,6 +89,26 @@ struct ws_loop {
   uint64_t control_due;
   uint64_t control_sink;
   int watch_preemption; /* the last call was long: watch the next */
+  uint64_t watch_ticks; /* PREEMPTION_WATCH_NS in stopwatch ticks */
+  /* The batch (ws_loop_run): its calls made and allowed, when it ends
+   * (ticks), and, for a driven batch, the status it ended on. */
+  uint32_t batch_done, batch_calls;
+  uint64_t batch_end;
+  int batch_status;
+  /* The call begun (begin_call): its op, memory bytes before it, buffers,
+   * whether it is watched for preemption and the switches before it, and
+   * for a driven batch whether it is in flight and its start (ticks). */
+  uint32_t call_op;
+  uint64_t call_before;
+  buffer_arg bufs[WS_MAX_PARAMS];
+  uint32_t n_bufs;
+  int call_watched;
+  uint64_t call_switches;
+  int in_call;
+  uint64_t call_start;
+  uint64_t call_after;     /* the last call's end, or call_start when read */
+  boundary_cost *boundary; /* per op */
+  uint64_t stamp_ticks;    /* two stamps back to back differ by this (ticks) */
   /* The thread's CPU time at the run's start (ws_thread_cpu_ns), the clock
    * of the census budget; has_cpu 0 where the platform has none. */
   uint64_t cpu0;
@@ -79,6 +121,19 @@ struct ws_loop {
  * for a core); wall time where the platform has no per-thread CPU time.
  * About 1 µs: twice per census. */
 static uint64_t census_clock(const ws_loop *loop);
+
+/* The least difference of two stopwatch reads back to back, of 64 pairs:
+ * what one read adds to an interval it is taken in. */
+static uint64_t stamp_cost(const ws_clock *clock) {
+  uint64_t least = UINT64_MAX;
+  for (int i = 0; i < 64; i++) {
+    uint64_t a = ws_clock_ticks(clock);
+    uint64_t b = ws_clock_ticks(clock);
+    if (b - a < least)
+      least = b - a;
+  }
+  return least;
+}
 
 /* Nanoseconds from the run's start to now. */
 static uint64_t since_start(const ws_loop *loop) {
@@ -169,9 +224,11 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
     return WS_ENOMEM;
   loop->ops = malloc(n_ops * sizeof *loop->ops);
   loop->cumulative = malloc(n_ops * sizeof *loop->cumulative);
+  loop->boundary = calloc(n_ops, sizeof *loop->boundary);
   loop->memory_bytes = calloc(config->memories + 1, sizeof *loop->memory_bytes);
   loop->rss_fd = -1;
-  if (loop->ops == NULL || loop->cumulative == NULL || loop->memory_bytes == NULL) {
+  if (loop->ops == NULL || loop->cumulative == NULL || loop->memory_bytes == NULL ||
+      loop->boundary == NULL) {
     ws_loop_destroy(loop);
     return WS_ENOMEM;
   }
@@ -202,6 +259,8 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
   loop->rss_fd = ws_rss_open();
   ws_clock_init(&loop->clock);
   loop->t0 = ws_clock_ticks(&loop->clock);
+  loop->watch_ticks = ticks_for(loop, PREEMPTION_WATCH_NS);
+  loop->stamp_ticks = stamp_cost(&loop->clock);
   loop->has_cpu = ws_thread_cpu_ns(&loop->cpu0) == 0;
   loop->deadline = config->duration_ns > 0
                        ? loop->t0 + ticks_for(loop, (double)config->duration_ns)
@@ -219,6 +278,7 @@ void ws_loop_destroy(ws_loop *loop) {
     close(loop->rss_fd);
   free(loop->ops);
   free(loop->cumulative);
+  free(loop->boundary);
   free(loop->memory_bytes);
   free(loop);
 }
@@ -409,88 +469,211 @@ static void sample_control(ws_loop *loop, uint64_t now) {
   loop->control_due = end + ticks_for(loop, interval);
 }
 
+/* A step of the batch that goes on: begin_call and end_call return it
+ * when the batch has more calls to make. */
+#define GO (-0x7fffffff)
+
+/* Begins the next call of the batch: checks that the run and the batch go
+ * on and the ring has room, writes a due iteration mark, picks the op,
+ * builds and stages its arguments, publishes the call, starts its counters
+ * and reads the thread's usage when the call is watched. Returns GO with
+ * the op in loop->call_op, a WS_STATUS_* that ends the batch, or an error. */
+static int begin_call(ws_loop *loop) {
+  if (loop->iteration >= loop->end)
+    return WS_STATUS_DONE;
+  if (ws_ring_stop_requested(&loop->ring))
+    return WS_STATUS_STOPPED;
+  if (loop->batch_done >= loop->batch_calls)
+    return WS_STATUS_YIELD;
+  int anchor_due =
+      (loop->iteration & ((UINT64_C(1) << WS_ITERATION_ANCHOR_SHIFT) - 1)) == 0 &&
+      loop->iteration > 0 && loop->anchored != loop->iteration + 1;
+  if (ws_ring_free_slots(&loop->ring) < SLOTS_PER_CALL + (uint32_t)anchor_due) {
+    loop->stall_start = ws_clock_ticks(&loop->clock);
+    return WS_STATUS_FULL;
+  }
+  if (anchor_due)
+    anchor(loop);
+  uint32_t op = ws_rng_pick(&loop->rng, loop->cumulative, loop->n_ops);
+  ws_value args[2 * WS_MAX_PARAMS];
+  uint32_t n_args;
+  int rc = build_args(loop, &loop->ops[op], args, &n_args, loop->bufs, &loop->n_bufs);
+  if (rc == 0)
+    rc = loop->engine->ops->stage_args(loop->engine, op, args, n_args);
+  if (rc != 0)
+    return rc;
+  loop->batch_done++;
+  set_ctl(loop, WS_CTL_ITERATION, (int32_t)(uint32_t)loop->iteration);
+  set_ctl(loop, WS_CTL_ITERATION_HIGH, (int32_t)(uint32_t)(loop->iteration >> 32));
+  set_ctl(loop, WS_CTL_CALL, (int32_t)op + 1);
+  loop->call_op = op;
+  loop->call_before = loop->total_bytes;
+  reset_counters(loop);
+  uint64_t cpu_ns;
+  loop->call_watched =
+      loop->watch_preemption && ws_thread_usage(&cpu_ns, &loop->call_switches) == 0;
+  return GO;
+}
+
+/* Ends the call begun by begin_call that ran from start to end (ticks) with
+ * outcome (WS_CALL_*, or an engine error): its preemption flag, its records,
+ * its buffers, a due control sample. Returns GO when the batch goes on, the
+ * WS_STATUS_* that ends it, or an error. */
+static int end_call(ws_loop *loop, int outcome, uint64_t start, uint64_t end) {
+  uint32_t op = loop->call_op;
+  uint64_t cpu_ns, switches_after;
+  uint8_t preempted = 0;
+  if (loop->call_watched && outcome != WS_CALL_PENDING &&
+      ws_thread_usage(&cpu_ns, &switches_after) == 0 &&
+      switches_after != loop->call_switches)
+    preempted = WS_FLAG_PREEMPTED;
+  loop->watch_preemption = end - start >= loop->watch_ticks;
+  if (outcome != WS_CALL_PENDING)
+    set_ctl(loop, WS_CTL_CALL, 0);
+  if (outcome < 0)
+    return outcome;
+  int rc;
+  if (outcome == WS_CALL_THREW) {
+    /* The main thread is terminating the worker in this call (a hung
+     * call, a second signal): V8 makes it return as thrown, but it was
+     * cut short, and no record says otherwise. */
+    if (__atomic_load_n(&loop->ring.ctl[WS_CTL_STOP], __ATOMIC_ACQUIRE) ==
+        WS_STOP_ABANDON)
+      return WS_STATUS_STOPPED;
+    rc = finish_call(loop, op, start, end, loop->call_before, WS_FLAG_THREW | preempted,
+                     1);
+    return rc != 0 ? rc : WS_STATUS_THREW;
+  }
+  if (outcome == WS_CALL_PENDING) {
+    loop->pending = 1;
+    loop->pending_start = start;
+    loop->pending_before = loop->call_before;
+    loop->pending_op = op;
+    return WS_STATUS_ASYNC;
+  }
+  if ((rc = free_buffers(loop, loop->bufs, loop->n_bufs)) != 0 ||
+      (rc = finish_call(loop, op, start, end, loop->call_before, preempted, 1)) != 0)
+    return rc;
+  sample_control(loop, end);
+  if (loop->deadline != 0 && end >= loop->deadline)
+    return WS_STATUS_DEADLINE;
+  if (end >= loop->batch_end)
+    return WS_STATUS_YIELD;
+  return GO;
+}
+
+/* The start of the driven call in flight that ended at end (ticks): its
+ * start, or, when an estimated start leaves it less than a stopwatch read
+ * (no call out of wasm and back is that short: the boundary before it cost
+ * less than the estimate, which is then measured afresh), the last call's
+ * end: a time that holds the boundary too, never one that is too short. */
+static uint64_t driven_start(ws_loop *loop, uint64_t end) {
+  if (loop->call_start == loop->call_after || loop->call_start + loop->stamp_ticks < end)
+    return loop->call_start;
+  boundary_cost *b = &loop->boundary[loop->call_op];
+  b->count = b->next = 0;
+  return loop->call_after;
+}
+
 int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
   if (loop->pending)
     return WS_EINVAL;
   mark_stall(loop);
   sample_control(loop, ws_clock_ticks(&loop->clock));
+  loop->batch_calls = max_calls;
+  loop->batch_done = 0;
+  loop->batch_end = ws_clock_ticks(&loop->clock) + ticks_for(loop, (double)max_ns);
   const ws_engine_ops *engine = loop->engine->ops;
-  uint64_t batch_end = ws_clock_ticks(&loop->clock) + ticks_for(loop, (double)max_ns);
-  for (uint32_t done = 0;; done++) {
-    if (loop->iteration >= loop->end)
-      return WS_STATUS_DONE;
-    if (ws_ring_stop_requested(&loop->ring))
-      return WS_STATUS_STOPPED;
-    if (done >= max_calls)
-      return WS_STATUS_YIELD;
-    int anchor_due =
-        (loop->iteration & ((UINT64_C(1) << WS_ITERATION_ANCHOR_SHIFT) - 1)) == 0 &&
-        loop->iteration > 0 && loop->anchored != loop->iteration + 1;
-    if (ws_ring_free_slots(&loop->ring) < SLOTS_PER_CALL + (uint32_t)anchor_due) {
-      loop->stall_start = ws_clock_ticks(&loop->clock);
-      return WS_STATUS_FULL;
-    }
-    if (anchor_due)
-      anchor(loop);
-    uint32_t op = ws_rng_pick(&loop->rng, loop->cumulative, loop->n_ops);
-    ws_value args[2 * WS_MAX_PARAMS];
-    buffer_arg bufs[WS_MAX_PARAMS];
-    uint32_t n_args, n_bufs;
-    int rc = build_args(loop, &loop->ops[op], args, &n_args, bufs, &n_bufs);
-    if (rc == 0)
-      rc = engine->stage_args(loop->engine, op, args, n_args);
-    if (rc != 0)
-      return rc;
-    set_ctl(loop, WS_CTL_ITERATION, (int32_t)(uint32_t)loop->iteration);
-    set_ctl(loop, WS_CTL_ITERATION_HIGH, (int32_t)(uint32_t)(loop->iteration >> 32));
-    set_ctl(loop, WS_CTL_CALL, (int32_t)op + 1);
-    uint64_t before = loop->total_bytes;
-    reset_counters(loop);
-
-    uint64_t cpu_ns, switches = 0, switches_after = 0;
-    int watch = loop->watch_preemption && ws_thread_usage(&cpu_ns, &switches) == 0;
-
-    uint64_t start = ws_clock_ticks(&loop->clock);
-    int outcome = engine->call(loop->engine, op);
+  if (engine->drive != NULL) {
+    loop->in_call = 0;
+    loop->batch_status = GO;
+    int outcome = engine->drive(loop->engine, loop);
     uint64_t end = ws_clock_ticks(&loop->clock);
-
-    uint8_t preempted = 0;
-    if (watch && outcome != WS_CALL_PENDING &&
-        ws_thread_usage(&cpu_ns, &switches_after) == 0 && switches_after != switches)
-      preempted = WS_FLAG_PREEMPTED;
-    loop->watch_preemption =
-        (double)ws_clock_ns(&loop->clock, end - start) >= PREEMPTION_WATCH_NS;
-
-    if (outcome != WS_CALL_PENDING)
-      set_ctl(loop, WS_CTL_CALL, 0);
-    if (outcome < 0)
-      return outcome;
-    if (outcome == WS_CALL_THREW) {
-      /* The main thread is terminating the worker in this call (a hung
-       * call, a second signal): V8 makes it return as thrown, but it was
-       * cut short, and no record says otherwise. */
-      if (__atomic_load_n(&loop->ring.ctl[WS_CTL_STOP], __ATOMIC_ACQUIRE) ==
-          WS_STOP_ABANDON)
-        return WS_STATUS_STOPPED;
-      rc = finish_call(loop, op, start, end, before, WS_FLAG_THREW | preempted, 1);
-      return rc != 0 ? rc : WS_STATUS_THREW;
-    }
-    if (outcome == WS_CALL_PENDING) {
-      loop->pending = 1;
-      loop->pending_start = start;
-      loop->pending_before = before;
-      loop->pending_op = op;
-      return WS_STATUS_ASYNC;
-    }
-    if ((rc = free_buffers(loop, bufs, n_bufs)) != 0 ||
-        (rc = finish_call(loop, op, start, end, before, preempted, 1)) != 0)
-      return rc;
-    sample_control(loop, end);
-    if (loop->deadline != 0 && end >= loop->deadline)
-      return WS_STATUS_DEADLINE;
-    if (end >= batch_end)
-      return WS_STATUS_YIELD;
+    if (!loop->in_call)
+      return outcome < 0 || loop->batch_status == GO ? WS_EENGINE : loop->batch_status;
+    /* The driver came back in a call: it threw, or the engine failed. */
+    loop->in_call = 0;
+    return end_call(loop, outcome == WS_CALL_RETURNED ? WS_EENGINE : outcome,
+                    driven_start(loop, end), end);
   }
+  for (;;) {
+    int rc = begin_call(loop);
+    if (rc != GO)
+      return rc;
+    uint64_t start = ws_clock_ticks(&loop->clock);
+    int outcome = engine->call(loop->engine, loop->call_op);
+    uint64_t end = ws_clock_ticks(&loop->clock);
+    if ((rc = end_call(loop, outcome, start, end)) != GO)
+      return rc;
+  }
+}
+
+/* Whether the boundary between two driven calls did more than the loop's
+ * usual work (before: its state at the boundary's start): a control
+ * sample, an iteration mark, a failed grow's record, a grown memory, buffer
+ * arguments on either side, the counting pass's records, a preemption
+ * watch. Its cost is no constant: the next call takes a fresh stamp. */
+static int boundary_extra(const ws_loop *loop, const boundary_state *before) {
+  return loop->control_due != before->control_due || loop->anchored != before->anchored ||
+         loop->grows_failed != before->grows_failed ||
+         loop->total_bytes != before->total_bytes || before->n_bufs != 0 ||
+         loop->n_bufs != 0 || loop->counters != NULL || before->watched ||
+         loop->call_watched;
+}
+
+/* Adds a measured cost of the boundary before op (ticks, from the stamp
+ * that ends the last call to a fresh one) to op's window and refreshes its
+ * estimate: the window's smallest, so that a call is never shortened by a
+ * boundary that happened to cost more (a preemption, a cache miss) being
+ * taken as the rule, less stamp (what the fresh stamp itself adds: the
+ * estimate stands for a boundary without it). */
+static void calibrate(boundary_cost *b, uint64_t ticks, uint64_t stamp) {
+  b->samples[b->next++ % BOUNDARY_WINDOW] = ticks;
+  if (b->count < BOUNDARY_WINDOW)
+    b->count++;
+  uint64_t least = b->samples[0];
+  for (uint32_t i = 1; i < b->count; i++)
+    least = b->samples[i] < least ? b->samples[i] : least;
+  b->least = least > stamp ? least - stamp : 0;
+}
+
+int ws_loop_next(ws_loop *loop) {
+  uint64_t now = ws_clock_ticks(&loop->clock);
+  boundary_state before = {loop->control_due, loop->anchored, loop->grows_failed,
+                           loop->total_bytes, loop->n_bufs,   loop->call_watched};
+  int rc = GO, chained = loop->in_call;
+  if (loop->in_call) {
+    loop->in_call = 0;
+    rc = end_call(loop, WS_CALL_RETURNED, driven_start(loop, now), now);
+  }
+  if (rc == GO)
+    rc = begin_call(loop);
+  if (rc != GO) {
+    loop->batch_status = rc;
+    return -1;
+  }
+  loop->in_call = 1;
+  /* One stamp per boundary: the end of the last call, plus what the loop's
+   * work between two calls costs, calibrated in the run, is the start of
+   * this one. A boundary that did more, or is due to calibrate, takes a
+   * fresh stamp. */
+  boundary_cost *b = &loop->boundary[loop->call_op];
+  if (chained && b->count == BOUNDARY_WINDOW && ++b->since < BOUNDARY_CALIBRATE_EVERY &&
+      !boundary_extra(loop, &before)) {
+    loop->call_after = now;
+    loop->call_start = now + b->least;
+    return (int)loop->call_op;
+  }
+  loop->call_start = loop->call_after = ws_clock_ticks(&loop->clock);
+  if (chained && !boundary_extra(loop, &before)) {
+    b->since = 0;
+    calibrate(b, loop->call_start - now, loop->stamp_ticks);
+  }
+  return (int)loop->call_op;
+}
+
+int ws_loop_calling(const ws_loop *loop) {
+  return loop->in_call;
 }
 
 int ws_loop_settle(ws_loop *loop, int threw) {
@@ -630,29 +813,42 @@ static int census_memory(ws_loop *loop, uint32_t k, uint8_t **data, size_t *len)
   return loop->engine->ops->memory_view(loop->engine, k, data, len);
 }
 
+/* Whether the census budget skips a recorded census due at start
+ * (census_clock) that would bring the run's census time to total: when it
+ * is due sooner after the last one than its cost allows, or total is over
+ * the budget (the floor's censuses spend it too); the floor's census only
+ * when total is over the floor's cap and its free allowance. */
+static int budget_skips(const ws_census *census, uint64_t total, uint64_t start,
+                        int floor_due) {
+  const ws_census_hints *h = &census->hints;
+  if (floor_due) {
+    uint32_t cap = h->floor_permille ? h->floor_permille : WS_CENSUS_FLOOR_CAP_DEFAULT;
+    uint64_t free_ns = h->floor_free_ns ? h->floor_free_ns : WS_CENSUS_FLOOR_FREE_NS;
+    return cap < 1000 && total > free_ns &&
+           (double)total * 1000.0 > (double)cap * (double)start;
+  }
+  uint32_t budget = h->budget_permille ? h->budget_permille : WS_CENSUS_BUDGET_DEFAULT;
+  if (budget >= 1000)
+    return 0;
+  double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
+  uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
+  return (double)since < wait || (double)total * 1000.0 > (double)budget * (double)start;
+}
+
 int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
                    ws_census_result *out) {
   if (k >= loop->n_memories || k >= WS_CENSUS_MEMORIES)
     return WS_EINVAL; /* before the budget: a memory it does not cover is no skip */
   uint64_t *spent =
       census->run_spent_ns != NULL ? census->run_spent_ns : &census->spent_ns;
-  uint32_t budget = census->hints.budget_permille ? census->hints.budget_permille
-                                                  : WS_CENSUS_BUDGET_DEFAULT;
   uint64_t start = census_clock(loop);
   double share = run_share(loop);
   /* Due by the floor once the run has entered a stretch it has no census in. */
   int floor_due = (uint32_t)(share * WS_CENSUS_FLOOR) >
                   (uint32_t)(census->last_share * WS_CENSUS_FLOOR);
-  if (record && !floor_due && census->last_cost_ns > 0 && budget < 1000) {
-    /* Skipped when due sooner after the last one than its cost allows, or
-     * when it would lift the run's total census time over the budget (the
-     * floor's censuses spend it too). */
-    double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
-    uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
-    double total = (double)(*spent + census->last_cost_ns);
-    if ((double)since < wait || total * 1000.0 > (double)budget * (double)start)
-      return WS_CENSUS_SKIPPED;
-  }
+  if (record && census->last_cost_ns > 0 &&
+      budget_skips(census, *spent + census->last_cost_ns, start, floor_due))
+    return WS_CENSUS_SKIPPED;
   uint8_t *data;
   size_t len;
   int rc = census_memory(loop, k, &data, &len);

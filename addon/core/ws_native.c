@@ -226,7 +226,7 @@ static int buffer(ws_engine *base, uint32_t ptr, uint32_t len, uint8_t **data) {
 }
 
 static const ws_engine_ops native_ops = {
-    stage_args, call, memory_sizes, memory_view, alloc, free_block, buffer};
+    stage_args, call, memory_sizes, memory_view, alloc, free_block, buffer, NULL};
 
 /* Finds malloc and free from the library (its own, else those of the
  * objects it links, else the process's) and where malloc is defined. */

@@ -51,17 +51,31 @@ enum {
  * thread stretches neither a walk's charge nor the run's. */
 #define WS_CENSUS_BUDGET_DEFAULT 40
 
-/* Recorded censuses the time budget never skips: the run's length (its
+/* Recorded censuses the time budget does not skip: the run's length (its
  * calls, or its duration when that ends it sooner) is cut into
  * WS_CENSUS_FLOOR equal stretches, and the first census in each is due
- * whatever its cost, so that a trend
+ * whatever the budget says, so that a trend
  * test of the census series has points across the whole run even when each
  * walk is costly next to the calls: 16, one per trend segment
  * (WS_MEM_SEGMENTS), enough for the trend test's minimum of points after a
- * warm-up of at most a quarter of the run, and few enough that a 10 s run
- * on a heap of 5 M chunks (23 ms a walk) stays under the 5 % cost target
- * (64 cost 15.7 % there). On a run bounded by neither it does not apply. */
+ * warm-up of at most a quarter of the run (64 cost 15.7 % of a 10 s run on
+ * a heap of 5 M chunks). On a run bounded by neither it does not apply. */
 #define WS_CENSUS_FLOOR 16
+
+/* Share of the loop thread's CPU time, per mille, past which even the
+ * floor's census waits (hints.floor_permille): 4.5 %, under the 5 % cost
+ * target. Where 16 walks cost more than that (a 10 s run on a heap of 5 M
+ * chunks, 26 ms a walk, has 8 s of the thread's CPU quiet and 6.7 s with
+ * the machine loaded halfway: 16 walks were 5.2 % and 7.4 % of it), the
+ * census owed to a stretch is taken later in it, once the run's CPU time
+ * pays for it, or merges with the next stretch's: the series has fewer
+ * points, and the census trend may lack the trend test's minimum (the
+ * verdict then asks for a longer run). Walks that cost less than about
+ * 1/355 of the run's CPU time each never wait, and neither does the floor
+ * of a run whose censuses took under WS_CENSUS_FLOOR_FREE_NS in all (a
+ * short run's: its share is no cost worth a point). */
+#define WS_CENSUS_FLOOR_CAP_DEFAULT 45
+#define WS_CENSUS_FLOOR_FREE_NS 50000000u
 
 /* What ws_loop_census did (its non-negative results). */
 enum {
@@ -80,6 +94,12 @@ typedef struct {
   uint64_t max_chunks;
   /* ws_loop_census's share of the run's time (WS_CENSUS_BUDGET_DEFAULT). */
   uint32_t budget_permille;
+  /* The share the floor's censuses may lift it to
+   * (WS_CENSUS_FLOOR_CAP_DEFAULT), past the census time they may spend
+   * whatever the share (WS_CENSUS_FLOOR_FREE_NS); 1000 or more: the floor
+   * never waits. */
+  uint32_t floor_permille;
+  uint64_t floor_free_ns;
   /* Non-zero when other threads may write the memory while a census reads
    * it (a shared memory): a walk counts only when a second walk right after
    * it finds the same heap (ws_census_take). */

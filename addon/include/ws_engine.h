@@ -26,6 +26,7 @@ enum {
 };
 
 typedef struct ws_engine ws_engine;
+struct ws_loop;
 
 typedef struct {
   /* Stages args[0..n) for the next call of op, outside the timed region.
@@ -55,6 +56,14 @@ typedef struct {
    * offsets into memory buffer_memory (ws_loop_config), which the loop
    * reaches through memory_view. Returns 0 or WS_EINVAL (no such block). */
   int (*buffer)(ws_engine *engine, uint32_t ptr, uint32_t len, uint8_t **data);
+  /* Makes a batch of loop's calls itself, for an engine whose calls cost
+   * less from inside the module than from C (V8: a call into JS costs more
+   * than a call out of it): asks ws_loop_next for each op, calls it with
+   * the staged arguments, and asks again when it returns, until
+   * ws_loop_next returns -1. Returns WS_CALL_RETURNED then, WS_CALL_THREW
+   * when a call threw (it stops there), or WS_EENGINE. NULL: the loop calls
+   * `call` once per call. */
+  int (*drive)(ws_engine *engine, struct ws_loop *loop);
 } ws_engine_ops;
 
 struct ws_engine {

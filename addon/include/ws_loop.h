@@ -77,6 +77,21 @@ void ws_loop_destroy(ws_loop *loop);
  * call is pending), or the engine's error. */
 int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns);
 
+/* For an engine that drives the calls (ws_engine_ops.drive), inside
+ * ws_loop_run: ends the call in flight, which returned, and begins the
+ * next, exactly as ws_loop_run does between two calls, but with one
+ * stopwatch read: it ends the call in flight, and the next starts at it
+ * plus the loop's work between two calls of that op, calibrated in the run
+ * (a fresh read where the boundary did more, or to calibrate; see
+ * docs/architecture.md). Returns the op to call now with the staged
+ * arguments, or -1 when the batch ends (ws_loop_run returns the status or
+ * error it ended on). */
+int ws_loop_next(ws_loop *loop);
+
+/* Whether a driven call is in flight: an exception the driver came back
+ * with is then that call's. */
+int ws_loop_calling(const ws_loop *loop);
+
 /* Ends the pending call: its time runs from its start to now (the promise's
  * settling included); threw != 0 flags it. Returns 0, WS_EINVAL when no call
  * is pending, or the engine's error. */
@@ -129,9 +144,11 @@ int ws_loop_sample_memories(ws_loop *loop);
  * in the loop thread's CPU time (ws_thread_cpu_ns; wall time without it),
  * counting the time of every census that shares census->run_spent_ns (the
  * run's other memories): one due sooner than that allows after the last
- * (the median time of the last three) is skipped. A census that is
- * not recorded (taken before the run, say) is never skipped and does not
- * count. Returns WS_CENSUS_TAKEN, WS_CENSUS_SKIPPED
+ * (the median time of the last three) is skipped. The floor's census
+ * (WS_CENSUS_FLOOR) is skipped only past the floor's cap
+ * (WS_CENSUS_FLOOR_CAP_DEFAULT). A census that is not recorded (taken
+ * before the run, say) is never skipped and does not count. Returns WS_CENSUS_TAKEN,
+ * WS_CENSUS_SKIPPED
  * (*out untouched), WS_ENOHEAP (out->reason says why), WS_EINVAL for a
  * memory the loop does not track or past the first WS_CENSUS_MEMORIES, or
  * the engine's error. */

@@ -309,6 +309,16 @@ _Static_assert(sizeof(ws_record) == WS_RECORD_SIZE, "records are 32 bytes");
 #define WS_OUTPUT_VALUES 2048
 #define WS_OUTPUT_FOLD_PRIME 16777619
 
+/* A raw module's driver (ws_engine_ops.drive) stores the size in pages of
+ * up to WS_DRIVER_PAGES_MAX of its unshared memories as u32s from byte
+ * WS_DRIVER_PAGES of the trampoline's slots before it asks for each op: the
+ * V8 engine reads them there, not through Node-API, between driven calls.
+ * The engine answers with the op to call as an i32 at byte WS_DRIVER_OP
+ * (-1: the batch ends), not as a JS value. */
+#define WS_DRIVER_OP 504
+#define WS_DRIVER_PAGES 512
+#define WS_DRIVER_PAGES_MAX 64
+
 /* ---- Analysis ---- */
 
 /* What a memory series measures, for classification. */

@@ -672,6 +672,7 @@ static napi_value end_run(napi_env env, napi_callback_info info) {
 napi_status ws_binding_runner_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "createRunner", create_runner));
   NAPI_CHECK(ws_binding_export(env, exports, "runBatch", run_batch));
+  NAPI_CHECK(ws_binding_export(env, exports, "loopNext", v8_engine_next));
   NAPI_CHECK(ws_binding_export(env, exports, "pending", pending));
   NAPI_CHECK(ws_binding_export(env, exports, "settle", settle));
   NAPI_CHECK(ws_binding_export(env, exports, "error", error));

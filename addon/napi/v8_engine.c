@@ -19,6 +19,8 @@ typedef struct {
   napi_ref memory;    /* weak */
   napi_ref buffer;    /* weak: the last ArrayBuffer read from memory.buffer */
   napi_value current; /* buffer's handle in the engine's scope, or NULL */
+  int fresh;          /* current was made in a driver's callback (v8_engine_next) */
+  int32_t pages_slot; /* where the driver stores its size (WS_DRIVER_PAGES), or -1 */
   uint64_t bytes;
   int shared;
   int dead; /* the module dropped it and it was collected */
@@ -40,6 +42,9 @@ struct v8_engine {
   uint8_t *slots;
   size_t slots_len;
   napi_ref alloc_fn, free_fn; /* the trampoline's allocator calls */
+  napi_ref drive_fn;          /* the trampoline's driver, or NULL */
+  napi_value drive_value;     /* its handle, valid during one batch */
+  ws_loop *loop;              /* the loop of the batch being driven, or NULL */
   napi_ref pending;           /* the promise of an async call in flight */
   napi_ref error;             /* what the last failing call threw */
   napi_handle_scope scope;    /* the engine's own scope, or NULL */
@@ -75,8 +80,24 @@ static napi_ref optional_ref(napi_env env, napi_value obj, const char *key) {
 /* Drops the cached buffer handles; called whenever the scope they live in
  * ends. */
 static void forget_handles(v8_engine *e) {
-  for (uint32_t i = 0; i < e->n_memories; i++)
+  for (uint32_t i = 0; i < e->n_memories; i++) {
     e->memories[i].current = NULL;
+    e->memories[i].fresh = 0;
+  }
+}
+
+/* The engine whose batch the thread's driver runs (drive), for the
+ * driver's callback (v8_engine_next). */
+static _Thread_local v8_engine *driving;
+
+/* Drops the buffer handles made in the current callback of a driver (its
+ * scope ends with it); keeps those of the batch's scope. */
+static void forget_fresh(v8_engine *e) {
+  for (uint32_t i = 0; i < e->n_memories; i++)
+    if (e->memories[i].fresh) {
+      e->memories[i].current = NULL;
+      e->memories[i].fresh = 0;
+    }
 }
 
 /* Opens a fresh engine scope every SCOPE_EVERY iterations. */
@@ -132,8 +153,10 @@ static napi_status refresh_memory(napi_env env, v8_memory *m) {
     return napi_ok;
   }
   bool detached = true;
-  if (m->current == NULL && m->buffer != NULL)
+  if (m->current == NULL && m->buffer != NULL) {
     NAPI_CHECK(napi_get_reference_value(env, m->buffer, &m->current));
+    m->fresh = 1;
+  }
   if (m->current != NULL)
     NAPI_CHECK(napi_is_detached_arraybuffer(env, m->current, &detached));
   if (!detached)
@@ -150,6 +173,7 @@ static napi_status refresh_memory(napi_env env, v8_memory *m) {
   drop_ref(env, &m->buffer);
   NAPI_CHECK(napi_create_reference(env, buffer, 0, &m->buffer));
   m->current = buffer;
+  m->fresh = 1;
   m->bytes = len;
   return napi_ok;
 }
@@ -193,7 +217,9 @@ static void take_exception(v8_engine *e) {
 static int stage_args(ws_engine *base, uint32_t op, const ws_value *args, uint32_t n) {
   v8_engine *e = (v8_engine *)base;
   (void)op;
-  if (recycle_scope(e) != napi_ok)
+  /* A driven call stages in the driver's callback, whose handles end with
+   * it: no scope of the engine's own there. */
+  if (e->loop == NULL && recycle_scope(e) != napi_ok)
     return engine_failed(e->env);
   if (e->scenario || n == 0)
     return 0;
@@ -250,6 +276,14 @@ static int memory_sizes(ws_engine *base, uint64_t *bytes, uint32_t n) {
   if (n > e->n_memories)
     return WS_EINVAL;
   for (uint32_t k = 0; k < n; k++) {
+    v8_memory *m = &e->memories[k];
+    if (e->loop != NULL && m->pages_slot >= 0) { /* the driver stored it */
+      uint32_t pages;
+      memcpy(&pages, e->slots + WS_DRIVER_PAGES + 4 * (size_t)m->pages_slot,
+             sizeof pages);
+      bytes[k] = m->bytes = (uint64_t)pages * (uint64_t)WS_PAGE_BYTES;
+      continue;
+    }
     if (refresh_memory(e->env, &e->memories[k]) != napi_ok)
       return engine_failed(e->env);
     bytes[k] = e->memories[k].bytes;
@@ -315,8 +349,63 @@ static int free_block(ws_engine *base, uint32_t ptr, uint32_t len) {
   return call_trampoline(e, e->free_fn);
 }
 
+/* Leaves -1 as the driver's op (WS_DRIVER_OP): a driver run outside a
+ * batch, whose next() stores nothing, stops at once. */
+static void stop_driver(v8_engine *e) {
+  int32_t none = -1;
+  memcpy(e->slots + WS_DRIVER_OP, &none, sizeof none);
+}
+
+/* Runs a batch through the trampoline's driver: one call into JS, whose
+ * loop asks v8_engine_next for each op. The memories' buffer handles are
+ * read first, in the batch's scope, so that the calls reuse them. */
+static int drive(ws_engine *base, ws_loop *loop) {
+  v8_engine *e = (v8_engine *)base;
+  forget_handles(e);
+  for (uint32_t k = 0; k < e->n_memories; k++) {
+    if (refresh_memory(e->env, &e->memories[k]) != napi_ok)
+      return engine_failed(e->env);
+    e->memories[k].fresh = 0;
+  }
+  v8_engine *outer = driving;
+  napi_value ignored;
+  e->loop = loop;
+  driving = e;
+  napi_status status =
+      napi_call_function(e->env, e->undefined, e->drive_value, 0, NULL, &ignored);
+  driving = outer;
+  e->loop = NULL;
+  forget_handles(e);
+  stop_driver(e);
+  if (status == napi_ok)
+    return WS_CALL_RETURNED;
+  if (status != napi_pending_exception)
+    return engine_failed(e->env);
+  /* A call threw; else the loop failed in the callback, which left its
+   * error pending. */
+  if (!ws_loop_calling(loop))
+    return WS_EENGINE;
+  take_exception(e);
+  return WS_CALL_THREW;
+}
+
 static const ws_engine_ops v8_ops = {stage_args, call,       memory_sizes, memory_view,
-                                     alloc,      free_block, NULL};
+                                     alloc,      free_block, NULL,         NULL};
+
+static const ws_engine_ops v8_driven_ops = {
+    stage_args, call, memory_sizes, memory_view, alloc, free_block, NULL, drive};
+
+napi_value v8_engine_next(napi_env env, napi_callback_info info) {
+  (void)env;
+  (void)info;
+  v8_engine *e = driving;
+  if (e == NULL)
+    return NULL;
+  int32_t op = ws_loop_next(e->loop);
+  forget_fresh(e);
+  memcpy(e->slots + WS_DRIVER_OP, &op, sizeof op);
+  return NULL;
+}
 
 /* ---- construction ---- */
 
@@ -362,6 +451,22 @@ static napi_status read_slots(napi_env env, napi_value opts, v8_engine *e) {
   return napi_get_arraybuffer_info(env, slots, (void **)&e->slots, &e->slots_len);
 }
 
+/* Reads desc.pagesSlot, where the driver stores memory m's size: -1 when
+ * it is not a number, or there is no driver or no room for it. */
+static napi_status read_pages_slot(napi_env env, napi_value desc, const v8_engine *e,
+                                   v8_memory *m) {
+  napi_value v;
+  napi_valuetype type;
+  int32_t slot = -1;
+  NAPI_CHECK(napi_get_named_property(env, desc, "pagesSlot", &v));
+  NAPI_CHECK(napi_typeof(env, v, &type));
+  if (type == napi_number)
+    NAPI_CHECK(napi_get_value_int32(env, v, &slot));
+  int driven = e->base.ops->drive != NULL;
+  m->pages_slot = driven && slot < WS_DRIVER_PAGES_MAX ? slot : -1;
+  return napi_ok;
+}
+
 napi_status v8_engine_create(napi_env env, napi_value opts, v8_engine **out) {
   v8_engine *e = calloc(1, sizeof *e);
   if (e == NULL)
@@ -379,12 +484,17 @@ napi_status v8_engine_create(napi_env env, napi_value opts, v8_engine **out) {
   e->ctx = optional_ref(env, opts, "ctx");
   e->alloc_fn = optional_ref(env, opts, "alloc");
   e->free_fn = optional_ref(env, opts, "free");
+  e->drive_fn = scenario ? NULL : optional_ref(env, opts, "drive");
   NAPI_CHECK(read_ops(env, opts, e));
   NAPI_CHECK(read_slots(env, opts, e));
   if (!e->scenario && e->slots == NULL) {
     napi_throw_type_error(env, "WS_EINVAL",
                           "a raw module's ops need the trampoline's slots");
     return napi_pending_exception;
+  }
+  if (e->drive_fn != NULL && e->slots_len >= WS_DRIVER_PAGES + 4 * WS_DRIVER_PAGES_MAX) {
+    e->base.ops = &v8_driven_ops;
+    stop_driver(e);
   }
   uint32_t n;
   napi_value memories;
@@ -399,6 +509,7 @@ napi_status v8_engine_create(napi_env env, napi_value opts, v8_engine **out) {
     NAPI_CHECK(napi_coerce_to_bool(env, shared, &shared));
     NAPI_CHECK(napi_get_value_bool(env, shared, &is_shared));
     NAPI_CHECK(v8_engine_add_memory(e, memory, is_shared));
+    NAPI_CHECK(read_pages_slot(env, desc, e, &e->memories[i]));
   }
   return napi_ok;
 }
@@ -423,6 +534,7 @@ napi_status v8_engine_add_memory(v8_engine *e, napi_value memory, int shared) {
   v8_memory *m = &e->memories[e->n_memories];
   memset(m, 0, sizeof *m);
   m->shared = shared;
+  m->pages_slot = -1;
   NAPI_CHECK(napi_create_reference(e->env, memory, 0, &m->memory));
   e->n_memories++;
   return refresh_memory(e->env, m);
@@ -438,7 +550,7 @@ napi_status v8_engine_begin_batch(v8_engine *e) {
     NAPI_CHECK(napi_get_reference_value(e->env, e->ops[i].fn, &e->fns[i]));
     NAPI_CHECK(ref_value(e->env, e->ops[i].recv, &e->recvs[i]));
   }
-  return napi_ok;
+  return ref_value(e->env, e->drive_fn, &e->drive_value);
 }
 
 void v8_engine_end_batch(v8_engine *e) {
@@ -485,6 +597,7 @@ void v8_engine_destroy(v8_engine *e) {
   drop_ref(env, &e->slots_ref);
   drop_ref(env, &e->alloc_fn);
   drop_ref(env, &e->free_fn);
+  drop_ref(env, &e->drive_fn);
   drop_ref(env, &e->pending);
   drop_ref(env, &e->error);
   free(e->ops);

@@ -14,7 +14,9 @@
 typedef struct v8_engine v8_engine;
 
 /* Creates an engine from createRunner's options (see addon/napi/runner.c):
- * ops[k].fn and .recv, scenario, state, ctx, slots, alloc, free, memories.
+ * ops[k].fn and .recv, scenario, state, ctx, slots, alloc, free, drive (a
+ * raw module's trampoline driver: the engine then drives its batches,
+ * ws_engine_ops.drive), memories.
  * Stores it in *out. Returns napi_ok, or a failed status with a JS exception
  * pending (napi_pending_exception when the options are invalid). */
 napi_status v8_engine_create(napi_env env, napi_value opts, v8_engine **out);
@@ -50,6 +52,12 @@ napi_status v8_engine_settled(v8_engine *engine, napi_value error);
 
 /* Stores in *out what the last failing call threw, or undefined. */
 napi_status v8_engine_error(v8_engine *engine, napi_value *out);
+
+/* loopNext(): the trampoline driver's callback. Stores at WS_DRIVER_OP of
+ * the slots the op the loop of the batch the thread's driver runs wants
+ * called next (ws_loop_next), or -1 when the batch ends; does nothing when
+ * no batch is driven. Returns undefined. */
+napi_value v8_engine_next(napi_env env, napi_callback_info info);
 
 /* Releases every reference and frees engine; NULL is allowed. */
 void v8_engine_destroy(v8_engine *engine);

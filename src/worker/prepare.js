@@ -1,5 +1,5 @@
 // Loading the target: a native library, a raw module or a scenario (its
-// setup() run), as { scenario, state, ctx, ops, slots, alloc, free,
+// setup() run), as { scenario, state, ctx, ops, slots, alloc, free, drive, sized,
 // bufferMemory, exitCodeOf, wasmGc, native } for the runner; and the checks
 // that can only be made once its ops are known.
 import { usageError } from '../errors.js';
@@ -58,6 +58,8 @@ export async function prepare(w, stdio) {
       slots: raw.slots,
       alloc: raw.alloc,
       free: raw.free,
+      drive: raw.drive,
+      sized: raw.sized,
       bufferMemory,
       exitCodeOf: raw.exitCodeOf,
       wasmGc: raw.info.gc,

@@ -197,8 +197,13 @@ function createRunner(w) {
     slots: prepared.slots,
     alloc: prepared.alloc,
     free: prepared.free,
+    drive: prepared.drive,
     bufferMemory: prepared.bufferMemory,
-    memories: w.memories.tracked.map((t) => ({ memory: memoryOf(t), shared: t.shared })),
+    memories: w.memories.tracked.map((t) => ({
+      memory: memoryOf(t),
+      shared: t.shared,
+      pagesSlot: prepared.sized?.indexOf(memoryOf(t)) ?? -1,
+    })),
     counters: w.counting?.counters,
     native: prepared.native,
   });

@@ -816,7 +816,7 @@ static int ce_free(ws_engine *e, uint32_t ptr, uint32_t len) {
   return 0;
 }
 static const ws_engine_ops census_ops = {ce_stage, ce_call, ce_bytes, ce_view,
-                                         ce_alloc, ce_free, NULL};
+                                         ce_alloc, ce_free, NULL,     NULL};
 
 /* The value of the last metric record with id among rec[0..n), or -1. */
 static int64_t metric_value(const ws_record *rec, size_t n, uint16_t id) {

@@ -60,7 +60,7 @@ static int still_free(ws_engine *e, uint32_t ptr, uint32_t len) {
 }
 
 static const ws_engine_ops still_ops = {still_stage, still_call, still_sizes, still_view,
-                                        still_alloc, still_free, NULL};
+                                        still_alloc, still_free, NULL,        NULL};
 
 /* Runs calls calls of two ops from iteration first into a fresh ring, with a
  * slow sample every 500 calls and the end mark; stores the raw records in

@@ -1,7 +1,7 @@
 // Unit tests of the boundary: the constants come from C and are consistent,
 // the record decoder reads what C writes, the layouts of the statistics the
 // addon returns are read by name, and the argument trampoline passes each
-// value type as the slots hold it.
+// value type as the slots hold it and drives a batch.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -143,6 +143,32 @@ test('trampoline: each value type reaches the export from its slot, results are 
   slots.setInt32(0, 1024, true);
   t.free();
   t.alloc();
+});
+
+test("trampoline: the driver calls the ops next() names until it says -1, storing the memories' sizes before each", () => {
+  const calls = [];
+  const op = (k) => ({ fn: () => calls.push(k), params: [], results: [] });
+  const memories = [new WebAssembly.Memory({ initial: 2 }), new WebAssembly.Memory({ initial: 5 })];
+  const picks = [1, 0, 1, -1];
+  const pages = [];
+  let t = null;
+  const next = () => {
+    const seen = new Uint32Array(t.slots, protocol.DRIVER_PAGES, 2);
+    pages.push([...seen]);
+    if (pages.length === 2) memories[0].grow(1);
+    new Int32Array(t.slots, protocol.DRIVER_OP, 1)[0] = picks[pages.length - 1];
+  };
+  t = buildTrampoline([op(0), op(1)], null, WebAssembly, 0, next, memories);
+  assert.deepEqual(t.sized, memories);
+  t.drive();
+  assert.deepEqual(calls, [1, 0, 1]);
+  assert.deepEqual(pages, [
+    [2, 5],
+    [2, 5],
+    [3, 5],
+    [3, 5],
+  ]);
+  assert.equal(buildTrampoline([op(0)], null, WebAssembly).drive, null, 'no next, no driver');
 });
 
 test('trampoline: a signature it cannot pass is a TypeError', () => {

@@ -3,6 +3,7 @@
 // turns --call/--args into op descriptions for the C loop.
 import { readFileSync } from 'node:fs';
 import { WASI } from 'node:wasi';
+import { addon } from '../../addon.js';
 import { usageError } from '../../errors.js';
 import { moduleKind, needsGlue } from '../../module-kind.js';
 import { ARG_KIND, MAX_PARAMS, VALUE_TYPE } from '../../protocol.js';
@@ -277,9 +278,11 @@ export const outputCapacity = (check, blockCalls) => (check ? 2 ** Math.ceil(Mat
 /**
  * Instantiates a module for a run: target { path, bytes } (bytes null: read
  * the file at path; else path only names it). Returns { ops, instance, info,
- * alloc, free, slots, bufferMemory, memoryNames, exitCodeOf }: exitCodeOf(thrown)
+ * alloc, free, drive, sized, slots, bufferMemory, memoryNames, exitCodeOf }: exitCodeOf(thrown)
  * is the code of a WASI proc_exit that thrown ends a call with (else null); ops call the export through
- * the argument trampoline (trampoline.js), built with pristine (the unhooked
+ * the argument trampoline (trampoline.js), and drive runs a batch of them
+ * (the addon's loopNext picks each; sized: the memories whose sizes it
+ * stores in the slots), built with pristine (the unhooked
  * WebAssembly constructors). stdio: { stdin, stdout, stderr } file descriptors
  * for WASI (stdin: the null device). Throws exit-2 SoakErrors for input
  * problems, exit-3 ones for a start function or _initialize that traps or
@@ -332,7 +335,23 @@ export async function prepareRawTarget({ path, bytes: given = null }, config, st
   let trampoline;
   try {
     const targets = exported.map((op) => ({ fn: instance.exports[op.name], ...op.exp }));
-    trampoline = buildTrampoline(targets, allocator, pristine, outputCapacity(config.checkOutputs, config.blockCalls));
+    const outputs = outputCapacity(config.checkOutputs, config.blockCalls);
+    // Through a JS function: V8 calls a Node-API function from JS by its
+    // fast path, but from wasm by its generic one (about 12 ns more a call).
+    const { loopNext } = addon;
+    const unshared = memoryNames
+      .map((n) => instance.exports[n])
+      .filter((m) => !(m.buffer instanceof SharedArrayBuffer));
+    trampoline = buildTrampoline(
+      targets,
+      allocator,
+      pristine,
+      outputs,
+      () => {
+        loopNext();
+      },
+      unshared,
+    );
   } catch (err) {
     throw usageError(
       'WS_ESIGNATURE',
@@ -347,6 +366,6 @@ export async function prepareRawTarget({ path, bytes: given = null }, config, st
     args: op.args,
     signature: op.signature,
   }));
-  const { alloc, free, slots } = trampoline;
-  return { ops, instance, info, alloc, free, slots, bufferMemory, memoryNames, exitCodeOf };
+  const { alloc, free, drive, sized, slots } = trampoline;
+  return { ops, instance, info, alloc, free, drive, sized, slots, bufferMemory, memoryNames, exitCodeOf };
 }

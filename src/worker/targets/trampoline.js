@@ -6,8 +6,24 @@
 // that loads them, calls the export (a direct wasm-to-wasm call) and drops
 // its results. The allocator calls for buffer arguments go the same way.
 // Slot k is the 8 bytes at 8 * k; a value sits at the start of its slot.
+// Given the addon's next(), it also builds a driver: a wasm loop that calls
+// next(), reads the op it stored at DRIVER_OP of the slots (-1: the batch
+// ends) and calls its function, so
+// that the C loop makes one call into JS per batch, and each op's call goes
+// out of wasm to C and back (cheaper in V8 than a call from C into JS). Before
+// each next() it stores the size in pages of the module's unshared memories
+// at DRIVER_PAGES of the slots (through one small module per memory, whose
+// only function is memory.size), so that C reads them without Node-API.
 import { TRAMPOLINE_NAME } from '../../harness-names.js';
-import { OUTPUT_COUNTER, OUTPUT_FOLD_PRIME, OUTPUT_VALUES, PAGE_BYTES } from '../../protocol.js';
+import {
+  DRIVER_OP,
+  DRIVER_PAGES,
+  DRIVER_PAGES_MAX,
+  OUTPUT_COUNTER,
+  OUTPUT_FOLD_PRIME,
+  OUTPUT_VALUES,
+  PAGE_BYTES,
+} from '../../protocol.js';
 
 const VALTYPE = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, v128: 0x7b, funcref: 0x70, externref: 0x6f };
 // load opcode and alignment (log2) per parameter type
@@ -18,10 +34,16 @@ const OP = {
   end: 0x0b,
   localGet: 0x20,
   localSet: 0x21,
+  block: 0x02,
+  loop: 0x03,
+  br: 0x0c,
+  brTable: 0x0e,
+  voidBlock: 0x40,
   i32Const: 0x41,
   i64Const: 0x42,
   i32Load: 0x28,
   i32Store: 0x36,
+  memorySize: 0x3f,
   i64Store: 0x37,
   i32And: 0x71,
   i32Shl: 0x74,
@@ -100,19 +122,58 @@ function checkedCallBody(target, args, results, capacity) {
   return [1, 1, VALTYPE.i64, ...args.flat(), OP.call, ...uleb(target), ...fold, ...store, ...next, OP.end];
 }
 
+// The driver's body: loop { store the sizes; block (stop) { block (op n-1)
+// ... { block (op 0) { next(); br_table (the op) } call op 0; continue } ...
+// call op n-1; continue } }: the op next() stored picks the block whose end
+// is followed by its op's call, and -1 (or any value past the ops) leaves. next, first, sizes:
+// function indexes (sizes: one per sized memory).
+function driverBody(next, first, n, sizes) {
+  const body = [0, OP.loop, OP.voidBlock];
+  sizes.forEach((f, j) => {
+    body.push(OP.i32Const, ...sleb(DRIVER_PAGES + 4 * j), OP.call, ...uleb(f), OP.i32Store, 2, 0);
+  });
+  body.push(OP.block, OP.voidBlock);
+  for (let k = 0; k < n; k++) body.push(OP.block, OP.voidBlock);
+  body.push(OP.call, ...uleb(next), ...i32At(DRIVER_OP), OP.brTable, ...uleb(n));
+  for (let k = 0; k <= n; k++) body.push(...uleb(k));
+  for (let k = 0; k < n; k++) body.push(OP.end, OP.call, ...uleb(first + k), OP.br, ...uleb(n - k));
+  body.push(OP.end, OP.end, OP.end);
+  return body;
+}
+
+/** A function returning memory's size in pages (the module's memory.size). */
+function sizeOf(memory, WebAssembly) {
+  const bytes = Uint8Array.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vector([funcType({ params: [], results: ['i32'] })])),
+    ...section(2, vector([[...name('m'), ...name('m'), 0x02, 0x00, 0x00]])),
+    ...section(3, vector([[0]])),
+    ...section(7, vector([[...name('s'), 0x00, 0]])),
+    ...section(10, vector([[4, 0, OP.memorySize, 0, OP.end]])),
+  ]);
+  return new WebAssembly.Instance(new WebAssembly.Module(bytes), { m: { m: memory } }).exports.s;
+}
+
 /**
  * Builds the trampoline for ops [{ fn, params, results }] (wasm exports and
  * their signatures) and, when given, the allocator { malloc, free } (wasm
  * exports with their signatures: malloc(len[, align]) -> ptr, free(ptr[,
  * len[, align]])). WebAssembly: the constructors to use (the capture hooks
  * must not see the trampoline). outputs: 0, or the capacity (a power of two)
- * of the checked outputs' ring (OUTPUT_VALUES). Returns { calls: [function
- * per op], alloc, free, slots: ArrayBuffer } or throws a TypeError for a
- * signature it cannot pass.
+ * of the checked outputs' ring (OUTPUT_VALUES). next: a function that calls
+ * the addon's loopNext (which stores the op at DRIVER_OP), or null for no
+ * driver; memories: the unshared WebAssembly.Memory objects
+ * whose sizes the driver stores (the first DRIVER_PAGES_MAX). Returns {
+ * calls: [function per op], alloc, free, drive (null without next), sized
+ * (the memories the driver stores, in slot order), slots: ArrayBuffer } or
+ * throws a TypeError for a signature it cannot pass.
  */
-export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
+export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0, next = null, memories = []) {
   const imported = [...ops];
   if (allocator) imported.push(allocator.malloc, allocator.free);
+  const sized = next ? memories.slice(0, DRIVER_PAGES_MAX) : [];
+  const sizes = sized.map((memory) => ({ fn: sizeOf(memory, WebAssembly), params: [], results: ['i32'] }));
+  if (next) imported.push(...sizes, { fn: next, params: [], results: [] });
   const types = [...imported.map(funcType), funcType({ params: [], results: [] })];
   const voidType = imported.length;
   const imports = imported.map((_, k) => [...name('t'), ...name(`f${k}`), 0x00, ...uleb(k)]);
@@ -137,6 +198,12 @@ export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
     exports.push([...name('alloc'), 0x00, ...uleb(imported.length + m)]);
     exports.push([...name('free'), 0x00, ...uleb(imported.length + m + 1)]);
   }
+  if (next) {
+    exports.push([...name('drive'), 0x00, ...uleb(imported.length + bodies.length)]);
+    const first = imported.length - 1 - sizes.length;
+    const sizeIndexes = sizes.map((_, j) => first + j);
+    bodies.push(driverBody(imported.length - 1, imported.length, ops.length, sizeIndexes));
+  }
   const bytes = Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vector(types)),
@@ -157,5 +224,7 @@ export function buildTrampoline(ops, allocator, WebAssembly, outputs = 0) {
     t[`f${k}`] = f.fn;
   });
   const { exports: e } = new WebAssembly.Instance(new WebAssembly.Module(bytes), { t });
-  return { calls: ops.map((_, k) => e[`c${k}`]), alloc: e.alloc ?? null, free: e.free ?? null, slots: slots.buffer };
+  const calls = ops.map((_, k) => e[`c${k}`]);
+  const drive = e.drive ?? null;
+  return { calls, alloc: e.alloc ?? null, free: e.free ?? null, drive, sized, slots: slots.buffer };
 }
