@@ -197,7 +197,8 @@ function createRunner(w) {
     slots: prepared.slots,
     alloc: prepared.alloc,
     free: prepared.free,
-    drive: prepared.drive,
+    // The swap pass calls each op through its JS wrapper: the loop calls them, not the trampoline's driver.
+    drive: w.swap ? null : prepared.drive,
     bufferMemory: prepared.bufferMemory,
     memories: w.memories.tracked.map((t) => ({
       memory: memoryOf(t),
