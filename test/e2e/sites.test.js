@@ -237,7 +237,9 @@ test("sql.js's release build: the leaking select's top sites end in sqlite3_prep
   const s = readSummary(out);
   const { growing } = s.sites;
   assert.ok(growing.length > 0, 'some site grew');
-  for (const site of growing.slice(0, 3)) {
+  // The two largest (over half the growth): the third select site holds 9.4-9.9 %, and an insert's
+  // page-cache growth 3.9-9.0 % by seed (seed 4: 9.0 %), so in some call orders an insert is third.
+  for (const site of growing.slice(0, 2)) {
     assert.equal(site.op, 'select');
     assert.deepEqual(site.frames.at(-1), { ...site.frames.at(-1), name: 'sqlite3_prepare_v2', from: 'JS glue' });
   }
