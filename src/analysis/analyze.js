@@ -22,7 +22,7 @@ import { withEvidence } from './finding-evidence.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
 import { growsWithCalls, PEAK_CAUSES } from './grows-with-calls.js';
 import { judge, runStatus } from './judge.js';
-import { garbageHeld, objectsSummary, withObjects } from './objects.js';
+import { explainedByObjects, objectsSummary } from './objects.js';
 import { sitesSummary } from './sites.js';
 import { buildSummary } from './summary.js';
 import { threadsFacts, withPoolGrowth } from './threads.js';
@@ -321,16 +321,12 @@ export function analyzeFacts({
   const exhausted = allocatorExhausted(summary.error, run.error, ops.length === 1 ? ops[0].name : null);
   // The glue's objects by class, and what they say of the memory findings.
   const objects = objectsSummary(rawObjects, trend.warmup.iterations);
-  const judgedMemory = memories[censusMemory];
-  const garbage =
-    objects && judgedMemory
-      ? garbageHeld(
-          censusMetricsOf(timed.metrics, censusMemory),
-          timed.metrics[`memory:${judgedMemory.label}`],
-          trend.warmup.iterations,
-        )
-      : null;
-  const explained = withObjects(trend.findings, trend.notes, objects, liveSource === LIVE_SOURCE.censusHeld, garbage);
+  const explained = explainedByObjects(trend, timed, {
+    objects,
+    censusMemory,
+    heldLive: liveSource === LIVE_SOURCE.censusHeld,
+  });
+  const { garbage } = explained;
   const wasmGc = timed.header.sources?.gc ?? null;
   summary.findings = [
     ...exhausted,

@@ -7,10 +7,11 @@
 // seconds and never takes more than BUDGET of the wall time (docs/verdicts.md,
 // "Preliminary verdict").
 import { addon } from '../addon.js';
-import { judgeTrends } from './analyze.js';
+import { judgeTrends, LIVE_SOURCE } from './analyze.js';
 import { decided, grownOf, leakOf } from './early-stop.js';
+import { judge } from './judge.js';
 import { decodedRun } from './log-reader.js';
-import { objectsSummary, unfreedSoFar } from './objects.js';
+import { explainedByObjects, objectsSummary, unfreedSoFar } from './objects.js';
 import { memoryAt } from './summary.js';
 
 /** Per-call times kept (4 bytes each); the stride doubles past it. */
@@ -25,7 +26,10 @@ const MIN_GAP_MS = 2000;
  * clock in ms (tests pass their own). Returns { consume(chunk), analyze(),
  * preliminary(force), close(), cost }: consume takes drained raw records;
  * analyze() returns the trend verdicts of the run so far (analyzeRun's
- * result, with calls seen and the stride); preliminary() what the progress
+ * result, with calls seen, the stride, and the objects by class since
+ * warm-up), its verdict the judge's once the glue's objects explained its
+ * memory findings, as the final analysis does (objects.js
+ * explainedByObjects); preliminary() what the progress
  * line says of them (src/report/progress-words.js words it), running an
  * analysis when one is due (force: now) and else repeating the last: null
  * before the first, { error } once the copy broke, else { tested, verdict,
@@ -62,10 +66,10 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
     });
   }
 
-  // The classes left unfreed since warm-up (warm: its calls), in kept calls' units as the copy counts.
-  function unfreed(warm, stride) {
+  // The objects by class since warm-up (warm: its calls), in kept calls' units as the copy counts.
+  function objectsSince(warm, stride) {
     const counts = classes.map((c) => ({ ...c, held: c.created - c.freed - c.reclaimed - c.collected }));
-    return unfreedSoFar(objectsSummary({ classes: counts, snapshots }, warm * stride));
+    return objectsSummary({ classes: counts, snapshots }, warm * stride);
   }
 
   function consume(chunk) {
@@ -82,8 +86,13 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
     const data = decodedRun(raw, header);
     // A fixed warm-up counts calls; the copy counts kept calls.
     const warmup = Number.isInteger(cfg.warmup) ? Math.floor(cfg.warmup / raw.stride) : cfg.warmup;
-    const { trend } = judgeTrends(data, { ...cfg, warmup });
-    return { ...trend, calls: raw.callsSeen, stride: raw.stride, memory: data.memory };
+    const { trend, liveSource, censusMemory } = judgeTrends(data, { ...cfg, warmup });
+    // What the glue's objects say of the findings, as the final analysis asks it (analyze.js).
+    const objects = objectsSince(trend.warmup.iterations, raw.stride);
+    const heldLive = liveSource === LIVE_SOURCE.censusHeld;
+    const explained = explainedByObjects(trend, data, { objects, censusMemory, heldLive });
+    const { verdict } = judge({ findings: explained.findings, inconclusive: trend.inconclusive });
+    return { ...trend, verdict, objects, calls: raw.callsSeen, stride: raw.stride, memory: data.memory };
   }
 
   // What the line says of an analysis r: facts, worded by the report.
@@ -97,7 +106,7 @@ export function createLiveAnalysis({ header, cfg, capacity = LIVE_CAPACITY, now 
       memoryChange: null,
       sinceWarmup: false,
       decided: null,
-      unfreed: unfreed(r.warmup.iterations, r.stride),
+      unfreed: unfreedSoFar(r.objects),
     };
     const f = leakOf(r);
     first = f ? (first ?? { calls: r.calls, ...grownOf(f, r.stride) }) : null;

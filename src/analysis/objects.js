@@ -16,6 +16,9 @@ const MIN_LEFT_SHARE = 0.01;
 const MAX_FREED_SHARE = 0.01;
 // Classes a finding or note names, largest first.
 const NAMED = 3;
+
+import { censusMetricsOf } from './census-metrics.js';
+
 // Garbage worth a finding: at its peak after warm-up it held at least this
 // share of its memory, and at least GARBAGE_MIN_BYTES.
 const GARBAGE_MIN_SHARE = 0.1;
@@ -212,4 +215,26 @@ export function withObjects(findings, notes, summary, heldLive, garbage = null) 
     return { findings, notes: [...notes, note] };
   }
   return { findings, notes };
+}
+
+/**
+ * What the glue's objects say of a run's trend verdicts, as the summary and
+ * the progress line's preliminary verdict both take it: withObjects's
+ * { findings, notes } with the garbage its census saw (garbageHeld's, or
+ * null). trend: judgeTrends's (findings, notes, warmup); data: the decoded
+ * run; objects: objectsSummary's, or null; censusMemory: the memory whose
+ * census the verdicts read (-1 for none); heldLive: whether they read the
+ * live bytes sampled after full GCs.
+ */
+export function explainedByObjects(trend, data, { objects, censusMemory, heldLive }) {
+  const judged = (data.header.memories ?? [])[censusMemory];
+  const garbage =
+    objects && judged
+      ? garbageHeld(
+          censusMetricsOf(data.metrics, censusMemory),
+          data.metrics[`memory:${judged.label}`],
+          trend.warmup.iterations,
+        )
+      : null;
+  return { ...withObjects(trend.findings, trend.notes, objects, heldLive, garbage), garbage };
 }

@@ -166,3 +166,15 @@ test('no object counts, or every object freed: the line says nothing of objects'
   live.objects(objectsAt(6000, [['Doc', true, 6000, 6000, 0, 0]]));
   assert.doesNotMatch(say(live, true), /never freed|lost:/);
 });
+
+test('the objects explain the preliminary verdict as they do the final one: a leak of lost objects is unfreed-objects', () => {
+  const live = liveOf(syntheticRecords(syntheticRun(CASES.leak)));
+  assert.match(say(live, true), /preliminary verdict: leak \(so far\)$/);
+  // Objects the application never frees, collected with no free (a glue without finalizers): their blocks are lost.
+  live.objects(objectsAt(10, [['Node', true, 10, 0, 0, 0]]));
+  live.objects(objectsAt(6000, [['Node', true, 6000, 0, 0, 5000]]));
+  assert.match(
+    say(live, true),
+    /preliminary verdict: unfreed-objects \(so far\) · lost: 5,000 Node \(collected, never freed\)$/,
+  );
+});
