@@ -204,6 +204,19 @@ export function adviceOf(shares) {
   return { code, share, bound: share < 1 ? 1 / (1 - share) : null };
 }
 
+/**
+ * The standard error of an op's call time with the stamps taken off, from
+ * the uncertainty of the stamps' cost (outer: contextCosts's; a cost the
+ * calibration gave counts as known): its stamp pairs per call (q: the
+ * op's sums over its calls: exports, sampled, nulls) times each cost's
+ * standard error.
+ */
+function callSe(outer, q, calls) {
+  if (calls === 0) return 0;
+  const se = (k) => outer[k].se ?? 0;
+  return Math.hypot((q.exports / calls) * se('x'), (q.sampled / calls) * se('a'), (q.nulls / calls) * se('n'));
+}
+
 /** The mean of each op's calls after warm-up up to its cut (opQuantiles's): [ns per op]. */
 function trimmedMeans(elapsed, op, from, cuts) {
   const sums = cuts.map(() => [0, 0]);
@@ -227,7 +240,8 @@ function trimmedMeans(elapsed, op, from, cuts) {
  * times with the stamps taken off, the stamps' cost where the module runs:
  * stampContext, contextCosts's): calls, mean call ns (stamps taken off)
  * against the timed pass's and against the pass's control calls' (by the
- * same rule; null without any), the four parts' ns per call and shares (the allocator's:
+ * same rule; null without any), its standard error from the stamps' cost
+ * (callSe), the four parts' ns per call and shares (the allocator's:
  * its sampled calls' mean time times its calls, with an interval), the
  * sampler's rate and samples, allocations per call and their mean bytes,
  * the events by kind and size class, memory.grow in warm-up and after it
@@ -269,6 +283,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     nullNs: 0,
     nullSq: 0,
     allocs: 0,
+    exports: 0,
     bytes: 0,
   }));
   const warm = ops.map(() => ({ ns: 0, growNs: 0, grows: 0, calls: 0 }));
@@ -299,6 +314,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     q.nullNs += c.nullNs[i];
     q.nullSq += c.nullNsSq[i];
     q.allocs += c.allocations[i];
+    q.exports += c.exports[i] + c.nestedExports[i];
     q.bytes += c.allocBytes[i];
   }
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -333,6 +349,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
       callNs: calls ? total / calls : 0,
       timedCallNs: timedNs[o],
       controlCallNs: controlNs[o],
+      callSe: callSe(context.byOp[o], q, calls),
       ns: Object.fromEntries(
         Object.entries({ algorithm, allocator, grow, glue }).map(([k, v]) => [k, calls ? v / calls : 0]),
       ),
