@@ -239,8 +239,10 @@ function trimmedMeans(elapsed, op, from, cuts) {
  * stamped calls after warm-up no slower than its TYPICAL quantile (of their
  * times with the stamps taken off, the stamps' cost where the module runs:
  * stampContext, contextCosts's): calls, mean call ns (stamps taken off)
- * against the timed pass's and against the pass's control calls' (by the
- * same rule; null without any), its standard error from the stamps' cost
+ * against the timed pass's (paired with it: over the same calls, typical
+ * in both passes) and against the pass's control calls' (by the same rule;
+ * null without any), drift (the control calls' time against the timed
+ * pass's same calls, less 1; null unpaired), its standard error from the stamps' cost
  * (callSe), the four parts' ns per call and shares (the allocator's:
  * its sampled calls' mean time times its calls, with an interval), the
  * sampler's rate and samples, allocations per call and their mean bytes,
@@ -266,11 +268,16 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   const stampedOp = Array.from({ length: n }, (_, i) => (control(i) ? -1 : raw.op[i]));
   const cuts = opQuantiles(corrected, stampedOp, warmupCalls, ops.length, TYPICAL);
   const timedCuts = opQuantiles(timed.elapsed, timed.op, warmupCalls, ops.length, TYPICAL);
-  const timedNs = trimmedMeans(timed.elapsed, timed.op, warmupCalls, timedCuts);
+  // Paired with the timed pass, a call counts when it is typical in both
+  // passes, and the parts' sum is checked against the timed pass's time of
+  // the very same calls; else against the timed pass's own typical calls.
+  const { aligned } = context;
+  const timedNs = aligned ? null : trimmedMeans(timed.elapsed, timed.op, warmupCalls, timedCuts);
+  const typicalTimed = (i) => !aligned || timed.elapsed[i] <= timedCuts[raw.op[i]];
   // The control calls' time, by the same rule: the parts' sum's check within the pass.
   const controlOp = Array.from({ length: n }, (_, i) => (control(i) ? raw.op[i] : -1));
   const controlCuts = opQuantiles(corrected, controlOp, warmupCalls, ops.length, TYPICAL);
-  const controlNs = trimmedMeans(corrected, controlOp, warmupCalls, controlCuts);
+  const checks = ops.map(() => ({ timed: 0, control: 0, controlTimed: 0, controls: 0 }));
   const per = ops.map(() => ({
     call: [],
     grow: [],
@@ -301,7 +308,17 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     g.ns += p.call;
     g.growNs += p.grow;
     g.grows += c.grows[i];
-    if (i < warmupCalls || control(i) || p.call > cuts[o]) continue;
+    if (i < warmupCalls || !typicalTimed(i)) continue;
+    const k = checks[o];
+    if (control(i)) {
+      if (p.call > controlCuts[o]) continue;
+      k.control += p.call;
+      k.controlTimed += aligned ? timed.elapsed[i] : 0;
+      k.controls++;
+      continue;
+    }
+    if (p.call > cuts[o]) continue;
+    if (aligned) k.timed += timed.elapsed[i];
     const q = per[o];
     q.call.push(p.call);
     q.grow.push(p.grow);
@@ -347,8 +364,10 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
       op: op.name,
       calls,
       callNs: calls ? total / calls : 0,
-      timedCallNs: timedNs[o],
-      controlCallNs: controlNs[o],
+      timedCallNs: aligned ? (calls ? checks[o].timed / calls : null) : timedNs[o],
+      controlCallNs: checks[o].controls ? checks[o].control / checks[o].controls : null,
+      // The control calls against the timed pass's same calls: how much slower the pass ran them unstamped.
+      drift: aligned && checks[o].controlTimed > 0 ? checks[o].control / checks[o].controlTimed - 1 : null,
       callSe: callSe(context.byOp[o], q, calls),
       ns: Object.fromEntries(
         Object.entries({ algorithm, allocator, grow, glue }).map(([k, v]) => [k, calls ? v / calls : 0]),

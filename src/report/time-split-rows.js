@@ -73,18 +73,21 @@ function contextWords(o) {
   return `${o.op}: ${word('x', 'export call')}, ${word('a', 'stamped allocator call')}, ${word('n', 'null sample')}`;
 }
 
-/** An op's parts' sum per call against its control calls' and the timed pass's call time. */
+/** An op's parts' sum per call against the timed pass's call time, and the pass's drift on its unstamped calls. */
 function sumWords(o) {
   const se = o.callSe > 0 ? ` ± ${formatNs(1.96 * o.callSe)}` : '';
-  const control = o.controlCallNs > 0 ? `${formatNs(o.controlCallNs)} unstamped in the same pass, ` : '';
-  return `${o.op}: ${formatNs(o.callNs)}${se} against ${control}${formatNs(o.timedCallNs)} timed`;
+  const drift =
+    o.drift === null || o.drift === undefined
+      ? ''
+      : ` (its calls stamped nowhere ${o.drift < 0 ? '−' : '+'}${sharePercent(Math.abs(o.drift))} against the timed pass's)`;
+  return `${o.op}: ${formatNs(o.callNs)}${se} against ${formatNs(o.timedCallNs)} timed${drift}`;
 }
 
 /**
  * One line under the table: how the parts were measured, the stamps' cost
  * taken off (where the module ran, per op, and the calibration's), and the
- * sum of the parts against the pass's unstamped calls and the timed pass's
- * call time.
+ * sum of the parts against the timed pass's call time, with how much
+ * slower the pass ran its unstamped calls.
  */
 export function timeSplitNote(s) {
   const t = s.timeSplit;

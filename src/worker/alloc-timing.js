@@ -11,9 +11,11 @@
 // random, is a control call, stamped nowhere (the stamps' whole cost where
 // the module runs is the stamped calls' time against theirs: the
 // analysis's stamp-context.js). The stamps' own cost is also measured in
-// the same worker, before the first call and after the last, on the
-// calibration module: the same wrappers around empty functions, whose
-// events go through the same hooks into a slot of their own.
+// the same worker, before the first call, at every slow sample and after
+// the last, on the calibration module: the same wrappers around empty
+// functions, whose events go through the same hooks into a slot of their
+// own (the rounds between calls also keep the hooks' code and data warm:
+// without them a stamp cost twice as much where the module runs).
 import { CTL, ALLOC_EVENT as EVENT } from '../protocol.js';
 import { glueAllocatorNames } from './allocator/glue-names.js';
 import { HOOK_MODULE } from './allocator/instrument.js';
@@ -34,12 +36,13 @@ const TIME_BINS_PER_OCTAVE = 4;
 const CELL = 2 + TIME_BINS;
 // The allocator's event kinds as the per-op tables index them.
 const KINDS = [EVENT.alloc, EVENT.free, EVENT.realloc];
-// Calls of each calibration loop per round, and rounds before the first call and after the last.
+// Calls of each calibration loop per round, and rounds before and after the pass.
 // Many short rounds: the analysis takes their median, which a preemption in a few cannot move.
-// None between calls: rounds at the slow samples slowed the calls after them
-// (the calibration evicts the module's code and data from the caches).
+// CAL_ROUNDS before the first call and after the last, SAMPLE_ROUNDS at each slow sample
+// between (the machine's load changes during a run: the medians are over all of them).
 const CAL_CALLS = 4000;
 const CAL_ROUNDS = 25;
+const SAMPLE_ROUNDS = 3;
 // The sampler: sampled allocator calls per call the rate aims at (each one
 // leaves wasm twice and reads the clock twice), and the samples per op it
 // keeps at least over the pass (the rate is lowered to keep them).
@@ -99,7 +102,7 @@ export function samplingRate(eventsPerCall, expectedCalls) {
  * The pass's state; loads binaryen first. control: the ring's control
  * words (CALL: 1 + the op running, 0 outside a call; ITERATION: the call's
  * iteration); firstIteration: the pass's first; iterations: its calls.
- * Returns { transform, wrap(fn, k), start(ops, pristine), end(done), result(done) }.
+ * Returns { transform, wrap(fn, k), start(ops, pristine), sample(done), end(done), result(done) }.
  * Long: the hooks share the pass's state.
  */
 export async function createTiming({ control, firstIteration, iterations }) {
@@ -327,6 +330,10 @@ export async function createTiming({ control, firstIteration, iterations }) {
       const module = new pristine.Module(calibrationModule());
       cal = new pristine.Instance(module, { [HOOK_MODULE]: hooks }).exports;
       calibrate(CAL_ROUNDS, 0);
+    },
+    /** At a slow sample, between calls (done: the calls done): a few rounds of the calibration. */
+    sample(done) {
+      calibrate(SAMPLE_ROUNDS, done);
     },
     /** After the last call (done: the calls done): the stamps' cost measured again. */
     end(done) {

@@ -1,6 +1,6 @@
 // The slow-cadence samples the loop takes between batches (outside the
 // timed region): the JS heap, every memory's size, the allocator sources'
-// values, each memory's heap census, block contents, a native library's own
+// values, each memory's heap census, the time-split pass's stamps so far, block contents, a native library's own
 // heap, a scenario's stats(), then a held sample when one is due (held.js).
 import { getHeapStatistics } from 'node:v8';
 import { addon } from '../addon.js';
@@ -9,11 +9,12 @@ import { createSources } from './allocator/sources.js';
 import { createStatsReader } from './stats-values.js';
 
 /**
- * The sampler of a run: memories (memories.js), held (held.js), and the
- * loop's first iteration. Its state is the allocator sources, made again
+ * The sampler of a run: memories (memories.js), held (held.js), the
+ * time-split pass's timing (alloc-timing.js, or null), and the loop's first
+ * iteration. Its state is the allocator sources, made again
  * when new instances appeared.
  */
-export function createSlowSampler({ memories, held, firstIteration }) {
+export function createSlowSampler({ memories, held, timing = null, firstIteration }) {
   const readStats = createStatsReader();
   let sources = null;
   let sourcesSeen = 0;
@@ -42,6 +43,7 @@ export function createSlowSampler({ memories, held, firstIteration }) {
       current().sample(emit);
       const censused = memories.censused();
       for (let k = 0; k < censused; k++) addon.census(runner, k, true);
+      timing?.sample(addon.completed(runner) - firstIteration);
       blockContents?.sample(addon.completed(runner) - firstIteration, elapsedMs, censused);
       const own = prepared.native ? addon.nativeHeap(runner) : null;
       if (own) {

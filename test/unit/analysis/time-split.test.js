@@ -217,6 +217,7 @@ test('timeSplitSummary: the stamps’ cost where the module runs, from the contr
   assert.equal(o.callNs, 1600);
   assert.equal(o.controlCallNs, 1600);
   assert.equal(o.timedCallNs, 1600);
+  assert.equal(o.drift, 0);
   assert.equal(o.callSe, 0);
   assert.deepEqual(o.ns, { algorithm: 1000, allocator: 400, grow: 0, glue: 200 });
 });
@@ -230,6 +231,9 @@ test('timeSplitSummary: each call against the timed pass’s same call, so that 
   const o = timeSplitSummary(raw, { elapsed, op: new Uint16Array(400) }, 0, [{ name: 'parse' }]).ops[0];
   assert.equal(o.stampContext.x.ns, 250);
   assert.equal(o.stampContext.a.ns, 900);
+  // The sum against the timed pass's time of the same calls.
+  assert.equal(o.callNs, o.timedCallNs);
+  assert.equal(o.drift, 0);
   // Passes whose calls do not line up are not paired: each call alone.
   const shuffled = { elapsed, op: Uint16Array.from({ length: 400 }, (_, i) => i % 2) };
   const t = timeSplitSummary(raw, shuffled, 0, [{ name: 'parse' }, { name: 'other' }]);
