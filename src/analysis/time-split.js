@@ -16,10 +16,6 @@ import { contextCosts } from './stamp-context.js';
 export const TIME_PARTS = ['algorithm', 'allocator', 'grow', 'glue'];
 // The allocator's event kinds as the worker's tables index them (alloc-timing.js KINDS).
 const KIND_NAMES = ['alloc', 'free', 'realloc'];
-// The bits of a call's control field (alloc-timing.js): stamped nowhere;
-// just after the stamps were turned on or off.
-const CONTROL = 1;
-const SETTLING = 2;
 // Advice thresholds: the share from which a part is worth acting on.
 export const ADVICE_SHARE = { allocator: 0.1, glue: 0.25, grow: 0.05 };
 
@@ -88,17 +84,14 @@ function opContexts(raw, timed, warmupCalls, ops, cost, n) {
   let aligned = timed.elapsed.length >= n;
   for (let i = 0; aligned && i < n; i++) aligned = timed.op[i] === raw.op[i];
   const rows = ops.map(() => []);
-  for (let i = warmupCalls; i < n; i++) {
-    // A call just after the stamps were turned on or off is left out (alloc-timing.js, CONTROL_SETTLE).
-    if (((c.control?.[i] ?? 0) & SETTLING) !== 0) continue;
+  for (let i = warmupCalls; i < n; i++)
     rows[raw.op[i]]?.push({
       d: raw.calls[i] - (aligned ? timed.elapsed[i] : 0) - calibratedStamps(c, i, cost),
-      control: (c.control?.[i] ?? 0) & CONTROL,
+      control: c.control?.[i] ?? 0,
       exports: c.exports[i] + c.nestedExports[i],
       sampled: c.sampled[i],
       nulls: c.nulls[i],
     });
-  }
   const fallback = { x: cost.x.outer, a: cost.a.outer, n: cost.a.outer };
   return { aligned, byOp: rows.map((r) => contextCosts(r, fallback)) };
 }
@@ -270,7 +263,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   for (let i = 0; i < n; i++) parts.push(partsOf(c, i, raw.calls[i], cost, context.byOp[raw.op[i]] ?? none));
   // The parts come from the stamped calls (a control call has none); ranked
   // by their time with the stamps taken off (a sampled call is slower by its stamps).
-  const control = (i) => ((c.control?.[i] ?? 0) & CONTROL) !== 0;
+  const control = (i) => (c.control?.[i] ?? 0) === 1;
   const corrected = parts.map((p) => p.call);
   const stampedOp = Array.from({ length: n }, (_, i) => (control(i) ? -1 : raw.op[i]));
   const cuts = opQuantiles(corrected, stampedOp, warmupCalls, ops.length, TYPICAL);

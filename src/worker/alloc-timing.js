@@ -52,19 +52,11 @@ const MIN_SAMPLES = 1000;
 // between, where the real ones are taken (the stamps cost more there, with
 // the module's code between them, than in the calibration's tight loop).
 const NULL_EVERY = 4;
-// One block of CONTROL_BLOCK calls of a scenario in CONTROL_EVERY, drawn at
-// random, is made of control calls: the module's wrappers then stamp and
-// count nothing, so that the analysis can measure the stamps' whole cost
-// where the module runs, the stamped calls' time against the control
-// calls'. Blocks rather than single calls: stamps slow the calls after
-// them too (lz4's unstamped calls among stamped ones ran about 6 % slower
-// than in a pass stamping nothing), and a block's calls are mostly
-// preceded by calls of their own kind; the first CONTROL_SETTLE calls after
-// a change of kind are filed as settling (the analysis leaves them out of
-// the stamps' cost).
+// One call in CONTROL_EVERY (a scenario's, drawn at random before it runs)
+// is a control call: the module's wrappers then stamp and count nothing,
+// so that the analysis can measure the stamps' whole cost where the module
+// runs, the stamped calls' time against the control calls'.
 const CONTROL_EVERY = 4;
-const CONTROL_BLOCK = 16;
-const CONTROL_SETTLE = 4;
 
 // The per-call numbers, by name: raw sums of stamped intervals (ns) and
 // counts. A call's numbers lie side by side (one record of PER_CALL.length
@@ -89,7 +81,7 @@ const PER_CALL = [
   'exportNs', // time between the outermost export's stamps
   'exports',
   'nestedExports', // export stamps inside another export's
-  'control', // bit 0: a control call (nothing stamped or counted); bit 1: settling (CONTROL_SETTLE)
+  'control', // 1: a control call (nothing stamped or counted)
 ];
 
 const sizeClass = (size) => (size < 2 ? 0 : 31 - Math.clz32(size));
@@ -143,7 +135,6 @@ export async function createTiming({ control, firstIteration, iterations }) {
   // Whether the running call is stamped (the module's ON import; 0 in a control call).
   const on = new WebAssembly.Global({ value: 'i32', mutable: true }, 1);
   let stamping = true; // on's value
-  let blockCall = 0; // calls since the kind last changed
   const index = () => {
     if (control[CTL.call] === 0) return calibrating ? scratch : -1;
     const i = control[CTL.iteration] - firstIteration;
@@ -310,27 +301,23 @@ export async function createTiming({ control, firstIteration, iterations }) {
       return { bytes: result.bytes, imports: { [HOOK_MODULE]: hooks }, alone: false };
     },
     /**
-     * A scenario's op k's function fn, called through a wrapper that draws,
-     * at each block's first call, whether the block's calls are control
-     * calls (CONTROL_EVERY, CONTROL_BLOCK), says so to the module (ON) and
-     * files each call (control, settling).
+     * A scenario's op k's function fn, called through a wrapper that draws
+     * whether the call is a control call (CONTROL_EVERY), says so to the
+     * module (ON) and files it.
      */
     wrap(fn, k) {
       return wrapOp(fn, k, () => {
-        if (blockCall++ % CONTROL_BLOCK === 0) {
-          controlRng ^= controlRng << 13;
-          controlRng ^= controlRng >>> 17;
-          controlRng ^= controlRng << 5;
-          const control = (controlRng >>> 0) % CONTROL_EVERY === 0;
-          // Written only when it changes: a write from JS costs about 15 ns.
-          if (control === stamping) {
-            stamping = !control;
-            on.value = control ? 0 : 1;
-            blockCall = 1;
-          }
+        controlRng ^= controlRng << 13;
+        controlRng ^= controlRng >>> 17;
+        controlRng ^= controlRng << 5;
+        const control = (controlRng >>> 0) % CONTROL_EVERY === 0;
+        // Written only when it changes: a write from JS costs about 15 ns.
+        if (control === stamping) {
+          stamping = !control;
+          on.value = control ? 0 : 1;
         }
         const i = index();
-        if (i >= 0) record[at(i) + F.control] = (stamping ? 0 : 1) + (blockCall <= CONTROL_SETTLE ? 2 : 0);
+        if (i >= 0) record[at(i) + F.control] = control ? 1 : 0;
       });
     },
     /** Before the first call: the run's ops are known (opCount), the stamps' cost measured. */

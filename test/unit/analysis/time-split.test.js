@@ -222,20 +222,6 @@ test('timeSplitSummary: the stamps’ cost where the module runs, from the contr
   assert.deepEqual(o.ns, { algorithm: 1000, allocator: 400, grow: 0, glue: 200 });
 });
 
-test('timeSplitSummary: the calls just after the stamps were turned on or off measure no stamp’s cost', () => {
-  const raw = withControls();
-  // Every tenth call settling (control's bit 1), slower by what the change left behind.
-  for (let i = 0; i < 400; i += 10) {
-    raw.stamps.calls.control[i] |= 2;
-    raw.calls[i] += 5000;
-  }
-  const timed = { elapsed: new Float64Array(400).fill(1600), op: new Uint16Array(400) };
-  const o = timeSplitSummary(raw, timed, 0, [{ name: 'parse' }]).ops[0];
-  assert.equal(o.stampContext.x.ns, 250);
-  assert.equal(o.stampContext.a.ns, 900);
-  assert.equal(o.stampContext.groups.control + o.stampContext.groups.plain + o.stampContext.groups.sampled, 360);
-});
-
 test('timeSplitSummary: each call against the timed pass’s same call, so that its input’s time cancels', () => {
   // Inputs from 0 to 9.1 µs of work: unpaired, the control calls' and the
   // stamped calls' trimmed means differ by their inputs as much as by the stamps.
