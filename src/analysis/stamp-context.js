@@ -81,3 +81,27 @@ export function contextCosts(rows, fallback) {
     groups: Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v.n])),
   };
 }
+
+/**
+ * The ops' costs pooled (costs: contextCosts's per op): per kind, the
+ * inverse-variance weighted mean of the ops' own measures (the same hooks
+ * stamp every op of a module; an op with few calls, or a long noisy one,
+ * would alone give a cost known to microseconds per call: sql.js's 72
+ * export stamp pairs per call), given to every op whose own measure it was
+ * or that had none, its own kept as opNs and opSe. A kind no op measured
+ * stays each op's calibration. Returns the ops' costs, new objects.
+ */
+export function pooledCosts(costs) {
+  const out = costs.map((c) => ({ ...c }));
+  for (const k of ['x', 'a', 'n']) {
+    const measured = costs.map((c) => c[k]).filter((m) => m.source === 'context');
+    if (measured.length < 2) continue;
+    const weights = measured.map((m) => 1 / Math.max(m.se ** 2, Number.EPSILON));
+    const total = weights.reduce((a, b) => a + b, 0);
+    const ns = measured.reduce((sum, m, j) => sum + weights[j] * m.ns, 0) / total;
+    const se = Math.sqrt(1 / total);
+    for (const c of out)
+      c[k] = { ns, se, source: 'context', opNs: c[k].source === 'context' ? c[k].ns : null, opSe: c[k].se };
+  }
+  return out;
+}

@@ -10,7 +10,7 @@
 // Numbers and codes only; the words are src/report/time-split-rows.js's.
 import { swapSummary } from './alloc-swap.js';
 import { median, opQuantiles, robustSd, TYPICAL, Z95 } from './split-stats.js';
-import { contextCosts } from './stamp-context.js';
+import { contextCosts, pooledCosts } from './stamp-context.js';
 
 /** The parts of a call, in the figure's order. */
 export const TIME_PARTS = ['algorithm', 'allocator', 'grow', 'glue'];
@@ -74,8 +74,8 @@ function partsOf(c, i, ns, cost, outer) {
 }
 
 /**
- * Per op, the stamps' cost where the module runs (contextCosts), from its
- * calls after warm-up: each call's time against the timed pass's same call
+ * Per op, the stamps' cost where the module runs (contextCosts, pooled
+ * over the ops: pooledCosts), from its calls after warm-up: each call's time against the timed pass's same call
  * when the two passes' ops line up call by call (same seed), else alone.
  * raw, timed, warmupCalls, ops: timeSplitSummary's; n: the calls read.
  */
@@ -93,7 +93,7 @@ function opContexts(raw, timed, warmupCalls, ops, cost, n) {
       nulls: c.nulls[i],
     });
   const fallback = { x: cost.x.outer, a: cost.a.outer, n: cost.a.outer };
-  return { aligned, byOp: rows.map((r) => contextCosts(r, fallback)) };
+  return { aligned, byOp: pooledCosts(rows.map((r) => contextCosts(r, fallback))) };
 }
 
 /**

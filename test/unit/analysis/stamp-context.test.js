@@ -1,11 +1,11 @@
 // The stamps' whole cost where the module runs (src/analysis/stamp-context.js)
 // from synthetic calls whose costs are known: the interquartile mean that a
 // preemption in either pass cannot move, each kind's cost from its group
-// against the plain or control calls, and the calibration's cost where a
-// group has too few calls.
+// against the plain or control calls, the calibration's cost where a
+// group has too few calls, and the ops' costs pooled by their precision.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contextCosts, trimmedMean } from '../../../src/analysis/stamp-context.js';
+import { contextCosts, pooledCosts, trimmedMean } from '../../../src/analysis/stamp-context.js';
 
 const FALLBACK = { x: 90, a: 100, n: 100 };
 
@@ -65,4 +65,27 @@ test('contextCosts: the calibration’s cost where a group has too few calls (a 
   assert.equal(c.a.source, 'context');
   const few = contextCosts(rows(40, { base: 0, x: 150, a: 1100, n: 500 }), FALLBACK);
   assert.deepEqual(few.n, { ns: 100, se: null, source: 'calibration' });
+});
+
+test('pooledCosts: each kind the ops measured, weighted by their precision, given to every op; a kind one op measured left', () => {
+  const calibrated = { ns: 100, se: null, source: 'calibration' };
+  const costs = [
+    { x: { ns: 100, se: 10, source: 'context' }, a: { ns: 900, se: 50, source: 'context' }, n: calibrated, base: 0 },
+    { x: { ns: 200, se: 100, source: 'context' }, a: calibrated, n: calibrated, base: 5 },
+    { x: calibrated, a: calibrated, n: calibrated, base: null },
+  ];
+  const pooled = pooledCosts(costs);
+  const w = 1 / 100 + 1 / 10_000;
+  for (const c of pooled) {
+    assert.ok(Math.abs(c.x.ns - (100 / 100 + 200 / 10_000) / w) < 1e-9);
+    assert.ok(Math.abs(c.x.se - Math.sqrt(1 / w)) < 1e-9);
+  }
+  assert.deepEqual([pooled[0].x.opNs, pooled[1].x.opNs, pooled[2].x.opNs], [100, 200, null]);
+  // One op measured a: each keeps its own.
+  assert.deepEqual(
+    pooled.map((c) => c.a),
+    costs.map((c) => c.a),
+  );
+  assert.equal(pooled[1].base, 5);
+  assert.equal(costs[0].x.ns, 100);
 });
