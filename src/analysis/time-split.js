@@ -205,16 +205,19 @@ export function adviceOf(shares) {
 }
 
 /**
- * The standard error of an op's call time with the stamps taken off, from
- * the uncertainty of the stamps' cost (outer: contextCosts's; a cost the
- * calibration gave counts as known): its stamp pairs per call (q: the
- * op's sums over its calls: exports, sampled, nulls) times each cost's
- * standard error.
+ * The standard error of an op's call time with the stamps taken off, as
+ * checked against the timed pass: from the uncertainty of the stamps' cost
+ * (outer: contextCosts's; a cost the calibration gave counts as known), its
+ * stamp pairs per call (q: the op's sums over its calls: exports, sampled,
+ * nulls) times each cost's standard error; and, paired with the timed pass
+ * (k: the sum and the sum of squares of the calls' differences from the
+ * timed pass's same calls), the spread of those differences.
  */
-function callSe(outer, q, calls) {
+function callSe(outer, q, calls, k) {
   if (calls === 0) return 0;
-  const se = (k) => outer[k].se ?? 0;
-  return Math.hypot((q.exports / calls) * se('x'), (q.sampled / calls) * se('a'), (q.nulls / calls) * se('n'));
+  const se = (kind) => outer[kind].se ?? 0;
+  const paired = calls > 1 ? Math.sqrt(Math.max(0, k.diffSq / calls - (k.diff / calls) ** 2) / (calls - 1)) : 0;
+  return Math.hypot((q.exports / calls) * se('x'), (q.sampled / calls) * se('a'), (q.nulls / calls) * se('n'), paired);
 }
 
 /** The mean of each op's calls after warm-up up to its cut (opQuantiles's): [ns per op]. */
@@ -277,7 +280,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   // The control calls' time, by the same rule: the parts' sum's check within the pass.
   const controlOp = Array.from({ length: n }, (_, i) => (control(i) ? raw.op[i] : -1));
   const controlCuts = opQuantiles(corrected, controlOp, warmupCalls, ops.length, TYPICAL);
-  const checks = ops.map(() => ({ timed: 0, control: 0, controlTimed: 0, controls: 0 }));
+  const checks = ops.map(() => ({ timed: 0, diff: 0, diffSq: 0, control: 0, controlTimed: 0, controls: 0 }));
   const per = ops.map(() => ({
     call: [],
     grow: [],
@@ -318,7 +321,11 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
       continue;
     }
     if (p.call > cuts[o]) continue;
-    if (aligned) k.timed += timed.elapsed[i];
+    if (aligned) {
+      k.timed += timed.elapsed[i];
+      k.diff += p.call - timed.elapsed[i];
+      k.diffSq += (p.call - timed.elapsed[i]) ** 2;
+    }
     const q = per[o];
     q.call.push(p.call);
     q.grow.push(p.grow);
@@ -368,7 +375,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
       controlCallNs: checks[o].controls ? checks[o].control / checks[o].controls : null,
       // The control calls against the timed pass's same calls: how much slower the pass ran them unstamped.
       drift: aligned && checks[o].controlTimed > 0 ? checks[o].control / checks[o].controlTimed - 1 : null,
-      callSe: callSe(context.byOp[o], q, calls),
+      callSe: callSe(context.byOp[o], q, calls, checks[o]),
       ns: Object.fromEntries(
         Object.entries({ algorithm, allocator, grow, glue }).map(([k, v]) => [k, calls ? v / calls : 0]),
       ),
