@@ -66,11 +66,19 @@ export function adviceSentence(o, name = o.op) {
   );
 }
 
-/** An op's stamp costs where the module ran (o.stampContext), "x per export call, …", the calibrated ones marked. */
-function contextWords(o) {
-  const c = o.stampContext;
+/** Stamp costs where the module ran (an op's stampContext), "x per export call, …", the calibrated ones marked. */
+function costWords(c) {
   const word = (k, what) => `${formatNs(c[k].ns)}${c[k].source === 'calibration' ? ' (calibrated)' : ''} per ${what}`;
-  return `${o.op}: ${word('x', 'export call')}, ${word('a', 'stamped allocator call')}, ${word('n', 'null sample')}`;
+  return `${word('x', 'export call')}, ${word('a', 'stamped allocator call')}, ${word('n', 'null sample')}`;
+}
+
+/** The ops' stamp costs in words, in parentheses: once when the ops share them (pooled), else per op. */
+function contextWords(ops) {
+  const measured = ops.filter((o) => o.stampContext);
+  const words = measured.map((o) => costWords(o.stampContext));
+  if (words.length === 0) return '';
+  if (words.every((w) => w === words[0])) return ` (${words[0]}${words.length > 1 ? ', pooled over the ops' : ''})`;
+  return ` (${measured.map((o, j) => `${o.op}: ${words[j]}`).join('; ')})`;
 }
 
 /** An op's parts' sum per call against the timed pass's call time, and the pass's drift on its unstamped calls. */
@@ -97,13 +105,12 @@ export function timeSplitNote(s) {
   const lo = Math.min(...rates);
   const hi = Math.max(...rates);
   const rate = lo === hi ? formatCount(lo) : `${formatCount(lo)} to ${formatCount(hi)}`;
-  const context = t.ops.filter((o) => o.stampContext).map(contextWords);
   return (
     `Time-split pass: the same calls with memory.grow and the exports stamped, and the allocator's calls counted ` +
     `with 1 in ${rate} stamped at random (its time per call: the stamped calls' mean time, times its calls); each op's calls after warm-up, ` +
     `its slowest ${sharePercent(1 - t.typical)} left out (a preemption moves no part). ` +
     `The stamps' own cost is taken off: what they add to a call where the module runs, from a scenario's calls stamped nowhere (1 in 4, at random), ` +
-    `each against the timed pass's same call${context.length ? ` (${context.join('; ')})` : ''}; ` +
+    `each against the timed pass's same call${contextWords(t.ops)}; ` +
     `between their clock reads, the null samples' interval, and on empty wrappers in the same pass ${formatNs(c.x.inner)} per export call; ` +
     `${formatNs(c.u.outer)} per other allocator call and ${formatNs(c.g.outer)} per memory.grow, as calibrated. ` +
     `Memory.grow took ${sharePercent(t.run.grow.warmup.share)} of warm-up and ${sharePercent(t.run.grow.steady.share)} after it. ` +

@@ -107,7 +107,7 @@ test('summary.md and report.html: the table, and an op name the module controls 
   assert.deepEqual(timeSplitLines({}), []);
 });
 
-test('timeSplitNote: the stamps’ cost where the module ran, per op, and the sum against the timed pass with the pass’s drift', () => {
+test('timeSplitNote: the stamps’ cost where the module ran, once when pooled, and the sum against the timed pass with the pass’s drift', () => {
   const s = summaryWith('parse', 'allocator', { algorithm: 0.5, allocator: 0.41, grow: 0, glue: 0.09 });
   Object.assign(s.timeSplit.ops[0], {
     controlCallNs: 9_900,
@@ -122,8 +122,14 @@ test('timeSplitNote: the stamps’ cost where the module ran, per op, and the su
   const note = timeSplitNote(s);
   assert.match(
     note,
-    /parse: 250 ns per export call, 1\.10 µs per stamped allocator call, 130 ns \(calibrated\) per null sample/,
+    /same call \(250 ns per export call, 1\.10 µs per stamped allocator call, 130 ns \(calibrated\) per null sample\);/,
   );
+  // Two ops with the same costs (pooled): said once; with their own: each named.
+  const second = { ...s.timeSplit.ops[0], op: 'cache' };
+  const two = { timeSplit: { ...s.timeSplit, ops: [s.timeSplit.ops[0], second] } };
+  assert.match(timeSplitNote(two), /null sample, pooled over the ops\);/);
+  second.stampContext = { ...second.stampContext, x: { ns: 300, se: 20, source: 'context' } };
+  assert.match(timeSplitNote(two), /\(parse: 250 ns per export call, .*; cache: 300 ns per export call, /);
   assert.match(
     note,
     /parse: 10\.00 µs ± 196 ns against 9\.80 µs timed \(its calls stamped nowhere \+6\.2 % against the timed pass's\)\.$/,
