@@ -20,7 +20,11 @@
 //                sum per call against the timed pass's call time over the
 //                same calls (its calls up to the op's 75th percentile, the
 //                cut the parts use). Target: each op's median over the runs
-//                within ±10 %.
+//                within ±10 %. Each run's line also says the sum against
+//                the same pass's control calls (stamped nowhere: what the
+//                stamps' correction is checked against) and those against
+//                the timed pass (the two passes' difference unstamped), so
+//                that a miss tells which it comes from.
 //
 // `node bench/time-split.js [--runs R] [WORD]`: R rounds (3 by default;
 // about 45 s each on this machine), only the workloads whose label holds
@@ -92,12 +96,20 @@ function swapRun(label, r, t, loadNow) {
   return o.agree;
 }
 
-/** Prints one run's parts against the timed call per op (the load average loadNow); returns { op: deviation }. */
+/**
+ * Prints one run's parts against the timed call per op, and against the
+ * pass's control calls (the load average loadNow); returns { op: deviation }.
+ */
 function partsRun(label, r, t, loadNow) {
   const deviations = {};
   const each = t.ops.map((o) => {
     deviations[o.op] = o.callNs / o.timedCallNs - 1;
-    return `${o.op} ${ns(o.callNs)} vs ${ns(o.timedCallNs)} (${percent(deviations[o.op])})`;
+    const se = o.callSe > 0 ? ` ± ${percent((1.96 * o.callSe) / o.timedCallNs).slice(1)}` : '';
+    const control =
+      o.drift === null
+        ? ''
+        : `; ${percent((1 + deviations[o.op]) / (1 + o.drift) - 1)} against the unstamped calls, which are ${percent(o.drift)} against the timed`;
+    return `${o.op} ${ns(o.callNs)} vs ${ns(o.timedCallNs)} (${percent(deviations[o.op])}${se}${control})`;
   });
   console.log(`four parts, ${label}, run ${r + 1}/${runs} (load average ${loadNow.toFixed(1)}): ${each.join(', ')}`);
   return deviations;

@@ -10,6 +10,7 @@
 // Numbers and codes only; the words are src/report/time-split-rows.js's.
 import { swapSummary } from './alloc-swap.js';
 import { median, opQuantiles, robustSd, TYPICAL, Z95 } from './split-stats.js';
+import { contextCosts, pooledCosts } from './stamp-context.js';
 
 /** The parts of a call, in the figure's order. */
 export const TIME_PARTS = ['algorithm', 'allocator', 'grow', 'glue'];
@@ -41,32 +42,58 @@ export function stampCosts(rounds) {
   return out;
 }
 
+/** Call i's stamps whose cost stays the calibration's (cost: stampCosts's): ns. */
+const calibratedStamps = (c, i, { u, g }) => (c.allocs[i] - c.sampled[i]) * u.outer + c.grows[i] * g.outer;
+
 /**
  * Call i's parts and the call's time with the stamps' cost taken off (ns):
  * { call, sampledNs, grow, inside }, sampledNs the time between its sampled
  * allocator calls' stamps, their grows taken off. c: the per-call arrays;
- * ns: the call's logged time; cost: stampCosts's.
+ * ns: the call's logged time; cost: stampCosts's; outer: its op's
+ * contextCosts ({ x, a, n }: ns a stamp pair adds to a call).
  */
-function partsOf(c, i, ns, cost) {
-  const { a, u, g, x } = cost;
+function partsOf(c, i, ns, cost, outer) {
+  const { u, g, x } = cost;
   const pairs = c.sampled[i] + c.nulls[i];
-  const unsampled = c.allocs[i] - c.sampled[i];
+  const pairOuter = pairs > 0 ? (c.sampled[i] * outer.a.ns + c.nulls[i] * outer.n.ns) / pairs : 0;
   const unsampledInExport = c.allocsInExport[i] - Math.min(c.allocsInExport[i], c.sampledInExport[i]);
   const growInAlloc = c.growNsInAlloc[i] - c.growsInAlloc[i] * g.inner;
-  const call =
-    ns - pairs * a.outer - unsampled * u.outer - c.grows[i] * g.outer - (c.exports[i] + c.nestedExports[i]) * x.outer;
+  const call = ns - pairs * pairOuter - calibratedStamps(c, i, cost) - (c.exports[i] + c.nestedExports[i]) * outer.x.ns;
   const sampledNs = c.allocNs[i] - growInAlloc - c.growsInAlloc[i] * g.outer;
   const grow = c.growNs[i] - c.grows[i] * g.inner;
   const inside =
     c.exports[i] > 0
       ? c.exportNs[i] -
         c.exports[i] * x.inner -
-        c.sampledInExport[i] * a.outer -
+        c.sampledInExport[i] * pairOuter -
         unsampledInExport * u.outer -
         c.growsInExport[i] * g.outer -
-        c.nestedExports[i] * x.outer
+        c.nestedExports[i] * outer.x.ns
       : 0;
   return { call, sampledNs, grow, inside };
+}
+
+/**
+ * Per op, the stamps' cost where the module runs (contextCosts, pooled
+ * over the ops: pooledCosts), from its calls after warm-up: each call's time against the timed pass's same call
+ * when the two passes' ops line up call by call (same seed), else alone.
+ * raw, timed, warmupCalls, ops: timeSplitSummary's; n: the calls read.
+ */
+function opContexts(raw, timed, warmupCalls, ops, cost, n) {
+  const c = raw.stamps.calls;
+  let aligned = timed.elapsed.length >= n;
+  for (let i = 0; aligned && i < n; i++) aligned = timed.op[i] === raw.op[i];
+  const rows = ops.map(() => []);
+  for (let i = warmupCalls; i < n; i++)
+    rows[raw.op[i]]?.push({
+      d: raw.calls[i] - (aligned ? timed.elapsed[i] : 0) - calibratedStamps(c, i, cost),
+      control: c.control?.[i] ?? 0,
+      exports: c.exports[i] + c.nestedExports[i],
+      sampled: c.sampled[i],
+      nulls: c.nulls[i],
+    });
+  const fallback = { x: cost.x.outer, a: cost.a.outer, n: cost.a.outer };
+  return { aligned, byOp: pooledCosts(rows.map((r) => contextCosts(r, fallback))) };
 }
 
 /**
@@ -177,6 +204,22 @@ export function adviceOf(shares) {
   return { code, share, bound: share < 1 ? 1 / (1 - share) : null };
 }
 
+/**
+ * The standard error of an op's call time with the stamps taken off, as
+ * checked against the timed pass: from the uncertainty of the stamps' cost
+ * (outer: contextCosts's; a cost the calibration gave counts as known), its
+ * stamp pairs per call (q: the op's sums over its calls: exports, sampled,
+ * nulls) times each cost's standard error; and, paired with the timed pass
+ * (k: the sum and the sum of squares of the calls' differences from the
+ * timed pass's same calls), the spread of those differences.
+ */
+function callSe(outer, q, calls, k) {
+  if (calls === 0) return 0;
+  const se = (kind) => outer[kind].se ?? 0;
+  const paired = calls > 1 ? Math.sqrt(Math.max(0, k.diffSq / calls - (k.diff / calls) ** 2) / (calls - 1)) : 0;
+  return Math.hypot((q.exports / calls) * se('x'), (q.sampled / calls) * se('a'), (q.nulls / calls) * se('n'), paired);
+}
+
 /** The mean of each op's calls after warm-up up to its cut (opQuantiles's): [ns per op]. */
 function trimmedMeans(elapsed, op, from, cuts) {
   const sums = cuts.map(() => [0, 0]);
@@ -195,10 +238,15 @@ function trimmedMeans(elapsed, op, from, cuts) {
  * from its log, op: per-call op, stamps: the worker's result }), the timed
  * pass (timed: its decoded log, whose call times the parts are checked
  * against), its warm-up (calls before warmupCalls are warm-up) and the
- * run's ops ([{ name }]). Returns null without raw. Per op, over its calls
- * after warm-up no slower than its TYPICAL quantile (of their times with
- * the stamps taken off): calls, mean call ns (stamps taken off) against the
- * timed pass's, the four parts' ns per call and shares (the allocator's:
+ * run's ops ([{ name }]). Returns null without raw. Per op, over its
+ * stamped calls after warm-up no slower than its TYPICAL quantile (of their
+ * times with the stamps taken off, the stamps' cost where the module runs:
+ * stampContext, contextCosts's): calls, mean call ns (stamps taken off)
+ * against the timed pass's (paired with it: over the same calls, typical
+ * in both passes) and against the pass's control calls' (by the same rule;
+ * null without any), drift (the control calls' time against the timed
+ * pass's same calls, less 1; null unpaired), its standard error from the stamps' cost
+ * (callSe), the four parts' ns per call and shares (the allocator's:
  * its sampled calls' mean time times its calls, with an interval), the
  * sampler's rate and samples, allocations per call and their mean bytes,
  * the events by kind and size class, memory.grow in warm-up and after it
@@ -212,13 +260,27 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   const cost = stampCosts(stamps.calibration);
   const c = stamps.calls;
   const n = Math.min(raw.calls.length, c.allocNs.length);
+  const context = opContexts(raw, timed, warmupCalls, ops, cost, n);
+  const none = { x: { ns: cost.x.outer }, a: { ns: cost.a.outer }, n: { ns: cost.a.outer } };
   const parts = [];
-  for (let i = 0; i < n; i++) parts.push(partsOf(c, i, raw.calls[i], cost));
-  // Calls are ranked by their time with the stamps taken off: a sampled call is slower by its stamps.
+  for (let i = 0; i < n; i++) parts.push(partsOf(c, i, raw.calls[i], cost, context.byOp[raw.op[i]] ?? none));
+  // The parts come from the stamped calls (a control call has none); ranked
+  // by their time with the stamps taken off (a sampled call is slower by its stamps).
+  const control = (i) => (c.control?.[i] ?? 0) === 1;
   const corrected = parts.map((p) => p.call);
-  const cuts = opQuantiles(corrected, raw.op, warmupCalls, ops.length, TYPICAL);
+  const stampedOp = Array.from({ length: n }, (_, i) => (control(i) ? -1 : raw.op[i]));
+  const cuts = opQuantiles(corrected, stampedOp, warmupCalls, ops.length, TYPICAL);
   const timedCuts = opQuantiles(timed.elapsed, timed.op, warmupCalls, ops.length, TYPICAL);
-  const timedNs = trimmedMeans(timed.elapsed, timed.op, warmupCalls, timedCuts);
+  // Paired with the timed pass, a call counts when it is typical in both
+  // passes, and the parts' sum is checked against the timed pass's time of
+  // the very same calls; else against the timed pass's own typical calls.
+  const { aligned } = context;
+  const timedNs = aligned ? null : trimmedMeans(timed.elapsed, timed.op, warmupCalls, timedCuts);
+  const typicalTimed = (i) => !aligned || timed.elapsed[i] <= timedCuts[raw.op[i]];
+  // The control calls' time, by the same rule: the parts' sum's check within the pass.
+  const controlOp = Array.from({ length: n }, (_, i) => (control(i) ? raw.op[i] : -1));
+  const controlCuts = opQuantiles(corrected, controlOp, warmupCalls, ops.length, TYPICAL);
+  const checks = ops.map(() => ({ timed: 0, diff: 0, diffSq: 0, control: 0, controlTimed: 0, controls: 0 }));
   const per = ops.map(() => ({
     call: [],
     grow: [],
@@ -231,6 +293,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     nullNs: 0,
     nullSq: 0,
     allocs: 0,
+    exports: 0,
     bytes: 0,
   }));
   const warm = ops.map(() => ({ ns: 0, growNs: 0, grows: 0, calls: 0 }));
@@ -248,7 +311,21 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     g.ns += p.call;
     g.growNs += p.grow;
     g.grows += c.grows[i];
-    if (i < warmupCalls || p.call > cuts[o]) continue;
+    if (i < warmupCalls || !typicalTimed(i)) continue;
+    const k = checks[o];
+    if (control(i)) {
+      if (p.call > controlCuts[o]) continue;
+      k.control += p.call;
+      k.controlTimed += aligned ? timed.elapsed[i] : 0;
+      k.controls++;
+      continue;
+    }
+    if (p.call > cuts[o]) continue;
+    if (aligned) {
+      k.timed += timed.elapsed[i];
+      k.diff += p.call - timed.elapsed[i];
+      k.diffSq += (p.call - timed.elapsed[i]) ** 2;
+    }
     const q = per[o];
     q.call.push(p.call);
     q.grow.push(p.grow);
@@ -261,6 +338,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     q.nullNs += c.nullNs[i];
     q.nullSq += c.nullNsSq[i];
     q.allocs += c.allocations[i];
+    q.exports += c.exports[i] + c.nestedExports[i];
     q.bytes += c.allocBytes[i];
   }
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -293,7 +371,11 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
       op: op.name,
       calls,
       callNs: calls ? total / calls : 0,
-      timedCallNs: timedNs[o],
+      timedCallNs: aligned ? (calls ? checks[o].timed / calls : null) : timedNs[o],
+      controlCallNs: checks[o].controls ? checks[o].control / checks[o].controls : null,
+      // The control calls against the timed pass's same calls: how much slower the pass ran them unstamped.
+      drift: aligned && checks[o].controlTimed > 0 ? checks[o].control / checks[o].controlTimed - 1 : null,
+      callSe: callSe(context.byOp[o], q, calls, checks[o]),
       ns: Object.fromEntries(
         Object.entries({ algorithm, allocator, grow, glue }).map(([k, v]) => [k, calls ? v / calls : 0]),
       ),
@@ -303,6 +385,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
         q.call,
         Math.hypot(samplingSe, calSe),
       ),
+      stampContext: context.byOp[o],
       sampling: {
         rate: stamps.rates[o] ?? 1,
         sampled: q.sampled,
@@ -333,6 +416,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     typical: TYPICAL,
     swap: raw.swap ? swapSummary(raw.swap, c.allocs, warmupCalls, ops, byOp) : null,
     stampCost: cost,
+    pairedWithTimed: context.aligned,
     stamped: stamps.stamped,
     warmupCalls: Math.min(warmupCalls, n),
     ops: byOp,

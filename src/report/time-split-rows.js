@@ -66,16 +66,41 @@ export function adviceSentence(o, name = o.op) {
   );
 }
 
+/** Stamp costs where the module ran (an op's stampContext), "x per export call, …", the calibrated ones marked. */
+function costWords(c) {
+  const word = (k, what) => `${formatNs(c[k].ns)}${c[k].source === 'calibration' ? ' (calibrated)' : ''} per ${what}`;
+  return `${word('x', 'export call')}, ${word('a', 'stamped allocator call')}, ${word('n', 'null sample')}`;
+}
+
+/** The ops' stamp costs in words, in parentheses: once when the ops share them (pooled), else per op. */
+function contextWords(ops) {
+  const measured = ops.filter((o) => o.stampContext);
+  const words = measured.map((o) => costWords(o.stampContext));
+  if (words.length === 0) return '';
+  if (words.every((w) => w === words[0])) return ` (${words[0]}${words.length > 1 ? ', pooled over the ops' : ''})`;
+  return ` (${measured.map((o, j) => `${o.op}: ${words[j]}`).join('; ')})`;
+}
+
+/** An op's parts' sum per call against the timed pass's call time, and the pass's drift on its unstamped calls. */
+function sumWords(o) {
+  const se = o.callSe > 0 ? ` ± ${formatNs(1.96 * o.callSe)}` : '';
+  const drift =
+    o.drift === null || o.drift === undefined
+      ? ''
+      : ` (its calls stamped nowhere ${o.drift < 0 ? '−' : '+'}${sharePercent(Math.abs(o.drift))} against the timed pass's)`;
+  return `${o.op}: ${formatNs(o.callNs)}${se} against ${formatNs(o.timedCallNs)} timed${drift}`;
+}
+
 /**
  * One line under the table: how the parts were measured, the stamps' cost
- * taken off, and the sum of the parts against the timed pass's call time.
+ * taken off (where the module ran, per op, and the calibration's), and the
+ * sum of the parts against the timed pass's call time, with how much
+ * slower the pass ran its unstamped calls.
  */
 export function timeSplitNote(s) {
   const t = s.timeSplit;
   const c = t.stampCost;
-  const against = t.ops
-    .filter((o) => o.timedCallNs > 0)
-    .map((o) => `${o.op}: ${formatNs(o.callNs)} against ${formatNs(o.timedCallNs)} timed`);
+  const against = t.ops.filter((o) => o.timedCallNs > 0).map(sumWords);
   const rates = t.ops.map((o) => o.sampling.rate);
   const lo = Math.min(...rates);
   const hi = Math.max(...rates);
@@ -84,8 +109,10 @@ export function timeSplitNote(s) {
     `Time-split pass: the same calls with memory.grow and the exports stamped, and the allocator's calls counted ` +
     `with 1 in ${rate} stamped at random (its time per call: the stamped calls' mean time, times its calls); each op's calls after warm-up, ` +
     `its slowest ${sharePercent(1 - t.typical)} left out (a preemption moves no part). ` +
-    `The stamps' own cost, measured in the same pass on empty wrappers, is taken off: ${formatNs(c.a.inner)} inside and ` +
-    `${formatNs(c.a.outer)} per stamped allocator call, ${formatNs(c.u.outer)} per other, ${formatNs(c.g.outer)} per memory.grow, ${formatNs(c.x.outer)} per export call. ` +
+    `The stamps' own cost is taken off: what they add to a call where the module runs, from a scenario's calls stamped nowhere (1 in 4, at random), ` +
+    `each against the timed pass's same call${contextWords(t.ops)}; ` +
+    `between their clock reads, the null samples' interval, and on empty wrappers in the same pass ${formatNs(c.x.inner)} per export call; ` +
+    `${formatNs(c.u.outer)} per other allocator call and ${formatNs(c.g.outer)} per memory.grow, as calibrated. ` +
     `Memory.grow took ${sharePercent(t.run.grow.warmup.share)} of warm-up and ${sharePercent(t.run.grow.steady.share)} after it. ` +
     `Parts' sum per call${against.length ? `: ${against.join('; ')}` : ''}.`
   );

@@ -13,6 +13,7 @@
 import { glueAllocatorNames } from './allocator/glue-names.js';
 import { HOOK_MODULE } from './allocator/instrument.js';
 import { loadSwapRewriter, SWAP_IMPORTS, swapCalibrationModule, swapModule } from './allocator/swap-rewrite.js';
+import { wrapOp } from './op-wrapper.js';
 
 // Allocations (and frees) of the calibration per round, and rounds before the first call and after the last.
 const CAL_CALLS = 4000;
@@ -59,33 +60,6 @@ function createBookkeeping(ops, calls, epoch) {
     keeps[op] = 1;
   };
   return { before, kept, keptCalls, bumped };
-}
-
-/**
- * fn called as op k's through before(k) (this and the arguments passed on,
- * as many as fn declares: an engine's call into wasm with more or fewer
- * arguments than the function's takes a slower path).
- */
-function wrapped(fn, k, before) {
-  if (fn.length === 0)
-    return function swapped() {
-      before(k);
-      return fn.call(this);
-    };
-  if (fn.length === 1)
-    return function swapped(a) {
-      before(k);
-      return fn.call(this, a);
-    };
-  if (fn.length === 2)
-    return function swapped(a, b) {
-      before(k);
-      return fn.call(this, a, b);
-    };
-  return function swapped(...args) {
-    before(k);
-    return fn.apply(this, args);
-  };
 }
 
 /**
@@ -150,7 +124,7 @@ export async function createSwap({ regionBytes, iterations }) {
     },
     /** Op k's function fn, called through the wrapper. */
     wrap(fn, k) {
-      return wrapped(fn, k, (op) => books.before(op));
+      return wrapOp(fn, k, (op) => books.before(op));
     },
     /**
      * Before the first call: the ops counted (opCount), the routing's costs

@@ -7,14 +7,20 @@
 // module's counters tell them (every one, sampled or not); and per op, kind
 // and size class the sampled events and their time. Each sampled exit
 // draws the countdown to the next sampled allocator call, 1 in N on average
-// with N per op (samplingRate). The stamps' own cost is measured in the
-// same worker, before the first call, at every slow sample and after the
-// last, on the calibration module: the same wrappers around empty
-// functions, whose events go through the same hooks into a slot of their own.
+// with N per op (samplingRate). One scenario call in CONTROL_EVERY, drawn at
+// random, is a control call, stamped nowhere (the stamps' whole cost where
+// the module runs is the stamped calls' time against theirs: the
+// analysis's stamp-context.js). The stamps' own cost is also measured in
+// the same worker, before the first call, at every slow sample and after
+// the last, on the calibration module: the same wrappers around empty
+// functions, whose events go through the same hooks into a slot of their
+// own (the rounds between calls also keep the hooks' code and data warm:
+// without them a stamp cost twice as much where the module runs).
 import { CTL, ALLOC_EVENT as EVENT } from '../protocol.js';
 import { glueAllocatorNames } from './allocator/glue-names.js';
 import { HOOK_MODULE } from './allocator/instrument.js';
-import { calibrationModule, loadTimingRewriter, NULL_SAMPLE, stampModule } from './allocator/timing-rewrite.js';
+import { calibrationModule, loadTimingRewriter, NULL_SAMPLE, ON, stampModule } from './allocator/timing-rewrite.js';
+import { wrapOp } from './op-wrapper.js';
 
 /** Size classes: [2^k, 2^(k+1)) bytes is class k (0 and 1 byte: class 0); one more for the frees. */
 const SIZE_CLASSES = 33;
@@ -46,6 +52,11 @@ const MIN_SAMPLES = 1000;
 // between, where the real ones are taken (the stamps cost more there, with
 // the module's code between them, than in the calibration's tight loop).
 const NULL_EVERY = 4;
+// One call in CONTROL_EVERY (a scenario's, drawn at random before it runs)
+// is a control call: the module's wrappers then stamp and count nothing,
+// so that the analysis can measure the stamps' whole cost where the module
+// runs, the stamped calls' time against the control calls'.
+const CONTROL_EVERY = 4;
 
 // The per-call numbers, by name: raw sums of stamped intervals (ns) and
 // counts. A call's numbers lie side by side (one record of PER_CALL.length
@@ -70,6 +81,7 @@ const PER_CALL = [
   'exportNs', // time between the outermost export's stamps
   'exports',
   'nestedExports', // export stamps inside another export's
+  'control', // 1: a control call (nothing stamped or counted)
 ];
 
 const sizeClass = (size) => (size < 2 ? 0 : 31 - Math.clz32(size));
@@ -90,7 +102,7 @@ export function samplingRate(eventsPerCall, expectedCalls) {
  * The pass's state; loads binaryen first. control: the ring's control
  * words (CALL: 1 + the op running, 0 outside a call; ITERATION: the call's
  * iteration); firstIteration: the pass's first; iterations: its calls.
- * Returns { transform, start(ops, pristine), sample(done), end(done), result(done) }.
+ * Returns { transform, wrap(fn, k), start(ops, pristine), sample(done), end(done), result(done) }.
  * Long: the hooks share the pass's state.
  */
 export async function createTiming({ control, firstIteration, iterations }) {
@@ -119,6 +131,10 @@ export async function createTiming({ control, firstIteration, iterations }) {
   let exportDepth = 0;
   let exportCall = -1;
   let rng = 0x9e3779b9; // xorshift32: the countdowns, the same in every pass
+  let controlRng = 0x6c078965; // xorshift32: the control calls, the same in every pass
+  // Whether the running call is stamped (the module's ON import; 0 in a control call).
+  const on = new WebAssembly.Global({ value: 'i32', mutable: true }, 1);
+  let stamping = true; // on's value
   const index = () => {
     if (control[CTL.call] === 0) return calibrating ? scratch : -1;
     const i = control[CTL.iteration] - firstIteration;
@@ -158,6 +174,7 @@ export async function createTiming({ control, firstIteration, iterations }) {
   // module's counters start again at every export exit).
   let outside = 0;
   const hooks = {
+    [ON]: on,
     t_alloc_enter() {
       inAlloc = true;
       open[ALLOC] = now();
@@ -263,6 +280,8 @@ export async function createTiming({ control, firstIteration, iterations }) {
   const calibrate = (rounds, done) => {
     if (!cal) return;
     calibrating = true;
+    on.value = 1;
+    stamping = true;
     try {
       round(cal, done); // warms the hooks up
       for (let r = 0; r < rounds; r++) calibrations.push(round(cal, done));
@@ -280,6 +299,26 @@ export async function createTiming({ control, firstIteration, iterations }) {
       if (!result) return null;
       stamped.push({ entryPoints: result.entryPoints, exports: result.exports, trivialExports: result.trivialExports });
       return { bytes: result.bytes, imports: { [HOOK_MODULE]: hooks }, alone: false };
+    },
+    /**
+     * A scenario's op k's function fn, called through a wrapper that draws
+     * whether the call is a control call (CONTROL_EVERY), says so to the
+     * module (ON) and files it.
+     */
+    wrap(fn, k) {
+      return wrapOp(fn, k, () => {
+        controlRng ^= controlRng << 13;
+        controlRng ^= controlRng >>> 17;
+        controlRng ^= controlRng << 5;
+        const control = (controlRng >>> 0) % CONTROL_EVERY === 0;
+        // Written only when it changes: a write from JS costs about 15 ns.
+        if (control === stamping) {
+          stamping = !control;
+          on.value = control ? 0 : 1;
+        }
+        const i = index();
+        if (i >= 0) record[at(i) + F.control] = control ? 1 : 0;
+      });
     },
     /** Before the first call: the run's ops are known (opCount), the stamps' cost measured. */
     start(opCount, pristine) {

@@ -176,6 +176,17 @@ function nativeSource(runner) {
   return { native: { malloc: malloc || null, heap } };
 }
 
+/**
+ * Op k's function fn as the loop calls it: through the swap pass's wrapper,
+ * or the time-split pass's for a scenario (a raw module's batches stay
+ * driven from inside wasm, as in the timed pass: its calls are all stamped).
+ */
+function opFn(w, fn, k) {
+  if (w.swap) return w.swap.wrap(fn, k);
+  if (w.timing && w.prepared.scenario) return w.timing.wrap(fn, k);
+  return fn;
+}
+
 /** The runner of w.prepared: the C loop over its engine (V8, or the native one for a library). */
 function createRunner(w) {
   const { prepared } = w;
@@ -189,7 +200,7 @@ function createRunner(w) {
     state: prepared.state,
     ctx: prepared.ctx,
     ops: prepared.ops.map((op, k) => ({
-      fn: w.swap ? w.swap.wrap(op.fn, k) : op.fn,
+      fn: opFn(w, op.fn, k),
       recv: op.recv,
       weight: op.weight,
       args: op.args,

@@ -54,17 +54,27 @@ const HOOKS = {
 /** The kind a null sample's exit stamp passes (the allocator's events are ALLOC_EVENT's, from 1). */
 export const NULL_SAMPLE = 0;
 const COUNTERS = ['ws$tevents', 'ws$tallocs', 'ws$tbytes'];
+// Whether the running call is stamped: a mutable i32 the module imports
+// (HOOK_MODULE.ON), which the host sets before each call. At 0 (a control
+// call: the host's randomized experiment on the stamps' own cost, where
+// the module runs) every allocator and export wrapper calls its function
+// and nothing else: no stamp, no count, no countdown. memory.grow stays
+// stamped (its time is measured over every call; a grow is rare).
+/** The import that says whether the running call is stamped. */
+export const ON = 't_on';
+const ON_GLOBAL = 'ws$ton';
 const LEFT = 'ws$tleft';
 const NULL_NEXT = 'ws$tnull';
 const SAMPLED = 'ws$tsampled';
 const DEPTH = 'ws$tdepth';
 
-/** Adds the hook imports to m, as functions named ws$<hook>, and the sampler's globals. */
+/** Adds the hook imports to m, as functions named ws$<hook>, the ON import and the sampler's globals. */
 function addHooks(m) {
   for (const [name, params, result] of Object.values(HOOKS)) {
     const type = binaryen.createType(params.map((t) => binaryen[t]));
     m.addFunctionImport(`ws$${name}`, HOOK_MODULE, name, type, binaryen[result]);
   }
+  m.addGlobalImport(ON_GLOBAL, HOOK_MODULE, ON, binaryen.i32, true);
   for (const g of [...COUNTERS, NULL_NEXT, SAMPLED, DEPTH]) m.addGlobal(g, binaryen.i32, true, m.i32.const(0));
   m.addGlobal(LEFT, binaryen.i32, true, m.i32.const(1));
 }
@@ -80,7 +90,8 @@ const counters = (m, n = COUNTERS.length) => COUNTERS.slice(0, n).map((g) => m.g
  * once); the original call; at exit, the counters move (one event; an
  * allocation or reallocation adds the bytes it asked for), and a sampled
  * call's exit stamp passes what the counting pass's event does (kind, ptr,
- * size, oldPtr). Each exit stamp sets the next sample (HOOKS).
+ * size, oldPtr). Each exit stamp sets the next sample (HOOKS). In a
+ * control call (ON at 0) the plain call: nothing counted or stamped.
  */
 function allocWrapper(m, { entry, info, params }, origName) {
   const i32 = binaryen.i32;
@@ -91,11 +102,12 @@ function allocWrapper(m, { entry, info, params }, origName) {
   const result = () => (hasResult ? m.local.get(r, i32) : m.i32.const(0));
   // Each use builds its own expressions (binaryen's tree holds one parent per expression).
   const event = () => eventOperands(m, entry, result);
-  const call = m.call(
-    origName,
-    params.map((t, i) => m.local.get(i, t)),
-    info.results,
-  );
+  const call = () =>
+    m.call(
+      origName,
+      params.map((t, i) => m.local.get(i, t)),
+      info.results,
+    );
   // The next sample from what an exit stamp returned (next), through LEFT.
   const next = (stamp) => [
     m.global.set(LEFT, stamp),
@@ -134,12 +146,12 @@ function allocWrapper(m, { entry, info, params }, origName) {
   const body = [
     enter,
     add(DEPTH, m.i32.const(1)),
-    hasResult ? m.local.set(r, call) : call,
+    hasResult ? m.local.set(r, call()) : call(),
     add(DEPTH, m.i32.const(-1)),
     exit,
   ];
   if (hasResult) body.push(result());
-  return m.block(null, body, info.results);
+  return m.if(get(ON_GLOBAL), m.block(null, body, info.results), call());
 }
 
 /** Moves function name's body to name$ws_orig and returns its info. */
@@ -174,25 +186,26 @@ function stampGrows(m) {
 /**
  * A wrapper of function internal (info: its function info) between the
  * export stamps, which pass the allocator's counters (the exit's then
- * start again from 0).
+ * start again from 0); in a control call (ON at 0) the plain call.
  */
 function exportWrapper(m, internal, info) {
   const params = binaryen.expandType(info.params);
   const hasResult = info.results !== binaryen.none;
-  const call = m.call(
-    internal,
-    params.map((t, i) => m.local.get(i, t)),
-    info.results,
-  );
+  const call = () =>
+    m.call(
+      internal,
+      params.map((t, i) => m.local.get(i, t)),
+      info.results,
+    );
   const r = params.length;
   const body = [
     hook(m, 'exportEnter', counters(m, 1)),
-    hasResult ? m.local.set(r, call) : call,
+    hasResult ? m.local.set(r, call()) : call(),
     hook(m, 'exportExit', counters(m)),
     ...COUNTERS.map((g) => m.global.set(g, m.i32.const(0))),
     ...(hasResult ? [m.local.get(r, info.results)] : []),
   ];
-  return m.block(null, body, info.results);
+  return m.if(m.global.get(ON_GLOBAL, binaryen.i32), m.block(null, body, info.results), call());
 }
 
 // What makes an exported function's time worth its stamps: it calls, loops,

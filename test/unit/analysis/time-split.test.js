@@ -1,7 +1,8 @@
 // The time-split analysis (src/analysis/time-split.js) on synthetic stamps
-// whose parts are known: the stamps' cost taken off, the four parts, the
-// allocator's time from a sample of its calls, the interval, memory.grow
-// apart from warm-up, and the advice's code.
+// whose parts are known: the stamps' cost taken off (the calibration's,
+// or where the module runs, from control calls paired with the timed
+// pass's), the four parts, the allocator's time from a sample of its
+// calls, the interval, memory.grow apart from warm-up, and the advice's code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adviceOf, stampCosts, timeSplitSummary } from '../../../src/analysis/time-split.js';
@@ -16,15 +17,27 @@ const COST = {
 const ROUNDS = [COST, COST, { ...COST, a: { outer: 900, inner: 700 } }];
 
 /**
- * Stamps of n calls of one op, each: algorithm 1000 ns, allocator 400 ns
+ * Stamps of n calls of one op, each: algorithm 1000 ns (plus extra(i), a
+ * call's input), allocator 400 ns
  * over 4 events (2 allocations of 24 B, 2 frees) of 100 ns each, of which
  * sampledPerCall (a function of the call) are stamped, glue 200 ns, a grow
  * of 300 ns in the first warm calls; the logged call time adds every
  * stamp's outer cost, the intervals their inner cost, stampNs (the
  * calibration's, or more where the module runs), and nullsPerCall null
- * samples take stampNs each.
+ * samples take stampNs each. context: { x, a, control } where the stamps
+ * cost more than the calibration says: x ns per export stamp pair, a per
+ * allocator stamp pair, and the calls control(i) says stamped nowhere.
  */
-function synthetic(n, warm, sampledPerCall = () => 4, stampNs = COST.a.inner, nullsPerCall = () => 0) {
+function synthetic(
+  n,
+  warm,
+  sampledPerCall = () => 4,
+  stampNs = COST.a.inner,
+  nullsPerCall = () => 0,
+  context = null,
+  extra = () => 0,
+) {
+  const outer = { x: context?.x ?? COST.x.outer, a: context?.a ?? COST.a.outer };
   const names = [
     'allocNs',
     'allocNsSq',
@@ -45,11 +58,19 @@ function synthetic(n, warm, sampledPerCall = () => 4, stampNs = COST.a.inner, nu
     'exportNs',
     'exports',
     'nestedExports',
+    'control',
   ];
   const calls = Object.fromEntries(names.map((k) => [k, new Array(n).fill(0)]));
   const elapsed = [];
   for (let i = 0; i < n; i++) {
     const grew = i < warm ? 1 : 0;
+    if (context?.control(i)) {
+      calls.control[i] = 1;
+      calls.growNs[i] = grew * (300 + COST.g.inner);
+      calls.grows[i] = grew;
+      elapsed.push(1000 + extra(i) + 400 + grew * (300 + COST.g.outer) + 200);
+      continue;
+    }
     const k = sampledPerCall(i);
     calls.sampled[i] = k;
     const z = nullsPerCall(i);
@@ -67,10 +88,10 @@ function synthetic(n, warm, sampledPerCall = () => 4, stampNs = COST.a.inner, nu
     calls.grows[i] = grew;
     calls.growsInExport[i] = grew;
     calls.exports[i] = 1;
-    const inside = 1000 + 400 + grew * 300;
-    const stamps = (k + z) * COST.a.outer + (4 - k) * COST.u.outer + grew * COST.g.outer;
+    const inside = 1000 + extra(i) + 400 + grew * 300;
+    const stamps = (k + z) * outer.a + (4 - k) * COST.u.outer + grew * COST.g.outer;
     calls.exportNs[i] = inside + COST.x.inner + stamps;
-    elapsed.push(inside + 200 + stamps + COST.x.outer);
+    elapsed.push(inside + 200 + stamps + outer.x);
   }
   return {
     calls: elapsed,
@@ -159,6 +180,64 @@ test('timeSplitSummary: the null samples’ interval, not the calibration’s, i
   assert.equal(o.sampling.nsPerEvent, 100);
   assert.equal(o.ns.allocator, 400);
   assert.equal(o.callNs, 1600);
+});
+
+/**
+ * 400 calls where the module runs an export's stamps cost 250 ns and an
+ * allocator's 900 (the calibration: 90 and 100); one call in four is
+ * stamped nowhere, one stamped call in three has one allocator call
+ * stamped; extra: synthetic's.
+ */
+const withControls = (extra = () => 0) =>
+  synthetic(
+    400,
+    0,
+    (i) => (i % 3 === 0 ? 1 : 0),
+    COST.a.inner,
+    () => 0,
+    { x: 250, a: 900, control: (i) => i % 4 === 0 },
+    extra,
+  );
+
+test('timeSplitSummary: the stamps’ cost where the module runs, from the control calls, not the calibration’s', () => {
+  const raw = withControls();
+  const timed = { elapsed: new Float64Array(400).fill(1600), op: new Uint16Array(400) };
+  const t = timeSplitSummary(raw, timed, 0, [{ name: 'parse' }]);
+  const o = t.ops[0];
+  assert.equal(t.pairedWithTimed, true);
+  assert.equal(o.stampContext.x.ns, 250);
+  assert.equal(o.stampContext.x.source, 'context');
+  assert.equal(o.stampContext.a.ns, 900);
+  // No null sample: the calibration's cost stands in for it.
+  assert.equal(o.stampContext.n.source, 'calibration');
+  assert.equal(o.stampContext.base, 0);
+  assert.deepEqual(o.stampContext.groups, { control: 100, plain: 200, sampled: 100, null: 0 });
+  // The parts come from the 300 stamped calls and add up to the timed call.
+  assert.equal(o.calls, 300);
+  assert.equal(o.callNs, 1600);
+  assert.equal(o.controlCallNs, 1600);
+  assert.equal(o.timedCallNs, 1600);
+  assert.equal(o.drift, 0);
+  assert.equal(o.callSe, 0);
+  assert.deepEqual(o.ns, { algorithm: 1000, allocator: 400, grow: 0, glue: 200 });
+});
+
+test('timeSplitSummary: each call against the timed pass’s same call, so that its input’s time cancels', () => {
+  // Inputs from 0 to 9.1 µs of work: unpaired, the control calls' and the
+  // stamped calls' trimmed means differ by their inputs as much as by the stamps.
+  const extra = (i) => ((i * 37) % 14) * 700;
+  const raw = withControls(extra);
+  const elapsed = Float64Array.from({ length: 400 }, (_, i) => 1600 + extra(i));
+  const o = timeSplitSummary(raw, { elapsed, op: new Uint16Array(400) }, 0, [{ name: 'parse' }]).ops[0];
+  assert.equal(o.stampContext.x.ns, 250);
+  assert.equal(o.stampContext.a.ns, 900);
+  // The sum against the timed pass's time of the same calls.
+  assert.equal(o.callNs, o.timedCallNs);
+  assert.equal(o.drift, 0);
+  // Passes whose calls do not line up are not paired: each call alone.
+  const shuffled = { elapsed, op: Uint16Array.from({ length: 400 }, (_, i) => i % 2) };
+  const t = timeSplitSummary(raw, shuffled, 0, [{ name: 'parse' }, { name: 'other' }]);
+  assert.equal(t.pairedWithTimed, false);
 });
 
 test('adviceOf: the largest part past its threshold, else the algorithm', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { timeSplitSection } from '../../../src/report/time-split-html.js';
 import { timeSplitLines } from '../../../src/report/time-split-md.js';
-import { adviceSentence, swapRows, timeSplitRows } from '../../../src/report/time-split-rows.js';
+import { adviceSentence, swapRows, timeSplitNote, timeSplitRows } from '../../../src/report/time-split-rows.js';
 
 const COST = { outer: 130, inner: 57, innerSd: 6 };
 
@@ -105,4 +105,33 @@ test('summary.md and report.html: the table, and an op name the module controls 
   assert.doesNotMatch(md, /allocator per call, swapped/);
   assert.equal(timeSplitSection({}), '');
   assert.deepEqual(timeSplitLines({}), []);
+});
+
+test('timeSplitNote: the stamps’ cost where the module ran, once when pooled, and the sum against the timed pass with the pass’s drift', () => {
+  const s = summaryWith('parse', 'allocator', { algorithm: 0.5, allocator: 0.41, grow: 0, glue: 0.09 });
+  Object.assign(s.timeSplit.ops[0], {
+    controlCallNs: 9_900,
+    drift: 0.062,
+    callSe: 100,
+    stampContext: {
+      x: { ns: 250, se: 20, source: 'context' },
+      a: { ns: 1_100, se: 90, source: 'context' },
+      n: { ns: 130, se: null, source: 'calibration' },
+    },
+  });
+  const note = timeSplitNote(s);
+  assert.match(
+    note,
+    /same call \(250 ns per export call, 1\.10 µs per stamped allocator call, 130 ns \(calibrated\) per null sample\);/,
+  );
+  // Two ops with the same costs (pooled): said once; with their own: each named.
+  const second = { ...s.timeSplit.ops[0], op: 'cache' };
+  const two = { timeSplit: { ...s.timeSplit, ops: [s.timeSplit.ops[0], second] } };
+  assert.match(timeSplitNote(two), /null sample, pooled over the ops\);/);
+  second.stampContext = { ...second.stampContext, x: { ns: 300, se: 20, source: 'context' } };
+  assert.match(timeSplitNote(two), /\(parse: 250 ns per export call, .*; cache: 300 ns per export call, /);
+  assert.match(
+    note,
+    /parse: 10\.00 µs ± 196 ns against 9\.80 µs timed \(its calls stamped nowhere \+6\.2 % against the timed pass's\)\.$/,
+  );
 });

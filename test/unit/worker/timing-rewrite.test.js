@@ -3,7 +3,8 @@
 // call (a realloc calling malloc and free inside is one), memory.grow
 // stamped inside the allocator, exports stamped with the allocator's
 // counters, the sampler stamping only the calls its countdown reaches, the
-// results unchanged; and the calibration module's loops calling each stamp
+// results unchanged; a control call (the ON import at 0) stamping only
+// its grows and counting nothing; and the calibration module's loops calling each stamp
 // pair n times (none for the sampler's unsampled path).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -13,6 +14,7 @@ import {
   calibrationModule,
   loadTimingRewriter,
   NULL_SAMPLE,
+  ON,
   stampModule,
 } from '../../../src/worker/allocator/timing-rewrite.js';
 
@@ -37,16 +39,19 @@ const WAT = `(module
 /**
  * Hooks that log what they hear, in order; the exit stamps set the next
  * sample: the countdown to it, gaps in turn, and whether it is a null one
- * (nulls: the samples that are, by their number from 0).
+ * (nulls: the samples that are, by their number from 0). on: the ON
+ * global (1: the calls are stamped).
  */
 function logger(gaps = [1], nulls = new Set()) {
   const log = [];
+  const on = new WebAssembly.Global({ value: 'i32', mutable: true }, 1);
   let samples = 0;
   const next = () => {
     const gap = gaps[samples % gaps.length];
     return gap * 2 + (nulls.has(++samples) ? 1 : 0);
   };
   const hooks = {
+    [ON]: on,
     t_alloc_enter: () => log.push('a<'),
     t_alloc_exit: (kind, ptr, size) => {
       log.push(`a> ${kind} ${ptr} ${size}`);
@@ -57,7 +62,7 @@ function logger(gaps = [1], nulls = new Set()) {
     t_export_enter: (events) => log.push(`x< ${events}`),
     t_export_exit: (events, allocs, bytes) => log.push(`x> ${events} ${allocs} ${bytes}`),
   };
-  return { log, hooks };
+  return { log, hooks, on };
 }
 
 /** The test module's bytes. */
@@ -144,6 +149,21 @@ test('stampModule: a null sample stamps twice at once, and the allocator’s cal
     `a> ${free} 16 0`,
     'x> 3 2 64',
   ]);
+});
+
+test('stampModule: a control call (ON at 0) stamps only its grows, counts nothing, and the countdown waits', async () => {
+  const { log, hooks, on } = logger([2]);
+  const { instance } = await WebAssembly.instantiate(stampModule(await moduleBytes()).bytes, { wasm_soak: hooks });
+  on.value = 0;
+  assert.equal(instance.exports.work(), 7);
+  // memory.grow stays stamped: its time is measured over every call.
+  assert.deepEqual(log.splice(0), ['g<', 'g>', 'g<', 'g>']);
+  // The next stamped call starts where the countdown was (its first allocator
+  // call sampled) and its counters hold its own events only.
+  on.value = 1;
+  assert.equal(instance.exports.work(), 7);
+  assert.deepEqual(log.slice(0, 2), ['x< 0', 'a<']);
+  assert.equal(log.at(-1), 'x> 3 2 64');
 });
 
 test('calibrationModule: each loop calls its stamp pair n times', async () => {
