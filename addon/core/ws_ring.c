@@ -42,30 +42,40 @@ int ws_ring_attach(ws_ring *ring, void *region, size_t bytes) {
 
 /* While the ring is full it raises the waiting word and naps (50 µs growing
  * to 1 ms) until the consumer advances its read count. */
-uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec) {
+uint64_t ws_ring_wait(ws_ring *ring) {
   uint32_t write = (uint32_t)ring->ctl[WS_CTL_WRITE]; /* only we write it */
-  uint64_t waited = 0;
-  if (write - load_acquire(&ring->ctl[WS_CTL_READ]) >= ring->capacity) {
-    uint64_t start = ws_now_ns();
-    long step = 50000;
-    store_release(&ring->ctl[WS_CTL_WAITING], 1);
-    while (write - load_acquire(&ring->ctl[WS_CTL_READ]) >= ring->capacity) {
-      nap(step);
-      if (step < 1000000)
-        step *= 2;
-    }
-    store_release(&ring->ctl[WS_CTL_WAITING], 0);
-    waited = ws_now_ns() - start;
+  if (write - load_acquire(&ring->ctl[WS_CTL_READ]) < ring->capacity)
+    return 0;
+  uint64_t start = ws_now_ns();
+  long step = 50000;
+  store_release(&ring->ctl[WS_CTL_WAITING], 1);
+  while (write - load_acquire(&ring->ctl[WS_CTL_READ]) >= ring->capacity) {
+    nap(step);
+    if (step < 1000000)
+      step *= 2;
   }
-  memcpy(&ring->slots[write & (ring->capacity - 1)], rec, sizeof *rec);
-  store_release(&ring->ctl[WS_CTL_WRITE], write + 1);
+  store_release(&ring->ctl[WS_CTL_WAITING], 0);
+  return ws_now_ns() - start;
+}
+
+uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec) {
+  uint64_t waited = ws_ring_wait(ring);
+  ws_ring_put(ring, rec);
   return waited;
 }
 
-void ws_ring_put(ws_ring *ring, const ws_record *rec) {
+ws_record *ws_ring_slot(const ws_ring *ring) {
   uint32_t write = (uint32_t)ring->ctl[WS_CTL_WRITE];
-  memcpy(&ring->slots[write & (ring->capacity - 1)], rec, sizeof *rec);
-  store_release(&ring->ctl[WS_CTL_WRITE], write + 1);
+  return &ring->slots[write & (ring->capacity - 1)];
+}
+
+void ws_ring_publish(ws_ring *ring) {
+  store_release(&ring->ctl[WS_CTL_WRITE], (uint32_t)ring->ctl[WS_CTL_WRITE] + 1);
+}
+
+void ws_ring_put(ws_ring *ring, const ws_record *rec) {
+  memcpy(ws_ring_slot(ring), rec, sizeof *rec);
+  ws_ring_publish(ring);
 }
 
 size_t ws_ring_pop(ws_ring *ring, ws_record *out, size_t max) {

@@ -43,6 +43,24 @@ static void test_ring_basic(void) {
   free(region);
 }
 
+/* A record written in place is the consumer's only once published. */
+static void test_ring_in_place(void) {
+  size_t bytes;
+  void *region = make_region(4, &bytes);
+  ws_ring ring;
+  CHECK(ws_ring_attach(&ring, region, bytes) == 0);
+  ws_record out[8];
+  for (uint32_t i = 0; i < 6; i++) { /* wraps past the capacity */
+    CHECK(ws_ring_wait(&ring) == 0);
+    *ws_ring_slot(&ring) = (ws_record){WS_REC_CALL, 0, 2, i, i * 10u, 0, 0};
+    CHECK(ws_ring_pop(&ring, out, 8) == 0);
+    ws_ring_publish(&ring);
+    CHECK(ws_ring_pop(&ring, out, 8) == 1);
+    CHECK(out[0].iteration == i && out[0].a == i * 10u && out[0].op == 2);
+  }
+  free(region);
+}
+
 typedef struct {
   ws_ring *ring;
   uint32_t total;
@@ -87,6 +105,7 @@ static void test_ring_backpressure(void) {
 
 int main(void) {
   test_ring_basic();
+  test_ring_in_place();
   test_ring_backpressure();
   return check_report("ring");
 }
