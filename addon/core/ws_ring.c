@@ -69,8 +69,18 @@ ws_record *ws_ring_slot(const ws_ring *ring) {
   return &ring->slots[write & (ring->capacity - 1)];
 }
 
+/* Records ahead of the next one whose slot the producer fetches for
+ * writing as it publishes (ws_ring_publish). The consumer read a slot's
+ * line a lap earlier, so it is seldom in the producer's cache, and a store
+ * that waits for it holds up every store behind it (the calls' own frames
+ * too) for a few hundred ns: about one call in 25 here. Fetched some 32
+ * calls early, it is there when its record is written. */
+#define PREFETCH_AHEAD 32
+
 void ws_ring_publish(ws_ring *ring) {
-  store_release(&ring->ctl[WS_CTL_WRITE], (uint32_t)ring->ctl[WS_CTL_WRITE] + 1);
+  uint32_t write = (uint32_t)ring->ctl[WS_CTL_WRITE] + 1;
+  __builtin_prefetch(&ring->slots[(write + PREFETCH_AHEAD) & (ring->capacity - 1)], 1, 3);
+  store_release(&ring->ctl[WS_CTL_WRITE], write);
 }
 
 void ws_ring_put(ws_ring *ring, const ws_record *rec) {
