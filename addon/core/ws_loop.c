@@ -268,6 +268,7 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
     return rc;
   }
   loop->rss_fd = ws_rss_open();
+  ws_ring_prefault(&loop->ring);
   ws_clock_init(&loop->clock);
   loop->t0 = ws_clock_ticks(&loop->clock);
   loop->watch_ticks = ticks_for(loop, PREEMPTION_WATCH_NS);

@@ -2,6 +2,7 @@
  * main thread's drain), counters published with release stores. */
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ws.h"
 
@@ -86,6 +87,24 @@ void ws_ring_publish(ws_ring *ring) {
 void ws_ring_put(ws_ring *ring, const ws_record *rec) {
   memcpy(ws_ring_slot(ring), rec, sizeof *rec);
   ws_ring_publish(ring);
+}
+
+/* Writes a zero at first and at every page boundary in [first, end). */
+static void touch_pages(uint8_t *first, uint8_t *end, uintptr_t page) {
+  for (uint8_t *b = first; b < end; b = (uint8_t *)(((uintptr_t)b / page + 1) * page))
+    *(volatile uint8_t *)b = 0;
+}
+
+void ws_ring_prefault(ws_ring *ring) {
+  long page = sysconf(_SC_PAGESIZE);
+  uint32_t start = (uint32_t)ring->ctl[WS_CTL_WRITE] & (ring->capacity - 1);
+  uint32_t end = start + ws_ring_free_slots(ring); /* past capacity: wraps */
+  uint32_t first_end = end < ring->capacity ? end : ring->capacity;
+  uintptr_t step = page > 0 ? (uintptr_t)page : 4096;
+  touch_pages((uint8_t *)&ring->slots[start], (uint8_t *)&ring->slots[first_end], step);
+  if (end > ring->capacity)
+    touch_pages((uint8_t *)ring->slots, (uint8_t *)&ring->slots[end - ring->capacity],
+                step);
 }
 
 size_t ws_ring_pop(ws_ring *ring, ws_record *out, size_t max) {

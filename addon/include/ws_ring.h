@@ -49,6 +49,12 @@ ws_record *ws_ring_slot(const ws_ring *ring);
 /* Publishes the record written into ws_ring_slot's slot. */
 void ws_ring_publish(ws_ring *ring);
 
+/* Writes a zero into a slot of every page of the ring's free slots (their
+ * contents are no record yet), so that the producer's first lap takes no
+ * page fault: for the loop's setup, whose calls would otherwise be charged
+ * a fault's microseconds (a fresh shared region is mapped on first touch). */
+void ws_ring_prefault(ws_ring *ring);
+
 /* Consumer side (used by tests and benchmarks; the real consumer is JS):
  * copies up to max published records into out, frees their slots and
  * returns how many were copied. */
