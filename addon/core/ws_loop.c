@@ -28,6 +28,12 @@
  * interquartile mean of a batch trims the few that are. */
 #define PREEMPTION_WATCH_NS 50000.0
 
+/* The steps every call goes through, inlined where the loop calls them
+ * (ws_loop_run, ws_loop_next): a call site then drops the branches it
+ * cannot take (a driven call's outcome, a room it checked), and a driven
+ * boundary makes no calls of its own but the engine's. */
+#define PER_CALL static inline __attribute__((always_inline))
+
 typedef struct {
   uint32_t ptr, len;
 } buffer_arg;
@@ -157,14 +163,19 @@ static void set_ctl(ws_loop *loop, int word, int32_t value) {
   __atomic_store_n(&loop->ring.ctl[word], value, __ATOMIC_RELAXED);
 }
 
-/* Pushes rec and, when the push had to wait, a back-pressure mark. */
-static void push(ws_loop *loop, const ws_record *rec) {
-  uint64_t waited = ws_ring_push(&loop->ring, rec);
+/* Writes a back-pressure mark of a wait of waited ns (none when 0) before
+ * the record of iteration was written. */
+static void mark_waited(ws_loop *loop, uint32_t iteration, uint64_t waited) {
   if (waited > 0) {
-    ws_record mark = {WS_REC_MARK, 0, WS_MARK_BACKPRESSURE, rec->iteration,
+    ws_record mark = {WS_REC_MARK, 0, WS_MARK_BACKPRESSURE, iteration,
                       waited,      0, since_start(loop)};
     ws_ring_push(&loop->ring, &mark);
   }
+}
+
+/* Pushes rec and, when the push had to wait, a back-pressure mark. */
+static void push(ws_loop *loop, const ws_record *rec) {
+  mark_waited(loop, rec->iteration, ws_ring_push(&loop->ring, rec));
 }
 
 /* Writes an iteration mark of the current iteration (ws_protocol.h,
@@ -184,7 +195,7 @@ static void put_known(ws_loop *loop, const ws_record *rec) {
 }
 
 /* Re-reads every memory's size into loop->total_bytes. */
-static int refresh_memories(ws_loop *loop) {
+PER_CALL int refresh_memories(ws_loop *loop) {
   int rc =
       loop->engine->ops->memory_sizes(loop->engine, loop->memory_bytes, loop->n_memories);
   if (rc != 0)
@@ -257,6 +268,7 @@ int ws_loop_create(const ws_loop_config *config, const ws_op_spec *ops, uint32_t
     return rc;
   }
   loop->rss_fd = ws_rss_open();
+  ws_ring_prefault(&loop->ring);
   ws_clock_init(&loop->clock);
   loop->t0 = ws_clock_ticks(&loop->clock);
   loop->watch_ticks = ticks_for(loop, PREEMPTION_WATCH_NS);
@@ -342,8 +354,8 @@ static int make_buffer(ws_loop *loop, const ws_arg_spec *a, ws_value *args,
 
 /* Builds op's arguments into args (room for 2 * WS_MAX_PARAMS) and its
  * buffers into bufs; stores their counts. Outside the timed region. */
-static int build_args(ws_loop *loop, const ws_op_spec *op, ws_value *args,
-                      uint32_t *n_args, buffer_arg *bufs, uint32_t *n_bufs) {
+PER_CALL int build_args(ws_loop *loop, const ws_op_spec *op, ws_value *args,
+                        uint32_t *n_args, buffer_arg *bufs, uint32_t *n_bufs) {
   uint32_t n = 0;
   *n_bufs = 0;
   for (uint32_t i = 0; i < op->n_args; i++) {
@@ -381,22 +393,24 @@ static int free_buffers(ws_loop *loop, const buffer_arg *bufs, uint32_t n) {
  * record in the counting pass) and advances it. With room known (the
  * loop checked SLOTS_PER_CALL free slots before the call) the records go in
  * without the full-ring check. */
-static int finish_call(ws_loop *loop, uint32_t op, uint64_t start, uint64_t end,
-                       uint64_t before, uint8_t flags, int room_known) {
+PER_CALL int finish_call(ws_loop *loop, uint32_t op, uint64_t start, uint64_t end,
+                         uint64_t before, uint8_t flags, int room_known) {
   int rc = refresh_memories(loop);
   if (rc != 0)
     return rc;
   if (loop->total_bytes > before)
     flags |= WS_FLAG_GREW;
-  ws_record rec = {WS_REC_CALL,
-                   flags,
-                   (uint16_t)op,
-                   (uint32_t)loop->iteration,
-                   ws_clock_ns(&loop->clock, end - start),
-                   loop->total_bytes,
-                   ws_clock_ns(&loop->clock, start - loop->t0)};
+  uint64_t waited = room_known ? 0 : ws_ring_wait(&loop->ring);
+  *ws_ring_slot(&loop->ring) = (ws_record){WS_REC_CALL,
+                                           flags,
+                                           (uint16_t)op,
+                                           (uint32_t)loop->iteration,
+                                           ws_clock_ns(&loop->clock, end - start),
+                                           loop->total_bytes,
+                                           ws_clock_ns(&loop->clock, start - loop->t0)};
+  ws_ring_publish(&loop->ring);
+  mark_waited(loop, (uint32_t)loop->iteration, waited);
   void (*put)(ws_loop *, const ws_record *) = room_known ? put_known : push;
-  put(loop, &rec);
   if (loop->counters != NULL) {
     ws_record alloc;
     ws_alloc_record(&alloc, loop->iteration, (uint16_t)op, loop->counters);
@@ -478,7 +492,7 @@ static void sample_control(ws_loop *loop, uint64_t now) {
  * builds and stages its arguments, publishes the call, starts its counters
  * and reads the thread's usage when the call is watched. Returns GO with
  * the op in loop->call_op, a WS_STATUS_* that ends the batch, or an error. */
-static int begin_call(ws_loop *loop) {
+PER_CALL int begin_call(ws_loop *loop) {
   if (loop->iteration >= loop->end)
     return WS_STATUS_DONE;
   if (ws_ring_stop_requested(&loop->ring))
@@ -519,7 +533,7 @@ static int begin_call(ws_loop *loop) {
  * outcome (WS_CALL_*, or an engine error): its preemption flag, its records,
  * its buffers, a due control sample. Returns GO when the batch goes on, the
  * WS_STATUS_* that ends it, or an error. */
-static int end_call(ws_loop *loop, int outcome, uint64_t start, uint64_t end) {
+PER_CALL int end_call(ws_loop *loop, int outcome, uint64_t start, uint64_t end) {
   uint32_t op = loop->call_op;
   uint64_t cpu_ns, switches_after;
   uint8_t preempted = 0;
@@ -613,7 +627,7 @@ int ws_loop_run(ws_loop *loop, uint32_t max_calls, uint64_t max_ns) {
  * sample, an iteration mark, a failed grow's record, a grown memory, buffer
  * arguments on either side, the counting pass's records, a preemption
  * watch. Its cost is no constant: the next call takes a fresh stamp. */
-static int boundary_extra(const ws_loop *loop, const boundary_state *before) {
+PER_CALL int boundary_extra(const ws_loop *loop, const boundary_state *before) {
   return loop->control_due != before->control_due || loop->anchored != before->anchored ||
          loop->grows_failed != before->grows_failed ||
          loop->total_bytes != before->total_bytes || before->n_bufs != 0 ||

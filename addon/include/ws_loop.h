@@ -49,7 +49,8 @@ typedef struct ws_loop ws_loop;
 
 /* Creates a loop over ops[0..n_ops) (copied) that writes into ring (copied;
  * its region must outlive the loop) and calls through engine (borrowed; it
- * must outlive the loop). Calibrates the stopwatch (about 20 ms) and reads
+ * must outlive the loop). Faults in the ring's free pages
+ * (ws_ring_prefault), calibrates the stopwatch (about 20 ms) and reads
  * the memories' sizes. Writes an iteration mark when the counter does not
  * start at 0, and the loop writes one at every multiple of
  * 2^WS_ITERATION_ANCHOR_SHIFT iterations. Stores the loop in *out. Returns 0, WS_EINVAL

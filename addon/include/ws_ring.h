@@ -30,9 +30,30 @@ size_t ws_ring_region_bytes(uint32_t capacity);
  * fallback that guarantees no record is ever dropped. */
 uint64_t ws_ring_push(ws_ring *ring, const ws_record *rec);
 
+/* Waits while the ring is full until the consumer frees a slot, as
+ * ws_ring_push does before it appends. Returns the nanoseconds spent
+ * waiting (0 when a slot was free at once). */
+uint64_t ws_ring_wait(ws_ring *ring);
+
 /* Appends rec into a slot that ws_ring_free_slots has shown to be free (the
  * producer is the only writer, so it stays free); never waits. */
 void ws_ring_put(ws_ring *ring, const ws_record *rec);
+
+/* Returns the slot the next record goes into, for the producer to write a
+ * record in place (a record built elsewhere and copied in costs the copy and,
+ * read back at once, a stall): a slot that ws_ring_free_slots or
+ * ws_ring_wait has shown to be free; the consumer sees it only once
+ * ws_ring_publish publishes it. */
+ws_record *ws_ring_slot(const ws_ring *ring);
+
+/* Publishes the record written into ws_ring_slot's slot. */
+void ws_ring_publish(ws_ring *ring);
+
+/* Writes a zero into a slot of every page of the ring's free slots (their
+ * contents are no record yet), so that the producer's first lap takes no
+ * page fault: for the loop's setup, whose calls would otherwise be charged
+ * a fault's microseconds (a fresh shared region is mapped on first touch). */
+void ws_ring_prefault(ws_ring *ring);
 
 /* Consumer side (used by tests and benchmarks; the real consumer is JS):
  * copies up to max published records into out, frees their slots and

@@ -87,8 +87,16 @@ static void forget_handles(v8_engine *e) {
 }
 
 /* The engine whose batch the thread's driver runs (drive), for the
- * driver's callback (v8_engine_next). */
-static _Thread_local v8_engine *driving;
+ * driver's callback (v8_engine_next). Under glibc it is initial-exec: read
+ * at a fixed offset from the thread pointer, not through a __tls_get_addr
+ * call per call (glibc keeps room for a few such words of a library it
+ * opens; musl refuses to open a library that asks for it). */
+#if defined(__GLIBC__)
+#define DRIVER_TLS __attribute__((tls_model("initial-exec")))
+#else
+#define DRIVER_TLS
+#endif
+static _Thread_local v8_engine *driving DRIVER_TLS;
 
 /* Drops the buffer handles made in the current callback of a driver (its
  * scope ends with it); keeps those of the batch's scope. */

@@ -1,8 +1,10 @@
 /* Tests of the record ring, back-pressure with a slow consumer thread
  * included. */
+#define _DEFAULT_SOURCE /* mincore, MAP_ANONYMOUS */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +43,60 @@ static void test_ring_basic(void) {
   ((int32_t *)region)[WS_CTL_STOP] = 1;
   CHECK(ws_ring_stop_requested(&ring));
   free(region);
+}
+
+/* A record written in place is the consumer's only once published. */
+static void test_ring_in_place(void) {
+  size_t bytes;
+  void *region = make_region(4, &bytes);
+  ws_ring ring;
+  CHECK(ws_ring_attach(&ring, region, bytes) == 0);
+  ws_record out[8];
+  for (uint32_t i = 0; i < 6; i++) { /* wraps past the capacity */
+    CHECK(ws_ring_wait(&ring) == 0);
+    *ws_ring_slot(&ring) = (ws_record){WS_REC_CALL, 0, 2, i, i * 10u, 0, 0};
+    CHECK(ws_ring_pop(&ring, out, 8) == 0);
+    ws_ring_publish(&ring);
+    CHECK(ws_ring_pop(&ring, out, 8) == 1);
+    CHECK(out[0].iteration == i && out[0].a == i * 10u && out[0].op == 2);
+  }
+  free(region);
+}
+
+/* Pages of [region, region + bytes) that are resident (mincore). */
+static size_t resident_pages(void *region, size_t bytes) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (bytes + page - 1) / page, count = 0;
+  unsigned char *vec = malloc(n);
+  CHECK(mincore(region, bytes, vec) == 0);
+  for (size_t i = 0; i < n; i++)
+    count += vec[i] & 1;
+  free(vec);
+  return count;
+}
+
+/* Prefaulting maps in every page of the free slots, wrapped past the end
+ * too, and keeps the records published but not read. */
+static void test_ring_prefault(void) {
+  uint32_t capacity = 1024; /* 32 KiB of slots: eight 4 KiB pages or more */
+  size_t bytes = ws_ring_region_bytes(capacity), page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t pages = (bytes + page - 1) / page;
+  for (uint32_t at = 0; at < capacity; at += capacity - 8) { /* 0, then near the end */
+    int32_t *region =
+        mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(region != MAP_FAILED);
+    region[WS_CTL_CAPACITY] = (int32_t)capacity; /* maps the header's page only */
+    region[WS_CTL_READ] = region[WS_CTL_WRITE] = (int32_t)at;
+    ws_ring ring;
+    CHECK(ws_ring_attach(&ring, region, bytes) == 0);
+    ws_record rec = {WS_REC_CALL, 0, 1, 41, 410, 0, 0};
+    ws_ring_put(&ring, &rec);
+    CHECK(resident_pages(region, bytes) < pages);
+    ws_ring_prefault(&ring);
+    CHECK(resident_pages(region, bytes) == pages);
+    ws_record out[2];
+    CHECK(ws_ring_pop(&ring, out, 2) == 1 && out[0].iteration == 41 && out[0].a == 410);
+    munmap(region, bytes);
+  }
 }
 
 typedef struct {
@@ -87,6 +143,8 @@ static void test_ring_backpressure(void) {
 
 int main(void) {
   test_ring_basic();
+  test_ring_in_place();
+  test_ring_prefault();
   test_ring_backpressure();
   return check_report("ring");
 }
