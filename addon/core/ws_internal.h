@@ -8,11 +8,35 @@
 #include <string.h>
 
 #include "ws_census.h"
+#include "ws_log.h"
 #include "ws_protocol.h"
 
 /* Internal: decodes one little-endian WS_RECORD_SIZE-byte record (as the
  * ring and the log hold it) from raw into rec. */
 void ws__record_decode(const uint8_t *raw, ws_record *rec);
+
+/* Internal: hands out the records ws_log_next would return next, in place
+ * and taken as read: *raw points at *n >= 1 whole raw records (valid until
+ * the next call on log): the rest of a version-2 log's current block, or
+ * every remaining record of a version-1 log. The caller unwraps their
+ * iterations with ws__log_track(log) and calls ws__log_seen before the next
+ * call. Returns 1, 0 at the end (as ws_log_next), or a negative code. */
+int ws__log_span(ws_log *log, const uint8_t **raw, size_t *n);
+
+/* Internal (tests): waits until the log's checker thread (ws_log.c) has
+ * gone as far ahead of the reader as it goes, or stopped; returns 1, or 0
+ * when the log has none. */
+int ws__log_settle(ws_log *log);
+
+/* Internal: the log's iteration track, which ws__log_span's caller unwraps
+ * the records' iterations with (ws_iteration_next), in order. */
+ws_iteration_track *ws__log_track(ws_log *log);
+
+/* Internal: tells log the full iterations of the first and the last record
+ * of the span ws__log_span handed out (as ws_log_next would have noted
+ * them: the last for ws_log_iteration, the first for a damaged stretch
+ * before it). */
+void ws__log_seen(ws_log *log, uint64_t first, uint64_t last);
 
 /* Internal: CRC-32C of data[0..n) by the tables alone (ws_crc32c may use the
  * CPU's instruction), so that tests compare the two. */
