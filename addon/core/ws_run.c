@@ -122,8 +122,20 @@ static int count_calls(ws_run *run) {
   uint16_t top = 0;
   for (size_t i = 0; i < run->calls; i++)
     top = run->op[i] > top ? run->op[i] : top;
-  if (run->calls > 0 && count_op(run, top, 0, 0, 0) != 0)
-    return WS_ENOMEM;
+  if (run->calls == 0 || count_op(run, top, 0, 0, 0) != 0)
+    return run->calls == 0 ? 0 : WS_ENOMEM;
+  if (top == 0) {
+    /* One op (most runs): its counts are sums over the flags alone. */
+    uint64_t threw = 0, grew = 0;
+    for (size_t i = 0; i < run->calls; i++) {
+      threw += (run->flags[i] & WS_FLAG_THREW) != 0;
+      grew += (run->flags[i] & WS_FLAG_GREW) != 0;
+    }
+    run->op_calls[0] += (double)run->calls;
+    run->op_threw[0] += (double)threw;
+    run->growth_events += grew;
+    return 0;
+  }
   /* Whole counts, in four interleaved tables so that a run of one op is
    * not one chain of dependent additions. */
   size_t n_ops = (size_t)top + 1;
@@ -138,7 +150,7 @@ static int count_calls(ws_run *run) {
     t[2] += (f & WS_FLAG_GREW) != 0;
   }
   for (size_t lane = 0; lane < 4; lane++)
-    for (size_t op = 0; run->calls > 0 && op < n_ops; op++) {
+    for (size_t op = 0; op < n_ops; op++) {
       const uint64_t *t = tally + lane * 3 * n_ops + op * 3;
       run->op_calls[op] += (double)t[0];
       run->op_threw[op] += (double)t[1];

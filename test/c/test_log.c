@@ -428,6 +428,7 @@ static ws_log *decode_file(const char *path, ws_run *run, int settle) {
   run->elapsed = malloc(cap * sizeof *run->elapsed);
   run->op = malloc(cap * sizeof *run->op);
   run->flags = malloc(cap * sizeof *run->flags);
+  run->thinnable = 1; /* as a capped log is read: every call counted per op */
   CHECK(ws_run_decode(log, run) == 0);
   return log;
 }
@@ -472,6 +473,8 @@ static void test_large_logs(void) {
     ws_log *log = decode_file(PATH, &run, pass == 0);
     size_t kept = N - 2 * B - 4;
     CHECK(run.calls == kept && run.lost_calls == 2 * B);
+    CHECK(run.n_op_totals == 4 && run.op_calls[3] == (double)kept &&
+          run.op_threw[3] == 0 && run.op_calls[0] == 0 && run.growth_events == kept);
     CHECK(calls_are(&run, 0, 100 * B, 0) && calls_are(&run, 100 * B, 119 * B, B) &&
           calls_are(&run, 119 * B, kept, 2 * B));
     CHECK(ws_log_torn_bytes(log) == 25 && ws_log_damage_count(log) == 2);
@@ -496,6 +499,24 @@ static void test_large_logs(void) {
   log = decode_file(PATH, &run, 0);
   CHECK(run.calls == N && run.lost_calls == 0 && calls_are(&run, 0, N, 0));
   CHECK(ws_log_torn_bytes(log) == 11 && ws_log_damage_count(log) == 0);
+  CHECK(run.n_op_totals == 4 && run.op_calls[3] == N && run.growth_events == N);
+  ws_log_close(log);
+  free_decoded(&run);
+}
+
+static void test_one_op_counts(void) {
+  /* A capped log of one op: its calls counted from the flags alone. */
+  FILE *f = ws_test_log_start(PATH, "{}", 1);
+  for (uint32_t i = 0; i < 1000; i++) {
+    uint8_t flags = (i % 3 == 0 ? WS_FLAG_THREW : 0) | (i % 5 == 0 ? WS_FLAG_GREW : 0);
+    ws_record rec = {WS_REC_CALL, flags, 0, i, 10, 65536, i};
+    fwrite(&rec, sizeof rec, 1, f);
+  }
+  fclose(f);
+  ws_run run;
+  ws_log *log = decode_file(PATH, &run, 0);
+  CHECK(run.calls == 1000 && run.n_op_totals == 1);
+  CHECK(run.op_calls[0] == 1000 && run.op_threw[0] == 334 && run.growth_events == 200);
   ws_log_close(log);
   free_decoded(&run);
 }
@@ -511,5 +532,6 @@ int main(void) {
   test_truncated_tail();
   test_crc32c();
   test_large_logs();
+  test_one_op_counts();
   return check_report("log");
 }
