@@ -46,6 +46,13 @@ uint32_t ws__crc32c_portable(const void *data, size_t n);
  * rank k, nothing larger before it and nothing smaller after it. */
 void ws__select_f32(float *a, size_t n, size_t k);
 
+/* Internal: writes to out[i] the value of rank rank[i] (0-based, < n) among
+ * y[0..n) (n > 0; NaN ranks as +infinity, after every number), without
+ * reordering y: two passes over it (a histogram of the high 16 bits of
+ * the keys, then the keys of the bins the ranks fall in), whatever the
+ * ranks. Returns 0 or WS_ENOMEM. */
+int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, float *out);
+
 /* Internal: returns the median (type 7) of a[0..n), n > 0, reordering a. */
 double ws__median_f32(float *a, size_t n);
 

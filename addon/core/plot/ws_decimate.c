@@ -158,12 +158,9 @@ static int key_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
-/* Writes to rank[i] the nearest-rank index of p[i] in n values and to
- * order[0..np) the indices i by ascending rank[i]. */
-static void ranks_in_order(const double *p, size_t np, size_t n, size_t *rank,
-                           size_t *order) {
+/* Writes to order[0..np) the indices i by ascending rank[i]. */
+static void ranks_in_order(const size_t *rank, size_t np, size_t *order) {
   for (size_t i = 0; i < np; i++) {
-    rank[i] = rank_of(p[i], n);
     size_t j = i;
     for (; j > 0 && rank[order[j - 1]] > rank[i]; j--)
       order[j] = order[j - 1];
@@ -202,23 +199,37 @@ int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *o
   for (size_t i = 0; i < np; i++)
     if (!(p[i] >= 0.0 && p[i] <= 1.0))
       return WS_EINVAL;
+  size_t *rank = malloc((np + 1) * sizeof *rank);
+  float *value = malloc((np + 1) * sizeof *value);
+  int rc = rank == NULL || value == NULL ? WS_ENOMEM : 0;
+  for (size_t i = 0; rc == 0 && i < np; i++)
+    rank[i] = rank_of(p[i], n);
+  if (rc == 0)
+    rc = ws__order_stats(y, n, rank, np, value);
+  for (size_t i = 0; rc == 0 && i < np; i++)
+    out[i] = value[i];
+  free(rank);
+  free(value);
+  return rc;
+}
+
+int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, float *out) {
   size_t *start = calloc(HALF_BINS + 1, sizeof *start);
   size_t *at = malloc(HALF_BINS * sizeof *at);
   uint32_t *low = malloc(HALF_BINS * sizeof *low);
-  size_t *rank = malloc((np + 1) * sizeof *rank),
-         *order = malloc((np + 1) * sizeof *order);
+  size_t *order = malloc((np + 1) * sizeof *order);
   uint32_t *key = malloc((np + 1) * sizeof *key);
   uint8_t *need = calloc(HALF_BINS, 1);
   uint32_t *g = NULL;
   int rc = WS_ENOMEM;
-  if (start == NULL || at == NULL || low == NULL || rank == NULL || order == NULL ||
-      key == NULL || need == NULL)
+  if (start == NULL || at == NULL || low == NULL || order == NULL || key == NULL ||
+      need == NULL)
     goto done;
   for (size_t i = 0; i < n; i++)
     start[(float_key(y[i]) >> 16) + 1]++;
   for (size_t b = 0; b < HALF_BINS; b++)
     start[b + 1] += start[b]; /* start[b]: the keys below bin b */
-  ranks_in_order(p, np, n, rank, order);
+  ranks_in_order(rank, np, order);
   size_t b = 0, gathered = 0;
   for (size_t j = 0; j < np; j++) {
     while (start[b + 1] <= rank[order[j]])
@@ -255,7 +266,6 @@ done:
   free(start);
   free(at);
   free(low);
-  free(rank);
   free(order);
   free(key);
   free(need);
