@@ -8,12 +8,33 @@
 #include "binding.h"
 #include "ws.h"
 
+/* Frees an ArrayBuffer's data that new_buffer allocated (its finalizer). */
+static void free_buffer(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
 /* Creates an ArrayBuffer with room for length elements of elem_size bytes
  * (and one byte more, so that an empty one has data too) and returns its
- * data pointer in *data. */
-static napi_status new_buffer(napi_env env, size_t elem_size, size_t length, void **data,
-                              napi_value *out) {
-  return napi_create_arraybuffer(env, length * elem_size + 1, data, out);
+ * data pointer in *data. Its memory is the C heap's, zeroed only when
+ * zeroed is set: the decode writes every call's elapsed, op and flags (the
+ * typed arrays over them show no more), not every call's allocation
+ * counters, and a large buffer's pages are first touched there (on the
+ * decode's thread, for readLogAsync) rather than cleared here. */
+static napi_status new_buffer(napi_env env, size_t elem_size, size_t length, int zeroed,
+                              void **data, napi_value *out) {
+  size_t bytes = length * elem_size + 1;
+  *data = zeroed ? calloc(1, bytes) : malloc(bytes);
+  if (*data == NULL)
+    return napi_generic_failure;
+  napi_status st =
+      napi_create_external_arraybuffer(env, *data, bytes, free_buffer, NULL, out);
+  if (st != napi_ok) {
+    free(*data);
+    *data = NULL;
+  }
+  return st;
 }
 
 /* Returns the log's damaged stretches as [{ offset, bytes, records,
@@ -218,23 +239,23 @@ static int read_setup(napi_env env, napi_value *args, size_t argc, const char *u
   run->cap_calls = cap;
   napi_value *b = j->buffers;
   napi_status st =
-      new_buffer(env, sizeof *run->elapsed, cap, (void **)&run->elapsed, &b[0]);
+      new_buffer(env, sizeof *run->elapsed, cap, 0, (void **)&run->elapsed, &b[0]);
   if (st == napi_ok)
-    st = new_buffer(env, sizeof *run->op, cap, (void **)&run->op, &b[1]);
+    st = new_buffer(env, sizeof *run->op, cap, 0, (void **)&run->op, &b[1]);
   if (st == napi_ok)
-    st = new_buffer(env, sizeof *run->flags, cap, (void **)&run->flags, &b[2]);
+    st = new_buffer(env, sizeof *run->flags, cap, 0, (void **)&run->flags, &b[2]);
   if (with_allocs) {
     if (st == napi_ok)
-      st = new_buffer(env, sizeof *run->allocs, cap, (void **)&run->allocs, &b[3]);
+      st = new_buffer(env, sizeof *run->allocs, cap, 1, (void **)&run->allocs, &b[3]);
     if (st == napi_ok)
-      st = new_buffer(env, sizeof *run->frees, cap, (void **)&run->frees, &b[4]);
+      st = new_buffer(env, sizeof *run->frees, cap, 1, (void **)&run->frees, &b[4]);
     if (st == napi_ok)
-      st = new_buffer(env, sizeof *run->alloc_bytes, cap, (void **)&run->alloc_bytes,
+      st = new_buffer(env, sizeof *run->alloc_bytes, cap, 1, (void **)&run->alloc_bytes,
                       &b[5]);
     if (st == napi_ok)
-      st = new_buffer(env, sizeof *run->live, cap, (void **)&run->live, &b[6]);
+      st = new_buffer(env, sizeof *run->live, cap, 1, (void **)&run->live, &b[6]);
     if (st == napi_ok)
-      st = new_buffer(env, sizeof *run->peak, cap, (void **)&run->peak, &b[7]);
+      st = new_buffer(env, sizeof *run->peak, cap, 1, (void **)&run->peak, &b[7]);
   }
   if (st != napi_ok) {
     ws_binding_throw_last(env);
