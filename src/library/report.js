@@ -93,15 +93,26 @@ async function reportInto(dir, values, warn) {
   const decoding = decodeLogAsync(join(dir, 'samples.wslog'));
   // Settled below; an import failing first must not leave it unhandled.
   decoding.catch(() => {});
-  const [{ logOutcome }, { judge }, { damageWords }, { formatCount }, { analyzeInto }, { analysisConfig }] =
-    await Promise.all([
-      import('../analysis/config.js'),
-      import('../analysis/judge.js'),
-      import('../report/damage-words.js'),
-      import('../report/format.js'),
-      import('../report/result.js'),
-      import('./analysis-config.js'),
-    ]);
+  const [
+    { logOutcome },
+    { judge },
+    { damageWords },
+    { formatCount },
+    { analyzeInto },
+    { analysisConfig },
+    { loadWriters },
+  ] = await Promise.all([
+    import('../analysis/config.js'),
+    import('../analysis/judge.js'),
+    import('../report/damage-words.js'),
+    import('../report/format.js'),
+    import('../report/result.js'),
+    import('./analysis-config.js'),
+    import('../report/report.js'),
+  ]);
+  // The writers of the formats asked for load too (writeFormats takes them
+  // from the module cache; a failure is its to report).
+  loadWriters(values.formats ?? DEFAULTS.formats).catch(() => {});
   const logs = readResultLogs(dir, { timed: await decoding });
   const data = logs.timed;
   for (const [name, log] of [
