@@ -48,14 +48,29 @@ export function bandsShape(n) {
   return { buckets, window: Math.max(Math.ceil(n / buckets), Math.min(Math.max(25, Math.ceil(n / 100)), 5000)) };
 }
 
+// The probabilities of the time axis's range: the steady state's p1 and p99.
+const RANGE_P = new Float64Array([0.01, 0.99]);
+
+/**
+ * The time axis's range of the decoded run (n >= 2 calls) and its summary:
+ * a promise of its p1 and p99 after warm-up (addon.decimateQuantilesAsync,
+ * on another thread), for timeFigure's range.
+ */
+export function timeRangeAsync(addon, data, summary) {
+  const n = data.calls;
+  const warm = warmupEnd(summary, 'time', n);
+  return addon.decimateQuantilesAsync(data.elapsed, warm < n - 1 ? warm : 0, n, RANGE_P);
+}
+
 /**
  * The time figure of the decoded run and its summary (decimated by the
  * addon in C; ctx: the x scale and title; bands: its decimateBands result
- * when made already, else null): { name, vars, files, fileVars, desc }.
+ * when made already, else null; range: timeRangeAsync's result when made
+ * already, else null): { name, vars, files, fileVars, desc }.
  * Long: the bands, the spikes, the trend and the axis, in the order gnuplot
  * draws them.
  */
-export function timeFigure(addon, data, summary, ctx, bands = null) {
+export function timeFigure(addon, data, summary, ctx, bands = null, range = null) {
   const n = data.calls;
   if (n < 2) return null;
   const { buckets, window } = bandsShape(n);
@@ -64,7 +79,7 @@ export function timeFigure(addon, data, summary, ctx, bands = null) {
   const all = Array.from({ length: buckets }, (_, i) => bucket(b, i));
   const warm = warmupEnd(summary, 'time', n);
   // The axis's range: the steady state's p1 and p99.
-  const [p1, p99] = addon.decimateQuantiles(data.elapsed, warm < n - 1 ? warm : 0, n, new Float64Array([0.01, 0.99]));
+  const [p1, p99] = range ?? addon.decimateQuantiles(data.elapsed, warm < n - 1 ? warm : 0, n, RANGE_P);
   const xs = ctx.x;
   let topP90 = 0,
     topMedian = 0,
