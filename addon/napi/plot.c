@@ -143,6 +143,14 @@ static void job_complete(napi_env env, napi_status status, void *data) {
   free(j);
 }
 
+/* Returns a new zeroed job, or NULL with WS_ENOMEM thrown. JS thread. */
+static plot_job *new_job(napi_env env) {
+  plot_job *j = calloc(1, sizeof *j);
+  if (j == NULL)
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+  return j;
+}
+
 /* Queues job j, whose arguments are read (y: the Float32Array argv0, p: a
  * Float64Array or NULL, result: its Float64Array), on a libuv thread and
  * returns its promise; NULL with the error thrown when Node-API fails. */
@@ -171,11 +179,9 @@ static napi_value queue_job(napi_env env, plot_job *j, const char *name, napi_va
  * while the verdicts are analysed. Bad arguments throw as decimateBands's. */
 static napi_value decimate_bands_async(napi_env env, napi_callback_info info) {
   napi_value argv[5], result;
-  plot_job *j = calloc(1, sizeof *j);
-  if (j == NULL) {
-    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+  plot_job *j = new_job(env);
+  if (j == NULL)
     return NULL;
-  }
   if (!bands_args(env, info, "decimateBandsAsync(y, from, to, buckets, window)", argv,
                   &j->y, &j->n, &j->buckets, &j->window, &j->out, &result)) {
     free(j);
@@ -229,11 +235,9 @@ static napi_value quantiles(napi_env env, napi_callback_info info) {
  * on the other core. Bad arguments throw as decimateQuantiles's. */
 static napi_value quantiles_async(napi_env env, napi_callback_info info) {
   napi_value argv[4], result;
-  plot_job *j = calloc(1, sizeof *j);
-  if (j == NULL) {
-    ws_binding_throw_code(env, WS_ENOMEM, NULL);
+  plot_job *j = new_job(env);
+  if (j == NULL)
     return NULL;
-  }
   if (!quantiles_args(env, info, "decimateQuantilesAsync(y, from, to, p)", argv, &j->y,
                       &j->n, &j->p, &j->np, &j->out, &result)) {
     free(j);
