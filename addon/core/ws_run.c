@@ -390,23 +390,42 @@ static int decode_record(ws_log *log, ws_run *run, const ws_record *rec, uint64_
   return 0;
 }
 
-/* Decodes the call record rec of full iteration it at once when it is the
- * common one: the call after the last (no gap), at stride 1, in room, at the
- * memory's last size. Returns 1 when it did, else 0 (decode_record then
- * decodes it, the same way). */
-static inline int plain_call(ws_run *run, const ws_record *rec, uint64_t it) {
-  size_t i = run->calls;
-  if (rec->type != WS_REC_CALL || run->thin_shift > 0 || i == 0 || i >= run->cap_calls ||
-      it != run->first_iteration + i + run->lost_calls ||
-      run->mem_bytes[run->n_mem - 1] != (double)rec->b)
+/* Decodes the run of plain calls that raw[0..n) starts with (n raw
+ * records, their iterations tracked by track): calls after the last (no
+ * gap), at stride 1, in room, at the memory's last size, each as
+ * decode_call would, in a loop of its own whose state stays in registers.
+ * Returns how many it decoded (0: the first is no plain call); *it is the
+ * last one's iteration. */
+static size_t plain_calls(ws_run *run, ws_iteration_track *track, const uint8_t *raw,
+                          size_t n, uint64_t *it) {
+  if (run->thin_shift > 0 || run->calls == 0)
     return 0;
-  if (rec->t > run->last_t_ns)
-    run->last_t_ns = rec->t;
-  run->calls = i + 1;
-  run->elapsed[i] = (float)rec->a;
-  run->op[i] = rec->op;
-  run->flags[i] = rec->flags;
-  return 1;
+  size_t i = run->calls, cap = run->cap_calls, k = 0;
+  uint64_t next = run->first_iteration + i + run->lost_calls, last = track->last;
+  uint64_t last_t = run->last_t_ns;
+  double bytes = run->mem_bytes[run->n_mem - 1];
+  float *elapsed = run->elapsed;
+  uint16_t *op = run->op;
+  uint8_t *flags = run->flags;
+  for (; k < n && i < cap; k++, i++, next++) {
+    const uint8_t *p = raw + k * WS_RECORD_SIZE;
+    __builtin_prefetch(p + PREFETCH_RECORDS * WS_RECORD_SIZE);
+    ws_record rec;
+    ws__record_decode(p, &rec);
+    if (rec.type != WS_REC_CALL || ws_iteration_near(last, rec.iteration) != next ||
+        (double)rec.b != bytes)
+      break;
+    last = next;
+    last_t = rec.t > last_t ? rec.t : last_t;
+    elapsed[i] = (float)rec.a;
+    op[i] = rec.op;
+    flags[i] = rec.flags;
+  }
+  run->calls = i;
+  track->last = last;
+  run->last_t_ns = last_t;
+  *it = last;
+  return k;
 }
 
 int ws_run_decode(ws_log *log, ws_run *run) {
@@ -414,22 +433,27 @@ int ws_run_decode(ws_log *log, ws_run *run) {
   const uint8_t *raw;
   size_t n;
   int got;
-  /* A span of records at a time (a block), each call of the common kind
-   * decoded in the loop itself. */
+  /* A span of records at a time (a block): its runs of plain calls decoded
+   * in a loop of their own, any other record one by one. */
   while ((got = ws__log_span(log, &raw, &n)) == 1) {
     uint64_t first = 0, it = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n;) {
+      size_t done = plain_calls(run, track, raw + k * WS_RECORD_SIZE, n - k, &it);
+      if (done > 0) {
+        if (k == 0)
+          first = it - (done - 1);
+        k += done;
+        continue;
+      }
       ws_record rec;
-      __builtin_prefetch(raw + (k + PREFETCH_RECORDS) * WS_RECORD_SIZE);
       ws__record_decode(raw + k * WS_RECORD_SIZE, &rec);
       it = ws_iteration_next(track, &rec);
       if (k == 0)
         first = it;
-      if (plain_call(run, &rec, it))
-        continue;
       int err = decode_record(log, run, &rec, it);
       if (err != 0)
         return err;
+      k++;
     }
     ws__log_seen(log, first, it);
   }
