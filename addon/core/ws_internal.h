@@ -8,11 +8,35 @@
 #include <string.h>
 
 #include "ws_census.h"
+#include "ws_log.h"
 #include "ws_protocol.h"
 
 /* Internal: decodes one little-endian WS_RECORD_SIZE-byte record (as the
  * ring and the log hold it) from raw into rec. */
 void ws__record_decode(const uint8_t *raw, ws_record *rec);
+
+/* Internal: hands out the records ws_log_next would return next, in place
+ * and taken as read: *raw points at *n >= 1 whole raw records (valid until
+ * the next call on log): the rest of a version-2 log's current block, or
+ * every remaining record of a version-1 log. The caller unwraps their
+ * iterations with ws__log_track(log) and calls ws__log_seen before the next
+ * call. Returns 1, 0 at the end (as ws_log_next), or a negative code. */
+int ws__log_span(ws_log *log, const uint8_t **raw, size_t *n);
+
+/* Internal (tests): waits until the log's checker thread (ws_log.c) has
+ * gone as far ahead of the reader as it goes, or stopped; returns 1, or 0
+ * when the log has none. */
+int ws__log_settle(ws_log *log);
+
+/* Internal: the log's iteration track, which ws__log_span's caller unwraps
+ * the records' iterations with (ws_iteration_next), in order. */
+ws_iteration_track *ws__log_track(ws_log *log);
+
+/* Internal: tells log the full iterations of the first and the last record
+ * of the span ws__log_span handed out (as ws_log_next would have noted
+ * them: the last for ws_log_iteration, the first for a damaged stretch
+ * before it). */
+void ws__log_seen(ws_log *log, uint64_t first, uint64_t last);
 
 /* Internal: CRC-32C of data[0..n) by the tables alone (ws_crc32c may use the
  * CPU's instruction), so that tests compare the two. */
@@ -21,6 +45,13 @@ uint32_t ws__crc32c_portable(const void *data, size_t n);
 /* Internal: rearranges a[0..n) (n > 0, k < n) so that a[k] holds the value of
  * rank k, nothing larger before it and nothing smaller after it. */
 void ws__select_f32(float *a, size_t n, size_t k);
+
+/* Internal: writes to out[i] the value of rank rank[i] (0-based, < n) among
+ * y[0..n) (n > 0; NaN ranks as +infinity, after every number), without
+ * reordering y: two passes over it (a histogram of the high 16 bits of
+ * the keys, then the keys of the bins the ranks fall in), whatever the
+ * ranks. Returns 0 or WS_ENOMEM. */
+int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, float *out);
 
 /* Internal: returns the median (type 7) of a[0..n), n > 0, reordering a. */
 double ws__median_f32(float *a, size_t n);

@@ -1,17 +1,22 @@
 /* The sample log reader (ws_log.h, docs/log-format.md): opens a log (a file,
- * or the same bytes in memory: every read goes through view_at, which hands
- * out the bytes in place: a log in memory is never copied, a file is read
- * once, front to back, through a window of WINDOW bytes), checks
- * its preamble, hands out its JSON header and then its records one by one,
- * never the torn tail of a crashed run. A version-2 log is read block by
- * block: a block whose header or records fail their checksum is skipped, and
- * the reader resynchronises on the next sync marker whose header checks,
- * noting the damaged stretch and the records it lost. Version 1 (bare
- * records) is read as before. */
+ * mapped read-only, or the same bytes in memory: every read goes through
+ * view_at, which hands out the bytes in place, never copied), checks its
+ * preamble, hands out its JSON header and then its records one by one,
+ * never the torn tail of a crashed run. A file is read up to the size it
+ * had when opened (a log still being written grows past it: only what was
+ * there is read). A version-2 log is read
+ * block by block: a block whose header or records fail their checksum is
+ * skipped, and the reader resynchronises on the next sync marker whose
+ * header checks, noting the damaged stretch and the records it lost.
+ * Version 1 (bare records) is read as before. A large version-2 log's
+ * checksums are also verified ahead by a second thread (the checker), so
+ * that the reader, behind it, skips those of the blocks it vouched for. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -19,18 +24,23 @@
 #include "ws.h"
 #include "ws_internal.h"
 
-/* Bytes read per step while searching for the next sync marker. */
+/* Bytes searched per step for the next sync marker. */
 #define SCAN_CHUNK 65536
-/* Bytes of a file read at once: many blocks (a block is at most 128 KiB and
- * 32 bytes; a search step fits too). */
-#define WINDOW (4u << 20)
+/* The smallest record area a checker thread is started for: below it the
+ * thread costs more than the checksums it takes over. */
+#define CHECKER_MIN_BYTES (8u << 20)
+/* A file's mapping is given back behind the reader this many bytes at a
+ * time (a multiple of every page size): a long log is never resident whole
+ * (its pages count in the process's RSS while mapped). */
+#define RELEASE_STEP (8u << 20)
+/* How far the checker runs ahead of the reader at most: what it reads is
+ * mapped, and counts in the RSS, until the reader has passed it. */
+#define CHECKER_AHEAD (2 * RELEASE_STEP)
 
 struct ws_log {
-  int fd;             /* the log's file, or -1 for a log in memory */
-  const uint8_t *mem; /* a log in memory: its bytes (not owned) */
-  uint8_t *win;       /* a file: WINDOW bytes read from it */
-  uint64_t win_off;   /* the file offset of win[0] */
-  size_t win_len;     /* the bytes win holds */
+  const uint8_t *mem; /* the log's bytes: a file's mapping, or the caller's */
+  void *map;          /* a file: its mapping (owned; NULL for a log in memory) */
+  uint64_t released;  /* the mapping's bytes below this are unmapped */
   char *header;       /* NUL-terminated JSON */
   uint32_t version;
   uint64_t size;       /* file size */
@@ -49,6 +59,26 @@ struct ws_log {
   int damage_wants_iter;    /* the last stretch awaits before_iteration */
   int64_t last_iteration;   /* iteration of the last record returned, -1: none */
   ws_iteration_track track; /* unwraps the records' iterations */
+  /* The checker (version 2, large logs): walks the chain of blocks from the
+   * first, each one right after the last, verifying checksums, and stops at
+   * the first that is not intact or whole. verified: the blocks it vouched
+   * for; the reader's block `loaded` (counted from the first) is the
+   * checker's block of the same number while loaded < verified: both walk
+   * the same chain, and the reader leaves it only at a block the checker
+   * stopped at, never to come back below verified. */
+  pthread_t checker;
+  int has_checker;
+  uint64_t data_start; /* offset of the first block */
+  uint64_t loaded;     /* intact blocks the reader loaded */
+  size_t verified;     /* atomic: written by the checker */
+  uint64_t checker_at; /* atomic: the checker reads nothing below it */
+  uint64_t reader_at;  /* atomic: log->pos as the reader last told it */
+  int waiting;         /* atomic: the checker waits on moved for the reader */
+  int done;            /* under lock: the checker has stopped */
+  pthread_mutex_t lock;
+  pthread_cond_t moved;  /* the reader moved on, or asks the checker to stop */
+  pthread_cond_t paused; /* the checker waits for the reader, or has stopped */
+  int stop;              /* atomic: the reader asks the checker to stop */
 };
 
 static inline uint32_t le32(const uint8_t *p) {
@@ -140,35 +170,77 @@ static int header_valid(const uint8_t *raw) {
          n <= WS_LOG_BLOCK_RECORDS && le32(raw + BH_SELF) == ws_crc32c(raw, BH_SELF);
 }
 
-/* Points *p at the len bytes at offset (offset + len <= log->size, len <=
- * WINDOW): in the log's memory, or in the window, read from the file from
- * offset on when it does not hold them. *p stays valid until the next call.
- * Returns 0 or WS_EIO. */
-static int view_at(ws_log *log, uint64_t offset, size_t len, const uint8_t **p) {
-  if (offset > log->size || len > log->size - offset || len > WINDOW)
+/* Points *p at the len bytes at offset (offset + len <= log->size), in the
+ * log's bytes. Returns 0 or WS_EIO. */
+static int view_at(const ws_log *log, uint64_t offset, size_t len, const uint8_t **p) {
+  if (offset < log->released || offset > log->size || len > log->size - offset)
     return WS_EIO;
-  if (log->fd < 0) {
-    *p = log->mem + offset;
-    return 0;
-  }
-  if (offset < log->win_off || offset + len > log->win_off + log->win_len) {
-    uint64_t left = log->size - offset;
-    size_t want = left < WINDOW ? (size_t)left : WINDOW, got = 0;
-    while (got < want) {
-      ssize_t r = pread(log->fd, log->win + got, want - got, (off_t)(offset + got));
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      got += (size_t)r;
-    }
-    log->win_off = offset;
-    log->win_len = got;
-    if (got < len)
-      return WS_EIO;
-  }
-  *p = log->win + (offset - log->win_off);
+  *p = log->mem + offset;
   return 0;
+}
+
+/* The checker thread (struct ws_log): verifies the chain of blocks from
+ * the first until one is not intact or whole, or the reader asks it to
+ * stop, counting them in log->verified. Reads only the log's bytes. */
+static void *check_blocks(void *arg) {
+  ws_log *log = arg;
+  uint64_t pos = log->data_start;
+  size_t done = 0;
+  while (!__atomic_load_n(&log->stop, __ATOMIC_RELAXED) &&
+         log->size - pos >= WS_RECORD_SIZE) {
+    __atomic_store_n(&log->checker_at, pos, __ATOMIC_RELEASE);
+    uint64_t reader = __atomic_load_n(&log->reader_at, __ATOMIC_SEQ_CST);
+    if (reader > pos)
+      break; /* overtaken: the reader checks the blocks from there itself */
+    if (pos - reader > CHECKER_AHEAD) {
+      /* Far enough ahead: waits for the reader (ws__log_span wakes it). */
+      pthread_mutex_lock(&log->lock);
+      __atomic_store_n(&log->waiting, 1, __ATOMIC_SEQ_CST);
+      pthread_cond_broadcast(&log->paused);
+      if (!__atomic_load_n(&log->stop, __ATOMIC_SEQ_CST) &&
+          pos - __atomic_load_n(&log->reader_at, __ATOMIC_SEQ_CST) > CHECKER_AHEAD)
+        pthread_cond_wait(&log->moved, &log->lock);
+      __atomic_store_n(&log->waiting, 0, __ATOMIC_SEQ_CST);
+      pthread_mutex_unlock(&log->lock);
+      continue;
+    }
+    const uint8_t *raw = log->mem + pos;
+    if (!header_valid(raw))
+      break;
+    uint64_t body = (uint64_t)le32(raw + BH_COUNT) * WS_RECORD_SIZE;
+    if (log->size - pos - WS_RECORD_SIZE < body ||
+        le32(raw + BH_CRC) != ws_crc32c(raw + WS_RECORD_SIZE, (size_t)body))
+      break;
+    pos += WS_RECORD_SIZE + body;
+    __atomic_store_n(&log->verified, ++done, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&log->checker_at, UINT64_MAX, __ATOMIC_RELEASE);
+  pthread_mutex_lock(&log->lock);
+  log->done = 1;
+  pthread_cond_broadcast(&log->paused);
+  pthread_mutex_unlock(&log->lock);
+  return NULL;
+}
+
+/* Starts the checker for a version-2 log of at least CHECKER_MIN_BYTES of
+ * records (the reader checks every block itself when it cannot start). */
+static void start_checker(ws_log *log) {
+  if (log->version < 2 || log->size - log->data_start < CHECKER_MIN_BYTES)
+    return;
+  log->checker_at = log->reader_at = log->data_start;
+  if (pthread_mutex_init(&log->lock, NULL) != 0)
+    return;
+  if (pthread_cond_init(&log->moved, NULL) == 0) {
+    if (pthread_cond_init(&log->paused, NULL) == 0) {
+      if (pthread_create(&log->checker, NULL, check_blocks, log) == 0) {
+        log->has_checker = 1;
+        return;
+      }
+      pthread_cond_destroy(&log->paused);
+    }
+    pthread_cond_destroy(&log->moved);
+  }
+  pthread_mutex_destroy(&log->lock);
 }
 
 /* Reads the preamble and header of a log whose size is set into log.
@@ -189,19 +261,14 @@ static int read_preamble(ws_log *log) {
   log->header = malloc((size_t)header_len + 1);
   if (log->header == NULL)
     return WS_ENOMEM;
-  for (uint32_t done = 0; done < header_len;) {
-    /* A header larger than the window is read a window at a time. */
-    uint32_t step = header_len - done < WINDOW ? header_len - done : WINDOW;
-    const uint8_t *src;
-    if (view_at(log, 16 + (uint64_t)done, step, &src) != 0)
-      return WS_EIO;
-    memcpy(log->header + done, src, step);
-    done += step;
-  }
+  const uint8_t *src;
+  if (view_at(log, 16, header_len, &src) != 0)
+    return WS_EIO;
+  memcpy(log->header, src, header_len);
   log->header[header_len] = '\0';
   uint64_t data_bytes = log->size > data_start ? log->size - data_start : 0;
   log->records = data_bytes / WS_RECORD_SIZE;
-  log->pos = data_start;
+  log->pos = log->data_start = data_start;
   if (log->version == 1) {
     log->torn_bytes = (uint32_t)(data_bytes % WS_RECORD_SIZE);
   }
@@ -216,6 +283,7 @@ static int finish_open(ws_log *log, ws_log **out) {
     ws_log_close(log);
     return err;
   }
+  start_checker(log);
   *out = log;
   return 0;
 }
@@ -225,19 +293,31 @@ int ws_log_open(const char *path, ws_log **out) {
   if (log == NULL)
     return WS_ENOMEM;
   log->last_iteration = -1;
-  log->fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (log->fd < 0) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     free(log);
     return WS_EIO;
   }
   struct stat st;
-  log->win = malloc(WINDOW);
-  if (log->win == NULL || fstat(log->fd, &st) != 0) {
-    int err = log->win == NULL ? WS_ENOMEM : WS_EIO;
-    ws_log_close(log);
+  int err = fstat(fd, &st) != 0 ? WS_EIO : 0;
+  if (err == 0 && st.st_size > 0) {
+    /* One read-only mapping of the size it has now: the kernel's page cache
+     * read in place (a read into a buffer cost a quarter of the decode). */
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED)
+      err = errno == ENOMEM ? WS_ENOMEM : WS_EIO;
+    else {
+      posix_madvise(map, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+      log->map = map;
+      log->mem = map;
+      log->size = (uint64_t)st.st_size;
+    }
+  }
+  close(fd);
+  if (err != 0) {
+    free(log);
     return err;
   }
-  log->size = (uint64_t)st.st_size;
   return finish_open(log, out);
 }
 
@@ -246,7 +326,6 @@ int ws_log_open_memory(const void *data, size_t len, ws_log **out) {
   if (log == NULL)
     return WS_ENOMEM;
   log->last_iteration = -1;
-  log->fd = -1;
   log->mem = data;
   log->size = data == NULL ? 0 : (uint64_t)len;
   return finish_open(log, out);
@@ -411,7 +490,9 @@ static int load_block(ws_log *log) {
       return complete > 0;
     }
     log->block = raw + WS_RECORD_SIZE;
-    if (le32(raw + BH_CRC) != ws_crc32c(log->block, (size_t)body)) {
+    int vouched =
+        log->loaded < (uint64_t)__atomic_load_n(&log->verified, __ATOMIC_ACQUIRE);
+    if (!vouched && le32(raw + BH_CRC) != ws_crc32c(log->block, (size_t)body)) {
       /* The header is intact but a record is not: the block is lost. The
        * next header is searched from here, not taken at the block's end,
        * in case bytes were lost or added (a shifted stretch). */
@@ -425,6 +506,7 @@ static int load_block(ws_log *log) {
     log->block_i = 0;
     log->next_index = index + n;
     log->pos += WS_RECORD_SIZE + body;
+    log->loaded++;
     return 1;
   }
   if (log->damage_open) {
@@ -473,12 +555,99 @@ int ws_log_next(ws_log *log, ws_record *rec) {
   return 1;
 }
 
+/* Wakes the checker when it waits for the reader to move on. */
+static void wake_checker(ws_log *log) {
+  if (!__atomic_load_n(&log->waiting, __ATOMIC_SEQ_CST))
+    return;
+  pthread_mutex_lock(&log->lock);
+  pthread_cond_signal(&log->moved);
+  pthread_mutex_unlock(&log->lock);
+}
+
+/* Unmaps the whole steps of a file's mapping below what the reader and the
+ * checker still read (both only move on), and tells the checker where the
+ * reader is. */
+static void release_behind(ws_log *log) {
+  if (log->has_checker) {
+    __atomic_store_n(&log->reader_at, log->pos, __ATOMIC_SEQ_CST);
+    wake_checker(log);
+  }
+  if (log->map == NULL)
+    return;
+  uint64_t below = log->pos;
+  if (log->has_checker) {
+    uint64_t at = __atomic_load_n(&log->checker_at, __ATOMIC_ACQUIRE);
+    below = at < below ? at : below;
+  }
+  below -= below % RELEASE_STEP;
+  if (below <= log->released)
+    return;
+  munmap((uint8_t *)log->map + log->released, (size_t)(below - log->released));
+  log->released = below;
+}
+
+int ws__log_span(ws_log *log, const uint8_t **raw, size_t *n) {
+  release_behind(log);
+  if (log->version == 1) {
+    if (log->read >= log->records)
+      return 0;
+    uint64_t rest = log->records - log->read;
+    size_t left = rest < WS_LOG_BLOCK_RECORDS ? (size_t)rest : WS_LOG_BLOCK_RECORDS;
+    if (view_at(log, log->pos, left * WS_RECORD_SIZE, raw) != 0)
+      return WS_EIO;
+    log->pos += (uint64_t)left * WS_RECORD_SIZE;
+    log->read += left;
+    *n = left;
+    return 1;
+  }
+  while (log->block_i >= log->block_n) {
+    int got = load_block(log);
+    if (got != 1)
+      return got;
+  }
+  *raw = log->block + (size_t)log->block_i * WS_RECORD_SIZE;
+  *n = log->block_n - log->block_i;
+  log->block_i = log->block_n;
+  return 1;
+}
+
+int ws__log_settle(ws_log *log) {
+  if (!log->has_checker)
+    return 0;
+  pthread_mutex_lock(&log->lock);
+  while (!log->done && !__atomic_load_n(&log->waiting, __ATOMIC_SEQ_CST))
+    pthread_cond_wait(&log->paused, &log->lock);
+  pthread_mutex_unlock(&log->lock);
+  return 1;
+}
+
+ws_iteration_track *ws__log_track(ws_log *log) {
+  return &log->track;
+}
+
+void ws__log_seen(ws_log *log, uint64_t first, uint64_t last) {
+  if (log->damage_wants_iter) {
+    log->damage[log->n_damage - 1].before_iteration = (int64_t)first;
+    log->damage_wants_iter = 0;
+  }
+  log->last_iteration = (int64_t)last;
+}
+
 void ws_log_close(ws_log *log) {
   if (log == NULL)
     return;
-  if (log->fd >= 0)
-    close(log->fd);
-  free(log->win);
+  if (log->has_checker) {
+    __atomic_store_n(&log->stop, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&log->lock);
+    pthread_cond_signal(&log->moved);
+    pthread_mutex_unlock(&log->lock);
+    pthread_join(log->checker, NULL);
+    pthread_cond_destroy(&log->paused);
+    pthread_cond_destroy(&log->moved);
+    pthread_mutex_destroy(&log->lock);
+  }
+  if (log->map != NULL)
+    munmap((uint8_t *)log->map + log->released, (size_t)(log->size - log->released));
   free(log->header);
   free(log->damage);
   free(log);

@@ -4,6 +4,11 @@
 #include <string.h>
 
 #include "ws.h"
+#include "ws_internal.h"
+
+/* How far ahead of the record it decodes the decode asks for the log's
+ * bytes: a page's hardware prefetch stops at its end. */
+#define PREFETCH_RECORDS 32
 
 /* Grows a double array to hold at least need elements; returns 0 or
  * WS_ENOMEM (the old array stays valid on failure). */
@@ -109,6 +114,52 @@ static int count_op(ws_run *run, uint16_t op, double calls, double throws,
   return 0;
 }
 
+/* Counts the calls decoded so far (the per-call arrays, none thinned yet)
+ * per op: a thinnable log's calls before its first THINNED mark are counted
+ * once, when it comes or at the end (they precede the iteration it applies
+ * from), from the arrays rather than call by call. Returns 0 or WS_ENOMEM. */
+static int count_calls(ws_run *run) {
+  uint16_t top = 0;
+  for (size_t i = 0; i < run->calls; i++)
+    top = run->op[i] > top ? run->op[i] : top;
+  if (run->calls == 0 || count_op(run, top, 0, 0, 0) != 0)
+    return run->calls == 0 ? 0 : WS_ENOMEM;
+  if (top == 0) {
+    /* One op (most runs): its counts are sums over the flags alone. */
+    uint64_t threw = 0, grew = 0;
+    for (size_t i = 0; i < run->calls; i++) {
+      threw += (run->flags[i] & WS_FLAG_THREW) != 0;
+      grew += (run->flags[i] & WS_FLAG_GREW) != 0;
+    }
+    run->op_calls[0] += (double)run->calls;
+    run->op_threw[0] += (double)threw;
+    run->growth_events += grew;
+    return 0;
+  }
+  /* Whole counts, in four interleaved tables so that a run of one op is
+   * not one chain of dependent additions. */
+  size_t n_ops = (size_t)top + 1;
+  uint64_t *tally = calloc(4 * 3 * n_ops, sizeof *tally);
+  if (tally == NULL)
+    return WS_ENOMEM;
+  for (size_t i = 0; i < run->calls; i++) {
+    uint64_t *t = tally + (i & 3) * 3 * n_ops + (size_t)run->op[i] * 3;
+    uint8_t f = run->flags[i];
+    t[0]++;
+    t[1] += (f & WS_FLAG_THREW) != 0;
+    t[2] += (f & WS_FLAG_GREW) != 0;
+  }
+  for (size_t lane = 0; lane < 4; lane++)
+    for (size_t op = 0; op < n_ops; op++) {
+      const uint64_t *t = tally + lane * 3 * n_ops + op * 3;
+      run->op_calls[op] += (double)t[0];
+      run->op_threw[op] += (double)t[1];
+      run->growth_events += t[2];
+    }
+  free(tally);
+  return 0;
+}
+
 /* A call record of a thinned log: counted when it precedes the summaries,
  * its memory step kept, and the call kept when it is its block's survivor
  * at the log's largest stride. Returns 1 to keep it, 0 to drop it, or
@@ -148,11 +199,6 @@ static int decode_call(ws_run *run, const ws_record *rec, uint64_t it) {
   uint64_t expected = run->first_iteration + run->calls + run->lost_calls;
   if (it < expected || run->calls >= run->cap_calls)
     return WS_EFORMAT;
-  /* Calls before a thinnable log's first THINNED mark are counted per op in
-   * case one comes (they precede the iteration it applies from). */
-  if (run->thinnable && count_op(run, rec->op, 1, (rec->flags & WS_FLAG_THREW) != 0,
-                                 (rec->flags & WS_FLAG_GREW) != 0) != 0)
-    return WS_ENOMEM;
   if (it > expected || (run->calls == 0 && it > 0)) {
     if (push_pair(&run->gap_index, &run->gap_iter, &run->n_gaps, &run->cap_gaps,
                   (double)run->calls, (double)it) != 0)
@@ -247,9 +293,13 @@ static int decode_thinned_mark(ws_run *run, const ws_record *rec) {
   if (!run->thinnable || rec->a > 31 || rec->a <= run->thin_shift)
     return 0;
   unsigned shift = (unsigned)rec->a;
-  if (run->thin_shift == 0)
+  int err = 0;
+  if (run->thin_shift == 0) {
     run->thin_from = rec->b;
-  int err = thin_calls(run, shift);
+    err = count_calls(run);
+  }
+  if (err == 0)
+    err = thin_calls(run, shift);
   if (err != 0)
     return err;
   thin_metrics(run, shift);
@@ -304,45 +354,111 @@ void ws_grow_failures_add(ws_grow_failures *g, const ws_record *rec, uint64_t it
     g->total = rec->t;
 }
 
-int ws_run_decode(ws_log *log, ws_run *run) {
-  ws_record rec;
-  int got;
-  while ((got = ws_log_next(log, &rec)) == 1) {
-    int err = 0;
-    uint64_t it = ws_log_iteration(log);
-    if (rec.type != WS_REC_SUMMARY && rec.type != WS_REC_GROW_FAILED &&
-        rec.t > run->last_t_ns)
-      run->last_t_ns = rec.t;
-    if (rec.type == WS_REC_CALL) {
-      err = decode_call(run, &rec, it);
-    } else if (rec.type == WS_REC_ALLOC) {
-      err = decode_alloc(run, &rec, it);
-    } else if (rec.type == WS_REC_METRIC) {
-      err = push_metric(run, &rec, it);
-    } else if (rec.type == WS_REC_SUMMARY) {
-      if (run->thin_shift > 0)
-        err = count_op(run, rec.op, (double)(uint32_t)rec.a, (double)(rec.a >> 32),
-                       (double)(uint32_t)rec.b);
-    } else if (rec.type == WS_REC_GROW_FAILED) {
-      ws_grow_failures_add(&run->grow_failures, &rec, it);
-    } else if (rec.type == WS_REC_MARK) {
-      if (rec.op == WS_MARK_THINNED) {
-        err = decode_thinned_mark(run, &rec);
-      } else if (rec.op == WS_MARK_BACKPRESSURE) {
-        run->backpressure_waits++;
-        run->backpressure_ns += rec.a;
-      } else if (rec.op == WS_MARK_END) {
-        run->complete = 1;
-      } else if (rec.op == WS_MARK_ITERATION && run->n_mem == 0 &&
-                 ws_log_damage_count(log) == 0) {
-        /* Before any call record (each one starts the memory series), with
-         * nothing lost: where the run's counter started. */
-        run->first_iteration = it;
-      }
+/* Decodes one record of full iteration it into run (ws_run_decode). */
+static int decode_record(ws_log *log, ws_run *run, const ws_record *rec, uint64_t it) {
+  if (rec->type != WS_REC_SUMMARY && rec->type != WS_REC_GROW_FAILED &&
+      rec->t > run->last_t_ns)
+    run->last_t_ns = rec->t;
+  if (rec->type == WS_REC_CALL)
+    return decode_call(run, rec, it);
+  if (rec->type == WS_REC_ALLOC)
+    return decode_alloc(run, rec, it);
+  if (rec->type == WS_REC_METRIC)
+    return push_metric(run, rec, it);
+  if (rec->type == WS_REC_SUMMARY)
+    return run->thin_shift > 0
+               ? count_op(run, rec->op, (double)(uint32_t)rec->a, (double)(rec->a >> 32),
+                          (double)(uint32_t)rec->b)
+               : 0;
+  if (rec->type == WS_REC_GROW_FAILED)
+    ws_grow_failures_add(&run->grow_failures, rec, it);
+  else if (rec->type == WS_REC_MARK) {
+    if (rec->op == WS_MARK_THINNED)
+      return decode_thinned_mark(run, rec);
+    if (rec->op == WS_MARK_BACKPRESSURE) {
+      run->backpressure_waits++;
+      run->backpressure_ns += rec->a;
+    } else if (rec->op == WS_MARK_END) {
+      run->complete = 1;
+    } else if (rec->op == WS_MARK_ITERATION && run->n_mem == 0 &&
+               ws_log_damage_count(log) == 0) {
+      /* Before any call record (each one starts the memory series), with
+       * nothing lost: where the run's counter started. */
+      run->first_iteration = it;
     }
-    if (err != 0)
-      return err;
   }
+  return 0;
+}
+
+/* Decodes the run of plain calls that raw[0..n) starts with (n raw
+ * records, their iterations tracked by track): calls after the last (no
+ * gap), at stride 1, in room, at the memory's last size, each as
+ * decode_call would, in a loop of its own whose state stays in registers.
+ * Returns how many it decoded (0: the first is no plain call); *it is the
+ * last one's iteration. */
+static size_t plain_calls(ws_run *run, ws_iteration_track *track, const uint8_t *raw,
+                          size_t n, uint64_t *it) {
+  if (run->thin_shift > 0 || run->calls == 0)
+    return 0;
+  size_t i = run->calls, cap = run->cap_calls, k = 0;
+  uint64_t next = run->first_iteration + i + run->lost_calls, last = track->last;
+  uint64_t last_t = run->last_t_ns;
+  double bytes = run->mem_bytes[run->n_mem - 1];
+  float *elapsed = run->elapsed;
+  uint16_t *op = run->op;
+  uint8_t *flags = run->flags;
+  for (; k < n && i < cap; k++, i++, next++) {
+    const uint8_t *p = raw + k * WS_RECORD_SIZE;
+    __builtin_prefetch(p + PREFETCH_RECORDS * WS_RECORD_SIZE);
+    ws_record rec;
+    ws__record_decode(p, &rec);
+    if (rec.type != WS_REC_CALL || ws_iteration_near(last, rec.iteration) != next ||
+        (double)rec.b != bytes)
+      break;
+    last = next;
+    last_t = rec.t > last_t ? rec.t : last_t;
+    elapsed[i] = (float)rec.a;
+    op[i] = rec.op;
+    flags[i] = rec.flags;
+  }
+  run->calls = i;
+  track->last = last;
+  run->last_t_ns = last_t;
+  *it = last;
+  return k;
+}
+
+int ws_run_decode(ws_log *log, ws_run *run) {
+  ws_iteration_track *track = ws__log_track(log);
+  const uint8_t *raw;
+  size_t n;
+  int got;
+  /* A span of records at a time (a block): its runs of plain calls decoded
+   * in a loop of their own, any other record one by one. */
+  while ((got = ws__log_span(log, &raw, &n)) == 1) {
+    uint64_t first = 0, it = 0;
+    for (size_t k = 0; k < n;) {
+      size_t done = plain_calls(run, track, raw + k * WS_RECORD_SIZE, n - k, &it);
+      if (done > 0) {
+        if (k == 0)
+          first = it - (done - 1);
+        k += done;
+        continue;
+      }
+      ws_record rec;
+      ws__record_decode(raw + k * WS_RECORD_SIZE, &rec);
+      it = ws_iteration_next(track, &rec);
+      if (k == 0)
+        first = it;
+      int err = decode_record(log, run, &rec, it);
+      if (err != 0)
+        return err;
+      k++;
+    }
+    ws__log_seen(log, first, it);
+  }
+  if (got == 0 && run->thinnable && run->thin_shift == 0)
+    return count_calls(run);
   return got < 0 ? got : 0;
 }
 

@@ -47,10 +47,12 @@ typedef struct {
 } ws_log_damage;
 
 /* Opens the log at path, validates magic and version (WS_LOG_OLDEST_VERSION
- * to WS_LOG_VERSION) and reads its JSON header. On success *out owns an open
- * file and must be closed with ws_log_close. Returns WS_EIO when the file
- * cannot be read, WS_EFORMAT when it is not a wasm-soak log of a known
- * version, WS_ENOMEM. */
+ * to WS_LOG_VERSION) and reads its JSON header. On success *out owns the
+ * file's read-only mapping, up to its size now (it must not be cut shorter
+ * while open: reading a page past its end raises SIGBUS), and a checker
+ * thread for a long version-2 log; close it with ws_log_close. Returns WS_EIO when the
+ * file cannot be read, WS_EFORMAT when it is not a wasm-soak log of a known version,
+ * WS_ENOMEM. */
 int ws_log_open(const char *path, ws_log **out);
 /* Opens a log held in memory: data[0..len), the bytes a log file would
  * hold, read exactly as ws_log_open reads a file. data is not copied: it

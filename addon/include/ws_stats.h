@@ -19,19 +19,19 @@
  * elapsed[from..to) for all calls (row 0) and for each op k < n_ops (row
  * k + 1) into out[(n_ops + 1) * WS_WINDOW_STAT_FIELDS]; a row with
  * no calls has n = 0 and NaN quantiles; an op that made every call of the
- * window gets row 0's figures (the same values). Allocates one scratch copy of the
- * window and frees it. Returns 0, WS_EINVAL for a bad window, WS_ENOMEM. */
+ * window gets row 0's figures (the same values). Gathers an op's times into a copy
+ * when the window has others. Returns 0, WS_EINVAL for a bad window, WS_ENOMEM. */
 int ws_window_stats(const float *elapsed, const uint16_t *op, size_t from, size_t to,
                     uint32_t n_ops, double *out);
 
 /* ---- Quantiles ---- */
 
 /* Computes quantiles of x[0..n) for each probability probs[0..k) (0..1, linear
- * interpolation between order statistics, type 7) into out[0..k). scratch must hold
- * n floats (it is overwritten); x is not modified. Returns 0, or WS_EINVAL when n == 0
- * or a probability is outside [0, 1]. */
-int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k, double *out,
-                     float *scratch);
+ * interpolation between order statistics, type 7; NaN ranks as +infinity) into
+ * out[0..k), in two passes over x, which is not modified. Returns 0, WS_ENOMEM,
+ * or WS_EINVAL when n == 0 or a probability is outside [0, 1]. */
+int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k,
+                     double *out);
 
 /* ---- Trend test on a short sequence (ws_trend.c) ---- */
 

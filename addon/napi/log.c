@@ -8,12 +8,33 @@
 #include "binding.h"
 #include "ws.h"
 
+/* Frees an ArrayBuffer's data that new_buffer allocated (its finalizer). */
+static void free_buffer(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
 /* Creates an ArrayBuffer with room for length elements of elem_size bytes
  * (and one byte more, so that an empty one has data too) and returns its
- * data pointer in *data. */
-static napi_status new_buffer(napi_env env, size_t elem_size, size_t length, void **data,
-                              napi_value *out) {
-  return napi_create_arraybuffer(env, length * elem_size + 1, data, out);
+ * data pointer in *data. Its memory is the C heap's, zeroed only when
+ * zeroed is set: the decode writes every call's elapsed, op and flags (the
+ * typed arrays over them show no more), not every call's allocation
+ * counters, and a large buffer's pages are first touched there (on the
+ * decode's thread, for readLogAsync) rather than cleared here. */
+static napi_status new_buffer(napi_env env, size_t elem_size, size_t length, int zeroed,
+                              void **data, napi_value *out) {
+  size_t bytes = length * elem_size + 1;
+  *data = zeroed ? calloc(1, bytes) : malloc(bytes);
+  if (*data == NULL)
+    return napi_generic_failure;
+  napi_status st =
+      napi_create_external_arraybuffer(env, *data, bytes, free_buffer, NULL, out);
+  if (st != napi_ok) {
+    free(*data);
+    *data = NULL;
+  }
+  return st;
 }
 
 /* Returns the log's damaged stretches as [{ offset, bytes, records,
@@ -169,6 +190,96 @@ static int open_source(const log_source *src, ws_log **log) {
                            : ws_log_open_memory(src->data, src->len, log);
 }
 
+/* One readLog or readLogAsync call: the log, the run it decodes into and
+ * the ArrayBuffers of its per-call arrays (elapsed, op, flags, then the
+ * counting pass's five; refs keep them alive while an async decode runs). */
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  ws_log *log;
+  ws_run run;
+  int with_allocs;
+  int rc; /* the decode's: 0 or a WS_E* code */
+  napi_value buffers[8];
+  napi_ref refs[8];
+} read_job;
+
+/* Opens the log args[0] names (readLog's arguments: args, argc) into j and
+ * allocates its per-call arrays (j->buffers). Returns 1, or 0 with an
+ * error thrown (the log closed). JS thread. */
+static int read_setup(napi_env env, napi_value *args, size_t argc, const char *usage,
+                      read_job *j) {
+  log_source src;
+  bool with_allocs = false;
+  double thin_seed = -1;
+  if (argc < 1 || source_of(env, args[0], &src) != 0) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending)
+      ws_binding_throw_code(env, WS_EINVAL, usage);
+    return 0;
+  }
+  if (argc > 1)
+    napi_get_value_bool(env, args[1], &with_allocs);
+  if (argc > 2 && napi_get_value_double(env, args[2], &thin_seed) != napi_ok)
+    thin_seed = -1;
+  j->with_allocs = with_allocs;
+  ws_run *run = &j->run;
+  if (thin_seed >= 0) {
+    /* The decode reads the strides the writer used as it goes. */
+    run->thinnable = 1;
+    run->thin_seed = (uint64_t)thin_seed;
+  }
+  int err = open_source(&src, &j->log);
+  if (err != 0) {
+    ws_binding_throw_code(env, err, NULL);
+    return 0;
+  }
+  size_t cap = (size_t)ws_log_record_count(j->log);
+  run->cap_calls = cap;
+  napi_value *b = j->buffers;
+  napi_status st =
+      new_buffer(env, sizeof *run->elapsed, cap, 0, (void **)&run->elapsed, &b[0]);
+  if (st == napi_ok)
+    st = new_buffer(env, sizeof *run->op, cap, 0, (void **)&run->op, &b[1]);
+  if (st == napi_ok)
+    st = new_buffer(env, sizeof *run->flags, cap, 0, (void **)&run->flags, &b[2]);
+  if (with_allocs) {
+    if (st == napi_ok)
+      st = new_buffer(env, sizeof *run->allocs, cap, 1, (void **)&run->allocs, &b[3]);
+    if (st == napi_ok)
+      st = new_buffer(env, sizeof *run->frees, cap, 1, (void **)&run->frees, &b[4]);
+    if (st == napi_ok)
+      st = new_buffer(env, sizeof *run->alloc_bytes, cap, 1, (void **)&run->alloc_bytes,
+                      &b[5]);
+    if (st == napi_ok)
+      st = new_buffer(env, sizeof *run->live, cap, 1, (void **)&run->live, &b[6]);
+    if (st == napi_ok)
+      st = new_buffer(env, sizeof *run->peak, cap, 1, (void **)&run->peak, &b[7]);
+  }
+  if (st != napi_ok) {
+    ws_binding_throw_last(env);
+    ws_log_close(j->log);
+    return 0;
+  }
+  return 1;
+}
+
+/* The result of j's decode (build_result), or NULL with its error thrown;
+ * frees the run's arrays and closes the log. JS thread. */
+static napi_value read_finish(napi_env env, read_job *j) {
+  napi_value result = NULL;
+  if (j->rc != 0)
+    ws_binding_throw_code(env, j->rc, NULL);
+  else if (build_result(env, j->log, &j->run, j->buffers, &result) != napi_ok) {
+    ws_binding_throw_last(env);
+    result = NULL;
+  }
+  ws_run_free(&j->run);
+  ws_log_close(j->log);
+  return result;
+}
+
 /* readLog(source, withAllocs, thinSeed) reads the log at source (a path, or
  * a Uint8Array holding the bytes a log file would: the same reader reads
  * both) and returns { header (JSON text), calls, elapsed, op, flags, memIter,
@@ -184,71 +295,86 @@ static int open_source(const log_source *src, ws_log **log) {
  * (source is neither) or WS_ENOMEM. JS thread. */
 static napi_value read_log(napi_env env, napi_callback_info info) {
   size_t argc = 3;
-  napi_value args[3], result = NULL;
-  log_source src;
-  bool with_allocs = false;
-  double thin_seed = -1;
+  napi_value args[3];
+  read_job j;
+  memset(&j, 0, sizeof j);
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
-  if (argc < 1 || source_of(env, args[0], &src) != 0) {
-    bool pending = false;
-    napi_is_exception_pending(env, &pending);
-    if (!pending)
-      ws_binding_throw_code(env, WS_EINVAL,
-                            "readLog(path | bytes, withAllocs, thinSeed)");
+  if (!read_setup(env, args, argc, "readLog(path | bytes, withAllocs, thinSeed)", &j))
+    return NULL;
+  j.rc = ws_run_decode(j.log, &j.run);
+  return read_finish(env, &j);
+}
+
+/* Decodes a job's log (ws_run_decode). A libuv thread: no napi_env use. */
+static void read_execute(napi_env env, void *data) {
+  (void)env;
+  read_job *j = data;
+  j->rc = ws_run_decode(j->log, &j->run);
+}
+
+/* Settles a job's promise with read_finish's result or error, releases its
+ * references and frees it. JS thread. */
+static void read_complete(napi_env env, napi_status status, void *data) {
+  read_job *j = data;
+  napi_value value = NULL;
+  int kept = 1;
+  for (int i = 0; i < 8 && j->refs[i] != NULL; i++)
+    kept &= napi_get_reference_value(env, j->refs[i], &j->buffers[i]) == napi_ok;
+  if (status != napi_ok || !kept)
+    j->rc = j->rc != 0 ? j->rc : WS_EINVAL;
+  value = read_finish(env, j);
+  if (value != NULL)
+    napi_resolve_deferred(env, j->deferred, value);
+  else {
+    napi_get_and_clear_last_exception(env, &value);
+    napi_reject_deferred(env, j->deferred, value);
+  }
+  for (int i = 0; i < 8 && j->refs[i] != NULL; i++)
+    napi_delete_reference(env, j->refs[i]);
+  napi_delete_async_work(env, j->work);
+  free(j);
+}
+
+/* readLogAsync(path, withAllocs, thinSeed) -> a Promise of what readLog
+ * returns for the log file at path (a string only), decoded on a libuv
+ * thread: `report` imports its modules meanwhile. Errors before the
+ * decode (not a log, bad arguments) throw as readLog's; the decode's
+ * reject the promise. JS thread. */
+static napi_value read_log_async(napi_env env, napi_callback_info info) {
+  static const char usage[] = "readLogAsync(path, withAllocs, thinSeed)";
+  size_t argc = 3;
+  napi_value args[3], promise, name;
+  napi_valuetype t;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  if (argc < 1 || napi_typeof(env, args[0], &t) != napi_ok || t != napi_string) {
+    ws_binding_throw_code(env, WS_EINVAL, usage);
     return NULL;
   }
-  if (argc > 1)
-    napi_get_value_bool(env, args[1], &with_allocs);
-  if (argc > 2 && napi_get_value_double(env, args[2], &thin_seed) != napi_ok)
-    thin_seed = -1;
-  ws_run run;
-  memset(&run, 0, sizeof run);
-  ws_log *log = NULL;
-  int err = 0;
-  if (thin_seed >= 0) {
-    /* The decode reads the strides the writer used as it goes. */
-    run.thinnable = 1;
-    run.thin_seed = (uint64_t)thin_seed;
-  }
-  err = open_source(&src, &log);
-  if (err != 0) {
-    ws_binding_throw_code(env, err, NULL);
+  read_job *j = calloc(1, sizeof *j);
+  if (j == NULL) {
+    ws_binding_throw_code(env, WS_ENOMEM, NULL);
     return NULL;
   }
-  size_t cap = (size_t)ws_log_record_count(log);
-  run.cap_calls = cap;
-  napi_value buffers[8];
-  napi_status st =
-      new_buffer(env, sizeof *run.elapsed, cap, (void **)&run.elapsed, &buffers[0]);
-  if (st == napi_ok)
-    st = new_buffer(env, sizeof *run.op, cap, (void **)&run.op, &buffers[1]);
-  if (st == napi_ok)
-    st = new_buffer(env, sizeof *run.flags, cap, (void **)&run.flags, &buffers[2]);
-  if (with_allocs) {
-    if (st == napi_ok)
-      st = new_buffer(env, sizeof *run.allocs, cap, (void **)&run.allocs, &buffers[3]);
-    if (st == napi_ok)
-      st = new_buffer(env, sizeof *run.frees, cap, (void **)&run.frees, &buffers[4]);
-    if (st == napi_ok)
-      st = new_buffer(env, sizeof *run.alloc_bytes, cap, (void **)&run.alloc_bytes,
-                      &buffers[5]);
-    if (st == napi_ok)
-      st = new_buffer(env, sizeof *run.live, cap, (void **)&run.live, &buffers[6]);
-    if (st == napi_ok)
-      st = new_buffer(env, sizeof *run.peak, cap, (void **)&run.peak, &buffers[7]);
+  if (!read_setup(env, args, argc, usage, j)) {
+    free(j);
+    return NULL;
   }
-  if (st == napi_ok) {
-    err = ws_run_decode(log, &run);
-    if (err != 0)
-      ws_binding_throw_code(env, err, NULL);
-    else
-      st = build_result(env, log, &run, buffers, &result);
-  }
-  if (st != napi_ok)
+  int n = j->with_allocs ? 8 : 3;
+  napi_status st = napi_ok;
+  for (int i = 0; i < n && st == napi_ok; i++)
+    st = napi_create_reference(env, j->buffers[i], 1, &j->refs[i]);
+  if (st != napi_ok ||
+      napi_create_string_utf8(env, "readLogAsync", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
+      napi_create_async_work(env, NULL, name, read_execute, read_complete, j, &j->work) !=
+          napi_ok ||
+      napi_queue_async_work(env, j->work) != napi_ok) {
+    /* Node-API failing here: the job (and what it references) is leaked, not freed twice.
+     */
     ws_binding_throw_last(env);
-  ws_run_free(&run);
-  ws_log_close(log);
-  return err == 0 && st == napi_ok ? result : NULL;
+    return NULL;
+  }
+  return promise;
 }
 
 /* Marks the objects logThinCreate returns: no other wrapped object is taken for a filter.
@@ -418,6 +544,7 @@ static napi_value record_iterations(napi_env env, napi_callback_info info) {
 napi_status ws_binding_log_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "recordIterations", record_iterations));
   NAPI_CHECK(ws_binding_export(env, exports, "readLog", read_log));
+  NAPI_CHECK(ws_binding_export(env, exports, "readLogAsync", read_log_async));
   NAPI_CHECK(ws_binding_export(env, exports, "logBlockHeader", log_block_header));
   NAPI_CHECK(ws_binding_export(env, exports, "logThinCreate", log_thin_create));
   NAPI_CHECK(ws_binding_export(env, exports, "logThin", log_thin));

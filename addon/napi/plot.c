@@ -2,7 +2,8 @@
  * reads typed arrays in place (no copy), calls the C core and returns a new
  * Float64Array; an argument of the wrong type throws WS_EINVAL, a number out
  * of range a RangeError. All run synchronously on the JS thread that calls
- * them, but decimateBandsAsync, whose work runs on a libuv thread. */
+ * them, but decimateBandsAsync and decimateQuantilesAsync, whose work runs
+ * on a libuv thread. */
 #include <stdlib.h>
 
 #include "binding.h"
@@ -88,29 +89,43 @@ static napi_value decimate_bands(napi_env env, napi_callback_info info) {
   return ws_napi_rc_ok(env, rc) ? result : NULL;
 }
 
-/* One decimateBandsAsync call: its arguments, its result and the references
- * that keep y and the result alive until it completes. */
-typedef struct {
+/* One decimateBandsAsync or decimateQuantilesAsync call: its arguments,
+ * its result and the references that keep y, p and the result alive until
+ * it completes; run does its work. */
+typedef struct plot_job {
   napi_async_work work;
   napi_deferred deferred;
-  napi_ref y_ref, out_ref;
+  napi_ref y_ref, p_ref, out_ref;
   const float *y;
-  size_t n, buckets, window;
+  size_t n, buckets, window; /* bands */
+  const double *p;           /* quantiles: np probabilities */
+  size_t np;
   double *out;
   int rc;
-} bands_job;
+  int (*run)(const struct plot_job *j);
+} plot_job;
 
-/* Decimates a job's y (ws_decimate_bands). A libuv thread: no napi_env use. */
-static void bands_execute(napi_env env, void *data) {
+/* A bands job's work (ws_decimate_bands). */
+static int run_bands(const plot_job *j) {
+  return ws_decimate_bands(j->y, j->n, j->buckets, j->window, j->out);
+}
+
+/* A quantiles job's work (ws_quantiles). */
+static int run_quantiles(const plot_job *j) {
+  return ws_quantiles(j->y, j->n, j->p, j->np, j->out);
+}
+
+/* Runs a job. A libuv thread: no napi_env use. */
+static void job_execute(napi_env env, void *data) {
   (void)env;
-  bands_job *j = data;
-  j->rc = ws_decimate_bands(j->y, j->n, j->buckets, j->window, j->out);
+  plot_job *j = data;
+  j->rc = j->run(j);
 }
 
 /* Settles a job's promise (its Float64Array, or the WS_E* error of its
  * failure), releases its references and frees it. JS thread. */
-static void bands_complete(napi_env env, napi_status status, void *data) {
-  bands_job *j = data;
+static void job_complete(napi_env env, napi_status status, void *data) {
+  plot_job *j = data;
   napi_value value = NULL;
   if (status == napi_ok && j->rc >= 0 &&
       napi_get_reference_value(env, j->out_ref, &value) == napi_ok)
@@ -121,33 +136,33 @@ static void bands_complete(napi_env env, napi_status status, void *data) {
     napi_reject_deferred(env, j->deferred, value);
   }
   napi_delete_reference(env, j->y_ref);
+  if (j->p_ref != NULL)
+    napi_delete_reference(env, j->p_ref);
   napi_delete_reference(env, j->out_ref);
   napi_delete_async_work(env, j->work);
   free(j);
 }
 
-/* decimateBandsAsync(y: Float32Array, from, to, buckets, window) -> a Promise
- * of what decimateBands returns, computed on a libuv thread (y must not be
- * written until it settles): the report decimates the time figure's bands
- * while the verdicts are analysed. Bad arguments throw as decimateBands's. */
-static napi_value decimate_bands_async(napi_env env, napi_callback_info info) {
-  napi_value argv[5], result, promise, name;
-  bands_job *j = calloc(1, sizeof *j);
-  if (j == NULL) {
+/* Returns a new zeroed job, or NULL with WS_ENOMEM thrown. JS thread. */
+static plot_job *new_job(napi_env env) {
+  plot_job *j = calloc(1, sizeof *j);
+  if (j == NULL)
     ws_binding_throw_code(env, WS_ENOMEM, NULL);
-    return NULL;
-  }
-  if (!bands_args(env, info, "decimateBandsAsync(y, from, to, buckets, window)", argv,
-                  &j->y, &j->n, &j->buckets, &j->window, &j->out, &result)) {
-    free(j);
-    return NULL;
-  }
-  if (napi_create_reference(env, argv[0], 1, &j->y_ref) != napi_ok ||
+  return j;
+}
+
+/* Queues job j, whose arguments are read (y: the Float32Array argv0, p: a
+ * Float64Array or NULL, result: its Float64Array), on a libuv thread and
+ * returns its promise; NULL with the error thrown when Node-API fails. */
+static napi_value queue_job(napi_env env, plot_job *j, const char *name, napi_value y,
+                            napi_value p, napi_value result) {
+  napi_value promise, resource;
+  if (napi_create_reference(env, y, 1, &j->y_ref) != napi_ok ||
+      (p != NULL && napi_create_reference(env, p, 1, &j->p_ref) != napi_ok) ||
       napi_create_reference(env, result, 1, &j->out_ref) != napi_ok ||
-      napi_create_string_utf8(env, "decimateBandsAsync", NAPI_AUTO_LENGTH, &name) !=
-          napi_ok ||
+      napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resource) != napi_ok ||
       napi_create_promise(env, &j->deferred, &promise) != napi_ok ||
-      napi_create_async_work(env, NULL, name, bands_execute, bands_complete, j,
+      napi_create_async_work(env, NULL, resource, job_execute, job_complete, j,
                              &j->work) != napi_ok ||
       napi_queue_async_work(env, j->work) != napi_ok) {
     /* Node-API failing here: the job (and what it references) is leaked, not freed twice.
@@ -158,20 +173,78 @@ static napi_value decimate_bands_async(napi_env env, napi_callback_info info) {
   return promise;
 }
 
+/* decimateBandsAsync(y: Float32Array, from, to, buckets, window) -> a Promise
+ * of what decimateBands returns, computed on a libuv thread (y must not be
+ * written until it settles): the report decimates the time figure's bands
+ * while the verdicts are analysed. Bad arguments throw as decimateBands's. */
+static napi_value decimate_bands_async(napi_env env, napi_callback_info info) {
+  napi_value argv[5], result;
+  plot_job *j = new_job(env);
+  if (j == NULL)
+    return NULL;
+  if (!bands_args(env, info, "decimateBandsAsync(y, from, to, buckets, window)", argv,
+                  &j->y, &j->n, &j->buckets, &j->window, &j->out, &result)) {
+    free(j);
+    return NULL;
+  }
+  j->run = run_bands;
+  return queue_job(env, j, "decimateBandsAsync", argv[0], NULL, result);
+}
+
+/* The arguments of decimateQuantiles and decimateQuantilesAsync (usage
+ * names them): y[from..to) in *y and *n, p in *p and *np, and the call's
+ * argv; the result, a new Float64Array of np, in *result and its bytes in
+ * *out. Returns 1, or 0 after throwing. */
+static int quantiles_args(napi_env env, napi_callback_info info, const char *usage,
+                          napi_value argv[4], const float **y, size_t *n,
+                          const double **p, size_t *np, double **out,
+                          napi_value *result) {
+  float *data;
+  void *probs, *bytes;
+  size_t from, to;
+  if (!y_range(env, info, 4, argv, usage, &data, &from, &to) ||
+      !ws_napi_typed_arg(env, argv[3], napi_float64_array, &probs, np,
+                         "p must be a Float64Array") ||
+      ws_napi_new_typed_array(env, napi_float64_array, *np, &bytes, result) != napi_ok)
+    return 0;
+  *y = data + from;
+  *n = to - from;
+  *p = probs;
+  *out = bytes;
+  return 1;
+}
+
 /* decimateQuantiles(y: Float32Array, from, to, p: Float64Array) -> Float64Array of the
  * nearest-rank quantiles p[i] of y[from..to). */
 static napi_value quantiles(napi_env env, napi_callback_info info) {
   napi_value argv[4], result;
-  float *y;
-  void *p, *out;
-  size_t np, from, to;
-  if (!y_range(env, info, 4, argv, "decimateQuantiles(y, from, to, p)", &y, &from, &to) ||
-      !ws_napi_typed_arg(env, argv[3], napi_float64_array, &p, &np,
-                         "p must be a Float64Array"))
+  const float *y;
+  const double *p;
+  double *out;
+  size_t n, np;
+  if (!quantiles_args(env, info, "decimateQuantiles(y, from, to, p)", argv, &y, &n, &p,
+                      &np, &out, &result))
     return NULL;
-  NAPI_CALL(env, ws_napi_new_typed_array(env, napi_float64_array, np, &out, &result));
-  int rc = ws_quantiles(y + from, to - from, p, np, out);
+  int rc = ws_quantiles(y, n, p, np, out);
   return ws_napi_rc_ok(env, rc) ? result : NULL;
+}
+
+/* decimateQuantilesAsync(y, from, to, p) -> a Promise of what
+ * decimateQuantiles returns, computed on a libuv thread (y and p must not
+ * be written until it settles): the report's figures take their quantiles
+ * on the other core. Bad arguments throw as decimateQuantiles's. */
+static napi_value quantiles_async(napi_env env, napi_callback_info info) {
+  napi_value argv[4], result;
+  plot_job *j = new_job(env);
+  if (j == NULL)
+    return NULL;
+  if (!quantiles_args(env, info, "decimateQuantilesAsync(y, from, to, p)", argv, &j->y,
+                      &j->n, &j->p, &j->np, &j->out, &result)) {
+    free(j);
+    return NULL;
+  }
+  j->run = run_quantiles;
+  return queue_job(env, j, "decimateQuantilesAsync", argv[0], argv[3], result);
 }
 
 /* decimateOps(y: Float32Array, op: Uint16Array, from, to, nops, windows) ->
@@ -202,6 +275,7 @@ static napi_value decimate_ops(napi_env env, napi_callback_info info) {
 napi_status ws_binding_plot_init(napi_env env, napi_value exports) {
   NAPI_CHECK(ws_binding_export(env, exports, "decimateBands", decimate_bands));
   NAPI_CHECK(ws_binding_export(env, exports, "decimateBandsAsync", decimate_bands_async));
+  NAPI_CHECK(ws_binding_export(env, exports, "decimateQuantilesAsync", quantiles_async));
   NAPI_CHECK(ws_binding_export(env, exports, "decimateQuantiles", quantiles));
   NAPI_CHECK(ws_binding_export(env, exports, "decimateOps", decimate_ops));
   return napi_ok;

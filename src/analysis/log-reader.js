@@ -20,43 +20,78 @@ const nameOf = (source) => (typeof source === 'string' ? source : 'the in-memory
  * not a log.
  */
 export function decodeLog(source, { allocs = false } = {}) {
-  const name = nameOf(source);
+  checkRegularFile(source);
+  let raw;
+  try {
+    raw = addon.readLog(source, allocs, thinSeed(source));
+  } catch (err) {
+    throw readError(source, err);
+  }
+  return decodedLog(source, raw, allocs);
+}
+
+/**
+ * decodeLog of the log file at path, decoded on another thread: resolves
+ * what decodeLog returns, rejects with what it throws. The caller's thread
+ * is free meanwhile (`report` imports its modules).
+ */
+export async function decodeLogAsync(path, { allocs = false } = {}) {
+  checkRegularFile(path);
+  let raw;
+  try {
+    raw = await addon.readLogAsync(path, allocs, thinSeed(path));
+  } catch (err) {
+    throw readError(path, err);
+  }
+  return decodedLog(path, raw, allocs);
+}
+
+/** Throws SoakError (exit 2) when source is a path to something other than a regular file. */
+function checkRegularFile(source) {
   // A FIFO or a device would block the read (or never end): only a regular file is a log.
   const stat = typeof source === 'string' ? statSync(source, { throwIfNoEntry: false }) : null;
   if (stat && !stat.isFile())
     throw new SoakError(
       'WS_EFORMAT',
-      `${name} is not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : 'a device or socket'}), so it is no sample log.`,
+      `${nameOf(source)} is not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a folder' : 'a device or socket'}), so it is no sample log.`,
       {
         fix: 'Point at a result folder written by `wasm-soak run` (its samples.wslog is a file).',
         exitCode: EXIT.USAGE,
       },
     );
-  let raw;
-  try {
-    raw = addon.readLog(source, allocs, thinSeed(source));
-  } catch (err) {
-    const cut = err.code === 'WS_EFORMAT' ? truncatedHeader(source) : null;
-    if (cut) {
-      throw new SoakError('WS_ETRUNCATED', `${name} is truncated: ${cut}.`, {
-        fix: 'The header names the run and its options, so no record can be read without it: the run stopped (or the file was cut) before it was written whole. Run the soak again.',
-        exitCode: EXIT.USAGE,
-      });
-    }
-    const what = err.code === 'WS_EIO' ? 'cannot be read' : 'is not a wasm-soak sample log';
-    throw new SoakError(err.code ?? 'WS_EFORMAT', `${name} ${what} (${err.message}).`, {
-      fix: 'Point at a result folder written by `wasm-soak run` (it holds samples.wslog).',
+}
+
+/** The SoakError (exit 2) of the C reader's error err on source. */
+function readError(source, err) {
+  const name = nameOf(source);
+  const cut = err.code === 'WS_EFORMAT' ? truncatedHeader(source) : null;
+  if (cut) {
+    return new SoakError('WS_ETRUNCATED', `${name} is truncated: ${cut}.`, {
+      fix: 'The header names the run and its options, so no record can be read without it: the run stopped (or the file was cut) before it was written whole. Run the soak again.',
       exitCode: EXIT.USAGE,
     });
   }
+  const what = err.code === 'WS_EIO' ? 'cannot be read' : 'is not a wasm-soak sample log';
+  return new SoakError(err.code ?? 'WS_EFORMAT', `${name} ${what} (${err.message}).`, {
+    fix: 'Point at a result folder written by `wasm-soak run` (it holds samples.wslog).',
+    exitCode: EXIT.USAGE,
+  });
+}
+
+/** The decoded run of the C reader's raw result for source; SoakError (exit 2) for a header that does not parse. */
+function decodedLog(source, raw, allocs) {
   let header;
   try {
     header = JSON.parse(raw.header);
   } catch (err) {
-    throw new SoakError('WS_EFORMAT', `${name} has a damaged header: its JSON does not parse (${err.message}).`, {
-      fix: 'The header names the run and its options, without it the records cannot be read; re-run the soak (the header is written first, so only a damaged file loses it).',
-      exitCode: EXIT.USAGE,
-    });
+    throw new SoakError(
+      'WS_EFORMAT',
+      `${nameOf(source)} has a damaged header: its JSON does not parse (${err.message}).`,
+      {
+        fix: 'The header names the run and its options, without it the records cannot be read; re-run the soak (the header is written first, so only a damaged file loses it).',
+        exitCode: EXIT.USAGE,
+      },
+    );
   }
   return decodedRun(raw, header, allocs);
 }
@@ -81,10 +116,11 @@ function optionalJson(file, fix) {
  * dir/samples-replica.wslog (else null), the counting pass's allocation
  * sites from dir/sites.json and what leaked blocks hold from
  * dir/blocks.json and the glue's objects by class from dir/objects.json
- * (each else null). Throws like decodeLog, and SoakError (exit 2) for a
- * sites.json, blocks.json or objects.json that does not parse.
+ * (each else null). timed: the timed log decoded already (decodeLogAsync's
+ * result), else it is decoded here. Throws like decodeLog, and SoakError
+ * (exit 2) for a sites.json, blocks.json or objects.json that does not parse.
  */
-export function readResultLogs(dir) {
+export function readResultLogs(dir, { timed = null } = {}) {
   const optional = (file) => (existsSync(join(dir, file)) ? join(dir, file) : null);
   const sites = optionalJson(
     join(dir, 'sites.json'),
@@ -102,15 +138,15 @@ export function readResultLogs(dir) {
     join(dir, 'time-split.json'),
     'It is written whole after the time-split pass: run the soak again with --time-split.',
   );
-  return readLogs({
-    timed: join(dir, 'samples.wslog'),
+  const others = {
     counted: optional('samples-count.wslog'),
     replica: optional('samples-replica.wslog'),
     sites,
     blocks,
     objects,
     timeSplit,
-  });
+  };
+  return timed ? withTimed(timed, others) : readLogs({ timed: join(dir, 'samples.wslog'), ...others });
 }
 
 /**
@@ -121,17 +157,17 @@ export function readResultLogs(dir) {
  * them, and timeSplit, the time-split pass's stamps and call times, passed
  * through).
  */
-export function readLogs({
+export function readLogs({ timed, ...others }) {
+  return withTimed(decodeLog(timed), others);
+}
+
+/** readLogs's result around the timed log decoded already. */
+function withTimed(
   timed,
-  counted = null,
-  replica = null,
-  sites = null,
-  blocks = null,
-  objects = null,
-  timeSplit = null,
-}) {
+  { counted = null, replica = null, sites = null, blocks = null, objects = null, timeSplit = null },
+) {
   return {
-    timed: decodeLog(timed),
+    timed,
     counted: counted === null ? null : decodeLog(counted, { allocs: true }),
     replica: replica === null ? null : decodeLog(replica),
     sites,

@@ -2,20 +2,17 @@
 // re-analyses and re-plots a result folder from its log, also one left by
 // an interrupted or crashed run, once no other run writes there (it locks
 // the folder: folder-lock.js).
+// The analysis and report modules load while the timed log decodes on
+// another thread (decodeLogAsync): they are imported once the decode has
+// started.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { logOutcome } from '../analysis/config.js';
-import { judge } from '../analysis/judge.js';
-import { readResultLogs } from '../analysis/log-reader.js';
+import { decodeLogAsync, readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../errors.js';
 import { DEFAULTS } from '../options/schema.js';
-import { damageWords } from '../report/damage-words.js';
-import { formatCount } from '../report/format.js';
-import { analyzeInto } from '../report/result.js';
 import { freeReserve } from '../run/disk-reserve.js';
 import { lockFolder } from '../run/folder-lock.js';
 import { interrupts } from '../run/interrupt.js';
-import { analysisConfig } from './analysis-config.js';
 
 /**
  * The outcome of a run whose summary.json says it completed but whose log
@@ -23,7 +20,7 @@ import { analysisConfig } from './analysis-config.js';
  * failed, saying how much of it is left. The log's own completeness
  * decides, never the summary's word alone.
  */
-function lostEnd(data, s) {
+function lostEnd(data, s, formatCount) {
   const of = s.iterations?.completed;
   const calls = formatCount(data.calls);
   const ran = Number.isFinite(of) ? ` of the ${formatCount(of)}` : '';
@@ -44,14 +41,14 @@ function lostEnd(data, s) {
  * said it, else null (the analysis reads it from its log). A summary that
  * says completed over a log that lost its end is overruled (lostEnd).
  */
-function previousOutcome(dir, data) {
+function previousOutcome(dir, data, { logOutcome, formatCount }) {
   const path = join(dir, 'summary.json');
   if (existsSync(path)) {
     try {
       const s = JSON.parse(readFileSync(path, 'utf8'));
       const cp = s.sources?.countingPass;
       const count = cp ? { status: cp.status, phase: cp.error?.phase ?? null, error: cp.error, frees: cp.frees } : null;
-      if (s.status === 'completed' && !data.complete) return { run: lostEnd(data, s), count };
+      if (s.status === 'completed' && !data.complete) return { run: lostEnd(data, s, formatCount), count };
       if (s.status)
         return {
           run: {
@@ -93,7 +90,30 @@ export async function reportFolder(dir, values, { warn = () => {} } = {}) {
 
 /** reportFolder's work on dir, locked. */
 async function reportInto(dir, values, warn) {
-  const logs = readResultLogs(dir);
+  const decoding = decodeLogAsync(join(dir, 'samples.wslog'));
+  // Settled below; an import failing first must not leave it unhandled.
+  decoding.catch(() => {});
+  const [
+    { logOutcome },
+    { judge },
+    { damageWords },
+    { formatCount },
+    { analyzeInto },
+    { analysisConfig },
+    { loadWriters },
+  ] = await Promise.all([
+    import('../analysis/config.js'),
+    import('../analysis/judge.js'),
+    import('../report/damage-words.js'),
+    import('../report/format.js'),
+    import('../report/result.js'),
+    import('./analysis-config.js'),
+    import('../report/report.js'),
+  ]);
+  // The writers of the formats asked for load too (writeFormats takes them
+  // from the module cache; a failure is its to report).
+  loadWriters(values.formats ?? DEFAULTS.formats).catch(() => {});
+  const logs = readResultLogs(dir, { timed: await decoding });
   const data = logs.timed;
   for (const [name, log] of [
     ['samples.wslog', logs.timed],
@@ -110,7 +130,7 @@ async function reportInto(dir, values, warn) {
     plotTimeoutMs: values.plotTimeoutMs ?? DEFAULTS.plotTimeoutMs,
   };
   const interrupt = interrupts();
-  const { run, count } = previousOutcome(dir, data);
+  const { run, count } = previousOutcome(dir, data, { logOutcome, formatCount });
   const summary = await analyzeInto(dir, { cfg, run, count, interrupt, logs });
   // 130, or 3 for a failed run (result.js)
   if (interrupt.interrupted) return { summary, exitCode: summary.exitCode, interrupted: true };

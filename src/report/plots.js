@@ -11,13 +11,13 @@ import { join, resolve } from 'node:path';
 import { writeResultFile } from '../result-file.js';
 import { figureTitle } from './lead.js';
 import { iterScale } from './plots/axes.js';
-import { distributionFigure } from './plots/distribution-figure.js';
+import { distributionFigure, distributionQuantilesAsync } from './plots/distribution-figure.js';
 import { nonEmpty, PLOTS, runGnuplot } from './plots/gnuplot.js';
 import { memoryFigure } from './plots/memory-figure.js';
 import { opsFigure } from './plots/ops-figure.js';
 import { stackFigure } from './plots/stack-figure.js';
 import { labelSvg } from './plots/svg-label.js';
-import { bandsShape, timeFigure } from './plots/time-figure.js';
+import { bandsShape, timeFigure, timeRangeAsync } from './plots/time-figure.js';
 import { timeSplitFigure } from './plots/time-split-figure.js';
 
 // Formats a figure is drawn in: 'narrow' is an SVG for screens under
@@ -99,18 +99,22 @@ async function* prepare(runData, runSummary, tmp) {
     stride > 1 ? inKeptCalls(runData, runSummary, stride) : { data: runData, summary: runSummary };
   const x = iterScale(data.calls * stride);
   const ctx = { title: figureTitle(summary), x: { ...x, div: x.div / stride }, stride };
+  // The time figure's range and the distribution figure's quantiles,
+  // computed on other threads from here on (failed: computed in the figure).
+  const range = data.calls >= 2 ? timeRangeAsync(addon, data, summary).catch(() => null) : null;
+  const quantiles = distributionQuantilesAsync(addon, data, summary)?.catch(() => null) ?? null;
   // The bands decimated ahead, when they were (the same call's result).
   const bands = (await bandsAhead.get(data.elapsed)) ?? null;
   const figures = [
-    () => timeFigure(addon, data, summary, ctx, bands),
+    async () => timeFigure(addon, data, summary, ctx, bands, await range),
     () => memoryFigure(data, summary, ctx),
     () => stackFigure(data, summary, ctx),
-    () => distributionFigure(addon, data, summary, ctx),
+    async () => distributionFigure(addon, data, summary, ctx, await quantiles),
     () => opsFigure(addon, data, summary, ctx),
     () => timeSplitFigure(summary, ctx),
   ];
   for (const figure of figures) {
-    const spec = figure();
+    const spec = await figure();
     if (!spec) continue;
     for (const [file, text] of Object.entries(spec.files)) await writeFile(join(tmp, file), text);
     for (const [key, file] of Object.entries(spec.fileVars)) {

@@ -10,6 +10,16 @@ import { DEFAULTS } from '../options/schema.js';
 import { writeResultFile } from '../result-file.js';
 import { INSTALL_HINT, renderFigures } from './plots.js';
 
+/**
+ * Loads the writer modules of formats (the file formats' rows with a
+ * writer, in the table's order): resolves [{ row, write }]. `report` loads
+ * them while its log decodes.
+ */
+export function loadWriters(formats) {
+  const rows = FILE_FORMATS.filter((f) => formats.includes(f.name) && f.writer);
+  return Promise.all(rows.map(async (row) => ({ row, write: (await import(`./${row.writer}`)).write })));
+}
+
 // Writes the requested formats into dir from the decoded run (src/analysis/log-reader.js
 // decodeLog) and its summary. Resolves { figures, skipped, gnuplotStderr }:
 // figure file names, null or why plots are missing, and the path of the
@@ -49,10 +59,7 @@ export async function writeFormats(
   }
   const { figures, skipped } = plots;
   const context = { figures, skipped, startedAt };
-  for (const row of rows.filter((f) => f.writer)) {
-    const { write } = await import(`./${row.writer}`);
-    await write(dir, summary, context);
-  }
+  for (const { write } of await loadWriters(formats)) await write(dir, summary, context);
   if (skipped && requirePlots) {
     throw Object.assign(new Error(`plots were required but ${skipped}; install gnuplot with ${INSTALL_HINT}`), {
       code: 'WS_PLOTS_FAILED',

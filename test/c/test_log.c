@@ -2,7 +2,8 @@
  * version-2 blocks: a damaged stretch in the middle, a bad checksum, a
  * truncated tail, garbage to the end; version 1 still read; CRC-32C; the
  * thinning of a capped log; the same bytes read from memory give the same
- * run. */
+ * run; logs long enough for the checker thread and the mapping given back
+ * behind the reader. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +413,114 @@ static void test_thin_grow_failed(void) {
   ws_thin_free(t);
 }
 
+/* Decodes the log at path into run (its per-call arrays allocated for it;
+ * the caller frees them and ws_run_free's) and returns the log, open. With
+ * settle, the decode starts once the checker thread is as far ahead as it
+ * goes (ws__log_settle), so that it vouches for the first blocks. */
+static ws_log *decode_file(const char *path, ws_run *run, int settle) {
+  ws_log *log = NULL;
+  CHECK(ws_log_open(path, &log) == 0);
+  if (settle)
+    CHECK(ws__log_settle(log) == 1);
+  memset(run, 0, sizeof *run);
+  size_t cap = (size_t)ws_log_record_count(log);
+  run->cap_calls = cap;
+  run->elapsed = malloc(cap * sizeof *run->elapsed);
+  run->op = malloc(cap * sizeof *run->op);
+  run->flags = malloc(cap * sizeof *run->flags);
+  run->thinnable = 1; /* as a capped log is read: every call counted per op */
+  CHECK(ws_run_decode(log, run) == 0);
+  return log;
+}
+
+static void free_decoded(ws_run *run) {
+  free(run->elapsed);
+  free(run->op);
+  free(run->flags);
+  ws_run_free(run);
+}
+
+/* Whether calls [from, to) of run are calls from + shift.. of the log
+ * (call(i): elapsed 1000 + i). */
+static int calls_are(const ws_run *run, size_t from, size_t to, uint32_t shift) {
+  int same = 1;
+  for (size_t i = from; i < to; i++)
+    same &= run->elapsed[i] == (float)(1000u + (uint32_t)i + shift) && run->op[i] == 3 &&
+            run->flags[i] == WS_FLAG_GREW;
+  return same;
+}
+
+static void test_large_logs(void) {
+  /* A log of 48 MiB (the checker verifies its blocks ahead of the reader,
+   * up to 16 MiB ahead, and the reader gives its mapping back behind it): a
+   * flipped bit in block 100's records and in block 120's header lose those
+   * blocks alone, the checker ahead (it stops at block 100, the reader finds
+   * why) or not, and the tail cut mid-record is torn. */
+  enum { N = 1536000, B = WS_LOG_BLOCK_RECORDS };
+  long start = write_v2(PATH, N, B);
+  long at = start + 100 * block_bytes(B) + 32 + 5 * 32 + 9;
+  FILE *f = fopen(PATH, "r+b");
+  fseek(f, at, SEEK_SET);
+  int c = fgetc(f);
+  fseek(f, at, SEEK_SET);
+  fputc(c ^ 0x10, f);
+  fclose(f);
+  smash(PATH, start + 120 * block_bytes(B) + 8, 1, 0x77);
+  long size = start + (long)(N / B) * block_bytes(B); /* N / B blocks, all full */
+  CHECK(truncate(PATH, size - 3 * 32 - 7) == 0);
+  for (int pass = 0; pass < 2; pass++) {
+    ws_run run;
+    ws_log *log = decode_file(PATH, &run, pass == 0);
+    size_t kept = N - 2 * B - 4;
+    CHECK(run.calls == kept && run.lost_calls == 2 * B);
+    CHECK(run.n_op_totals == 4 && run.op_calls[3] == (double)kept &&
+          run.op_threw[3] == 0 && run.op_calls[0] == 0 && run.growth_events == kept);
+    CHECK(calls_are(&run, 0, 100 * B, 0) && calls_are(&run, 100 * B, 119 * B, B) &&
+          calls_are(&run, 119 * B, kept, 2 * B));
+    CHECK(ws_log_torn_bytes(log) == 25 && ws_log_damage_count(log) == 2);
+    const ws_log_damage *d = ws_log_damage_at(log, 0);
+    CHECK(d->offset == (uint64_t)(start + 100 * block_bytes(B)) && d->records == B);
+    CHECK(d->after_iteration == 100 * B - 1 && d->before_iteration == 101 * B);
+    d = ws_log_damage_at(log, 1);
+    CHECK(d->offset == (uint64_t)(start + 120 * block_bytes(B)) && d->records == B);
+    CHECK(d->after_iteration == 120 * B - 1 && d->before_iteration == 121 * B);
+    ws_log_close(log);
+    free_decoded(&run);
+  }
+  /* The same bytes record by record, from memory: the same records. */
+  int intact;
+  ws_log *log = NULL;
+  CHECK(read_all(PATH, &log, &intact) == N - 2 * B - 4 && intact);
+  ws_log_close(log);
+
+  /* A version-1 log as long, read a span at a time, its torn tail kept out. */
+  write_v1(PATH, "{}", N, 11);
+  ws_run run;
+  log = decode_file(PATH, &run, 0);
+  CHECK(run.calls == N && run.lost_calls == 0 && calls_are(&run, 0, N, 0));
+  CHECK(ws_log_torn_bytes(log) == 11 && ws_log_damage_count(log) == 0);
+  CHECK(run.n_op_totals == 4 && run.op_calls[3] == N && run.growth_events == N);
+  ws_log_close(log);
+  free_decoded(&run);
+}
+
+static void test_one_op_counts(void) {
+  /* A capped log of one op: its calls counted from the flags alone. */
+  FILE *f = ws_test_log_start(PATH, "{}", 1);
+  for (uint32_t i = 0; i < 1000; i++) {
+    uint8_t flags = (i % 3 == 0 ? WS_FLAG_THREW : 0) | (i % 5 == 0 ? WS_FLAG_GREW : 0);
+    ws_record rec = {WS_REC_CALL, flags, 0, i, 10, 65536, i};
+    fwrite(&rec, sizeof rec, 1, f);
+  }
+  fclose(f);
+  ws_run run;
+  ws_log *log = decode_file(PATH, &run, 0);
+  CHECK(run.calls == 1000 && run.n_op_totals == 1);
+  CHECK(run.op_calls[0] == 1000 && run.op_threw[0] == 334 && run.growth_events == 200);
+  ws_log_close(log);
+  free_decoded(&run);
+}
+
 int main(void) {
   test_thin();
   test_thin_grow_failed();
@@ -422,5 +531,7 @@ int main(void) {
   test_bad_checksum();
   test_truncated_tail();
   test_crc32c();
+  test_large_logs();
+  test_one_op_counts();
   return check_report("log");
 }

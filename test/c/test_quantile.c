@@ -50,19 +50,18 @@ static void test_any_order(void) {
   enum { N = 20011 };
   const double probs[] = {0.99, 0.5, 0.9, 0.5, 0.0, 1.0, 0.123};
   const size_t k = sizeof probs / sizeof probs[0];
-  float *x = malloc(N * sizeof *x), *scratch = malloc(N * sizeof *x);
+  float *x = malloc(N * sizeof *x);
   ws_rng rng;
   ws_rng_seed(&rng, 11);
   for (size_t i = 0; i < N; i++)
     x[i] = (float)ws_rng_range(&rng, 0, 1000) / 7.0f;
   double out[7], one;
-  CHECK(ws_quantiles_f32(x, N, probs, k, out, scratch) == 0);
+  CHECK(ws_quantiles_f32(x, N, probs, k, out) == 0);
   for (size_t i = 0; i < k; i++) {
-    CHECK(ws_quantiles_f32(x, N, &probs[i], 1, &one, scratch) == 0);
+    CHECK(ws_quantiles_f32(x, N, &probs[i], 1, &one) == 0);
     CHECK(out[i] == one);
   }
   free(x);
-  free(scratch);
 }
 
 int main(void) {
@@ -76,7 +75,7 @@ int main(void) {
   for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
     size_t n = sizes[t];
     float *x = malloc(n * sizeof *x), *copy = malloc(n * sizeof *x);
-    float *sorted = malloc(n * sizeof *x), *scratch = malloc(n * sizeof *x);
+    float *sorted = malloc(n * sizeof *x);
     for (size_t i = 0; i < n; i++) {
       /* Many ties on purpose: values from a small range. */
       x[i] = (float)ws_rng_range(&rng, 0, t % 2 ? 5 : 100000);
@@ -85,7 +84,7 @@ int main(void) {
     }
     qsort(sorted, n, sizeof *sorted, cmp_float);
     double out[7];
-    CHECK(ws_quantiles_f32(x, n, probs, k, out, scratch) == 0);
+    CHECK(ws_quantiles_f32(x, n, probs, k, out) == 0);
     for (size_t i = 0; i < k; i++)
       CHECK(fabs(out[i] - ref_quantile(sorted, n, probs[i])) <=
             1e-6 * (1 + fabs(out[i])));
@@ -94,21 +93,19 @@ int main(void) {
     free(x);
     free(copy);
     free(sorted);
-    free(scratch);
   }
   /* Sorted and reversed inputs keep selection fast and exact. */
   size_t n = 100000;
-  float *x = malloc(n * sizeof *x), *scratch = malloc(n * sizeof *x);
+  float *x = malloc(n * sizeof *x);
   for (size_t i = 0; i < n; i++)
     x[i] = (float)(n - i);
   double med;
   double half = 0.5;
-  CHECK(ws_quantiles_f32(x, n, &half, 1, &med, scratch) == 0);
+  CHECK(ws_quantiles_f32(x, n, &half, 1, &med) == 0);
   CHECK(fabs(med - 50000.5) < 1e-9);
   double bad = 1.5;
-  CHECK(ws_quantiles_f32(x, n, &bad, 1, &med, scratch) == WS_EINVAL);
-  CHECK(ws_quantiles_f32(x, 0, &half, 1, &med, scratch) == WS_EINVAL);
+  CHECK(ws_quantiles_f32(x, n, &bad, 1, &med) == WS_EINVAL);
+  CHECK(ws_quantiles_f32(x, 0, &half, 1, &med) == WS_EINVAL);
   free(x);
-  free(scratch);
   return check_report("quantile");
 }

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "synth.h"
+#include "ws_internal.h"
 #include "ws_stats.h"
 
 /* A signal with nothing undecided and no limit reached. */
@@ -184,6 +185,55 @@ static void test_drift_uses_windows(void) {
     CHECK(r.from == w.from && r.to == w.to && r.early_to == w.early_to);
     CHECK(r.late_from == w.late_from && r.window_batches == w.window_batches);
   }
+  free(x);
+}
+
+/* A long run's batches (reduced on two threads) give the values one thread
+ * gives, batch by batch (here: the mean of ln of each batch's middle half,
+ * its preempted calls left out), so the same trend; every preempted call
+ * left out is counted, from both halves of the batches. */
+static void test_drift_long(void) {
+  enum { CALLS = 1200000, FROM = 1000 };
+  float *x = malloc(CALLS * sizeof *x);
+  uint8_t *flags = calloc(CALLS, 1);
+  ws_synth_time t;
+  ws_synth_time_defaults(&t, CALLS, 7);
+  ws_synth_time_fill(&t, x);
+  size_t preempted = 0;
+  for (size_t i = FROM; i < CALLS; i += 997, preempted++)
+    flags[i] = WS_FLAG_PREEMPTED;
+  ws_time_control ctl = {NULL, NULL, 0, flags};
+  ws_drift_opts o = {WS_TIME_THRESHOLD, WS_ALPHA, 1};
+  ws_drift_result r;
+  CHECK(ws_drift_analyze(x, CALLS, FROM, &o, &ctl, &r) == 0 && r.tested);
+  CHECK(r.preempted == preempted && r.disturbed == 0);
+  ws_windows w;
+  ws_time_windows(FROM, CALLS, &w);
+  double *bx = malloc(w.batches * sizeof *bx), *by = malloc(w.batches * sizeof *by);
+  float *b = malloc(CALLS * sizeof *b);
+  for (size_t j = 0; j < w.batches; j++) {
+    size_t lo = w.from + j * w.batch_size,
+           hi = j + 1 == w.batches ? CALLS : lo + w.batch_size;
+    size_t n = 0;
+    for (size_t i = lo; i < hi; i++)
+      if (!flags[i])
+        b[n++] = x[i];
+    size_t k1 = n / 4, k2 = n - n / 4 - 1;
+    ws__select_f32(b, n, k1);
+    ws__select_f32(b + k1, n - k1, k2 - k1);
+    double sum = 0;
+    for (size_t i = k1; i <= k2; i++)
+      sum += log(b[i] > 1.0f ? (double)b[i] : 1.0);
+    by[j] = sum / (double)(k2 - k1 + 1);
+    bx[j] = 0.5 * ((double)lo + (double)hi);
+  }
+  ws_trend one;
+  CHECK(ws_trend_fit(bx, by, w.batches, &one) == 0);
+  CHECK(one.slope == r.trend.slope && one.low == r.trend.low && one.high == r.trend.high);
+  free(b);
+  free(bx);
+  free(by);
+  free(flags);
   free(x);
 }
 
@@ -826,6 +876,7 @@ int main(void) {
   test_growth_causes();
   test_windows();
   test_drift_uses_windows();
+  test_drift_long();
   test_analyze_threshold();
   test_staircase();
   test_doubling();

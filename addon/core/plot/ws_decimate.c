@@ -152,18 +152,52 @@ int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
  * a bin of at most SMALL_BIN keys, by sorting them). */
 #define SMALL_BIN 2048u
 
+/* Histograms of keys' 16-bit halves count into four interleaved tables
+ * (lanes: 4 * HALF_BINS counts, zero on entry and again on return), summed
+ * at the end: times mostly fall in one bin, and one table would make their
+ * increments one chain of dependent additions. */
+
+/* Sums lanes into hist[0..HALF_BINS) (adding to it) and zeroes them. */
+static void sum_lanes(uint32_t *lanes, size_t *hist) {
+  for (size_t b = 0; b < HALF_BINS; b++) {
+    hist[b] += (size_t)lanes[b] + lanes[HALF_BINS + b] + lanes[2 * HALF_BINS + b] +
+               lanes[3 * HALF_BINS + b];
+    lanes[b] = lanes[HALF_BINS + b] = lanes[2 * HALF_BINS + b] =
+        lanes[3 * HALF_BINS + b] = 0;
+  }
+}
+
+/* Adds to hist the count of y[0..n)'s keys per high half (n < 2^34). */
+static void high_histogram(const float *y, size_t n, uint32_t *lanes, size_t *hist) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (size_t l = 0; l < 4; l++)
+      lanes[l * HALF_BINS + (float_key(y[i + l]) >> 16)]++;
+  for (; i < n; i++)
+    lanes[float_key(y[i]) >> 16]++;
+  sum_lanes(lanes, hist);
+}
+
+/* Adds to hist the count of keys g[0..m) per low half (m < 2^34). */
+static void low_histogram(const uint32_t *g, size_t m, uint32_t *lanes, size_t *hist) {
+  size_t i = 0;
+  for (; i + 4 <= m; i += 4)
+    for (size_t l = 0; l < 4; l++)
+      lanes[l * HALF_BINS + (g[i + l] & 0xffffu)]++;
+  for (; i < m; i++)
+    lanes[g[i] & 0xffffu]++;
+  sum_lanes(lanes, hist);
+}
+
 /* qsort order of uint32_t keys, ascending. */
 static int key_cmp(const void *pa, const void *pb) {
   uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
   return (a > b) - (a < b);
 }
 
-/* Writes to rank[i] the nearest-rank index of p[i] in n values and to
- * order[0..np) the indices i by ascending rank[i]. */
-static void ranks_in_order(const double *p, size_t np, size_t n, size_t *rank,
-                           size_t *order) {
+/* Writes to order[0..np) the indices i by ascending rank[i]. */
+static void ranks_in_order(const size_t *rank, size_t np, size_t *order) {
   for (size_t i = 0; i < np; i++) {
-    rank[i] = rank_of(p[i], n);
     size_t j = i;
     for (; j > 0 && rank[order[j - 1]] > rank[i]; j--)
       order[j] = order[j - 1];
@@ -174,10 +208,10 @@ static void ranks_in_order(const double *p, size_t np, size_t n, size_t *rank,
 /* Sets key[j] to the full key of rank r_j - first within the m keys g[0..m)
  * of one high-half bin `high`, for the run of ranks order[*at..) that fall in
  * the bin (r < first + m), advancing *at past them. low: HALF_BINS counts of
- * scratch. */
+ * scratch; lanes: the histograms' (zero). */
 static void resolve_bin(uint32_t *g, size_t m, uint32_t high, size_t first,
                         const size_t *rank, const size_t *order, size_t np, size_t *at,
-                        uint32_t *low, uint32_t *key) {
+                        size_t *low, uint32_t *lanes, uint32_t *key) {
   if (m <= SMALL_BIN) {
     qsort(g, m, sizeof *g, key_cmp);
     for (; *at < np && rank[order[*at]] < first + m; (*at)++)
@@ -185,8 +219,7 @@ static void resolve_bin(uint32_t *g, size_t m, uint32_t high, size_t first,
     return;
   }
   memset(low, 0, HALF_BINS * sizeof *low);
-  for (size_t i = 0; i < m; i++)
-    low[g[i] & 0xffffu]++;
+  low_histogram(g, m, lanes, low);
   size_t below = first, l = 0;
   for (; *at < np && rank[order[*at]] < first + m; (*at)++) {
     size_t r = rank[order[*at]];
@@ -202,23 +235,37 @@ int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *o
   for (size_t i = 0; i < np; i++)
     if (!(p[i] >= 0.0 && p[i] <= 1.0))
       return WS_EINVAL;
+  size_t *rank = malloc((np + 1) * sizeof *rank);
+  float *value = malloc((np + 1) * sizeof *value);
+  int rc = rank == NULL || value == NULL ? WS_ENOMEM : 0;
+  for (size_t i = 0; rc == 0 && i < np; i++)
+    rank[i] = rank_of(p[i], n);
+  if (rc == 0)
+    rc = ws__order_stats(y, n, rank, np, value);
+  for (size_t i = 0; rc == 0 && i < np; i++)
+    out[i] = value[i];
+  free(rank);
+  free(value);
+  return rc;
+}
+
+int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, float *out) {
   size_t *start = calloc(HALF_BINS + 1, sizeof *start);
   size_t *at = malloc(HALF_BINS * sizeof *at);
-  uint32_t *low = malloc(HALF_BINS * sizeof *low);
-  size_t *rank = malloc((np + 1) * sizeof *rank),
-         *order = malloc((np + 1) * sizeof *order);
+  size_t *low = malloc(HALF_BINS * sizeof *low);
+  uint32_t *lanes = calloc(4 * HALF_BINS, sizeof *lanes);
+  size_t *order = malloc((np + 1) * sizeof *order);
   uint32_t *key = malloc((np + 1) * sizeof *key);
   uint8_t *need = calloc(HALF_BINS, 1);
   uint32_t *g = NULL;
   int rc = WS_ENOMEM;
-  if (start == NULL || at == NULL || low == NULL || rank == NULL || order == NULL ||
+  if (start == NULL || at == NULL || low == NULL || lanes == NULL || order == NULL ||
       key == NULL || need == NULL)
     goto done;
-  for (size_t i = 0; i < n; i++)
-    start[(float_key(y[i]) >> 16) + 1]++;
+  high_histogram(y, n, lanes, start + 1);
   for (size_t b = 0; b < HALF_BINS; b++)
     start[b + 1] += start[b]; /* start[b]: the keys below bin b */
-  ranks_in_order(p, np, n, rank, order);
+  ranks_in_order(rank, np, order);
   size_t b = 0, gathered = 0;
   for (size_t j = 0; j < np; j++) {
     while (start[b + 1] <= rank[order[j]])
@@ -246,7 +293,7 @@ int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *o
       high++;
     size_t m = start[high + 1] - start[high];
     resolve_bin(g + at[high] - m, m, (uint32_t)high, start[high], rank, order, np, &j,
-                low, key);
+                low, lanes, key);
   }
   for (size_t i = 0; i < np; i++)
     out[i] = key_float(key[i]);
@@ -255,7 +302,7 @@ done:
   free(start);
   free(at);
   free(low);
-  free(rank);
+  free(lanes);
   free(order);
   free(key);
   free(need);

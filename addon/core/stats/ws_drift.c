@@ -9,6 +9,7 @@
  * a control (ws_control.h): the same test on the calls' time relative to a
  * reference workload timed between batches. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "ws_internal.h"
@@ -16,19 +17,37 @@
 
 /* Fewest batches the trend test takes. */
 #define MIN_BATCHES 8
+/* Fewest calls whose batches are reduced on two threads: below it the
+ * second thread costs more than it saves. */
+#define TWO_THREADS_CALLS 1000000
+/* Whole times (ns) below this have their logarithm kept once computed. */
+#define LOG_CACHE 4096
+
+/* Returns ln(v) for v > 1, else 0 (ln 1), from cache (LOG_CACHE entries, 0:
+ * not computed yet; ln of a whole v >= 2 is never 0) when v is a whole
+ * number below LOG_CACHE: times are mostly whole ns, few of them distinct. */
+static inline double log_time(float v, double *cache) {
+  if (!(v > 1.0f))
+    return 0.0;
+  if (v < (float)LOG_CACHE && v == (float)(int)v) {
+    double *c = &cache[(int)v];
+    return *c != 0.0 ? *c : (*c = log((double)v));
+  }
+  return log((double)v);
+}
 
 /* Reduces batch b[0..n) (n >= 4, reordered) to the mean of ln of its middle
  * half (ranks n/4 .. n - n/4 - 1). A 25 % trimmed mean ignores up to a
  * quarter of outliers on each side, like the median, but keeps about 84 % of
  * the efficiency of the mean on a normal body where the median keeps 64 %. */
-static double interquartile_log_mean(float *b, size_t n) {
+static double interquartile_log_mean(float *b, size_t n, double *log_cache) {
   size_t k1 = n / 4, k2 = n - n / 4 - 1;
   ws__select_f32(b, n, k1);
   ws__select_f32(b + k1, n - k1, k2 - k1);
   /* b[k1..k2] is the middle half, unordered. */
   double sum = 0;
   for (size_t i = k1; i <= k2; i++)
-    sum += log(b[i] > 1.0f ? (double)b[i] : 1.0);
+    sum += log_time(b[i], log_cache);
   return sum / (double)(k2 - k1 + 1);
 }
 
@@ -212,12 +231,25 @@ static int against_machine(const ws_time_control *ctl, const ws_windows *w, size
   return 0;
 }
 
+/* Batches [j0, j1) of windows w over the times x (flags: each call's, or
+ * NULL), reduced on one thread: their values go to by and their middle
+ * iterations to bx; preempted and disturbed count as r's fields do. */
+typedef struct {
+  const float *x;
+  const uint8_t *flags;
+  const ws_windows *w;
+  size_t calls, j0, j1;
+  double *bx, *by;
+  size_t preempted, disturbed;
+  int rc; /* 0 or WS_ENOMEM */
+} batch_range;
+
 /* Fills scratch with batch [lo, hi)'s times, leaving out the calls flags
  * marks preempted while enough remain (WS_UNPREEMPTED_SHARE, at least 4), and
  * returns how many it holds; counts the preempted calls left out in r, and
  * the batch in r->disturbed when too few remained (then every call is in). */
 static size_t batch_times(const float *x, const uint8_t *flags, size_t lo, size_t hi,
-                          float *scratch, ws_drift_result *r) {
+                          float *scratch, batch_range *r) {
   size_t n = 0;
   for (size_t i = lo; i < hi; i++)
     if (flags == NULL || !(flags[i] & WS_FLAG_PREEMPTED))
@@ -233,6 +265,47 @@ static size_t batch_times(const float *x, const uint8_t *flags, size_t lo, size_
   for (size_t i = lo; i < hi; i++)
     scratch[i - lo] = x[i];
   return all;
+}
+
+/* Reduces the batches of g on the calling thread (batch_range). Returns g
+ * (a thread's result). */
+static void *reduce_range(void *arg) {
+  batch_range *g = arg;
+  const ws_windows *w = g->w;
+  size_t size = w->batch_size, nb = w->batches;
+  size_t largest = (w->to - w->from) - (nb - 1) * size;
+  float *scratch = malloc(largest * sizeof *scratch);
+  double *log_cache = calloc(LOG_CACHE, sizeof *log_cache);
+  g->rc = scratch == NULL || log_cache == NULL ? WS_ENOMEM : 0;
+  for (size_t j = g->j0; g->rc == 0 && j < g->j1; j++) {
+    size_t lo = w->from + j * size, hi = j + 1 == nb ? g->calls : lo + size;
+    size_t n = batch_times(g->x, g->flags, lo, hi, scratch, g);
+    g->by[j] = interquartile_log_mean(scratch, n, log_cache);
+    g->bx[j] = 0.5 * ((double)lo + (double)hi);
+  }
+  free(scratch);
+  free(log_cache);
+  return g;
+}
+
+/* Reduces the batches all names, the first half on a second thread when
+ * the run is long (TWO_THREADS_CALLS) and one can be started: each batch's
+ * value is the same either way. Sums the halves' counts into all. Returns 0
+ * or WS_ENOMEM. */
+static int reduce_batches(batch_range *all) {
+  batch_range first = *all, second = *all;
+  first.j1 = second.j0 = all->j1 / 2;
+  pthread_t thread;
+  if (all->calls < TWO_THREADS_CALLS ||
+      pthread_create(&thread, NULL, reduce_range, &first) != 0) {
+    reduce_range(all);
+    return all->rc;
+  }
+  reduce_range(&second);
+  pthread_join(thread, NULL);
+  all->preempted = first.preempted + second.preempted;
+  all->disturbed = first.disturbed + second.disturbed;
+  return first.rc != 0 ? first.rc : second.rc;
 }
 
 /* Level at which each half of the batches must rise on its own for a
@@ -274,23 +347,17 @@ int ws_drift_analyze(const float *x, size_t calls, size_t from, const ws_drift_o
   size_t nb = w.batches, size = w.batch_size;
   if (nb < MIN_BATCHES || size < WS_BATCH_MIN_CALLS)
     return 0;
-  size_t largest = (w.to - w.from) - (nb - 1) * size;
-  float *scratch = malloc(largest * sizeof *scratch);
   double *bx = malloc(3 * nb * sizeof *bx);
-  if (scratch == NULL || bx == NULL) {
-    free(scratch);
-    free(bx);
+  if (bx == NULL)
     return WS_ENOMEM;
-  }
   double *by = bx + nb, *adjusted = by + nb;
-  for (size_t j = 0; j < nb; j++) {
-    size_t lo = w.from + j * size, hi = j + 1 == nb ? calls : lo + size;
-    size_t n = batch_times(x, ctl != NULL ? ctl->flags : NULL, lo, hi, scratch, r);
-    by[j] = interquartile_log_mean(scratch, n);
-    bx[j] = 0.5 * ((double)lo + (double)hi);
-  }
-  free(scratch);
-  int rc = ws_trend_fit(bx, by, nb, &r->trend);
+  batch_range all = {x, ctl != NULL ? ctl->flags : NULL, &w, calls, 0, nb, bx, by, 0, 0,
+                     0};
+  int rc = reduce_batches(&all);
+  r->preempted = all.preempted;
+  r->disturbed = all.disturbed;
+  if (rc == 0)
+    rc = ws_trend_fit(bx, by, nb, &r->trend);
   if (rc == 0)
     rc = measure_windows(by, nb, &w, o->seed, r);
   if (rc == 0) {

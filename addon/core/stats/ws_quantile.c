@@ -90,36 +90,36 @@ double ws__rank_value_f32(float *a, size_t m, double h) {
   return lo;
 }
 
-int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k, double *out,
-                     float *scratch) {
+int ws_quantiles_f32(const float *x, size_t n, const double *probs, size_t k,
+                     double *out) {
   if (n == 0)
     return WS_EINVAL;
   for (size_t i = 0; i < k; i++)
     if (!(probs[i] >= 0.0 && probs[i] <= 1.0))
       return WS_EINVAL;
-  memcpy(scratch, x, n * sizeof *x);
-  /* In ascending order of probability, each rank is selected among the
-   * values from the last one's rank on: those before it are no larger, so
-   * the value (and its neighbour above) is the one the whole copy gives, at
-   * a fraction of the work. h - from is exact (both below 2^53). */
-  size_t from = 0;
-  double last = -1.0;
-  for (size_t done = 0; done < k; done++) {
-    size_t next = k;
-    for (size_t i = 0; i < k; i++)
-      if (probs[i] > last && (next == k || probs[i] < probs[next]))
-        next = i;
-    if (next == k)
-      break; /* the rest repeat a probability already taken */
-    double h = (double)(n - 1) * probs[next];
-    double v = ws__rank_value_f32(scratch + from, n - from, h - (double)from);
-    for (size_t i = 0; i < k; i++)
-      if (probs[i] == probs[next])
-        out[i] = v;
-    from = (size_t)h;
-    last = probs[next];
+  /* Each quantile is the order statistic of rank r = floor(h), h = (n - 1) p,
+   * and, between two, the one above it (ws__rank_value_f32's values): all
+   * of them found at once, x unmoved. */
+  size_t *rank = malloc((2 * k + 1) * sizeof *rank);
+  float *value = malloc((2 * k + 1) * sizeof *value);
+  int rc = rank == NULL || value == NULL ? WS_ENOMEM : 0;
+  for (size_t i = 0; rc == 0 && i < k; i++) {
+    size_t r = (size_t)((double)(n - 1) * probs[i]);
+    rank[2 * i] = r;
+    rank[2 * i + 1] = r + 1 < n ? r + 1 : r;
   }
-  return 0;
+  if (rc == 0)
+    rc = ws__order_stats(x, n, rank, 2 * k, value);
+  for (size_t i = 0; rc == 0 && i < k; i++) {
+    double h = (double)(n - 1) * probs[i];
+    double frac = h - (double)rank[2 * i], lo = value[2 * i];
+    out[i] = frac > 0.0 && rank[2 * i] + 1 < n
+                 ? lo + frac * ((double)value[2 * i + 1] - lo)
+                 : lo;
+  }
+  free(rank);
+  free(value);
+  return rc;
 }
 
 double ws__median_f32(float *a, size_t n) {

@@ -20,13 +20,32 @@ function distributionWindows(summary, n) {
   return null;
 }
 
-/** The distribution figure of the early and late windows ({ name, vars, files, fileVars, desc }), or null without both. */
-export function distributionFigure(addon, data, summary, ctx) {
+/**
+ * The quantiles the distribution figure draws of the decoded run's early and
+ * late windows, computed on other threads (addon.decimateQuantilesAsync): a
+ * promise of { early, late }, or null without both windows.
+ */
+export function distributionQuantilesAsync(addon, data, summary) {
   const win = distributionWindows(summary, data.calls);
   if (!win) return null;
-  const q = {};
-  for (const key of ['early', 'late'])
-    q[key] = addon.decimateQuantiles(data.elapsed, win[key].from, win[key].to, ECDF_P);
+  const [early, late] = ['early', 'late'].map((key) =>
+    addon.decimateQuantilesAsync(data.elapsed, win[key].from, win[key].to, ECDF_P),
+  );
+  return Promise.all([early, late]).then(([e, l]) => ({ early: e, late: l }));
+}
+
+/**
+ * The distribution figure of the early and late windows ({ name, vars,
+ * files, fileVars, desc }), or null without both; q: what
+ * distributionQuantilesAsync resolved to, else null (computed here).
+ */
+export function distributionFigure(addon, data, summary, ctx, q = null) {
+  const win = distributionWindows(summary, data.calls);
+  if (!win) return null;
+  q ??= {
+    early: addon.decimateQuantiles(data.elapsed, win.early.from, win.early.to, ECDF_P),
+    late: addon.decimateQuantiles(data.elapsed, win.late.from, win.late.to, ECDF_P),
+  };
   const median = (arr) => arr[ECDF_P.indexOf(0.5)];
   const hiNs = Math.max(q.early.at(-1), q.late.at(-1));
   const unit = timeUnit(hiNs);

@@ -21,17 +21,14 @@ export function bucket(b, i) {
 // The time trend's rows (x, time in unit) over its window. A slope in ln(ns)
 // (a relative drift) is fitted to the log of the rolling medians and drawn
 // as a curve; one in ns as a line.
-function timeTrendLine(trend, b, buckets, warm, n, unit, xs) {
+function timeTrendLine(trend, all, warm, n, unit, xs) {
   const log = trend.slope.unit === 'ln(ns)';
   if (!log && !['ns', undefined].includes(trend.slope.unit)) return null;
   const k = trend.slope.perKiloIterations / 1000; // per iteration
   const from = Math.max(0, trend.window?.from ?? warm),
     to = Math.min(n, trend.window?.to ?? n);
   const points = [];
-  for (let i = 0; i < buckets; i++) {
-    const o = bucket(b, i);
-    if (o.median > 0) points.push([(o.first + o.last) / 2, log ? Math.log(o.median) : o.median]);
-  }
+  for (const o of all) if (o.median > 0) points.push([(o.first + o.last) / 2, log ? Math.log(o.median) : o.median]);
   const ends = fittedLine(points, k, from, to);
   if (!ends) return null;
   const steps = log ? 48 : 1;
@@ -51,28 +48,44 @@ export function bandsShape(n) {
   return { buckets, window: Math.max(Math.ceil(n / buckets), Math.min(Math.max(25, Math.ceil(n / 100)), 5000)) };
 }
 
+// The probabilities of the time axis's range: the steady state's p1 and p99.
+const RANGE_P = new Float64Array([0.01, 0.99]);
+
+/**
+ * The time axis's range of the decoded run (n >= 2 calls) and its summary:
+ * a promise of its p1 and p99 after warm-up (addon.decimateQuantilesAsync,
+ * on another thread), for timeFigure's range.
+ */
+export function timeRangeAsync(addon, data, summary) {
+  const n = data.calls;
+  const warm = warmupEnd(summary, 'time', n);
+  return addon.decimateQuantilesAsync(data.elapsed, warm < n - 1 ? warm : 0, n, RANGE_P);
+}
+
 /**
  * The time figure of the decoded run and its summary (decimated by the
  * addon in C; ctx: the x scale and title; bands: its decimateBands result
- * when made already, else null): { name, vars, files, fileVars, desc }.
+ * when made already, else null; range: timeRangeAsync's result when made
+ * already, else null): { name, vars, files, fileVars, desc }.
  * Long: the bands, the spikes, the trend and the axis, in the order gnuplot
  * draws them.
  */
-export function timeFigure(addon, data, summary, ctx, bands = null) {
+export function timeFigure(addon, data, summary, ctx, bands = null, range = null) {
   const n = data.calls;
   if (n < 2) return null;
   const { buckets, window } = bandsShape(n);
   const b = bands ?? addon.decimateBands(data.elapsed, 0, n, buckets, window);
+  // Each bucket named once: the loops below read them several times.
+  const all = Array.from({ length: buckets }, (_, i) => bucket(b, i));
   const warm = warmupEnd(summary, 'time', n);
   // The axis's range: the steady state's p1 and p99.
-  const [p1, p99] = addon.decimateQuantiles(data.elapsed, warm < n - 1 ? warm : 0, n, new Float64Array([0.01, 0.99]));
+  const [p1, p99] = range ?? addon.decimateQuantiles(data.elapsed, warm < n - 1 ? warm : 0, n, RANGE_P);
   const xs = ctx.x;
   let topP90 = 0,
     topMedian = 0,
     lowest = Infinity,
     highestAll = 0;
-  for (let i = 0; i < buckets; i++) {
-    const o = bucket(b, i);
+  for (const o of all) {
     if (!o.finite) continue;
     if (o.first >= warm) topP90 = Math.max(topP90, o.p90);
     topMedian = Math.max(topMedian, o.median);
@@ -89,7 +102,7 @@ export function timeFigure(addon, data, summary, ctx, bands = null) {
     after = 0,
     highest = 0;
   for (let i = 0; i < buckets; i++) {
-    const o = bucket(b, i);
+    const o = all[i];
     if (o.first < warm) continue;
     after++;
     const max = o.max;
@@ -108,8 +121,7 @@ export function timeFigure(addon, data, summary, ctx, bands = null) {
   const axis = timeAxis(lowest, logy ? highestAll : top, logy);
   const unit = axis.unit;
   const bucketRows = [];
-  for (let i = 0; i < buckets; i++) {
-    const o = bucket(b, i);
+  for (const o of all) {
     if (!o.finite) continue;
     bucketRows.push([
       (o.first + o.last) / 2 / xs.div,
@@ -138,7 +150,7 @@ export function timeFigure(addon, data, summary, ctx, bands = null) {
     files['time-spikes.dat'] = rows(spikes.map((s) => [s.at / xs.div, vars.ymax]));
     vars.spiketitle = `spikes above the axis (highest ${formatNs(highest)})`;
   }
-  const line = trend && timeTrendLine(trend, b, buckets, warm, n, unit, xs);
+  const line = trend && timeTrendLine(trend, all, warm, n, unit, xs);
   if (line) {
     files['time-trend.dat'] = rows(line);
     Object.assign(vars, trendVars(trend, 'time per call'));

@@ -1,11 +1,12 @@
 // Log round trip through the JS writer and the C reader, including a torn
-// last record left by a crash and a file that is not a log. Reports and
+// last record left by a crash and a file that is not a log, and the decode
+// on another thread (decodeLogAsync) giving what decodeLog gives. Reports and
 // exports of a torn log of a real run: test/e2e/log.test.js.
 import assert from 'node:assert/strict';
 import { statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { decodeLog } from '../../../src/analysis/log-reader.js';
+import { decodeLog, decodeLogAsync } from '../../../src/analysis/log-reader.js';
 import { createLogWriter, encodeLogStart, fileSink } from '../../../src/run/log-writer.js';
 import { tempDir } from '../../helpers.js';
 
@@ -119,5 +120,31 @@ test('a file that is not a log is refused with exit-2 error', () => {
   assert.throws(
     () => decodeLog(path),
     (err) => err.exitCode === 2 && /not a wasm-soak sample log/.test(err.message),
+  );
+});
+
+test('a log decoded on another thread comes back as decodeLog gives it, its errors as decodeLog throws them', async () => {
+  const path = join(tempDir(), 'samples.wslog');
+  const w = createLogWriter(fileSink(path), { ...header, seed: 3, config: { maxLogBytes: 1 << 30 } });
+  for (let i = 0; i < 5000; i++) {
+    w.append(callRecord(i, 100 + (i % 17), i < 2500 ? 65536 : 131072, i % 2, i % 9 === 0 ? 2 : 0));
+    if (i % 500 === 499) w.append(metricRecord(i, 3, i * 8));
+  }
+  w.close();
+  truncateSync(path, statSync(path).size - 7);
+  const async = await decodeLogAsync(path);
+  assert.deepEqual(async, decodeLog(path));
+  assert.equal(async.tornBytes, 25);
+  assert.deepEqual(Array.from(async.callTotals.opCalls), [2500, 2500]);
+
+  const notLog = join(tempDir(), 'samples.wslog');
+  writeFileSync(notLog, 'hello');
+  await assert.rejects(
+    decodeLogAsync(notLog),
+    (err) => err.exitCode === 2 && /not a wasm-soak sample log/.test(err.message),
+  );
+  await assert.rejects(
+    decodeLogAsync(join(tempDir(), 'none.wslog')),
+    (err) => err.exitCode === 2 && /cannot be read/.test(err.message),
   );
 });

@@ -13,6 +13,8 @@ import { formatP } from '../../../src/report/format.js';
 import { renderJunit, writeJunit } from '../../../src/report/junit.js';
 import { findingFigure, orderFigures } from '../../../src/report/lead.js';
 import { nextSteps } from '../../../src/report/next-steps.js';
+import { distributionFigure, distributionQuantilesAsync } from '../../../src/report/plots/distribution-figure.js';
+import { timeFigure, timeRangeAsync } from '../../../src/report/plots/time-figure.js';
 import { startFigures } from '../../../src/report/plots.js';
 import { writeFormats } from '../../../src/report/report.js';
 import { runResult } from '../../../src/report/suite-result.js';
@@ -438,6 +440,40 @@ test('the time bands decimated ahead (startFigures) are the ones drawn, and the 
   );
   await assert.rejects(addon.decimateBandsAsync(y, 0, 10, 2, 0), (err) => err.code === 'WS_EINVAL');
   assert.throws(() => addon.decimateBandsAsync(y, 0, 10, 20, 5), RangeError);
+});
+
+test('the figures quantiles computed on another thread are the ones drawn, and the same as computed in turn', async () => {
+  const { addon } = await import('../../../src/addon.js');
+  const y = Float32Array.from({ length: 100_003 }, (_, i) => ((i * 7919) % 1000) + (i % 17 === 0 ? 5e4 : 0));
+  const p = new Float64Array([0, 0.01, 0.5, 0.99, 1]);
+  // decimateQuantilesAsync resolves to what decimateQuantiles returns, rejects what it throws.
+  assert.deepEqual(await addon.decimateQuantilesAsync(y, 3, 100_003, p), addon.decimateQuantiles(y, 3, 100_003, p));
+  await assert.rejects(addon.decimateQuantilesAsync(y, 5, 5, p), (err) => err.code === 'WS_EINVAL');
+  assert.throws(() => addon.decimateQuantilesAsync(y, 0, 100_004, p), RangeError);
+  // The figures take the range and the quantiles handed to them.
+  const run = makeRun();
+  const summary = makeSummary();
+  const ctx = { title: 't', x: { div: 1, label: 'iterations' }, stride: 1 };
+  const range = await timeRangeAsync(addon, run, summary);
+  assert.deepEqual(timeFigure(addon, run, summary, ctx, null, range), timeFigure(addon, run, summary, ctx));
+  assert.notDeepEqual(
+    timeFigure(
+      addon,
+      run,
+      summary,
+      ctx,
+      null,
+      range.map((v) => 2 * v),
+    ),
+    timeFigure(addon, run, summary, ctx),
+  );
+  const q = await distributionQuantilesAsync(addon, run, summary);
+  assert.deepEqual(distributionFigure(addon, run, summary, ctx, q), distributionFigure(addon, run, summary, ctx));
+  const doubled = { early: q.early.map((v) => 2 * v), late: q.late };
+  assert.notDeepEqual(
+    distributionFigure(addon, run, summary, ctx, doubled),
+    distributionFigure(addon, run, summary, ctx),
+  );
 });
 
 test('a failed run is an error, and plots are skipped with a reason', async () => {
