@@ -827,6 +827,14 @@ static int census_memory(ws_loop *loop, uint32_t k, uint8_t **data, size_t *len)
   return loop->engine->ops->memory_view(loop->engine, k, data, len);
 }
 
+/* How long the census budget has a census wait after the last (ns of the
+ * budget's clock): its cost times (1000 / budget - 1), 0 without a budget. */
+static double census_wait_ns(const ws_census *census) {
+  uint32_t budget = census->hints.budget_permille ? census->hints.budget_permille
+                                                  : WS_CENSUS_BUDGET_DEFAULT;
+  return budget >= 1000 ? 0 : (double)census->last_cost_ns * (1000.0 / budget - 1.0);
+}
+
 /* Whether the census budget skips a recorded census due at start
  * (census_clock) that would bring the run's census time to total: when it
  * is due sooner after the last one than its cost allows, or total is over
@@ -844,7 +852,7 @@ static int budget_skips(const ws_census *census, uint64_t total, uint64_t start,
   uint32_t budget = h->budget_permille ? h->budget_permille : WS_CENSUS_BUDGET_DEFAULT;
   if (budget >= 1000)
     return 0;
-  double wait = (double)census->last_cost_ns * (1000.0 / budget - 1.0);
+  double wait = census_wait_ns(census);
   uint64_t since = start > census->last_end_ns ? start - census->last_end_ns : 0;
   return (double)since < wait || (double)total * 1000.0 > (double)budget * (double)start;
 }
@@ -855,11 +863,17 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
     return WS_EINVAL; /* before the budget: a memory it does not cover is no skip */
   uint64_t *spent =
       census->run_spent_ns != NULL ? census->run_spent_ns : &census->spent_ns;
-  uint64_t start = census_clock(loop);
   double share = run_share(loop);
   /* Due by the floor once the run has entered a stretch it has no census in. */
   int floor_due = (uint32_t)(share * WS_CENSUS_FLOOR) >
                   (uint32_t)(census->last_share * WS_CENSUS_FLOOR);
+  /* Too soon by the wall clock is too soon by the thread's CPU time, which
+   * never runs faster: skipped without reading the CPU clock (a system call,
+   * about 1 us here, at each slow sample). */
+  if (record && census->last_cost_ns > 0 && !floor_due &&
+      (double)(since_start(loop) - census->last_end_wall_ns) < census_wait_ns(census))
+    return WS_CENSUS_SKIPPED;
+  uint64_t start = census_clock(loop);
   if (record && census->last_cost_ns > 0 &&
       budget_skips(census, *spent + census->last_cost_ns, start, floor_due))
     return WS_CENSUS_SKIPPED;
@@ -880,6 +894,7 @@ int ws_loop_census(ws_loop *loop, uint32_t k, ws_census *census, int record,
     c[2] = end - start;
     uint64_t lo = c[0] < c[1] ? c[0] : c[1], hi = c[0] < c[1] ? c[1] : c[0];
     census->last_end_ns = end;
+    census->last_end_wall_ns = since_start(loop);
     census->spent_ns += end - start;
     if (spent != &census->spent_ns)
       *spent += end - start;

@@ -180,8 +180,9 @@ typedef struct {
   uint32_t classes_seen;
   /* ws_loop_census's time budget: when the last census ended, the cost it
    * budgets for, the last three censuses' times, and the time of every
-   * recorded census so far (those the floor forced too). */
-  uint64_t last_end_ns, last_cost_ns, recent_ns[3], spent_ns;
+   * recorded census so far (those the floor forced too); when the last one
+   * ended by the wall clock (ns since the loop's start). */
+  uint64_t last_end_ns, last_cost_ns, recent_ns[3], spent_ns, last_end_wall_ns;
   /* The time every census of the run spent, which the budget bounds: shared
    * by the censuses of one run's memories (the caller's, NULL: spent_ns). */
   uint64_t *run_spent_ns;
