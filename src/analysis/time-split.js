@@ -93,7 +93,8 @@ function opContexts(raw, timed, warmupCalls, ops, cost, n) {
       nulls: c.nulls[i],
     });
   const fallback = { x: cost.x.outer, a: cost.a.outer, n: cost.a.outer };
-  return { aligned, byOp: pooledCosts(rows.map((r) => contextCosts(r, fallback))) };
+  // An op with no calls read keeps the calibration's costs (contextCosts of none).
+  return { aligned, byOp: pooledCosts(rows.map((r) => contextCosts(r, fallback))), none: contextCosts([], fallback) };
 }
 
 /**
@@ -261,9 +262,8 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   const c = stamps.calls;
   const n = Math.min(raw.calls.length, c.allocNs.length);
   const context = opContexts(raw, timed, warmupCalls, ops, cost, n);
-  const none = { x: { ns: cost.x.outer }, a: { ns: cost.a.outer }, n: { ns: cost.a.outer } };
   const parts = [];
-  for (let i = 0; i < n; i++) parts.push(partsOf(c, i, raw.calls[i], cost, context.byOp[raw.op[i]] ?? none));
+  for (let i = 0; i < n; i++) parts.push(partsOf(c, i, raw.calls[i], cost, context.byOp[raw.op[i]] ?? context.none));
   // The parts come from the stamped calls (a control call has none); ranked
   // by their time with the stamps taken off (a sampled call is slower by its stamps).
   const control = (i) => (c.control?.[i] ?? 0) === 1;

@@ -14,6 +14,7 @@ import { glueAllocatorNames } from './allocator/glue-names.js';
 import { HOOK_MODULE } from './allocator/instrument.js';
 import { loadSwapRewriter, SWAP_IMPORTS, swapCalibrationModule, swapModule } from './allocator/swap-rewrite.js';
 import { wrapOp } from './op-wrapper.js';
+import { xorshift32 } from './xorshift.js';
 
 // Allocations (and frees) of the calibration per round, and rounds before the first call and after the last.
 const CAL_CALLS = 4000;
@@ -39,16 +40,13 @@ function createBookkeeping(ops, calls, epoch) {
   const opOf = new Uint16Array(calls + 1); // per call number (from 1): its op
   const bumped = new Uint8Array(calls);
   let n = 0;
-  let rng = 0x2545f491; // xorshift32: the halves, the same in every pass
+  const draw = xorshift32(0x2545f491); // the halves, the same in every pass
   let half = 0;
   const before = (op) => {
     n = n < calls ? n + 1 : 1;
     opOf[n] = op;
     if ((n - 1) % BLOCK === 0) {
-      rng ^= rng << 13;
-      rng ^= rng >>> 17;
-      rng ^= rng << 5;
-      half = (rng >>> 7) & 1;
+      half = (draw() >>> 7) & 1;
     }
     const on = keeps[op] === 1 ? 0 : half;
     bumped[n - 1] = (n - 1) % BLOCK < SETTLE ? 2 : on;

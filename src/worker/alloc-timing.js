@@ -21,6 +21,7 @@ import { glueAllocatorNames } from './allocator/glue-names.js';
 import { HOOK_MODULE } from './allocator/instrument.js';
 import { calibrationModule, loadTimingRewriter, NULL_SAMPLE, ON, stampModule } from './allocator/timing-rewrite.js';
 import { wrapOp } from './op-wrapper.js';
+import { xorshift32 } from './xorshift.js';
 
 /** Size classes: [2^k, 2^(k+1)) bytes is class k (0 and 1 byte: class 0); one more for the frees. */
 const SIZE_CLASSES = 33;
@@ -130,8 +131,8 @@ export async function createTiming({ control, firstIteration, iterations }) {
   let inAlloc = false;
   let exportDepth = 0;
   let exportCall = -1;
-  let rng = 0x9e3779b9; // xorshift32: the countdowns, the same in every pass
-  let controlRng = 0x6c078965; // xorshift32: the control calls, the same in every pass
+  const countdown = xorshift32(0x9e3779b9); // the countdowns, the same in every pass
+  const controlDraw = xorshift32(0x6c078965); // the control calls, the same in every pass
   // Whether the running call is stamped (the module's ON import; 0 in a control call).
   const on = new WebAssembly.Global({ value: 'i32', mutable: true }, 1);
   let stamping = true; // on's value
@@ -162,10 +163,7 @@ export async function createTiming({ control, firstIteration, iterations }) {
       const expected = (iterations * opCalls[o]) / Math.max(1, callsSeen);
       opRate[o] = samplingRate(opEvents[o] / opCalls[o], expected);
     }
-    rng ^= rng << 13;
-    rng ^= rng >>> 17;
-    rng ^= rng << 5;
-    const u = (rng >>> 0) / 2 ** 32;
+    const u = countdown() / 2 ** 32;
     const gap = 1 + Math.floor(u * (2 * opRate[o] - 1));
     return gap * 2 + (Math.floor(u * 2 ** 20) % NULL_EVERY === 0 ? 1 : 0);
   };
@@ -307,10 +305,7 @@ export async function createTiming({ control, firstIteration, iterations }) {
      */
     wrap(fn, k) {
       return wrapOp(fn, k, () => {
-        controlRng ^= controlRng << 13;
-        controlRng ^= controlRng >>> 17;
-        controlRng ^= controlRng << 5;
-        const control = (controlRng >>> 0) % CONTROL_EVERY === 0;
+        const control = controlDraw() % CONTROL_EVERY === 0;
         // Written only when it changes: a write from JS costs about 15 ns.
         if (control === stamping) {
           stamping = !control;
