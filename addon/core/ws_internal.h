@@ -3,6 +3,7 @@
 #ifndef WS_INTERNAL_H
 #define WS_INTERNAL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -52,6 +53,96 @@ void ws__select_f32(float *a, size_t n, size_t k);
  * the keys, then the keys of the bins the ranks fall in), whatever the
  * ranks. Returns 0 or WS_ENOMEM. */
 int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, float *out);
+
+/* Internal: maps a float to an unsigned key whose order is the float order,
+ * NaN as +infinity (after every number). */
+static inline uint32_t ws__float_key(float f) {
+  uint32_t u;
+  if (f != f)
+    f = __builtin_inff();
+  memcpy(&u, &f, sizeof u);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* Internal: the float whose ws__float_key is k (its inverse). */
+static inline float ws__key_float(uint32_t k) {
+  uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* The bins of a float key's 16-bit halves (histograms that find ranks). */
+#define WS_HALF_BINS 65536u
+
+/* Interleaved count tables of ws__count_high: times mostly fall in a few
+ * bins, and one table would make their increments one chain of dependent
+ * additions. */
+#define WS_KEY_LANES 4
+
+/* Internal: counts the high halves of the keys of b[0..n) (0 < n <
+ * 2^32) into lanes (WS_KEY_LANES tables of WS_HALF_BINS counts, zero on
+ * entry), folded into the first table, the others zero again; stores the
+ * lowest and the highest bin counted in *lo and *hi. The caller zeroes
+ * lanes[*lo..*hi] once done with them. */
+void ws__count_high(const float *b, size_t n, uint32_t *lanes, uint32_t *lo,
+                    uint32_t *hi);
+
+/* Internal: stores the least and the greatest key of y[0..n) in *least
+ * and *most (UINT32_MAX and 0 when n is 0). */
+void ws__key_range(const float *y, size_t n, uint32_t *least, uint32_t *most);
+
+/* Internal: returns the index of the first value of y[0..n) whose key is
+ * key, or n. */
+size_t ws__first_key(const float *y, size_t n, uint32_t key);
+
+/* The bins ws__bin_extremes looks at in one pass. */
+#define WS_BIN_SLOTS 4
+
+/* Internal: stores in least[j] and most[j] the least and the greatest key
+ * among the values of y[0..n) whose key's high half is bins[j] (UINT32_MAX
+ * and 0 when none is; a bin above WS_HALF_BINS - 1 fills an unused slot). */
+void ws__bin_extremes(const float *y, size_t n, const uint32_t bins[WS_BIN_SLOTS],
+                      uint32_t least[WS_BIN_SLOTS], uint32_t most[WS_BIN_SLOTS]);
+
+/* Whole times (ns) below this have their logarithm kept once computed
+ * (ws__log_time's cache). */
+#define WS_LOG_CACHE 4096
+
+/* Internal: returns ln(v) for v > 1, else 0 (ln 1; NaN too), taken from
+ * cache (WS_LOG_CACHE doubles, 0: not computed yet; ln of a whole v >= 2
+ * is never 0) when v is a whole number below WS_LOG_CACHE: times are
+ * mostly whole ns, few of them distinct. The same value as log(). */
+static inline double ws__log_time(float v, double *cache) {
+  if (!(v > 1.0f))
+    return 0.0;
+  if (v < (float)WS_LOG_CACHE && v == (float)(int)v) {
+    double *c = &cache[(int)v];
+    return *c != 0.0 ? *c : (*c = log((double)v));
+  }
+  return log((double)v);
+}
+
+/* Internal: a histogram workspace for ws__iq_log_mean, reused across
+ * batches by one thread: counts zero between calls. */
+typedef struct {
+  uint32_t *high;    /* WS_KEY_LANES tables of WS_HALF_BINS counts (ws__count_high) */
+  uint32_t *low;     /* 2 tables of WS_HALF_BINS counts: the two rank bins */
+  double *log_cache; /* WS_LOG_CACHE */
+} ws_iq_work;
+
+/* Internal: allocates w's tables (zeroed); returns 0 or WS_ENOMEM (then
+ * nothing is left to free). ws__iq_work_free frees them. */
+int ws__iq_work_init(ws_iq_work *w);
+void ws__iq_work_free(ws_iq_work *w);
+
+/* Internal: returns the mean of ln (ws__log_time) of the values of ranks
+ * n/4 .. n - n/4 - 1 of b[0..n) (n >= 4; NaN ranks last), the batch's
+ * interquartile log mean, without reordering b: a histogram of the keys'
+ * high halves finds the two bins those ranks fall in; a second pass sums
+ * the values between them and counts the two bins' low halves, which
+ * place the ranks exactly. */
+double ws__iq_log_mean(const float *b, size_t n, ws_iq_work *w);
 
 /* Internal: returns the median (type 7) of a[0..n), n > 0, reordering a. */
 double ws__median_f32(float *a, size_t n);

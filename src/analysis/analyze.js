@@ -271,7 +271,10 @@ export function toReplicate(logged, cfg) {
  * null; cfg: { warmup, failOn, timeThreshold, budgets }; run: the timed
  * pass's outcome { status, reason, phase, error, untrackedMemories }; count:
  * the counting pass's outcome or null; replica: the decoded second timed
- * pass (run.js runs one when the first flagged what toReplicate names) or null. Returns
+ * pass (run.js runs one when the first flagged what toReplicate names) or null;
+ * onJudged(facts), when given, is told the verdicts' warm-up, series and
+ * time windows ({ warmup, series, time } as the summary holds them) as soon
+ * as they are known (the report starts its figures' quantiles then). Returns
  * { summary, figureData }: the summary (docs/summary.md; outputs.figures and
  * plotsSkipped are the report writers' to fill) and the decoded run as the
  * figures show it.
@@ -288,6 +291,7 @@ export function analyzeFacts({
   cfg,
   run,
   count: given = null,
+  onJudged = null,
 }) {
   // A slowdown (or growth held by peaks) must recur in the second timed pass, when one ran to its end
   // (one cut short says nothing of the calls after it: the first pass's word stands).
@@ -297,6 +301,7 @@ export function analyzeFacts({
   const count = given ?? (counted ? logCountOutcome(counted, run.status) : null);
   const allocations = counted ? summarizeAllocations(counted, count?.frees) : null;
   const { input, liveSource, censusMemory, trend } = judgeTrends(timed, cfg, allocations, counted?.growFailures);
+  onJudged?.({ warmup: trend.warmup, series: trend.series, time: trend.windows });
   const budgetFindings = counted ? checkBudgets(counted, cfg.budgets) : [];
   const summary = buildSummary(timed, trend.warmup.iterations, trend.windows, { ...run, exitCode: null });
   summary.warmup = trend.warmup;

@@ -90,6 +90,46 @@ export function startFigures(addon, data) {
   );
 }
 
+// The quantile jobs of the figures (decimateQuantilesAsync), by the per-call
+// times they are of, then by their probabilities and window: started ahead
+// by startFigureQuantiles, taken by prepare when it asks for the same.
+const quantilesAhead = new WeakMap();
+
+/**
+ * An addon whose decimateQuantilesAsync gives the job already started on
+ * elapsed for the same window and probabilities (one of the figures'
+ * constants), else starts it and keeps it for the next to ask.
+ */
+function rememberedQuantiles(addon, elapsed) {
+  if (!quantilesAhead.has(elapsed)) quantilesAhead.set(elapsed, new Map());
+  const byProbs = quantilesAhead.get(elapsed);
+  return {
+    decimateQuantilesAsync(y, from, to, probs) {
+      if (!byProbs.has(probs)) byProbs.set(probs, new Map());
+      const jobs = byProbs.get(probs);
+      const key = `${from}:${to}`;
+      if (!jobs.has(key)) jobs.set(key, addon.decimateQuantilesAsync(y, from, to, probs));
+      return jobs.get(key);
+    },
+  };
+}
+
+/**
+ * Starts the time figure's range and the distribution figure's quantiles of
+ * data (a decoded run) on libuv threads as soon as the verdicts have set
+ * the windows (facts: { warmup, series, time } as the summary will hold
+ * them), for renderFigures to take: the caller builds the summary
+ * meanwhile. A window the summary ends up without is computed when drawn.
+ */
+export function startFigureQuantiles(addon, data, facts) {
+  if (!(data?.calls >= 2) || !(data.elapsed instanceof Float32Array)) return;
+  const stride = data.stride ?? 1;
+  const kept = stride > 1 ? inKeptCalls(data, facts, stride) : { data, summary: facts };
+  const jobs = rememberedQuantiles(addon, data.elapsed);
+  timeRangeAsync(jobs, kept.data, kept.summary).catch(() => {});
+  distributionQuantilesAsync(jobs, kept.data, kept.summary)?.catch(() => {});
+}
+
 // The applicable figures' specs, one at a time (each figure's data are
 // decimated when its turn comes), their data files written into tmp.
 async function* prepare(runData, runSummary, tmp) {
@@ -100,9 +140,11 @@ async function* prepare(runData, runSummary, tmp) {
   const x = iterScale(data.calls * stride);
   const ctx = { title: figureTitle(summary), x: { ...x, div: x.div / stride }, stride };
   // The time figure's range and the distribution figure's quantiles,
-  // computed on other threads from here on (failed: computed in the figure).
-  const range = data.calls >= 2 ? timeRangeAsync(addon, data, summary).catch(() => null) : null;
-  const quantiles = distributionQuantilesAsync(addon, data, summary)?.catch(() => null) ?? null;
+  // computed on other threads: started when the verdicts set the windows
+  // (startFigureQuantiles), else from here on (failed: computed in the figure).
+  const jobs = rememberedQuantiles(addon, data.elapsed);
+  const range = data.calls >= 2 ? timeRangeAsync(jobs, data, summary).catch(() => null) : null;
+  const quantiles = distributionQuantilesAsync(jobs, data, summary)?.catch(() => null) ?? null;
   // The bands decimated ahead, when they were (the same call's result).
   const bands = (await bandsAhead.get(data.elapsed)) ?? null;
   const figures = [

@@ -12,7 +12,7 @@ import { readResultLogs } from '../analysis/log-reader.js';
 import { EXIT } from '../errors.js';
 import { FIGURE_FORMATS } from '../options/formats.js';
 import { TOOL } from '../version.js';
-import { plotsWarning, startFigures } from './plots.js';
+import { plotsWarning, startFigureQuantiles, startFigures } from './plots.js';
 import { writeFormats } from './report.js';
 import { withSentences } from './sentences.js';
 import { writeSummaryOrPrint } from './summary-json.js';
@@ -161,9 +161,12 @@ export async function analyzeInto(dir, { cfg, run, count = null, interrupt = nul
   await interrupt?.checkpoint();
   const read = logs ?? readResultLogs(dir);
   await interrupt?.checkpoint();
-  // The figures' heaviest decimation runs on another thread during the analysis.
-  if (dir !== null && asksFigures(cfg)) startFigures(addon, read.timed);
-  const result = analyzed({ ...read, cfg, run, count });
+  // The figures' heaviest decimation runs on another thread during the
+  // analysis, their quantiles from when the verdicts set the windows.
+  const figures = dir !== null && asksFigures(cfg);
+  if (figures) startFigures(addon, read.timed);
+  const onJudged = figures ? (facts) => startFigureQuantiles(addon, read.timed, facts) : null;
+  const result = analyzed({ ...read, cfg, run, count, onJudged });
   if (dir === null) {
     markInterrupted(result.summary, interrupt, false);
     result.summary.outputs = null; // no file was written

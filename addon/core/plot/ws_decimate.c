@@ -25,66 +25,55 @@ static void three_quantiles(float *a, size_t m, double q[3]) {
   q[2] = a[k90];
 }
 
-/* Maps a float to an unsigned key whose order matches the float order. */
-static uint32_t float_key(float f) {
-  uint32_t u;
-  if (isnan(f))
-    f = INFINITY;
-  memcpy(&u, &f, sizeof u);
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
-/* The float whose float_key is k (the inverse of float_key). */
-static float key_float(uint32_t k) {
-  uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-/* The bins of the high 16 bits of float keys (ws_quantiles, window_quantiles). */
-#define HALF_BINS 65536u
-
-/* Writes the nearest-rank p10, median and p90 of y[0..m) (m > 0, NaN as
- * +infinity) to q[0..3), as three_quantiles does, without reordering y:
- * counts (HALF_BINS, all zero on entry and again on return) count the high
- * halves of the values' keys to find the bin of each rank; only the values
- * of those bins are copied to group (m floats) and selected among. */
-static void window_quantiles(const float *y, size_t m, uint32_t *counts, float *group,
+/* Writes the nearest-rank p10, median and p90 of y[0..m) (m > 0, m <
+ * 2^32, NaN as +infinity) to q[0..3), as three_quantiles does, without
+ * reordering y: lanes (ws__count_high's, zero on entry and again on return)
+ * count the high halves of the values' keys to find the bin of each rank; a
+ * second pass finds the least and the greatest key of each of those bins. A
+ * bin of one value holds its rank's value; only the values of the other
+ * bins are copied to group (m floats) and selected among. */
+static void window_quantiles(const float *y, size_t m, uint32_t *lanes, float *group,
                              double q[3]) {
-  uint32_t lo = HALF_BINS - 1, hi = 0;
-  for (size_t i = 0; i < m; i++) {
-    uint32_t b = float_key(y[i]) >> 16;
-    counts[b]++;
-    lo = b < lo ? b : lo;
-    hi = b > hi ? b : hi;
-  }
+  uint32_t lo, hi;
+  ws__count_high(y, m, lanes, &lo, &hi);
   const size_t rank[3] = {rank_of(0.1, m), rank_of(0.5, m), rank_of(0.9, m)};
   uint32_t bin[3], b = lo;
   size_t size[3], start[3], below = 0;
   for (int j = 0; j < 3; j++) {
-    while (below + counts[b] <= rank[j])
-      below += counts[b++];
+    while (below + lanes[b] <= rank[j])
+      below += lanes[b++];
     bin[j] = b;
-    size[j] = counts[b];
+    size[j] = lanes[b];
     start[j] = below; /* the rank of the bin's first value */
   }
-  memset(counts + lo, 0, (hi - lo + 1) * sizeof *counts);
-  /* The bins in group, in order: bin j's values from at[j] (a bin shared
-   * with the rank before shares its place). */
+  memset(lanes + lo, 0, (hi - lo + 1) * sizeof *lanes);
+  const uint32_t bins[WS_BIN_SLOTS] = {bin[0], bin[1], bin[2], UINT32_MAX};
+  uint32_t least[WS_BIN_SLOTS], most[WS_BIN_SLOTS];
+  ws__bin_extremes(y, m, bins, least, most);
+  int mixed = 0;
+  for (int j = 0; j < 3; j++) {
+    q[j] = ws__key_float(least[j]);
+    mixed |= least[j] != most[j];
+  }
+  if (!mixed)
+    return;
+  /* The bins of more than one value in group, in order: bin j's values from
+   * at[j] (a bin shared with the rank before shares its place). */
   size_t at[3], fill[3], next = 0;
   for (int j = 0; j < 3; j++) {
     at[j] = j > 0 && bin[j] == bin[j - 1] ? at[j - 1] : next;
-    next = at[j] + size[j];
+    next = at[j] + (least[j] != most[j] ? size[j] : 0);
     fill[j] = at[j];
   }
   for (size_t i = 0; i < m; i++) {
-    uint32_t k = float_key(y[i]), hb = k >> 16;
+    uint32_t k = ws__float_key(y[i]), hb = k >> 16;
     int j = hb == bin[0] ? 0 : hb == bin[1] ? 1 : hb == bin[2] ? 2 : -1;
-    if (j >= 0)
-      group[fill[j]++] = key_float(k);
+    if (j >= 0 && least[j] != most[j])
+      group[fill[j]++] = ws__key_float(k);
   }
   for (int j = 0; j < 3; j++) {
+    if (least[j] == most[j])
+      continue;
     ws__select_f32(group + at[j], size[j], rank[j] - start[j]);
     q[j] = group[at[j] + rank[j] - start[j]];
   }
@@ -105,44 +94,36 @@ int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
   if (window > n)
     window = n;
   float *scratch = malloc(window * sizeof *scratch);
-  uint32_t *counts = calloc(HALF_BINS, sizeof *counts);
-  if (scratch == NULL || counts == NULL) {
+  uint32_t *lanes = calloc(WS_KEY_LANES * (size_t)WS_HALF_BINS, sizeof *lanes);
+  if (scratch == NULL || lanes == NULL) {
     free(scratch);
-    free(counts);
+    free(lanes);
     return WS_ENOMEM;
   }
   for (size_t b = 0; b < buckets; b++) {
     size_t lo = part_start(b, n, buckets), hi = part_start(b + 1, n, buckets);
     double *o = out + b * WS_BAND_FIELDS;
-    float mn = INFINITY, mx = -INFINITY;
-    size_t imax = lo;
-    for (size_t i = lo; i < hi; i++) {
-      float v = isnan(y[i]) ? INFINITY : y[i];
-      if (v < mn)
-        mn = v;
-      if (v > mx) {
-        mx = v;
-        imax = i;
-      }
-    }
+    uint32_t least, most;
+    ws__key_range(y + lo, hi - lo, &least, &most);
+    size_t imax = lo + ws__first_key(y + lo, hi - lo, most);
     size_t width = hi - lo < window ? window : hi - lo;
     size_t centre = lo + (hi - lo) / 2;
     size_t start = centre > width / 2 ? centre - width / 2 : 0;
     if (start + width > n)
       start = n - width;
     double q[3];
-    window_quantiles(y + start, width, counts, scratch, q);
+    window_quantiles(y + start, width, lanes, scratch, q);
     o[WS_BAND_FIRST] = (double)lo;
     o[WS_BAND_LAST] = (double)(hi - 1);
-    o[WS_BAND_MIN] = mn;
-    o[WS_BAND_MAX] = mx;
+    o[WS_BAND_MIN] = ws__key_float(least);
+    o[WS_BAND_MAX] = ws__key_float(most);
     o[WS_BAND_IMAX] = (double)imax;
     o[WS_BAND_P10] = q[0];
     o[WS_BAND_MEDIAN] = q[1];
     o[WS_BAND_P90] = q[2];
   }
   free(scratch);
-  free(counts);
+  free(lanes);
   return 0;
 }
 
@@ -153,17 +134,17 @@ int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
 #define SMALL_BIN 2048u
 
 /* Histograms of keys' 16-bit halves count into four interleaved tables
- * (lanes: 4 * HALF_BINS counts, zero on entry and again on return), summed
+ * (lanes: 4 * WS_HALF_BINS counts, zero on entry and again on return), summed
  * at the end: times mostly fall in one bin, and one table would make their
  * increments one chain of dependent additions. */
 
-/* Sums lanes into hist[0..HALF_BINS) (adding to it) and zeroes them. */
+/* Sums lanes into hist[0..WS_HALF_BINS) (adding to it) and zeroes them. */
 static void sum_lanes(uint32_t *lanes, size_t *hist) {
-  for (size_t b = 0; b < HALF_BINS; b++) {
-    hist[b] += (size_t)lanes[b] + lanes[HALF_BINS + b] + lanes[2 * HALF_BINS + b] +
-               lanes[3 * HALF_BINS + b];
-    lanes[b] = lanes[HALF_BINS + b] = lanes[2 * HALF_BINS + b] =
-        lanes[3 * HALF_BINS + b] = 0;
+  for (size_t b = 0; b < WS_HALF_BINS; b++) {
+    hist[b] += (size_t)lanes[b] + lanes[WS_HALF_BINS + b] + lanes[2 * WS_HALF_BINS + b] +
+               lanes[3 * WS_HALF_BINS + b];
+    lanes[b] = lanes[WS_HALF_BINS + b] = lanes[2 * WS_HALF_BINS + b] =
+        lanes[3 * WS_HALF_BINS + b] = 0;
   }
 }
 
@@ -172,9 +153,9 @@ static void high_histogram(const float *y, size_t n, uint32_t *lanes, size_t *hi
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
     for (size_t l = 0; l < 4; l++)
-      lanes[l * HALF_BINS + (float_key(y[i + l]) >> 16)]++;
+      lanes[l * WS_HALF_BINS + (ws__float_key(y[i + l]) >> 16)]++;
   for (; i < n; i++)
-    lanes[float_key(y[i]) >> 16]++;
+    lanes[ws__float_key(y[i]) >> 16]++;
   sum_lanes(lanes, hist);
 }
 
@@ -183,7 +164,7 @@ static void low_histogram(const uint32_t *g, size_t m, uint32_t *lanes, size_t *
   size_t i = 0;
   for (; i + 4 <= m; i += 4)
     for (size_t l = 0; l < 4; l++)
-      lanes[l * HALF_BINS + (g[i + l] & 0xffffu)]++;
+      lanes[l * WS_HALF_BINS + (g[i + l] & 0xffffu)]++;
   for (; i < m; i++)
     lanes[g[i] & 0xffffu]++;
   sum_lanes(lanes, hist);
@@ -207,7 +188,7 @@ static void ranks_in_order(const size_t *rank, size_t np, size_t *order) {
 
 /* Sets key[j] to the full key of rank r_j - first within the m keys g[0..m)
  * of one high-half bin `high`, for the run of ranks order[*at..) that fall in
- * the bin (r < first + m), advancing *at past them. low: HALF_BINS counts of
+ * the bin (r < first + m), advancing *at past them. low: WS_HALF_BINS counts of
  * scratch; lanes: the histograms' (zero). */
 static void resolve_bin(uint32_t *g, size_t m, uint32_t high, size_t first,
                         const size_t *rank, const size_t *order, size_t np, size_t *at,
@@ -218,7 +199,7 @@ static void resolve_bin(uint32_t *g, size_t m, uint32_t high, size_t first,
       key[order[*at]] = g[rank[order[*at]] - first];
     return;
   }
-  memset(low, 0, HALF_BINS * sizeof *low);
+  memset(low, 0, WS_HALF_BINS * sizeof *low);
   low_histogram(g, m, lanes, low);
   size_t below = first, l = 0;
   for (; *at < np && rank[order[*at]] < first + m; (*at)++) {
@@ -249,42 +230,73 @@ int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *o
   return rc;
 }
 
+/* need[b] of a bin that holds a rank: its keys span more than one value
+ * (gathered and resolved by resolve_bin), or one (the rank's key is it). */
+enum { NEED_NONE, NEED_ONE_VALUE, NEED_GATHER };
+
 int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, float *out) {
-  size_t *start = calloc(HALF_BINS + 1, sizeof *start);
-  size_t *at = malloc(HALF_BINS * sizeof *at);
-  size_t *low = malloc(HALF_BINS * sizeof *low);
-  uint32_t *lanes = calloc(4 * HALF_BINS, sizeof *lanes);
+  size_t *start = calloc(WS_HALF_BINS + 1, sizeof *start);
+  size_t *at = malloc(WS_HALF_BINS * sizeof *at);
+  size_t *low = malloc(WS_HALF_BINS * sizeof *low);
+  uint32_t *lanes = calloc(4 * WS_HALF_BINS, sizeof *lanes);
+  uint32_t *least = malloc(2 * WS_HALF_BINS * sizeof *least),
+           *most = least + WS_HALF_BINS;
   size_t *order = malloc((np + 1) * sizeof *order);
   uint32_t *key = malloc((np + 1) * sizeof *key);
-  uint8_t *need = calloc(HALF_BINS, 1);
+  uint8_t *need = calloc(WS_HALF_BINS, 1);
   uint32_t *g = NULL;
   int rc = WS_ENOMEM;
-  if (start == NULL || at == NULL || low == NULL || lanes == NULL || order == NULL ||
-      key == NULL || need == NULL)
+  if (start == NULL || at == NULL || low == NULL || lanes == NULL || least == NULL ||
+      order == NULL || key == NULL || need == NULL)
     goto done;
   high_histogram(y, n, lanes, start + 1);
-  for (size_t b = 0; b < HALF_BINS; b++)
+  for (size_t b = 0; b < WS_HALF_BINS; b++)
     start[b + 1] += start[b]; /* start[b]: the keys below bin b */
   ranks_in_order(rank, np, order);
-  size_t b = 0, gathered = 0;
-  for (size_t j = 0; j < np; j++) {
+  uint32_t slot[WS_BIN_SLOTS] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  size_t bins = 0;
+  for (size_t j = 0, b = 0; j < np; j++) {
     while (start[b + 1] <= rank[order[j]])
       b++;
-    if (!need[b])
-      gathered += start[b + 1] - start[b];
-    need[b] = 1;
+    if (!need[b] && bins < WS_BIN_SLOTS)
+      slot[bins] = (uint32_t)b;
+    bins += !need[b];
+    need[b] = NEED_ONE_VALUE;
+    least[b] = UINT32_MAX;
+    most[b] = 0;
+  }
+  /* The least and the greatest key of each bin holding a rank: a bin of one
+   * value (whole times below 256 ns are one a bin) is never gathered. A few
+   * bins are looked at together, four values at a time. */
+  if (bins <= WS_BIN_SLOTS) {
+    uint32_t lo[WS_BIN_SLOTS], hi[WS_BIN_SLOTS];
+    ws__bin_extremes(y, n, slot, lo, hi);
+    for (size_t j = 0; j < bins; j++) {
+      least[slot[j]] = lo[j];
+      most[slot[j]] = hi[j];
+    }
+  } else
+    for (size_t i = 0; i < n; i++) {
+      uint32_t k = ws__float_key(y[i]), h = k >> 16;
+      if (need[h]) {
+        least[h] = k < least[h] ? k : least[h];
+        most[h] = k > most[h] ? k : most[h];
+      }
+    }
+  size_t gathered = 0;
+  for (size_t k = 0; k < WS_HALF_BINS; k++) {
+    at[k] = gathered;
+    if (need[k] && least[k] != most[k]) {
+      need[k] = NEED_GATHER;
+      gathered += start[k + 1] - start[k];
+    }
   }
   g = malloc((gathered + 1) * sizeof *g);
   if (g == NULL)
     goto done;
-  for (size_t k = 0, next = 0; k < HALF_BINS; k++) {
-    at[k] = next;
-    if (need[k])
-      next += start[k + 1] - start[k];
-  }
-  for (size_t i = 0; i < n; i++) {
-    uint32_t k = float_key(y[i]);
-    if (need[k >> 16])
+  for (size_t i = 0; gathered > 0 && i < n; i++) {
+    uint32_t k = ws__float_key(y[i]);
+    if (need[k >> 16] == NEED_GATHER)
       g[at[k >> 16]++] = k;
   }
   /* at[k] is now the end of bin k's keys in g. */
@@ -292,17 +304,23 @@ int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, flo
     while (start[high + 1] <= rank[order[j]])
       high++;
     size_t m = start[high + 1] - start[high];
-    resolve_bin(g + at[high] - m, m, (uint32_t)high, start[high], rank, order, np, &j,
-                low, lanes, key);
+    if (need[high] == NEED_GATHER) {
+      resolve_bin(g + at[high] - m, m, (uint32_t)high, start[high], rank, order, np, &j,
+                  low, lanes, key);
+      continue;
+    }
+    for (; j < np && rank[order[j]] < start[high] + m; j++)
+      key[order[j]] = least[high];
   }
   for (size_t i = 0; i < np; i++)
-    out[i] = key_float(key[i]);
+    out[i] = ws__key_float(key[i]);
   rc = 0;
 done:
   free(start);
   free(at);
   free(low);
   free(lanes);
+  free(least);
   free(order);
   free(key);
   free(need);

@@ -20,37 +20,6 @@
 /* Fewest calls whose batches are reduced on two threads: below it the
  * second thread costs more than it saves. */
 #define TWO_THREADS_CALLS 1000000
-/* Whole times (ns) below this have their logarithm kept once computed. */
-#define LOG_CACHE 4096
-
-/* Returns ln(v) for v > 1, else 0 (ln 1), from cache (LOG_CACHE entries, 0:
- * not computed yet; ln of a whole v >= 2 is never 0) when v is a whole
- * number below LOG_CACHE: times are mostly whole ns, few of them distinct. */
-static inline double log_time(float v, double *cache) {
-  if (!(v > 1.0f))
-    return 0.0;
-  if (v < (float)LOG_CACHE && v == (float)(int)v) {
-    double *c = &cache[(int)v];
-    return *c != 0.0 ? *c : (*c = log((double)v));
-  }
-  return log((double)v);
-}
-
-/* Reduces batch b[0..n) (n >= 4, reordered) to the mean of ln of its middle
- * half (ranks n/4 .. n - n/4 - 1). A 25 % trimmed mean ignores up to a
- * quarter of outliers on each side, like the median, but keeps about 84 % of
- * the efficiency of the mean on a normal body where the median keeps 64 %. */
-static double interquartile_log_mean(float *b, size_t n, double *log_cache) {
-  size_t k1 = n / 4, k2 = n - n / 4 - 1;
-  ws__select_f32(b, n, k1);
-  ws__select_f32(b + k1, n - k1, k2 - k1);
-  /* b[k1..k2] is the middle half, unordered. */
-  double sum = 0;
-  for (size_t i = k1; i <= k2; i++)
-    sum += log_time(b[i], log_cache);
-  return sum / (double)(k2 - k1 + 1);
-}
-
 /* Fills r's window measures from the batch values by[0..nb) (nb >= 8) and
  * the windows w: the typical call of each window is exp of its mean batch
  * value, and the change between them gets a 95 % moving-block bootstrap
@@ -244,47 +213,53 @@ typedef struct {
   int rc; /* 0 or WS_ENOMEM */
 } batch_range;
 
-/* Fills scratch with batch [lo, hi)'s times, leaving out the calls flags
- * marks preempted while enough remain (WS_UNPREEMPTED_SHARE, at least 4), and
- * returns how many it holds; counts the preempted calls left out in r, and
- * the batch in r->disturbed when too few remained (then every call is in). */
-static size_t batch_times(const float *x, const uint8_t *flags, size_t lo, size_t hi,
-                          float *scratch, batch_range *r) {
-  size_t n = 0;
-  for (size_t i = lo; i < hi; i++)
-    if (flags == NULL || !(flags[i] & WS_FLAG_PREEMPTED))
-      scratch[n++] = x[i];
-  size_t all = hi - lo;
-  if (n == all)
-    return n;
-  if (n >= 4 && (double)n >= WS_UNPREEMPTED_SHARE * (double)all) {
-    r->preempted += all - n;
-    return n;
+/* Returns batch [lo, hi)'s times and stores their count in *n: x's own
+ * when flags (each call's, or NULL) marks none of them preempted, else
+ * those not marked, copied to scratch, while enough remain
+ * (WS_UNPREEMPTED_SHARE, at least 4). Counts the preempted calls left out
+ * in r, and the batch in r->disturbed when too few remained (then every
+ * call is in). */
+static const float *batch_times(const float *x, const uint8_t *flags, size_t lo,
+                                size_t hi, float *scratch, size_t *n, batch_range *r) {
+  size_t all = hi - lo, marked = 0;
+  if (flags != NULL)
+    for (size_t i = lo; i < hi; i++)
+      marked += (flags[i] & WS_FLAG_PREEMPTED) != 0;
+  *n = all;
+  if (marked == 0)
+    return x + lo;
+  if (all - marked >= 4 && (double)(all - marked) >= WS_UNPREEMPTED_SHARE * (double)all) {
+    size_t k = 0;
+    for (size_t i = lo; i < hi; i++)
+      if (!(flags[i] & WS_FLAG_PREEMPTED))
+        scratch[k++] = x[i];
+    r->preempted += marked;
+    *n = k;
+    return scratch;
   }
   r->disturbed++;
-  for (size_t i = lo; i < hi; i++)
-    scratch[i - lo] = x[i];
-  return all;
+  return x + lo;
 }
 
-/* Reduces the batches of g on the calling thread (batch_range). Returns g
- * (a thread's result). */
+/* Reduces the batches of g on the calling thread (batch_range) to their
+ * interquartile log means (ws__iq_log_mean). Returns g (a thread's result). */
 static void *reduce_range(void *arg) {
   batch_range *g = arg;
   const ws_windows *w = g->w;
   size_t size = w->batch_size, nb = w->batches;
   size_t largest = (w->to - w->from) - (nb - 1) * size;
   float *scratch = malloc(largest * sizeof *scratch);
-  double *log_cache = calloc(LOG_CACHE, sizeof *log_cache);
-  g->rc = scratch == NULL || log_cache == NULL ? WS_ENOMEM : 0;
+  ws_iq_work work;
+  g->rc = scratch == NULL || ws__iq_work_init(&work) != 0 ? WS_ENOMEM : 0;
   for (size_t j = g->j0; g->rc == 0 && j < g->j1; j++) {
-    size_t lo = w->from + j * size, hi = j + 1 == nb ? g->calls : lo + size;
-    size_t n = batch_times(g->x, g->flags, lo, hi, scratch, g);
-    g->by[j] = interquartile_log_mean(scratch, n, log_cache);
+    size_t lo = w->from + j * size, hi = j + 1 == nb ? g->calls : lo + size, n;
+    const float *batch = batch_times(g->x, g->flags, lo, hi, scratch, &n, g);
+    g->by[j] = ws__iq_log_mean(batch, n, &work);
     g->bx[j] = 0.5 * ((double)lo + (double)hi);
   }
+  if (g->rc == 0)
+    ws__iq_work_free(&work);
   free(scratch);
-  free(log_cache);
   return g;
 }
 

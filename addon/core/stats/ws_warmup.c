@@ -15,14 +15,19 @@ int ws_warmup_time(const float *x, size_t n, size_t *end) {
   if (nb < 10)
     return 0;
   double *z = malloc(nb * sizeof *z);
-  if (z == NULL)
+  double *log_cache = calloc(WS_LOG_CACHE, sizeof *log_cache);
+  if (z == NULL || log_cache == NULL) {
+    free(z);
+    free(log_cache);
     return WS_ENOMEM;
+  }
   for (size_t j = 0; j < nb; j++) {
     double sum = 0;
     for (size_t i = j * b; i < (j + 1) * b; i++)
-      sum += log(x[i] > 1.0f ? (double)x[i] : 1.0);
+      sum += ws__log_time(x[i], log_cache);
     z[j] = sum / (double)b;
   }
+  free(log_cache);
   /* MSER against a line: the truncation d minimises the residual variance
    * of a least-squares line through z[d..nb), over (nb - d)^2 (plain MSER
    * measures it around the mean). A drift that runs through the whole run
