@@ -29,6 +29,14 @@ int ws__log_span(ws_log *log, const uint8_t **raw, size_t *n);
  * when the log has none. */
 int ws__log_settle(ws_log *log);
 
+/* Internal (tests): holds the log's checker thread (hold 1) where it is,
+ * or lets it go on (0); nothing for a log without one. */
+void ws__log_hold_checker(ws_log *log, int hold);
+
+/* Internal (tests): how many times the reader overtook the log's checker
+ * (which then leaps past it, or stops at the end). */
+size_t ws__log_overtaken(ws_log *log);
+
 /* Internal: the log's iteration track, which ws__log_span's caller unwraps
  * the records' iterations with (ws_iteration_next), in order. */
 ws_iteration_track *ws__log_track(ws_log *log);

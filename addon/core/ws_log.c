@@ -61,15 +61,21 @@ struct ws_log {
   ws_iteration_track track; /* unwraps the records' iterations */
   /* The checker (version 2, large logs): walks the chain of blocks from the
    * first, each one right after the last, verifying checksums, and stops at
-   * the first that is not intact or whole. verified: the blocks it vouched
-   * for; the reader's block `loaded` (counted from the first) is the
-   * checker's block of the same number while loaded < verified: both walk
-   * the same chain, and the reader leaves it only at a block the checker
-   * stopped at, never to come back below verified. */
+   * the first that is not intact or whole. Blocks [vouched_from, verified)
+   * are the ones it vouched for; the reader's block `loaded` (counted from
+   * the first) is the checker's block of the same number while loaded <
+   * verified: both walk the same chain, and the reader leaves it only at a
+   * block the checker stopped at, never to come back below verified. A
+   * checker the reader overtook walks the chain's headers on past it and
+   * vouches again from there (vouched_from moves up, then verified). */
   pthread_t checker;
   int has_checker;
   uint64_t data_start; /* offset of the first block */
   uint64_t loaded;     /* intact blocks the reader loaded */
+  size_t vouched_from; /* atomic: written by the checker before verified */
+  int off_chain;       /* the reader skipped damage: it vouches for itself */
+  size_t overtaken;    /* atomic: times the reader overtook the checker */
+  int held;            /* atomic: the checker waits to be let go (tests) */
   size_t verified;     /* atomic: written by the checker */
   uint64_t checker_at; /* atomic: the checker reads nothing below it */
   uint64_t reader_at;  /* atomic: log->pos as the reader last told it */
@@ -179,9 +185,31 @@ static int view_at(const ws_log *log, uint64_t offset, size_t len, const uint8_t
   return 0;
 }
 
+/* How far past the reader a checker the reader overtook starts vouching
+ * again: the reader checks the blocks in between itself meanwhile. */
+#define CHECKER_LEAP (1u << 20)
+
+/* Returns the position of the first block at least CHECKER_LEAP past
+ * `past` along the chain from pos (block number *done, advanced), walking
+ * the blocks' headers only; or 0 when a header is not intact or a block
+ * not whole before it (the checker stops there). */
+static uint64_t leap(const ws_log *log, uint64_t pos, uint64_t past, size_t *done) {
+  while (pos < past + CHECKER_LEAP) {
+    if (log->size - pos < WS_RECORD_SIZE || !header_valid(log->mem + pos))
+      return 0;
+    uint64_t body = (uint64_t)le32(log->mem + pos + BH_COUNT) * WS_RECORD_SIZE;
+    if (log->size - pos - WS_RECORD_SIZE < body)
+      return 0;
+    pos += WS_RECORD_SIZE + body;
+    (*done)++;
+  }
+  return pos;
+}
+
 /* The checker thread (struct ws_log): verifies the chain of blocks from
  * the first until one is not intact or whole, or the reader asks it to
- * stop, counting them in log->verified. Reads only the log's bytes. */
+ * stop, counting them in log->verified. Overtaken by the reader, it leaps
+ * past it (leap) and vouches from there. Reads only the log's bytes. */
 static void *check_blocks(void *arg) {
   ws_log *log = arg;
   uint64_t pos = log->data_start;
@@ -190,15 +218,23 @@ static void *check_blocks(void *arg) {
          log->size - pos >= WS_RECORD_SIZE) {
     __atomic_store_n(&log->checker_at, pos, __ATOMIC_RELEASE);
     uint64_t reader = __atomic_load_n(&log->reader_at, __ATOMIC_SEQ_CST);
-    if (reader > pos)
-      break; /* overtaken: the reader checks the blocks from there itself */
-    if (pos - reader > CHECKER_AHEAD) {
-      /* Far enough ahead: waits for the reader (ws__log_span wakes it). */
+    if (reader > pos) {
+      /* Overtaken: the reader checks the blocks up to the leap itself. */
+      __atomic_add_fetch(&log->overtaken, 1, __ATOMIC_SEQ_CST);
+      if ((pos = leap(log, pos, reader, &done)) == 0)
+        break;
+      __atomic_store_n(&log->vouched_from, done, __ATOMIC_RELEASE);
+      continue;
+    }
+    if (pos - reader > CHECKER_AHEAD || __atomic_load_n(&log->held, __ATOMIC_SEQ_CST)) {
+      /* Far enough ahead, or held (a test): waits for the reader
+       * (ws__log_span wakes it) or to be let go. */
       pthread_mutex_lock(&log->lock);
       __atomic_store_n(&log->waiting, 1, __ATOMIC_SEQ_CST);
       pthread_cond_broadcast(&log->paused);
       if (!__atomic_load_n(&log->stop, __ATOMIC_SEQ_CST) &&
-          pos - __atomic_load_n(&log->reader_at, __ATOMIC_SEQ_CST) > CHECKER_AHEAD)
+          (pos - __atomic_load_n(&log->reader_at, __ATOMIC_SEQ_CST) > CHECKER_AHEAD ||
+           __atomic_load_n(&log->held, __ATOMIC_SEQ_CST)))
         pthread_cond_wait(&log->moved, &log->lock);
       __atomic_store_n(&log->waiting, 0, __ATOMIC_SEQ_CST);
       pthread_mutex_unlock(&log->lock);
@@ -432,6 +468,9 @@ static int find_block(ws_log *log, uint64_t from, uint64_t *found) {
  * end) as damaged and moves log->pos there. Returns 0, WS_EIO or
  * WS_ENOMEM. */
 static int skip_damage(ws_log *log) {
+  /* Off the checker's chain from here (a leap walked past this block
+   * unchecked): its count of blocks is no longer the reader's. */
+  log->off_chain = 1;
   uint64_t next;
   if (find_block(log, log->pos + 1, &next) != 0)
     return WS_EIO;
@@ -490,8 +529,12 @@ static int load_block(ws_log *log) {
       return complete > 0;
     }
     log->block = raw + WS_RECORD_SIZE;
+    /* verified first: a leap's vouched_from is stored before the blocks
+     * after it are counted in verified. */
+    size_t verified = __atomic_load_n(&log->verified, __ATOMIC_ACQUIRE);
     int vouched =
-        log->loaded < (uint64_t)__atomic_load_n(&log->verified, __ATOMIC_ACQUIRE);
+        !log->off_chain && log->loaded < (uint64_t)verified &&
+        log->loaded >= (uint64_t)__atomic_load_n(&log->vouched_from, __ATOMIC_ACQUIRE);
     if (!vouched && le32(raw + BH_CRC) != ws_crc32c(log->block, (size_t)body)) {
       /* The header is intact but a record is not: the block is lost. The
        * next header is searched from here, not taken at the block's end,
@@ -531,30 +574,6 @@ static int next_v1(ws_log *log, const uint8_t **raw) {
   return 1;
 }
 
-int ws_log_next(ws_log *log, ws_record *rec) {
-  const uint8_t *src;
-  if (log->version == 1) {
-    int got = next_v1(log, &src);
-    if (got != 1)
-      return got;
-  } else {
-    while (log->block_i >= log->block_n) {
-      int got = load_block(log);
-      if (got != 1)
-        return got;
-    }
-    src = log->block + (size_t)log->block_i++ * WS_RECORD_SIZE;
-  }
-  ws__record_decode(src, rec);
-  int64_t it = (int64_t)ws_iteration_next(&log->track, rec);
-  if (log->damage_wants_iter) {
-    log->damage[log->n_damage - 1].before_iteration = it;
-    log->damage_wants_iter = 0;
-  }
-  log->last_iteration = it;
-  return 1;
-}
-
 /* Wakes the checker when it waits for the reader to move on. */
 static void wake_checker(ws_log *log) {
   if (!__atomic_load_n(&log->waiting, __ATOMIC_SEQ_CST))
@@ -584,6 +603,32 @@ static void release_behind(ws_log *log) {
     return;
   munmap((uint8_t *)log->map + log->released, (size_t)(below - log->released));
   log->released = below;
+}
+
+int ws_log_next(ws_log *log, ws_record *rec) {
+  const uint8_t *src;
+  if (log->version == 1) {
+    int got = next_v1(log, &src);
+    if (got != 1)
+      return got;
+  } else {
+    if (log->block_i >= log->block_n)
+      release_behind(log);
+    while (log->block_i >= log->block_n) {
+      int got = load_block(log);
+      if (got != 1)
+        return got;
+    }
+    src = log->block + (size_t)log->block_i++ * WS_RECORD_SIZE;
+  }
+  ws__record_decode(src, rec);
+  int64_t it = (int64_t)ws_iteration_next(&log->track, rec);
+  if (log->damage_wants_iter) {
+    log->damage[log->n_damage - 1].before_iteration = it;
+    log->damage_wants_iter = 0;
+  }
+  log->last_iteration = it;
+  return 1;
 }
 
 int ws__log_span(ws_log *log, const uint8_t **raw, size_t *n) {
@@ -619,6 +664,19 @@ int ws__log_settle(ws_log *log) {
     pthread_cond_wait(&log->paused, &log->lock);
   pthread_mutex_unlock(&log->lock);
   return 1;
+}
+
+void ws__log_hold_checker(ws_log *log, int hold) {
+  if (!log->has_checker)
+    return;
+  pthread_mutex_lock(&log->lock);
+  __atomic_store_n(&log->held, hold, __ATOMIC_SEQ_CST);
+  pthread_cond_signal(&log->moved);
+  pthread_mutex_unlock(&log->lock);
+}
+
+size_t ws__log_overtaken(ws_log *log) {
+  return __atomic_load_n(&log->overtaken, __ATOMIC_SEQ_CST);
 }
 
 ws_iteration_track *ws__log_track(ws_log *log) {

@@ -1,10 +1,39 @@
 /* End of warm-up: MSER against a line on batch means of ln(time) for
  * per-call times, and the end of the initial growth burst for memory. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "ws_internal.h"
 #include "ws_stats.h"
+
+/* Fewest calls whose batch means are computed on two threads: below it the
+ * second thread costs more than it saves. */
+#define TWO_THREADS_CALLS 1000000
+
+/* Batches [j0, j1) of b calls each of x, reduced to their mean ln(time)
+ * into z on one thread; rc: 0 or WS_ENOMEM. */
+typedef struct {
+  const float *x;
+  size_t b, j0, j1;
+  double *z;
+  int rc;
+} log_means;
+
+/* Computes g's batch means (log_means) on the calling thread. Returns g. */
+static void *batch_log_means(void *arg) {
+  log_means *g = arg;
+  double *log_cache = calloc(WS_LOG_CACHE, sizeof *log_cache);
+  g->rc = log_cache == NULL ? WS_ENOMEM : 0;
+  for (size_t j = g->j0; g->rc == 0 && j < g->j1; j++) {
+    double sum = 0;
+    for (size_t i = j * g->b; i < (j + 1) * g->b; i++)
+      sum += ws__log_time(g->x[i], log_cache);
+    g->z[j] = sum / (double)g->b;
+  }
+  free(log_cache);
+  return g;
+}
 
 int ws_warmup_time(const float *x, size_t n, size_t *end) {
   *end = 0;
@@ -15,19 +44,24 @@ int ws_warmup_time(const float *x, size_t n, size_t *end) {
   if (nb < 10)
     return 0;
   double *z = malloc(nb * sizeof *z);
-  double *log_cache = calloc(WS_LOG_CACHE, sizeof *log_cache);
-  if (z == NULL || log_cache == NULL) {
+  if (z == NULL)
+    return WS_ENOMEM;
+  /* The first half of the batches on a second thread when the run is long
+   * (the same values either way). */
+  log_means first = {x, b, 0, nb / 2, z, 0}, second = {x, b, nb / 2, nb, z, 0};
+  pthread_t thread;
+  if (n < TWO_THREADS_CALLS ||
+      pthread_create(&thread, NULL, batch_log_means, &first) != 0) {
+    first.j1 = nb;
+    batch_log_means(&first);
+  } else {
+    batch_log_means(&second);
+    pthread_join(thread, NULL);
+  }
+  if (first.rc != 0 || second.rc != 0) {
     free(z);
-    free(log_cache);
     return WS_ENOMEM;
   }
-  for (size_t j = 0; j < nb; j++) {
-    double sum = 0;
-    for (size_t i = j * b; i < (j + 1) * b; i++)
-      sum += ws__log_time(x[i], log_cache);
-    z[j] = sum / (double)b;
-  }
-  free(log_cache);
   /* MSER against a line: the truncation d minimises the residual variance
    * of a least-squares line through z[d..nb), over (nb - d)^2 (plain MSER
    * measures it around the mean). A drift that runs through the whole run
