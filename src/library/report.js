@@ -111,8 +111,10 @@ async function reportInto(dir, values, warn) {
     import('../report/report.js'),
   ]);
   // The writers of the formats asked for load too (writeFormats takes them
-  // from the module cache; a failure is its to report).
+  // from the module cache; a failure is its to report), and the number
+  // formats their locale data (made at their first use).
   loadWriters(values.formats ?? DEFAULTS.formats).catch(() => {});
+  formatCount(0);
   const logs = readResultLogs(dir, { timed: await decoding });
   const data = logs.timed;
   for (const [name, log] of [

@@ -36,19 +36,25 @@ export function formatRate(perSecond) {
 
 // Formatters made once: toLocaleString with options builds a new one at every
 // call (about 0.1 ms each, over a second for a figure's thousands of labels).
-const COUNT = new Intl.NumberFormat('en-US');
-const TRIMMED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const TICK = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
+// Each is made at its first use, not when this module loads: the first loads
+// the locale data (10 ms), which `report` spends while its log decodes.
+const once = (make) => {
+  let made = null;
+  return () => (made ??= make());
+};
+const COUNT = once(() => new Intl.NumberFormat('en-US'));
+const TRIMMED = once(() => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }));
+const TICK = once(() => new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 }));
 
 /** A count with thousands separators ("1,200"), rounded; '–' for a value that is not a number. */
-export const formatCount = (n) => (Number.isFinite(n) ? COUNT.format(Math.round(n)) : '–');
+export const formatCount = (n) => (Number.isFinite(n) ? COUNT().format(Math.round(n)) : '–');
 
 /** n things: `1 import`, `1,200 growth events`. */
 export const plural = (n, word) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** x to `digits` significant digits, with thousands separators. */
 export function trim(x, digits = 3) {
-  return TRIMMED.format(Number(x.toPrecision(digits)));
+  return TRIMMED().format(Number(x.toPrecision(digits)));
 }
 
 /** A duration in words: "850 ms", "42 s", "40 min", "3 h", "2 days". */
@@ -83,7 +89,7 @@ export function formatP(p) {
 
 /** A tick label: up to six significant digits, thousands separated ("0.25", "2,500"). */
 export function formatTick(v) {
-  return TICK.format(Number(v.toPrecision(6)));
+  return TICK().format(Number(v.toPrecision(6)));
 }
 
 /**

@@ -229,7 +229,9 @@ export async function renderFigures(dir, data, summary, { formats, gnuplot = 'gn
     const onAbort = () => stop.abort();
     if (signal?.aborted) stop.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const drawOne = limited(availableParallelism(), draw);
+    // One gnuplot more than the cores: each spends a part of its time
+    // starting (loading its libraries and fonts) rather than drawing.
+    const drawOne = limited(availableParallelism() + 1, draw);
     try {
       for await (const spec of prepare(data, summary, tmp))
         drawing.push(drawOne(spec, exts, tmp, gnuplot, { timeoutMs, signal: stop.signal }));
