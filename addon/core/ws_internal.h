@@ -152,6 +152,14 @@ void ws__iq_work_free(ws_iq_work *w);
  * place the ranks exactly. */
 double ws__iq_log_mean(const float *b, size_t n, ws_iq_work *w);
 
+/* Internal: writes to out[i] the value of rank rank[i] among y[0..n) (NaN
+ * as +infinity) as ws__order_stats does, in one pass, when the ranks fall
+ * in at most four brackets that a sample of y places them in: returns 1
+ * then, 0 when y is short or a bracket missed its rank (the caller finds
+ * them otherwise), or WS_ENOMEM. */
+int ws__bracketed_ranks(const float *y, size_t n, const size_t *rank, size_t np,
+                        float *out);
+
 /* Internal: returns the median (type 7) of a[0..n), n > 0, reordering a. */
 double ws__median_f32(float *a, size_t n);
 

@@ -235,6 +235,9 @@ int ws_quantiles(const float *y, size_t n, const double *p, size_t np, double *o
 enum { NEED_NONE, NEED_ONE_VALUE, NEED_GATHER };
 
 int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, float *out) {
+  int bracketed = ws__bracketed_ranks(y, n, rank, np, out);
+  if (bracketed != 0)
+    return bracketed == 1 ? 0 : bracketed;
   size_t *start = calloc(WS_HALF_BINS + 1, sizeof *start);
   size_t *at = malloc(WS_HALF_BINS * sizeof *at);
   size_t *low = malloc(WS_HALF_BINS * sizeof *low);
