@@ -135,3 +135,31 @@ void ws_synth_mem_fill(const ws_synth_mem *o, ws_synth_mem_out *out) {
     }
   }
 }
+
+void ws_synth_shape_fill(float *x, size_t n, int shape, ws_rng *rng) {
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = ws_rng_range(rng, 0, 999);
+    switch (shape) {
+    case WS_SHAPE_FEW_WHOLE:
+      x[i] = r < 990 ? (float)(11 + r % 6) : (float)ws_rng_range(rng, 20, 1000000);
+      break;
+    case WS_SHAPE_FRACTIONAL:
+      x[i] = 5000.0f + (float)ws_rng_range(rng, 0, 1000000) / 997.0f;
+      break;
+    case WS_SHAPE_WIDE:
+      x[i] = (float)ws_rng_range(rng, 1, 1000000) * (float)(1 + r % 7);
+      break;
+    case WS_SHAPE_ONE_VALUE:
+      x[i] = 1234.5f;
+      break;
+    case WS_SHAPE_AT_MOST_ONE:
+      x[i] = r < 400 ? 0.0f : r < 800 ? 1.0f : (float)(r - 790);
+      break;
+    default:
+      x[i] = r == 0   ? NAN
+             : r == 1 ? INFINITY
+             : r == 2 ? -INFINITY
+                      : (float)ws_rng_range(rng, 0, 2000) - 1000.5f;
+    }
+  }
+}

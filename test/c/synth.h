@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ws_rng.h"
+
 /* Per-call time model: a lognormal body with AR(1) log noise, heavy-tailed
  * (Pareto) spikes, periodic GC pauses, a tier-up step down early in the run
  * and an optional linear drift. */
@@ -32,6 +34,20 @@ void ws_synth_time_defaults(ws_synth_time *o, size_t calls, uint64_t seed);
 void ws_synth_time_vary(ws_synth_time *o, unsigned i);
 /* Writes o->calls per-call times (ns) into out. */
 void ws_synth_time_fill(const ws_synth_time *o, float *out);
+
+/* Times of the shapes order statistics meet (ws_synth_shape_fill). */
+enum {
+  WS_SHAPE_FEW_WHOLE = 0, /* whole ns on six values, 1 % outliers up to 1 ms */
+  WS_SHAPE_FRACTIONAL,    /* 5-6 µs, fractional, hardly a tie */
+  WS_SHAPE_WIDE,          /* whole values over six decades */
+  WS_SHAPE_ONE_VALUE,     /* every value 1234.5 */
+  WS_SHAPE_AT_MOST_ONE,   /* 40 % zeros, 40 % ones, the rest 2-209 */
+  WS_SHAPE_SIGNED,        /* -1000.5..999.5, with NaN and both infinities */
+  WS_SHAPES
+};
+
+/* Writes n times of shape `shape` (WS_SHAPE_*) drawn from rng into x. */
+void ws_synth_shape_fill(float *x, size_t n, int shape, ws_rng *rng);
 
 /* How linear memory grows when the heap top outgrows it: realistic
  * policies of wasm runtimes (docs/verdicts.md, "Growth events"). */

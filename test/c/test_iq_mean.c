@@ -1,12 +1,13 @@
 /* Tests ws__iq_log_mean (addon/core/stats/ws_iq_mean.c) against a sorted
  * reference: the mean of ln over the ranks n/4 .. n - n/4 - 1, on times of
- * every shape the drift meets (whole ns in a few values, fractional, wide,
- * all equal, at most 1, tiny batches), and that its tables are zero again
+ * every shape the drift meets (synth.h's shapes but the signed one, and
+ * tiny batches), and that its tables are zero again
  * after each batch (they are reused). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "synth.h"
 #include "ws_internal.h"
 #include "ws_rng.h"
 
@@ -41,31 +42,6 @@ static int tables_zero(const ws_iq_work *w) {
   return 1;
 }
 
-/* x[0..n) of shape `shape`: 0 whole ns in a few values with rare outliers,
- * 1 fractional times, 2 whole times spread over five decades, 3 all one
- * value, 4 zeros, ones and a few larger. */
-static void fill(float *x, size_t n, int shape, ws_rng *rng) {
-  for (size_t i = 0; i < n; i++) {
-    uint64_t r = ws_rng_range(rng, 0, 999);
-    switch (shape) {
-    case 0:
-      x[i] = r < 990 ? (float)(11 + r % 6) : (float)ws_rng_range(rng, 20, 1000000);
-      break;
-    case 1:
-      x[i] = 5000.0f + (float)ws_rng_range(rng, 0, 1000000) / 997.0f;
-      break;
-    case 2:
-      x[i] = (float)ws_rng_range(rng, 1, 100000) * (float)(1 + r % 7);
-      break;
-    case 3:
-      x[i] = 1234.5f;
-      break;
-    default:
-      x[i] = r < 400 ? 0.0f : r < 800 ? 1.0f : (float)(r - 790);
-    }
-  }
-}
-
 static void test_shapes(void) {
   ws_iq_work w;
   CHECK(ws__iq_work_init(&w) == 0);
@@ -73,10 +49,10 @@ static void test_shapes(void) {
   ws_rng_seed(&rng, 7);
   const size_t sizes[] = {4, 5, 7, 9, 100, 4099, 166667};
   float *x = malloc(166667 * sizeof *x);
-  for (int shape = 0; shape < 5; shape++)
+  for (int shape = 0; shape < WS_SHAPE_SIGNED; shape++)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
       size_t n = sizes[s];
-      fill(x, n, shape, &rng);
+      ws_synth_shape_fill(x, n, shape, &rng);
       double got = ws__iq_log_mean(x, n, &w), want = reference(x, n);
       CHECK(fabs(got - want) <= 1e-12 * (fabs(want) > 1 ? fabs(want) : 1));
       CHECK(tables_zero(&w));
