@@ -88,13 +88,26 @@ static inline float ws__key_float(uint32_t k) {
  * additions. */
 #define WS_KEY_LANES 4
 
+/* What ws__count_high saw: the lowest and the highest bin counted, the
+ * least and the greatest key, and whether every value is a whole number
+ * (below 2^31 in size; times decoded from a log always are). */
+typedef struct {
+  uint32_t lo, hi;
+  uint32_t least, most;
+  int whole;
+} ws_key_span;
+
 /* Internal: counts the high halves of the keys of b[0..n) (0 < n <
  * 2^32) into lanes (WS_KEY_LANES tables of WS_HALF_BINS counts, zero on
- * entry), folded into the first table, the others zero again; stores the
- * lowest and the highest bin counted in *lo and *hi. The caller zeroes
- * lanes[*lo..*hi] once done with them. */
-void ws__count_high(const float *b, size_t n, uint32_t *lanes, uint32_t *lo,
-                    uint32_t *hi);
+ * entry), folded into the first table, the others zero again, and stores
+ * what it saw in *span. The caller zeroes lanes[span->lo..span->hi] once
+ * done with them. */
+void ws__count_high(const float *b, size_t n, uint32_t *lanes, ws_key_span *span);
+
+/* Internal: when the values span counted are whole numbers and bin is
+ * narrower than 1 (its values below 256 in size), stores in *value the one
+ * value its counted values can have and returns 1; else returns 0. */
+int ws__bin_value(const ws_key_span *span, uint32_t bin, float *value);
 
 /* Internal: stores the least and the greatest key of y[0..n) in *least
  * and *most (UINT32_MAX and 0 when n is 0). */

@@ -28,14 +28,16 @@ static void three_quantiles(float *a, size_t m, double q[3]) {
 /* Writes the nearest-rank p10, median and p90 of y[0..m) (m > 0, m <
  * 2^32, NaN as +infinity) to q[0..3), as three_quantiles does, without
  * reordering y: lanes (ws__count_high's, zero on entry and again on return)
- * count the high halves of the values' keys to find the bin of each rank; a
- * second pass finds the least and the greatest key of each of those bins. A
- * bin of one value holds its rank's value; only the values of the other
- * bins are copied to group (m floats) and selected among. */
+ * count the high halves of the values' keys to find the bin of each rank,
+ * stored in *span with the window's least and greatest key. A bin of one
+ * whole value (ws__bin_value) is its rank's value; else a second pass finds
+ * the least and the greatest key of each of those bins. A bin of one value
+ * holds its rank's value; only the values of the other bins are copied to
+ * group (m floats) and selected among. */
 static void window_quantiles(const float *y, size_t m, uint32_t *lanes, float *group,
-                             double q[3]) {
-  uint32_t lo, hi;
-  ws__count_high(y, m, lanes, &lo, &hi);
+                             double q[3], ws_key_span *span) {
+  ws__count_high(y, m, lanes, span);
+  uint32_t lo = span->lo, hi = span->hi;
   const size_t rank[3] = {rank_of(0.1, m), rank_of(0.5, m), rank_of(0.9, m)};
   uint32_t bin[3], b = lo;
   size_t size[3], start[3], below = 0;
@@ -47,6 +49,17 @@ static void window_quantiles(const float *y, size_t m, uint32_t *lanes, float *g
     start[j] = below; /* the rank of the bin's first value */
   }
   memset(lanes + lo, 0, (hi - lo + 1) * sizeof *lanes);
+  /* Whole times in bins narrower than 1: each bin is its one value. */
+  int known = 0;
+  for (int j = 0; j < 3; j++) {
+    float v;
+    if (ws__bin_value(span, bin[j], &v)) {
+      q[j] = v;
+      known++;
+    }
+  }
+  if (known == 3)
+    return;
   const uint32_t bins[WS_BIN_SLOTS] = {bin[0], bin[1], bin[2], UINT32_MAX};
   uint32_t least[WS_BIN_SLOTS], most[WS_BIN_SLOTS];
   ws__bin_extremes(y, m, bins, least, most);
@@ -103,16 +116,19 @@ int ws_decimate_bands(const float *y, size_t n, size_t buckets, size_t window,
   for (size_t b = 0; b < buckets; b++) {
     size_t lo = part_start(b, n, buckets), hi = part_start(b + 1, n, buckets);
     double *o = out + b * WS_BAND_FIELDS;
-    uint32_t least, most;
-    ws__key_range(y + lo, hi - lo, &least, &most);
-    size_t imax = lo + ws__first_key(y + lo, hi - lo, most);
     size_t width = hi - lo < window ? window : hi - lo;
     size_t centre = lo + (hi - lo) / 2;
     size_t start = centre > width / 2 ? centre - width / 2 : 0;
     if (start + width > n)
       start = n - width;
     double q[3];
-    window_quantiles(y + start, width, lanes, scratch, q);
+    ws_key_span span;
+    window_quantiles(y + start, width, lanes, scratch, q, &span);
+    /* The bucket's least and greatest: its window's when they are one. */
+    uint32_t least = span.least, most = span.most;
+    if (start != lo || width != hi - lo)
+      ws__key_range(y + lo, hi - lo, &least, &most);
+    size_t imax = lo + ws__first_key(y + lo, hi - lo, most);
     o[WS_BAND_FIRST] = (double)lo;
     o[WS_BAND_LAST] = (double)(hi - 1);
     o[WS_BAND_MIN] = ws__key_float(least);

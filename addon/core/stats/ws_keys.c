@@ -3,6 +3,8 @@
  * greatest key of all values or of a few bins, four values at a time
  * (GCC's vector extension: SSE2, NEON or plain code, whatever the target
  * has; a scalar pass spent 5.7 ns a value on three bins, this one 2.3). */
+#include <math.h>
+
 #include "ws_internal.h"
 
 /* Four keys, and four signed lanes (the arithmetic shift and the NaN test). */
@@ -106,28 +108,69 @@ void ws__bin_extremes(const float *y, size_t n, const uint32_t bins[WS_BIN_SLOTS
   }
 }
 
-void ws__count_high(const float *b, size_t n, uint32_t *lanes, uint32_t *lo,
-                    uint32_t *hi) {
-  uint32_t mn = WS_HALF_BINS - 1, mx = 0;
+/* Four floats (the wholeness test's conversions). */
+typedef float float4 __attribute__((vector_size(16)));
+typedef int32_t int4w __attribute__((vector_size(16)));
+
+void ws__count_high(const float *b, size_t n, uint32_t *lanes, ws_key_span *span) {
+  key4 lo = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX}, hi = {0, 0, 0, 0};
+  int4w whole = {-1, -1, -1, -1};
   size_t i = 0;
-  for (; i + WS_KEY_LANES <= n; i += WS_KEY_LANES)
-    for (size_t l = 0; l < WS_KEY_LANES; l++) {
-      uint32_t h = ws__float_key(b[i + l]) >> 16;
-      lanes[l * WS_HALF_BINS + h]++;
-      mn = h < mn ? h : mn;
-      mx = h > mx ? h : mx;
-    }
-  for (; i < n; i++) {
-    uint32_t h = ws__float_key(b[i]) >> 16;
-    lanes[h]++;
-    mn = h < mn ? h : mn;
-    mx = h > mx ? h : mx;
+  for (; i + 4 <= n; i += 4) {
+    key4 k = keys_of(b + i);
+    float4 v;
+    memcpy(&v, b + i, sizeof v);
+    /* Whole when below 2^31 in size (not NaN) and a round trip through
+     * int32 keeps it; the others go through as 0.5, never whole. (Casts
+     * between vectors reinterpret their bits.) */
+    int4w bits = (int4w)v;
+    int4w small = (int4w)((float4)(bits & 0x7fffffff) < 2147483648.0f);
+    float4 w =
+        (float4)((bits & small) | ((int4w)(float4){0.5f, 0.5f, 0.5f, 0.5f} & ~small));
+    whole &= small & (int4w)(__builtin_convertvector(__builtin_convertvector(w, int4w),
+                                                     float4) == w);
+    for (size_t l = 0; l < WS_KEY_LANES; l++)
+      lanes[l * WS_HALF_BINS + (k[l] >> 16)]++;
+    lo = least_of(k, lo);
+    hi = most_of(k, hi);
   }
-  for (uint32_t h = mn; h <= mx; h++)
+  uint32_t least = UINT32_MAX, most = 0;
+  int all_whole = 1;
+  for (int l = 0; l < 4; l++) {
+    least = lo[l] < least ? lo[l] : least;
+    most = hi[l] > most ? hi[l] : most;
+    all_whole &= whole[l] != 0;
+  }
+  for (; i < n; i++) {
+    uint32_t k = ws__float_key(b[i]);
+    lanes[k >> 16]++;
+    least = k < least ? k : least;
+    most = k > most ? k : most;
+    all_whole &=
+        b[i] == b[i] && fabsf(b[i]) < 2147483648.0f && b[i] == (float)(int32_t)b[i];
+  }
+  for (uint32_t h = least >> 16; n > 0 && h <= most >> 16; h++)
     for (size_t l = 1; l < WS_KEY_LANES; l++) {
       lanes[h] += lanes[l * WS_HALF_BINS + h];
       lanes[l * WS_HALF_BINS + h] = 0;
     }
-  *lo = mn;
-  *hi = mx;
+  *span = (ws_key_span){.lo = least >> 16,
+                        .hi = most >> 16,
+                        .least = least,
+                        .most = most,
+                        .whole = all_whole};
+}
+
+int ws__bin_value(const ws_key_span *span, uint32_t bin, float *value) {
+  if (!span->whole)
+    return 0;
+  float lo = ws__key_float(bin << 16), hi = ws__key_float(bin << 16 | 0xffffu);
+  /* A bin narrower than 1 holds at most one whole number. */
+  if (!(hi - lo < 1.0f))
+    return 0;
+  float v = ceilf(lo);
+  if (!(v <= hi))
+    return 0;
+  *value = v == 0.0f ? copysignf(0.0f, hi) : v; /* a zero's sign is its bin's */
+  return 1;
 }
