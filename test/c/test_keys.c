@@ -59,7 +59,8 @@ static void test_bin_value(void) {
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     float v = NAN;
     uint32_t bin = ws__float_key(values[i]) >> 16;
-    CHECK(ws__bin_value(&whole, bin, &v) == 1 && ws__float_key(v) == ws__float_key(values[i]));
+    CHECK(ws__bin_value(&whole, bin, &v) == 1 &&
+          ws__float_key(v) == ws__float_key(values[i]));
     CHECK(ws__bin_value(&not_whole, bin, &v) == 0);
   }
   /* From 256 on a bin holds two whole numbers or more. */
