@@ -703,8 +703,11 @@ test('a damaged stretch in the middle of a log: report and export keep every int
   assert.equal(s.samples.damage.stretches[0].offset, d.offset);
   assert.equal(s.iterations.completed, 20000);
   // Clean, but the damage took samples with it: a sampled series may be left
-  // with too few after warm-up to judge (few-samples), never a finding.
-  assertClean({ ...s, inconclusive: s.inconclusive.filter((u) => u.reason !== 'few-samples') });
+  // with too few after warm-up to judge (few-samples), or its climb cut
+  // before it levels off (still-rising: seen once under CI's load), never a
+  // finding.
+  const lostSamples = ['few-samples', 'still-rising'];
+  assertClean({ ...s, inconclusive: s.inconclusive.filter((u) => !lostSamples.includes(u.reason)) });
 
   const exp = await runCli(['export', out, '--csv']);
   assert.equal(exp.code, 0, exp.stderr);

@@ -141,7 +141,23 @@ test('compare of modules whose producers section is markup and escapes: its term
   const arm = join(dir, 'arm.wasm');
   writeFileSync(arm, Buffer.concat([readFileSync(HOSTILE), customSection('producers', producers)]));
   const out = join(dir, 'cmp');
-  const r = await runCli(['compare', arm, arm, '--call', SCRIPT, '--blocks', '4', '--block-calls', '300', '-o', out]);
+  // Escaping is the subject, not a verdict: no timing gate (two arms of the
+  // same module once read as slower under CI's own load).
+  const r = await runCli([
+    'compare',
+    arm,
+    arm,
+    '--call',
+    SCRIPT,
+    '--blocks',
+    '4',
+    '--block-calls',
+    '300',
+    '--fail-if-slower',
+    'none',
+    '-o',
+    out,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(`${r.stdout}${r.stderr}`.includes('\\x1b]0;x\\x07'), 'the producers line shows the escape');
   assertInert(r.stdout, 'compare: stdout', { markup: false });
