@@ -272,36 +272,22 @@ int ws__order_stats(const float *y, size_t n, const size_t *rank, size_t np, flo
   for (size_t b = 0; b < WS_HALF_BINS; b++)
     start[b + 1] += start[b]; /* start[b]: the keys below bin b */
   ranks_in_order(rank, np, order);
-  uint32_t slot[WS_BIN_SLOTS] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
-  size_t bins = 0;
   for (size_t j = 0, b = 0; j < np; j++) {
     while (start[b + 1] <= rank[order[j]])
       b++;
-    if (!need[b] && bins < WS_BIN_SLOTS)
-      slot[bins] = (uint32_t)b;
-    bins += !need[b];
     need[b] = NEED_ONE_VALUE;
     least[b] = UINT32_MAX;
     most[b] = 0;
   }
   /* The least and the greatest key of each bin holding a rank: a bin of one
-   * value (whole times below 256 ns are one a bin) is never gathered. A few
-   * bins are looked at together, four values at a time. */
-  if (bins <= WS_BIN_SLOTS) {
-    uint32_t lo[WS_BIN_SLOTS], hi[WS_BIN_SLOTS];
-    ws__bin_extremes(y, n, slot, lo, hi);
-    for (size_t j = 0; j < bins; j++) {
-      least[slot[j]] = lo[j];
-      most[slot[j]] = hi[j];
+   * value (whole times below 256 ns are one a bin) is never gathered. */
+  for (size_t i = 0; i < n; i++) {
+    uint32_t k = ws__float_key(y[i]), h = k >> 16;
+    if (need[h]) {
+      least[h] = k < least[h] ? k : least[h];
+      most[h] = k > most[h] ? k : most[h];
     }
-  } else
-    for (size_t i = 0; i < n; i++) {
-      uint32_t k = ws__float_key(y[i]), h = k >> 16;
-      if (need[h]) {
-        least[h] = k < least[h] ? k : least[h];
-        most[h] = k > most[h] ? k : most[h];
-      }
-    }
+  }
   size_t gathered = 0;
   for (size_t k = 0; k < WS_HALF_BINS; k++) {
     at[k] = gathered;

@@ -30,6 +30,15 @@ void ws__iq_work_free(ws_iq_work *w) {
   *w = (ws_iq_work){0};
 }
 
+/* Returns ln v times how many of the c values v of ranks *r.. lie in
+ * ranks [k1, k2], and moves *r past them: one run of equal values. */
+static double run_in_middle(size_t *r, size_t c, float v, size_t k1, size_t k2,
+                            double *cache) {
+  size_t from = *r > k1 ? *r : k1, to = *r + c - 1 < k2 ? *r + c - 1 : k2;
+  *r += c;
+  return from <= to ? (double)(to - from + 1) * ws__log_time(v, cache) : 0.0;
+}
+
 /* Returns the sum of ln of the values of ranks [k1, k2] that fall in high
  * bin `bin`, whose values' low halves low[lo..hi] counts (zeroed on
  * return) and whose first value has rank `below`. */
@@ -42,10 +51,7 @@ static double bin_sum(uint32_t *low, uint32_t lo, uint32_t hi, uint32_t bin, siz
     if (c == 0)
       continue;
     low[l] = 0;
-    size_t from = r > k1 ? r : k1, to = r + c - 1 < k2 ? r + c - 1 : k2;
-    if (from <= to)
-      sum += (double)(to - from + 1) * ws__log_time(ws__key_float(bin << 16 | l), cache);
-    r += c;
+    sum += run_in_middle(&r, c, ws__key_float(bin << 16 | l), k1, k2, cache);
   }
   return sum;
 }
@@ -66,10 +72,7 @@ static int counts_alone(ws_iq_work *w, const ws_key_span *span, uint32_t bin1,
     float v;
     if (!ws__bin_value(span, h, &v))
       return 0;
-    size_t from = r > k1 ? r : k1, to = r + c - 1 < k2 ? r + c - 1 : k2;
-    if (from <= to)
-      s += (double)(to - from + 1) * ws__log_time(v, w->log_cache);
-    r += c;
+    s += run_in_middle(&r, c, v, k1, k2, w->log_cache);
   }
   *sum = s;
   return 1;
