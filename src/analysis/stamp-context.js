@@ -1,10 +1,11 @@
 // The stamps' whole cost where the module runs (--time-split;
 // docs/allocator.md, "Where a call's time goes"), per op, from the
 // time-split pass's randomized experiment rather than from a calibration
-// loop: one scenario call in four is a control call, stamped nowhere, and
-// which allocator calls are stamped (and which samples are null) is drawn
-// at random, so the calls of each kind differ on average by their stamps
-// alone. Each call is compared with the same call of the timed pass (same
+// loop: one block of scenario calls in four is of control calls, stamped
+// nowhere (the calls that settle a change between the two are left out by
+// the caller), and which allocator calls are stamped (and which samples
+// are null) is drawn at random, so the calls of each kind differ on
+// average by their stamps alone. Each call is compared with the same call of the timed pass (same
 // seed: same op, same input), which takes the input's share of the time's
 // spread away; a trimmed mean per group keeps preemptions (of either pass)
 // out. Numbers only.

@@ -27,10 +27,9 @@ export const ADVICE_SHARE = { allocator: 0.1, glue: 0.25, grow: 0.05 };
  * outer, what a stamped call costs more than a plain one; inner, what the
  * stamps put between their two clock reads (an empty function's interval);
  * innerSd, the rounds' spread of inner (MAD as a standard deviation).
- * The rounds come from before the first call, every slow sample and after
- * the last: their medians over the whole pass (a round at a slow sample is
- * often preempted: rounds near a call, rather than all, moved a churn
- * fixture's corrected call time to -460 ns).
+ * The rounds come from before the first call and after the last: their
+ * medians over both (rounds near a call, rather than all, once moved a
+ * churn fixture's corrected call time to -460 ns).
  */
 export function stampCosts(rounds) {
   const out = {};
@@ -41,6 +40,9 @@ export function stampCosts(rounds) {
   }
   return out;
 }
+
+/** Whether call i settles a change between stamped and control calls (alloc-timing.js: compared in neither). */
+const settling = (c, i) => (c.settling?.[i] ?? 0) === 1;
 
 /** Call i's stamps whose cost stays the calibration's (cost: stampCosts's): ns. */
 const calibratedStamps = (c, i, { u, g }) => (c.allocs[i] - c.sampled[i]) * u.outer + c.grows[i] * g.outer;
@@ -84,7 +86,8 @@ function opContexts(raw, timed, warmupCalls, ops, cost, n) {
   let aligned = timed.elapsed.length >= n;
   for (let i = 0; aligned && i < n; i++) aligned = timed.op[i] === raw.op[i];
   const rows = ops.map(() => []);
-  for (let i = warmupCalls; i < n; i++)
+  for (let i = warmupCalls; i < n; i++) {
+    if (settling(c, i)) continue;
     rows[raw.op[i]]?.push({
       d: raw.calls[i] - (aligned ? timed.elapsed[i] : 0) - calibratedStamps(c, i, cost),
       control: c.control?.[i] ?? 0,
@@ -92,6 +95,7 @@ function opContexts(raw, timed, warmupCalls, ops, cost, n) {
       sampled: c.sampled[i],
       nulls: c.nulls[i],
     });
+  }
   const fallback = { x: cost.x.outer, a: cost.a.outer, n: cost.a.outer };
   // An op with no calls read keeps the calibration's costs (contextCosts of none).
   return { aligned, byOp: pooledCosts(rows.map((r) => contextCosts(r, fallback))), none: contextCosts([], fallback) };
@@ -264,11 +268,11 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   const context = opContexts(raw, timed, warmupCalls, ops, cost, n);
   const parts = [];
   for (let i = 0; i < n; i++) parts.push(partsOf(c, i, raw.calls[i], cost, context.byOp[raw.op[i]] ?? context.none));
-  // The parts come from the stamped calls (a control call has none); ranked
-  // by their time with the stamps taken off (a sampled call is slower by its stamps).
+  // The parts come from the stamped calls (a control call has none), settled
+  // ones; ranked by their time with the stamps taken off (a sampled call is slower by its stamps).
   const control = (i) => (c.control?.[i] ?? 0) === 1;
   const corrected = parts.map((p) => p.call);
-  const stampedOp = Array.from({ length: n }, (_, i) => (control(i) ? -1 : raw.op[i]));
+  const stampedOp = Array.from({ length: n }, (_, i) => (control(i) || settling(c, i) ? -1 : raw.op[i]));
   const cuts = opQuantiles(corrected, stampedOp, warmupCalls, ops.length, TYPICAL);
   const timedCuts = opQuantiles(timed.elapsed, timed.op, warmupCalls, ops.length, TYPICAL);
   // Paired with the timed pass, a call counts when it is typical in both
@@ -278,7 +282,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
   const timedNs = aligned ? null : trimmedMeans(timed.elapsed, timed.op, warmupCalls, timedCuts);
   const typicalTimed = (i) => !aligned || timed.elapsed[i] <= timedCuts[raw.op[i]];
   // The control calls' time, by the same rule: the parts' sum's check within the pass.
-  const controlOp = Array.from({ length: n }, (_, i) => (control(i) ? raw.op[i] : -1));
+  const controlOp = Array.from({ length: n }, (_, i) => (control(i) && !settling(c, i) ? raw.op[i] : -1));
   const controlCuts = opQuantiles(corrected, controlOp, warmupCalls, ops.length, TYPICAL);
   const checks = ops.map(() => ({ timed: 0, diff: 0, diffSq: 0, control: 0, controlTimed: 0, controls: 0 }));
   const per = ops.map(() => ({
@@ -311,7 +315,7 @@ export function timeSplitSummary(raw, timed, warmupCalls, ops) {
     g.ns += p.call;
     g.growNs += p.grow;
     g.grows += c.grows[i];
-    if (i < warmupCalls || !typicalTimed(i)) continue;
+    if (i < warmupCalls || settling(c, i) || !typicalTimed(i)) continue;
     const k = checks[o];
     if (control(i)) {
       if (p.call > controlCuts[o]) continue;

@@ -7,15 +7,15 @@
 // module's counters tell them (every one, sampled or not); and per op, kind
 // and size class the sampled events and their time. Each sampled exit
 // draws the countdown to the next sampled allocator call, 1 in N on average
-// with N per op (samplingRate). One scenario call in CONTROL_EVERY, drawn at
-// random, is a control call, stamped nowhere (the stamps' whole cost where
-// the module runs is the stamped calls' time against theirs: the
-// analysis's stamp-context.js). The stamps' own cost is also measured in
-// the same worker, before the first call, at every slow sample and after
-// the last, on the calibration module: the same wrappers around empty
-// functions, whose events go through the same hooks into a slot of their
-// own (the rounds between calls also keep the hooks' code and data warm:
-// without them a stamp cost twice as much where the module runs).
+// with N per op (samplingRate). The scenario's calls come in blocks of
+// CONTROL_BLOCK, one block in CONTROL_EVERY, drawn at random, of control calls,
+// stamped nowhere (the stamps' whole cost where the module runs is the
+// stamped calls' time against theirs: the analysis's stamp-context.js);
+// the first SETTLE_CALLS calls after a change between the two are settling
+// calls, compared in neither. The stamps' own cost is also measured in the
+// same worker, before the first call and after the last, on the
+// calibration module: the same wrappers around empty functions, whose
+// events go through the same hooks into a slot of their own.
 import { CTL, ALLOC_EVENT as EVENT } from '../protocol.js';
 import { glueAllocatorNames } from './allocator/glue-names.js';
 import { HOOK_MODULE } from './allocator/instrument.js';
@@ -37,13 +37,12 @@ const TIME_BINS_PER_OCTAVE = 4;
 const CELL = 2 + TIME_BINS;
 // The allocator's event kinds as the per-op tables index them.
 const KINDS = [EVENT.alloc, EVENT.free, EVENT.realloc];
-// Calls of each calibration loop per round, and rounds before and after the pass.
+// Calls of each calibration loop per round, and rounds before the first call and after the last.
 // Many short rounds: the analysis takes their median, which a preemption in a few cannot move.
-// CAL_ROUNDS before the first call and after the last, SAMPLE_ROUNDS at each slow sample
-// between (the machine's load changes during a run: the medians are over all of them).
+// None between calls: a round there left the module's next calls slower (on
+// lz4-wasm-nodejs by 3 to 4 % of a 5 µs call), its own code and data in the caches.
 const CAL_CALLS = 4000;
 const CAL_ROUNDS = 25;
-const SAMPLE_ROUNDS = 3;
 // The sampler: sampled allocator calls per call the rate aims at (each one
 // leaves wasm twice and reads the clock twice), and the samples per op it
 // keeps at least over the pass (the rate is lowered to keep them).
@@ -53,11 +52,20 @@ const MIN_SAMPLES = 1000;
 // between, where the real ones are taken (the stamps cost more there, with
 // the module's code between them, than in the calibration's tight loop).
 const NULL_EVERY = 4;
-// One call in CONTROL_EVERY (a scenario's, drawn at random before it runs)
-// is a control call: the module's wrappers then stamp and count nothing,
-// so that the analysis can measure the stamps' whole cost where the module
-// runs, the stamped calls' time against the control calls'.
+// One block of CONTROL_BLOCK scenario calls in CONTROL_EVERY (drawn at random before
+// its first call) is a block of control calls: the module's wrappers then
+// stamp and count nothing, so that the analysis can measure the stamps'
+// whole cost where the module runs, the stamped calls' time against the
+// control calls'. A change between the two carries over into the next
+// calls (a crossover's carryover: on lz4-wasm-nodejs the first control call
+// after stamped ones ran 5 to 25 % slower, the first stamped call after
+// control ones 2 to 3 times slower; the control calls, when every fourth
+// call was one, 4 to 6 % slower than in a pass of control calls alone), so
+// the calls come in blocks, and the first SETTLE_CALLS calls after a change are
+// settling calls, analysed in neither group.
 const CONTROL_EVERY = 4;
+export const CONTROL_BLOCK = 16;
+export const SETTLE_CALLS = 2;
 
 // The per-call numbers, by name: raw sums of stamped intervals (ns) and
 // counts. A call's numbers lie side by side (one record of PER_CALL.length
@@ -83,6 +91,7 @@ const PER_CALL = [
   'exports',
   'nestedExports', // export stamps inside another export's
   'control', // 1: a control call (nothing stamped or counted)
+  'settling', // 1: one of the first SETTLE_CALLS calls after a change between stamped and control calls
 ];
 
 const sizeClass = (size) => (size < 2 ? 0 : 31 - Math.clz32(size));
@@ -103,7 +112,7 @@ export function samplingRate(eventsPerCall, expectedCalls) {
  * The pass's state; loads binaryen first. control: the ring's control
  * words (CALL: 1 + the op running, 0 outside a call; ITERATION: the call's
  * iteration); firstIteration: the pass's first; iterations: its calls.
- * Returns { transform, wrap(fn, k), start(ops, pristine), sample(done), end(done), result(done) }.
+ * Returns { transform, wrap(fn, k), start(ops, pristine), end(done), result(done) }.
  * Long: the hooks share the pass's state.
  */
 export async function createTiming({ control, firstIteration, iterations }) {
@@ -132,7 +141,9 @@ export async function createTiming({ control, firstIteration, iterations }) {
   let exportDepth = 0;
   let exportCall = -1;
   const countdown = xorshift32(0x9e3779b9); // the countdowns, the same in every pass
-  const controlDraw = xorshift32(0x6c078965); // the control calls, the same in every pass
+  const controlDraw = xorshift32(0x6c078965); // the control blocks, the same in every pass
+  let wrappedCalls = 0; // scenario calls through the wrapper so far
+  let sinceChange = SETTLE_CALLS; // calls since the last change between stamped and control
   // Whether the running call is stamped (the module's ON import; 0 in a control call).
   const on = new WebAssembly.Global({ value: 'i32', mutable: true }, 1);
   let stamping = true; // on's value
@@ -299,20 +310,29 @@ export async function createTiming({ control, firstIteration, iterations }) {
       return { bytes: result.bytes, imports: { [HOOK_MODULE]: hooks }, alone: false };
     },
     /**
-     * A scenario's op k's function fn, called through a wrapper that draws
-     * whether the call is a control call (CONTROL_EVERY), says so to the
-     * module (ON) and files it.
+     * A scenario's op k's function fn, called through a wrapper that, at a
+     * block's first call, draws whether its calls are control calls
+     * (CONTROL_BLOCK, CONTROL_EVERY), says so to the module (ON) and files the call
+     * as control or stamped, and as settling when it is one of the first
+     * SETTLE_CALLS calls after a change.
      */
     wrap(fn, k) {
       return wrapOp(fn, k, () => {
-        const control = controlDraw() % CONTROL_EVERY === 0;
-        // Written only when it changes: a write from JS costs about 15 ns.
-        if (control === stamping) {
-          stamping = !control;
-          on.value = control ? 0 : 1;
+        if (wrappedCalls++ % CONTROL_BLOCK === 0) {
+          const control = controlDraw() % CONTROL_EVERY === 0;
+          // Written only when it changes: a write from JS costs about 15 ns.
+          if (control === stamping) {
+            stamping = !control;
+            on.value = control ? 0 : 1;
+            sinceChange = 0;
+          }
         }
         const i = index();
-        if (i >= 0) record[at(i) + F.control] = control ? 1 : 0;
+        if (i >= 0) {
+          record[at(i) + F.control] = stamping ? 0 : 1;
+          record[at(i) + F.settling] = sinceChange < SETTLE_CALLS ? 1 : 0;
+        }
+        sinceChange++;
       });
     },
     /** Before the first call: the run's ops are known (opCount), the stamps' cost measured. */
@@ -325,10 +345,6 @@ export async function createTiming({ control, firstIteration, iterations }) {
       const module = new pristine.Module(calibrationModule());
       cal = new pristine.Instance(module, { [HOOK_MODULE]: hooks }).exports;
       calibrate(CAL_ROUNDS, 0);
-    },
-    /** At a slow sample, between calls (done: the calls done): a few rounds of the calibration. */
-    sample(done) {
-      calibrate(SAMPLE_ROUNDS, done);
     },
     /** After the last call (done: the calls done): the stamps' cost measured again. */
     end(done) {

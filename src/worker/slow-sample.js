@@ -9,12 +9,11 @@ import { createSources } from './allocator/sources.js';
 import { createStatsReader } from './stats-values.js';
 
 /**
- * The sampler of a run: memories (memories.js), held (held.js), the
- * time-split pass's timing (alloc-timing.js, or null), and the loop's first
- * iteration. Its state is the allocator sources, made again
+ * The sampler of a run: memories (memories.js), held (held.js) and the
+ * loop's first iteration. Its state is the allocator sources, made again
  * when new instances appeared.
  */
-export function createSlowSampler({ memories, held, timing = null, firstIteration }) {
+export function createSlowSampler({ memories, held, firstIteration }) {
   const readStats = createStatsReader();
   let sources = null;
   let sourcesSeen = 0;
@@ -43,7 +42,6 @@ export function createSlowSampler({ memories, held, timing = null, firstIteratio
       current().sample(emit);
       const censused = memories.censused();
       for (let k = 0; k < censused; k++) addon.census(runner, k, true);
-      timing?.sample(addon.completed(runner) - firstIteration);
       blockContents?.sample(addon.completed(runner) - firstIteration, elapsedMs, censused);
       const own = prepared.native ? addon.nativeHeap(runner) : null;
       if (own) {

@@ -127,7 +127,7 @@ async function createState() {
     enter,
     post,
   });
-  w.slow = createSlowSampler({ memories, held: w.held, timing, firstIteration: w.firstIteration });
+  w.slow = createSlowSampler({ memories, held: w.held, firstIteration: w.firstIteration });
   w.runner = null;
   w.blockContents = null;
   return w;

@@ -59,6 +59,7 @@ function synthetic(
     'exports',
     'nestedExports',
     'control',
+    'settling',
   ];
   const calls = Object.fromEntries(names.map((k) => [k, new Array(n).fill(0)]));
   const elapsed = [];
@@ -238,6 +239,39 @@ test('timeSplitSummary: each call against the timed pass’s same call, so that 
   const shuffled = { elapsed, op: Uint16Array.from({ length: 400 }, (_, i) => i % 2) };
   const t = timeSplitSummary(raw, shuffled, 0, [{ name: 'parse' }, { name: 'other' }]);
   assert.equal(t.pairedWithTimed, false);
+});
+
+test('timeSplitSummary: the calls settling a change between stamped and control calls are compared in neither group', () => {
+  // Blocks of 16 calls, the first 4 control calls: the first call after each
+  // change (0 and 4 in every block) runs 5 µs slower, the previous block's carryover.
+  const raw = synthetic(
+    400,
+    0,
+    (i) => (i % 3 === 0 ? 1 : 0),
+    COST.a.inner,
+    () => 0,
+    {
+      x: 250,
+      a: 900,
+      control: (i) => i % 16 < 4,
+    },
+  );
+  for (let i = 0; i < 400; i += 16)
+    for (const s of [i, i + 4]) {
+      raw.stamps.calls.settling[s] = 1;
+      raw.calls[s] += 5000;
+    }
+  const timed = { elapsed: new Float64Array(400).fill(1600), op: new Uint16Array(400) };
+  const o = timeSplitSummary(raw, timed, 0, [{ name: 'parse' }]).ops[0];
+  const { control, plain, sampled } = o.stampContext.groups;
+  assert.deepEqual([control, plain + sampled], [75, 275]);
+  assert.equal(o.stampContext.x.ns, 250);
+  assert.equal(o.stampContext.a.ns, 900);
+  assert.equal(o.calls, 275);
+  assert.equal(o.callNs, 1600);
+  assert.equal(o.controlCallNs, 1600);
+  assert.equal(o.drift, 0);
+  assert.deepEqual(o.ns, { algorithm: 1000, allocator: 400, grow: 0, glue: 200 });
 });
 
 test('adviceOf: the largest part past its threshold, else the algorithm', () => {

@@ -1,12 +1,13 @@
 // The time-split pass's sampler rate (src/worker/alloc-timing.js): one
 // stamped allocator call in ten calls of an op, lowered so that enough are
 // stamped over the pass, never below every call; and its op wrapper: some
-// calls drawn as control calls, each said to the module (ON) and filed.
+// blocks of calls drawn as control calls, each said to the module (ON) and
+// filed, the first calls after each change filed as settling.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadBinaryen } from '../../../src/binaryen.js';
 import { CTL } from '../../../src/protocol.js';
-import { createTiming, samplingRate } from '../../../src/worker/alloc-timing.js';
+import { CONTROL_BLOCK, createTiming, SETTLE_CALLS, samplingRate } from '../../../src/worker/alloc-timing.js';
 import { HOOK_MODULE } from '../../../src/worker/allocator/instrument.js';
 import { ON } from '../../../src/worker/allocator/timing-rewrite.js';
 
@@ -20,8 +21,8 @@ test('samplingRate: 1 stamped call in 10 calls, at least 1,000 stamped over the 
   assert.equal(samplingRate(0, 100), 1);
 });
 
-test('wrap: each call drawn stamped or control, said to the module through ON and filed per call', async () => {
-  const calls = 400;
+test('wrap: blocks of calls drawn stamped or control, said to the module through ON and filed per call, the first after a change as settling', async () => {
+  const calls = 50 * CONTROL_BLOCK + 3;
   const control = new Int32Array(16);
   const timing = await createTiming({ control, firstIteration: 0, iterations: calls });
   const binaryen = await loadBinaryen();
@@ -40,11 +41,22 @@ test('wrap: each call drawn stamped or control, said to the module through ON an
     // The wrapper passes this and the arguments on.
     assert.deepEqual(op.call('recv', 's', i), ['recv', 's', i]);
   }
-  const filed = timing.result(calls).calls.control;
+  const filed = timing.result(calls).calls;
   assert.deepEqual(
-    filed,
+    filed.control,
     seen.map((v) => 1 - v),
   );
-  const controls = filed.filter(Boolean).length;
-  assert.ok(controls > calls / 8 && controls < calls / 2, `${controls} control calls of ${calls}`);
+  // One draw per block: a change only at a block's first call.
+  for (let i = 1; i < calls; i++)
+    if (i % CONTROL_BLOCK !== 0) assert.equal(filed.control[i], filed.control[i - 1], `call ${i}`);
+  // Settling: the first SETTLE_CALLS calls after each change (the pass starts stamped), and no other.
+  let since = SETTLE_CALLS;
+  for (let i = 0; i < calls; i++) {
+    if (filed.control[i] !== (i > 0 ? filed.control[i - 1] : 0)) since = 0;
+    assert.equal(filed.settling[i], since < SETTLE_CALLS ? 1 : 0, `call ${i}`);
+    since++;
+  }
+  const blocks = filed.control.filter((v, i) => v === 1 && i % CONTROL_BLOCK === 0).length;
+  assert.ok(blocks > 50 / 8 && blocks < 50 / 2, `${blocks} control blocks of 50`);
+  assert.ok(filed.settling.some(Boolean), 'some calls settle a change');
 });
