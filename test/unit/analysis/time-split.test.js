@@ -185,18 +185,18 @@ test('timeSplitSummary: the null samples’ interval, not the calibration’s, i
 
 /**
  * 400 calls where the module runs an export's stamps cost 250 ns and an
- * allocator's 900 (the calibration: 90 and 100); one call in four is
- * stamped nowhere, one stamped call in three has one allocator call
- * stamped; extra: synthetic's.
+ * allocator's 900 (the calibration: 90 and 100); the calls control(i)
+ * says (one in four by default) are stamped nowhere, one stamped call in
+ * three has one allocator call stamped; extra: synthetic's.
  */
-const withControls = (extra = () => 0) =>
+const withControls = (extra = () => 0, control = (i) => i % 4 === 0) =>
   synthetic(
     400,
     0,
     (i) => (i % 3 === 0 ? 1 : 0),
     COST.a.inner,
     () => 0,
-    { x: 250, a: 900, control: (i) => i % 4 === 0 },
+    { x: 250, a: 900, control },
     extra,
   );
 
@@ -244,18 +244,7 @@ test('timeSplitSummary: each call against the timed pass’s same call, so that 
 test('timeSplitSummary: the calls settling a change between stamped and control calls are compared in neither group', () => {
   // Blocks of 16 calls, the first 4 control calls: the first call after each
   // change (0 and 4 in every block) runs 5 µs slower, the previous block's carryover.
-  const raw = synthetic(
-    400,
-    0,
-    (i) => (i % 3 === 0 ? 1 : 0),
-    COST.a.inner,
-    () => 0,
-    {
-      x: 250,
-      a: 900,
-      control: (i) => i % 16 < 4,
-    },
-  );
+  const raw = withControls(undefined, (i) => i % 16 < 4);
   for (let i = 0; i < 400; i += 16)
     for (const s of [i, i + 4]) {
       raw.stamps.calls.settling[s] = 1;
