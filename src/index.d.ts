@@ -285,7 +285,7 @@ export interface Summary {
   findings: Finding[];
   /** What the data could not decide (the verdict "inconclusive" when nothing was found). */
   inconclusive: { reason: string; sentence: string; [field: string]: unknown }[];
-  /** What the run shows that is no finding: below-floor trends, start-up growth, a sawtooth, a worker thread that died, a growing pool (docs/summary.md). */
+  /** What the run shows that is no finding: below-floor trends, start-up growth, a sawtooth, a rise a second run with another seed did not repeat, a worker thread that died, a growing pool (docs/summary.md). */
   notes?: {
     kind:
       | 'below-floor'
@@ -294,7 +294,8 @@ export interface Summary {
       | 'objects-left-to-gc'
       | 'gc-garbage'
       | 'thread-failed'
-      | 'thread-pool-growing';
+      | 'thread-pool-growing'
+      | 'rise-not-repeated';
     series: string | null;
     sentence: string;
     [field: string]: unknown;

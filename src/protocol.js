@@ -88,6 +88,8 @@ export const WASM32_MAX_BYTES = c.wasm32MaxBytes;
 export const WARMUP_CAP_DIVISOR = c.warmupCapDivisor;
 /** A wasm page (64 KiB). */
 export const PAGE_BYTES = c.pageBytes;
+// A trend with p at most this is beyond doubt (ws_protocol.h WS_BEYOND_DOUBT_P).
+export const BEYOND_DOUBT_P = c.beyondDoubtP;
 /** Why a memory.grow failed (a growFailed record's flags), by name. */
 export const GROW_REASON = freeze(c.growReason);
 /** Defaults of the verdict options (timeThreshold, jsHeapThreshold, memFloorPerCall, memFloorRelative, alpha), decided in C. */

@@ -646,6 +646,10 @@ typedef struct {
  * flags. */
 void ws_verdict_opts_default(ws_verdict_opts *o);
 
+/* Memory series a replica can test again: one memory finding and every
+ * still-rising series. */
+#define WS_MAX_REPLICA (WS_MAX_SERIES + 1)
+
 typedef struct {
   int warmup_auto;
   size_t warmup;         /* the chosen point: memory tests start here, and
@@ -658,11 +662,14 @@ typedef struct {
   int replica_tested;         /* the time test was flagged and o->replica given */
   ws_drift_result replica;    /* with replica_tested: the second pass's test */
   ws_memtrend_result *series; /* k results, in the caller's storage */
-  /* Growth findings that rest on peaks, tested again on o->replica: the
-   * series' indexes and their results there. */
-  int replica_series[WS_MAX_FINDINGS];
-  ws_memtrend_result replica_results[WS_MAX_FINDINGS];
+  /* The memory findings and questions that must recur
+   * (ws_finding_must_recur, ws_question_must_recur) tested again on
+   * o->replica: the series' indexes and their results there. */
+  int replica_series[WS_MAX_REPLICA];
+  ws_memtrend_result replica_results[WS_MAX_REPLICA];
+  int replica_recurred[WS_MAX_REPLICA]; /* the rise recurred there */
   size_t nreplica_series;
+  int must_recur; /* a finding or question of the first pass must recur */
   ws_finding findings[WS_MAX_FINDINGS];
   size_t nfindings;
   ws_undecided undecided[WS_MAX_SERIES + 1];
@@ -671,6 +678,18 @@ typedef struct {
   ws_note notes[WS_MAX_NOTES];
   size_t nnotes;
 } ws_verdict;
+
+/* Returns whether memory finding f (leak, fragmentation, growth; results:
+ * the run's series results) must recur in a second run before it stands
+ * (docs/verdicts.md, "A finding must recur"): growth held by peaks of blocks
+ * freed late (a GC's timing moves them), and a finding decided by the level
+ * trend of a series that can fall, short of beyond doubt (p above
+ * WS_BEYOND_DOUBT_P): a working set's own wander. Else 0 (time: ws_drift). */
+int ws_finding_must_recur(const ws_finding *f, const ws_memtrend_result *results);
+
+/* Returns whether question u (results as above) must recur: a still-rising
+ * series that can fall, short of beyond doubt, as above. */
+int ws_question_must_recur(const ws_undecided *u, const ws_memtrend_result *results);
 
 /* Analyses a run: warm-up (auto: the later of the time and the memory
  * warm-up, at most a quarter of the run), time drift (auto: from the time warm-up

@@ -112,6 +112,7 @@ static const ws_napi_number NUMBERS[] = {
     {"timeMinCalls", WS_TIME_MIN_CALLS},
     {"wasm32MaxBytes", WS_WASM32_MAX_BYTES},
     {"pageBytes", WS_PAGE_BYTES},
+    {"beyondDoubtP", WS_BEYOND_DOUBT_P},
     {"metricCensusClassBase", WS_METRIC_CENSUS_CLASS_BASE},
     {"logVersion", WS_LOG_VERSION},
     {"logOldestVersion", WS_LOG_OLDEST_VERSION},

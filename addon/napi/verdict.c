@@ -158,6 +158,8 @@ static const note_field sawtooth_fields[] = {
     WS_NOTE_FIELD("falls", count),   WS_NOTE_FIELD("largestFallBytes", grown),
     WS_NOTE_FIELD("lowBytes", from), WS_NOTE_FIELD("highBytes", to),
     WS_NOTE_FIELD("everyCalls", at), {0}};
+static const note_field not_repeated_fields[] = {
+    WS_NOTE_FIELD("fromBytes", from), WS_NOTE_FIELD("toBytes", to), {0}};
 #undef WS_NOTE_FIELD
 
 /* Builds { kind, series, ... } of a note: its WS_NOTE_* kind, the index of
@@ -171,6 +173,7 @@ static napi_value note_object(napi_env env, const ws_note *n) {
   const note_field *f = n->kind == WS_NOTE_BELOW_FLOOR      ? below_floor_fields
                         : n->kind == WS_NOTE_STARTUP_GROWTH ? startup_fields
                         : n->kind == WS_NOTE_SAWTOOTH       ? sawtooth_fields
+                        : n->kind == WS_NOTE_NOT_REPEATED   ? not_repeated_fields
                                                             : NULL;
   for (; f != NULL && f->name != NULL; f++) {
     double v;
@@ -190,11 +193,12 @@ static napi_status series_item(napi_env env, const void *items, size_t i,
   return *out != NULL ? napi_ok : napi_pending_exception;
 }
 /* The replica's result i of the ws_verdict items, with the index of its
- * series. */
+ * series and whether the rise recurred there. */
 static napi_status replica_item(napi_env env, const void *items, size_t i,
                                 napi_value *out) {
   const ws_verdict *v = items;
   NAPI_CHECK(series_item(env, v->replica_results, i, out));
+  NAPI_CHECK(ws_napi_set_bool(env, *out, "recurred", v->replica_recurred[i]));
   return ws_napi_set_number(env, *out, "series", v->replica_series[i]);
 }
 /* Finding i of the ws_finding items: { kind, series, cause?, iteration?,
@@ -313,7 +317,9 @@ static int replica_of(napi_env env, napi_value arg, ws_replica *rp, ws_series_in
  * timeThreshold, jsHeapThreshold, memFloorPerCall, memFloorRelative, alpha,
  * seed }[, Uint8Array flags, one per call][, replica: a second timed pass,
  * replica_of]) -> { warmup, time (its replica: the second pass's test when
- * one ran), series,
+ * one ran), series, replicaSeries (the memory series the replica tested
+ * again, each with its series index and whether the rise recurred),
+ * mustRecur (a memory finding or question must recur before it stands),
  * findings, undecided, notes, belowThreshold, jsHeapThreshold,
  * memFloorPerCall, memFloorRelative } (no verdict: the judge, js_judge,
  * decides it from every finding of the run); the options are read by the
@@ -398,6 +404,7 @@ static napi_value js_analyze_run(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, ws_napi_set_array(env, out, "series", k, series_item, res));
   NAPI_CALL(env, ws_napi_set_array(env, out, "replicaSeries", v.nreplica_series,
                                    replica_item, &v));
+  NAPI_CALL(env, ws_napi_set_bool(env, out, "mustRecur", v.must_recur));
   NAPI_CALL(env, ws_napi_set_array(env, out, "findings", v.nfindings, finding_item,
                                    v.findings));
   NAPI_CALL(env, ws_napi_set_array(env, out, "undecided", v.nundecided, undecided_item,

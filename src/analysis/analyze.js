@@ -20,7 +20,7 @@ import { censusMetricsOf } from './census-metrics.js';
 import { COUNT_CUT_SHORT, logCountOutcome } from './config.js';
 import { withEvidence } from './finding-evidence.js';
 import { memoryGrowSource, withGrowFailures } from './grow-failures.js';
-import { growsWithCalls, PEAK_CAUSES } from './grows-with-calls.js';
+import { growsWithCalls } from './grows-with-calls.js';
 import { judge, runStatus } from './judge.js';
 import { explainedByObjects, objectsSummary } from './objects.js';
 import { sitesSummary } from './sites.js';
@@ -252,17 +252,19 @@ function fromFirstCall(data) {
 
 /**
  * What in the decoded timed pass logged, judged under cfg, must recur in a
- * second timed pass of the same calls (the replica) before it stands as a
- * finding: 'slowdown', 'peaks' (growth held by peaks of blocks freed late),
+ * second timed pass (the replica) before it stands: 'slowdown' (the same
+ * calls again: the same seed), 'memory' (a memory finding or still-rising
+ * question that a working set's own wander or a GC's timing could explain,
+ * C's mustRecur: another seed, since the same calls wander the same way),
  * or null for nothing. Then run.js runs the replica. A slowdown beside
  * memory that grows with the calls (growsWithCalls) is the growing heap's
  * cost: it recurs with the heap, and that finding outranks it, so it is
  * not timed again (docs/verdicts.md, "A finding must recur").
  */
 export function toReplicate(logged, cfg) {
-  const { findings } = judgeTrends(fromFirstCall(logged), cfg).trend;
+  const { findings, mustRecur } = judgeTrends(fromFirstCall(logged), cfg).trend;
   if (findings.some((f) => f.kind === 'slowdown') && !findings.some(growsWithCalls)) return 'slowdown';
-  return findings.some((f) => f.kind === 'growth' && PEAK_CAUSES.has(f.cause)) ? 'peaks' : null;
+  return mustRecur ? 'memory' : null;
 }
 
 /**

@@ -3,9 +3,12 @@
 // far (src/analysis/live.js: the final analysis's own trend verdicts) and
 // adds no statistics of its own, only how sure and how far along.
 
+import { BEYOND_DOUBT_P } from '../protocol.js';
+
 /**
- * The rule's constants. pValue: the leak's p-value is at most this (the
- * analysis's α is 0.01: a hundred times stricter); lowShare: the low end of
+ * The rule's constants. pValue: the leak's p-value is at most this (C's
+ * WS_BEYOND_DOUBT_P, the analysis's α of 0.01 a hundred times stricter; a
+ * memory finding that reaches it needs no second run either); lowShare: the low end of
  * the slope's interval is at least this share of the slope (the interval is
  * far from zero); doubling: every analysis since one of at most this share
  * of the calls found the leak (it held while the run doubled); pace: since
@@ -13,7 +16,13 @@
  * does not level off, as a filling cache does); minShare: at least this
  * share of the planned calls (or of --duration) is done.
  */
-export const EARLY_STOP = Object.freeze({ pValue: 1e-4, lowShare: 0.5, doubling: 0.5, pace: 0.5, minShare: 0.125 });
+export const EARLY_STOP = Object.freeze({
+  pValue: BEYOND_DOUBT_P,
+  lowShare: 0.5,
+  doubling: 0.5,
+  pace: 0.5,
+  minShare: 0.125,
+});
 
 /** The leak finding of trend (judgeTrends' trend of the run so far) when its verdict is leak, else null. */
 export function leakOf(trend) {

@@ -198,11 +198,13 @@ export function analyzeRun(data, options = {}) {
   const o = checkOptions(options);
   const { r, series } = judgeInC(data, o);
   const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
-  // Growth held by peaks, tested again on the second timed pass: by series index.
+  // The memory findings and questions that must recur, tested again on the
+  // second run (C's replicate_memory): by series index, with that run's seed.
+  const replicaSeed = data.replica?.header?.seed ?? null;
   const again = Object.fromEntries(
     r.replicaSeries.map((x) => [
       x.series,
-      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.pattern === 'sustained' },
+      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.recurred, seed: replicaSeed },
     ]),
   );
   const { outSeries, notes } = memoryFacts(r, series, again, o, slopeOf);
@@ -224,6 +226,9 @@ export function analyzeRun(data, options = {}) {
       moreCalls: u.moreCalls,
     })),
     notes,
+    // A memory finding or question that must recur in a second run (another
+    // seed) before it stands; run.js runs it (analyze.js toReplicate).
+    mustRecur: r.mustRecur,
     severityOrder: FINDING_KINDS,
     // The early and late windows (C's ws_time_windows), also when the time
     // test had too few calls: the summary's time rows and the figures use them.

@@ -212,6 +212,7 @@ function findingSentence(f, ctx) {
     default:
       return f.sentence ?? '';
   }
+  if (f.replica?.confirmed && f.series !== 'time') text += ` It recurred in ${secondRunWords(f.replica)}.`;
   text += heldObjectsText(f.objects);
   if (f.neverFrees)
     text +=
@@ -241,13 +242,23 @@ const TREND_KINDS = new Set([
 const LIVE_SOURCES =
   'live bytes: run with --count-allocs, or give the scenario a stats() returning liveBytes, or use a build whose allocator the heap census recognises';
 
-// Growth held by peaks (objects freed late) that a second pass of the same
-// calls did not show, in words. s: the series' facts (its slope, and the
-// second pass's as s.replica).
-function peaksNotReplicatedWords(what, s, more) {
-  const again = s.replica;
+// The second run a memory finding or question was tested on (s.replica:
+// its pattern, slope and seed), in words.
+function secondRunWords(again) {
+  const seed = again?.seed != null ? `seed ${again.seed}, ` : '';
   const there = again?.slope ? `${again.pattern}, ${rateOf(again.slope)}` : again?.pattern;
-  return `${what} grew by ${rateOf(s.slope)} after warm-up while live bytes stayed flat (the heap grew to hold peaks of blocks freed later), but not in a second pass of the same calls (the same seed, a fresh instance: ${there}): peaks of blocks freed late follow when the glue's garbage is collected and its finalizers run, not the calls. A longer run (${more}) would show whether it levels off.`;
+  return `a second run with another seed (${seed}a fresh instance: ${there})`;
+}
+
+// A memory finding that a second run with another seed did not show, in
+// words. s: the series' facts (its slope, and the second run's as
+// s.replica). Live bytes: the working set's own wander; the heap: peaks of
+// blocks freed late (growth held by peaks), or its wander.
+function memoryNotReplicatedWords(what, s, more) {
+  const second = secondRunWords(s.replica);
+  if (s.name === 'live-bytes')
+    return `${what} rose by ${rateOf(s.slope)} after warm-up (p = ${s.pValue.toPrecision(2)}), but not in ${second}: a working set wanders with its run's own draws, and a rise that another run's draws do not repeat is that wander, not a leak of the code. A longer run (${more}) would tell.`;
+  return `${what} grew by ${rateOf(s.slope)} after warm-up while live bytes did not (the heap grew to hold peaks of blocks freed later, or wandered), but not in ${second}: peaks of blocks freed late follow when the glue's garbage is collected and its finalizers run, and a wander follows the run's own draws, not the calls. A longer run (${more}) would show whether it levels off.`;
 }
 
 // A time verdict the machine's own drift kept from deciding, in words. t:
@@ -303,7 +314,7 @@ function undecidedSentence(u, s) {
     case UNDECIDED_REASON.unsustained:
       return `Time per call rises by ${decidedWords(s.effect)}, but not through the run: the first half alone implies ${formatPercent(s.halves.first)}, the second half ${formatPercent(s.halves.second)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
     case UNDECIDED_REASON['not-replicated']:
-      if (u.series !== 'time') return peaksNotReplicatedWords(what, s, more);
+      if (u.series !== 'time') return memoryNotReplicatedWords(what, s, more);
       return `Time per call rose by ${decidedWords(s.effect)}, but a second pass of the same calls (the same seed, a fresh instance) did not: ${decidedWords({ ...s.replica.effect, method: s.effect.method })}, no significant rise that reaches the ${formatPercent(s.threshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
     case UNDECIDED_REASON['machine-noise']:
       return machineNoiseWords(s, more);
@@ -340,6 +351,10 @@ function noteSentence(n, s, open = []) {
     }
     case 'startup-growth':
       return `Memory grew ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} during the first ${formatCount(n.iterations)} calls (start-up)${afterStartup(n, s, open)}.`;
+    case 'rise-not-repeated': {
+      const p = s?.pValue != null ? ` (p = ${s.pValue.toPrecision(2)})` : '';
+      return `${what} rose ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} after warm-up in this run without levelling off${p}, but not in ${secondRunWords(s?.replica)}: a working set wanders with its run's own draws, so the rise was this run's wander, not growth of the code.`;
+    }
     case 'sawtooth':
       return `${what} fall sharply ${formatCount(n.falls)} times after warm-up (by up to ${formatBytes(n.largestFallBytes)}, about every ${formatCount(Math.round(n.everyCalls))} calls): something frees them in bursts, likely finalizers (a FinalizationRegistry runs when the event loop turns) or a cache that is flushed.`;
     default:

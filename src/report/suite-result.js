@@ -15,8 +15,9 @@ const SUITE_RESULT = 'suite-result.json';
 
 // Why time alone could not be judged (the machine drifted with the module,
 // the rise held in one half of the run only, or its interval spans the
-// threshold), or a finding did not recur in a second pass of the same calls
-// (docs/verdicts.md).
+// threshold), or a finding did not recur in a second run (a slowdown in the
+// same calls again, memory with another seed: docs/verdicts.md, "A finding
+// must recur").
 const TIME_UNDECIDED = new Set(['machine-noise', 'unsustained', 'not-replicated', 'spans-threshold']);
 
 // A case's outcome by the exit code the judge gave it: a run a signal cut
@@ -49,8 +50,9 @@ function interruptedWords(summary) {
  * a verdict the expectation does not allow (a finding of kind expectation)
  * and a regression against a baseline gate, the run's other findings do
  * not. A run inconclusive on time alone (machine-noise, unsustained,
- * not-replicated, spans-threshold) breaks no expectation of
- * stable or slowdown (it passes, its message says why). Exit 3 is an
+ * spans-threshold) or on a finding that did not recur (not-replicated,
+ * time or memory) breaks no expectation of stable or slowdown (it passes,
+ * its message says why). Exit 3 is an
  * error, exit 1 a failure. A run a signal cut short (exit 130) is an
  * error, whatever its verdict; a target the suite never ran (notRun: why)
  * is 'skipped', named.

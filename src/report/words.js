@@ -10,9 +10,16 @@ import { leadFinding } from './lead.js';
 import { KIND_WORDS } from './sentences.js';
 
 // Notes a stable run's headline quotes: the facts that a flat verdict would
-// hide (start-up growth, a sawtooth, a worker thread that died or a pool
-// still growing); below-floor trends are only counted.
-const HEADLINE_NOTES = new Set(['startup-growth', 'sawtooth', 'thread-failed', 'thread-pool-growing']);
+// hide (start-up growth, a sawtooth, a rise a second run did not repeat, a
+// worker thread that died or a pool still growing); below-floor trends are
+// only counted.
+const HEADLINE_NOTES = new Set([
+  'startup-growth',
+  'sawtooth',
+  'rise-not-repeated',
+  'thread-failed',
+  'thread-pool-growing',
+]);
 
 /** The notes the headline quotes in full (summary.notes; only a stable run's). */
 function headlineNotes(s) {

@@ -40,7 +40,7 @@ const PASS_LABELS = {
  * Runs one pass of target in a fresh worker and writes its log at logPath,
  * or with logPath null into memory (memorySink). pass is 'timed', 'count'
  * (the counting pass: instrumented allocator, same seed and iteration
- * sequence), 'replica' (the timed pass again, same seed and calls) or
+ * sequence), 'replica' (the timed pass again: its calls, the seed run.js gives) or
  * 'split' (the time-split pass: allocator, memory.grow and exports stamped)
  * or 'swap' (the allocator routed to a bump allocator, alloc-swap.js).
  * Returns { outcome, wroteLog, memoryLog } (memoryLog: the log's

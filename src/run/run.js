@@ -28,15 +28,25 @@ import { describeBytes, describeTarget } from './target.js';
 // What the user is told when a finding is timed again, by toReplicate's answer.
 const REPLICA_WORDS = {
   slowdown: 'time per call rose across the run',
-  peaks: 'memory grew to hold peaks of blocks freed late',
+  memory: 'memory rose in a way this run alone cannot tell from its own wander',
 };
 
 /**
+ * The seed of a second run that must not repeat the first run's draws (a
+ * memory finding's replica): seed plus the golden-ratio constant, mod 2^32,
+ * so that it is reproducible from the run's own seed.
+ */
+export function replicaSeed(seed) {
+  return (seed + 0x9e3779b9) % 2 ** 32;
+}
+
+/**
  * When the completed timed pass (runPass's timed, run its outcome) flags a
- * slowdown or growth held by peaks (toReplicate), times the same calls again
- * in a fresh worker (the replica: same seed, same iterations) into
- * samples-replica.wslog, so that the finding stands only if it recurs
- * (docs/verdicts.md, "A finding must recur").
+ * slowdown, or a memory finding or question that must recur (toReplicate),
+ * runs the calls again in a fresh worker (the replica: the same iterations;
+ * the same seed for a slowdown, replicaSeed for memory, whose wander the
+ * same draws would repeat) into samples-replica.wslog, so that the finding
+ * stands only if it recurs (docs/verdicts.md, "A finding must recur").
  * Returns the replica's log bytes when kept in memory, else null; a signal
  * during it marks run interrupted. inDir names a file of the result folder
  * (null in memory).
@@ -48,13 +58,15 @@ async function replicate({ target, cfg, argv, timed, run, inDir, outputs, interr
   const what = toReplicate(decodeLog(timed.memoryLog ?? inDir('samples.wslog')), cfg);
   if (!what) return null;
   const calls = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
-  if (!cfg.quiet)
-    process.stderr.write(
-      `wasm-soak: ${REPLICA_WORDS[what]}; timing the same ${formatCount(calls)} calls again to see whether it recurs.\n`,
-    );
+  const seed = what === 'memory' ? replicaSeed(cfg.seed) : cfg.seed;
+  const again =
+    what === 'memory'
+      ? `running ${formatCount(calls)} calls again with another seed (${seed})`
+      : `timing the same ${formatCount(calls)} calls again`;
+  if (!cfg.quiet) process.stderr.write(`wasm-soak: ${REPLICA_WORDS[what]}; ${again} to see whether it recurs.\n`);
   const pass = await runPass({
     target,
-    cfg: { ...cfg, iterations: calls, durationMs: null },
+    cfg: { ...cfg, seed, iterations: calls, durationMs: null },
     argv,
     logPath,
     outputs,

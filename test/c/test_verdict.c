@@ -655,6 +655,89 @@ static void test_replica(void) {
   free(x), free(y);
 }
 
+/* Fills value[0..POINTS) with live bytes sampled at iter (every 100 calls
+ * of a 20 000-call run): a level of 300 kB, `grow` bytes more at the run's
+ * end by shape (0: a line; 1: a 60 kB step at 30 % of the run, then the
+ * line) and 30 kB of xorshift32 noise from seed. */
+enum { WANDER_POINTS = 200, WANDER_CALLS = 20000 };
+static void wander_series(double *iter, double *value, double grow, int shape,
+                          uint32_t seed) {
+  uint32_t x = seed;
+  for (int i = 0; i < WANDER_POINTS; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    iter[i] = (i + 1) * 100 - 1;
+    double t = iter[i] / WANDER_CALLS;
+    double step = shape == 1 && t > 0.3 ? 60000 : 0;
+    value[i] = 3e5 + step + grow * t + 30000 * (x / 4294967296.0 - 0.5);
+  }
+}
+
+/* A memory finding or question a working set's own wander could explain
+ * must recur in a second run (another seed) before it stands: a leak short
+ * of beyond doubt whose replica stays flat is not-replicated; one whose
+ * replica rises significantly stands; a leak beyond doubt needs no second
+ * run. A still-rising series whose replica is flat is settled (stable, with
+ * a rise-not-repeated note); one that still rises there stays open. */
+static void test_replica_wander(void) {
+  float *x = calloc(WANDER_CALLS, sizeof *x);
+  if (x == NULL)
+    return;
+  for (size_t i = 0; i < WANDER_CALLS; i++)
+    x[i] = 1000;
+  double iter[WANDER_POINTS], first[WANDER_POINTS], second[WANDER_POINTS];
+  ws_series_in live[1] = {{WS_ROLE_LIVE, 0, iter, first, WANDER_POINTS, 0}};
+  ws_series_in again[1] = {{WS_ROLE_LIVE, 0, iter, second, WANDER_POINTS, 0}};
+  ws_replica replica = {x, WANDER_CALLS, {NULL, NULL, 0, NULL}, again, 1};
+  ws_memtrend_result res[1];
+  ws_verdict v = {.series = res};
+  ws_verdict_opts o;
+  ws_verdict_opts_default(&o);
+  o.warmup = 2000;
+
+  wander_series(iter, first, 20000, 0, 2);
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(v.nfindings == 1 && v.findings[0].kind == WS_KIND_LEAK);
+  CHECK(res[0].trend.p_up > WS_BEYOND_DOUBT_P && v.must_recur);
+  o.replica = &replica;
+  wander_series(iter, second, 0, 0, 1);
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(v.nfindings == 0 && left_open(&v, WS_UNDECIDED_NOT_REPLICATED, 0));
+  CHECK(v.nreplica_series == 1 && !v.replica_recurred[0]);
+  CHECK(ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE);
+  wander_series(iter, second, 20000, 0, 7); /* a significant step there */
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(v.replica_results[0].pattern == WS_PATTERN_STEP && v.replica_recurred[0]);
+  CHECK(ws_verdict_of(&v) == WS_KIND_LEAK);
+
+  /* Beyond doubt: no second run is asked for, and a flat one changes nothing. */
+  wander_series(iter, first, 20000, 0, 5);
+  wander_series(iter, second, 0, 0, 1);
+  o.replica = NULL;
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(res[0].trend.p_up <= WS_BEYOND_DOUBT_P && !v.must_recur);
+  o.replica = &replica;
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(v.nreplica_series == 0 && ws_verdict_of(&v) == WS_KIND_LEAK);
+
+  /* Still rising: settled by a flat second run, open while it still rises. */
+  wander_series(iter, first, 20000, 1, 5);
+  o.replica = NULL;
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(left_open(&v, WS_UNDECIDED_STILL_RISING, 0) && v.must_recur);
+  o.replica = &replica;
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(ws_verdict_of(&v) == WS_KIND_STABLE && v.nnotes == 1);
+  CHECK(v.notes[0].kind == WS_NOTE_NOT_REPEATED && v.notes[0].series == 0);
+  CHECK(v.notes[0].from == res[0].start && v.notes[0].to == res[0].end);
+  wander_series(iter, second, 20000, 1, 6);
+  CHECK(ws_analyze_run(x, WANDER_CALLS, live, 1, &o, &v) == 0);
+  CHECK(left_open(&v, WS_UNDECIDED_STILL_RISING, 0) && v.replica_recurred[0]);
+  CHECK(v.nnotes == 0 && ws_verdict_of(&v) == WS_KIND_INCONCLUSIVE);
+  free(x);
+}
+
 /* A sustained series below the memory floor grows for no finding; the
  * floor's numbers: bytes per call and share of the level at the window's
  * start, and the calls until the relative floor. */
@@ -892,6 +975,7 @@ int main(void) {
   test_analyze_notes();
   test_against_machine();
   test_replica();
+  test_replica_wander();
   test_warmup_time();
   return check_report("verdict");
 }

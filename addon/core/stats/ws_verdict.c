@@ -168,40 +168,110 @@ static int replicate(const ws_verdict_opts *o, const ws_drift_opts *d, ws_verdic
                             &v->replica);
 }
 
-/* Replicates v's growth findings that rest on peaks (WS_GROWTH_HEAP_END,
- * LIVE_PEAKS, LIVE_RISING: live bytes freed late, which a GC's timing moves) on
- * o->replica's series of the same index, from v's warm-up: a finding whose
- * series is not sustained there leaves the findings for an undecided
- * WS_UNDECIDED_NOT_REPLICATED (the window's calls would decide it); one
- * whose series the replica did not see stays. calls: the first pass's.
- * Returns 0 or WS_ENOMEM. */
-static int replicate_peaks(const ws_verdict_opts *o, size_t calls, ws_verdict *v) {
+/* Returns whether growth finding f rests on peaks of live bytes freed late
+ * (WS_GROWTH_HEAP_END, LIVE_PEAKS, LIVE_RISING), which a GC's timing moves. */
+static int rests_on_peaks(const ws_finding *f) {
+  return f->kind == WS_KIND_GROWTH &&
+         (f->cause == WS_GROWTH_HEAP_END || f->cause == WS_GROWTH_LIVE_PEAKS ||
+          f->cause == WS_GROWTH_LIVE_RISING);
+}
+
+/* Returns whether a level trend r of a series that can fall decided
+ * something short of beyond doubt (p above WS_BEYOND_DOUBT_P): a working
+ * set's own wander sets such a trend at alpha in about 1 % of stationary
+ * runs, and the same calls again wander the same way. */
+static int wander_can_explain(const ws_memtrend_result *r) {
+  return !r->never_falls && !(r->trend.p_up <= WS_BEYOND_DOUBT_P);
+}
+
+int ws_finding_must_recur(const ws_finding *f, const ws_memtrend_result *results) {
+  if (f->series < 0 || (f->kind != WS_KIND_LEAK && f->kind != WS_KIND_FRAGMENTATION &&
+                        f->kind != WS_KIND_GROWTH))
+    return 0;
+  return rests_on_peaks(f) || wander_can_explain(&results[f->series]);
+}
+
+int ws_question_must_recur(const ws_undecided *u, const ws_memtrend_result *results) {
+  return u->reason == WS_UNDECIDED_STILL_RISING && u->series >= 0 &&
+         wander_can_explain(&results[u->series]);
+}
+
+/* Analyses o->replica's series i from v's warm-up into the next replica
+ * result (rp->calls: its window's end) and returns it, or NULL with *rc set
+ * (WS_ENOMEM), or NULL with *rc 0 when the replica did not see the series or
+ * v has no room left. */
+static const ws_memtrend_result *replica_series(const ws_verdict_opts *o, int i,
+                                                ws_verdict *v, int *rc) {
   const ws_replica *rp = o->replica;
+  *rc = 0;
+  if ((size_t)i >= rp->k || rp->series[i].n == 0 || v->nreplica_series >= WS_MAX_REPLICA)
+    return NULL;
+  const ws_series_in *s = &rp->series[i];
+  ws_memtrend_result *r = &v->replica_results[v->nreplica_series];
+  *rc = ws_memtrend_analyze(s->iter, s->value, s->n, s->step, v->warmup, rp->calls,
+                            o->alpha, r);
+  if (*rc != 0)
+    return NULL;
+  v->replica_series[v->nreplica_series++] = i;
+  return r;
+}
+
+/* Tests v's memory findings and questions that must recur
+ * (ws_finding_must_recur, ws_question_must_recur) on o->replica's series of
+ * the same index, from v's warm-up: growth held by peaks recurs when its
+ * series is sustained there; a finding a wander could explain, when its
+ * series rises significantly there too (sustained, or a step: its level
+ * trend up at alpha, interval above 0). A finding that does not recur becomes the
+ * question WS_UNDECIDED_NOT_REPLICATED (the window's calls would decide it); a
+ * still-rising question closes when its series is flat there, or a step
+ * that levelled off, and leaves a WS_NOTE_NOT_REPEATED note. One the
+ * replica did not see stays as it is. calls: the first pass's. Returns 0 or
+ * WS_ENOMEM. */
+static int replicate_memory(const ws_verdict_opts *o, size_t calls, ws_verdict *v) {
   size_t kept = 0;
+  int rc = 0;
+  ws_undecided failed[WS_MAX_FINDINGS];
+  size_t nfailed = 0;
   for (size_t i = 0; i < v->nfindings; i++) {
     ws_finding f = v->findings[i];
-    int peaks = f.kind == WS_KIND_GROWTH &&
-                (f.cause == WS_GROWTH_HEAP_END || f.cause == WS_GROWTH_LIVE_PEAKS ||
-                 f.cause == WS_GROWTH_LIVE_RISING);
-    const ws_series_in *s =
-        peaks && (size_t)f.series < rp->k ? &rp->series[f.series] : NULL;
-    if (s == NULL || s->n == 0) {
-      v->findings[kept++] = f;
-      continue;
-    }
-    ws_memtrend_result *r = &v->replica_results[v->nreplica_series];
-    int rc = ws_memtrend_analyze(s->iter, s->value, s->n, s->step, v->warmup, rp->calls,
-                                 o->alpha, r);
-    if (rc != 0)
+    const ws_memtrend_result *r =
+        ws_finding_must_recur(&f, v->series) ? replica_series(o, f.series, v, &rc) : NULL;
+    if (r == NULL && rc != 0)
       return rc;
-    v->replica_series[v->nreplica_series++] = f.series;
-    if (r->pattern == WS_PATTERN_SUSTAINED)
+    int recurs = r == NULL || r->pattern == WS_PATTERN_SUSTAINED ||
+                 (!rests_on_peaks(&f) && r->pattern == WS_PATTERN_STEP);
+    if (r != NULL)
+      v->replica_recurred[v->nreplica_series - 1] = recurs;
+    if (recurs)
       v->findings[kept++] = f;
-    else if (v->nundecided < WS_MAX_SERIES + 1)
-      v->undecided[v->nundecided++] = (ws_undecided){
-          WS_UNDECIDED_NOT_REPLICATED, f.series, (double)(calls - v->warmup)};
+    else
+      failed[nfailed++] = (ws_undecided){WS_UNDECIDED_NOT_REPLICATED, f.series,
+                                         (double)(calls - v->warmup)};
   }
   v->nfindings = kept;
+  kept = 0;
+  for (size_t i = 0; i < v->nundecided; i++) {
+    ws_undecided u = v->undecided[i];
+    const ws_memtrend_result *r = ws_question_must_recur(&u, v->series)
+                                      ? replica_series(o, u.series, v, &rc)
+                                      : NULL;
+    if (r == NULL && rc != 0)
+      return rc;
+    int settled = r != NULL && (r->pattern == WS_PATTERN_FLAT ||
+                                (r->pattern == WS_PATTERN_STEP && !r->still_rising));
+    if (r != NULL)
+      v->replica_recurred[v->nreplica_series - 1] = !settled;
+    if (!settled)
+      v->undecided[kept++] = u;
+    else if (v->nnotes < WS_MAX_NOTES)
+      v->notes[v->nnotes++] = (ws_note){.kind = WS_NOTE_NOT_REPEATED,
+                                        .series = u.series,
+                                        .from = v->series[u.series].start,
+                                        .to = v->series[u.series].end};
+  }
+  v->nundecided = kept;
+  for (size_t i = 0; i < nfailed && v->nundecided < WS_MAX_SERIES + 1; i++)
+    v->undecided[v->nundecided++] = failed[i];
   return 0;
 }
 
@@ -307,7 +377,11 @@ int ws_analyze_run(const float *elapsed, size_t calls, const ws_series_in *serie
   ws_time_signal ts = time_signal(&v->time);
   ws_classify(sig, nsig, &ts, o->js_heap_threshold, v->findings, &v->nfindings,
               &v->below_threshold, v->undecided, &v->nundecided);
-  if (o->replica != NULL && (rc = replicate_peaks(o, calls, v)) != 0)
+  for (size_t i = 0; i < v->nfindings; i++)
+    v->must_recur |= ws_finding_must_recur(&v->findings[i], results);
+  for (size_t i = 0; i < v->nundecided; i++)
+    v->must_recur |= ws_question_must_recur(&v->undecided[i], results);
+  if (o->replica != NULL && (rc = replicate_memory(o, calls, v)) != 0)
     return rc;
   return add_notes(series, k, sig, linear, o, v);
 }

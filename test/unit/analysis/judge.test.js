@@ -116,6 +116,11 @@ test("a suite target's outcome is the judge's: its own without --expect, its exp
     );
   }
   assert.equal(expect(['leak'], noisy).outcome, 'failed');
+  // So does a memory finding that did not recur with another seed: it passes
+  // stable, and fails leak.
+  const wander = { ...noisy, inconclusive: [{ reason: 'not-replicated', series: 'live-bytes' }] };
+  assert.equal(expect(['stable'], wander).outcome, 'passed');
+  assert.equal(expect(['leak'], wander).outcome, 'failed');
   const open = { ...noisy, inconclusive: [...noisy.inconclusive, { reason: 'late-step', series: 'memory' }] };
   assert.equal(expect(['stable'], open).outcome, 'failed');
 });

@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import test from 'node:test';
+import { toReplicate } from '../../../src/analysis/analyze.js';
 import { judge } from '../../../src/analysis/judge.js';
 import { analyzeRun as analyzeFacts } from '../../../src/analysis/verdict.js';
 import { FINDING_KINDS, VERDICT_DEFAULTS } from '../../../src/protocol.js';
@@ -367,7 +368,7 @@ test('a slowdown that a second pass of the same calls does not show is not-repli
   assert.match(again.findings[0].sentence, /and again in a second pass of the same calls: \+[\d.]+ %/);
 });
 
-test('growth held by peaks that a second pass of the same calls does not show is not-replicated, not a finding', () => {
+test('growth held by peaks that a second run with another seed does not show is not-replicated, not a finding', () => {
   // The heap grows at its end (live bytes and the holes between blocks flat),
   // as it does when blocks are freed late by finalizers: in the first pass
   // only, then in both.
@@ -389,9 +390,87 @@ test('growth held by peaks that a second pass of the same calls does not show is
   assert.equal(judge(r).verdict, 'inconclusive');
   const u = r.inconclusive.find((x) => x.series === 'heap-bytes');
   assert.equal(u.reason, 'not-replicated');
-  assert.match(u.sentence, /but not in a second pass of the same calls \(the same seed, a fresh instance: flat/);
+  assert.match(u.sentence, /but not in a second run with another seed \(seed 47, a fresh instance: flat/);
   assert.equal(r.series.find((s) => s.name === 'heap-bytes').replica.confirmed, false);
   const again = analyzeRun({ ...first, replica: withHeap(run({ seed: 47, control: true }), true) });
   assert.deepEqual(kinds(again), ['growth']);
   assert.equal(again.findings[0].replica.confirmed, true);
+});
+
+// Live bytes sampled every 100 calls over base's 20 000 calls, alone beside
+// a flat linear memory: a level of 300 kB, `grow` bytes more at the run's
+// end (shape 'step': a 60 kB step at 30 % of the run first) and 30 kB of
+// xorshift32 noise from seed (test/c/test_verdict.c wander_series).
+function wander(base, grow, seed, shape = 'line') {
+  let x = seed;
+  const iter = Float64Array.from({ length: 200 }, (_, i) => (i + 1) * 100 - 1);
+  const value = iter.map((i) => {
+    x = (x ^ (x << 13)) >>> 0;
+    x = (x ^ (x >>> 17)) >>> 0;
+    x = (x ^ (x << 5)) >>> 0;
+    const t = i / CALLS;
+    return 3e5 + (shape === 'step' && t > 0.3 ? 60000 : 0) + grow * t + 30000 * (x / 2 ** 32 - 0.5);
+  });
+  return {
+    ...base,
+    header: { ...base.header, seed },
+    memory: { iter: new Float64Array([0]), bytes: new Float64Array([1 << 20]) },
+    metrics: { liveBytes: { iter, tMs: iter, value } },
+  };
+}
+
+test('a leak a wander could explain must recur in a second run with another seed', () => {
+  const base = run({ seed: 50 });
+  const first = wander(base, 20000, 2);
+  const cfg = { warmup: 2000, timeThreshold: VERDICT_DEFAULTS.timeThreshold };
+  const alone = analyzeRun(first, { warmup: 2000 });
+  assert.deepEqual(kinds(alone), ['leak']);
+  assert.ok(alone.findings[0].pValue > 1e-4 && alone.mustRecur);
+  assert.equal(toReplicate(first, cfg), 'memory');
+  // Another seed's run stays flat: not-replicated, and the sentence says why.
+  const r = analyzeRun({ ...first, replica: wander(base, 0, 1) }, { warmup: 2000 });
+  assert.deepEqual(kinds(r), []);
+  assert.equal(judge(r).verdict, 'inconclusive');
+  const u = r.inconclusive.find((x) => x.series === 'live-bytes');
+  assert.equal(u.reason, 'not-replicated');
+  assert.match(u.sentence, /but not in a second run with another seed \(seed 1, a fresh instance: flat/);
+  assert.match(u.sentence, /this run's wander|is that wander, not a leak of the code/);
+  // Another seed's run rises significantly too: the leak stands, and says so.
+  const again = analyzeRun({ ...first, replica: wander(base, 20000, 7) }, { warmup: 2000 });
+  assert.deepEqual(kinds(again), ['leak']);
+  assert.equal(again.findings[0].replica.confirmed, true);
+  assert.match(
+    again.findings[0].sentence,
+    /It recurred in a second run with another seed \(seed 7, a fresh instance: step/,
+  );
+  // Beyond doubt (p <= 1e-4): no second run.
+  const sure = wander(base, 20000, 5);
+  assert.ok(analyzeRun(sure, { warmup: 2000 }).findings[0].pValue <= 1e-4);
+  assert.equal(toReplicate(sure, cfg), null);
+});
+
+test('a still-rising series that a second run with another seed does not repeat is stable, with a note', () => {
+  const base = run({ seed: 50 });
+  const first = wander(base, 20000, 5, 'step');
+  const alone = analyzeRun(first, { warmup: 2000 });
+  assert.deepEqual(
+    alone.inconclusive.map((u) => [u.reason, u.series]),
+    [['still-rising', 'live-bytes']],
+  );
+  assert.equal(alone.mustRecur, true);
+  const r = analyzeRun({ ...first, replica: wander(base, 0, 1) }, { warmup: 2000 });
+  assert.equal(judge(r).verdict, 'stable');
+  assert.deepEqual(
+    r.notes.map((n) => [n.kind, n.series]),
+    [['rise-not-repeated', 'live-bytes']],
+  );
+  assert.match(
+    r.notes[0].sentence,
+    /rose .* after warm-up in this run without levelling off \(p = [\d.e-]+\), but not in a second run with another seed \(seed 1, a fresh instance: flat/,
+  );
+  // Still rising there: the question stays, and says that it rose again.
+  const open = analyzeRun({ ...first, replica: wander(base, 20000, 6, 'step') }, { warmup: 2000 });
+  assert.equal(judge(open).verdict, 'inconclusive');
+  assert.equal(open.series.find((x) => x.name === 'live-bytes').replica.confirmed, true);
+  assert.deepEqual(open.notes, []);
 });
