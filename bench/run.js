@@ -11,7 +11,8 @@
 // (bench/objects.js), --time-split's accuracy (the allocator swap against
 // the stamped allocator part on the allocator fixtures, the four parts
 // against the timed call on a Rust and an Emscripten package), the time
-// gate's accuracy up to 1 M calls, the
+// gate's accuracy up to 1 M calls, a working set's wander against the
+// memory verdicts (bench/wander.js: the second run with another seed), the
 // library's peak RSS with and without `out` (its log on disk or in memory),
 // and a self-soak: 10 M calls through the
 // harness, whose own memory must stay flat.
@@ -35,6 +36,7 @@ const benches = [
   ['bench/objects.js'],
   ['bench/time-split.js'],
   ['bench/accuracy.js'],
+  ['bench/wander.js'],
   ['bench/library-memory.js'],
   ['bench/self-soak.js'],
 ];
