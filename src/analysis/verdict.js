@@ -375,13 +375,17 @@ function timeFacts(t, data, o, slopeOf) {
     // Each half's own implied change (an unsustained rise), and the threshold judged against.
     halves: tested(() => ({ first: finite(t.firstHalfEffect), second: finite(t.secondHalfEffect) })),
     threshold: o.timeThreshold,
-    // The second timed pass's test, when the first flagged a slowdown and one ran.
+    // The second timed pass's test, when the first flagged a slowdown and one
+    // ran: the same calls (the same seed), unless memory asked for the second
+    // run too (another seed).
     replica: t.replica
       ? {
           calls: data.replica.calls,
           effect: { relative: t.replica.decidedEffect, low: t.replica.decidedLow98, high: t.replica.decidedHigh98 },
           pValue: t.replica.decidedP,
           confirmed: !t.unreplicated,
+          seed: data.replica.header?.seed ?? null,
+          sameCalls: data.replica.header?.seed === data.header?.seed,
         }
       : null,
   };

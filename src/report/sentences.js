@@ -81,6 +81,13 @@ function decidedWords(effect) {
   return `${formatPercent(effect.relative)} across the run${against} (98 % interval ${formatPercent(effect.low)} to ${formatPercent(effect.high)})`;
 }
 
+// The second timed pass a slowdown was tested on (replica: the time facts'),
+// in words: the same calls, or (memory asked for it too) another seed's.
+function timeSecondPass(replica) {
+  if (replica.sameCalls !== false) return 'a second pass of the same calls';
+  return `a second run with another seed${replica.seed != null ? ` (seed ${replica.seed})` : ''}`;
+}
+
 // The slowdown in words: the change that decided it with its interval, the
 // typical call of the early and late windows, what the machine did
 // meanwhile, and the second pass that confirmed it.
@@ -88,7 +95,7 @@ function slowdownWords(f) {
   const e = f.effect;
   const against = e.method === TREND_METHOD.againstMachine ? ' against the machine' : '';
   const again = f.replica
-    ? `, and again in a second pass of the same calls: ${decidedWords({ ...f.replica.effect, method: e.method })}`
+    ? `, and again in ${timeSecondPass(f.replica)}: ${decidedWords({ ...f.replica.effect, method: e.method })}`
     : '';
   return `Time per call rises by ${formatPercent(e.relative)} across the run${against} (98 % interval ${formatPercent(e.low)} to ${formatPercent(e.high)}; typical call ${formatNs(f.windows.early.ns)} early, ${formatNs(f.windows.late.ns)} late; ${machineWords(f.machine)})${again}`;
 }
@@ -308,14 +315,14 @@ function undecidedSentence(u, s) {
     case UNDECIDED_REASON['late-step']:
       return `${what} took a large step late in the run (iteration ${formatCount(s.events.lastLarge)}; ${formatBytes(s.events.grownBytes)} over the tested window) and live bytes are not observed, so a plateau cannot yet be told from a leak under a coarse growth policy. ${more[0].toUpperCase()}${more.slice(1)} (a plateau as long as the run before the step) would decide it, or ${LIVE_SOURCES}.`;
     case UNDECIDED_REASON['still-rising']:
-      return `${what} rose ${risenWords(s, [`p = ${s.pValue.toPrecision(2)}`])} and ${u.series === 'live-bytes' ? 'have' : 'has'} not levelled off${s.events ? ', still setting new highs as its climb slowed' : ''}: ${more} would show whether it plateaus.`;
+      return `${what} rose ${risenWords(s, [`p = ${s.pValue.toPrecision(2)}`])} and ${u.series === 'live-bytes' ? 'have' : 'has'} not levelled off${s.events ? ', still setting new highs as its climb slowed' : ''}${s.replica?.confirmed ? `, and still rose in ${secondRunWords(s.replica)}` : ''}: ${more} would show whether it plateaus.`;
     case UNDECIDED_REASON['spans-threshold']:
       return `Time per call rises by ${decidedWords(s.effect)}, which may or may not reach the ${formatPercent(s.threshold)} threshold: ${more} would decide it.`;
     case UNDECIDED_REASON.unsustained:
       return `Time per call rises by ${decidedWords(s.effect)}, but not through the run: the first half alone implies ${formatPercent(s.halves.first)}, the second half ${formatPercent(s.halves.second)} (each half must rise on its own, p < 0.1): a step or a stretch of the module's own wander, which a run that long again (${more}) would tell from a sustained slowdown.`;
     case UNDECIDED_REASON['not-replicated']:
       if (u.series !== 'time') return memoryNotReplicatedWords(what, s, more);
-      return `Time per call rose by ${decidedWords(s.effect)}, but a second pass of the same calls (the same seed, a fresh instance) did not: ${decidedWords({ ...s.replica.effect, method: s.effect.method })}, no significant rise that reaches the ${formatPercent(s.threshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
+      return `Time per call rose by ${decidedWords(s.effect)}, but ${s.replica.sameCalls !== false ? 'a second pass of the same calls (the same seed, a fresh instance)' : timeSecondPass(s.replica)} did not: ${decidedWords({ ...s.replica.effect, method: s.effect.method })}, no significant rise that reaches the ${formatPercent(s.threshold)} threshold. A rise that does not recur is this run's own wander (the module's state in that run, or the machine's), not a drift of the code: a longer run (${more}) would tell.`;
     case UNDECIDED_REASON['machine-noise']:
       return machineNoiseWords(s, more);
     default:

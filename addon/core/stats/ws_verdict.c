@@ -260,7 +260,8 @@ static int replicate_memory(const ws_verdict_opts *o, size_t calls, ws_verdict *
     int settled = r != NULL && (r->pattern == WS_PATTERN_FLAT ||
                                 (r->pattern == WS_PATTERN_STEP && !r->still_rising));
     if (r != NULL)
-      v->replica_recurred[v->nreplica_series - 1] = !settled;
+      v->replica_recurred[v->nreplica_series - 1] =
+          !settled && r->pattern != WS_PATTERN_UNTESTED;
     if (!settled)
       v->undecided[kept++] = u;
     else if (v->nnotes < WS_MAX_NOTES)

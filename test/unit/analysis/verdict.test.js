@@ -350,8 +350,13 @@ test('a rise in one half of the run only is unsustained, not a slowdown', () => 
 
 test('a slowdown that a second pass of the same calls does not show is not-replicated, not a finding', () => {
   // The first pass rises 30 % through the run; the second (same calls, a
-  // fresh instance) stays flat: the rise was that run's own wander.
-  const data = { ...run({ seed: 44, control: true, drift: 0.3 }), replica: run({ seed: 45, control: true }) };
+  // fresh instance: its log says the first's seed; synthetic seed 45 draws
+  // its noise) stays flat: the rise was that run's own wander.
+  const second = (options) => {
+    const d = run({ seed: 45, control: true, ...options });
+    return { ...d, header: { ...d.header, seed: 44 } };
+  };
+  const data = { ...run({ seed: 44, control: true, drift: 0.3 }), replica: second() };
   const r = analyzeRun(data, { warmup: 2000 });
   assert.deepEqual(kinds(r), []);
   assert.equal(judge(r).verdict, 'inconclusive');
@@ -362,10 +367,14 @@ test('a slowdown that a second pass of the same calls does not show is not-repli
   assert.equal(time.replica.confirmed, false);
   assert.ok(time.replica.effect.low < 0.1, JSON.stringify(time.replica));
   // A second pass that rises as well confirms it, and the finding says so.
-  const again = analyzeRun({ ...data, replica: run({ seed: 45, control: true, drift: 0.3 }) }, { warmup: 2000 });
+  const again = analyzeRun({ ...data, replica: second({ drift: 0.3 }) }, { warmup: 2000 });
   assert.deepEqual(kinds(again), ['slowdown']);
   assert.equal(again.findings[0].replica.confirmed, true);
   assert.match(again.findings[0].sentence, /and again in a second pass of the same calls: \+[\d.]+ %/);
+  // Memory asked for the second run (another seed): the sentence says so.
+  const other = analyzeRun({ ...data, replica: run({ seed: 45, control: true }) }, { warmup: 2000 });
+  assert.equal(other.series.find((s) => s.name === 'time').replica.sameCalls, false);
+  assert.match(other.inconclusive[0].sentence, /but a second run with another seed \(seed 45\) did not:/);
 });
 
 test('growth held by peaks that a second run with another seed does not show is not-replicated, not a finding', () => {
@@ -472,5 +481,9 @@ test('a still-rising series that a second run with another seed does not repeat 
   const open = analyzeRun({ ...first, replica: wander(base, 20000, 6, 'step') }, { warmup: 2000 });
   assert.equal(judge(open).verdict, 'inconclusive');
   assert.equal(open.series.find((x) => x.name === 'live-bytes').replica.confirmed, true);
+  assert.match(
+    open.inconclusive[0].sentence,
+    /have not levelled off, and still rose in a second run with another seed \(seed 6, a fresh instance: step/,
+  );
   assert.deepEqual(open.notes, []);
 });
