@@ -200,11 +200,11 @@ export function analyzeRun(data, options = {}) {
   const slopeOf = (t, unit) => t && { perKiloIterations: t.slope, low: t.low, high: t.high, unit };
   // The memory findings and questions that must recur, tested again on the
   // second run (C's replicate_memory): by series index, with that run's seed.
-  const replicaSeed = data.replica?.header?.seed ?? null;
+  const secondSeed = data.replica?.header?.seed ?? null;
   const again = Object.fromEntries(
     r.replicaSeries.map((x) => [
       x.series,
-      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.recurred, seed: replicaSeed },
+      { pattern: x.pattern, slope: slopeOf(x.trend, 'bytes'), confirmed: x.recurred, seed: secondSeed },
     ]),
   );
   const { outSeries, notes } = memoryFacts(r, series, again, o, slopeOf);

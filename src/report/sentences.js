@@ -249,6 +249,9 @@ const TREND_KINDS = new Set([
 const LIVE_SOURCES =
   'live bytes: run with --count-allocs, or give the scenario a stats() returning liveBytes, or use a build whose allocator the heap census recognises';
 
+// Why a rise another seed's run does not repeat is no growth of the code.
+const WANDER_WORDS = "a working set wanders with its run's own draws";
+
 // The second run a memory finding or question was tested on (s.replica:
 // its pattern, slope and seed), in words.
 function secondRunWords(again) {
@@ -264,7 +267,7 @@ function secondRunWords(again) {
 function memoryNotReplicatedWords(what, s, more) {
   const second = secondRunWords(s.replica);
   if (s.name === 'live-bytes')
-    return `${what} rose by ${rateOf(s.slope)} after warm-up (p = ${s.pValue.toPrecision(2)}), but not in ${second}: a working set wanders with its run's own draws, and a rise that another run's draws do not repeat is that wander, not a leak of the code. A longer run (${more}) would tell.`;
+    return `${what} rose by ${rateOf(s.slope)} after warm-up (p = ${s.pValue.toPrecision(2)}), but not in ${second}: ${WANDER_WORDS}, and a rise that another run's draws do not repeat is that wander, not a leak of the code. A longer run (${more}) would tell.`;
   return `${what} grew by ${rateOf(s.slope)} after warm-up while live bytes did not (the heap grew to hold peaks of blocks freed later, or wandered), but not in ${second}: peaks of blocks freed late follow when the glue's garbage is collected and its finalizers run, and a wander follows the run's own draws, not the calls. A longer run (${more}) would show whether it levels off.`;
 }
 
@@ -360,7 +363,7 @@ function noteSentence(n, s, open = []) {
       return `Memory grew ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} during the first ${formatCount(n.iterations)} calls (start-up)${afterStartup(n, s, open)}.`;
     case 'rise-not-repeated': {
       const p = s?.pValue != null ? ` (p = ${s.pValue.toPrecision(2)})` : '';
-      return `${what} rose ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} after warm-up in this run without levelling off${p}, but not in ${secondRunWords(s?.replica)}: a working set wanders with its run's own draws, so the rise was this run's wander, not growth of the code.`;
+      return `${what} rose ${formatBytes(n.fromBytes)} → ${formatBytes(n.toBytes)} after warm-up in this run without levelling off${p}, but not in ${secondRunWords(s?.replica)}: ${WANDER_WORDS}, so the rise was this run's wander, not growth of the code.`;
     }
     case 'sawtooth':
       return `${what} fall sharply ${formatCount(n.falls)} times after warm-up (by up to ${formatBytes(n.largestFallBytes)}, about every ${formatCount(Math.round(n.everyCalls))} calls): something frees them in bursts, likely finalizers (a FinalizationRegistry runs when the event loop turns) or a cache that is flushed.`;

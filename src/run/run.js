@@ -25,12 +25,6 @@ import { splitPass } from './split-pass.js';
 import { writeStoppedSummary } from './stopped-summary.js';
 import { describeBytes, describeTarget } from './target.js';
 
-// What the user is told when a finding is timed again, by toReplicate's answer.
-const REPLICA_WORDS = {
-  slowdown: 'time per call rose across the run',
-  memory: 'memory rose in a way this run alone cannot tell from its own wander',
-};
-
 /**
  * The seed of a second run that must not repeat the first run's draws (a
  * memory finding's replica): seed plus the golden-ratio constant, mod 2^32,
@@ -39,6 +33,20 @@ const REPLICA_WORDS = {
 export function replicaSeed(seed) {
   return (seed + 0x9e3779b9) % 2 ** 32;
 }
+
+// The second run by toReplicate's answer: its seed from the run's, and what
+// the user is told (calls: the count in words).
+const REPLICA = {
+  slowdown: {
+    seed: (seed) => seed,
+    words: (calls) => `time per call rose across the run; timing the same ${calls} calls again`,
+  },
+  memory: {
+    seed: replicaSeed,
+    words: (calls, seed) =>
+      `memory rose in a way this run alone cannot tell from its own wander; running ${calls} calls again with another seed (${seed})`,
+  },
+};
 
 /**
  * When the completed timed pass (runPass's timed, run its outcome) flags a
@@ -58,12 +66,9 @@ async function replicate({ target, cfg, argv, timed, run, inDir, outputs, interr
   const what = toReplicate(decodeLog(timed.memoryLog ?? inDir('samples.wslog')), cfg);
   if (!what) return null;
   const calls = timed.outcome.completed - (timed.outcome.firstIteration ?? 0);
-  const seed = what === 'memory' ? replicaSeed(cfg.seed) : cfg.seed;
-  const again =
-    what === 'memory'
-      ? `running ${formatCount(calls)} calls again with another seed (${seed})`
-      : `timing the same ${formatCount(calls)} calls again`;
-  if (!cfg.quiet) process.stderr.write(`wasm-soak: ${REPLICA_WORDS[what]}; ${again} to see whether it recurs.\n`);
+  const seed = REPLICA[what].seed(cfg.seed);
+  if (!cfg.quiet)
+    process.stderr.write(`wasm-soak: ${REPLICA[what].words(formatCount(calls), seed)} to see whether it recurs.\n`);
   const pass = await runPass({
     target,
     cfg: { ...cfg, seed, iterations: calls, durationMs: null },

@@ -230,8 +230,6 @@ static const ws_memtrend_result *replica_series(const ws_verdict_opts *o, int i,
 static int replicate_memory(const ws_verdict_opts *o, size_t calls, ws_verdict *v) {
   size_t kept = 0;
   int rc = 0;
-  ws_undecided failed[WS_MAX_FINDINGS];
-  size_t nfailed = 0;
   for (size_t i = 0; i < v->nfindings; i++) {
     ws_finding f = v->findings[i];
     const ws_memtrend_result *r =
@@ -244,9 +242,9 @@ static int replicate_memory(const ws_verdict_opts *o, size_t calls, ws_verdict *
       v->replica_recurred[v->nreplica_series - 1] = recurs;
     if (recurs)
       v->findings[kept++] = f;
-    else
-      failed[nfailed++] = (ws_undecided){WS_UNDECIDED_NOT_REPLICATED, f.series,
-                                         (double)(calls - v->warmup)};
+    else if (v->nundecided < WS_MAX_SERIES + 1)
+      v->undecided[v->nundecided++] = (ws_undecided){
+          WS_UNDECIDED_NOT_REPLICATED, f.series, (double)(calls - v->warmup)};
   }
   v->nfindings = kept;
   kept = 0;
@@ -271,8 +269,6 @@ static int replicate_memory(const ws_verdict_opts *o, size_t calls, ws_verdict *
                                         .to = v->series[u.series].end};
   }
   v->nundecided = kept;
-  for (size_t i = 0; i < nfailed && v->nundecided < WS_MAX_SERIES + 1; i++)
-    v->undecided[v->nundecided++] = failed[i];
   return 0;
 }
 
